@@ -158,10 +158,22 @@ mod tests {
 
     #[test]
     fn shoe_totals_match_the_rules_reference() {
-        assert_eq!(ShoeComposition::new(8, DeckKind::Standard52).total_cards(), 416);
-        assert_eq!(ShoeComposition::new(6, DeckKind::Standard52).total_cards(), 312);
-        assert_eq!(ShoeComposition::new(8, DeckKind::Spanish48).total_cards(), 384);
-        assert_eq!(ShoeComposition::new(4, DeckKind::Spanish48).total_cards(), 192);
+        assert_eq!(
+            ShoeComposition::new(8, DeckKind::Standard52).total_cards(),
+            416
+        );
+        assert_eq!(
+            ShoeComposition::new(6, DeckKind::Standard52).total_cards(),
+            312
+        );
+        assert_eq!(
+            ShoeComposition::new(8, DeckKind::Spanish48).total_cards(),
+            384
+        );
+        assert_eq!(
+            ShoeComposition::new(4, DeckKind::Spanish48).total_cards(),
+            192
+        );
     }
 
     #[test]
@@ -181,7 +193,10 @@ mod tests {
         let ace: Card = "AS".parse().unwrap();
         assert!(counter.see(ace));
         assert!(counter.see(ace));
-        assert!(!counter.see(ace), "a third ace of spades in a two-deck shoe is foreign");
+        assert!(
+            !counter.see(ace),
+            "a third ace of spades in a two-deck shoe is foreign"
+        );
         assert_eq!(counter.seen(ace), 3);
         assert_eq!(counter.remaining(), 101);
         let spanish = ShoeComposition::new(4, DeckKind::Spanish48);

@@ -57,7 +57,9 @@ impl FromStr for Timestamp {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         DateTime::parse_from_rfc3339(s)
             .map(|t| Timestamp(t.with_timezone(&Utc)))
-            .map_err(|e| format!("{s:?} is not an RFC 3339 time ({e}), e.g. 2026-11-30T08:51:34.120Z"))
+            .map_err(|e| {
+                format!("{s:?} is not an RFC 3339 time ({e}), e.g. 2026-11-30T08:51:34.120Z")
+            })
     }
 }
 
@@ -455,7 +457,9 @@ impl TableEvent {
                         return Err(fields.missing("card", "the card, or null when unreadable"));
                     }
                     Some(Value::Null) => None,
-                    Some(v) => Some(parsed::<Card>(v).map_err(|reason| fields.bad("card", reason))?),
+                    Some(v) => {
+                        Some(parsed::<Card>(v).map_err(|reason| fields.bad("card", reason))?)
+                    }
                 };
                 EventKind::CardDrawn {
                     card,
@@ -788,8 +792,9 @@ mod tests {
 
     #[test]
     fn ten_is_printed_as_t_and_times_as_utc() {
-        let event = decode(json!({"event":"card_drawn","card":"10h","at":"2026-11-30T21:00:00+13:00"}))
-            .unwrap();
+        let event =
+            decode(json!({"event":"card_drawn","card":"10h","at":"2026-11-30T21:00:00+13:00"}))
+                .unwrap();
         assert_eq!(
             event.to_json_line(),
             r#"{"event":"card_drawn","seq":1,"at":"2026-11-30T08:00:00Z","card":"TH"}"#
@@ -803,24 +808,49 @@ mod tests {
             (json!({"seq":1}), "missing \"event\""),
             (json!({"event":"deal"}), "unknown event \"deal\""),
             (json!({"event":"cut"}), "cut: missing \"position\""),
-            (json!({"event":"cut","position":-1}), "cut: bad \"position\": -1 is not a whole number"),
-            (json!({"event":"card_drawn"}), "card_drawn: missing \"card\""),
-            (json!({"event":"card_drawn","card":"1X"}), "card_drawn: bad \"card\": \"1X\" is not a card"),
-            (json!({"event":"card_drawn","card":"AS","target":"box:0"}), "the number must be 1 to 255"),
-            (json!({"event":"card_drawn","card":"AS","index":0}), "bad \"index\""),
-            (json!({"event":"result_declared","outcome":"draw"}), "unknown outcome \"draw\""),
+            (
+                json!({"event":"cut","position":-1}),
+                "cut: bad \"position\": -1 is not a whole number",
+            ),
+            (
+                json!({"event":"card_drawn"}),
+                "card_drawn: missing \"card\"",
+            ),
+            (
+                json!({"event":"card_drawn","card":"1X"}),
+                "card_drawn: bad \"card\": \"1X\" is not a card",
+            ),
+            (
+                json!({"event":"card_drawn","card":"AS","target":"box:0"}),
+                "the number must be 1 to 255",
+            ),
+            (
+                json!({"event":"card_drawn","card":"AS","index":0}),
+                "bad \"index\"",
+            ),
+            (
+                json!({"event":"result_declared","outcome":"draw"}),
+                "unknown outcome \"draw\"",
+            ),
             (json!({"event":"cut","seq":"7","position":3}), "bad \"seq\""),
-            (json!({"event":"cut","position":3,"at":"yesterday"}), "not an RFC 3339 time"),
+            (
+                json!({"event":"cut","position":3,"at":"yesterday"}),
+                "not an RFC 3339 time",
+            ),
         ];
         for (line, expected) in cases {
             let err = decode(line.clone()).unwrap_err().to_string();
-            assert!(err.contains(expected), "{line}: got {err:?}, wanted {expected:?}");
+            assert!(
+                err.contains(expected),
+                "{line}: got {err:?}, wanted {expected:?}"
+            );
         }
     }
 
     #[test]
     fn device_error_codes_may_be_numbers() {
-        let event = decode(json!({"event":"device_error","code":7,"text":"drawing time-out"})).unwrap();
+        let event =
+            decode(json!({"event":"device_error","code":7,"text":"drawing time-out"})).unwrap();
         assert_eq!(
             event.kind,
             EventKind::DeviceError {
@@ -835,12 +865,17 @@ mod tests {
         assert!(serde_json::from_str::<TableEvent>(r#"{"event":"bets_closed"}"#).is_err());
         let event: TableEvent = serde_json::from_str(r#"{"event":"bets_closed","seq":9}"#).unwrap();
         assert_eq!(event.seq, 9);
-        assert_eq!(serde_json::to_string(&event).unwrap(), r#"{"event":"bets_closed","seq":9}"#);
+        assert_eq!(
+            serde_json::to_string(&event).unwrap(),
+            r#"{"event":"bets_closed","seq":9}"#
+        );
     }
 
     #[test]
     fn targets_parse_and_print() {
-        for text in ["player", "banker", "first", "burn", "dealer", "box:7", "seat:10"] {
+        for text in [
+            "player", "banker", "first", "burn", "dealer", "box:7", "seat:10",
+        ] {
             assert_eq!(text.parse::<Target>().unwrap().to_string(), text);
         }
         assert!("box:".parse::<Target>().is_err());

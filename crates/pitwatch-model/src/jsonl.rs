@@ -125,7 +125,8 @@ mod tests {
 
     #[test]
     fn seq_defaults_to_the_line_number() {
-        let events = read("{\"event\":\"shuffled\"}\n\n{\"event\":\"cut\",\"position\":60}\n").unwrap();
+        let events =
+            read("{\"event\":\"shuffled\"}\n\n{\"event\":\"cut\",\"position\":60}\n").unwrap();
         let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [1, 3]);
     }
@@ -133,15 +134,22 @@ mod tests {
     #[test]
     fn first_bad_line_is_reported_with_its_number() {
         let err = read("{\"event\":\"shuffled\"}\n{\"event\":\"cut\"}\n{oops\n").unwrap_err();
-        assert_eq!(err.to_string(), "line 2: cut: missing \"position\" (required)");
+        assert_eq!(
+            err.to_string(),
+            "line 2: cut: missing \"position\" (required)"
+        );
         let err = read("{\"event\":\"shuffled\"}\n{oops\n").unwrap_err();
-        assert!(err.to_string().starts_with("line 2: not valid JSON"), "{err}");
+        assert!(
+            err.to_string().starts_with("line 2: not valid JSON"),
+            "{err}"
+        );
     }
 
     #[test]
     fn seq_must_increase() {
-        let err = read("{\"event\":\"shuffled\",\"seq\":5}\n{\"event\":\"bets_closed\",\"seq\":5}\n")
-            .unwrap_err();
+        let err =
+            read("{\"event\":\"shuffled\",\"seq\":5}\n{\"event\":\"bets_closed\",\"seq\":5}\n")
+                .unwrap_err();
         assert_eq!(
             err.to_string(),
             "line 2: bad \"seq\": 5 does not follow 5 (seq must increase)"

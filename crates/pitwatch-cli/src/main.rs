@@ -1,0 +1,40 @@
+//! `pitwatch`: the command line for table-game monitoring.
+//!
+//! Every subcommand is a thin adapter: it parses arguments, calls the core crates, and maps the
+//! outcome to text and an exit code. Exit codes: 0 success, 1 a check found a problem in recorded
+//! data, 2 unusable input (bad arguments, a file that does not parse).
+
+mod events;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Pitwatch: live monitoring of casino table games against the published rules.
+#[derive(Debug, Parser)]
+#[command(name = "pitwatch", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Work with table event files (JSON Lines, see docs/events.md).
+    #[command(subcommand)]
+    Events(events::EventsCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Events(command) => events::run(command),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
