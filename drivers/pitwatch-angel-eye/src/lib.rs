@@ -690,12 +690,13 @@ fn accept(
     events: Vec<TableEvent>,
     notice: Option<Notice>,
 ) {
+    // At most one notice per Angel Eye frame; the Vec allocates only when there is one.
     out.push(DecodeOutput::Accepted(Accepted {
         at,
         frame: frame.to_vec(),
         device_seq,
         events,
-        notice,
+        notices: notice.into_iter().collect(),
     }));
 }
 

@@ -191,9 +191,9 @@ fn every_report_code_decodes() {
     assert_eq!(events[10].extra["outside_game"], "error");
     let notices: Vec<&Notice> = outputs
         .iter()
-        .filter_map(|o| match o {
-            DecodeOutput::Accepted(a) => a.notice.as_ref(),
-            DecodeOutput::Rejected(_) => None,
+        .flat_map(|o| match o {
+            DecodeOutput::Accepted(a) => a.notices.iter(),
+            DecodeOutput::Rejected(_) => [].iter(),
         })
         .collect();
     assert_eq!(

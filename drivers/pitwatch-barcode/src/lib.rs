@@ -216,7 +216,7 @@ impl BarcodeDecoder {
             frame: frame.to_vec(),
             device_seq: None,
             events: vec![event],
-            notice: None,
+            notices: Vec::new(),
         }));
     }
 }

@@ -6,7 +6,7 @@
 //! times always give the same outputs, live or in replay.
 //!
 //! Every byte that goes in is accounted for by exactly one output: a frame that was accepted
-//! (with the canonical [`TableEvent`]s it produced, possibly none, and a [`Notice`] for what it
+//! (with the canonical [`TableEvent`]s it produced, possibly none, and [`Notice`]s for what it
 //! said that is not a table event), or a [`Rejection`] that carries the bytes and the reason.
 //! Nothing is dropped silently; that is what lets the store show an auditor why a frame did not
 //! count.
@@ -90,8 +90,9 @@ pub struct Accepted {
     pub device_seq: Option<u64>,
     /// The canonical events the frame produced, already numbered; often one, sometimes none.
     pub events: Vec<TableEvent>,
-    /// What the frame said that is not a table event (acknowledgements, identity, heartbeats).
-    pub notice: Option<Notice>,
+    /// What the frame said that is not a table event (acknowledgements, identity, heartbeats,
+    /// a gap in the device's sequence numbers); usually empty.
+    pub notices: Vec<Notice>,
 }
 
 /// Information carried by an accepted frame that has no table event of its own. The store

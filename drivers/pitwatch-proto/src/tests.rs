@@ -1,0 +1,483 @@
+//! Tests of the Pitwatch protocol codec, including every example of `PROTOCOL.md`.
+
+use super::*;
+use pitwatch_codec::DeviceIdentity;
+use pitwatch_model::{Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
+use proptest::prelude::*;
+
+fn t(ms: i64) -> Timestamp {
+    Timestamp::from_unix_millis(1_796_000_000_000 + ms).unwrap()
+}
+
+fn card(text: &str) -> Card {
+    text.parse().unwrap()
+}
+
+fn decode_with(config: ProtoConfig, bytes: &[u8]) -> Vec<DecodeOutput> {
+    let mut decoder = ProtoDecoder::new(config);
+    pitwatch_codec::decode_all(&mut decoder, bytes, t(0))
+}
+
+fn decode(bytes: &[u8]) -> Vec<DecodeOutput> {
+    decode_with(ProtoConfig::default(), bytes)
+}
+
+fn kinds(outputs: &[DecodeOutput]) -> Vec<EventKind> {
+    outputs
+        .iter()
+        .flat_map(|o| o.events().iter().map(|e| e.kind.clone()))
+        .collect()
+}
+
+fn rejections(outputs: &[DecodeOutput]) -> Vec<RejectKind> {
+    outputs
+        .iter()
+        .filter_map(|o| o.rejection().map(|r| r.kind))
+        .collect()
+}
+
+fn notices(outputs: &[DecodeOutput]) -> Vec<Notice> {
+    outputs
+        .iter()
+        .flat_map(|o| match o {
+            DecodeOutput::Accepted(a) => a.notices.clone(),
+            DecodeOutput::Rejected(_) => vec![],
+        })
+        .collect()
+}
+
+/// The example blocks of PROTOCOL.md: (fence info, lines with `\r\n`).
+fn spec_examples() -> Vec<(String, Vec<Vec<u8>>)> {
+    let spec = include_str!("../PROTOCOL.md");
+    let mut blocks = Vec::new();
+    let mut current: Option<(String, Vec<Vec<u8>>)> = None;
+    for line in spec.lines() {
+        if let Some(info) = line.strip_prefix("```") {
+            match current.take() {
+                Some(block) => blocks.push(block),
+                None if info.starts_with("pw-") => current = Some((info.to_owned(), Vec::new())),
+                None => current = Some((String::new(), Vec::new())),
+            }
+        } else if let Some((_, lines)) = current.as_mut() {
+            lines.push(format!("{line}\r\n").into_bytes());
+        }
+    }
+    blocks.retain(|(info, _)| info.starts_with("pw-"));
+    blocks
+}
+
+#[test]
+fn crc_has_the_ccitt_false_check_value() {
+    assert_eq!(crc16(b"123456789"), 0x29B1);
+    assert_eq!(crc16(b""), 0xFFFF);
+}
+
+#[test]
+fn protocol_md_examples_decode_as_documented() {
+    let blocks = spec_examples();
+    let streams: Vec<&(String, Vec<Vec<u8>>)> =
+        blocks.iter().filter(|(i, _)| i == "pw-stream").collect();
+    assert_eq!(streams.len(), 3, "three example streams in PROTOCOL.md");
+    let mut event_counts = Vec::new();
+    for (_, lines) in &streams {
+        let bytes: Vec<u8> = lines.concat();
+        let outputs = decode(&bytes);
+        assert!(rejections(&outputs).is_empty(), "{outputs:#?}");
+        assert_eq!(outputs.len(), lines.len());
+        event_counts.push(kinds(&outputs).len());
+    }
+    // Shuffler: two shuffles (+1 deck-check error), jam, clear, door open/closed, error.
+    assert_eq!(event_counts, [8, 8, 7]);
+
+    let shuffler = streams[0].1.concat();
+    let rejected = blocks.iter().find(|(i, _)| i == "pw-rejected").unwrap();
+    let mut decoder = ProtoDecoder::default();
+    let mut out = Vec::new();
+    decoder.push(&shuffler, t(0), &mut out);
+    out.clear();
+    for line in &rejected.1 {
+        decoder.push(line, t(1), &mut out);
+    }
+    assert_eq!(
+        rejections(&out),
+        [
+            RejectKind::Forbidden,
+            RejectKind::Duplicate,
+            RejectKind::BadChecksum,
+            RejectKind::Unsupported
+        ]
+    );
+    // The forbidden line's content is not kept.
+    assert!(out[0].bytes().is_empty());
+    assert!(out[0].rejection().unwrap().reason.contains("withheld"));
+}
+
+#[test]
+fn shuffler_example_maps_to_events() {
+    let blocks = spec_examples();
+    let outputs = decode(&blocks[0].1.concat());
+    let kinds = kinds(&outputs);
+    assert_eq!(
+        kinds[0],
+        EventKind::Shuffled {
+            decks: Some(8),
+            cards: Some(416),
+            shuffler: Some(ShufflerKind::Batch)
+        }
+    );
+    assert_eq!(
+        kinds[2],
+        EventKind::DeviceError {
+            code: "DECK_CHECK".into(),
+            text:
+                "deck check failed: 415 cards counted, 416 expected, 2 missing, 1 extra, 1 foreign"
+                    .into()
+        }
+    );
+    assert_eq!(
+        kinds[3..],
+        [
+            EventKind::DeviceError {
+                code: "JAM".into(),
+                text: "card jam at elevator".into()
+            },
+            EventKind::DeviceErrorCleared { code: "JAM".into() },
+            EventKind::DeviceError {
+                code: "DOOR_OPEN".into(),
+                text: "door open".into()
+            },
+            EventKind::DeviceErrorCleared {
+                code: "DOOR_OPEN".into()
+            },
+            EventKind::DeviceError {
+                code: "E42".into(),
+                text: "sensor dirty".into()
+            },
+        ]
+    );
+    let events = events(&outputs);
+    assert_eq!(events[1].extra["missing_cards"], 2);
+    assert_eq!(events[1].extra["extra_cards"], 1);
+    assert_eq!(events[1].extra["foreign_cards"], 1);
+    assert_eq!(events[1].extra["expected_cards"], 416);
+    let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (1..=8).collect::<Vec<_>>());
+    assert_eq!(
+        notices(&outputs),
+        [
+            Notice::Hello(DeviceIdentity {
+                role: "shuffler".into(),
+                make: "Acme".into(),
+                model: "DS-8".into(),
+                serial: "A1234".into(),
+                firmware: "2.1.0".into(),
+                protocol_version: 1
+            }),
+            Notice::ShuffleStarted { decks: Some(8) },
+            Notice::Heartbeat,
+        ]
+    );
+}
+
+#[test]
+fn every_message_round_trips() {
+    let messages = [
+        Message::Hello(DeviceIdentity {
+            role: "console".into(),
+            make: "Make With Spaces".into(),
+            model: "M=1*2%".into(),
+            serial: "Ü-7".into(),
+            firmware: "1".into(),
+            protocol_version: 1,
+        }),
+        Message::Heartbeat,
+        Message::Card {
+            card: Some(card("QC")),
+            target: Some(Target::Box(7)),
+            index: Some(2),
+            face_up: Some(true),
+            retransmit: false,
+        },
+        Message::Card {
+            card: None,
+            target: None,
+            index: None,
+            face_up: None,
+            retransmit: true,
+        },
+        Message::CuttingCardDrawn,
+        Message::BurnCounted { count: 3 },
+        Message::Result {
+            outcome: Outcome::Tie,
+            player_pair: Some(true),
+            banker_pair: None,
+        },
+        Message::Error {
+            code: "7".into(),
+            text: "a b".into(),
+        },
+        Message::ErrorCleared { code: "7".into() },
+        Message::Jam { location: None },
+        Message::Door { open: true },
+        Message::Lock { locked: false },
+        Message::ShuffleStarted { decks: None },
+        Message::ShuffleCompleted(DeckCheck {
+            decks: None,
+            cards: 52,
+            expected: 52,
+            missing: 0,
+            extra: 0,
+            foreign: 0,
+            mode: Some(ShufflerKind::Continuous),
+        }),
+        Message::Cut { position: 0 },
+        Message::CuttingCardPlaced { from_back: 14 },
+        Message::CardExposed {
+            card: None,
+            during: ExposedDuring::Dealing,
+        },
+        Message::BetsClosed,
+        Message::Table {
+            state: TableState::Closed,
+        },
+        Message::CardsReplaced,
+    ];
+    let mut encoder = MessageEncoder::new();
+    for message in &messages {
+        let line = encoder.encode(message);
+        let mut decoder = ProtoDecoder::default();
+        let mut out = Vec::new();
+        decoder.push(&line, t(0), &mut out);
+        assert_eq!(out.len(), 1, "{}", String::from_utf8_lossy(&line));
+        assert!(
+            out[0].rejection().is_none(),
+            "{}: {:?}",
+            String::from_utf8_lossy(&line),
+            out[0]
+        );
+        // Read it back through the same field parser the decoder uses.
+        let text = std::str::from_utf8(&line).unwrap();
+        let body = &text[..text.rfind(" *").unwrap()];
+        let mut tokens = body.split(' ').skip(2);
+        let kind = tokens.next().unwrap();
+        let mut fields = message::Fields::new();
+        for token in tokens {
+            fields.add(token.as_bytes()).unwrap();
+        }
+        assert_eq!(&Message::from_parts(kind, &fields).unwrap(), message);
+    }
+}
+
+#[test]
+fn sequence_gaps_duplicates_and_restarts() {
+    let mut bytes = encode(1, &Message::Heartbeat);
+    bytes.extend(encode(2, &Message::BetsClosed));
+    bytes.extend(encode(2, &Message::BetsClosed)); // duplicate
+    bytes.extend(encode(5, &Message::BetsClosed)); // gap: 3 and 4 lost
+    bytes.extend(encode(4, &Message::BetsClosed)); // backwards
+    bytes.extend(encode(1, &Message::Heartbeat)); // device restarted
+    bytes.extend(encode(2, &Message::BetsClosed));
+    let outputs = decode(&bytes);
+    assert_eq!(
+        rejections(&outputs),
+        [RejectKind::Duplicate, RejectKind::OutOfOrder]
+    );
+    assert_eq!(kinds(&outputs).len(), 3);
+    assert!(notices(&outputs).contains(&Notice::SequenceGap {
+        expected: 3,
+        received: 5
+    }));
+}
+
+#[test]
+fn configured_shuffler_rejects_cards_before_any_hello() {
+    let config = ProtoConfig {
+        role: Some(Role::Shuffler),
+    };
+    let mut bytes = encode(
+        1,
+        &Message::CardExposed {
+            card: Some(card("AS")),
+            during: ExposedDuring::Loading,
+        },
+    );
+    bytes.extend(encode_raw(
+        2,
+        "SHUFFLE_DONE",
+        &[
+            ("cards", "52"),
+            ("expected", "52"),
+            ("missing", "0"),
+            ("extra", "0"),
+            ("foreign", "0"),
+            ("cards_order", "AS,KD"),
+        ],
+    ));
+    bytes.extend(encode_raw(3, "ORDER", &[("deck", "AS2S3S")]));
+    let mut bad_crc = encode(
+        4,
+        &Message::Card {
+            card: Some(card("AS")),
+            target: None,
+            index: None,
+            face_up: None,
+            retransmit: false,
+        },
+    );
+    corrupt_checksum(&mut bad_crc);
+    bytes.extend(bad_crc);
+    let outputs = decode_with(config, &bytes);
+    assert_eq!(
+        rejections(&outputs),
+        [
+            RejectKind::Forbidden,
+            RejectKind::Forbidden,
+            RejectKind::Forbidden,
+            RejectKind::BadChecksum
+        ]
+    );
+    assert!(outputs.iter().all(|o| o.bytes().is_empty()), "{outputs:?}");
+    // The same lines from a console are fine, except ORDER, which nobody may send.
+    let outputs = decode(&bytes);
+    assert_eq!(
+        rejections(&outputs),
+        [RejectKind::Forbidden, RejectKind::BadChecksum]
+    );
+}
+
+#[test]
+fn malformed_lines_are_rejected_with_reasons() {
+    let cases: [(Vec<u8>, RejectKind, &str); 12] = [
+        (
+            b"hello there\r\n".to_vec(),
+            RejectKind::Garbage,
+            "not a PW message",
+        ),
+        (
+            b"PW1 1 HB\r\n".to_vec(),
+            RejectKind::Malformed,
+            "no checksum",
+        ),
+        (
+            b"PW1 1 HB *e72c\r\n".to_vec(),
+            RejectKind::Malformed,
+            "four upper-case hex",
+        ),
+        (
+            encode_raw(1, "NOPE", &[]),
+            RejectKind::Unsupported,
+            "unknown message type NOPE",
+        ),
+        (
+            encode_raw(1, "CARD", &[("card", "ZZ")]),
+            RejectKind::Malformed,
+            "not a card",
+        ),
+        (
+            encode_raw(1, "CARD", &[("target", "player")]),
+            RejectKind::Malformed,
+            "needs card=",
+        ),
+        (
+            encode_raw(1, "CARD", &[("card", "AS"), ("index", "0")]),
+            RejectKind::Malformed,
+            "count from 1",
+        ),
+        (
+            encode_raw(1, "BURN", &[("count", "07")]),
+            RejectKind::Malformed,
+            "leading zeros",
+        ),
+        (
+            encode_raw(1, "RESULT", &[("outcome", "draw")]),
+            RejectKind::Malformed,
+            "unknown outcome",
+        ),
+        (
+            encode_raw(1, "HELLO", &[("proto", "2")]),
+            RejectKind::Unsupported,
+            "speaks version 1",
+        ),
+        (
+            encode_raw(1, "cut", &[]),
+            RejectKind::Malformed,
+            "upper-case",
+        ),
+        (
+            encode_raw(0, "HB", &[]),
+            RejectKind::Malformed,
+            "sequence number",
+        ),
+    ];
+    for (line, kind, reason) in cases {
+        let outputs = decode(&line);
+        assert_eq!(outputs.len(), 1, "{outputs:?}");
+        let rejection = outputs[0].rejection().expect("rejected");
+        assert_eq!(rejection.kind, kind, "{}", String::from_utf8_lossy(&line));
+        assert!(
+            rejection.reason.contains(reason),
+            "{}: {}",
+            String::from_utf8_lossy(&line),
+            rejection.reason
+        );
+    }
+}
+
+#[test]
+fn noise_before_a_message_is_split_off() {
+    let mut bytes = b"\x00\xffxx".to_vec();
+    bytes.extend(encode(1, &Message::BetsClosed));
+    let outputs = decode(&bytes);
+    assert_eq!(rejections(&outputs), [RejectKind::Garbage]);
+    assert_eq!(outputs[0].bytes(), b"\x00\xffxx");
+    assert_eq!(kinds(&outputs), [EventKind::BetsClosed]);
+}
+
+#[test]
+fn over_long_lines_are_rejected_and_bare_newlines_accepted() {
+    let mut bytes = vec![b'P'; 600];
+    bytes.push(b'\n');
+    bytes.extend(b"\n\n");
+    let mut line = encode(1, &Message::CuttingCardDrawn);
+    line.remove(line.len() - 2); // "\n" only
+    bytes.extend(line);
+    let outputs = decode(&bytes);
+    assert_eq!(
+        rejections(&outputs),
+        [
+            RejectKind::TooLong,
+            RejectKind::TooLong,
+            RejectKind::TooLong
+        ]
+    );
+    assert_eq!(kinds(&outputs), [EventKind::CuttingCardDrawn]);
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
+        let _ = decode(&bytes);
+        let _ = decode_with(ProtoConfig { role: Some(Role::Shuffler) }, &bytes);
+    }
+
+    #[test]
+    fn arbitrary_text_lines_never_panic(text in "PW1 [0-9]{1,3} [A-Z_]{1,8}( [a-z]{1,6}=[ -~]{0,8}){0,4}( \\*[0-9A-F]{4})?\r?\n") {
+        let _ = decode(text.as_bytes());
+    }
+
+    #[test]
+    fn decoding_resynchronises_after_garbage(
+        garbage in proptest::collection::vec(any::<u8>(), 0..300),
+        position in 0u32..1000,
+    ) {
+        let mut bytes = garbage;
+        bytes.push(b'\n');
+        let line = encode(1, &Message::Cut { position });
+        bytes.extend(&line);
+        let outputs = decode(&bytes);
+        let last = outputs.last().unwrap();
+        prop_assert!(last.rejection().is_none(), "{:?}", outputs);
+        prop_assert_eq!(last.bytes(), &line[..]);
+        prop_assert_eq!(last.events()[0].kind.clone(), EventKind::Cut { position });
+    }
+}
