@@ -5,6 +5,8 @@
 //! data, 2 unusable input (bad arguments, a file that does not parse).
 
 mod events;
+mod ports;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -12,7 +14,12 @@ use clap::{Parser, Subcommand};
 
 /// Pitwatch: live monitoring of casino table games against the published rules.
 #[derive(Debug, Parser)]
-#[command(name = "pitwatch", version, about, long_about = None)]
+#[command(
+    name = "pitwatch",
+    version,
+    about = "Pitwatch: live monitoring of casino table games against the published rules.",
+    long_about = None
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -23,12 +30,18 @@ enum Command {
     /// Work with table event files (JSON Lines, see docs/events.md).
     #[command(subcommand)]
     Events(events::EventsCommand),
+    /// Check that a Pitwatch database is intact: every hash chain and SQLite's integrity check.
+    Verify(verify::VerifyArgs),
+    /// List serial ports with USB vendor, product and serial number where available.
+    Ports(ports::PortsArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Events(command) => events::run(command),
+        Command::Verify(args) => verify::run(args),
+        Command::Ports(args) => ports::run(args),
     };
     match outcome {
         Ok(code) => code,

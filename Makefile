@@ -1,0 +1,88 @@
+# Pitwatch: two commands for a newcomer.
+#   make run   installs what is missing, builds, and opens the desktop app on the demo pit
+#   make test  everything CI checks
+# Other targets are the steps of those two.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+NPM ?= npm
+# Reuse one target directory across checkouts when CARGO_TARGET_DIR is set (CI does this).
+TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
+APP := $(TARGET_DIR)/debug/pitwatch-desktop
+XVFB := xvfb-run -a -s "-screen 0 1440x900x24"
+
+.PHONY: help deps system-deps tauri-driver ui-deps ui run app test fmt clippy rust-test desktop-test \
+        ui-check ui-test e2e bindings screenshot
+
+help:
+	@echo "make run    install what is missing, build, and open Pitwatch on the demo pit"
+	@echo "make test   formatting, lints, all Rust tests, front-end checks and tests, end-to-end test"
+
+## ---- installing what is missing -------------------------------------------------------------
+
+deps: system-deps tauri-driver ui-deps
+
+system-deps:
+	@scripts/install-system-deps.sh
+
+tauri-driver:
+	@command -v tauri-driver >/dev/null 2>&1 || [ -x "$$HOME/.cargo/bin/tauri-driver" ] || \
+		$(CARGO) install tauri-driver --locked --version 2.1.0
+
+ui-deps: ui/node_modules/.package-lock.json
+
+ui/node_modules/.package-lock.json: ui/package.json ui/package-lock.json
+	cd ui && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+## ---- building and running --------------------------------------------------------------------
+
+ui: ui-deps
+	cd ui && $(NPM) run build
+
+app: ui
+	$(CARGO) build -p pitwatch-desktop
+
+run: system-deps ui-deps app
+	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		echo "No display: starting Pitwatch under Xvfb (use 'make screenshot' to see it)."; \
+		$(XVFB) $(APP); \
+	else \
+		$(APP); \
+	fi
+
+# Opens the app under Xvfb, waits for the window, and saves artifacts/screenshot.png.
+screenshot: system-deps app
+	$(XVFB) scripts/screenshot.sh $(APP) artifacts/screenshot.png
+
+## ---- checking --------------------------------------------------------------------------------
+
+test: deps ui fmt clippy rust-test desktop-test ui-check ui-test e2e
+	@echo "make test: all checks passed"
+
+fmt:
+	$(CARGO) fmt --all --check
+
+clippy:
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+rust-test:
+	$(CARGO) test
+
+desktop-test:
+	$(CARGO) test -p pitwatch-desktop
+
+ui-check: ui-deps
+	cd ui && $(NPM) run check
+
+ui-test: ui-deps
+	cd ui && $(NPM) test
+
+e2e: app tauri-driver
+	PITWATCH_APP=$(APP) $(XVFB) node --test --test-reporter=spec tests/e2e/
+
+# Rewrites ui/src/lib/bindings.ts from the Rust DTOs.
+bindings:
+	UPDATE_BINDINGS=1 $(CARGO) test -p pitwatch-api bindings_are_current

@@ -1,0 +1,48 @@
+//! Schema migrations: numbered SQL files from `migrations/`, applied all-or-nothing.
+//!
+//! The schema version is SQLite's `user_version`. Every pending migration and the new version are
+//! applied in one transaction, so a failure leaves the database exactly as it was. A database
+//! whose version is newer than this binary knows is refused rather than misread.
+
+use rusqlite::Connection;
+
+use crate::StoreError;
+
+/// Every migration, in order: (version, name, SQL).
+pub const MIGRATIONS: &[(u32, &str, &str)] = &[(
+    1,
+    "initial",
+    include_str!("../../../migrations/0001_initial.sql"),
+)];
+
+/// The schema version this binary writes.
+pub const LATEST: u32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
+
+/// The database's schema version.
+pub fn version(conn: &Connection) -> Result<u32, StoreError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
+}
+
+/// Brings the database up to [`LATEST`], or refuses a newer one. Returns the versions applied.
+pub fn migrate(conn: &mut Connection) -> Result<Vec<u32>, StoreError> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)?;
+    let found = version(&tx)?;
+    if found > LATEST {
+        return Err(StoreError::NewerSchema {
+            found,
+            supported: LATEST,
+        });
+    }
+    let mut applied = Vec::new();
+    for (number, name, sql) in MIGRATIONS.iter().filter(|(n, _, _)| *n > found) {
+        tx.execute_batch(sql).map_err(|e| StoreError::Migration {
+            version: *number,
+            name,
+            reason: e.to_string(),
+        })?;
+        tx.pragma_update(None, "user_version", number)?;
+        applied.push(*number);
+    }
+    tx.commit()?;
+    Ok(applied)
+}

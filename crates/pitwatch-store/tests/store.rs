@@ -1,0 +1,353 @@
+//! The store against real database files: migrations, append-only triggers, tamper detection,
+//! durability across a kill, and chains that continue across restarts.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use pitwatch_model::{EventKind, TableEvent, Timestamp};
+use pitwatch_store::{migrate, DeviceIdentity, SessionId, Store, StoreError, TableId};
+use rusqlite::Connection;
+
+fn t(ms: i64) -> Timestamp {
+    Timestamp::from_unix_millis(1_796_000_000_000 + ms).unwrap()
+}
+
+fn setup(store: &mut Store) -> (TableId, SessionId) {
+    let table = store
+        .ensure_table("BAC-1", "baccarat", "nz-baccarat", t(0))
+        .unwrap();
+    let device = store
+        .ensure_device(
+            &DeviceIdentity {
+                protocol: "angel-eye".into(),
+                port: "/dev/ttyUSB0".into(),
+                ..Default::default()
+            },
+            t(0),
+        )
+        .unwrap();
+    let session = store.start_session(table, device, t(0)).unwrap();
+    (table, session)
+}
+
+/// Appends `n` chunks, each with one accepted frame and one event, in one batch.
+fn ingest(store: &mut Store, table: TableId, session: SessionId, from: u64, n: u64) {
+    let mut batch = store.batch().unwrap();
+    for i in from..from + n {
+        let bytes = format!("\x05{}D\u{81}\u{b8}\x03", i % 10).into_bytes();
+        let chunk = batch.append_chunk(session, t(i as i64), &bytes).unwrap();
+        let frame = batch
+            .append_frame(session, chunk, t(i as i64), &bytes, None)
+            .unwrap();
+        let event = TableEvent::new(i + 1, EventKind::card("8S".parse().unwrap())).at(t(i as i64));
+        batch
+            .append_event(table, Some(session), Some(frame), &event)
+            .unwrap();
+    }
+    batch.commit().unwrap();
+}
+
+#[test]
+fn a_new_database_is_migrated_and_reopening_applies_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), migrate::LATEST);
+    drop(store);
+    let mut conn = Connection::open(&path).unwrap();
+    assert_eq!(migrate::migrate(&mut conn).unwrap(), Vec::<u32>::new());
+}
+
+#[test]
+fn a_newer_database_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    drop(Store::open(&path).unwrap());
+    Connection::open(&path)
+        .unwrap()
+        .pragma_update(None, "user_version", migrate::LATEST + 1)
+        .unwrap();
+    match Store::open(&path) {
+        Err(StoreError::NewerSchema { found, supported }) => {
+            assert_eq!((found, supported), (migrate::LATEST + 1, migrate::LATEST));
+        }
+        other => panic!("expected NewerSchema, got {:?}", other.err()),
+    }
+}
+
+#[test]
+fn a_failing_migration_leaves_the_database_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let conn = Connection::open(&path).unwrap();
+    // A table the first migration creates already exists, so migration 1 fails part-way.
+    conn.execute_batch("CREATE TABLE audit_log (x INTEGER);")
+        .unwrap();
+    drop(conn);
+    let err = Store::open(&path).err().expect("migration fails");
+    assert!(
+        matches!(err, StoreError::Migration { version: 1, .. }),
+        "{err}"
+    );
+    let conn = Connection::open(&path).unwrap();
+    let version: u32 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'pit_tables'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        (version, tables),
+        (0, 0),
+        "nothing of migration 1 was applied"
+    );
+}
+
+#[test]
+fn schema_matches_the_snapshot() {
+    let store_dir = tempfile::tempdir().unwrap();
+    let path = store_dir.path().join("pit.db");
+    drop(Store::open(&path).unwrap());
+    let conn = Connection::open(&path).unwrap();
+    let mut statement = conn
+        .prepare(
+            "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name",
+        )
+        .unwrap();
+    let rows: Vec<String> = statement
+        .query_map([], |r| {
+            Ok(format!(
+                "-- {} {}\n{};\n",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?
+            ))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let schema = rows.join("\n");
+    let snapshot = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schema.snapshot.sql");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&snapshot, &schema).unwrap();
+    }
+    let committed = std::fs::read_to_string(&snapshot).unwrap_or_default();
+    assert!(
+        committed == schema,
+        "the schema differs from {}: add a migration, then UPDATE_SNAPSHOTS=1 cargo test -p pitwatch-store",
+        snapshot.display()
+    );
+}
+
+#[test]
+fn chained_tables_reject_update_and_delete() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut store = Store::open(&path).unwrap();
+    let (table, session) = setup(&mut store);
+    ingest(&mut store, table, session, 0, 3);
+    let mut batch = store.batch().unwrap();
+    batch
+        .append_audit("ana", "login", "session", "", t(5))
+        .unwrap();
+    batch.commit().unwrap();
+    drop(store);
+    let conn = Connection::open(&path).unwrap();
+    for table in ["raw_chunks", "frames", "events", "audit_log"] {
+        let update = conn.execute(&format!("UPDATE {table} SET id = id WHERE id = 1"), []);
+        let delete = conn.execute(&format!("DELETE FROM {table} WHERE id = 1"), []);
+        for (what, result) in [("UPDATE", update), ("DELETE", delete)] {
+            let err = result.expect_err(&format!("{what} on {table} must fail"));
+            assert!(err.to_string().contains("append-only"), "{table}: {err}");
+        }
+    }
+}
+
+#[test]
+fn an_intact_record_verifies_with_counts_and_heads() {
+    let mut store = Store::open_in_memory().unwrap();
+    let (table, session) = setup(&mut store);
+    ingest(&mut store, table, session, 0, 10);
+    let report = store.verify().unwrap();
+    assert!(report.intact(), "{report:?}");
+    let counts: Vec<(&str, u64)> = report.chains.iter().map(|c| (c.table, c.rows)).collect();
+    assert_eq!(
+        counts,
+        [
+            ("raw_chunks", 10),
+            ("frames", 10),
+            ("events", 10),
+            ("incident_changes", 0),
+            ("incident_notes", 0),
+            ("audit_log", 0)
+        ]
+    );
+    assert_eq!(report.chains[0].head.len(), 64);
+}
+
+#[test]
+fn changing_one_byte_of_one_row_is_found_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut store = Store::open(&path).unwrap();
+    let (table, session) = setup(&mut store);
+    ingest(&mut store, table, session, 0, 5);
+    drop(store);
+    // A tamperer who knows SQL drops the trigger and flips one byte of chunk 3.
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP TRIGGER raw_chunks_append_only_u;
+         UPDATE raw_chunks SET bytes = X'05334481B903' WHERE id = 3;",
+    )
+    .unwrap();
+    drop(conn);
+    let report = Store::open_read_only(&path).unwrap().verify().unwrap();
+    assert!(!report.intact());
+    let problem = report.first_problem.unwrap();
+    assert_eq!((problem.table, problem.id), ("raw_chunks", 3));
+    assert!(problem
+        .to_string()
+        .contains("raw_chunks row 3: its content does not match its hash"));
+}
+
+#[test]
+fn a_removed_row_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut store = Store::open(&path).unwrap();
+    let (table, session) = setup(&mut store);
+    ingest(&mut store, table, session, 0, 5);
+    drop(store);
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch("DROP TRIGGER events_append_only_d; DELETE FROM events WHERE id = 2;")
+        .unwrap();
+    drop(conn);
+    let problem = Store::open_read_only(&path)
+        .unwrap()
+        .verify()
+        .unwrap()
+        .first_problem
+        .unwrap();
+    assert_eq!((problem.table, problem.id), ("events", 3));
+    assert!(problem.reason.contains("expected row 2"), "{problem}");
+}
+
+#[test]
+fn chains_continue_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut store = Store::open(&path).unwrap();
+    let (table, session) = setup(&mut store);
+    ingest(&mut store, table, session, 0, 4);
+    drop(store);
+    let mut store = Store::open(&path).unwrap();
+    ingest(&mut store, table, session, 4, 4);
+    let report = store.verify().unwrap();
+    assert!(report.intact(), "{:?}", report.first_problem);
+    assert_eq!(report.chains[2].rows, 8);
+    let seqs: Vec<u64> = store.events(table).unwrap().iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (1..=8).collect::<Vec<_>>());
+}
+
+#[test]
+fn an_uncommitted_batch_writes_nothing() {
+    let mut store = Store::open_in_memory().unwrap();
+    let (_table, session) = setup(&mut store);
+    {
+        let mut batch = store.batch().unwrap();
+        batch.append_chunk(session, t(1), b"lost").unwrap();
+    }
+    let mut batch = store.batch().unwrap();
+    let id = batch.append_chunk(session, t(2), b"kept").unwrap();
+    batch.commit().unwrap();
+    assert_eq!(id.0, 1, "the dropped batch did not advance the chain");
+    assert_eq!(
+        store.chunks(session).unwrap(),
+        vec![(t(2).unix_millis(), b"kept".to_vec())]
+    );
+    assert!(store.verify().unwrap().intact());
+}
+
+/// The child half of `a_kill_during_ingest_loses_nothing_committed`: ingests until killed,
+/// printing the number of events committed after each commit.
+#[test]
+fn kill_child_writer() {
+    let Some(path) = std::env::var_os("PITWATCH_KILL_CHILD_DB") else {
+        return; // Only meaningful when started by the parent test.
+    };
+    let mut store = Store::open(path).unwrap();
+    let (table, session) = setup(&mut store);
+    let mut next = 0;
+    loop {
+        ingest(&mut store, table, session, next, 50);
+        next += 50;
+        println!("committed {next}");
+    }
+}
+
+#[test]
+fn a_kill_during_ingest_loses_nothing_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "kill_child_writer",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("PITWATCH_KILL_CHILD_DB", &path)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut committed = 0u64;
+    while committed < 2000 {
+        let line = lines.next().expect("the child reports commits").unwrap();
+        if let Some(n) = line.strip_prefix("committed ") {
+            committed = n.parse().unwrap();
+        }
+    }
+    child.kill().unwrap(); // SIGKILL: no destructor, no flush, mid-transaction.
+    child.wait().unwrap();
+    let store = Store::open(&path).unwrap();
+    let report = store.verify().unwrap();
+    assert!(report.intact(), "{:?}", report.first_problem);
+    let events = report.chains[2].rows;
+    assert!(
+        events >= committed,
+        "{events} events on disk, {committed} were reported committed"
+    );
+    assert_eq!(events % 50, 0, "batches are all-or-nothing");
+}
+
+#[test]
+fn every_chain_hashes_every_column_of_its_table() {
+    // A migration that adds a column to a chained table must also extend the chain's column list,
+    // or the new column would be unprotected.
+    let store_dir = tempfile::tempdir().unwrap();
+    let path = store_dir.path().join("pit.db");
+    drop(Store::open(&path).unwrap());
+    let conn = Connection::open(&path).unwrap();
+    for chain in pitwatch_store::chain::CHAINS {
+        let mut statement = conn
+            .prepare(&format!("PRAGMA table_info({})", chain.table))
+            .unwrap();
+        let columns: Vec<String> = statement
+            .query_map([], |r| r.get::<_, String>(1))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let content: Vec<&str> = columns
+            .iter()
+            .map(String::as_str)
+            .filter(|c| *c != "prev_hash" && *c != "hash")
+            .collect();
+        assert_eq!(content, chain.columns, "{}", chain.table);
+    }
+}

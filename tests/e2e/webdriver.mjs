@@ -1,0 +1,92 @@
+// A minimal W3C WebDriver client over fetch, and a harness that starts tauri-driver (which starts
+// WebKitWebDriver) for the real desktop app. No npm dependency: Node 20's fetch is enough.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecc";
+
+function tauriDriverPath() {
+  const candidates = [process.env.TAURI_DRIVER, join(homedir(), ".cargo/bin/tauri-driver"), "/usr/local/bin/tauri-driver"];
+  for (const c of candidates) if (c && existsSync(c)) return c;
+  return "tauri-driver";
+}
+
+export class Driver {
+  constructor(port) {
+    this.base = `http://127.0.0.1:${port}`;
+    this.session = null;
+  }
+
+  async request(method, path, body) {
+    const response = await fetch(this.base + path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const v = json.value ?? {};
+      throw new Error(`WebDriver ${method} ${path}: ${response.status} ${v.error ?? ""} ${v.message ?? ""}`);
+    }
+    return json.value;
+  }
+
+  s(path) {
+    return `/session/${this.session}${path}`;
+  }
+
+  async start(application) {
+    const value = await this.request("POST", "/session", {
+      capabilities: { alwaysMatch: { "tauri:options": { application } } },
+    });
+    this.session = value.sessionId;
+  }
+
+  async findAll(css) {
+    const found = await this.request("POST", this.s("/elements"), { using: "css selector", value: css });
+    return found.map((e) => e[ELEMENT]);
+  }
+
+  async text(element) {
+    return this.request("GET", this.s(`/element/${element}/text`));
+  }
+
+  /** Polls until `probe` returns a truthy value, or fails after `ms` with `what`. */
+  async waitFor(what, probe, ms = 20000) {
+    const deadline = Date.now() + ms;
+    let last;
+    while (Date.now() < deadline) {
+      try {
+        last = await probe();
+        if (last) return last;
+      } catch (error) {
+        last = error;
+      }
+      await sleep(200);
+    }
+    throw new Error(`timed out waiting for ${what} (last: ${last})`);
+  }
+
+  async screenshot() {
+    return Buffer.from(await this.request("GET", this.s("/screenshot")), "base64");
+  }
+
+  async quit() {
+    if (this.session) await this.request("DELETE", this.s("")).catch(() => {});
+    this.session = null;
+  }
+}
+
+/** Starts tauri-driver on `port` and resolves once it answers /status. */
+export async function startTauriDriver(port = 4444) {
+  const child = spawn(tauriDriverPath(), ["--port", String(port)], { stdio: ["ignore", "inherit", "inherit"] });
+  const driver = new Driver(port);
+  await driver.waitFor("tauri-driver to listen", async () => {
+    const response = await fetch(`${driver.base}/status`);
+    return response.ok;
+  });
+  return { driver, stop: () => child.kill("SIGTERM") };
+}

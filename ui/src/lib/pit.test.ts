@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import type { TableTile } from "./bindings";
+import { filterTables, sortTables, statusCounts } from "./pit";
+
+function tile(name: string, status: TableTile["status"], extra: Partial<TableTile> = {}): TableTile {
+  return {
+    name,
+    game: "baccarat",
+    ruleBook: "nz-baccarat",
+    protocol: "angel-eye",
+    link: "simulated",
+    status,
+    ...extra,
+  };
+}
+
+const pit = [
+  tile("BAC-10", "connected"),
+  tile("BAC-2", "error"),
+  tile("MINI-1", "not_monitored", { protocol: "barcode", link: "/dev/ttyUSB3 @ 9600 baud" }),
+  tile("BAC-1", "reconnecting"),
+  tile("BAC-3", "error"),
+];
+
+describe("sortTables", () => {
+  it("keeps the pit order by default", () => {
+    expect(sortTables(pit, "pit").map((t) => t.name)).toEqual(["BAC-10", "BAC-2", "MINI-1", "BAC-1", "BAC-3"]);
+  });
+
+  it("sorts names numerically", () => {
+    expect(sortTables(pit, "name").map((t) => t.name)).toEqual(["BAC-1", "BAC-2", "BAC-3", "BAC-10", "MINI-1"]);
+  });
+
+  it("puts tables that need attention first, stable among equals", () => {
+    expect(sortTables(pit, "status").map((t) => t.name)).toEqual(["BAC-2", "BAC-3", "BAC-1", "MINI-1", "BAC-10"]);
+  });
+
+  it("does not reorder the input", () => {
+    sortTables(pit, "name");
+    expect(pit[0]?.name).toBe("BAC-10");
+  });
+});
+
+describe("filterTables", () => {
+  it("matches name, protocol and link, ignoring case", () => {
+    expect(filterTables(pit, "mini").map((t) => t.name)).toEqual(["MINI-1"]);
+    expect(filterTables(pit, "barcode").map((t) => t.name)).toEqual(["MINI-1"]);
+    expect(filterTables(pit, "ttyUSB3").map((t) => t.name)).toEqual(["MINI-1"]);
+    expect(filterTables(pit, "  ").length).toBe(5);
+    expect(filterTables(pit, "roulette")).toEqual([]);
+  });
+});
+
+describe("statusCounts", () => {
+  it("counts every status", () => {
+    expect(statusCounts(pit)).toEqual({ connected: 1, reconnecting: 1, error: 2, not_monitored: 1 });
+  });
+});

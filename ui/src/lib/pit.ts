@@ -1,0 +1,63 @@
+// Pure view logic for the pit overview: labels, ordering and filtering of table tiles.
+import type { Game, LinkStatus, Protocol, TableTile } from "./bindings";
+
+export const GAME_LABEL: Record<Game, string> = {
+  baccarat: "Baccarat",
+  blackjack: "Blackjack",
+  pontoon: "Pontoon",
+};
+
+export const PROTOCOL_LABEL: Record<Protocol, string> = {
+  "angel-eye": "Angel Eye II-EX",
+  barcode: "Barcode shoe",
+  pitwatch: "Pitwatch protocol",
+};
+
+/** Status text and a glyph, so that state never relies on colour alone. */
+export const STATUS: Record<LinkStatus, { label: string; glyph: string; rank: number }> = {
+  error: { label: "Device error", glyph: "⚠", rank: 0 },
+  reconnecting: { label: "Reconnecting", glyph: "↻", rank: 1 },
+  not_monitored: { label: "Not monitored", glyph: "○", rank: 2 },
+  connected: { label: "Connected", glyph: "●", rank: 3 },
+};
+
+export type SortKey = "pit" | "name" | "status";
+
+/**
+ * Orders tiles for display. "pit" keeps the pit definition's order; "status" puts the tables that
+ * need attention first, keeping the pit order among equals (the sort is stable).
+ */
+export function sortTables(tables: readonly TableTile[], by: SortKey): TableTile[] {
+  const copy = [...tables];
+  switch (by) {
+    case "pit":
+      return copy;
+    case "name":
+      return copy.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+    case "status":
+      return copy.sort((a, b) => STATUS[a.status].rank - STATUS[b.status].rank);
+  }
+}
+
+/** Tables whose name, game, rule book or link contains the query (case-insensitive). */
+export function filterTables(tables: readonly TableTile[], query: string): TableTile[] {
+  const q = query.trim().toLowerCase();
+  if (q === "") return [...tables];
+  return tables.filter((t) =>
+    [t.name, GAME_LABEL[t.game], t.ruleBook, t.link, PROTOCOL_LABEL[t.protocol]].some((field) =>
+      field.toLowerCase().includes(q),
+    ),
+  );
+}
+
+/** Counts of tables per status, for the header summary. */
+export function statusCounts(tables: readonly TableTile[]): Record<LinkStatus, number> {
+  const counts: Record<LinkStatus, number> = {
+    connected: 0,
+    reconnecting: 0,
+    error: 0,
+    not_monitored: 0,
+  };
+  for (const t of tables) counts[t.status] += 1;
+  return counts;
+}
