@@ -1,0 +1,833 @@
+//! Rule books: a jurisdiction's Baccarat rules as data, checked once on loading.
+//!
+//! A rule book arrives as [`RuleBookData`] (unchecked, straight from TOML) and becomes a
+//! [`RuleBook`] only through [`RuleBook::new`], whose error lists every problem at once and hands
+//! the data back. Everything the engine decides from (decks, cut and cutting-card limits, burn and
+//! end-of-shoe policy, shuffler kind, drawing table, the rule number to cite for each check) is in
+//! the book, so supporting another jurisdiction is writing a file, not code.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use pitwatch_model::{DeckKind, Rank, ShoeComposition, ShufflerKind};
+use serde::Deserialize;
+
+use crate::drawing::{DrawingTable, PointSet};
+use crate::irregularity::IrregularityCode;
+
+/// The rule books shipped with Pitwatch: (id, TOML text).
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("nz-baccarat", include_str!("../rulebooks/nz-baccarat.toml")),
+    (
+        "macau-baccarat",
+        include_str!("../rulebooks/macau-baccarat.toml"),
+    ),
+    (
+        "nz-baccarat-continuous",
+        include_str!("../rulebooks/nz-baccarat-continuous.toml"),
+    ),
+];
+
+/// A rule book as written: every field optional so that loading can report all that is missing.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RuleBookData {
+    /// Identity and provenance.
+    #[serde(default)]
+    pub book: BookSection,
+    /// The shoe.
+    #[serde(default)]
+    pub shoe: ShoeSection,
+    /// The player's cut.
+    #[serde(default)]
+    pub cut: CutSection,
+    /// The cutting card.
+    #[serde(default)]
+    pub cutting_card: CuttingCardSection,
+    /// The burn.
+    #[serde(default)]
+    pub burn: BurnSection,
+    /// The end of the shoe.
+    #[serde(default)]
+    pub end_of_shoe: EndOfShoeSection,
+    /// The drawing rules.
+    #[serde(default)]
+    pub drawing: DrawingSection,
+    /// The rule to cite for each irregularity code.
+    #[serde(default)]
+    pub cite: BTreeMap<String, String>,
+    /// Keys this version does not know (each is a problem).
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[book]`: identity and provenance.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BookSection {
+    /// Short id, e.g. `nz-baccarat`.
+    pub id: Option<String>,
+    /// Jurisdiction, e.g. `New Zealand`.
+    pub jurisdiction: Option<String>,
+    /// Game, must be `baccarat`.
+    pub game: Option<String>,
+    /// Human title.
+    pub title: Option<String>,
+    /// Gazette or other published reference.
+    pub gazette: Option<String>,
+    /// Effective date, `YYYY-MM-DD`.
+    pub effective: Option<String>,
+    /// Free notes on sources and confidence.
+    pub notes: Option<String>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[shoe]`: decks and shuffler.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ShoeSection {
+    /// Decks in a shoe when the shuffle does not say.
+    pub decks: Option<u8>,
+    /// Fewest decks the rules allow.
+    pub min_decks: Option<u8>,
+    /// Most decks the rules allow.
+    pub max_decks: Option<u8>,
+    /// `standard_52` or `spanish_48`.
+    pub deck_kind: Option<String>,
+    /// `manual`, `batch` or `continuous`.
+    pub shuffler: Option<String>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[cut]`: the player's cut.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CutSection {
+    /// Minimum distance of the cut from either end, in cards.
+    pub min_from_either_end_cards: Option<u32>,
+    /// Minimum distance of the cut from either end, in decks.
+    pub min_from_either_end_decks: Option<u32>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[cutting_card]`: where the cutting card goes.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CuttingCardSection {
+    /// Minimum number of cards behind the cutting card.
+    pub min_from_back: Option<u32>,
+    /// Maximum depth from the back as a fraction of the shoe (`0.5` = "no deeper than half").
+    pub max_from_back_fraction: Option<f64>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[burn]`: burn policy.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BurnSection {
+    /// `none`, `fixed` or `first_card_value`.
+    pub policy: Option<String>,
+    /// For `first_card_value`: what an ace counts (1 or 11).
+    pub ace: Option<u8>,
+    /// For `fixed`: how many cards are burned.
+    pub count: Option<u32>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[end_of_shoe]`: what follows the cutting card.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct EndOfShoeSection {
+    /// `last_coup` (NZ 11.2), `finish_round` or `one_more_round`.
+    pub policy: Option<String>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[drawing]`: the Table of Play.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct DrawingSection {
+    /// Two-card totals that are naturals.
+    pub natural: Option<Vec<u8>>,
+    /// Player totals on which the Player draws.
+    pub player_draws_on: Option<Vec<u8>>,
+    /// Banker totals on which the Banker draws when the Player stood.
+    pub banker_draws_when_player_stood: Option<Vec<u8>>,
+    /// Banker total ("0".."9") → Player third-card values on which the Banker draws.
+    pub banker_draws_when_player_drew: Option<BTreeMap<String, Vec<u8>>>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// How the burn is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BurnPolicy {
+    /// No burn.
+    None,
+    /// A fixed number of cards, all face down.
+    Fixed(u32),
+    /// A first card face up, then as many as its face value (10/J/Q/K = 10, ace = `ace`).
+    FirstCardValue {
+        /// What an ace counts: 1 (NZ 7.9) or 11.
+        ace: u8,
+    },
+}
+
+impl BurnPolicy {
+    /// How many cards to burn after a first card of `rank`, for `FirstCardValue`.
+    pub const fn count_after(self, rank: Rank) -> u32 {
+        match self {
+            BurnPolicy::FirstCardValue { ace } => match rank {
+                Rank::Ace => ace as u32,
+                other => other.face_value() as u32,
+            },
+            BurnPolicy::Fixed(n) => n,
+            BurnPolicy::None => 0,
+        }
+    }
+}
+
+/// What follows the cutting card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndOfShoePolicy {
+    /// NZ 11.2: drawn as the first card of a round, that round is the last (a); drawn at any
+    /// other point, the round is completed and one further round is dealt (b).
+    LastCoup,
+    /// The round in which the cutting card appears is the last (or the next, if between rounds).
+    FinishRound,
+    /// The round in which it appears is completed and one more is dealt, wherever it appears.
+    OneMoreRound,
+}
+
+/// The limit on where the cutting card may sit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CuttingCardLimit {
+    /// At least this many cards behind it.
+    pub min_from_back: u32,
+    /// At most this fraction of the shoe behind it (`None`: no upper limit).
+    pub max_from_back_fraction: Option<f64>,
+}
+
+impl CuttingCardLimit {
+    /// Whether `from_back` cards behind the cutting card is allowed in a shoe of `total` cards.
+    pub fn allows(&self, from_back: u32, total: u32) -> bool {
+        if from_back < self.min_from_back {
+            return false;
+        }
+        match self.max_from_back_fraction {
+            Some(f) => f64::from(from_back) <= f * f64::from(total),
+            None => true,
+        }
+    }
+
+    /// The limit in words, for messages.
+    pub fn describe(&self) -> String {
+        match self.max_from_back_fraction {
+            Some(f) if self.min_from_back > 0 => format!(
+                "at least {} cards and no more than {:.0}% of the shoe from the back",
+                self.min_from_back,
+                f * 100.0
+            ),
+            Some(f) => format!("no deeper than {:.0}% of the shoe from the back", f * 100.0),
+            None => format!("at least {} cards from the back", self.min_from_back),
+        }
+    }
+}
+
+/// The minimum cut distance from either end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CutLimit {
+    /// In cards.
+    Cards(u32),
+    /// In decks (converted with the shoe's deck size).
+    Decks(u32),
+}
+
+impl CutLimit {
+    /// The limit in cards for a shoe of `composition`.
+    pub const fn cards(self, composition: ShoeComposition) -> u32 {
+        match self {
+            CutLimit::Cards(n) => n,
+            CutLimit::Decks(n) => n * composition.kind.cards_per_deck(),
+        }
+    }
+}
+
+/// A checked rule book. Cheap to clone (shared text).
+#[derive(Debug, Clone)]
+pub struct RuleBook {
+    inner: Arc<Checked>,
+}
+
+#[derive(Debug)]
+struct Checked {
+    id: String,
+    jurisdiction: String,
+    title: String,
+    gazette: String,
+    effective: String,
+    composition: ShoeComposition,
+    min_decks: u8,
+    max_decks: u8,
+    shuffler: ShufflerKind,
+    cut: CutLimit,
+    cutting_card: CuttingCardLimit,
+    burn: BurnPolicy,
+    end_of_shoe: EndOfShoePolicy,
+    drawing: DrawingTable,
+    cite: Vec<String>,
+}
+
+/// Why a rule book was refused: every problem found, and the data back.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("invalid rule book{}: {}", .id.as_deref().map(|i| format!(" {i:?}")).unwrap_or_default(), .problems.join("; "))]
+pub struct InvalidRuleBook {
+    /// The book's id, when it has one.
+    pub id: Option<String>,
+    /// Every problem, one sentence each.
+    pub problems: Vec<String>,
+    /// The data that was refused.
+    pub data: Box<RuleBookData>,
+}
+
+/// Why a rule book could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The text is not TOML of the rule book's shape.
+    #[error("rule book {source_name} is not valid TOML: {reason}")]
+    Syntax {
+        /// Where the text came from.
+        source_name: String,
+        /// The parser's message.
+        reason: String,
+    },
+    /// The book parsed but breaks its own constraints.
+    #[error("rule book {source_name}: {error}")]
+    Invalid {
+        /// Where the text came from.
+        source_name: String,
+        /// The problems.
+        error: InvalidRuleBook,
+    },
+    /// No built-in book has that name and no file is at that path.
+    #[error(
+        "no rule book {name:?}: not a built-in book ({builtin}) and not a readable file: {reason}"
+    )]
+    NotFound {
+        /// What was asked for.
+        name: String,
+        /// The built-in ids.
+        builtin: String,
+        /// Why the file could not be read.
+        reason: String,
+    },
+}
+
+fn unknown_keys(
+    section: &str,
+    unknown: &BTreeMap<String, toml::Value>,
+    problems: &mut Vec<String>,
+) {
+    for key in unknown.keys() {
+        if section.is_empty() {
+            problems.push(format!("unknown section or key {key:?}"));
+        } else {
+            problems.push(format!("[{section}]: unknown key {key:?}"));
+        }
+    }
+}
+
+fn point_set(
+    field: &str,
+    values: &Option<Vec<u8>>,
+    problems: &mut Vec<String>,
+) -> Option<PointSet> {
+    let Some(values) = values else {
+        problems.push(format!(
+            "[drawing]: missing {field} (a list of point totals 0-9)"
+        ));
+        return None;
+    };
+    if let Some(bad) = values.iter().find(|v| **v > 9) {
+        problems.push(format!(
+            "[drawing]: {field} holds {bad}, but point totals are 0-9"
+        ));
+        return None;
+    }
+    Some(PointSet::of(values))
+}
+
+impl RuleBook {
+    /// Checks `data` and returns the rule book, or every problem found.
+    pub fn new(data: RuleBookData) -> Result<RuleBook, InvalidRuleBook> {
+        let mut p: Vec<String> = Vec::new();
+        unknown_keys("", &data.unknown, &mut p);
+        unknown_keys("book", &data.book.unknown, &mut p);
+        unknown_keys("shoe", &data.shoe.unknown, &mut p);
+        unknown_keys("cut", &data.cut.unknown, &mut p);
+        unknown_keys("cutting_card", &data.cutting_card.unknown, &mut p);
+        unknown_keys("burn", &data.burn.unknown, &mut p);
+        unknown_keys("end_of_shoe", &data.end_of_shoe.unknown, &mut p);
+        unknown_keys("drawing", &data.drawing.unknown, &mut p);
+
+        let mut text = |field: &str, value: &Option<String>| -> String {
+            match value {
+                Some(v) if !v.trim().is_empty() => v.clone(),
+                _ => {
+                    p.push(format!("[book]: missing {field}"));
+                    String::new()
+                }
+            }
+        };
+        let id = text("id", &data.book.id);
+        let jurisdiction = text("jurisdiction", &data.book.jurisdiction);
+        let title = text("title", &data.book.title);
+        let gazette = text("gazette", &data.book.gazette);
+        let effective = text("effective", &data.book.effective);
+        let game = text("game", &data.book.game);
+        if !game.is_empty() && game != "baccarat" {
+            p.push(format!(
+                "[book]: game is {game:?}, but this engine checks \"baccarat\""
+            ));
+        }
+        if !effective.is_empty() && !is_date(&effective) {
+            p.push(format!(
+                "[book]: effective {effective:?} is not a date YYYY-MM-DD"
+            ));
+        }
+
+        let kind = match data.shoe.deck_kind.as_deref() {
+            None => {
+                p.push("[shoe]: missing deck_kind (standard_52 or spanish_48)".into());
+                DeckKind::Standard52
+            }
+            Some(k) => k.parse::<DeckKind>().unwrap_or_else(|e| {
+                p.push(format!("[shoe]: {e}"));
+                DeckKind::Standard52
+            }),
+        };
+        let decks = data.shoe.decks.unwrap_or_else(|| {
+            p.push("[shoe]: missing decks".into());
+            8
+        });
+        let min_decks = data.shoe.min_decks.unwrap_or(decks);
+        let max_decks = data.shoe.max_decks.unwrap_or(decks);
+        if decks == 0 {
+            p.push("[shoe]: decks must be at least 1".into());
+        }
+        if !(min_decks <= decks && decks <= max_decks) {
+            p.push(format!(
+                "[shoe]: decks {decks} is outside min_decks {min_decks} .. max_decks {max_decks}"
+            ));
+        }
+        let shuffler = match data.shoe.shuffler.as_deref() {
+            None => {
+                p.push("[shoe]: missing shuffler (manual, batch or continuous)".into());
+                ShufflerKind::Manual
+            }
+            Some(s) => s.parse::<ShufflerKind>().unwrap_or_else(|e| {
+                p.push(format!("[shoe]: {e}"));
+                ShufflerKind::Manual
+            }),
+        };
+        let composition = ShoeComposition::new(decks, kind);
+        let total = composition.total_cards();
+
+        let cut = match (
+            data.cut.min_from_either_end_cards,
+            data.cut.min_from_either_end_decks,
+        ) {
+            (Some(c), None) => CutLimit::Cards(c),
+            (None, Some(d)) => CutLimit::Decks(d),
+            (Some(_), Some(_)) => {
+                p.push(
+                    "[cut]: give min_from_either_end_cards or min_from_either_end_decks, not both"
+                        .into(),
+                );
+                CutLimit::Cards(0)
+            }
+            (None, None) => {
+                p.push(
+                    "[cut]: missing min_from_either_end_cards or min_from_either_end_decks".into(),
+                );
+                CutLimit::Cards(0)
+            }
+        };
+        if total > 0 && cut.cards(composition) * 2 >= total {
+            p.push(format!(
+                "[cut]: a cut at least {} cards from either end is impossible in a {total}-card shoe",
+                cut.cards(composition)
+            ));
+        }
+
+        let cutting_card = CuttingCardLimit {
+            min_from_back: data.cutting_card.min_from_back.unwrap_or(0),
+            max_from_back_fraction: data.cutting_card.max_from_back_fraction,
+        };
+        if data.cutting_card.min_from_back.is_none()
+            && data.cutting_card.max_from_back_fraction.is_none()
+        {
+            p.push("[cutting_card]: missing min_from_back or max_from_back_fraction".into());
+        }
+        if let Some(f) = cutting_card.max_from_back_fraction {
+            if !(f > 0.0 && f <= 1.0) {
+                p.push(format!(
+                    "[cutting_card]: max_from_back_fraction {f} is not in (0, 1]"
+                ));
+            }
+        }
+        if cutting_card.min_from_back >= total.max(1) {
+            p.push(format!(
+                "[cutting_card]: min_from_back {} does not fit a {total}-card shoe",
+                cutting_card.min_from_back
+            ));
+        }
+
+        let burn = match data.burn.policy.as_deref() {
+            Some("none") => BurnPolicy::None,
+            Some("fixed") => match data.burn.count {
+                Some(n) => BurnPolicy::Fixed(n),
+                None => {
+                    p.push("[burn]: policy \"fixed\" needs count".into());
+                    BurnPolicy::None
+                }
+            },
+            Some("first_card_value") => {
+                let ace = data.burn.ace.unwrap_or(1);
+                if ace != 1 && ace != 11 {
+                    p.push(format!("[burn]: ace counts 1 or 11, not {ace}"));
+                }
+                BurnPolicy::FirstCardValue { ace }
+            }
+            Some(other) => {
+                p.push(format!(
+                    "[burn]: unknown policy {other:?} (expected none, fixed or first_card_value)"
+                ));
+                BurnPolicy::None
+            }
+            None => {
+                p.push("[burn]: missing policy (none, fixed or first_card_value)".into());
+                BurnPolicy::None
+            }
+        };
+
+        let end_of_shoe = match data.end_of_shoe.policy.as_deref() {
+            Some("last_coup") => EndOfShoePolicy::LastCoup,
+            Some("finish_round") => EndOfShoePolicy::FinishRound,
+            Some("one_more_round") => EndOfShoePolicy::OneMoreRound,
+            Some(other) => {
+                p.push(format!(
+                    "[end_of_shoe]: unknown policy {other:?} (expected last_coup, finish_round or one_more_round)"
+                ));
+                EndOfShoePolicy::LastCoup
+            }
+            None => {
+                p.push("[end_of_shoe]: missing policy".into());
+                EndOfShoePolicy::LastCoup
+            }
+        };
+
+        let d = &data.drawing;
+        let natural = point_set("natural", &d.natural, &mut p);
+        let player = point_set("player_draws_on", &d.player_draws_on, &mut p);
+        let stood = point_set(
+            "banker_draws_when_player_stood",
+            &d.banker_draws_when_player_stood,
+            &mut p,
+        );
+        let mut banker = [PointSet::EMPTY; 10];
+        match &d.banker_draws_when_player_drew {
+            None => p.push(
+                "[drawing]: missing banker_draws_when_player_drew (a table \"0\" .. \"9\")".into(),
+            ),
+            Some(table) => {
+                for (key, values) in table {
+                    match key.parse::<usize>() {
+                        Ok(t) if t <= 9 => {
+                            if let Some(bad) = values.iter().find(|v| **v > 9) {
+                                p.push(format!(
+                                    "[drawing.banker_draws_when_player_drew]: {key:?} holds {bad}, but card values are 0-9"
+                                ));
+                            }
+                            banker[t] = PointSet::of(values);
+                        }
+                        _ => p.push(format!(
+                            "[drawing.banker_draws_when_player_drew]: key {key:?} is not a Banker total 0-9"
+                        )),
+                    }
+                }
+            }
+        }
+        let drawing = DrawingTable {
+            natural: natural.unwrap_or(PointSet::EMPTY),
+            player_draws_on: player.unwrap_or(PointSet::EMPTY),
+            banker_draws_when_player_stood: stood.unwrap_or(PointSet::EMPTY),
+            banker_draws_when_player_drew: banker,
+        };
+
+        let mut cite = vec![String::new(); IrregularityCode::ALL.len()];
+        for (key, rule) in &data.cite {
+            match key.parse::<IrregularityCode>() {
+                Ok(code) => {
+                    if rule.trim().is_empty() {
+                        p.push(format!("[cite]: {key} has an empty rule"));
+                    }
+                    cite[code as usize] = rule.clone();
+                }
+                Err(e) => p.push(format!("[cite]: {e}")),
+            }
+        }
+        for code in IrregularityCode::ALL {
+            if !data.cite.contains_key(code.as_str()) {
+                p.push(format!("[cite]: missing the rule to cite for {code}"));
+            }
+        }
+
+        if !p.is_empty() {
+            return Err(InvalidRuleBook {
+                id: data.book.id.clone(),
+                problems: p,
+                data: Box::new(data),
+            });
+        }
+        Ok(RuleBook {
+            inner: Arc::new(Checked {
+                id,
+                jurisdiction,
+                title,
+                gazette,
+                effective,
+                composition,
+                min_decks,
+                max_decks,
+                shuffler,
+                cut,
+                cutting_card,
+                burn,
+                end_of_shoe,
+                drawing,
+                cite,
+            }),
+        })
+    }
+
+    /// Parses and checks a rule book from TOML text; `source_name` names it in errors.
+    pub fn from_toml(text: &str, source_name: &str) -> Result<RuleBook, LoadError> {
+        let data: RuleBookData = toml::from_str(text).map_err(|e| LoadError::Syntax {
+            source_name: source_name.to_owned(),
+            reason: e.message().to_owned(),
+        })?;
+        RuleBook::new(data).map_err(|error| LoadError::Invalid {
+            source_name: source_name.to_owned(),
+            error,
+        })
+    }
+
+    /// A built-in rule book by id (see [`BUILTIN`]).
+    pub fn builtin(id: &str) -> Option<RuleBook> {
+        BUILTIN
+            .iter()
+            .find(|(name, _)| *name == id)
+            .map(|(name, text)| {
+                RuleBook::from_toml(text, name)
+                    .unwrap_or_else(|e| panic!("built-in rule book {name} is invalid: {e}"))
+            })
+    }
+
+    /// The NZ Baccarat rule book (NZ Gazette 2004 No 56, Amendment 19).
+    pub fn nz_baccarat() -> RuleBook {
+        // The built-in books are checked by a unit test, so this cannot fail in a release.
+        Self::builtin("nz-baccarat").unwrap_or_else(|| unreachable!("nz-baccarat is built in"))
+    }
+
+    /// A built-in book by id, or else a rule book file at that path.
+    pub fn load(name_or_path: &str) -> Result<RuleBook, LoadError> {
+        if let Some((name, text)) = BUILTIN.iter().find(|(name, _)| *name == name_or_path) {
+            return RuleBook::from_toml(text, name);
+        }
+        match std::fs::read_to_string(name_or_path) {
+            Ok(text) => RuleBook::from_toml(&text, name_or_path),
+            Err(e) => Err(LoadError::NotFound {
+                name: name_or_path.to_owned(),
+                builtin: BUILTIN
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    /// The book's id.
+    pub fn id(&self) -> &str {
+        &self.inner.id
+    }
+    /// The jurisdiction.
+    pub fn jurisdiction(&self) -> &str {
+        &self.inner.jurisdiction
+    }
+    /// The title.
+    pub fn title(&self) -> &str {
+        &self.inner.title
+    }
+    /// The published reference.
+    pub fn gazette(&self) -> &str {
+        &self.inner.gazette
+    }
+    /// The effective date (`YYYY-MM-DD`).
+    pub fn effective(&self) -> &str {
+        &self.inner.effective
+    }
+    /// The default shoe.
+    pub fn composition(&self) -> ShoeComposition {
+        self.inner.composition
+    }
+    /// The range of deck counts the rules allow.
+    pub fn deck_range(&self) -> (u8, u8) {
+        (self.inner.min_decks, self.inner.max_decks)
+    }
+    /// The shuffler the table uses.
+    pub fn shuffler(&self) -> ShufflerKind {
+        self.inner.shuffler
+    }
+    /// The player's cut limit.
+    pub fn cut(&self) -> CutLimit {
+        self.inner.cut
+    }
+    /// The cutting-card limit.
+    pub fn cutting_card(&self) -> CuttingCardLimit {
+        self.inner.cutting_card
+    }
+    /// The burn policy.
+    pub fn burn(&self) -> BurnPolicy {
+        self.inner.burn
+    }
+    /// The end-of-shoe policy.
+    pub fn end_of_shoe(&self) -> EndOfShoePolicy {
+        self.inner.end_of_shoe
+    }
+    /// The drawing rules.
+    pub fn drawing(&self) -> &DrawingTable {
+        &self.inner.drawing
+    }
+    /// The rule to cite for `code`.
+    pub fn cite(&self, code: IrregularityCode) -> &str {
+        &self.inner.cite[code as usize]
+    }
+}
+
+impl fmt::Display for RuleBook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}, {}, effective {})",
+            self.id(),
+            self.jurisdiction(),
+            self.gazette(),
+            self.effective()
+        )
+    }
+}
+
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_book_loads() {
+        for (id, _) in BUILTIN {
+            let book = RuleBook::builtin(id).unwrap();
+            assert_eq!(book.id(), *id);
+        }
+    }
+
+    #[test]
+    fn the_nz_book_has_the_2004_parameters() {
+        let book = RuleBook::nz_baccarat();
+        assert_eq!(book.composition().total_cards(), 416);
+        assert_eq!(book.cut().cards(book.composition()), 52);
+        assert_eq!(book.cutting_card().min_from_back, 20);
+        assert_eq!(book.burn(), BurnPolicy::FirstCardValue { ace: 1 });
+        assert_eq!(book.end_of_shoe(), EndOfShoePolicy::LastCoup);
+        assert_eq!(*book.drawing(), DrawingTable::punto_banco());
+        assert!(book.gazette().contains("2004 No 56"));
+        assert_eq!(book.cite(IrregularityCode::UnauthorisedThirdCard), "12.1");
+    }
+
+    #[test]
+    fn given_a_broken_book_when_loaded_then_every_problem_is_listed() {
+        let text = r#"
+            colour = "red"
+            [book]
+            id = "broken"
+            game = "blackjack"
+            effective = "May 2004"
+            [shoe]
+            decks = 8
+            deck_kind = "tarot"
+            shuffler = "manual"
+            [cut]
+            [burn]
+            policy = "first_card_value"
+            ace = 5
+            [drawing]
+            natural = [8, 19]
+            [cite]
+            NOT_A_CODE = "1.1"
+        "#;
+        let err = match RuleBook::from_toml(text, "broken.toml") {
+            Err(LoadError::Invalid { error, .. }) => error,
+            other => panic!("expected an invalid book, got {other:?}"),
+        };
+        let all = err.problems.join("\n");
+        for wanted in [
+            "unknown section or key \"colour\"",
+            "game is \"blackjack\"",
+            "not a date",
+            "unknown deck kind \"tarot\"",
+            "[cut]: missing",
+            "[cutting_card]: missing",
+            "ace counts 1 or 11",
+            "[end_of_shoe]: missing policy",
+            "natural holds 19",
+            "missing player_draws_on",
+            "unknown irregularity code \"NOT_A_CODE\"",
+            "missing the rule to cite for BURN_MISSING",
+            "[book]: missing jurisdiction",
+        ] {
+            assert!(all.contains(wanted), "no {wanted:?} in:\n{all}");
+        }
+        assert_eq!(
+            err.data.book.id.as_deref(),
+            Some("broken"),
+            "the data is handed back"
+        );
+    }
+
+    #[test]
+    fn a_half_limit_allows_up_to_half_from_the_back() {
+        let limit = CuttingCardLimit {
+            min_from_back: 0,
+            max_from_back_fraction: Some(0.5),
+        };
+        assert!(limit.allows(192, 384));
+        assert!(!limit.allows(193, 384));
+    }
+}

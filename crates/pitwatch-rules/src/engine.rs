@@ -1,0 +1,1270 @@
+//! The sans-IO Baccarat engine: table events in, rounds and irregularities out.
+//!
+//! One [`Engine`] follows one table. [`Engine::handle_event`] takes each event (its time is a
+//! field of the event; the engine never reads a clock), [`Engine::poll_output`] drains what that
+//! produced, and [`Engine::finish`] closes the stream. The same rule book and the same events give
+//! the same outputs, byte for byte. In steady state nothing is allocated per card: hands are inline
+//! arrays, the card count is a fixed array and the output queue keeps its capacity. Only an
+//! irregularity (rare by definition) allocates its message.
+//!
+//! Cards are placed in one of two ways. When the device reports where a card went (`target`,
+//! `index`), the engine believes the device about where the card physically is and checks that it
+//! is the next position by 8.4 and the drawing rules. When it does not (a plain reading shoe), the
+//! engine assigns each card to the next position by the rules. See `docs/irregularities.md` for
+//! how the burn, the last coup and resynchronisation work in each mode.
+
+use std::collections::VecDeque;
+
+use pitwatch_model::{
+    Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
+};
+
+use crate::book::{BurnPolicy, EndOfShoePolicy, RuleBook};
+use crate::drawing::{DrawingTable, NextCard};
+use crate::irregularity::{Irregularity, IrregularityCode as Code};
+use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
+use crate::side::{BySide, Hand, Side};
+
+/// Where the burn stands in the current shoe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Burn {
+    /// No burn is due (no burn policy, or the shoe was joined part-way).
+    NotExpected,
+    /// The next card is the burn's first card (7.7(a)).
+    AwaitFirst,
+    /// Burn cards are being drawn; `expected` is `None` when the first card was unreadable.
+    Burning {
+        expected: Option<u32>,
+        seen: u32,
+        first_seq: u64,
+    },
+    /// The burn is over.
+    Done {
+        expected: Option<u32>,
+        seen: u32,
+        first_seq: u64,
+    },
+}
+
+/// Why cards must not be dealt until the next shuffle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unshuffled {
+    /// The cards in play were replaced (7.10).
+    Replaced,
+    /// A card was exposed while cutting or loading.
+    Exposed,
+}
+
+/// What ended a round from outside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    BetsClosed,
+    Result,
+    NewRound,
+    Reshuffle,
+    End,
+}
+
+#[derive(Debug, Clone)]
+struct Shoe {
+    composition: ShoeComposition,
+    counter: pitwatch_model::deck::ShoeCounter,
+    continuous: bool,
+    partial: bool,
+    /// Partial shoes with targets wait for a Player card 1 before following rounds.
+    synced: bool,
+    cards: u32,
+    rounds: u32,
+    first_seq: u64,
+    last_seq: u64,
+    burn: Burn,
+    burn_flagged: bool,
+    cutting_card_flagged: bool,
+    cutting_card_seen: bool,
+    last_round: Option<u32>,
+    ended: bool,
+    past_last_coup_flagged: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Round {
+    active: bool,
+    number: u32,
+    hands: BySide<Hand>,
+    first_seq: u64,
+    last_seq: u64,
+    order_flagged: bool,
+    /// Started by a Player card carried over under 12.1(b) and holding only that card.
+    carried: bool,
+    no_bets: bool,
+}
+
+impl Round {
+    const IDLE: Round = Round {
+        active: false,
+        number: 0,
+        hands: BySide {
+            player: Hand::new(),
+            banker: Hand::new(),
+        },
+        first_seq: 0,
+        last_seq: 0,
+        order_flagged: false,
+        carried: false,
+        no_bets: false,
+    };
+
+    fn cards(&self) -> usize {
+        self.hands.player.len() + self.hands.banker.len()
+    }
+
+    fn carried_only(&self) -> bool {
+        self.carried && self.cards() == 1
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Completed {
+    record: RoundRecord,
+    result_checked: bool,
+    /// No card has been drawn since the round completed.
+    open: bool,
+}
+
+/// Follows one table's event stream under one rule book.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    book: RuleBook,
+    drawing: DrawingTable,
+    out: VecDeque<Output>,
+    shoe_no: u32,
+    shoe_open: bool,
+    shoe: Shoe,
+    round: Round,
+    prev: Option<Completed>,
+    shuffles_reported: bool,
+    unshuffled: Option<(Unshuffled, u64)>,
+    open_errors: Vec<(String, u64)>,
+}
+
+impl Engine {
+    /// An engine for one table under `book`, before any event.
+    pub fn new(book: RuleBook) -> Engine {
+        let composition = book.composition();
+        Engine {
+            drawing: *book.drawing(),
+            shoe: Shoe {
+                composition,
+                counter: composition.counter(),
+                continuous: false,
+                partial: false,
+                synced: true,
+                cards: 0,
+                rounds: 0,
+                first_seq: 0,
+                last_seq: 0,
+                burn: Burn::NotExpected,
+                burn_flagged: false,
+                cutting_card_flagged: false,
+                cutting_card_seen: false,
+                last_round: None,
+                ended: false,
+                past_last_coup_flagged: false,
+            },
+            book,
+            out: VecDeque::with_capacity(64),
+            shoe_no: 0,
+            shoe_open: false,
+            round: Round::IDLE,
+            prev: None,
+            shuffles_reported: false,
+            unshuffled: None,
+            open_errors: Vec::new(),
+        }
+    }
+
+    /// The rule book in force.
+    pub fn book(&self) -> &RuleBook {
+        &self.book
+    }
+
+    /// The next output, oldest first, or `None` when everything has been drained.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    /// Feeds one event. Never panics, whatever the sequence; irregularities come out as outputs.
+    pub fn handle_event(&mut self, event: &TableEvent) {
+        let seq = event.seq;
+        match &event.kind {
+            EventKind::Shuffled {
+                decks,
+                cards,
+                shuffler,
+            } => self.on_shuffled(seq, *decks, *cards, *shuffler),
+            EventKind::Cut { position } => {
+                self.ensure_shoe(seq);
+                self.on_cut(seq, *position);
+            }
+            EventKind::CuttingCardPlaced { from_back } => {
+                self.ensure_shoe(seq);
+                self.on_cutting_card_placed(seq, *from_back);
+            }
+            EventKind::CardDrawn {
+                card,
+                target,
+                index,
+                face_up,
+                retransmit,
+            } => {
+                // A retransmission repeats a report already handled: processing it twice would
+                // deal a phantom card.
+                if *retransmit != Some(true) {
+                    self.on_card(seq, *card, *target, *index, *face_up);
+                }
+            }
+            EventKind::CuttingCardDrawn => {
+                self.ensure_shoe(seq);
+                self.on_cutting_card(seq);
+            }
+            EventKind::BurnCounted { count } => {
+                self.ensure_shoe(seq);
+                self.on_burn_counted(seq, *count);
+            }
+            EventKind::ResultDeclared {
+                outcome,
+                player_pair,
+                banker_pair,
+            } => {
+                self.ensure_shoe(seq);
+                self.on_result(seq, *outcome, *player_pair, *banker_pair);
+            }
+            EventKind::CardExposed { card, during } => self.on_exposed(seq, *card, *during),
+            EventKind::DeviceError { code, text } => self.on_device_error(seq, code, text),
+            EventKind::DeviceErrorCleared { code } => {
+                if let Some(i) = self.open_errors.iter().position(|(c, _)| c == code) {
+                    let (code, raised_seq) = self.open_errors.remove(i);
+                    self.out
+                        .push_back(Output::DeviceErrorCleared(DeviceErrorCleared {
+                            shoe: self.shoe_no,
+                            code,
+                            raised_seq,
+                            seq,
+                        }));
+                }
+            }
+            EventKind::CardsReplaced => self.on_cards_replaced(seq),
+            EventKind::BetsClosed => {
+                self.ensure_shoe(seq);
+                if self.round.active && !self.round.carried_only() {
+                    self.close_round(seq, Boundary::BetsClosed);
+                }
+            }
+            EventKind::LockChanged { .. } | EventKind::TableStateChanged { .. } => {}
+        }
+        if self.shoe_open {
+            self.shoe.last_seq = seq;
+        }
+    }
+
+    /// Ends the stream: closes an unfinished round and the current shoe.
+    pub fn finish(&mut self) {
+        if self.round.active {
+            self.close_round(self.round.last_seq, Boundary::End);
+        }
+        self.end_shoe();
+    }
+
+    // ----- shoes -----
+
+    /// A stream that does not start with a shuffle joined a shoe part-way.
+    fn ensure_shoe(&mut self, seq: u64) {
+        if self.shoe_no == 0 {
+            self.start_shoe(seq, self.book.composition(), None, true);
+        }
+    }
+
+    fn start_shoe(
+        &mut self,
+        seq: u64,
+        composition: ShoeComposition,
+        shuffler: Option<ShufflerKind>,
+        partial: bool,
+    ) {
+        let reuse = self.shoe_open && self.shoe.cards == 0 && self.shoe.rounds == 0;
+        if !reuse {
+            self.end_shoe();
+            self.shoe_no += 1;
+            self.shoe.first_seq = seq;
+        }
+        let continuous = self.book.shuffler() == ShufflerKind::Continuous
+            || shuffler == Some(ShufflerKind::Continuous);
+        let burn = if partial {
+            Burn::NotExpected
+        } else {
+            match self.book.burn() {
+                BurnPolicy::None | BurnPolicy::Fixed(0) => Burn::NotExpected,
+                BurnPolicy::Fixed(n) => Burn::Burning {
+                    expected: Some(n),
+                    seen: 0,
+                    first_seq: seq,
+                },
+                BurnPolicy::FirstCardValue { .. } => Burn::AwaitFirst,
+            }
+        };
+        self.shoe = Shoe {
+            composition,
+            counter: composition.counter(),
+            continuous,
+            partial,
+            synced: !partial,
+            cards: 0,
+            rounds: 0,
+            first_seq: self.shoe.first_seq,
+            last_seq: seq,
+            burn,
+            burn_flagged: false,
+            cutting_card_flagged: false,
+            cutting_card_seen: false,
+            last_round: None,
+            ended: false,
+            past_last_coup_flagged: false,
+        };
+        self.shoe_open = true;
+        self.round = Round::IDLE;
+        self.prev = None;
+    }
+
+    fn end_shoe(&mut self) {
+        if !self.shoe_open {
+            return;
+        }
+        self.shoe_open = false;
+        self.out.push_back(Output::Shoe(ShoeSummary {
+            shoe: self.shoe_no,
+            rounds: self.shoe.rounds,
+            cards: self.shoe.cards,
+            partial: self.shoe.partial,
+            continuous: self.shoe.continuous,
+            open_device_errors: self.open_errors.len() as u32,
+            first_seq: self.shoe.first_seq,
+            last_seq: self.shoe.last_seq,
+        }));
+    }
+
+    fn on_shuffled(
+        &mut self,
+        seq: u64,
+        decks: Option<u8>,
+        cards: Option<u32>,
+        shuffler: Option<ShufflerKind>,
+    ) {
+        if self.round.active {
+            self.close_round(seq, Boundary::Reshuffle);
+        }
+        let default = self.book.composition();
+        let decks = decks.unwrap_or(default.decks);
+        let composition = ShoeComposition::new(decks.max(1), default.kind);
+        self.start_shoe(seq, composition, shuffler, false);
+        self.shuffles_reported = true;
+        self.unshuffled = None;
+        let (min, max) = self.book.deck_range();
+        if decks < min || decks > max {
+            self.flag(
+                Code::ShuffleCountMismatch,
+                None,
+                seq,
+                &[seq],
+                format!(
+                    "The shuffle reports {decks} decks; the rule book allows {min} to {max}. Remove \
+                     the cards from the table and check them before play."
+                ),
+            );
+        }
+        if let Some(cards) = cards {
+            let expected = composition.total_cards();
+            if cards != expected {
+                self.flag(
+                    Code::ShuffleCountMismatch,
+                    None,
+                    seq,
+                    &[seq],
+                    format!(
+                        "The shuffler counted {cards} cards; {decks} decks of {} hold {expected}. \
+                         Cards are missing or extra: remove the cards from the table and check them.",
+                        default.kind
+                    ),
+                );
+            }
+        }
+    }
+
+    fn on_cut(&mut self, seq: u64, position: u32) {
+        if self.shoe.continuous || self.shoe.partial {
+            return;
+        }
+        let total = self.shoe.composition.total_cards();
+        let min = self.book.cut().cards(self.shoe.composition);
+        if position < min || position.saturating_add(min) > total {
+            let from_back = total.saturating_sub(position);
+            self.flag(
+                Code::CutTooCloseToEnd,
+                None,
+                seq,
+                &[seq],
+                format!(
+                    "The cut was {position} cards from the front and {from_back} from the back; the \
+                     rule book requires at least {min} from either end. Have the cards cut again."
+                ),
+            );
+        }
+    }
+
+    fn on_cutting_card_placed(&mut self, seq: u64, from_back: u32) {
+        if self.shoe.continuous || self.shoe.partial {
+            return;
+        }
+        let limit = self.book.cutting_card();
+        let total = self.shoe.composition.total_cards();
+        if !limit.allows(from_back, total) {
+            self.shoe.cutting_card_flagged = true;
+            self.flag(
+                Code::CuttingCardMisplaced,
+                None,
+                seq,
+                &[seq],
+                format!(
+                    "The cutting card was placed with {from_back} cards behind it; the rule book \
+                     requires {}. Reposition it before dealing.",
+                    limit.describe()
+                ),
+            );
+        }
+    }
+
+    fn on_cutting_card(&mut self, seq: u64) {
+        if self.shoe.continuous || self.shoe.cutting_card_seen {
+            // 7.8: no cutting card with a continuous shuffler; a second cutting card sits at the
+            // back and changes nothing.
+            return;
+        }
+        self.shoe.cutting_card_seen = true;
+        if !self.shoe.partial && !self.shoe.cutting_card_flagged {
+            let total = self.shoe.composition.total_cards();
+            let behind = total.saturating_sub(self.shoe.cards);
+            let limit = self.book.cutting_card();
+            if !limit.allows(behind, total) {
+                self.shoe.cutting_card_flagged = true;
+                self.flag(
+                    Code::CuttingCardMisplaced,
+                    self.current_round(),
+                    seq,
+                    &[seq],
+                    format!(
+                        "The cutting card came out with {behind} cards behind it ({} dealt); the \
+                         rule book requires {}. The shoe ends by the last-coup rule as usual; \
+                         check how the cutting card was placed.",
+                        self.shoe.cards,
+                        limit.describe()
+                    ),
+                );
+            }
+        }
+        let in_round = self.round.active;
+        let next = self.shoe.rounds + 1;
+        let last = match (self.book.end_of_shoe(), in_round) {
+            // 11.2(b): complete this round, then one further round.
+            (EndOfShoePolicy::LastCoup, true) => self.round.number + 1,
+            // 11.2(a): drawn as the first card of a round, that round is the last.
+            (EndOfShoePolicy::LastCoup, false) => next,
+            (EndOfShoePolicy::FinishRound, true) => self.round.number,
+            (EndOfShoePolicy::FinishRound, false) => next,
+            (EndOfShoePolicy::OneMoreRound, true) => self.round.number + 1,
+            (EndOfShoePolicy::OneMoreRound, false) => next + 1,
+        };
+        self.shoe.last_round = Some(last);
+        if !in_round && self.shoe.rounds >= last {
+            self.shoe.ended = true;
+        }
+    }
+
+    fn on_cards_replaced(&mut self, seq: u64) {
+        if self.round.active {
+            self.close_round(seq, Boundary::Reshuffle);
+        }
+        if self.shoe_open {
+            // New cards: count them afresh, and the old shoe's end no longer applies.
+            self.shoe.counter = self.shoe.composition.counter();
+            self.shoe.ended = false;
+            self.shoe.last_round = None;
+            self.shoe.cutting_card_seen = false;
+            self.shoe.burn = Burn::NotExpected;
+        }
+        self.prev = None;
+        self.unshuffled = Some((Unshuffled::Replaced, seq));
+    }
+
+    fn on_exposed(&mut self, seq: u64, card: Option<Card>, during: ExposedDuring) {
+        let what = card.map_or_else(|| "A card".to_owned(), |c| format!("Card {c}"));
+        match during {
+            ExposedDuring::Cutting | ExposedDuring::Loading => {
+                self.unshuffled = Some((Unshuffled::Exposed, seq));
+                self.flag(
+                    Code::CardExposed,
+                    None,
+                    seq,
+                    &[seq],
+                    format!(
+                        "{what} was exposed during {during}. This is a misdeal: the cards must be \
+                         reshuffled and cut again before any card is dealt."
+                    ),
+                );
+            }
+            ExposedDuring::Dealing => {
+                let round = self.current_round().or(self.prev.map(|p| p.record.round));
+                self.flag(
+                    Code::CardExposed,
+                    round,
+                    seq,
+                    &[seq],
+                    format!(
+                        "{what} was exposed during the deal. If it is a third card to the Player \
+                         the rules do not authorise, 12.1(b): announce \"No bets this hand\" for \
+                         the round it starts; otherwise the supervisor decides whether the round \
+                         stands."
+                    ),
+                );
+            }
+        }
+    }
+
+    fn on_device_error(&mut self, seq: u64, code: &str, text: &str) {
+        if self.open_errors.iter().any(|(c, _)| c == code) {
+            return;
+        }
+        self.open_errors.push((code.to_owned(), seq));
+        let round = self.current_round();
+        self.flag(
+            Code::DeviceError,
+            round,
+            seq,
+            &[seq],
+            format!(
+                "The device reported error {code} ({text}). It stays open until the device clears \
+                 it: check the shoe and the cards of the current round before continuing."
+            ),
+        );
+    }
+
+    // ----- the burn -----
+
+    /// Handles a card during the burn; returns `true` when the card was a burn card.
+    fn burn_card(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        target: Option<Target>,
+        face_up: Option<bool>,
+    ) -> bool {
+        match self.shoe.burn {
+            Burn::NotExpected | Burn::Done { .. } => false,
+            Burn::AwaitFirst => match target {
+                None | Some(Target::First) => {
+                    let expected = card.map(|c| self.book.burn().count_after(c.rank));
+                    self.shoe.burn = Burn::Burning {
+                        expected,
+                        seen: 0,
+                        first_seq: seq,
+                    };
+                    if face_up == Some(false) {
+                        self.flag(
+                            Code::BurnMissing,
+                            None,
+                            seq,
+                            &[seq],
+                            "The burn's first card was drawn face down; 7.7(a) requires it face \
+                             up so its value sets the burn count. Confirm the count with the \
+                             dealer."
+                                .to_owned(),
+                        );
+                    }
+                    true
+                }
+                Some(Target::Burn) => {
+                    self.flag_burn_missing(seq);
+                    self.shoe.burn = Burn::Burning {
+                        expected: None,
+                        seen: 1,
+                        first_seq: seq,
+                    };
+                    true
+                }
+                Some(_) => {
+                    self.flag_burn_missing(seq);
+                    self.shoe.burn = Burn::Done {
+                        expected: None,
+                        seen: 0,
+                        first_seq: seq,
+                    };
+                    false
+                }
+            },
+            Burn::Burning {
+                expected,
+                seen,
+                first_seq,
+            } => match target {
+                Some(Target::Burn) => {
+                    let seen = seen + 1;
+                    self.shoe.burn = Burn::Burning {
+                        expected,
+                        seen,
+                        first_seq,
+                    };
+                    if let Some(e) = expected {
+                        if seen > e {
+                            self.flag_burn_count(seq, first_seq, e, seen, "too many");
+                        }
+                    }
+                    true
+                }
+                None if expected.is_some_and(|e| seen < e) => {
+                    let seen = seen + 1;
+                    self.shoe.burn = if Some(seen) == expected {
+                        Burn::Done {
+                            expected,
+                            seen,
+                            first_seq,
+                        }
+                    } else {
+                        Burn::Burning {
+                            expected,
+                            seen,
+                            first_seq,
+                        }
+                    };
+                    true
+                }
+                _ => {
+                    self.shoe.burn = Burn::Done {
+                        expected,
+                        seen,
+                        first_seq,
+                    };
+                    if let Some(e) = expected {
+                        if seen < e && target.is_some() {
+                            self.flag_burn_count(seq, first_seq, e, seen, "too few");
+                        }
+                    }
+                    false
+                }
+            },
+        }
+    }
+
+    fn flag_burn_missing(&mut self, seq: u64) {
+        self.flag(
+            Code::BurnMissing,
+            None,
+            seq,
+            &[seq],
+            "Dealing began without the burn's first card drawn face up (7.7(a)). Stop, and have \
+             the dealer burn as the rules require before the next round."
+                .to_owned(),
+        );
+    }
+
+    fn flag_burn_count(&mut self, seq: u64, first_seq: u64, expected: u32, seen: u32, how: &str) {
+        if self.shoe.burn_flagged {
+            return;
+        }
+        self.shoe.burn_flagged = true;
+        self.flag(
+            Code::BurnCountMismatch,
+            None,
+            seq,
+            &[first_seq, seq],
+            format!(
+                "The burn had {how} cards: {seen} burned where the first card requires {expected} \
+                 (10, J, Q, K count 10; ace {}). Record it; the shoe continues.",
+                match self.book.burn() {
+                    BurnPolicy::FirstCardValue { ace } => ace,
+                    _ => 1,
+                }
+            ),
+        );
+    }
+
+    fn on_burn_counted(&mut self, seq: u64, count: u32) {
+        let (expected, seen, first_seq, burning) = match self.shoe.burn {
+            Burn::Burning {
+                expected,
+                seen,
+                first_seq,
+            } => (expected, seen, first_seq, true),
+            Burn::Done {
+                expected,
+                seen,
+                first_seq,
+            } => (expected, seen, first_seq, false),
+            Burn::NotExpected | Burn::AwaitFirst => return,
+        };
+        if let Some(e) = expected {
+            if count != e {
+                let how = if count < e { "too few" } else { "too many" };
+                self.flag_burn_count(seq, first_seq, e, count, how);
+            }
+        }
+        // The device counted the burn, so it knows where the burn ended even when a plain shoe
+        // could not say: resynchronise on its count.
+        if burning && count <= seen {
+            self.shoe.burn = Burn::Done {
+                expected,
+                seen,
+                first_seq,
+            };
+        } else if !burning
+            && count > seen
+            && self.round.active
+            && self.round.number == 1
+            && self.prev.is_none()
+            && self.round.cards() as u32 == count - seen
+        {
+            // A plain shoe took extra burn cards for the first round's cards: give them back.
+            self.round = Round::IDLE;
+            self.shoe.rounds = 0;
+            self.shoe.burn = Burn::Done {
+                expected,
+                seen: count,
+                first_seq,
+            };
+        }
+    }
+
+    // ----- cards and rounds -----
+
+    fn on_card(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        target: Option<Target>,
+        index: Option<u8>,
+        face_up: Option<bool>,
+    ) {
+        let first_of_shoe = target == Some(Target::First)
+            && !(self.shoe_open && self.shoe.burn == Burn::AwaitFirst);
+        if first_of_shoe {
+            // A device that reports the first card announces a new shoe by itself (the Angel Eye
+            // sends no shuffle): start one, but if the stream does report shuffles, this shoe
+            // was not shuffled.
+            if self.round.active {
+                self.close_round(seq, Boundary::Reshuffle);
+            }
+            let composition = self.book.composition();
+            self.start_shoe(seq, composition, None, false);
+            if self.shuffles_reported || self.unshuffled.is_some() {
+                self.unshuffled = None;
+                self.flag(
+                    Code::NotShuffled,
+                    None,
+                    seq,
+                    &[seq],
+                    "A new shoe began (first card of the burn) with no shuffle since the last \
+                     shoe. The cards must be shuffled and cut before play."
+                        .to_owned(),
+                );
+            }
+        }
+        self.ensure_shoe(seq);
+        self.shoe.cards += 1;
+        if let Some((why, since)) = self.unshuffled.take() {
+            let message = match why {
+                Unshuffled::Replaced => {
+                    "Cards were dealt from replaced cards that were not shuffled and cut (7.10). \
+                     Stop: the new cards must be checked, shuffled and cut."
+                }
+                Unshuffled::Exposed => {
+                    "Cards were dealt after a card was exposed before play, without a new \
+                     shuffle. This is a misdeal: reshuffle and cut."
+                }
+            };
+            self.flag(
+                Code::NotShuffled,
+                self.current_round(),
+                seq,
+                &[since, seq],
+                message.to_owned(),
+            );
+        }
+
+        if self.burn_card(seq, card, target, face_up) {
+            self.see(seq, card, None);
+            return;
+        }
+        let side = match target {
+            None => None,
+            Some(Target::Player) => Some(Side::Player),
+            Some(Target::Banker) => Some(Side::Banker),
+            Some(Target::Burn) => {
+                // A burn card outside the burn: counted, dealt to no hand.
+                self.see(seq, card, None);
+                return;
+            }
+            Some(other) => {
+                let round = self.current_round();
+                self.see(seq, card, round);
+                self.flag(
+                    Code::DealOutOfOrder,
+                    round,
+                    seq,
+                    &[seq],
+                    format!(
+                        "A card was reported to {other}, which Baccarat does not have; it is \
+                         left out of the round. Check the device's configuration."
+                    ),
+                );
+                return;
+            }
+        };
+        if !self.shoe.synced {
+            // Joined part-way with a device that reports targets: wait for a round's first card.
+            if side == Some(Side::Player) && index.is_none_or(|i| i == 1) {
+                self.shoe.synced = true;
+            } else {
+                self.see(seq, card, None);
+                return;
+            }
+        }
+        let round = self.deal(seq, card, side, index, face_up);
+        self.see(seq, card, round);
+    }
+
+    /// Counts a card against the shoe and flags excess and unreadable cards.
+    fn see(&mut self, seq: u64, card: Option<Card>, round: Option<u32>) {
+        match card {
+            Some(card) => {
+                if !self.shoe.counter.see(card) {
+                    let copies = self.shoe.counter.seen(card);
+                    let holds = self.shoe.composition.copies_of(card);
+                    self.flag(
+                        Code::ExcessCard,
+                        round,
+                        seq,
+                        &[seq],
+                        format!(
+                            "{card} is copy {copies} of a card the shoe holds {holds} times: a \
+                             foreign or duplicate card. Stop play, remove it and check the cards."
+                        ),
+                    );
+                }
+            }
+            None => self.flag(
+                Code::UnreadableCard,
+                round,
+                seq,
+                &[seq],
+                "The device could not read a card. Read it at the table and record it; the \
+                 round's result is unknown to the monitor until then."
+                    .to_owned(),
+            ),
+        }
+    }
+
+    fn current_round(&self) -> Option<u32> {
+        self.round.active.then_some(self.round.number)
+    }
+
+    fn start_round(&mut self, seq: u64) {
+        self.shoe.rounds += 1;
+        self.round = Round {
+            active: true,
+            number: self.shoe.rounds,
+            first_seq: seq,
+            last_seq: seq,
+            ..Round::IDLE
+        };
+        if self.shoe.continuous {
+            // Discards go back into a continuous shuffler, so copies are only countable within a
+            // round.
+            self.shoe.counter = self.shoe.composition.counter();
+        }
+        if self.shoe.ended && !self.shoe.continuous && !self.shoe.past_last_coup_flagged {
+            self.shoe.past_last_coup_flagged = true;
+            let last = self.shoe.last_round.unwrap_or(0);
+            self.flag(
+                Code::DealtPastLastCoup,
+                Some(self.round.number),
+                seq,
+                &[seq],
+                format!(
+                    "Round {} was dealt after the last coup (round {last}) was completed. No \
+                     further cards may be dealt until the cards are replaced or reshuffled (11.2).",
+                    self.round.number
+                ),
+            );
+        }
+    }
+
+    /// Places a non-burn card in the current round; returns the round it belongs to.
+    fn deal(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        side: Option<Side>,
+        index: Option<u8>,
+        face_up: Option<bool>,
+    ) -> Option<u32> {
+        if !self.round.active {
+            if let (Some(side), Some(3)) = (side, index) {
+                if let Some(r) = self.stray_third_card(seq, card, side, face_up) {
+                    return Some(r);
+                }
+            }
+            self.start_round(seq);
+        }
+        if let Some(prev) = &mut self.prev {
+            prev.open = false;
+        }
+        let Some(side) = side else {
+            // A plain shoe: the card goes where the rules say the next card goes.
+            let to = match self
+                .drawing
+                .next_card(&self.round.hands.player, &self.round.hands.banker)
+            {
+                NextCard::To(s, _) | NextCard::Unknown(s) => s,
+                NextCard::Complete => Side::Player,
+            };
+            self.push(seq, to, card);
+            return Some(self.round.number);
+        };
+        if index == Some(1) && !self.round.hands.get(side).is_empty() {
+            // The device says a new round began while this one was unfinished.
+            self.close_round(seq, Boundary::NewRound);
+            self.start_round(seq);
+        }
+        let number = self.round.number;
+        let hands = self.round.hands;
+        let next = self.drawing.next_card(&hands.player, &hands.banker);
+        let position = hands.get(side).len() as u8 + 1;
+        let as_expected = match next {
+            NextCard::To(s, i) => s == side && index.is_none_or(|x| x == i),
+            // An unreadable card hides the decision: any third card may be right.
+            NextCard::Unknown(_) => position == 3 && index.is_none_or(|x| x == 3),
+            NextCard::Complete => false,
+        };
+        if as_expected {
+            self.push(seq, side, card);
+        } else if side == Side::Player && hands.player.len() == 2 && hands.banker.len() >= 2 {
+            // 12.1: a third card to the Player that the rules do not authorise, while the round
+            // is still open, so the Banker must draw: 12.1(a) makes it the Banker's third card.
+            self.flag(
+                Code::UnauthorisedThirdCard,
+                Some(number),
+                seq,
+                &[seq],
+                format!(
+                    "A third card{} was dealt to the Player's hand, which the rules do not \
+                     authorise. The Banker's hand must draw, so by 12.1(a) it becomes the Banker's \
+                     third card. Check that the hands were settled that way.",
+                    card.map_or(String::new(), |c| format!(" ({c})"))
+                ),
+            );
+            self.push(seq, Side::Banker, card);
+        } else {
+            if !self.round.order_flagged {
+                self.round.order_flagged = true;
+                let expected = match next {
+                    NextCard::To(s, i) => format!("{s} card {i}"),
+                    NextCard::Unknown(s) => format!("possibly {s} card 3"),
+                    NextCard::Complete => "no further card".to_owned(),
+                };
+                self.flag(
+                    Code::DealOutOfOrder,
+                    Some(number),
+                    seq,
+                    &[seq],
+                    format!(
+                        "{} was dealt to {side} card {}, but by 8.4 and the Table of Play the next \
+                         card is {expected}. The hands are followed as dealt; the supervisor \
+                         decides whether the round can be reconstructed or is a misdeal.",
+                        card.map_or("An unreadable card".to_owned(), |c| format!("Card {c}")),
+                        index.unwrap_or(position)
+                    ),
+                );
+            }
+            if !self.round.hands.get(side).is_full() {
+                self.push(seq, side, card);
+            } else if let NextCard::To(s, _) = next {
+                self.push(seq, s, card);
+            }
+        }
+        Some(number)
+    }
+
+    /// A third card for a round that already finished: 12.1(b) for the Player, the drawing
+    /// rules for the Banker. Returns the round it was settled in, or `None` if it is simply the
+    /// first card of a new round.
+    fn stray_third_card(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        side: Side,
+        face_up: Option<bool>,
+    ) -> Option<u32> {
+        let prev = self.prev.filter(|p| p.open)?;
+        let record = prev.record;
+        if record.player.len() != 2 && side == Side::Player
+            || record.banker.len() != 2 && side == Side::Banker
+        {
+            return None;
+        }
+        let shown = card.map_or(String::new(), |c| format!(" ({c})"));
+        match side {
+            Side::Player => {
+                let disclosed = face_up == Some(true);
+                let then = if disclosed {
+                    "It was disclosed, so the dealer announces \"No bets this hand\" for the round \
+                     it starts."
+                } else {
+                    "It was not disclosed, so no further action is needed."
+                };
+                self.flag(
+                    Code::UnauthorisedThirdCard,
+                    Some(record.round),
+                    seq,
+                    &[record.first_seq, seq],
+                    format!(
+                        "A third card{shown} was dealt to the Player's hand in round {}, which the \
+                         rules do not authorise. The Banker's hand stands, so by 12.1(b) it becomes \
+                         the first card of the next round. {then}",
+                        record.round
+                    ),
+                );
+                self.start_round(seq);
+                self.round.carried = true;
+                self.round.no_bets = disclosed;
+                self.push(seq, Side::Player, card);
+                Some(self.round.number)
+            }
+            Side::Banker => {
+                if let Some(prev) = &mut self.prev {
+                    prev.open = false;
+                }
+                self.flag(
+                    Code::UnauthorisedThirdCard,
+                    Some(record.round),
+                    seq,
+                    &[record.first_seq, seq],
+                    format!(
+                        "A third card{shown} was dealt to the Banker's hand in round {}, which the \
+                         Table of Play does not authorise. It is not part of the round; the result \
+                         stands on the first cards. Set the card aside.",
+                        record.round
+                    ),
+                );
+                Some(record.round)
+            }
+        }
+    }
+
+    fn push(&mut self, seq: u64, side: Side, card: Option<Card>) {
+        self.round.hands.get_mut(side).push(card);
+        self.round.last_seq = seq;
+        if self.round.carried && self.round.cards() > 1 {
+            self.round.carried = false;
+        }
+        let hands = &self.round.hands;
+        if self.drawing.next_card(&hands.player, &hands.banker) == NextCard::Complete {
+            self.complete_round(true);
+        }
+    }
+
+    fn complete_round(&mut self, complete: bool) {
+        let r = self.round;
+        let mut record =
+            RoundRecord::from_hands(self.shoe_no, r.number, r.hands.player, r.hands.banker);
+        record.first_seq = r.first_seq;
+        record.last_seq = r.last_seq;
+        record.complete = complete;
+        record.partial = self.shoe.partial;
+        record.no_bets = r.no_bets;
+        self.out.push_back(Output::Round(record));
+        self.prev = Some(Completed {
+            record,
+            result_checked: false,
+            open: true,
+        });
+        self.round.active = false;
+        if self.shoe.last_round.is_some_and(|last| r.number >= last) {
+            self.shoe.ended = true;
+        }
+    }
+
+    /// Ends an unfinished round because something outside it began.
+    fn close_round(&mut self, seq: u64, boundary: Boundary) {
+        if !self.round.active {
+            return;
+        }
+        if self.round.carried_only() && matches!(boundary, Boundary::Reshuffle | Boundary::End) {
+            // 12.1(b): the carried card does not survive a reshuffle or replacement.
+            self.shoe.rounds -= 1;
+            self.round = Round::IDLE;
+            return;
+        }
+        let hands = self.round.hands;
+        let number = self.round.number;
+        let evidence = [self.round.first_seq, self.round.last_seq, seq];
+        match self.drawing.next_card(&hands.player, &hands.banker) {
+            NextCard::To(side, 3) => {
+                let why = match boundary {
+                    Boundary::Result => "the result was declared",
+                    Boundary::BetsClosed => "the next round began",
+                    Boundary::NewRound => "the next round's first card was dealt",
+                    Boundary::Reshuffle => "the cards were reshuffled or replaced",
+                    Boundary::End => "the record ended",
+                };
+                self.flag(
+                    Code::MissingThirdCard,
+                    Some(number),
+                    seq,
+                    &evidence,
+                    format!(
+                        "The {side} hand ({} = {}) had to draw a third card by the Table of Play, \
+                         but {why} first. The round was settled on the wrong cards: review the \
+                         payouts.",
+                        hands.get(side),
+                        hands
+                            .get(side)
+                            .total()
+                            .map_or("?".to_owned(), |t| t.to_string())
+                    ),
+                );
+            }
+            NextCard::To(_, _) if boundary != Boundary::End => {
+                self.flag(
+                    Code::DealOutOfOrder,
+                    Some(number),
+                    seq,
+                    &evidence,
+                    format!(
+                        "The initial deal (8.4) was not completed: Player {} / Banker {} when the \
+                         round ended. Treat as a misdeal unless it can be reconstructed.",
+                        hands.player, hands.banker
+                    ),
+                );
+            }
+            _ => {}
+        }
+        self.complete_round(false);
+    }
+
+    fn on_result(
+        &mut self,
+        seq: u64,
+        outcome: Outcome,
+        player_pair: Option<bool>,
+        banker_pair: Option<bool>,
+    ) {
+        if self.round.active && !self.round.carried_only() {
+            if outcome == Outcome::Void {
+                // A forced quit: the round is void, nothing is missing from it.
+                self.complete_round(false);
+            } else {
+                self.close_round(seq, Boundary::Result);
+            }
+        }
+        let Some(prev) = self.prev.as_mut().filter(|p| !p.result_checked) else {
+            return;
+        };
+        prev.result_checked = true;
+        let r = prev.record;
+        if outcome == Outcome::Void {
+            return;
+        }
+        let mut wrong = Vec::new();
+        if let Some(actual) = r.outcome {
+            if actual != outcome {
+                wrong.push(format!("declared {outcome} but the cards give {actual}"));
+            }
+        }
+        for (side, declared, actual) in [
+            (Side::Player, player_pair, r.player_pair),
+            (Side::Banker, banker_pair, r.banker_pair),
+        ] {
+            if let (Some(d), Some(a)) = (declared, actual) {
+                if d != a {
+                    wrong.push(format!(
+                        "declared {}a {side} pair but the cards {}",
+                        if d { "" } else { "no " },
+                        if a { "are one" } else { "are not one" }
+                    ));
+                }
+            }
+        }
+        if wrong.is_empty() {
+            return;
+        }
+        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
+        self.flag(
+            Code::ResultMismatch,
+            Some(r.round),
+            seq,
+            &[r.first_seq, r.last_seq, seq],
+            format!(
+                "Round {}: {}. Player {} = {}, Banker {} = {} (10.1). Hold the payouts and correct \
+                 the result.",
+                r.round,
+                wrong.join("; "),
+                r.player,
+                totals(r.player_total),
+                r.banker,
+                totals(r.banker_total)
+            ),
+        );
+    }
+
+    fn flag(
+        &mut self,
+        code: Code,
+        round: Option<u32>,
+        seq: u64,
+        evidence: &[u64],
+        message: String,
+    ) {
+        let mut evidence = evidence.to_vec();
+        evidence.sort_unstable();
+        evidence.dedup();
+        self.out.push_back(Output::Irregularity(Irregularity {
+            code,
+            severity: code.severity(),
+            rule: self.book.cite(code).to_owned(),
+            rule_book: self.book.id().to_owned(),
+            shoe: self.shoe_no,
+            round,
+            seq,
+            evidence,
+            message,
+            partial: self.shoe_open && self.shoe.partial,
+        }));
+    }
+}
+
+/// Replays a whole event stream through a fresh engine and returns every output in order.
+pub fn replay<'a>(
+    book: &RuleBook,
+    events: impl IntoIterator<Item = &'a TableEvent>,
+) -> Vec<Output> {
+    let mut engine = Engine::new(book.clone());
+    let mut out = Vec::new();
+    for event in events {
+        engine.handle_event(event);
+        while let Some(o) = engine.poll_output() {
+            out.push(o);
+        }
+    }
+    engine.finish();
+    while let Some(o) = engine.poll_output() {
+        out.push(o);
+    }
+    out
+}

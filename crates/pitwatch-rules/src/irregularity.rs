@@ -1,0 +1,152 @@
+//! Irregularities: what the engine flags, with a stable code, a severity, the rule it cites, the
+//! shoe and round, the evidence and a message a supervisor understands.
+//!
+//! Codes are stable identifiers (the UI, the store and `docs/irregularities.md` key on them);
+//! severities are fixed per code so a supervisor learns one scale.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Serialize, Serializer};
+
+/// How urgently a supervisor should look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth a note; play continues.
+    Low,
+    /// Review at the table soon.
+    Medium,
+    /// Review now: the game may have been played wrongly.
+    High,
+    /// Stop and review: money or the integrity of the cards is at stake.
+    Critical,
+}
+
+impl Severity {
+    /// The name used in JSON and text output.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+macro_rules! codes {
+    ($($(#[$meta:meta])* $variant:ident = $wire:literal, $severity:ident;)+) => {
+        /// The stable code of an irregularity.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum IrregularityCode {
+            $($(#[$meta])* $variant),+
+        }
+
+        impl IrregularityCode {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [IrregularityCode] = &[$(IrregularityCode::$variant),+];
+
+            /// The code as written in output and rule books (`BURN_MISSING`).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(IrregularityCode::$variant => $wire),+
+                }
+            }
+
+            /// The code's fixed severity.
+            pub const fn severity(self) -> Severity {
+                match self {
+                    $(IrregularityCode::$variant => Severity::$severity),+
+                }
+            }
+        }
+
+        impl FromStr for IrregularityCode {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($wire => Ok(IrregularityCode::$variant),)+
+                    other => Err(format!("unknown irregularity code {other:?}")),
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// The burn did not start with a first card drawn face up (7.7(a)).
+    BurnMissing = "BURN_MISSING", Medium;
+    /// The number of burn cards differs from the first card's value (7.7(b), 7.9).
+    BurnCountMismatch = "BURN_COUNT_MISMATCH", High;
+    /// A card went to a hand or position other than the next one by 8.4 and the drawing rules.
+    DealOutOfOrder = "DEAL_OUT_OF_ORDER", High;
+    /// A third card the drawing rules do not authorise (12.1 for the Player's hand).
+    UnauthorisedThirdCard = "UNAUTHORISED_THIRD_CARD", High;
+    /// A third card the drawing rules require was not dealt.
+    MissingThirdCard = "MISSING_THIRD_CARD", High;
+    /// A declared result (winner or pairs) that the cards do not give.
+    ResultMismatch = "RESULT_MISMATCH", Critical;
+    /// More copies of a card than the shoe holds: a foreign or duplicate card.
+    ExcessCard = "EXCESS_CARD", Critical;
+    /// The device could not read a card.
+    UnreadableCard = "UNREADABLE_CARD", Medium;
+    /// The cutting card was placed, or came out, with fewer cards behind it than allowed.
+    CuttingCardMisplaced = "CUTTING_CARD_MISPLACED", Medium;
+    /// The player's cut was closer to either end than the rule book allows.
+    CutTooCloseToEnd = "CUT_TOO_CLOSE_TO_END", Medium;
+    /// A card was dealt after the last coup was completed.
+    DealtPastLastCoup = "DEALT_PAST_LAST_COUP", High;
+    /// Cards were dealt without the shuffle the rules require first.
+    NotShuffled = "NOT_SHUFFLED", High;
+    /// A card was exposed outside the deal.
+    CardExposed = "CARD_EXPOSED", High;
+    /// A shuffler's reported deck or card count differs from the rule book's shoe.
+    ShuffleCountMismatch = "SHUFFLE_COUNT_MISMATCH", Critical;
+    /// The device raised an error (open until the device clears it).
+    DeviceError = "DEVICE_ERROR", Medium;
+}
+
+impl fmt::Display for IrregularityCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for IrregularityCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// One flagged irregularity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Irregularity {
+    /// The stable code.
+    pub code: IrregularityCode,
+    /// The code's severity.
+    pub severity: Severity,
+    /// The rule cited, as the rule book numbers it (e.g. `"7.7(b), 7.9"`).
+    pub rule: String,
+    /// The rule book the citation comes from (its id).
+    pub rule_book: String,
+    /// The shoe (1-based within the stream).
+    pub shoe: u32,
+    /// The round (1-based within the shoe) the irregularity belongs to, or `None` outside a round.
+    pub round: Option<u32>,
+    /// The `seq` of the event that revealed it.
+    pub seq: u64,
+    /// Every event `seq` that makes up the evidence, ascending.
+    pub evidence: Vec<u64>,
+    /// What happened and what the rules require next, for a supervisor.
+    pub message: String,
+    /// Whether the engine joined this shoe part-way, so it may lack context.
+    pub partial: bool,
+}

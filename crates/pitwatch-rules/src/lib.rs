@@ -1,0 +1,29 @@
+//! The Pitwatch Baccarat rules engine.
+//!
+//! - [`RuleBook`]: a jurisdiction's rules as data (TOML), checked on loading; `nz-baccarat`,
+//!   `nz-baccarat-continuous` and `macau-baccarat` are built in.
+//! - [`Engine`]: a sans-IO state machine that follows every shoe and round of one table from its
+//!   [`pitwatch_model::TableEvent`] stream and outputs [`RoundRecord`]s, [`Irregularity`]s and
+//!   [`ShoeSummary`]s.
+//! - [`DrawingTable`]: the drawing rules, shared by the engine, the exact enumeration in
+//!   [`enumerate`] and the dealer simulator.
+//!
+//! The engine reads no clock, file, port or random source (a workspace test keeps it that way).
+
+pub mod book;
+pub mod drawing;
+pub mod engine;
+pub mod enumerate;
+pub mod irregularity;
+pub mod record;
+pub mod side;
+
+pub use book::{
+    BurnPolicy, CutLimit, CuttingCardLimit, EndOfShoePolicy, InvalidRuleBook, LoadError, RuleBook,
+    RuleBookData,
+};
+pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
+pub use engine::{replay, Engine};
+pub use irregularity::{Irregularity, IrregularityCode, Severity};
+pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
+pub use side::{BySide, Hand, Side};

@@ -1,0 +1,7 @@
+//! The engine's integration tests (one test binary): data-driven fixtures, simulated shoes with
+//! and without injected faults, and arbitrary event sequences.
+
+mod arbitrary;
+mod fixtures;
+mod naive;
+mod simulated;

@@ -1,0 +1,256 @@
+//! Simulated shoes: honest play is never flagged and matches a straightforward computation; one
+//! injected fault yields exactly its code at its round, and later rounds are still right.
+
+use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode, Session};
+use pitwatch_model::{Card, EventKind, Target};
+use pitwatch_rules::{replay, Irregularity, Output, RoundRecord, RuleBook};
+use proptest::prelude::*;
+
+use crate::naive;
+
+fn split(outputs: &[Output]) -> (Vec<RoundRecord>, Vec<Irregularity>) {
+    let mut rounds = Vec::new();
+    let mut irregularities = Vec::new();
+    for o in outputs {
+        match o {
+            Output::Round(r) => rounds.push(*r),
+            Output::Irregularity(i) => irregularities.push(i.clone()),
+            _ => {}
+        }
+    }
+    (rounds, irregularities)
+}
+
+/// The round as judged: cards, totals, outcome, pairs and seqs (not the engine's own flags).
+fn key(r: &RoundRecord) -> RoundRecord {
+    RoundRecord {
+        complete: true,
+        partial: false,
+        no_bets: false,
+        ..*r
+    }
+}
+
+/// Plays the dealt cards of each shoe with the naive implementation: skip the burn, then rounds
+/// until the cards run out.
+fn naive_rounds(session: &Session) -> Vec<(Vec<Card>, Vec<Card>)> {
+    let mut shoes: Vec<Vec<Card>> = Vec::new();
+    for event in &session.events {
+        match &event.kind {
+            EventKind::Shuffled { .. } => shoes.push(Vec::new()),
+            EventKind::CardDrawn { card: Some(c), .. } => {
+                if let Some(shoe) = shoes.last_mut() {
+                    shoe.push(*c)
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut rounds = Vec::new();
+    for cards in shoes {
+        let burn = naive::burn_count(cards[0]);
+        let mut rest = cards.into_iter().skip(1 + burn);
+        while let Some(round) = naive::round(&mut rest) {
+            rounds.push(round);
+        }
+    }
+    rounds
+}
+
+fn nz() -> RuleBook {
+    RuleBook::nz_baccarat()
+}
+
+#[test]
+fn given_honest_shoes_when_replayed_then_nothing_is_flagged_and_rounds_match_the_naive_game() {
+    for (mode, config) in [
+        (Mode::Targets, DealerConfig::angel_eye()),
+        (Mode::Plain, DealerConfig::barcode()),
+    ] {
+        let config = DealerConfig { shoes: 3, ..config };
+        let session = deal(&nz(), &config, &[], 7);
+        let (rounds, irregularities) = split(&replay(&nz(), &session.events));
+        assert!(irregularities.is_empty(), "{mode:?}: {irregularities:#?}");
+        assert_eq!(
+            rounds.iter().map(key).collect::<Vec<_>>(),
+            session.rounds.iter().map(key).collect::<Vec<_>>(),
+            "{mode:?}"
+        );
+        let naive = naive_rounds(&session);
+        assert_eq!(naive.len(), rounds.len());
+        for (r, (p, b)) in rounds.iter().zip(&naive) {
+            assert_eq!(
+                r.player
+                    .cards()
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .collect::<Vec<_>>(),
+                *p
+            );
+            assert_eq!(
+                r.banker
+                    .cards()
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .collect::<Vec<_>>(),
+                *b
+            );
+            assert_eq!(r.player_total, Some(naive::total(p)));
+            assert_eq!(r.banker_total, Some(naive::total(b)));
+        }
+        // An 8-deck shoe with a 20-odd card stub and a burn gives roughly 79 rounds (rules.md).
+        let per_shoe = rounds.len() as f64 / 3.0;
+        assert!(
+            (70.0..=86.0).contains(&per_shoe),
+            "{per_shoe} rounds per shoe"
+        );
+    }
+}
+
+#[test]
+fn given_the_same_seed_the_dealer_and_the_engine_are_byte_for_byte_deterministic() {
+    let config = DealerConfig::angel_eye();
+    let a = deal(&nz(), &config, &[], 42);
+    let b = deal(&nz(), &config, &[], 42);
+    assert_eq!(a.events, b.events);
+    let json = |s: &Session| -> String {
+        replay(&nz(), &s.events)
+            .iter()
+            .map(|o| serde_json::to_string(o).unwrap())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(json(&a), json(&b));
+    let c = deal(&nz(), &config, &[], 43);
+    assert_ne!(
+        a.events, c.events,
+        "a different seed deals a different shoe"
+    );
+}
+
+#[test]
+fn a_continuous_shuffler_is_followed_without_end_of_shoe_checks() {
+    let book = RuleBook::builtin("nz-baccarat-continuous").unwrap();
+    let config = DealerConfig {
+        shoes: 2,
+        continuous_rounds: 120,
+        ..DealerConfig::angel_eye()
+    };
+    let session = deal(&book, &config, &[], 3);
+    let (rounds, irregularities) = split(&replay(&book, &session.events));
+    assert!(irregularities.is_empty(), "{irregularities:#?}");
+    assert_eq!(rounds.len(), 240);
+    assert_eq!(
+        rounds.iter().map(key).collect::<Vec<_>>(),
+        session.rounds.iter().map(key).collect::<Vec<_>>()
+    );
+}
+
+/// Runs one fault and checks: exactly one irregularity, of the expected code, at the expected
+/// round; every round other than the faulted one matches the truth.
+fn check_fault(kind: FaultKind, mode: Mode, seed: u64, round: u32) -> Result<(), TestCaseError> {
+    let config = match mode {
+        Mode::Targets => DealerConfig::angel_eye(),
+        Mode::Plain => DealerConfig::barcode(),
+    };
+    let config = DealerConfig { shoes: 2, ..config };
+    let plan = FaultPlan {
+        kind,
+        shoe: 1,
+        round,
+    };
+    let session = deal(&nz(), &config, &[plan], seed);
+    prop_assert_eq!(session.faults.len(), 1, "{:?} was not injected", kind);
+    let fault = session.faults[0];
+    let (rounds, irregularities) = split(&replay(&nz(), &session.events));
+    prop_assert_eq!(
+        irregularities.len(),
+        1,
+        "{:?} {:?}: {:#?}",
+        kind,
+        mode,
+        irregularities
+    );
+    let flagged = &irregularities[0];
+    prop_assert_eq!(flagged.code, kind.expected_code());
+    prop_assert_eq!(flagged.shoe, fault.shoe);
+    prop_assert_eq!(flagged.round, fault.round, "{:?} {:?}", kind, mode);
+    prop_assert!(flagged.evidence.contains(&flagged.seq));
+    // The faulted round may legitimately differ (an unreadable card, a card never dealt); every
+    // round after it must be right again.
+    let later = |r: &&RoundRecord| r.shoe > fault.shoe || fault.round.is_none_or(|f| r.round > f);
+    let engine: Vec<_> = rounds.iter().filter(later).map(key).collect();
+    let truth: Vec<_> = session.rounds.iter().filter(later).map(key).collect();
+    prop_assert!(!truth.is_empty());
+    prop_assert_eq!(engine, truth);
+    Ok(())
+}
+
+#[test]
+fn every_fault_kind_in_every_mode_that_can_see_it_is_flagged_once_at_its_round() {
+    for &kind in FaultKind::ALL {
+        for mode in [Mode::Targets, Mode::Plain] {
+            if !kind.observable_in(mode) {
+                continue;
+            }
+            let round = if kind == FaultKind::ForeignCard {
+                55
+            } else {
+                12
+            };
+            check_fault(kind, mode, 11, round)
+                .unwrap_or_else(|e| panic!("{kind:?} in {mode:?}: {e}"));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn honest_play_is_never_flagged(seed in any::<u64>(), plain in any::<bool>()) {
+        let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
+        let session = deal(&nz(), &config, &[], seed);
+        let (rounds, irregularities) = split(&replay(&nz(), &session.events));
+        prop_assert!(irregularities.is_empty(), "{:#?}", irregularities);
+        prop_assert_eq!(
+            rounds.iter().map(key).collect::<Vec<_>>(),
+            session.rounds.iter().map(key).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn one_injected_fault_yields_exactly_its_code(
+        seed in any::<u64>(),
+        kind in proptest::sample::select(FaultKind::ALL.to_vec()),
+        plain in any::<bool>(),
+        round in 2u32..40,
+    ) {
+        let mode = if plain { Mode::Plain } else { Mode::Targets };
+        prop_assume!(kind.observable_in(mode));
+        let round = if kind == FaultKind::ForeignCard { round + 30 } else { round };
+        check_fault(kind, mode, seed, round)?;
+    }
+}
+
+#[test]
+fn the_dealer_reports_targets_only_in_target_mode() {
+    let plain = deal(&nz(), &DealerConfig::barcode(), &[], 1);
+    assert!(plain.events.iter().all(|e| !matches!(
+        e.kind,
+        EventKind::CardDrawn {
+            target: Some(_),
+            ..
+        }
+    )));
+    let targets = deal(&nz(), &DealerConfig::angel_eye(), &[], 1);
+    assert!(targets.events.iter().any(|e| matches!(
+        e.kind,
+        EventKind::CardDrawn {
+            target: Some(Target::First),
+            ..
+        }
+    )));
+}
