@@ -47,7 +47,7 @@ export class Driver {
 
   async findAll(css) {
     const found = await this.request("POST", this.s("/elements"), { using: "css selector", value: css });
-    return found.map((e) => e[ELEMENT]);
+    return found.map((e) => e[ELEMENT] ?? e.ELEMENT ?? Object.values(e)[0]);
   }
 
   async text(element) {
@@ -70,7 +70,17 @@ export class Driver {
     throw new Error(`timed out waiting for ${what} (last: ${last})`);
   }
 
+  /** Waits until the webview has painted what the DOM holds (two animation frames, then a beat). */
+  async settle() {
+    await this.request("POST", this.s("/execute/async"), {
+      script: "const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+      args: [],
+    });
+    await sleep(500);
+  }
+
   async screenshot() {
+    await this.settle();
     return Buffer.from(await this.request("GET", this.s("/screenshot")), "base64");
   }
 

@@ -7,11 +7,15 @@
 //! at once; nothing in a batch is visible, or derived from, until it commits.
 
 pub mod chain;
+pub mod incidents;
 pub mod migrate;
 
 use std::collections::HashMap;
 use std::path::Path;
 
+pub use incidents::{
+    Incident, IncidentFilter, IncidentId, IncidentStep, NewIncident, Role, Status,
+};
 use pitwatch_model::{TableEvent, Timestamp};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
@@ -45,6 +49,15 @@ pub enum StoreError {
     /// The file is not a Pitwatch database (or not a database at all).
     #[error("{0}")]
     NotADatabase(String),
+    /// A request that the record cannot take (e.g. resolving an incident twice).
+    #[error("{0}")]
+    Invalid(String),
+    /// The thing asked for is not in the record.
+    #[error("{0}")]
+    NotFound(String),
+    /// The user is unknown or the password wrong.
+    #[error("{0}")]
+    Denied(String),
 }
 
 /// A row id in `pit_tables`.

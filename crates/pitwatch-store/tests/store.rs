@@ -351,3 +351,118 @@ fn every_chain_hashes_every_column_of_its_table() {
         assert_eq!(content, chain.columns, "{}", chain.table);
     }
 }
+
+fn burn_incident(table: TableId) -> pitwatch_store::NewIncident {
+    pitwatch_store::NewIncident {
+        table,
+        code: "BURN_COUNT_MISMATCH".into(),
+        severity: "high".into(),
+        rule: "NZ Baccarat 2004 r 7.7(b)".into(),
+        shoe: Some(1),
+        round: None,
+        seq: 8,
+        evidence: vec![4, 5, 6, 7, 8],
+        message: "The first card was a 3 but 2 burn cards were drawn.".into(),
+    }
+}
+
+#[test]
+fn incidents_move_open_acknowledged_resolved_and_persist_with_history() {
+    use pitwatch_store::{IncidentFilter, Role, Status};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut store = Store::open(&path).unwrap();
+    let (table, _) = setup(&mut store);
+    store
+        .add_user("ana", Role::Supervisor, "correct horse", t(1))
+        .unwrap();
+    let mut batch = store.batch().unwrap();
+    let id = batch.open_incident(&burn_incident(table), t(2)).unwrap();
+    batch.commit().unwrap();
+    assert_eq!(store.incident(id).unwrap().status, Status::Open);
+
+    // Out-of-order steps and unknown users are refused with a reason.
+    let err = store.acknowledge(id, "mallory", t(3)).unwrap_err();
+    assert!(
+        err.to_string().contains("no user named \"mallory\""),
+        "{err}"
+    );
+    store.acknowledge(id, "ana", t(3)).unwrap();
+    let err = store.acknowledge(id, "ana", t(4)).unwrap_err();
+    assert!(err.to_string().contains("only an open incident"), "{err}");
+    store
+        .add_note(id, "ana", "Dealer recounted the burn on camera.", t(5))
+        .unwrap();
+    assert!(store.resolve(id, "ana", "  ", t(6)).is_err());
+    store
+        .resolve(id, "ana", "Reshuffled; no wagers affected.", t(6))
+        .unwrap();
+    assert!(store.resolve(id, "ana", "again", t(7)).is_err());
+    drop(store);
+
+    // After a restart the state and the whole history are still there, and the chains verify.
+    let store = Store::open(&path).unwrap();
+    let incident = store.incident(id).unwrap();
+    assert_eq!(
+        (incident.status, incident.evidence.clone()),
+        (Status::Resolved, vec![4, 5, 6, 7, 8])
+    );
+    let history: Vec<(String, Option<String>)> = store
+        .incident_history(id)
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.what, s.user))
+        .collect();
+    assert_eq!(
+        history,
+        [
+            ("opened".into(), None),
+            ("acknowledged".into(), Some("ana".into())),
+            ("note".into(), Some("ana".into())),
+            ("resolved".into(), Some("ana".into())),
+        ]
+    );
+    let open = IncidentFilter {
+        status: Some(Status::Open),
+        ..Default::default()
+    };
+    assert!(store.incidents(&open).unwrap().is_empty());
+    let at_bac1 = IncidentFilter {
+        table: Some("BAC-1".into()),
+        ..Default::default()
+    };
+    assert_eq!(store.incidents(&at_bac1).unwrap().len(), 1);
+    let report = store.verify().unwrap();
+    assert!(report.intact(), "{:?}", report.first_problem);
+    let audit = report
+        .chains
+        .iter()
+        .find(|c| c.table == "audit_log")
+        .unwrap();
+    assert_eq!(audit.rows, 4, "user added, acknowledged, noted, resolved");
+}
+
+#[test]
+fn passwords_are_hashed_and_checked() {
+    use pitwatch_store::Role;
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .add_user("sam", Role::Surveillance, "s3cret-enough", t(0))
+        .unwrap();
+    assert_eq!(
+        store.authenticate("sam", "s3cret-enough").unwrap(),
+        Role::Surveillance
+    );
+    assert!(store.authenticate("sam", "wrong-password").is_err());
+    assert!(store.authenticate("nobody", "s3cret-enough").is_err());
+    assert!(
+        store
+            .add_user("sam", Role::Admin, "another-pass", t(1))
+            .is_err(),
+        "names are unique"
+    );
+    assert!(
+        store.add_user("kim", Role::Admin, "short", t(1)).is_err(),
+        "passwords have a minimum length"
+    );
+}

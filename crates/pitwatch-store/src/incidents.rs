@@ -1,0 +1,469 @@
+//! Users, incidents and their workflow: open → acknowledged → resolved, with notes, every step
+//! by a named user, chained and audited.
+//!
+//! An incident is opened from an irregularity the engine raised. What never changes (code, rule,
+//! evidence) is in `incidents`; every change of status is a new chained `incident_changes` row,
+//! so the history cannot be rewritten and the current status is the latest change.
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use password_hash::rand_core::OsRng;
+use pitwatch_model::Timestamp;
+use rusqlite::{params, OptionalExtension};
+
+use crate::chain;
+use crate::{Batch, Field, Store, StoreError, TableId};
+
+/// A row id in `incidents`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IncidentId(pub i64);
+
+/// What a user may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Watches tables and works incidents.
+    Supervisor,
+    /// Surveillance and compliance: works incidents and writes reports.
+    Surveillance,
+    /// Manages users and configuration.
+    Admin,
+}
+
+impl Role {
+    /// The role's name as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Role::Supervisor => "supervisor",
+            Role::Surveillance => "surveillance",
+            Role::Admin => "admin",
+        }
+    }
+
+    /// The role named `name`.
+    pub fn parse(name: &str) -> Option<Role> {
+        match name {
+            "supervisor" => Some(Role::Supervisor),
+            "surveillance" => Some(Role::Surveillance),
+            "admin" => Some(Role::Admin),
+            _ => None,
+        }
+    }
+}
+
+/// An incident's workflow state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Raised, nobody has looked yet.
+    Open,
+    /// Someone has taken it.
+    Acknowledged,
+    /// Closed with a resolution.
+    Resolved,
+}
+
+impl Status {
+    /// The state's name as stored.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Acknowledged => "acknowledged",
+            Status::Resolved => "resolved",
+        }
+    }
+
+    /// The state named `name`.
+    pub fn parse(name: &str) -> Option<Status> {
+        match name {
+            "open" => Some(Status::Open),
+            "acknowledged" => Some(Status::Acknowledged),
+            "resolved" => Some(Status::Resolved),
+            _ => None,
+        }
+    }
+}
+
+/// What an irregularity says, for opening an incident.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewIncident {
+    /// The table it happened at.
+    pub table: TableId,
+    /// The irregularity's stable code.
+    pub code: String,
+    /// Its severity.
+    pub severity: String,
+    /// The rule cited.
+    pub rule: String,
+    /// Shoe number, when in a shoe.
+    pub shoe: Option<u32>,
+    /// Round number, when in a round.
+    pub round: Option<u32>,
+    /// The event that raised it.
+    pub seq: u64,
+    /// Every event seq that is evidence.
+    pub evidence: Vec<u64>,
+    /// The message for supervisors.
+    pub message: String,
+}
+
+/// An incident with its current status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incident {
+    /// Its id.
+    pub id: IncidentId,
+    /// The table's name.
+    pub table: String,
+    /// Irregularity code.
+    pub code: String,
+    /// Severity.
+    pub severity: String,
+    /// Rule cited.
+    pub rule: String,
+    /// Shoe, if any.
+    pub shoe: Option<u32>,
+    /// Round, if any.
+    pub round: Option<u32>,
+    /// Raising event.
+    pub seq: u64,
+    /// Evidence seqs.
+    pub evidence: Vec<u64>,
+    /// Message.
+    pub message: String,
+    /// When it was opened.
+    pub opened_at: String,
+    /// Current status.
+    pub status: Status,
+}
+
+/// One step of an incident's history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncidentStep {
+    /// When.
+    pub at: String,
+    /// Who (none for the engine opening it).
+    pub user: Option<String>,
+    /// `opened`, `acknowledged`, `resolved` or `note`.
+    pub what: String,
+    /// Resolution or note text.
+    pub text: Option<String>,
+}
+
+/// Which incidents to list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IncidentFilter {
+    /// Only this table.
+    pub table: Option<String>,
+    /// Only this status.
+    pub status: Option<Status>,
+    /// Only opened at or after this time.
+    pub since: Option<Timestamp>,
+}
+
+impl Batch<'_> {
+    /// Opens an incident from an irregularity (status `open`, by the engine).
+    pub fn open_incident(
+        &mut self,
+        incident: &NewIncident,
+        now: Timestamp,
+    ) -> Result<IncidentId, StoreError> {
+        let evidence = serde_json::to_string(&incident.evidence).unwrap_or_else(|_| "[]".into());
+        self.tx.execute(
+            "INSERT INTO incidents (table_id, code, severity, rule, shoe, round, seq, evidence, message, opened_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                incident.table.0,
+                incident.code,
+                incident.severity,
+                incident.rule,
+                incident.shoe,
+                incident.round,
+                i64::try_from(incident.seq).unwrap_or(i64::MAX),
+                evidence,
+                incident.message,
+                now.to_string()
+            ],
+        )?;
+        let id = IncidentId(self.tx.last_insert_rowid());
+        self.change(id, Status::Open, None, None, now)?;
+        Ok(id)
+    }
+
+    fn change(
+        &mut self,
+        incident: IncidentId,
+        status: Status,
+        user: Option<&str>,
+        resolution: Option<&str>,
+        now: Timestamp,
+    ) -> Result<i64, StoreError> {
+        let at = now.to_string();
+        self.append(
+            &chain::INCIDENT_CHANGES,
+            &[
+                Field::Int(incident.0),
+                Field::Text(status.as_str()),
+                Field::OptText(user),
+                Field::OptText(resolution),
+                Field::Text(&at),
+            ],
+        )
+    }
+}
+
+impl Store {
+    /// Adds a user with an argon2 password hash.
+    pub fn add_user(
+        &mut self,
+        name: &str,
+        role: Role,
+        password: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        if name.trim().is_empty() {
+            return Err(StoreError::Invalid("a user needs a name".into()));
+        }
+        if password.len() < 8 {
+            return Err(StoreError::Invalid(
+                "a password needs at least 8 characters".into(),
+            ));
+        }
+        let salt = SaltString::generate(&mut OsRng);
+        let hash = Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map_err(|e| StoreError::Invalid(format!("cannot hash the password: {e}")))?
+            .to_string();
+        let mut batch = self.batch()?;
+        let inserted = batch.tx.execute(
+            "INSERT INTO users (name, role, password_hash, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![name, role.as_str(), hash, now.to_string()],
+        );
+        match inserted {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                return Err(StoreError::Invalid(format!(
+                    "a user named {name:?} already exists"
+                )));
+            }
+            other => {
+                other?;
+            }
+        }
+        batch.append_audit(name, "user.add", name, role.as_str(), now)?;
+        batch.commit()
+    }
+
+    /// The role of user `name` if `password` is theirs.
+    pub fn authenticate(&self, name: &str, password: &str) -> Result<Role, StoreError> {
+        let row: Option<(String, String)> = self
+            .conn
+            .query_row(
+                "SELECT role, password_hash FROM users WHERE name = ?1",
+                [name],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let denied = || StoreError::Denied(format!("unknown user or wrong password for {name:?}"));
+        let (role, hash) = row.ok_or_else(denied)?;
+        let parsed = PasswordHash::new(&hash).map_err(|_| denied())?;
+        Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .map_err(|_| denied())?;
+        Role::parse(&role).ok_or_else(denied)
+    }
+
+    /// Whether a user named `name` exists.
+    pub fn user_exists(&self, name: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT 1 FROM users WHERE name = ?1", [name], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// One incident with its current status.
+    pub fn incident(&self, id: IncidentId) -> Result<Incident, StoreError> {
+        self.query_incidents("WHERE i.id = ?1", &[&id.0])?
+            .pop()
+            .ok_or_else(|| StoreError::NotFound(format!("no incident {}", id.0)))
+    }
+
+    /// Incidents matching `filter`, oldest first.
+    pub fn incidents(&self, filter: &IncidentFilter) -> Result<Vec<Incident>, StoreError> {
+        let all = self.query_incidents("", &[])?;
+        Ok(all
+            .into_iter()
+            .filter(|i| filter.table.as_ref().is_none_or(|t| &i.table == t))
+            .filter(|i| filter.status.is_none_or(|s| i.status == s))
+            .filter(|i| {
+                filter.since.is_none_or(|since| {
+                    i.opened_at
+                        .parse::<Timestamp>()
+                        .map(|at| at >= since)
+                        .unwrap_or(true)
+                })
+            })
+            .collect())
+    }
+
+    fn query_incidents(
+        &self,
+        clause: &str,
+        args: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<Incident>, StoreError> {
+        let sql = format!(
+            "SELECT i.id, t.name, i.code, i.severity, i.rule, i.shoe, i.round, i.seq, i.evidence, i.message, \
+             i.opened_at, (SELECT c.status FROM incident_changes c WHERE c.incident_id = i.id ORDER BY c.id DESC LIMIT 1) \
+             FROM incidents i JOIN pit_tables t ON t.id = i.table_id {clause} ORDER BY i.id"
+        );
+        let mut statement = self.conn.prepare(&sql)?;
+        let rows = statement.query_map(args, |r| {
+            let evidence: String = r.get(8)?;
+            let status: String = r.get(11)?;
+            Ok(Incident {
+                id: IncidentId(r.get(0)?),
+                table: r.get(1)?,
+                code: r.get(2)?,
+                severity: r.get(3)?,
+                rule: r.get(4)?,
+                shoe: r.get(5)?,
+                round: r.get(6)?,
+                seq: r.get::<_, i64>(7)?.max(0) as u64,
+                evidence: serde_json::from_str(&evidence).unwrap_or_default(),
+                message: r.get(9)?,
+                opened_at: r.get(10)?,
+                status: Status::parse(&status).unwrap_or(Status::Open),
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The incident's history: status changes and notes, in order.
+    pub fn incident_history(&self, id: IncidentId) -> Result<Vec<IncidentStep>, StoreError> {
+        let mut steps = Vec::new();
+        let mut statement = self.conn.prepare(
+            "SELECT at, user_name, status, resolution, id, 0 FROM incident_changes WHERE incident_id = ?1 \
+             UNION ALL SELECT at, user_name, 'note', text, id, 1 FROM incident_notes WHERE incident_id = ?1 \
+             ORDER BY 1, 6, 5",
+        )?;
+        let rows = statement.query_map([id.0], |r| {
+            let what: String = r.get(2)?;
+            Ok(IncidentStep {
+                at: r.get(0)?,
+                user: r.get(1)?,
+                what: if what == "open" {
+                    "opened".into()
+                } else {
+                    what
+                },
+                text: r.get(3)?,
+            })
+        })?;
+        for row in rows {
+            steps.push(row?);
+        }
+        Ok(steps)
+    }
+
+    fn require_user(&self, user: &str) -> Result<(), StoreError> {
+        if self.user_exists(user)? {
+            Ok(())
+        } else {
+            Err(StoreError::Denied(format!("no user named {user:?}")))
+        }
+    }
+
+    /// `user` acknowledges an open incident.
+    pub fn acknowledge(
+        &mut self,
+        id: IncidentId,
+        user: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.require_user(user)?;
+        let incident = self.incident(id)?;
+        if incident.status != Status::Open {
+            return Err(StoreError::Invalid(format!(
+                "incident {} is {}, only an open incident can be acknowledged",
+                id.0,
+                incident.status.as_str()
+            )));
+        }
+        let mut batch = self.batch()?;
+        batch.change(id, Status::Acknowledged, Some(user), None, now)?;
+        batch.append_audit(
+            user,
+            "incident.acknowledge",
+            &format!("incident {}", id.0),
+            "",
+            now,
+        )?;
+        batch.commit()
+    }
+
+    /// `user` resolves an incident that is not yet resolved, saying how.
+    pub fn resolve(
+        &mut self,
+        id: IncidentId,
+        user: &str,
+        resolution: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.require_user(user)?;
+        if resolution.trim().is_empty() {
+            return Err(StoreError::Invalid(
+                "a resolution must say how the incident was resolved".into(),
+            ));
+        }
+        let incident = self.incident(id)?;
+        if incident.status == Status::Resolved {
+            return Err(StoreError::Invalid(format!(
+                "incident {} is already resolved",
+                id.0
+            )));
+        }
+        let mut batch = self.batch()?;
+        batch.change(id, Status::Resolved, Some(user), Some(resolution), now)?;
+        batch.append_audit(
+            user,
+            "incident.resolve",
+            &format!("incident {}", id.0),
+            resolution,
+            now,
+        )?;
+        batch.commit()
+    }
+
+    /// `user` adds a note to an incident.
+    pub fn add_note(
+        &mut self,
+        id: IncidentId,
+        user: &str,
+        text: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.require_user(user)?;
+        if text.trim().is_empty() {
+            return Err(StoreError::Invalid("a note cannot be empty".into()));
+        }
+        self.incident(id)?;
+        let at = now.to_string();
+        let mut batch = self.batch()?;
+        batch.append(
+            &chain::INCIDENT_NOTES,
+            &[
+                Field::Int(id.0),
+                Field::Text(user),
+                Field::Text(text),
+                Field::Text(&at),
+            ],
+        )?;
+        batch.append_audit(
+            user,
+            "incident.note",
+            &format!("incident {}", id.0),
+            text,
+            now,
+        )?;
+        batch.commit()
+    }
+}
