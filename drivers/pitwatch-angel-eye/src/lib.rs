@@ -30,7 +30,8 @@
 pub mod encode;
 
 use pitwatch_codec::{
-    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, Notice, RejectKind, Rejection,
+    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, Notice, RejectKind,
+    Rejection,
 };
 use pitwatch_model::{Card, EventKind, Outcome, Rank, Suit, TableEvent, Target, Timestamp};
 use serde_json::{Map, Value};
@@ -693,7 +694,7 @@ fn accept(
     // At most one notice per Angel Eye frame; the Vec allocates only when there is one.
     out.push(DecodeOutput::Accepted(Accepted {
         at,
-        frame: frame.to_vec(),
+        frame: FrameBytes::new(frame),
         device_seq,
         events,
         notices: notice.into_iter().collect(),

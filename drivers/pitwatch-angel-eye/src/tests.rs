@@ -62,7 +62,7 @@ fn documented_card_example_is_player_one_eight_of_spades() {
     let DecodeOutput::Accepted(accepted) = &outputs[0] else {
         panic!("not accepted: {outputs:?}")
     };
-    assert_eq!(accepted.frame, frame);
+    assert_eq!(&accepted.frame[..], &frame[..]);
     assert_eq!(accepted.device_seq, Some(u64::from(b'1')));
     assert_eq!(accepted.events[0].seq, 1);
     assert_eq!(accepted.events[0].at, Some(t(0)));

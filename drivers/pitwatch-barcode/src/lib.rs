@@ -17,7 +17,8 @@
 //! than its own line. A line longer than [`MAX_LINE`] bytes is reported in pieces as it grows.
 
 use pitwatch_codec::{
-    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, RejectKind, Rejection,
+    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, RejectKind,
+    Rejection,
 };
 use pitwatch_model::{Card, EventKind, Rank, Suit, Timestamp};
 
@@ -94,8 +95,8 @@ pub struct BarcodeDecoder {
     /// The current line already overflowed (its first pieces were rejected).
     overlong: bool,
     numbering: EventNumbering,
-    /// The last code seen and when, for repeat suppression.
-    last: Option<(u16, Timestamp)>,
+    /// The last code seen and when (Unix milliseconds), for repeat suppression.
+    last: Option<(u16, i64)>,
 }
 
 impl Default for BarcodeDecoder {
@@ -138,7 +139,15 @@ impl BarcodeDecoder {
     }
 
     /// Decodes one complete line; `frame` includes its terminator.
-    fn line_done(&mut self, frame: &[u8], now: Timestamp, out: &mut Vec<DecodeOutput>) {
+    /// `now_ms` is `now` in Unix milliseconds, computed once per chunk because converting a
+    /// timestamp costs more than decoding a short line.
+    fn line_done(
+        &mut self,
+        frame: &[u8],
+        now: Timestamp,
+        now_ms: i64,
+        out: &mut Vec<DecodeOutput>,
+    ) {
         let text = &frame[..frame.len() - 1];
         if self.overlong {
             self.overlong = false;
@@ -190,13 +199,13 @@ impl BarcodeDecoder {
             );
         };
         if let Some((last_code, seen)) = self.last {
-            let elapsed = now.unix_millis().saturating_sub(seen.unix_millis());
+            let elapsed = now_ms.saturating_sub(seen);
             if last_code == code
                 && self.config.repeat_window_ms > 0
                 && elapsed >= 0
                 && elapsed.unsigned_abs() <= self.config.repeat_window_ms
             {
-                self.last = Some((code, now));
+                self.last = Some((code, now_ms));
                 return self.reject(
                     out,
                     now,
@@ -209,11 +218,11 @@ impl BarcodeDecoder {
                 );
             }
         }
-        self.last = Some((code, now));
+        self.last = Some((code, now_ms));
         let event = self.numbering.event(kind, now);
         out.push(DecodeOutput::Accepted(Accepted {
             at: now,
-            frame: frame.to_vec(),
+            frame: FrameBytes::new(frame),
             device_seq: None,
             events: vec![event],
             notices: Vec::new(),
@@ -227,6 +236,7 @@ impl Decoder for BarcodeDecoder {
     }
 
     fn push(&mut self, bytes: &[u8], now: Timestamp, out: &mut Vec<DecodeOutput>) {
+        let now_ms = now.unix_millis();
         let mut rest = bytes;
         while !rest.is_empty() {
             let room = MAX_LINE - self.line.len();
@@ -238,11 +248,11 @@ impl Decoder for BarcodeDecoder {
                 Some(k) if k <= room => {
                     if self.line.is_empty() {
                         // Whole line inside this chunk: no copy into the line buffer.
-                        self.line_done(&rest[..=k], now, out);
+                        self.line_done(&rest[..=k], now, now_ms, out);
                     } else {
                         let mut line = std::mem::take(&mut self.line);
                         line.extend_from_slice(&rest[..=k]);
-                        self.line_done(&line, now, out);
+                        self.line_done(&line, now, now_ms, out);
                         line.clear();
                         self.line = line;
                     }

@@ -14,7 +14,8 @@
 mod message;
 
 use pitwatch_codec::{
-    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, Notice, RejectKind, Rejection,
+    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, Notice, RejectKind,
+    Rejection,
 };
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use serde_json::Value;
@@ -189,7 +190,7 @@ impl ProtoDecoder {
         match self.decode_line(text) {
             Ok((seq, events, notices)) => out.push(DecodeOutput::Accepted(Accepted {
                 at: now,
-                frame: frame.to_vec(),
+                frame: FrameBytes::new(frame),
                 device_seq: Some(seq),
                 events: events
                     .into_iter()
