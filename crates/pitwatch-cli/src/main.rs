@@ -6,6 +6,7 @@
 
 mod events;
 mod ports;
+mod replay;
 mod verify;
 
 use std::process::ExitCode;
@@ -34,6 +35,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// List serial ports with USB vendor, product and serial number where available.
     Ports(ports::PortsArgs),
+    /// Replay a table event file through the rules engine: rounds and irregularities.
+    Replay(replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
         Command::Events(command) => events::run(command),
         Command::Verify(args) => verify::run(args),
         Command::Ports(args) => ports::run(args),
+        Command::Replay(args) => replay::run(args),
     };
     match outcome {
         Ok(code) => code,
