@@ -458,6 +458,23 @@ mod tests {
         }
 
         #[test]
+        fn chunking_does_not_change_the_outputs(
+            bytes in proptest::collection::vec(
+                prop_oneof![any::<u8>(), Just(b'\r'), Just(b'\n'), Just(b'0'), Just(b'1')], 0..300),
+            chunk in 1usize..20,
+        ) {
+            let mut whole = BarcodeDecoder::default();
+            let expected = pitwatch_codec::decode_all(&mut whole, &bytes, t(0));
+            let mut decoder = BarcodeDecoder::default();
+            let mut out = Vec::new();
+            for piece in bytes.chunks(chunk) {
+                decoder.push(piece, t(0), &mut out);
+            }
+            decoder.finish(t(0), &mut out);
+            prop_assert_eq!(out, expected);
+        }
+
+        #[test]
         fn decoding_resynchronises_after_garbage(
             garbage in proptest::collection::vec(any::<u8>(), 0..100),
             code in 1u16..=52,

@@ -466,6 +466,29 @@ proptest! {
     }
 
     #[test]
+    fn chunking_does_not_change_the_outputs(
+        lines in proptest::collection::vec(
+            prop_oneof![
+                (1u64..5).prop_map(|seq| encode(seq, &Message::BetsClosed)),
+                proptest::collection::vec(any::<u8>(), 0..40),
+                Just(b"\r\n".to_vec()),
+            ],
+            0..12,
+        ),
+        chunk in 1usize..30,
+    ) {
+        let bytes = lines.concat();
+        let expected = decode(&bytes);
+        let mut decoder = ProtoDecoder::default();
+        let mut out = Vec::new();
+        for piece in bytes.chunks(chunk) {
+            decoder.push(piece, t(0), &mut out);
+        }
+        decoder.finish(t(0), &mut out);
+        prop_assert_eq!(out, expected);
+    }
+
+    #[test]
     fn decoding_resynchronises_after_garbage(
         garbage in proptest::collection::vec(any::<u8>(), 0..300),
         position in 0u32..1000,

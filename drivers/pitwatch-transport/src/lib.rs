@@ -39,6 +39,9 @@ pub enum TransportEvent {
         at: Timestamp,
         /// What was connected to.
         description: String,
+        /// The USB identity of the adapter, when the link is a USB serial port: a different
+        /// serial number after a reconnect means the device was swapped or re-enumerated.
+        usb: Option<UsbInfo>,
     },
     /// Bytes arrived.
     Chunk {

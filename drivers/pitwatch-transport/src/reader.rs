@@ -167,6 +167,7 @@ impl Reader {
                     let connected = TransportEvent::Connected {
                         at: self.clock.now(),
                         description: self.connector.describe(),
+                        usb: connection.usb(),
                     };
                     if !self.emit(connected) {
                         return;

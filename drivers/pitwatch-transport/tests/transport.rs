@@ -141,7 +141,7 @@ fn serial_device_going_away_and_coming_back() {
     let (handle, events) = spawn_device(&config, Arc::new(SystemClock));
     assert!(matches!(
         next_event(&events),
-        TransportEvent::Connected { description, .. } if description.contains("4800 8N1")
+        TransportEvent::Connected { description, usb: None, .. } if description.contains("4800 8N1")
     ));
 
     // Bytes that matter to serial framing and flow control pass unchanged.
@@ -371,7 +371,8 @@ fn events_come_in_order_with_times_taken_on_arrival() {
         [
             TransportEvent::Connected {
                 at: ms(1000),
-                description: "fake".into()
+                description: "fake".into(),
+                usb: None
             },
             TransportEvent::Chunk {
                 received_at: ms(1001),
@@ -387,7 +388,8 @@ fn events_come_in_order_with_times_taken_on_arrival() {
             },
             TransportEvent::Connected {
                 at: ms(1004),
-                description: "fake".into()
+                description: "fake".into(),
+                usb: None
             },
             TransportEvent::Chunk {
                 received_at: ms(1005),
