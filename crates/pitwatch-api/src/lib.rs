@@ -6,6 +6,7 @@
 
 pub mod dto;
 pub mod pit;
+pub mod recorder;
 
 pub use dto::{ApiError, ErrorCode, PitOverview, TableTile};
 pub use pit::{PitConfig, PitConfigError};

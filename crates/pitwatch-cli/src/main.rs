@@ -5,6 +5,8 @@
 //! data, 2 unusable input (bad arguments, a file that does not parse).
 
 mod events;
+mod import;
+mod incidents;
 mod ports;
 mod replay;
 mod verify;
@@ -35,8 +37,28 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// List serial ports with USB vendor, product and serial number where available.
     Ports(ports::PortsArgs),
+    /// List incidents, with filters.
+    Incidents(incidents::ListArgs),
+    /// Work one incident: acknowledge, note, resolve, show.
+    #[command(subcommand)]
+    Incident(incidents::IncidentCommand),
+    /// Manage the users who work incidents.
+    #[command(subcommand)]
+    User(incidents::UserCommand),
+    /// Ingest a capture file into a record as if it had arrived live.
+    Import(import::ImportArgs),
     /// Replay a table event file through the rules engine: rounds and irregularities.
     Replay(replay::ReplayArgs),
+}
+
+/// The host's current time: the CLI is an edge of the system, where the clock may be read.
+pub(crate) fn now() -> pitwatch_model::Timestamp {
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    pitwatch_model::Timestamp::from_unix_millis(millis)
+        .or_else(|| pitwatch_model::Timestamp::from_unix_millis(0))
+        .expect("the Unix epoch is a valid time")
 }
 
 fn main() -> ExitCode {
@@ -46,6 +68,10 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Ports(args) => ports::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Import(args) => import::run(args),
+        Command::Incidents(args) => incidents::run_list(args),
+        Command::Incident(command) => incidents::run_step(command),
+        Command::User(command) => incidents::run_user(command),
     };
     match outcome {
         Ok(code) => code,

@@ -168,3 +168,176 @@ fn verify_refuses_what_is_not_a_pitwatch_database() {
     let out = pitwatch(&["verify", "--db", "/nonexistent/pit.db"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+const BURN_AND_RESULT_FAULTS: &str = r#"{"event":"shuffled","decks":8,"shuffler":"batch"}
+{"event":"cut","position":180}
+{"event":"cutting_card_placed","from_back":24}
+{"event":"card_drawn","card":"3H","target":"first","face_up":true}
+{"event":"card_drawn","card":"KD","target":"burn"}
+{"event":"card_drawn","card":"7C","target":"burn"}
+{"event":"burn_counted","count":2}
+{"event":"card_drawn","card":"4S","target":"player","index":1}
+{"event":"card_drawn","card":"KD","target":"banker","index":1}
+{"event":"card_drawn","card":"2D","target":"player","index":2}
+{"event":"card_drawn","card":"5C","target":"banker","index":2}
+{"event":"card_drawn","card":"2H","target":"banker","index":3}
+{"event":"result_declared","outcome":"player"}
+"#;
+
+fn pitwatch_as(password: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+        .args(args)
+        .env("PITWATCH_PASSWORD", password)
+        .output()
+        .expect("pitwatch runs")
+}
+
+#[test]
+fn import_then_work_an_incident_to_resolution() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let db = db.to_str().unwrap();
+    let capture = dir.path().join("shoe.jsonl");
+    std::fs::write(&capture, BURN_AND_RESULT_FAULTS).unwrap();
+
+    let out = pitwatch(&[
+        "import",
+        "--db",
+        db,
+        "--table",
+        "BAC-1",
+        "--format",
+        "events",
+        capture.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("13 events, 1 rounds, 2 incidents"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("BURN_COUNT_MISMATCH"), "{stdout}");
+    assert!(stdout.contains("RESULT_MISMATCH"), "{stdout}");
+
+    let out = pitwatch(&["incidents", "--db", db, "--status", "open", "--json"]);
+    let open: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(open.len(), 2);
+    assert_eq!(open[0]["code"], "BURN_COUNT_MISMATCH");
+    assert_eq!(open[0]["evidence"], serde_json::json!([4, 7]));
+    let id = open[0]["id"].to_string();
+
+    assert!(pitwatch_as(
+        "correct-horse",
+        &["user", "add", "--db", db, "--role", "supervisor", "ana"]
+    )
+    .status
+    .success());
+    // A wrong password is refused and changes nothing.
+    let out = pitwatch_as(
+        "wrong-horse",
+        &["incident", "ack", "--db", db, "--user", "ana", &id],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("wrong password"),
+        "{}",
+        text(&out.stderr)
+    );
+    for step in [
+        vec!["incident", "ack", "--db", db, "--user", "ana", &id],
+        vec![
+            "incident",
+            "note",
+            "--db",
+            db,
+            "--user",
+            "ana",
+            &id,
+            "Burn recounted on camera",
+        ],
+        vec![
+            "incident",
+            "resolve",
+            "--db",
+            db,
+            "--user",
+            "ana",
+            &id,
+            "--resolution",
+            "Shoe reshuffled",
+        ],
+    ] {
+        let out = pitwatch_as("correct-horse", &step);
+        assert!(out.status.success(), "{step:?}: {}", text(&out.stderr));
+    }
+    // Resolving twice is refused with a reason.
+    let out = pitwatch_as(
+        "correct-horse",
+        &[
+            "incident",
+            "resolve",
+            "--db",
+            db,
+            "--user",
+            "ana",
+            &id,
+            "--resolution",
+            "again",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("already resolved"));
+
+    let out = pitwatch(&["incidents", "--db", db, "--status", "resolved", "--json"]);
+    let resolved: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(resolved.len(), 1);
+    assert_eq!(resolved[0]["id"].to_string(), id);
+    let out = pitwatch(&["incident", "show", "--db", db, &id]);
+    let shown = text(&out.stdout);
+    for expected in [
+        "acknowledged ana",
+        "note         ana        Burn recounted on camera",
+        "resolved     ana        Shoe reshuffled",
+        "rule: 7.7(b)",
+    ] {
+        assert!(shown.contains(expected), "{expected:?} in {shown}");
+    }
+    let out = pitwatch(&["verify", "--db", db]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
+
+#[test]
+fn import_of_a_barcode_capture_records_every_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let capture = dir.path().join("shoe.bar");
+    // Shuffle card, first card 3H and three burns, one round; then one code that is no card.
+    std::fs::write(
+        &capture,
+        "511\r011\r049\r028\r008\r016\r049\r005\r018\r007\r777\r",
+    )
+    .unwrap();
+    let out = pitwatch(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        "--table",
+        "MINI-1",
+        "--format",
+        "barcode",
+        capture.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("10 frames accepted, 1 rejected, 10 events, 1 rounds"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("rejected: malformed"), "{stdout}");
+}

@@ -89,8 +89,57 @@ pub struct DeviceIdentity {
     pub serial: String,
     /// Firmware version, when known.
     pub firmware: String,
+    /// The codec settings in force, as JSON (`{}` for the protocol's defaults).
+    pub settings: String,
     /// The port or address it was reached on.
     pub port: String,
+}
+
+/// A table in the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRow {
+    /// Its id.
+    pub id: TableId,
+    /// Its name.
+    pub name: String,
+    /// Its game.
+    pub game: String,
+    /// Its rule book.
+    pub rule_book: String,
+}
+
+/// A device session in the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRow {
+    /// Its id.
+    pub id: SessionId,
+    /// The device.
+    pub device: DeviceIdentity,
+    /// When it connected.
+    pub started_at: String,
+    /// When it ended, if it has.
+    pub ended_at: Option<String>,
+    /// Why it ended.
+    pub end_reason: Option<String>,
+}
+
+/// A stored event with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    /// The device session, or `None` for a console event.
+    pub session: Option<SessionId>,
+    /// The frame, or `None` for a console event.
+    pub frame: Option<FrameId>,
+    /// The event.
+    pub event: TableEvent,
+}
+
+fn settings_or_default(settings: &str) -> &str {
+    if settings.trim().is_empty() {
+        "{}"
+    } else {
+        settings
+    }
 }
 
 /// The head of one chain: the last row's id and hash.
@@ -202,13 +251,14 @@ impl Store {
             .conn
             .query_row(
                 "SELECT id FROM devices WHERE protocol = ?1 AND make = ?2 AND model = ?3 \
-                 AND serial = ?4 AND firmware = ?5 AND port = ?6",
+                 AND serial = ?4 AND firmware = ?5 AND settings = ?6 AND port = ?7",
                 params![
                     device.protocol,
                     device.make,
                     device.model,
                     device.serial,
                     device.firmware,
+                    settings_or_default(&device.settings),
                     device.port
                 ],
                 |r| r.get(0),
@@ -218,14 +268,15 @@ impl Store {
             return Ok(DeviceId(id));
         }
         self.conn.execute(
-            "INSERT INTO devices (protocol, make, model, serial, firmware, port, first_seen_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO devices (protocol, make, model, serial, firmware, settings, port, first_seen_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 device.protocol,
                 device.make,
                 device.model,
                 device.serial,
                 device.firmware,
+                settings_or_default(&device.settings),
                 device.port,
                 now.to_string()
             ],
@@ -296,6 +347,86 @@ impl Store {
             "SELECT received_at_ms, bytes FROM raw_chunks WHERE session_id = ?1 ORDER BY id",
         )?;
         let rows = statement.query_map([session.0], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every table in the record: (id, name, game, rule book), by name.
+    pub fn tables(&self) -> Result<Vec<TableRow>, StoreError> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT id, name, game, rule_book FROM pit_tables ORDER BY name")?;
+        let rows = statement.query_map([], |r| {
+            Ok(TableRow {
+                id: TableId(r.get(0)?),
+                name: r.get(1)?,
+                game: r.get(2)?,
+                rule_book: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The device sessions of `table`, in order, with the device's identity.
+    pub fn sessions(&self, table: TableId) -> Result<Vec<SessionRow>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT s.id, d.protocol, d.make, d.model, d.serial, d.firmware, d.settings, d.port, \
+             s.started_at, s.ended_at, s.end_reason FROM device_sessions s JOIN devices d ON d.id = s.device_id \
+             WHERE s.table_id = ?1 ORDER BY s.id",
+        )?;
+        let rows = statement.query_map([table.0], |r| {
+            Ok(SessionRow {
+                id: SessionId(r.get(0)?),
+                device: DeviceIdentity {
+                    protocol: r.get(1)?,
+                    make: r.get(2)?,
+                    model: r.get(3)?,
+                    serial: r.get(4)?,
+                    firmware: r.get(5)?,
+                    settings: r.get(6)?,
+                    port: r.get(7)?,
+                },
+                started_at: r.get(8)?,
+                ended_at: r.get(9)?,
+                end_reason: r.get(10)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The events of `table` in `seq` order, each with the session and frame it came from
+    /// (`None` for events entered at the console).
+    pub fn event_rows(&self, table: TableId) -> Result<Vec<EventRow>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT session_id, frame_id, body FROM events WHERE table_id = ?1 ORDER BY seq",
+        )?;
+        let rows = statement.query_map([table.0], |r| {
+            Ok((
+                r.get::<_, Option<i64>>(0)?,
+                r.get::<_, Option<i64>>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (session, frame, body) = row?;
+            let event = serde_json::from_str::<TableEvent>(&body).map_err(|e| {
+                StoreError::NotADatabase(format!("an event row does not decode: {e}"))
+            })?;
+            out.push(EventRow {
+                session: session.map(SessionId),
+                frame: frame.map(FrameId),
+                event,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The rounds recorded live for `table`: (shoe, round, body as JSON), in order.
+    pub fn rounds(&self, table: TableId) -> Result<Vec<(u32, u32, String)>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT shoe, round, body FROM rounds WHERE table_id = ?1 ORDER BY shoe, round",
+        )?;
+        let rows = statement.query_map([table.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -615,6 +746,34 @@ impl Batch<'_> {
                 Field::Text(&at),
             ],
         )
+    }
+
+    /// Records (or replaces) a round as the engine derived it. Rounds are derived data, rebuilt by
+    /// replay, so they are not chained.
+    pub fn record_round(
+        &mut self,
+        table: TableId,
+        shoe: u32,
+        round: u32,
+        first_seq: u64,
+        last_seq: u64,
+        body: &str,
+    ) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO rounds (table_id, shoe, round, first_seq, last_seq, body) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+             ON CONFLICT (table_id, shoe, round) DO UPDATE SET \
+             first_seq = excluded.first_seq, last_seq = excluded.last_seq, body = excluded.body",
+            params![
+                table.0,
+                shoe,
+                round,
+                i64::try_from(first_seq).unwrap_or(i64::MAX),
+                i64::try_from(last_seq).unwrap_or(i64::MAX),
+                body
+            ],
+        )?;
+        Ok(())
     }
 
     /// Commits everything in the batch at once (durably, before returning).

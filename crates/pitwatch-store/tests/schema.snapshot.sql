@@ -34,9 +34,11 @@ CREATE TABLE devices (
     model       TEXT NOT NULL DEFAULT '',
     serial      TEXT NOT NULL DEFAULT '',
     firmware    TEXT NOT NULL DEFAULT '',
+    -- The codec settings in force (JSON), so replay decodes exactly as live did.
+    settings    TEXT NOT NULL DEFAULT '{}',
     port        TEXT NOT NULL,
     first_seen_at TEXT NOT NULL,
-    UNIQUE (protocol, make, model, serial, firmware, port)
+    UNIQUE (protocol, make, model, serial, firmware, settings, port)
 );
 
 -- table events
