@@ -649,3 +649,102 @@ impl Table<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nz() -> RuleBook {
+        RuleBook::nz_baccarat()
+    }
+
+    #[test]
+    fn an_honest_shoe_holds_no_card_more_often_than_the_shoe_does() {
+        let session = deal(&nz(), &DealerConfig::angel_eye(), &[], 9);
+        let mut seen = [0u8; Card::DISTINCT];
+        for event in &session.events {
+            if let EventKind::CardDrawn { card: Some(c), .. } = event.kind {
+                seen[c.index()] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n <= 8));
+        let drawn: u32 = seen.iter().map(|&n| u32::from(n)).sum();
+        assert_eq!(session.cards_per_shoe, vec![drawn]);
+        // The cutting card sits 20 to 34 cards from the back; after it at most two rounds (12
+        // cards) are dealt.
+        assert!((382..=408).contains(&drawn), "{drawn} cards drawn");
+    }
+
+    #[test]
+    fn a_shoe_starts_with_shuffle_cut_cutting_card_and_the_burn() {
+        let session = deal(&nz(), &DealerConfig::angel_eye(), &[], 2);
+        let names: Vec<&str> = session
+            .events
+            .iter()
+            .take(4)
+            .map(|e| e.kind.name())
+            .collect();
+        assert_eq!(
+            names,
+            ["shuffled", "cut", "cutting_card_placed", "card_drawn"]
+        );
+        let EventKind::CardDrawn {
+            card: Some(first),
+            target: Some(Target::First),
+            ..
+        } = session.events[3].kind
+        else {
+            panic!("the burn's first card comes first: {:?}", session.events[3]);
+        };
+        let burns = session
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::CardDrawn {
+                        target: Some(Target::Burn),
+                        ..
+                    }
+                )
+            })
+            .count() as u32;
+        assert_eq!(burns, nz().burn().count_after(first.rank));
+    }
+
+    #[test]
+    fn every_injected_fault_points_at_an_event_of_the_stream() {
+        let plans: Vec<FaultPlan> = FaultKind::ALL
+            .iter()
+            .map(|&kind| FaultPlan {
+                kind,
+                shoe: 1,
+                round: 20,
+            })
+            .collect();
+        let session = deal(&nz(), &DealerConfig::angel_eye(), &plans, 4);
+        assert_eq!(session.faults.len(), FaultKind::ALL.len());
+        for fault in &session.faults {
+            assert!(
+                session.events.iter().any(|e| e.seq == fault.seq),
+                "{fault:?}"
+            );
+            assert_eq!(fault.expected_code, fault.kind.expected_code());
+        }
+    }
+
+    #[test]
+    fn the_same_seed_deals_the_same_events_and_a_plain_shoe_carries_no_targets() {
+        let a = deal(&nz(), &DealerConfig::barcode(), &[], 77);
+        let b = deal(&nz(), &DealerConfig::barcode(), &[], 77);
+        assert_eq!(a.events, b.events);
+        assert_eq!(a.rounds, b.rounds);
+        assert!(a.events.iter().all(|e| !matches!(
+            e.kind,
+            EventKind::CardDrawn {
+                target: Some(_),
+                ..
+            }
+        )));
+    }
+}

@@ -254,7 +254,7 @@ impl CutLimit {
     pub const fn cards(self, composition: ShoeComposition) -> u32 {
         match self {
             CutLimit::Cards(n) => n,
-            CutLimit::Decks(n) => n * composition.kind.cards_per_deck(),
+            CutLimit::Decks(n) => n.saturating_mul(composition.kind.cards_per_deck()),
         }
     }
 }
@@ -459,7 +459,7 @@ impl RuleBook {
                 CutLimit::Cards(0)
             }
         };
-        if total > 0 && cut.cards(composition) * 2 >= total {
+        if total > 0 && cut.cards(composition).saturating_mul(2) >= total {
             p.push(format!(
                 "[cut]: a cut at least {} cards from either end is impossible in a {total}-card shoe",
                 cut.cards(composition)

@@ -828,7 +828,8 @@ impl Engine {
         };
         if !self.shoe.synced {
             // Joined part-way with a device that reports targets: wait for a round's first card.
-            if side == Some(Side::Player) && index.is_none_or(|i| i == 1) {
+            // A plain shoe cannot tell, so it starts at once (its first round is not judged).
+            if side.is_none() || side == Some(Side::Player) && index.is_none_or(|i| i == 1) {
                 self.shoe.synced = true;
             } else {
                 self.see(seq, card, None);
@@ -1114,7 +1115,17 @@ impl Engine {
         let hands = self.round.hands;
         let number = self.round.number;
         let evidence = [self.round.first_seq, self.round.last_seq, seq];
-        match self.drawing.next_card(&hands.player, &hands.banker) {
+        // The first round of a shoe joined part-way may have begun before the engine did, and a
+        // round with an unreadable card cannot be judged by the Table of Play.
+        let joined_mid_round = self.shoe.partial && number == 1;
+        let unreadable = hands.player.has_unreadable() || hands.banker.has_unreadable();
+        let judged = !(joined_mid_round || unreadable);
+        let next = if judged {
+            self.drawing.next_card(&hands.player, &hands.banker)
+        } else {
+            NextCard::Complete
+        };
+        match next {
             NextCard::To(side, 3) => {
                 let why = match boundary {
                     Boundary::Result => "the result was declared",

@@ -1,7 +1,8 @@
 //! Data-driven fixtures: each file in `tests/fixtures/` is an event script and the outputs it must
 //! produce, walked by one runner, [`check`].
 //!
-//! A fixture has a `rules = <book>` line, an `events:` section and an `expect:` section. Event
+//! A fixture has a `rules = <book>` line (a built-in id, or `file:books/<name>.toml` for a test
+//! book beside the fixtures), an `events:` section and an `expect:` section. Event
 //! lines are JSON objects, or shorthand (seq numbers count from 1, one per event):
 //!
 //! ```text
@@ -212,7 +213,12 @@ fn parse(text: &str) -> Fixture {
 fn check(path: &Path) -> Result<(), String> {
     let text = fs::read_to_string(path).map_err(|e| e.to_string())?;
     let fixture = parse(&text);
-    let book = RuleBook::load(&fixture.rules).map_err(|e| e.to_string())?;
+    // `rules = file:books/x.toml` names a test book beside the fixtures.
+    let rules = match fixture.rules.strip_prefix("file:") {
+        Some(relative) => path.with_file_name(relative).display().to_string(),
+        None => fixture.rules.clone(),
+    };
+    let book = RuleBook::load(&rules).map_err(|e| e.to_string())?;
     let actual: Vec<String> = replay(&book, &fixture.events).iter().map(summary).collect();
     if actual == fixture.expect {
         return Ok(());

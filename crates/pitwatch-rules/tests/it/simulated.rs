@@ -254,3 +254,39 @@ fn the_dealer_reports_targets_only_in_target_mode() {
         }
     )));
 }
+
+#[test]
+fn a_cutting_card_that_comes_out_too_late_is_flagged_when_it_appears() {
+    // Given a shoe whose cutting card sits too close to the back, with its placement unreported
+    let plan = FaultPlan {
+        kind: FaultKind::CuttingCardTooCloseToBack,
+        shoe: 1,
+        round: 1,
+    };
+    let session = deal(&nz(), &DealerConfig::angel_eye(), &[plan], 5);
+    let events: Vec<_> = session
+        .events
+        .iter()
+        .filter(|e| !matches!(e.kind, EventKind::CuttingCardPlaced { .. }))
+        .cloned()
+        .collect();
+    // When it is replayed
+    let (_, irregularities) = split(&replay(&nz(), &events));
+    // Then the cutting card itself is the evidence
+    assert_eq!(irregularities.len(), 1, "{irregularities:#?}");
+    let flagged = &irregularities[0];
+    assert_eq!(
+        flagged.code,
+        pitwatch_rules::IrregularityCode::CuttingCardMisplaced
+    );
+    let drawn = events
+        .iter()
+        .find(|e| e.kind == EventKind::CuttingCardDrawn)
+        .unwrap();
+    assert_eq!(flagged.seq, drawn.seq);
+    assert!(
+        flagged.message.contains("came out with"),
+        "{}",
+        flagged.message
+    );
+}
