@@ -298,3 +298,105 @@ pub fn parse_command(frame: &[u8], variant: BccVariant) -> Result<Command, Comma
         _ => Err(CommandError::Unknown(crate::escape_bytes(&frame[3..7]))),
     }
 }
+
+/// Canonical events to Angel Eye reports, for the simulator: cards with a Player, Banker, first
+/// or burn target (`D`, or `R` when marked as a retransmission), cards outside a game (`d`, from
+/// the `outside_game` extra field), the burn count, the cutting card, results, errors (numeric
+/// codes), error clears and lock changes. Everything else has no Angel Eye report.
+#[derive(Debug, Clone, Default)]
+pub struct AngelEyeEncoder {
+    reports: ReportEncoder,
+}
+
+impl AngelEyeEncoder {
+    /// An encoder whose first report has `Seq` `0`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The report for `event`, if there is one.
+    pub fn report_for(event: &pitwatch_model::TableEvent) -> Option<Report> {
+        use pitwatch_model::{EventKind, Target};
+        Some(match &event.kind {
+            EventKind::CardDrawn {
+                card,
+                target,
+                index,
+                retransmit,
+                ..
+            } => {
+                let index = index.unwrap_or(0);
+                let slot = match target {
+                    Some(Target::Player) => CardSlotKind::Player,
+                    Some(Target::Banker) => CardSlotKind::Banker,
+                    Some(Target::First) => CardSlotKind::First,
+                    Some(Target::Burn) => CardSlotKind::Burn,
+                    None => {
+                        let mode = match event.extra.get("outside_game")?.as_str()? {
+                            "lock" => OutsideGameMode::Lock,
+                            "error" => OutsideGameMode::Error,
+                            "setting" => OutsideGameMode::Setting,
+                            _ => return None,
+                        };
+                        return Some(Report::CardOutsideGame { mode, card: *card });
+                    }
+                    Some(_) => return None,
+                };
+                let hand = matches!(slot, CardSlotKind::Player | CardSlotKind::Banker);
+                if index > 10 || (hand && (card.is_none() || !(1..=3).contains(&index))) {
+                    return None;
+                }
+                Report::Card {
+                    slot,
+                    index,
+                    card: *card,
+                    retransmit: *retransmit == Some(true),
+                }
+            }
+            EventKind::BurnCounted { count } if *count <= 10 => Report::Card {
+                slot: CardSlotKind::BurnCount,
+                index: *count as u8,
+                card: None,
+                retransmit: false,
+            },
+            EventKind::CuttingCardDrawn => Report::CuttingCardDrawn,
+            EventKind::ResultDeclared {
+                outcome,
+                player_pair,
+                banker_pair,
+            } => Report::Result {
+                outcome: *outcome,
+                player_pair: player_pair.unwrap_or(false),
+                banker_pair: banker_pair.unwrap_or(false),
+            },
+            EventKind::DeviceError { code, .. } => Report::Error {
+                code: code.parse().ok().filter(|c: &u8| *c <= 0x3F)?,
+                in_error_mode: event
+                    .extra
+                    .get("error_mode")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(true),
+            },
+            EventKind::DeviceErrorCleared { code } => Report::ErrorCleared {
+                code: code.parse().ok().filter(|c: &u8| *c <= 0x7F)?,
+            },
+            EventKind::LockChanged { locked } => Report::Lock { locked: *locked },
+            _ => return None,
+        })
+    }
+}
+
+impl pitwatch_codec::Encoder for AngelEyeEncoder {
+    fn protocol(&self) -> &'static str {
+        crate::PROTOCOL
+    }
+
+    fn encode(&mut self, event: &pitwatch_model::TableEvent) -> Option<Vec<u8>> {
+        Self::report_for(event).map(|report| self.reports.encode(&report))
+    }
+
+    fn corrupt_checksum(&self, frame: &mut [u8]) -> bool {
+        corrupt_bcc(frame);
+        !frame.is_empty()
+    }
+}

@@ -36,7 +36,9 @@ use pitwatch_codec::{
 use pitwatch_model::{Card, EventKind, Outcome, Rank, Suit, TableEvent, Target, Timestamp};
 use serde_json::{Map, Value};
 
-pub use encode::{encode_command, encode_report, Command, CommandError, Report, ReportEncoder};
+pub use encode::{
+    encode_command, encode_report, AngelEyeEncoder, Command, CommandError, Report, ReportEncoder,
+};
 
 /// Start of a response frame (shoe → host) and of a command (host → shoe).
 pub const STX: u8 = 0x02;

@@ -658,3 +658,80 @@ proptest! {
         prop_assert_eq!(final_output.bytes(), &last[..]);
     }
 }
+
+#[test]
+fn event_encoder_round_trips_what_the_shoe_can_say() {
+    use pitwatch_codec::Encoder;
+    let mut outside = TableEvent::new(0, EventKind::card(card("4C")));
+    outside
+        .extra
+        .insert("outside_game".into(), Value::from("lock"));
+    let mut kinds_in = vec![
+        drawn(None, Target::First, Some(1)),
+        EventKind::BurnCounted { count: 4 },
+        drawn(None, Target::Burn, Some(1)),
+        drawn(Some(card("2S")), Target::Player, Some(1)),
+        drawn(Some(card("3H")), Target::Banker, Some(1)),
+        EventKind::CardDrawn {
+            card: Some(card("3H")),
+            target: Some(Target::Banker),
+            index: Some(2),
+            face_up: None,
+            retransmit: Some(true),
+        },
+        EventKind::CuttingCardDrawn,
+        EventKind::ResultDeclared {
+            outcome: Outcome::Tie,
+            player_pair: Some(false),
+            banker_pair: Some(true),
+        },
+        EventKind::DeviceError {
+            code: "4".into(),
+            text: "reverse run at exit".into(),
+        },
+        EventKind::DeviceErrorCleared { code: "4".into() },
+        EventKind::LockChanged { locked: false },
+    ];
+    let mut encoder = AngelEyeEncoder::new();
+    let mut bytes = Vec::new();
+    for kind in &kinds_in {
+        bytes.extend(encoder.encode(&TableEvent::new(0, kind.clone())).unwrap());
+    }
+    bytes.extend(encoder.encode(&outside).unwrap());
+    kinds_in.push(outside.kind.clone());
+    let outputs = decode(&bytes);
+    assert!(rejections(&outputs).is_empty(), "{outputs:#?}");
+    assert_eq!(kinds(&outputs), kinds_in);
+    assert_eq!(
+        outputs.last().unwrap().events()[0].extra["outside_game"],
+        "lock"
+    );
+
+    // What the shoe cannot say is refused, not approximated.
+    for kind in [
+        EventKind::Cut { position: 3 },
+        EventKind::BetsClosed,
+        EventKind::card(card("AS")),
+        drawn(None, Target::Player, Some(1)),
+        drawn(Some(card("AS")), Target::Player, Some(4)),
+        drawn(Some(card("AS")), Target::Box(1), Some(1)),
+        EventKind::DeviceError {
+            code: "JAM".into(),
+            text: String::new(),
+        },
+        EventKind::BurnCounted { count: 11 },
+    ] {
+        assert_eq!(
+            encoder.encode(&TableEvent::new(0, kind.clone())),
+            None,
+            "{kind:?}"
+        );
+    }
+
+    // Fault injection: a corrupted checksum is rejected.
+    let mut frame = encoder
+        .encode(&TableEvent::new(0, EventKind::CuttingCardDrawn))
+        .unwrap();
+    assert!(encoder.corrupt_checksum(&mut frame));
+    assert_eq!(rejections(&decode(&frame)), [RejectKind::BadChecksum]);
+}

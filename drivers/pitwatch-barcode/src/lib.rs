@@ -87,6 +87,33 @@ pub fn encode_code(code: u16) -> Vec<u8> {
     format!("{:03}\r", code % 1000).into_bytes()
 }
 
+/// Canonical events to scanner lines, for the simulator: a card drawn with a known card becomes
+/// its code (a scanner knows no targets, so they are dropped), `shuffled` becomes the shuffle card.
+/// Everything else, and an unreadable card, has no line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BarcodeEncoder;
+
+impl pitwatch_codec::Encoder for BarcodeEncoder {
+    fn protocol(&self) -> &'static str {
+        PROTOCOL
+    }
+
+    fn encode(&mut self, event: &pitwatch_model::TableEvent) -> Option<Vec<u8>> {
+        match event.kind {
+            EventKind::CardDrawn {
+                card: Some(card), ..
+            } => Some(encode_card(card)),
+            EventKind::Shuffled { .. } => Some(encode_shuffle_card()),
+            _ => None,
+        }
+    }
+
+    fn corrupt_checksum(&self, _frame: &mut [u8]) -> bool {
+        // Scanner lines carry no checksum.
+        false
+    }
+}
+
 /// Decoder of a barcode shoe's byte stream.
 #[derive(Debug, Clone)]
 pub struct BarcodeDecoder {
@@ -446,6 +473,45 @@ mod tests {
         let out = run(&mut decoder, &bytes, 0);
         assert_eq!(out.len(), 53);
         assert!(rejections(&out).is_empty());
+    }
+
+    #[test]
+    fn event_encoder_round_trips_cards_and_the_shuffle_card() {
+        use pitwatch_codec::Encoder;
+        use pitwatch_model::{TableEvent, Target};
+        let mut encoder = BarcodeEncoder;
+        let shuffled = EventKind::Shuffled {
+            decks: Some(8),
+            cards: None,
+            shuffler: None,
+        };
+        let with_target = EventKind::CardDrawn {
+            card: Some(card("QH")),
+            target: Some(Target::Player),
+            index: Some(1),
+            face_up: None,
+            retransmit: None,
+        };
+        let mut bytes = encoder.encode(&TableEvent::new(1, shuffled)).unwrap();
+        bytes.extend(encoder.encode(&TableEvent::new(2, with_target)).unwrap());
+        assert_eq!(bytes, b"511\r047\r");
+        let mut decoder = BarcodeDecoder::default();
+        assert_eq!(
+            kinds(&run(&mut decoder, &bytes, 0)),
+            [
+                EventKind::Shuffled {
+                    decks: None,
+                    cards: None,
+                    shuffler: None
+                },
+                EventKind::card(card("QH"))
+            ]
+        );
+        assert_eq!(
+            encoder.encode(&TableEvent::new(3, EventKind::BetsClosed)),
+            None
+        );
+        assert!(!encoder.corrupt_checksum(&mut bytes));
     }
 
     proptest! {

@@ -36,6 +36,23 @@ pub trait Decoder: Send {
     fn next_event_seq(&self) -> u64;
 }
 
+/// The other direction, for simulators and tests: canonical events to the device's bytes. A
+/// simulator that deals an honest shoe as table events drives a device protocol through this, and
+/// injects faults (garbage between frames, a frame sent twice, [`Encoder::corrupt_checksum`]).
+pub trait Encoder: Send {
+    /// The protocol's configuration name.
+    fn protocol(&self) -> &'static str;
+
+    /// The bytes a device of this protocol sends for `event`, or `None` when the protocol cannot
+    /// express it (an Angel Eye shoe knows nothing of cuts; a barcode scanner has no results).
+    /// The device's own sequence numbers advance with every frame produced.
+    fn encode(&mut self, event: &TableEvent) -> Option<Vec<u8>>;
+
+    /// Damages the checksum of `frame` (one this encoder produced) so a decoder rejects it;
+    /// `false` when the protocol has no checksum.
+    fn corrupt_checksum(&self, frame: &mut [u8]) -> bool;
+}
+
 /// Decodes `bytes` all at once and returns the outputs (a convenience for tests and tools).
 pub fn decode_all(decoder: &mut dyn Decoder, bytes: &[u8], now: Timestamp) -> Vec<DecodeOutput> {
     let mut out = Vec::new();

@@ -21,8 +21,8 @@ use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use serde_json::Value;
 
 pub use message::{
-    corrupt_checksum, encode, encode_raw, DeckCheck, Message, MessageEncoder, Role, MAX_FIELDS,
-    MAX_LINE, VERSION,
+    corrupt_checksum, encode, encode_raw, DeckCheck, Message, MessageEncoder, ProtoEncoder, Role,
+    MAX_FIELDS, MAX_LINE, VERSION,
 };
 use message::{Fields, MessageError};
 

@@ -453,6 +453,100 @@ fn over_long_lines_are_rejected_and_bare_newlines_accepted() {
     assert_eq!(kinds(&outputs), [EventKind::CuttingCardDrawn]);
 }
 
+#[test]
+fn event_encoder_round_trips_every_event_kind() {
+    use pitwatch_codec::Encoder;
+    let mut failing_check = TableEvent::new(
+        0,
+        EventKind::Shuffled {
+            decks: Some(1),
+            cards: Some(51),
+            shuffler: None,
+        },
+    );
+    for (key, value) in [
+        ("expected_cards", 52),
+        ("missing_cards", 1),
+        ("extra_cards", 0),
+        ("foreign_cards", 0),
+    ] {
+        failing_check.extra.insert(key.into(), value.into());
+    }
+    let kinds_in = [
+        EventKind::Shuffled {
+            decks: Some(8),
+            cards: Some(416),
+            shuffler: Some(ShufflerKind::Batch),
+        },
+        EventKind::Cut { position: 200 },
+        EventKind::CuttingCardPlaced { from_back: 16 },
+        EventKind::CardDrawn {
+            card: Some(card("7D")),
+            target: Some(Target::First),
+            index: Some(1),
+            face_up: Some(true),
+            retransmit: None,
+        },
+        EventKind::BurnCounted { count: 7 },
+        EventKind::CardDrawn {
+            card: None,
+            target: Some(Target::Seat(3)),
+            index: None,
+            face_up: Some(false),
+            retransmit: Some(true),
+        },
+        EventKind::CuttingCardDrawn,
+        EventKind::ResultDeclared {
+            outcome: Outcome::Void,
+            player_pair: None,
+            banker_pair: Some(false),
+        },
+        EventKind::CardExposed {
+            card: Some(card("KS")),
+            during: ExposedDuring::Loading,
+        },
+        EventKind::DeviceError {
+            code: "JAM".into(),
+            text: "card jam at exit".into(),
+        },
+        EventKind::DeviceErrorCleared { code: "JAM".into() },
+        EventKind::LockChanged { locked: true },
+        EventKind::TableStateChanged {
+            state: TableState::Open,
+        },
+        EventKind::CardsReplaced,
+        EventKind::BetsClosed,
+    ];
+    let mut encoder = ProtoEncoder::new();
+    let mut bytes = encoder.hello(DeviceIdentity {
+        role: "console".into(),
+        make: "Sim".into(),
+        model: "Honest dealer".into(),
+        serial: "0".into(),
+        firmware: "1".into(),
+        protocol_version: 1,
+    });
+    for kind in &kinds_in {
+        bytes.extend(encoder.encode(&TableEvent::new(0, kind.clone())).unwrap());
+    }
+    bytes.extend(encoder.encode(&failing_check).unwrap());
+    let outputs = decode(&bytes);
+    assert!(rejections(&outputs).is_empty(), "{outputs:#?}");
+    let mut expected = kinds_in.to_vec();
+    expected.push(failing_check.kind.clone());
+    expected.push(EventKind::DeviceError {
+        code: "DECK_CHECK".into(),
+        text: "deck check failed: 51 cards counted, 52 expected, 1 missing, 0 extra, 0 foreign"
+            .into(),
+    });
+    assert_eq!(kinds(&outputs), expected);
+    let mut line = encoder
+        .encode(&TableEvent::new(0, EventKind::BetsClosed))
+        .unwrap();
+    assert!(encoder.corrupt_checksum(&mut line));
+    assert_eq!(rejections(&decode(&line)), [RejectKind::BadChecksum]);
+}
+
 proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {

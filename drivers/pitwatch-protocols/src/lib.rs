@@ -4,13 +4,15 @@
 //! configured protocol (`angel-eye`, `barcode`, `pitwatch`) and its settings to that decoder, so
 //! adding a protocol touches one enum here rather than the monitor. Like the codecs, it is pure.
 
-use pitwatch_angel_eye::{AngelEyeConfig, AngelEyeDecoder};
-use pitwatch_barcode::{BarcodeConfig, BarcodeDecoder};
-use pitwatch_codec::Decoder;
-use pitwatch_proto::{ProtoConfig, ProtoDecoder};
+use pitwatch_angel_eye::{AngelEyeConfig, AngelEyeDecoder, AngelEyeEncoder};
+use pitwatch_barcode::{BarcodeConfig, BarcodeDecoder, BarcodeEncoder};
+use pitwatch_codec::{Decoder, Encoder};
+use pitwatch_proto::{ProtoConfig, ProtoDecoder, ProtoEncoder};
 use serde::{Deserialize, Serialize};
 
-pub use pitwatch_codec::{Accepted, DecodeOutput, DeviceIdentity, Notice, RejectKind, Rejection};
+pub use pitwatch_codec::{
+    Accepted, DecodeOutput, DeviceIdentity, FrameBytes, Notice, RejectKind, Rejection,
+};
 
 /// A device's protocol and its settings, e.g. `{"protocol": "angel-eye", "command_bcc":
 /// "include_start"}` or, in TOML, `protocol = "barcode"` with `repeat_window_ms = 250`.
@@ -70,6 +72,15 @@ impl ProtocolConfig {
             }
         }
     }
+
+    /// An encoder that speaks this protocol as a device would (for the simulator).
+    pub fn encoder(&self) -> Box<dyn Encoder> {
+        match self {
+            ProtocolConfig::AngelEye(_) => Box::new(AngelEyeEncoder::new()),
+            ProtocolConfig::Barcode(_) => Box::new(BarcodeEncoder),
+            ProtocolConfig::Pitwatch(_) => Box::new(ProtoEncoder::new()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +108,35 @@ mod tests {
             assert!(!matches!(events[0].kind, EventKind::BetsClosed));
         }
         assert_eq!(ProtocolConfig::by_name("morse"), None);
+    }
+
+    #[test]
+    fn every_encoder_speaks_to_its_decoder() {
+        let now = Timestamp::from_unix_millis(0).unwrap();
+        let event = pitwatch_model::TableEvent::new(
+            1,
+            EventKind::CardDrawn {
+                card: Some("9D".parse().unwrap()),
+                target: Some(pitwatch_model::Target::Banker),
+                index: Some(1),
+                face_up: None,
+                retransmit: None,
+            },
+        );
+        for name in ProtocolConfig::NAMES {
+            let config = ProtocolConfig::by_name(name).unwrap();
+            let mut encoder = config.encoder();
+            assert_eq!(encoder.protocol(), name);
+            let bytes = encoder.encode(&event).unwrap();
+            let outputs = pitwatch_codec::decode_all(config.decoder(1).as_mut(), &bytes, now);
+            let events: Vec<_> = outputs.iter().flat_map(|o| o.events()).collect();
+            assert_eq!(events.len(), 1, "{name}: {outputs:?}");
+            assert!(
+                matches!(events[0].kind, EventKind::CardDrawn { card: Some(c), .. } if c.to_string() == "9D"),
+                "{name}: {:?}",
+                events[0]
+            );
+        }
     }
 
     #[test]
