@@ -59,8 +59,8 @@ impl From<&TableConfig> for TableTile {
             name: table.name.clone(),
             game: table.game,
             rule_book: table.rules.clone(),
-            protocol: table.device.protocol,
-            link: table.device.to_string(),
+            protocol: Protocol::from(&table.device),
+            link: table.describe_link(),
             status: LinkStatus::NotMonitored,
         }
     }

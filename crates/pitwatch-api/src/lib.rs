@@ -5,6 +5,7 @@
 //! desktop shell's commands are one-line adapters and the same behaviour is testable here.
 
 pub mod dto;
+pub mod monitor;
 pub mod pit;
 pub mod recorder;
 

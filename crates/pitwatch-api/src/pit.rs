@@ -4,8 +4,10 @@
 //! and lists every problem at once, so an operator fixes a configuration in one pass.
 
 use std::collections::BTreeSet;
-use std::fmt;
 
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::RuleBook;
+pub use pitwatch_transport::DeviceConfig as LinkConfig;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -42,10 +44,28 @@ pub struct TableConfig {
     pub name: String,
     /// The game dealt at the table.
     pub game: Game,
-    /// The rule book the table is checked against, e.g. `nz-baccarat`.
+    /// The rule book the table is checked against: a built-in name (`nz-baccarat`) or a path.
     pub rules: String,
-    /// The card-reading device and how it is reached.
-    pub device: DeviceConfig,
+    /// The card-reading device's protocol and its settings, e.g. `{ protocol = "angel-eye" }`.
+    pub device: ProtocolConfig,
+    /// How the device is reached: a serial port or a TCP device server, with timeouts and
+    /// reconnect backoff, e.g. `{ kind = "serial", path = "/dev/ttyUSB0", baud = 4800 }`.
+    pub link: Option<LinkConfig>,
+    /// Simulated by Pitwatch itself (only in the demo pit): the link is a pseudo-terminal the app
+    /// creates at start-up.
+    #[serde(default)]
+    pub simulated: bool,
+}
+
+impl TableConfig {
+    /// How the device is reached, for people.
+    pub fn describe_link(&self) -> String {
+        match (&self.link, self.simulated) {
+            (_, true) => "simulated".to_owned(),
+            (Some(link), false) => link.transport.describe(),
+            (None, false) => "no link".to_owned(),
+        }
+    }
 }
 
 /// A table game.
@@ -60,6 +80,17 @@ pub enum Game {
     Pontoon,
 }
 
+impl Game {
+    /// The game's name as written in configuration and the store.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Game::Baccarat => "baccarat",
+            Game::Blackjack => "blackjack",
+            Game::Pontoon => "pontoon",
+        }
+    }
+}
+
 /// The wire protocol a device speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
@@ -72,45 +103,12 @@ pub enum Protocol {
     Pitwatch,
 }
 
-/// A device and its link.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DeviceConfig {
-    /// The protocol it speaks.
-    pub protocol: Protocol,
-    /// A serial port, when connected by serial.
-    pub serial: Option<SerialLink>,
-    /// `host:port` of a serial-to-Ethernet device server, when connected by TCP.
-    pub tcp: Option<String>,
-    /// Simulated by Pitwatch itself (the demo pit).
-    #[serde(default)]
-    pub simulated: bool,
-}
-
-/// Serial line settings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SerialLink {
-    /// The port's path, e.g. `/dev/ttyUSB0`.
-    pub path: String,
-    /// Line speed; the Angel Eye default is 4800.
-    #[serde(default = "default_baud")]
-    pub baud: u32,
-}
-
-fn default_baud() -> u32 {
-    4800
-}
-
-impl fmt::Display for DeviceConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.simulated {
-            return f.write_str("simulated");
-        }
-        match (&self.serial, &self.tcp) {
-            (Some(serial), _) => write!(f, "{} @ {} baud", serial.path, serial.baud),
-            (None, Some(address)) => write!(f, "tcp {address}"),
-            (None, None) => f.write_str("no link"),
+impl From<&ProtocolConfig> for Protocol {
+    fn from(config: &ProtocolConfig) -> Self {
+        match config {
+            ProtocolConfig::AngelEye(_) => Protocol::AngelEye,
+            ProtocolConfig::Barcode(_) => Protocol::Barcode,
+            ProtocolConfig::Pitwatch(_) => Protocol::Pitwatch,
         }
     }
 }
@@ -166,34 +164,56 @@ impl PitConfig {
             }
             if table.rules.trim().is_empty() {
                 problems.push(format!("{label}: rules is empty"));
+            } else if let Err(e) = RuleBook::load(&table.rules) {
+                problems.push(format!("{label}: rules {:?}: {e}", table.rules));
             }
-            let device = &table.device;
-            let links = usize::from(device.serial.is_some())
-                + usize::from(device.tcp.is_some())
-                + usize::from(device.simulated);
-            if links != 1 {
+            if table.game != Game::Baccarat {
                 problems.push(format!(
-                    "{label}: device needs exactly one of serial, tcp or simulated (found {links})"
+                    "{label}: game {:?} has no rules engine yet (baccarat only)",
+                    table.game.as_str()
                 ));
             }
-            if let Some(address) = &device.tcp {
-                if address
-                    .rsplit_once(':')
-                    .and_then(|(_, p)| p.parse::<u16>().ok())
-                    .is_none()
-                {
-                    problems.push(format!("{label}: device.tcp {address:?} is not host:port"));
+            match (&table.link, table.simulated) {
+                (Some(_), true) => problems.push(format!(
+                    "{label}: a table has either a link or simulated = true, not both"
+                )),
+                (None, false) => problems.push(format!(
+                    "{label}: no link (add link = {{ kind = \"serial\", path = ..., baud = ... }} or {{ kind = \"tcp\", address = \"host:port\" }})"
+                )),
+                _ => {}
+            }
+            if let Some(link) = &table.link {
+                match &link.transport {
+                    pitwatch_transport::TransportConfig::Tcp(tcp) => {
+                        if tcp
+                            .address
+                            .rsplit_once(':')
+                            .and_then(|(_, p)| p.parse::<u16>().ok())
+                            .is_none()
+                        {
+                            problems.push(format!(
+                                "{label}: link address {:?} is not host:port",
+                                tcp.address
+                            ));
+                        }
+                    }
+                    pitwatch_transport::TransportConfig::Serial(serial) => {
+                        if serial.path.trim().is_empty() {
+                            problems.push(format!("{label}: link path is empty"));
+                        }
+                        if serial.baud == 0 {
+                            problems.push(format!("{label}: link baud must be above 0"));
+                        }
+                        if !(5..=8).contains(&serial.data_bits) {
+                            problems.push(format!("{label}: link data_bits must be 5 to 8"));
+                        }
+                        if !(1..=2).contains(&serial.stop_bits) {
+                            problems.push(format!("{label}: link stop_bits must be 1 or 2"));
+                        }
+                    }
                 }
             }
-            if let Some(serial) = &device.serial {
-                if serial.path.trim().is_empty() {
-                    problems.push(format!("{label}: device.serial.path is empty"));
-                }
-                if serial.baud == 0 {
-                    problems.push(format!("{label}: device.serial.baud must be above 0"));
-                }
-            }
-            if device.simulated && !self.demo {
+            if table.simulated && !self.demo {
                 problems.push(format!(
                     "{label}: simulated devices are only allowed in a demo pit (demo = true)"
                 ));
@@ -215,7 +235,33 @@ mod tests {
         assert!(pit
             .tables
             .iter()
-            .any(|t| t.device.protocol == Protocol::Barcode));
+            .any(|t| Protocol::from(&t.device) == Protocol::Barcode));
+    }
+
+    #[test]
+    fn a_real_pit_reads_serial_and_tcp_links() {
+        let text = r#"
+            [site]
+            name = "Sky City · Pit 3"
+            [[table]]
+            name = "BAC-1"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            device = { protocol = "angel-eye" }
+            link = { kind = "serial", path = "/dev/ttyUSB0", baud = 9600 }
+            [[table]]
+            name = "MINI-7"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            device = { protocol = "barcode", repeat_window_ms = 250 }
+            link = { kind = "tcp", address = "10.20.0.17:4001", backoff = { initial_ms = 500, max_ms = 8000 } }
+        "#;
+        let pit = PitConfig::from_toml(text).unwrap();
+        assert_eq!(
+            pit.tables[0].describe_link(),
+            "serial /dev/ttyUSB0 9600 8N1"
+        );
+        assert_eq!(pit.tables[1].describe_link(), "tcp 10.20.0.17:4001");
     }
 
     #[test]
@@ -227,27 +273,36 @@ mod tests {
             name = "BAC-1"
             game = "baccarat"
             rules = "nz-baccarat"
-            device = { protocol = "angel-eye", tcp = "10.1.1.5" }
+            device = { protocol = "angel-eye" }
+            link = { kind = "tcp", address = "10.1.1.5" }
             [[table]]
             name = "BAC-1"
-            game = "baccarat"
-            rules = ""
-            device = { protocol = "barcode", simulated = true, serial = { path = "/dev/ttyS0" } }
+            game = "blackjack"
+            rules = "atlantis-baccarat"
+            device = { protocol = "barcode" }
+            simulated = true
+            link = { kind = "serial", path = "/dev/ttyS0", baud = 4800, stop_bits = 3 }
         "#;
         let PitConfigError::Invalid(problems) = PitConfig::from_toml(text).unwrap_err() else {
             panic!("expected a list of problems");
         };
-        assert_eq!(
-            problems,
-            [
-                "site.name is empty",
-                "table 1 (\"BAC-1\"): device.tcp \"10.1.1.5\" is not host:port",
-                "table 2 (\"BAC-1\"): another table has the same name",
-                "table 2 (\"BAC-1\"): rules is empty",
-                "table 2 (\"BAC-1\"): device needs exactly one of serial, tcp or simulated (found 2)",
-                "table 2 (\"BAC-1\"): simulated devices are only allowed in a demo pit (demo = true)",
-            ]
-        );
+        let expected_starts = [
+            "site.name is empty",
+            "table 1 (\"BAC-1\"): link address \"10.1.1.5\" is not host:port",
+            "table 2 (\"BAC-1\"): another table has the same name",
+            "table 2 (\"BAC-1\"): rules \"atlantis-baccarat\":",
+            "table 2 (\"BAC-1\"): game \"blackjack\" has no rules engine yet",
+            "table 2 (\"BAC-1\"): a table has either a link or simulated = true, not both",
+            "table 2 (\"BAC-1\"): link stop_bits must be 1 or 2",
+            "table 2 (\"BAC-1\"): simulated devices are only allowed in a demo pit",
+        ];
+        assert_eq!(problems.len(), expected_starts.len(), "{problems:#?}");
+        for (problem, start) in problems.iter().zip(expected_starts) {
+            assert!(
+                problem.starts_with(start),
+                "{problem:?} should start with {start:?}"
+            );
+        }
     }
 
     #[test]
@@ -256,19 +311,5 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("craps") || err.contains("line 4"), "{err}");
-    }
-
-    #[test]
-    fn links_describe_themselves() {
-        let serial = DeviceConfig {
-            protocol: Protocol::AngelEye,
-            serial: Some(SerialLink {
-                path: "/dev/ttyUSB0".into(),
-                baud: 4800,
-            }),
-            tcp: None,
-            simulated: false,
-        };
-        assert_eq!(serial.to_string(), "/dev/ttyUSB0 @ 4800 baud");
     }
 }

@@ -97,11 +97,13 @@ impl TableRecorder {
         self.session
     }
 
-    /// Starts a device session: the device (with whatever identity is known) connected on `port`.
+    /// Starts a device session: the device connected on `port`, with its identity when known
+    /// (make, model and serial; the protocol and codec settings are filled in here).
     pub fn connect(
         &mut self,
         store: &mut Store,
         port: &str,
+        identity: DeviceIdentity,
         now: Timestamp,
     ) -> Result<SessionId, StoreError> {
         let settings = serde_json::to_string(&self.protocol).unwrap_or_else(|_| "{}".into());
@@ -110,7 +112,7 @@ impl TableRecorder {
                 protocol: self.protocol.name().to_owned(),
                 settings,
                 port: port.to_owned(),
-                ..Default::default()
+                ..identity
             },
             now,
         )?;

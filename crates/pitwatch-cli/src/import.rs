@@ -81,7 +81,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     )?;
     let port = format!("import:{}", args.capture.display());
     let mut derived = Vec::new();
-    let session = recorder.connect(&mut store, &port, start)?;
+    let session = recorder.connect(&mut store, &port, Default::default(), start)?;
     match protocol {
         Some(_) => {
             let chunks = split(&bytes, args.format);

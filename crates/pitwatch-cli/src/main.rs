@@ -7,6 +7,7 @@
 mod events;
 mod import;
 mod incidents;
+mod monitor;
 mod ports;
 mod replay;
 mod verify;
@@ -37,6 +38,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// List serial ports with USB vendor, product and serial number where available.
     Ports(ports::PortsArgs),
+    /// Watch every table of a pit live, recording everything; Ctrl-C stops cleanly.
+    Monitor(monitor::MonitorArgs),
     /// List incidents, with filters.
     Incidents(incidents::ListArgs),
     /// Work one incident: acknowledge, note, resolve, show.
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Command::Ports(args) => ports::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Import(args) => import::run(args),
+        Command::Monitor(args) => monitor::run(args),
         Command::Incidents(args) => incidents::run_list(args),
         Command::Incident(command) => incidents::run_step(command),
         Command::User(command) => incidents::run_user(command),

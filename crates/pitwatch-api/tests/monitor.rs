@@ -1,0 +1,188 @@
+//! Live monitoring end to end over a real TCP link on loopback (a serial-to-Ethernet device
+//! server's stand-in): bytes recorded before anything is shown, irregularities opened as
+//! incidents, reconnects recorded as sessions, and everything intact after an orderly stop.
+
+use std::io::Write;
+use std::net::TcpListener;
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_api::recorder::Derived;
+use pitwatch_model::{EventKind, ExposedDuring};
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::Output;
+use pitwatch_store::{IncidentFilter, Store};
+use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
+
+fn card(text: &str) -> Vec<u8> {
+    pitwatch_barcode::encode_card(text.parse().unwrap())
+}
+
+fn wait_for(
+    events: &Receiver<MonitorEvent>,
+    what: &str,
+    mut matches: impl FnMut(&MonitorEvent) -> bool,
+) -> Vec<MonitorEvent> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    while Instant::now() < deadline {
+        if let Ok(event) = events.recv_timeout(Duration::from_millis(100)) {
+            let hit = matches(&event);
+            seen.push(event);
+            if hit {
+                return seen;
+            }
+        }
+    }
+    panic!("timed out waiting for {what}; saw {seen:#?}");
+}
+
+#[test]
+fn a_table_is_recorded_live_across_a_reconnect() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let mut link = LinkConfig::new(TransportConfig::Tcp(TcpConfig { address }));
+    link.backoff.initial_ms = 50;
+    link.backoff.max_ms = 200;
+    let table = MonitoredTable {
+        config: TableConfig {
+            name: "MINI-1".into(),
+            game: Game::Baccarat,
+            rules: "nz-baccarat".into(),
+            device: ProtocolConfig::by_name("barcode").unwrap(),
+            link: Some(link.clone()),
+            simulated: false,
+        },
+        link,
+    };
+    let (monitor, events) = Monitor::start(
+        Store::open(&db).unwrap(),
+        vec![table],
+        Arc::new(SystemClock),
+    )
+    .unwrap();
+
+    let (mut device, _) = listener.accept().unwrap();
+    wait_for(&events, "the link", |e| {
+        matches!(
+            e,
+            MonitorEvent::Link {
+                state: LinkState::Connected,
+                ..
+            }
+        )
+    });
+    // A new shoe: the shuffle card, the first card (a 3) and three burn cards.
+    let mut bytes = pitwatch_barcode::encode_shuffle_card();
+    for c in ["3H", "KD", "7S", "2C"] {
+        bytes.extend(card(c));
+    }
+    // Nine aces of spades between other cards: an eight-deck shoe holds only eight.
+    for _ in 0..9 {
+        bytes.extend(card("AS"));
+        bytes.extend(card("2D"));
+    }
+    device.write_all(&bytes).unwrap();
+    let seen = wait_for(
+        &events,
+        "EXCESS_CARD",
+        |e| matches!(e, MonitorEvent::Derived { derived: Derived::Output { output: Output::Irregularity(i), incident: Some(_) }, .. } if i.code.to_string() == "EXCESS_CARD"),
+    );
+    let rounds = seen
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                MonitorEvent::Derived {
+                    derived: Derived::Output {
+                        output: Output::Round(_),
+                        ..
+                    },
+                    ..
+                }
+            )
+        })
+        .count();
+    assert!(
+        rounds >= 2,
+        "rounds were recorded and shown before the excess card: {rounds}"
+    );
+
+    // The device server drops the connection; the monitor reconnects and carries on.
+    drop(device);
+    wait_for(&events, "the disconnection", |e| {
+        matches!(
+            e,
+            MonitorEvent::Link {
+                state: LinkState::Disconnected,
+                ..
+            }
+        )
+    });
+    let (mut device, _) = listener.accept().unwrap();
+    wait_for(&events, "the reconnection", |e| {
+        matches!(
+            e,
+            MonitorEvent::Link {
+                state: LinkState::Connected,
+                ..
+            }
+        )
+    });
+    device.write_all(&card("9H")).unwrap();
+    wait_for(
+        &events,
+        "the card after reconnecting",
+        |e| matches!(e, MonitorEvent::Derived { derived: Derived::Event(ev), .. } if matches!(ev.kind, EventKind::CardDrawn { card: Some(c), .. } if c.to_string() == "9H")),
+    );
+
+    // A supervisor records what no device sees.
+    let seq = monitor
+        .console(
+            "MINI-1",
+            EventKind::CardExposed {
+                card: None,
+                during: ExposedDuring::Dealing,
+            },
+            "ana",
+        )
+        .unwrap();
+    assert!(monitor
+        .console("NOPE", EventKind::BetsClosed, "ana")
+        .is_err());
+    monitor.stop().unwrap();
+
+    let store = Store::open(&db).unwrap();
+    let report = store.verify().unwrap();
+    assert!(report.intact(), "{:?}", report.first_problem);
+    let table = store.table_id("MINI-1").unwrap().unwrap();
+    let sessions = store.sessions(table).unwrap();
+    assert_eq!(sessions.len(), 2, "one session per connection");
+    assert!(
+        sessions.iter().all(|s| s.ended_at.is_some()),
+        "both sessions ended on record"
+    );
+    let events = store.event_rows(table).unwrap();
+    assert_eq!(events.len(), 1 + 4 + 18 + 1 + 1);
+    let seqs: Vec<u64> = events.iter().map(|e| e.event.seq).collect();
+    assert_eq!(
+        seqs,
+        (1..=25).collect::<Vec<_>>(),
+        "one gapless stream across sessions and the console"
+    );
+    assert_eq!(events.last().unwrap().event.seq, seq);
+    assert!(
+        events.last().unwrap().frame.is_none(),
+        "console events have no frame"
+    );
+    let incidents = store.incidents(&IncidentFilter::default()).unwrap();
+    assert!(
+        incidents.iter().any(|i| i.code == "EXCESS_CARD"),
+        "{incidents:?}"
+    );
+}
