@@ -580,6 +580,7 @@ impl Table<'_> {
             player.push(card);
             player_third = Some(card.baccarat_points());
         } else if self.config.mode == Mode::Targets
+            && last.is_none_or(|l| round < l)
             && self.pending(FaultKind::UnauthorisedThirdCard, round)
         {
             self.due(FaultKind::UnauthorisedThirdCard, Some(round));

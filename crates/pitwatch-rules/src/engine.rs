@@ -889,6 +889,10 @@ impl Engine {
             // round.
             self.shoe.counter = self.shoe.composition.counter();
         }
+    }
+
+    /// Flags the first round dealt after the last coup was completed (once per shoe).
+    fn check_past_last_coup(&mut self, seq: u64) {
         if self.shoe.ended && !self.shoe.continuous && !self.shoe.past_last_coup_flagged {
             self.shoe.past_last_coup_flagged = true;
             let last = self.shoe.last_round.unwrap_or(0);
@@ -935,6 +939,7 @@ impl Engine {
                 NextCard::To(s, _) | NextCard::Unknown(s) => s,
                 NextCard::Complete => Side::Player,
             };
+            self.check_past_last_coup(seq);
             self.push(seq, to, card);
             return Some(self.round.number);
         };
@@ -943,6 +948,10 @@ impl Engine {
             self.close_round(seq, Boundary::NewRound);
             self.start_round(seq);
         }
+        // Checked here rather than when a round starts: a Player card carried over by 12.1(b)
+        // from the last coup belongs to that coup's settlement, and the round it starts is past
+        // the last coup only once it is dealt on.
+        self.check_past_last_coup(seq);
         let number = self.round.number;
         let hands = self.round.hands;
         let next = self.drawing.next_card(&hands.player, &hands.banker);
