@@ -341,3 +341,108 @@ fn import_of_a_barcode_capture_records_every_frame() {
     );
     assert!(stdout.contains("rejected: malformed"), "{stdout}");
 }
+
+#[test]
+fn monitor_records_a_live_table_and_stops_cleanly_on_ctrl_c() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let config = dir.path().join("pit.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[site]\nname = \"Test pit\"\n[[table]]\nname = \"MINI-9\"\ngame = \"baccarat\"\nrules = \"nz-baccarat\"\n\
+             device = {{ protocol = \"barcode\" }}\nlink = {{ kind = \"tcp\", address = \"{}\" }}\n",
+            listener.local_addr().unwrap()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+        .args([
+            "monitor",
+            "--config",
+            config.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut device, _) = listener.accept().unwrap();
+    // A shuffle, the first card 3H with three burns, one round, then a card no deck holds twice
+    // over: nine aces of spades (with other cards between them).
+    let mut bytes = b"511\r011\r049\r028\r008\r016\r049\r005\r018\r007\r".to_vec();
+    for _ in 0..9 {
+        bytes.extend(b"004\r005\r");
+    }
+    device.write_all(&bytes).unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    while !seen
+        .iter()
+        .any(|l: &String| l.contains("INCIDENT") && l.contains("EXCESS_CARD"))
+    {
+        let line = lines.next().expect("the monitor keeps printing").unwrap();
+        seen.push(line);
+    }
+    assert!(
+        seen.iter().any(|l| l.contains("connected: tcp")),
+        "{seen:#?}"
+    );
+    assert!(
+        seen.iter()
+            .any(|l| l.contains("shoe 1 round  1: P [4S 2D] 6  B [KD 5C 2H] 7  banker")),
+        "{seen:#?}"
+    );
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?} {rest:#?}");
+    assert!(
+        rest.iter()
+            .any(|l| l.contains("disconnected: stopped by the host")),
+        "{rest:#?}"
+    );
+    assert!(
+        rest.iter()
+            .any(|l| l.starts_with("stopped; everything is on record")),
+        "{rest:#?}"
+    );
+    let out = pitwatch(&["incidents", "--db", db.to_str().unwrap(), "--json"]);
+    assert!(text(&out.stdout).contains("EXCESS_CARD"));
+    assert!(pitwatch(&["verify", "--db", db.to_str().unwrap()])
+        .status
+        .success());
+}
+
+#[test]
+fn monitor_lists_every_configuration_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pit.toml");
+    std::fs::write(
+        &config,
+        "[site]\nname = \"\"\n[[table]]\nname = \"A\"\ngame = \"baccarat\"\nrules = \"nowhere\"\ndevice = { protocol = \"barcode\" }\n",
+    )
+    .unwrap();
+    let out = pitwatch(&[
+        "monitor",
+        "--config",
+        config.to_str().unwrap(),
+        "--db",
+        dir.path().join("x.db").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("3 problem(s)"), "{stderr}");
+    assert!(
+        stderr.contains("site.name is empty")
+            && stderr.contains("rules \"nowhere\"")
+            && stderr.contains("no link"),
+        "{stderr}"
+    );
+}
