@@ -14,7 +14,7 @@
 //!
 //! Anything else on a line (letters, a wrong number of digits, codes outside the table) rejects
 //! that line with the reason; framing restarts at the next line end, so garbage never costs more
-//! than its own line. A line longer than [`MAX_LINE`] bytes is reported in pieces as it grows.
+//! than its own line. A line longer than [`MAX_LINE`] bytes (terminator included) is reported in pieces as it grows.
 
 use pitwatch_codec::{
     escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, RejectKind,
@@ -26,7 +26,7 @@ use pitwatch_model::{Card, EventKind, Rank, Suit, Timestamp};
 pub const PROTOCOL: &str = "barcode";
 /// The code of the shuffle (new shoe) card.
 pub const SHUFFLE_CODE: u16 = 511;
-/// A line that grows past this many bytes without a line end is rejected in pieces this long.
+/// The longest line, terminator included; a longer one is rejected in pieces this long.
 pub const MAX_LINE: usize = 16;
 
 /// Settings of one barcode stream.
@@ -267,12 +267,13 @@ impl Decoder for BarcodeDecoder {
         let mut rest = bytes;
         while !rest.is_empty() {
             let room = MAX_LINE - self.line.len();
+            // A line may hold MAX_LINE bytes with its terminator, whatever the chunking.
             let end = rest
                 .iter()
-                .take(room + 1)
+                .take(room)
                 .position(|&b| b == b'\r' || b == b'\n');
             match end {
-                Some(k) if k <= room => {
+                Some(k) => {
                     if self.line.is_empty() {
                         // Whole line inside this chunk: no copy into the line buffer.
                         self.line_done(&rest[..=k], now, now_ms, out);
