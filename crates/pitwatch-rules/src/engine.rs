@@ -188,6 +188,37 @@ impl Engine {
         &self.book
     }
 
+    /// The current shoe, 1-based within the stream, or 0 before any.
+    pub fn shoe(&self) -> u32 {
+        self.shoe_no
+    }
+
+    /// The round being dealt, if one is in progress.
+    pub fn round_in_progress(&self) -> Option<u32> {
+        self.current_round()
+    }
+
+    /// Whether the current shoe was joined part-way.
+    pub fn is_partial(&self) -> bool {
+        self.shoe_open && self.shoe.partial
+    }
+
+    /// How many cards of the current shoe have not been seen (a count only: which cards are left
+    /// is confidential and never exposed).
+    pub fn cards_left(&self) -> u32 {
+        self.shoe
+            .composition
+            .total_cards()
+            .saturating_sub(self.shoe.cards)
+    }
+
+    /// Device errors still open, as (code, `seq` that raised it).
+    pub fn open_device_errors(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.open_errors
+            .iter()
+            .map(|(code, seq)| (code.as_str(), *seq))
+    }
+
     /// The next output, oldest first, or `None` when everything has been drained.
     pub fn poll_output(&mut self) -> Option<Output> {
         self.out.pop_front()
@@ -1287,4 +1318,48 @@ pub fn replay<'a>(
         out.push(o);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitwatch_model::EventKind;
+
+    fn event(seq: u64, kind: EventKind) -> TableEvent {
+        TableEvent::new(seq, kind)
+    }
+
+    #[test]
+    fn given_a_shoe_in_play_the_engine_reports_where_it_is() {
+        let mut engine = Engine::new(RuleBook::nz_baccarat());
+        assert_eq!(engine.shoe(), 0);
+        engine.handle_event(&event(
+            1,
+            EventKind::Shuffled {
+                decks: Some(6),
+                cards: Some(312),
+                shuffler: None,
+            },
+        ));
+        for (seq, card) in [(2, "2S"), (3, "3S"), (4, "4S"), (5, "9S"), (6, "KH")] {
+            engine.handle_event(&event(seq, EventKind::card(card.parse().unwrap())));
+        }
+        assert_eq!(engine.shoe(), 1);
+        assert_eq!(engine.round_in_progress(), Some(1));
+        assert_eq!(engine.cards_left(), 312 - 5);
+        assert!(!engine.is_partial());
+        engine.handle_event(&event(
+            7,
+            EventKind::DeviceError {
+                code: "2".into(),
+                text: "overdraw".into(),
+            },
+        ));
+        assert_eq!(engine.open_device_errors().collect::<Vec<_>>(), [("2", 7)]);
+        engine.handle_event(&event(
+            8,
+            EventKind::DeviceErrorCleared { code: "2".into() },
+        ));
+        assert_eq!(engine.open_device_errors().count(), 0);
+    }
 }

@@ -5,9 +5,10 @@
 //! Cards are grouped into the ten point values, so the walk visits at most 10^6 value sequences
 //! and multiplies by how many card sequences each stands for.
 
-use pitwatch_model::{Card, ShoeComposition};
+use pitwatch_model::{Card, Rank, ShoeComposition, Suit};
 
-use crate::drawing::{Decision, DrawingTable};
+use crate::drawing::{DrawingTable, NextCard};
+use crate::side::{BySide, Hand};
 
 /// Ordered six-card sequences by outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -28,99 +29,76 @@ impl OutcomeCounts {
 }
 
 /// Counts outcomes over every ordered six-card sequence from a full `shoe` under `table`.
+///
+/// The walk deals through [`DrawingTable::next_card`], the very function the engine uses to
+/// decide where each card goes and when a round is complete, with one representative card per
+/// point value.
 pub fn outcome_counts(table: &DrawingTable, shoe: ShoeComposition) -> OutcomeCounts {
-    let mut by_value = [0u128; 10];
+    let mut left = [0u128; 10];
     for i in 0..Card::DISTINCT {
         if let Some(card) = Card::from_index(i) {
-            by_value[card.baccarat_points() as usize] += u128::from(shoe.copies_of(card));
+            left[card.baccarat_points() as usize] += u128::from(shoe.copies_of(card));
         }
     }
-    let total = u128::from(shoe.total_cards());
-    let mut counts = OutcomeCounts::default();
-    let mut left = by_value;
-    // Draws one card of value v: its weight is how many such cards remain.
-    fn take(left: &mut [u128; 10], v: usize) -> u128 {
-        let w = left[v];
-        left[v] = w.saturating_sub(1);
-        w
-    }
-    for p1 in 0..10 {
-        let w1 = take(&mut left, p1);
-        for b1 in 0..10 {
-            let w2 = w1 * take(&mut left, b1);
-            for p2 in 0..10 {
-                let w3 = w2 * take(&mut left, p2);
-                for b2 in 0..10 {
-                    let w4 = w3 * take(&mut left, b2);
-                    if w4 > 0 {
-                        let player2 = ((p1 + p2) % 10) as u8;
-                        let banker2 = ((b1 + b2) % 10) as u8;
-                        play_rest(table, &mut left, total, player2, banker2, w4, &mut counts);
-                    }
-                    left[b2] += 1;
-                }
-                left[p2] += 1;
-            }
-            left[b1] += 1;
-        }
-        left[p1] += 1;
-    }
-    counts
+    let mut walk = Walk {
+        table,
+        total: u128::from(shoe.total_cards()),
+        left,
+        counts: OutcomeCounts::default(),
+    };
+    walk.deal(BySide::default(), 0, 1);
+    walk.counts
 }
 
-/// Finishes a round after the initial four cards, weighting each ending by the number of ways to
-/// fill the unused positions of the six-card sequence.
-fn play_rest(
-    table: &DrawingTable,
-    left: &mut [u128; 10],
+struct Walk<'a> {
+    table: &'a DrawingTable,
     total: u128,
-    player2: u8,
-    banker2: u8,
-    weight: u128,
-    counts: &mut OutcomeCounts,
-) {
-    // Ways to fill the remaining positions after `used` cards: (total-used)(total-used-1)…
-    let fill = |used: u128| -> u128 { (used..6).map(|k| total - k).product() };
-    let settle = |counts: &mut OutcomeCounts, p: u8, b: u8, w: u128| {
-        if p > b {
-            counts.player += w;
-        } else if b > p {
-            counts.banker += w;
+    /// Cards of each point value still in the shoe.
+    left: [u128; 10],
+    counts: OutcomeCounts,
+}
+
+impl Walk<'_> {
+    /// One card of each point value: a king for 0, otherwise the rank with that pip.
+    fn representative(value: usize) -> Card {
+        let rank = if value == 0 {
+            Rank::King
         } else {
-            counts.tie += w;
-        }
-    };
-    if table.player(player2, banker2) == Decision::Stand {
-        if table.banker(player2, banker2, None) == Decision::Stand {
-            settle(counts, player2, banker2, weight * fill(4));
-        } else {
-            for (b3, &n) in left.iter().enumerate() {
-                let w = weight * n;
-                if w > 0 {
-                    settle(counts, player2, (banker2 + b3 as u8) % 10, w * fill(5));
-                }
-            }
-        }
-        return;
+            Rank::from_pip(value as u8).unwrap_or(Rank::King)
+        };
+        Card::new(rank, Suit::Spades)
     }
-    for p3 in 0..10usize {
-        let w5 = weight * left[p3];
-        if w5 == 0 {
-            continue;
-        }
-        left[p3] -= 1;
-        let player = (player2 + p3 as u8) % 10;
-        if table.banker(player2, banker2, Some(p3 as u8)) == Decision::Stand {
-            settle(counts, player, banker2, w5 * fill(5));
-        } else {
-            for (b3, &n) in left.iter().enumerate() {
-                let w6 = w5 * n;
-                if w6 > 0 {
-                    settle(counts, player, (banker2 + b3 as u8) % 10, w6);
+
+    fn deal(&mut self, hands: BySide<Hand>, used: u128, weight: u128) {
+        match self.table.next_card(&hands.player, &hands.banker) {
+            NextCard::To(side, _) | NextCard::Unknown(side) => {
+                for value in 0..10 {
+                    let n = self.left[value];
+                    if n == 0 {
+                        continue;
+                    }
+                    let mut next = hands;
+                    next.get_mut(side).push(Some(Self::representative(value)));
+                    self.left[value] -= 1;
+                    self.deal(next, used + 1, weight * n);
+                    self.left[value] += 1;
+                }
+            }
+            NextCard::Complete => {
+                // Every way to fill the unused positions of the six-card sequence.
+                let fill: u128 = (used..6).map(|k| self.total - k).product();
+                let w = weight * fill;
+                let player = hands.player.total().unwrap_or(0);
+                let banker = hands.banker.total().unwrap_or(0);
+                if player > banker {
+                    self.counts.player += w;
+                } else if banker > player {
+                    self.counts.banker += w;
+                } else {
+                    self.counts.tie += w;
                 }
             }
         }
-        left[p3] += 1;
     }
 }
 
