@@ -645,7 +645,8 @@ impl Engine {
                 seen,
                 first_seq,
             } => match target {
-                Some(Target::Burn) => {
+                // Under a fixed burn a device's "first" card is simply the first burn card.
+                Some(Target::Burn | Target::First) => {
                     let seen = seen + 1;
                     self.shoe.burn = Burn::Burning {
                         expected,
@@ -791,9 +792,16 @@ impl Engine {
             if self.round.active {
                 self.close_round(seq, Boundary::Reshuffle);
             }
-            let composition = self.book.composition();
-            self.start_shoe(seq, composition, None, false);
-            if self.shuffles_reported || self.unshuffled.is_some() {
+            // A shoe just shuffled with nothing drawn yet is this shoe, not a previous one.
+            let fresh = self.shoe_open && self.shoe.cards == 0 && self.unshuffled.is_none();
+            let composition = if fresh {
+                self.shoe.composition
+            } else {
+                self.book.composition()
+            };
+            let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
+            self.start_shoe(seq, composition, shuffler, false);
+            if !fresh && (self.shuffles_reported || self.unshuffled.is_some()) {
                 self.unshuffled = None;
                 self.flag(
                     Code::NotShuffled,
@@ -836,8 +844,9 @@ impl Engine {
             None => None,
             Some(Target::Player) => Some(Side::Player),
             Some(Target::Banker) => Some(Side::Banker),
-            Some(Target::Burn) => {
-                // A burn card outside the burn: counted, dealt to no hand.
+            Some(Target::Burn | Target::First) => {
+                // A burn card outside the burn (or a first card under a book without one):
+                // counted, dealt to no hand.
                 self.see(seq, card, None);
                 return;
             }
@@ -869,6 +878,7 @@ impl Engine {
         }
         let round = self.deal(seq, card, side, index, face_up);
         self.see(seq, card, round);
+        self.complete_if_done();
     }
 
     /// Counts a card against the shoe and flags excess and unreadable cards.
@@ -1114,8 +1124,15 @@ impl Engine {
         if self.round.carried && self.round.cards() > 1 {
             self.round.carried = false;
         }
+    }
+
+    /// Emits the current round if its last card has been dealt. Called once the card that
+    /// completed it has been counted, so a flag about that card comes before the round record.
+    fn complete_if_done(&mut self) {
         let hands = &self.round.hands;
-        if self.drawing.next_card(&hands.player, &hands.banker) == NextCard::Complete {
+        if self.round.active
+            && self.drawing.next_card(&hands.player, &hands.banker) == NextCard::Complete
+        {
             self.complete_round(true);
         }
     }
