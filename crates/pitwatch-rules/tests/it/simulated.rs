@@ -290,3 +290,67 @@ fn a_cutting_card_that_comes_out_too_late_is_flagged_when_it_appears() {
         flagged.message
     );
 }
+
+#[test]
+fn many_faults_in_one_session_are_each_flagged_once_and_play_resynchronises_after_each() {
+    for (mode, config, seed) in [
+        (Mode::Targets, DealerConfig::angel_eye(), 21),
+        (Mode::Plain, DealerConfig::barcode(), 22),
+    ] {
+        // Given every fault kind the mode can see, spread over two shoes
+        let config = DealerConfig { shoes: 3, ..config };
+        let mut plans = Vec::new();
+        for (i, &kind) in FaultKind::ALL.iter().enumerate() {
+            if !kind.observable_in(mode) {
+                continue;
+            }
+            let round = if kind == FaultKind::ForeignCard {
+                60
+            } else {
+                4 + 5 * (i as u32)
+            };
+            plans.push(FaultPlan {
+                kind,
+                shoe: 1 + (i as u32 % 2),
+                round,
+            });
+        }
+        let session = deal(&nz(), &config, &plans, seed);
+        assert_eq!(
+            session.faults.len(),
+            plans.len(),
+            "{mode:?}: not all injected"
+        );
+        // When the session is replayed
+        let (rounds, irregularities) = split(&replay(&nz(), &session.events));
+        // Then each fault gives exactly its code where it was injected
+        let mut got: Vec<_> = irregularities
+            .iter()
+            .map(|i| (i.code, i.shoe, i.round))
+            .collect();
+        let mut want: Vec<_> = session
+            .faults
+            .iter()
+            .map(|f| (f.expected_code, f.shoe, f.round))
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{mode:?}");
+        // And every round other than a faulted one matches the truth
+        let faulted = |r: &RoundRecord| {
+            session
+                .faults
+                .iter()
+                .any(|f| f.shoe == r.shoe && f.round == Some(r.round))
+        };
+        let engine: Vec<_> = rounds.iter().filter(|r| !faulted(r)).map(key).collect();
+        let truth: Vec<_> = session
+            .rounds
+            .iter()
+            .filter(|r| !faulted(r))
+            .map(key)
+            .collect();
+        assert!(truth.len() > 200, "{mode:?}");
+        assert_eq!(engine, truth, "{mode:?}");
+    }
+}
