@@ -64,3 +64,104 @@ proptest! {
         prop_assert_eq!(first, second);
     }
 }
+
+/// Checks what must hold of any output: rounds numbered 1, 2, 3… within each shoe, shoes in
+/// order, and each shoe summary counting the rounds reported for it.
+fn check_invariants(outputs: &[pitwatch_rules::Output]) -> Result<(), TestCaseError> {
+    use pitwatch_rules::Output;
+    let mut shoe = 0u32;
+    let mut rounds_in_shoe = 0u32;
+    for output in outputs {
+        match output {
+            Output::Round(r) => {
+                if r.shoe != shoe {
+                    prop_assert!(r.shoe > shoe, "shoes go forward");
+                    shoe = r.shoe;
+                    rounds_in_shoe = 0;
+                }
+                rounds_in_shoe += 1;
+                prop_assert_eq!(r.round, rounds_in_shoe, "rounds are numbered in order");
+                prop_assert!(r.first_seq <= r.last_seq);
+            }
+            Output::Shoe(s) => {
+                let reported = if s.shoe == shoe { rounds_in_shoe } else { 0 };
+                prop_assert_eq!(s.rounds, reported, "shoe {} summary", s.shoe);
+                prop_assert!(s.shoe >= shoe);
+                shoe = s.shoe;
+                rounds_in_shoe = 0;
+            }
+            Output::Irregularity(i) => prop_assert!(i.evidence.contains(&i.seq)),
+            Output::DeviceErrorCleared(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// One way to damage an honest stream.
+#[derive(Debug, Clone)]
+enum Damage {
+    Drop(usize),
+    Duplicate(usize),
+    Swap(usize),
+    Unreadable(usize),
+    Insert(usize, EventKind),
+}
+
+fn damage() -> impl Strategy<Value = Damage> {
+    prop_oneof![
+        (0usize..2000).prop_map(Damage::Drop),
+        (0usize..2000).prop_map(Damage::Duplicate),
+        (0usize..2000).prop_map(Damage::Swap),
+        (0usize..2000).prop_map(Damage::Unreadable),
+        ((0usize..2000), kind()).prop_map(|(i, k)| Damage::Insert(i, k)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn arbitrary_sequences_keep_the_output_invariants(
+        kinds in proptest::collection::vec(kind(), 0..300),
+    ) {
+        let events: Vec<TableEvent> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
+            .collect();
+        check_invariants(&replay(&RuleBook::nz_baccarat(), &events))?;
+    }
+
+    #[test]
+    fn damaged_honest_streams_never_panic_and_keep_the_invariants(
+        seed in any::<u64>(),
+        plain in any::<bool>(),
+        damages in proptest::collection::vec(damage(), 1..12),
+    ) {
+        use pitwatch_dealer::{deal, DealerConfig};
+        let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
+        let config = DealerConfig { shoes: 2, ..config };
+        let mut kinds: Vec<EventKind> =
+            deal(&RuleBook::nz_baccarat(), &config, &[], seed).events.into_iter().map(|e| e.kind).collect();
+        for d in damages {
+            let n = kinds.len();
+            match d {
+                Damage::Drop(i) => { kinds.remove(i % n); }
+                Damage::Duplicate(i) => { let k = kinds[i % n].clone(); kinds.insert(i % n, k); }
+                Damage::Swap(i) => kinds.swap(i % n, (i + 1) % n),
+                Damage::Unreadable(i) => {
+                    if let EventKind::CardDrawn { card, .. } = &mut kinds[i % n] { *card = None; }
+                }
+                Damage::Insert(i, k) => kinds.insert(i % n, k),
+            }
+        }
+        let events: Vec<TableEvent> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
+            .collect();
+        let first = replay(&RuleBook::nz_baccarat(), &events);
+        check_invariants(&first)?;
+        prop_assert_eq!(first, replay(&RuleBook::nz_baccarat(), &events));
+    }
+}
