@@ -27,17 +27,7 @@ fn main() {
             "--fault" => {
                 let spec = value();
                 let parts: Vec<&str> = spec.split(':').collect();
-                let kind = FaultKind::ALL
-                    .iter()
-                    .copied()
-                    .find(|k| {
-                        serde_json::to_value(k)
-                            .ok()
-                            .as_ref()
-                            .and_then(|v| v.as_str())
-                            == Some(parts[0])
-                    })
-                    .unwrap_or_else(|| panic!("unknown fault kind {}", parts[0]));
+                let kind: FaultKind = parts[0].parse().unwrap_or_else(|e| panic!("{e}"));
                 faults.push(FaultPlan {
                     kind,
                     shoe: parts.get(1).map_or(1, |s| s.parse().expect("shoe")),

@@ -137,6 +137,23 @@ impl FaultKind {
         FaultKind::DeviceError,
     ];
 
+    /// The fault's name, as in JSON and on command lines (`burn_miscount`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            FaultKind::BurnMiscount => "burn_miscount",
+            FaultKind::OutOfOrderCard => "out_of_order_card",
+            FaultKind::UnauthorisedThirdCard => "unauthorised_third_card",
+            FaultKind::MissingThirdCard => "missing_third_card",
+            FaultKind::WrongDeclaredResult => "wrong_declared_result",
+            FaultKind::ForeignCard => "foreign_card",
+            FaultKind::UnreadableCard => "unreadable_card",
+            FaultKind::CuttingCardTooCloseToBack => "cutting_card_too_close_to_back",
+            FaultKind::RoundPastLastCoup => "round_past_last_coup",
+            FaultKind::CardExposed => "card_exposed",
+            FaultKind::DeviceError => "device_error",
+        }
+    }
+
     /// The irregularity the engine should flag for this fault.
     pub const fn expected_code(self) -> IrregularityCode {
         match self {
@@ -165,6 +182,21 @@ impl FaultKind {
                 Mode::Plain
             )
         )
+    }
+}
+
+impl std::str::FromStr for FaultKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FaultKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = FaultKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown fault {s:?} (expected one of {})", names.join(", "))
+            })
     }
 }
 
@@ -732,6 +764,16 @@ mod tests {
             );
             assert_eq!(fault.expected_code, fault.kind.expected_code());
         }
+    }
+
+    #[test]
+    fn fault_names_match_their_json_and_parse_back() {
+        for &kind in FaultKind::ALL {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json.as_str(), Some(kind.name()));
+            assert_eq!(kind.name().parse::<FaultKind>(), Ok(kind));
+        }
+        assert!("card_switch".parse::<FaultKind>().is_err());
     }
 
     #[test]
