@@ -9,6 +9,12 @@
 -- row's content (see crates/pitwatch-store/src/chain.rs for the exact encoding). Triggers reject
 -- UPDATE and DELETE on them; corrections are new rows.
 
+-- Facts about the installation (the site's name for reports), set by the application.
+CREATE TABLE meta (
+    key         TEXT PRIMARY KEY,
+    value       TEXT NOT NULL
+);
+
 CREATE TABLE pit_tables (
     id          INTEGER PRIMARY KEY,
     name        TEXT NOT NULL UNIQUE,

@@ -8,6 +8,7 @@ pub mod dto;
 pub mod monitor;
 pub mod pit;
 pub mod recorder;
+pub mod report;
 
 pub use dto::{ApiError, ErrorCode, PitOverview, TableTile};
 pub use pit::{PitConfig, PitConfigError};

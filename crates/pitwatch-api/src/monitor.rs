@@ -114,7 +114,7 @@ impl Monitor {
                 &table.config.name,
                 table.config.game.as_str(),
                 book,
-                table.config.device,
+                Some(table.config.device),
                 now,
             )?);
         }

@@ -40,8 +40,8 @@ pub enum Derived {
 pub struct TableRecorder {
     table: TableId,
     name: String,
-    protocol: ProtocolConfig,
-    decoder: Box<dyn Decoder>,
+    protocol: Option<ProtocolConfig>,
+    decoder: Option<Box<dyn Decoder>>,
     engine: Engine,
     session: Option<SessionId>,
     last_chunk: Option<pitwatch_store::ChunkId>,
@@ -52,12 +52,14 @@ pub struct TableRecorder {
 impl TableRecorder {
     /// A recorder for table `name`, created in the store if new. The engine's state is rebuilt by
     /// replaying the table's recorded events, so a restarted monitor carries on the same shoe.
+    /// `protocol` is the device's codec; `None` for a source that delivers table events directly
+    /// (an imported event file).
     pub fn resume(
         store: &mut Store,
         name: &str,
         game: &str,
         book: RuleBook,
-        protocol: ProtocolConfig,
+        protocol: Option<ProtocolConfig>,
         now: Timestamp,
     ) -> Result<TableRecorder, StoreError> {
         let table = store.ensure_table(name, game, book.id(), now)?;
@@ -72,7 +74,7 @@ impl TableRecorder {
         Ok(TableRecorder {
             table,
             name: name.to_owned(),
-            decoder: protocol.decoder(1),
+            decoder: protocol.map(|p| p.decoder(1)),
             protocol,
             engine,
             session: None,
@@ -106,10 +108,17 @@ impl TableRecorder {
         identity: DeviceIdentity,
         now: Timestamp,
     ) -> Result<SessionId, StoreError> {
-        let settings = serde_json::to_string(&self.protocol).unwrap_or_else(|_| "{}".into());
+        let settings = match &self.protocol {
+            Some(protocol) => serde_json::to_string(protocol).unwrap_or_else(|_| "{}".into()),
+            None => "{}".to_owned(),
+        };
         let device = store.ensure_device(
             &DeviceIdentity {
-                protocol: self.protocol.name().to_owned(),
+                protocol: self
+                    .protocol
+                    .as_ref()
+                    .map_or("events", |p| p.name())
+                    .to_owned(),
                 settings,
                 port: port.to_owned(),
                 ..identity
@@ -118,7 +127,7 @@ impl TableRecorder {
         )?;
         // Each session decodes with a fresh codec, so replaying a session's bytes on their own
         // reproduces exactly what was decoded live.
-        self.decoder = self.protocol.decoder(1);
+        self.decoder = self.protocol.map(|p| p.decoder(1));
         let session = store.start_session(self.table, device, now)?;
         self.session = Some(session);
         Ok(session)
@@ -141,7 +150,15 @@ impl TableRecorder {
         let chunk = batch.append_chunk(session, received_at, bytes)?;
         self.last_chunk = Some(chunk);
         self.scratch.clear();
-        self.decoder.push(bytes, received_at, &mut self.scratch);
+        match self.decoder.as_mut() {
+            Some(decoder) => decoder.push(bytes, received_at, &mut self.scratch),
+            None => {
+                return Err(StoreError::Invalid(format!(
+                    "table {}: bytes arrived for a source without a codec",
+                    self.name
+                )))
+            }
+        }
         self.record_outputs(batch, session, chunk, derived)
     }
 
@@ -161,6 +178,8 @@ impl TableRecorder {
         };
         event.seq = self.next_seq;
         self.next_seq += 1;
+        // An event without its own time happened when it was received.
+        event.at = event.at.or(Some(received_at));
         batch.append_event(self.table, Some(session), None, &event)?;
         self.apply(batch, event, received_at, derived)
     }
@@ -176,7 +195,9 @@ impl TableRecorder {
             return Ok(None);
         };
         self.scratch.clear();
-        self.decoder.finish(now, &mut self.scratch);
+        if let Some(decoder) = self.decoder.as_mut() {
+            decoder.finish(now, &mut self.scratch);
+        }
         // Leftover bytes were journaled with the chunks they came in; their frame rows point at
         // the session's last chunk. With no chunk there can be no leftovers.
         if let Some(chunk) = self.last_chunk {

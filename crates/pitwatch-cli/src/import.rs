@@ -48,6 +48,9 @@ pub struct ImportArgs {
     /// The rule book for a new table: a built-in name or a path.
     #[arg(long, default_value = "nz-baccarat")]
     rules: String,
+    /// The site's name, for reports (kept in the record).
+    #[arg(long)]
+    site: Option<String>,
     /// Milliseconds between successive chunks of the capture.
     #[arg(long, default_value_t = 500)]
     pace_ms: i64,
@@ -64,6 +67,9 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read {}", args.capture.display()))?;
     let mut store =
         Store::open(&args.db).with_context(|| format!("cannot open {}", args.db.display()))?;
+    if let Some(site) = &args.site {
+        store.set_meta("site", site)?;
+    }
     let start = crate::now();
     let protocol = match args.format {
         CaptureFormat::AngelEye => ProtocolConfig::by_name("angel-eye"),
@@ -71,14 +77,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         CaptureFormat::Pitwatch => ProtocolConfig::by_name("pitwatch"),
         CaptureFormat::Events => None,
     };
-    let mut recorder = TableRecorder::resume(
-        &mut store,
-        &args.table,
-        "baccarat",
-        book,
-        protocol.unwrap_or(ProtocolConfig::by_name("barcode").context("barcode protocol")?),
-        start,
-    )?;
+    let mut recorder =
+        TableRecorder::resume(&mut store, &args.table, "baccarat", book, protocol, start)?;
     let port = format!("import:{}", args.capture.display());
     let mut derived = Vec::new();
     let session = recorder.connect(&mut store, &port, Default::default(), start)?;

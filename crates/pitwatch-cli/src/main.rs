@@ -5,6 +5,7 @@
 //! data, 2 unusable input (bad arguments, a file that does not parse).
 
 mod events;
+mod export;
 mod import;
 mod incidents;
 mod monitor;
@@ -40,6 +41,9 @@ enum Command {
     Ports(ports::PortsArgs),
     /// Watch every table of a pit live, recording everything; Ctrl-C stops cleanly.
     Monitor(monitor::MonitorArgs),
+    /// Write a report of an incident or a shoe as PDF, CSV or JSON.
+    #[command(subcommand)]
+    Export(export::ExportCommand),
     /// List incidents, with filters.
     Incidents(incidents::ListArgs),
     /// Work one incident: acknowledge, note, resolve, show.
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Import(args) => import::run(args),
         Command::Monitor(args) => monitor::run(args),
+        Command::Export(command) => export::run(command),
         Command::Incidents(args) => incidents::run_list(args),
         Command::Incident(command) => incidents::run_step(command),
         Command::User(command) => incidents::run_user(command),

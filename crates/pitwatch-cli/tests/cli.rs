@@ -446,3 +446,126 @@ fn monitor_lists_every_configuration_problem() {
         "{stderr}"
     );
 }
+
+#[test]
+fn export_writes_an_incident_report_as_pdf_csv_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let db_s = db.to_str().unwrap();
+    let capture = dir.path().join("shoe.jsonl");
+    std::fs::write(&capture, BURN_AND_RESULT_FAULTS).unwrap();
+    let out = pitwatch(&[
+        "import",
+        "--db",
+        db_s,
+        "--table",
+        "BAC-1",
+        "--format",
+        "events",
+        "--site",
+        "Demo Casino",
+        capture.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(pitwatch_as(
+        "correct-horse",
+        &["user", "add", "--db", db_s, "--role", "surveillance", "sam"]
+    )
+    .status
+    .success());
+    assert!(pitwatch_as(
+        "correct-horse",
+        &[
+            "incident",
+            "note",
+            "--db",
+            db_s,
+            "--user",
+            "sam",
+            "2",
+            "Camera 14 reviewed"
+        ]
+    )
+    .status
+    .success());
+    let pdf = dir.path().join("incident.pdf");
+    let csv = dir.path().join("incident.csv");
+    let json = dir.path().join("incident.json");
+    let out = pitwatch(&[
+        "export",
+        "incident",
+        "2",
+        "--db",
+        db_s,
+        "--pdf",
+        pdf.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let pdf = std::fs::read(&pdf).unwrap();
+    assert!(pdf.starts_with(b"%PDF-1.4"));
+    let pdf = String::from_utf8_lossy(&pdf);
+    for expected in [
+        "(Incident 2: RESULT_MISMATCH)",
+        "(Demo Casino",
+        "(Camera 14 reviewed)",
+        "(4S 2D)",
+        "(KD 5C 2H)",
+    ] {
+        assert!(pdf.contains(expected), "the PDF shows {expected}");
+    }
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(csv.contains("Incident,field,Code,RESULT_MISMATCH"), "{csv}");
+    assert!(csv.contains("Rule cited,field,Rule,10.1"), "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(json["title"], "Incident 2: RESULT_MISMATCH");
+    // The anchor in the report is the hash of the incident's latest chained row, which verify checks.
+    let anchor = json["footer"]
+        .as_str()
+        .unwrap()
+        .rsplit("anchor ")
+        .next()
+        .unwrap()
+        .to_owned();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let hash: Vec<u8> = conn
+        .query_row(
+            "SELECT hash FROM incident_changes WHERE incident_id = 2 ORDER BY id DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    assert!(hex.starts_with(&anchor), "{anchor} vs {hex}");
+
+    let shoe_pdf = dir.path().join("shoe.pdf");
+    let out = pitwatch(&[
+        "export",
+        "shoe",
+        "--db",
+        db_s,
+        "--table",
+        "BAC-1",
+        "--shoe",
+        "1",
+        "--pdf",
+        shoe_pdf.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = pitwatch(&[
+        "export",
+        "incident",
+        "99",
+        "--db",
+        db_s,
+        "--pdf",
+        shoe_pdf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no incident 99"));
+}

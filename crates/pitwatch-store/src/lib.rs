@@ -142,6 +142,37 @@ fn settings_or_default(settings: &str) -> &str {
     }
 }
 
+/// A recorded frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameRow {
+    /// Its id.
+    pub id: FrameId,
+    /// Its session.
+    pub session: SessionId,
+    /// Host receive time, ms since the Unix epoch.
+    pub received_at_ms: i64,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// Whether the codec accepted it.
+    pub accepted: bool,
+    /// Why it was rejected.
+    pub reason: Option<String>,
+    /// Its hash in the chain, hex.
+    pub hash: String,
+}
+
+fn frame_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FrameRow> {
+    Ok(FrameRow {
+        id: FrameId(r.get(0)?),
+        session: SessionId(r.get(1)?),
+        received_at_ms: r.get(2)?,
+        bytes: r.get(3)?,
+        accepted: r.get::<_, i64>(4)? == 1,
+        reason: r.get(5)?,
+        hash: hex::encode(r.get::<_, Vec<u8>>(6)?),
+    })
+}
+
 /// The head of one chain: the last row's id and hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Head {
@@ -428,6 +459,66 @@ impl Store {
         )?;
         let rows = statement.query_map([table.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Sets an installation fact (e.g. `site`).
+    pub fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2) \
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// An installation fact, if set.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// One recorded frame.
+    pub fn frame(&self, id: FrameId) -> Result<FrameRow, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT id, session_id, received_at_ms, bytes, accepted, reason, hash FROM frames WHERE id = ?1",
+                [id.0],
+                frame_row,
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(format!("no frame {}", id.0)))
+    }
+
+    /// The frames of a session received between two host times (inclusive), in order.
+    pub fn frames_between(
+        &self,
+        session: SessionId,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<FrameRow>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT id, session_id, received_at_ms, bytes, accepted, reason, hash FROM frames \
+             WHERE session_id = ?1 AND received_at_ms BETWEEN ?2 AND ?3 ORDER BY id",
+        )?;
+        let rows = statement.query_map(params![session.0, from_ms, to_ms], frame_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The latest chained row of an incident's history: (row id, hash in hex). It anchors a
+    /// report in the chain.
+    pub fn incident_anchor(&self, id: crate::IncidentId) -> Result<(i64, String), StoreError> {
+        let (row, hash): (i64, Vec<u8>) = self
+            .conn
+            .query_row(
+                "SELECT id, hash FROM incident_changes WHERE incident_id = ?1 ORDER BY id DESC LIMIT 1",
+                [id.0],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(format!("no incident {}", id.0)))?;
+        Ok((row, hex::encode(hash)))
     }
 
     /// Recomputes every hash chain and runs SQLite's integrity check.

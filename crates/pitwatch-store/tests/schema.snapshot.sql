@@ -107,6 +107,12 @@ CREATE TABLE incidents (
     opened_at   TEXT NOT NULL
 );
 
+-- table meta
+CREATE TABLE meta (
+    key         TEXT PRIMARY KEY,
+    value       TEXT NOT NULL
+);
+
 -- table pit_tables
 CREATE TABLE pit_tables (
     id          INTEGER PRIMARY KEY,

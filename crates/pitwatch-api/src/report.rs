@@ -1,0 +1,536 @@
+//! Incident and shoe reports, built from the record alone, as [`pitwatch_report::Document`]s
+//! (rendered to PDF, CSV or JSON by the caller).
+//!
+//! An incident report is what a regulator or a dispute needs: the site, table and device; the
+//! rule cited, from the table's rule book; the round's cards; the evidence timeline of frames and
+//! events with their times and sequence numbers; the notes and sign-offs; and the hash that
+//! anchors the report in the record's chain, checkable with `pitwatch verify`.
+
+use std::collections::BTreeSet;
+
+use pitwatch_model::Timestamp;
+use pitwatch_report::{Block, Document};
+use pitwatch_rules::{RoundRecord, RuleBook};
+use pitwatch_store::{IncidentId, Store, StoreError, TableId};
+
+fn time(ms: i64) -> String {
+    Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), |t| t.to_string())
+}
+
+fn hex(bytes: &[u8], limit: usize) -> String {
+    let shown: Vec<String> = bytes
+        .iter()
+        .take(limit)
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    let more = if bytes.len() > limit {
+        format!(" … (+{} bytes)", bytes.len() - limit)
+    } else {
+        String::new()
+    };
+    format!("{}{more}", shown.join(" "))
+}
+
+fn hand(cards: &[Option<pitwatch_model::Card>]) -> String {
+    cards
+        .iter()
+        .map(|c| c.map_or_else(|| "??".to_owned(), |c| c.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn total(t: Option<u8>) -> String {
+    t.map_or_else(|| "?".into(), |t| t.to_string())
+}
+
+/// A round as stored, decoded.
+fn stored_rounds(store: &Store, table: TableId) -> Result<Vec<RoundRecord>, StoreError> {
+    let mut rounds = Vec::new();
+    for (_, _, body) in store.rounds(table)? {
+        if let Ok(round) = serde_json::from_str::<StoredRound>(&body) {
+            rounds.push(round.into_record());
+        }
+    }
+    Ok(rounds)
+}
+
+/// The fields of a stored round a report shows (the stored JSON is the engine's record).
+#[derive(serde::Deserialize)]
+struct StoredRound {
+    shoe: u32,
+    round: u32,
+    player: Vec<Option<String>>,
+    banker: Vec<Option<String>>,
+    player_total: Option<u8>,
+    banker_total: Option<u8>,
+    outcome: Option<String>,
+    first_seq: u64,
+    last_seq: u64,
+}
+
+impl StoredRound {
+    fn into_record(self) -> RoundRecord {
+        let parse = |cards: &[Option<String>]| {
+            let mut hand = pitwatch_rules::Hand::new();
+            for card in cards {
+                hand.push(card.as_deref().and_then(|c| c.parse().ok()));
+            }
+            hand
+        };
+        let mut record = RoundRecord::from_hands(
+            self.shoe,
+            self.round,
+            parse(&self.player),
+            parse(&self.banker),
+        );
+        record.player_total = self.player_total;
+        record.banker_total = self.banker_total;
+        record.outcome = self.outcome.as_deref().and_then(|o| o.parse().ok());
+        record.first_seq = self.first_seq;
+        record.last_seq = self.last_seq;
+        record
+    }
+}
+
+fn rounds_table(rounds: &[RoundRecord]) -> Block {
+    Block::Table {
+        columns: [
+            "Shoe", "Round", "Player", "P", "Banker", "B", "Result", "Events",
+        ]
+        .map(String::from)
+        .to_vec(),
+        widths: vec![5, 6, 16, 4, 16, 4, 9, 10],
+        rows: rounds
+            .iter()
+            .map(|r| {
+                vec![
+                    r.shoe.to_string(),
+                    r.round.to_string(),
+                    hand(r.player.cards()),
+                    total(r.player_total),
+                    hand(r.banker.cards()),
+                    total(r.banker_total),
+                    r.outcome.map_or("unknown", |o| o.as_str()).to_owned(),
+                    format!("{}–{}", r.first_seq, r.last_seq),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn book_fields(rule_book: &str) -> Vec<(String, String)> {
+    match RuleBook::load(rule_book) {
+        Ok(book) => vec![
+            (
+                "Rule book".into(),
+                format!("{} — {}", book.id(), book.title()),
+            ),
+            ("Jurisdiction".into(), book.jurisdiction().to_owned()),
+            ("Published in".into(), book.gazette().to_owned()),
+            ("Effective".into(), book.effective().to_owned()),
+        ],
+        Err(e) => vec![(
+            "Rule book".into(),
+            format!("{rule_book} (cannot be loaded: {e})"),
+        )],
+    }
+}
+
+/// The report of incident `id`. `db_name` is how the record file is named in the report's
+/// verification instructions.
+pub fn incident_report(
+    store: &Store,
+    id: IncidentId,
+    db_name: &str,
+) -> Result<Document, StoreError> {
+    let incident = store.incident(id)?;
+    let site = store
+        .meta("site")?
+        .unwrap_or_else(|| "(site not recorded)".into());
+    let table = store
+        .table_id(&incident.table)?
+        .ok_or_else(|| StoreError::NotFound(format!("no table {}", incident.table)))?;
+    let table_row = store
+        .tables()?
+        .into_iter()
+        .find(|t| t.id == table)
+        .ok_or_else(|| StoreError::NotFound(format!("no table {}", incident.table)))?;
+    let (anchor_row, anchor_hash) = store.incident_anchor(id)?;
+    let mut blocks = Vec::new();
+
+    blocks.push(Block::Heading {
+        text: "Incident".into(),
+    });
+    blocks.push(Block::Fields {
+        fields: vec![
+            ("Code".into(), incident.code.clone()),
+            ("Severity".into(), incident.severity.clone()),
+            ("Status".into(), incident.status.as_str().to_owned()),
+            ("Opened".into(), incident.opened_at.clone()),
+            (
+                "Table".into(),
+                format!("{} ({})", incident.table, table_row.game),
+            ),
+            (
+                "Shoe / round".into(),
+                format!(
+                    "shoe {}, round {}",
+                    incident.shoe.map_or_else(|| "-".into(), |s| s.to_string()),
+                    incident
+                        .round
+                        .map_or_else(|| "- (outside a round)".into(), |r| r.to_string())
+                ),
+            ),
+            ("Raised at".into(), format!("event seq {}", incident.seq)),
+            (
+                "Evidence".into(),
+                format!(
+                    "event seq {}",
+                    incident
+                        .evidence
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+        ],
+    });
+    blocks.push(Block::Paragraph {
+        text: incident.message.clone(),
+    });
+
+    blocks.push(Block::Heading {
+        text: "Rule cited".into(),
+    });
+    let mut fields = vec![("Rule".into(), incident.rule.clone())];
+    fields.extend(book_fields(&table_row.rule_book));
+    blocks.push(Block::Fields { fields });
+
+    // The events and frames around the evidence.
+    let events = store.event_rows(table)?;
+    let evidence: BTreeSet<u64> = incident.evidence.iter().copied().collect();
+    let first = evidence
+        .iter()
+        .next()
+        .copied()
+        .unwrap_or(incident.seq)
+        .min(incident.seq);
+    let last = evidence
+        .iter()
+        .next_back()
+        .copied()
+        .unwrap_or(incident.seq)
+        .max(incident.seq);
+    let window: Vec<_> = events
+        .iter()
+        .filter(|e| e.event.seq + 2 >= first && e.event.seq <= last + 2)
+        .collect();
+
+    blocks.push(Block::Heading {
+        text: "Device".into(),
+    });
+    let session = window.iter().find_map(|e| e.session);
+    let sessions = store.sessions(table)?;
+    match sessions.iter().find(|s| Some(s.id) == session) {
+        Some(s) => blocks.push(Block::Fields {
+            fields: vec![
+                ("Protocol".into(), s.device.protocol.clone()),
+                (
+                    "Make / model".into(),
+                    format!("{} {}", s.device.make, s.device.model)
+                        .trim()
+                        .to_owned(),
+                ),
+                ("Serial number".into(), s.device.serial.clone()),
+                ("Firmware".into(), s.device.firmware.clone()),
+                ("Port".into(), s.device.port.clone()),
+                (
+                    "Session".into(),
+                    format!(
+                        "{} from {} to {}",
+                        s.id.0,
+                        s.started_at,
+                        s.ended_at.as_deref().unwrap_or("(still connected)")
+                    ),
+                ),
+            ],
+        }),
+        None => blocks.push(Block::Paragraph {
+            text: "The evidence was entered at the console; no device frame is involved.".into(),
+        }),
+    }
+
+    let rounds: Vec<RoundRecord> = stored_rounds(store, table)?
+        .into_iter()
+        .filter(|r| {
+            (Some(r.shoe) == incident.shoe && Some(r.round) == incident.round)
+                || evidence
+                    .iter()
+                    .any(|s| (r.first_seq..=r.last_seq).contains(s))
+        })
+        .collect();
+    blocks.push(Block::Heading {
+        text: "Round".into(),
+    });
+    if rounds.is_empty() {
+        blocks.push(Block::Paragraph {
+            text: "No completed round is involved (the irregularity arose outside a round, or the round was not completed).".into(),
+        });
+    } else {
+        blocks.push(rounds_table(&rounds));
+    }
+
+    blocks.push(Block::Heading {
+        text: "Evidence timeline".into(),
+    });
+    blocks.push(Block::Paragraph {
+        text: "Every event from just before the first to just after the last piece of evidence, with the device frame it came from. Evidence is marked with *. Times are the host's receive times (UTC).".into(),
+    });
+    let mut rows = Vec::new();
+    for row in &window {
+        let mark = if evidence.contains(&row.event.seq) || row.event.seq == incident.seq {
+            "*"
+        } else {
+            ""
+        };
+        let mut event = row.event.to_json();
+        event.remove("seq");
+        event.remove("at");
+        let kind = event
+            .remove("event")
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let detail: Vec<String> = event
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "{k}={}",
+                    v.as_str().map_or_else(|| v.to_string(), str::to_owned)
+                )
+            })
+            .collect();
+        let (at, frame) = match row.frame.map(|f| store.frame(f)).transpose()? {
+            Some(frame) => (
+                time(frame.received_at_ms),
+                format!("#{} {}", frame.id.0, hex(&frame.bytes, 12)),
+            ),
+            None => (
+                row.event.at.map_or_else(String::new, |t| t.to_string()),
+                if row.session.is_some() {
+                    "event file (no frame)"
+                } else {
+                    "console"
+                }
+                .to_owned(),
+            ),
+        };
+        rows.push(vec![
+            format!("{mark}{}", row.event.seq),
+            at,
+            format!("{kind} {}", detail.join(" ")),
+            frame,
+        ]);
+    }
+    blocks.push(Block::Table {
+        columns: ["Seq", "Time (UTC)", "Event", "Frame"]
+            .map(String::from)
+            .to_vec(),
+        widths: vec![6, 20, 30, 30],
+        rows,
+    });
+    if let (Some(session), Some(first_frame), Some(last_frame)) = (
+        session,
+        window.iter().find_map(|e| e.frame),
+        window.iter().rev().find_map(|e| e.frame),
+    ) {
+        let from = store.frame(first_frame)?.received_at_ms;
+        let to = store.frame(last_frame)?.received_at_ms;
+        let rejected: Vec<Vec<String>> = store
+            .frames_between(session, from, to)?
+            .into_iter()
+            .filter(|f| !f.accepted)
+            .map(|f| {
+                vec![
+                    format!("#{}", f.id.0),
+                    time(f.received_at_ms),
+                    f.reason.unwrap_or_default(),
+                    hex(&f.bytes, 16),
+                ]
+            })
+            .collect();
+        if !rejected.is_empty() {
+            blocks.push(Block::Paragraph {
+                text: "Frames the codec rejected in the same span:".into(),
+            });
+            blocks.push(Block::Table {
+                columns: ["Frame", "Time (UTC)", "Reason", "Bytes"]
+                    .map(String::from)
+                    .to_vec(),
+                widths: vec![6, 20, 30, 30],
+                rows: rejected,
+            });
+        }
+    }
+
+    blocks.push(Block::Heading {
+        text: "Notes and sign-offs".into(),
+    });
+    blocks.push(Block::Table {
+        columns: ["Time (UTC)", "Step", "By", "Text"]
+            .map(String::from)
+            .to_vec(),
+        widths: vec![20, 12, 12, 40],
+        rows: store
+            .incident_history(id)?
+            .into_iter()
+            .map(|s| {
+                vec![
+                    s.at,
+                    s.what,
+                    s.user.unwrap_or_else(|| "Pitwatch".into()),
+                    s.text.unwrap_or_default(),
+                ]
+            })
+            .collect(),
+    });
+
+    blocks.push(Block::Heading {
+        text: "Integrity".into(),
+    });
+    let report = store.verify()?;
+    let mut fields = vec![
+        (
+            "Anchor".into(),
+            format!("incident_changes row {anchor_row}, SHA-256 {anchor_hash}"),
+        ),
+        (
+            "Record at export".into(),
+            if report.intact() {
+                "intact (every chain verified)".into()
+            } else {
+                format!(
+                    "NOT INTACT: {}",
+                    report
+                        .first_problem
+                        .map_or_else(|| report.integrity.clone(), |p| p.to_string())
+                )
+            },
+        ),
+    ];
+    for chain in &report.chains {
+        fields.push((
+            format!("{} head", chain.table),
+            format!(
+                "{} rows, {}",
+                chain.rows,
+                if chain.head.is_empty() {
+                    "-"
+                } else {
+                    &chain.head
+                }
+            ),
+        ));
+    }
+    blocks.push(Block::Fields { fields });
+    blocks.push(Block::Paragraph {
+        text: format!("Anyone holding the record can check it: `pitwatch verify --db {db_name}` recomputes every chain; the anchor above must appear as the hash of that row."),
+    });
+
+    Ok(Document {
+        title: format!("Incident {}: {}", id.0, incident.code),
+        subtitle: format!(
+            "{site} · table {} · opened {} · {}",
+            incident.table,
+            incident.opened_at,
+            incident.status.as_str()
+        ),
+        footer: format!(
+            "Pitwatch incident report {} · anchor {}",
+            id.0,
+            &anchor_hash[..16.min(anchor_hash.len())]
+        ),
+        blocks,
+    })
+}
+
+/// The report of one shoe of a table: every round, and the incidents raised in it.
+pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Document, StoreError> {
+    let table = store
+        .table_id(table_name)?
+        .ok_or_else(|| StoreError::NotFound(format!("no table named {table_name:?}")))?;
+    let site = store
+        .meta("site")?
+        .unwrap_or_else(|| "(site not recorded)".into());
+    let rounds: Vec<RoundRecord> = stored_rounds(store, table)?
+        .into_iter()
+        .filter(|r| r.shoe == shoe)
+        .collect();
+    if rounds.is_empty() {
+        return Err(StoreError::NotFound(format!(
+            "table {table_name} has no recorded round in shoe {shoe}"
+        )));
+    }
+    let incidents: Vec<_> = store
+        .incidents(&pitwatch_store::IncidentFilter {
+            table: Some(table_name.to_owned()),
+            ..Default::default()
+        })?
+        .into_iter()
+        .filter(|i| i.shoe == Some(shoe))
+        .collect();
+    let mut blocks = vec![
+        Block::Heading {
+            text: "Rounds".into(),
+        },
+        rounds_table(&rounds),
+    ];
+    blocks.push(Block::Heading {
+        text: "Irregularities".into(),
+    });
+    if incidents.is_empty() {
+        blocks.push(Block::Paragraph {
+            text: "None were raised in this shoe.".into(),
+        });
+    } else {
+        blocks.push(Block::Table {
+            columns: [
+                "#", "Round", "Code", "Severity", "Rule", "Status", "Message",
+            ]
+            .map(String::from)
+            .to_vec(),
+            widths: vec![4, 5, 21, 7, 10, 9, 30],
+            rows: incidents
+                .iter()
+                .map(|i| {
+                    vec![
+                        i.id.0.to_string(),
+                        i.round.map_or_else(|| "-".into(), |r| r.to_string()),
+                        i.code.clone(),
+                        i.severity.clone(),
+                        i.rule.clone(),
+                        i.status.as_str().to_owned(),
+                        i.message.clone(),
+                    ]
+                })
+                .collect(),
+        });
+    }
+    let row = store.tables()?.into_iter().find(|t| t.id == table);
+    blocks.push(Block::Heading {
+        text: "Rule book".into(),
+    });
+    blocks.push(Block::Fields {
+        fields: book_fields(row.as_ref().map_or("nz-baccarat", |r| r.rule_book.as_str())),
+    });
+    Ok(Document {
+        title: format!("Shoe {shoe} at {table_name}"),
+        subtitle: format!(
+            "{site} · {} rounds · {} irregularities",
+            rounds.len(),
+            incidents.len()
+        ),
+        footer: format!("Pitwatch shoe report · {table_name} shoe {shoe}"),
+        blocks,
+    })
+}

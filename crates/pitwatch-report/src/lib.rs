@@ -1,0 +1,172 @@
+//! Reports a regulator can read: a document is a title and a list of [`Block`]s (headings,
+//! key-value fields, paragraphs, tables), rendered to PDF by a small writer of our own, or to
+//! CSV and JSON for other tools.
+//!
+//! The PDF writer uses the standard Type 1 fonts every PDF reader has (Helvetica, Courier), so
+//! nothing is embedded and the output is small, deterministic and readable by any viewer. Text
+//! outside Latin-1 is replaced, since those fonts cannot show it.
+
+mod pdf;
+
+use serde::Serialize;
+
+pub use pdf::render_pdf;
+
+/// A report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Document {
+    /// The title on the first page.
+    pub title: String,
+    /// A line under the title (site, date).
+    pub subtitle: String,
+    /// Printed at the foot of every page (e.g. the anchoring hash).
+    pub footer: String,
+    /// The content.
+    pub blocks: Vec<Block>,
+}
+
+/// One piece of content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    /// A section heading.
+    Heading {
+        /// The heading.
+        text: String,
+    },
+    /// Labelled values, one per line.
+    Fields {
+        /// (label, value) pairs.
+        fields: Vec<(String, String)>,
+    },
+    /// Running text, wrapped.
+    Paragraph {
+        /// The text.
+        text: String,
+    },
+    /// Verbatim text in a fixed-width font (rule texts, raw bytes).
+    Verbatim {
+        /// The text; lines are kept.
+        text: String,
+    },
+    /// A table with a header row.
+    Table {
+        /// Column titles.
+        columns: Vec<String>,
+        /// Relative column widths (any positive numbers; they are scaled to the page).
+        widths: Vec<u32>,
+        /// Rows of cells.
+        rows: Vec<Vec<String>>,
+    },
+}
+
+impl Document {
+    /// The document as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The document as CSV: one row per field, paragraph and table row, with the section it is
+    /// in, so a spreadsheet can filter by section.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("section,kind,label,value\n");
+        let mut section = String::new();
+        let mut row = |section: &str, kind: &str, label: &str, value: &str| {
+            out.push_str(&[csv(section), csv(kind), csv(label), csv(value)].join(","));
+            out.push('\n');
+        };
+        row("", "title", "", &self.title);
+        row("", "subtitle", "", &self.subtitle);
+        for block in &self.blocks {
+            match block {
+                Block::Heading { text } => section = text.clone(),
+                Block::Fields { fields } => {
+                    for (label, value) in fields {
+                        row(&section, "field", label, value);
+                    }
+                }
+                Block::Paragraph { text } | Block::Verbatim { text } => {
+                    row(&section, "text", "", text);
+                }
+                Block::Table { columns, rows, .. } => {
+                    for cells in rows {
+                        let value = columns
+                            .iter()
+                            .zip(cells)
+                            .map(|(c, v)| format!("{c}={v}"))
+                            .collect::<Vec<_>>()
+                            .join("; ");
+                        row(
+                            &section,
+                            "row",
+                            cells.first().map_or("", String::as_str),
+                            &value,
+                        );
+                    }
+                }
+            }
+        }
+        row("", "footer", "", &self.footer);
+        out
+    }
+}
+
+fn csv(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Document {
+        Document {
+            title: "Incident 7: BURN_COUNT_MISMATCH".into(),
+            subtitle: "Demo Casino, table BAC-1".into(),
+            footer: "anchor 9f86d081".into(),
+            blocks: vec![
+                Block::Heading {
+                    text: "Incident".into(),
+                },
+                Block::Fields {
+                    fields: vec![
+                        ("Severity".into(), "high".into()),
+                        ("Rule".into(), "7.7(b), 7.9".into()),
+                    ],
+                },
+                Block::Table {
+                    columns: vec!["seq".into(), "event".into()],
+                    widths: vec![1, 4],
+                    rows: vec![vec!["4".into(), "card_drawn 3H, \"first\"".into()]],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_quoting_and_keeps_sections() {
+        let csv = sample().to_csv();
+        assert!(
+            csv.starts_with("section,kind,label,value\n,title,,Incident 7: BURN_COUNT_MISMATCH\n")
+        );
+        assert!(
+            csv.contains("Incident,field,Rule,\"7.7(b), 7.9\"\n"),
+            "{csv}"
+        );
+        assert!(
+            csv.contains("Incident,row,4,\"seq=4; event=card_drawn 3H, \"\"first\"\"\"\n"),
+            "{csv}"
+        );
+    }
+
+    #[test]
+    fn json_tags_blocks_by_type() {
+        let json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+        assert_eq!(json["blocks"][0]["type"], "heading");
+        assert_eq!(json["blocks"][1]["fields"][0][0], "Severity");
+    }
+}
