@@ -97,6 +97,8 @@ const PURE: &[&str] = &[
     "pitwatch-angel-eye",
     "pitwatch-barcode",
     "pitwatch-proto",
+    "pitwatch-protocols",
+    "pitwatch-report",
 ];
 
 /// Outside dependencies that only certain crates may reach.
