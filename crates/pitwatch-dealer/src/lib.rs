@@ -172,16 +172,12 @@ impl FaultKind {
     }
 
     /// Whether the fault can be seen at all in `mode`: a plain shoe cannot tell where a card went,
-    /// so it cannot see a card dealt to the wrong hand (it assigns cards by the rules, which is
-    /// also what 12.1 makes of an unauthorised Player card).
+    /// so it cannot see a card dealt to the wrong hand (it assigns cards by the rules). It sees an
+    /// unauthorised third card only when the card falls between rounds (12.1(b)) in a stream
+    /// that reports "no more bets" (as [`DealerConfig::barcode`] does); the simulator injects it
+    /// only there.
     pub const fn observable_in(self, mode: Mode) -> bool {
-        !matches!(
-            (self, mode),
-            (
-                FaultKind::OutOfOrderCard | FaultKind::UnauthorisedThirdCard,
-                Mode::Plain
-            )
-        )
+        !matches!((self, mode), (FaultKind::OutOfOrderCard, Mode::Plain))
     }
 }
 
@@ -611,10 +607,14 @@ impl Table<'_> {
             last_seq = self.card_event(Some(card), Target::Player, 3, true);
             player.push(card);
             player_third = Some(card.baccarat_points());
-        } else if self.config.mode == Mode::Targets
-            && last.is_none_or(|l| round < l)
+        } else if last.is_none_or(|l| round < l)
             && self.pending(FaultKind::UnauthorisedThirdCard, round)
+            && (self.config.mode == Mode::Targets
+                || self.config.bets_closed
+                    && table.banker(player2, banker2, None) == Decision::Stand)
         {
+            // A plain shoe can only see the card when it falls between rounds (12.1(b)), and
+            // only if "no more bets" marks where the next round begins.
             self.due(FaultKind::UnauthorisedThirdCard, Some(round));
             let card = self.next_card(false, round, last);
             let seq = self.card_event(Some(card), Target::Player, 3, false);

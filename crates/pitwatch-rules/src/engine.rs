@@ -143,6 +143,8 @@ pub struct Engine {
     round: Round,
     prev: Option<Completed>,
     shuffles_reported: bool,
+    /// The stream reports "no more bets", so a plain shoe can tell a card dealt between rounds.
+    bets_reported: bool,
     unshuffled: Option<(Unshuffled, u64)>,
     open_errors: Vec<(String, u64)>,
 }
@@ -178,6 +180,7 @@ impl Engine {
             round: Round::IDLE,
             prev: None,
             shuffles_reported: false,
+            bets_reported: false,
             unshuffled: None,
             open_errors: Vec::new(),
         }
@@ -287,8 +290,12 @@ impl Engine {
             EventKind::CardsReplaced => self.on_cards_replaced(seq),
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
+                self.bets_reported = true;
                 if self.round.active && !self.round.carried_only() {
                     self.close_round(seq, Boundary::BetsClosed);
+                }
+                if let Some(prev) = &mut self.prev {
+                    prev.open = false;
                 }
             }
             EventKind::LockChanged { .. } | EventKind::TableStateChanged { .. } => {}
@@ -961,10 +968,18 @@ impl Engine {
         face_up: Option<bool>,
     ) -> Option<u32> {
         if !self.round.active {
-            if let (Some(side), Some(3)) = (side, index) {
-                if let Some(r) = self.stray_third_card(seq, card, side, face_up) {
-                    return Some(r);
+            match (side, index) {
+                (Some(side), Some(3)) => {
+                    if let Some(r) = self.stray_third_card(seq, card, side, face_up) {
+                        return Some(r);
+                    }
                 }
+                (None, _) => {
+                    if let Some(r) = self.card_between_rounds(seq, card) {
+                        return Some(r);
+                    }
+                }
+                _ => {}
             }
             self.start_round(seq);
         }
@@ -1050,6 +1065,35 @@ impl Engine {
             }
         }
         Some(number)
+    }
+
+    /// A plain card after a completed round and before "no more bets" for the next one, in a
+    /// stream that reports "no more bets": a card the rules gave no hand. A plain shoe cannot say
+    /// which hand it went to; read as 12.1(b), it becomes the first card of the next round.
+    fn card_between_rounds(&mut self, seq: u64, card: Option<Card>) -> Option<u32> {
+        if !self.bets_reported {
+            return None;
+        }
+        let record = self.prev.filter(|p| p.open)?.record;
+        let shown = card.map_or(String::new(), |c| format!(" ({c})"));
+        self.flag(
+            Code::UnauthorisedThirdCard,
+            Some(record.round),
+            seq,
+            &[record.first_seq, record.last_seq, seq],
+            format!(
+                "A card{shown} was dealt after round {} was complete and before \"No more bets\" \
+                 for the next round: a third card the rules do not authorise. By 12.1(b) it \
+                 becomes the first card of the next round (if it was disclosed, \"No bets this \
+                 hand\"). If instead the next round was dealt before bets closed (8.2), correct \
+                 the record.",
+                record.round
+            ),
+        );
+        self.start_round(seq);
+        self.round.carried = true;
+        self.push(seq, Side::Player, card);
+        Some(self.round.number)
     }
 
     /// A third card for a round that already finished: 12.1(b) for the Player, the drawing
