@@ -92,8 +92,10 @@ fn write_replay(
         )?;
     }
     let mut engine = Engine::new(book.clone());
-    let write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
+    let mut tally = Tally::default();
+    let mut write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
         while let Some(output) = engine.poll_output() {
+            tally.count(&output);
             if json {
                 serde_json::to_writer(&mut *out, &output)?;
                 writeln!(out)?;
@@ -108,7 +110,50 @@ fn write_replay(
         write_all(&mut engine, out)?;
     }
     engine.finish();
-    write_all(&mut engine, out)
+    write_all(&mut engine, out)?;
+    if !json {
+        tally.write(out)?;
+    }
+    Ok(())
+}
+
+/// Totals for the closing line of the text report.
+#[derive(Default)]
+struct Tally {
+    shoes: u32,
+    rounds: u32,
+    by_code: std::collections::BTreeMap<&'static str, u32>,
+}
+
+impl Tally {
+    fn count(&mut self, output: &Output) {
+        match output {
+            Output::Round(_) => self.rounds += 1,
+            Output::Shoe(_) => self.shoes += 1,
+            Output::Irregularity(i) => *self.by_code.entry(i.code.as_str()).or_default() += 1,
+            Output::DeviceErrorCleared(_) => {}
+        }
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let total: u32 = self.by_code.values().sum();
+        let codes: Vec<String> = self
+            .by_code
+            .iter()
+            .map(|(code, n)| format!("{n} {code}"))
+            .collect();
+        writeln!(
+            out,
+            "total: {} shoes, {} rounds, {total} irregularities{}",
+            self.shoes,
+            self.rounds,
+            if codes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", codes.join(", "))
+            }
+        )
+    }
 }
 
 fn write_text(output: &Output, book: &RuleBook, out: &mut dyn Write) -> io::Result<()> {
@@ -293,5 +338,8 @@ mod tests {
             "shoe 1 round  1  player AS 9D 4H  = 4  banker KD 5C 2H  = 7  banker  seq 4-9"
         ));
         assert!(text.contains("== shoe 1: 1 rounds, 8 cards"));
+        assert!(
+            text.ends_with("total: 1 shoes, 1 rounds, 1 irregularities (1 BURN_COUNT_MISMATCH)\n")
+        );
     }
 }
