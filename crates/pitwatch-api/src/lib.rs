@@ -8,6 +8,7 @@ pub mod dto;
 pub mod monitor;
 pub mod pit;
 pub mod recorder;
+pub mod replay;
 pub mod report;
 
 pub use dto::{ApiError, ErrorCode, PitOverview, TableTile};

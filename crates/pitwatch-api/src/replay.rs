@@ -1,0 +1,248 @@
+//! Replay from the record: any table's shoes rebuilt from the raw bytes on record, re-decoded
+//! and re-run through the engine, step by step.
+//!
+//! The raw chunks are the ground truth. Each device session is decoded again with a fresh codec
+//! configured as it was live (the settings are on record with the device), exactly as the live
+//! recorder did. The re-decoded events take the places the record gives device events in the
+//! table's stream, interleaved with the events entered at the console; a re-decoded event that
+//! differs from the one recorded is reported as a divergence (it would mean the record and its
+//! bytes disagree). The engine then runs over the stream, and every step keeps what it output.
+
+use std::collections::{HashMap, VecDeque};
+
+use pitwatch_model::{TableEvent, Timestamp};
+use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
+use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, RuleBook, ShoeSummary};
+use pitwatch_store::{SessionId, Store, StoreError};
+
+/// One event of the stream and what the engine made of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The event.
+    pub event: TableEvent,
+    /// What the engine output on it: rounds completed, irregularities raised, shoes ended.
+    pub outputs: Vec<Output>,
+}
+
+/// A frame the codec rejected on replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RejectedFrame {
+    /// Host receive time.
+    pub at: Timestamp,
+    /// The kind and reason.
+    pub reason: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// A table's whole record, replayed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    /// The table.
+    pub table: String,
+    /// The rule book it is checked against.
+    pub rule_book: String,
+    /// Every event, in order, with the engine's outputs.
+    pub steps: Vec<Step>,
+    /// What the engine output when the stream ended (the last shoe's summary).
+    pub closing: Vec<Output>,
+    /// Frames the codecs rejected.
+    pub rejected: Vec<RejectedFrame>,
+    /// Where re-decoding the bytes did not give the events on record.
+    pub divergences: Vec<String>,
+}
+
+impl Replay {
+    /// Every output, in order.
+    pub fn outputs(&self) -> impl Iterator<Item = &Output> {
+        self.steps
+            .iter()
+            .flat_map(|s| s.outputs.iter())
+            .chain(self.closing.iter())
+    }
+
+    /// Every round.
+    pub fn rounds(&self) -> impl Iterator<Item = &RoundRecord> {
+        self.outputs().filter_map(|o| match o {
+            Output::Round(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Every irregularity.
+    pub fn irregularities(&self) -> impl Iterator<Item = &Irregularity> {
+        self.outputs().filter_map(|o| match o {
+            Output::Irregularity(i) => Some(i),
+            _ => None,
+        })
+    }
+
+    /// Every shoe's summary.
+    pub fn shoes(&self) -> Vec<ShoeSummary> {
+        self.outputs()
+            .filter_map(|o| match o {
+                Output::Shoe(s) => Some(*s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The steps of shoe `shoe` (1-based), from its first event to its last.
+    pub fn shoe_steps(&self, shoe: u32) -> Option<&[Step]> {
+        let summary = self.shoes().into_iter().find(|s| s.shoe == shoe)?;
+        let start = self
+            .steps
+            .iter()
+            .position(|s| s.event.seq >= summary.first_seq)?;
+        let end = self
+            .steps
+            .iter()
+            .rposition(|s| s.event.seq <= summary.last_seq)
+            .map_or(start, |e| e + 1);
+        self.steps.get(start..end.max(start))
+    }
+
+    /// The shoe that was in play at time `at` (the last shoe whose first event is not later).
+    pub fn shoe_at(&self, at: Timestamp) -> Option<u32> {
+        let shoes = self.shoes();
+        let mut found = None;
+        for summary in shoes {
+            let first = self
+                .steps
+                .iter()
+                .find(|s| s.event.seq == summary.first_seq)?;
+            if first.event.at.is_some_and(|t| t <= at) {
+                found = Some(summary.shoe);
+            }
+        }
+        found
+    }
+}
+
+/// Rebuilds table `name` from its record.
+pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
+    let table = store
+        .table_id(name)?
+        .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
+    let row = store
+        .tables()?
+        .into_iter()
+        .find(|t| t.id == table)
+        .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
+    let book = RuleBook::load(&row.rule_book).map_err(|e| {
+        StoreError::Invalid(format!("table {name}: rule book {}: {e}", row.rule_book))
+    })?;
+
+    // Re-decode every session's bytes.
+    let mut decoded: HashMap<SessionId, VecDeque<TableEvent>> = HashMap::new();
+    let mut rejected = Vec::new();
+    let mut divergences = Vec::new();
+    for session in store.sessions(table)? {
+        if session.device.protocol == "events" {
+            continue;
+        }
+        let config: ProtocolConfig = match serde_json::from_str(&session.device.settings) {
+            Ok(config) => config,
+            Err(_) => match ProtocolConfig::by_name(&session.device.protocol) {
+                Some(config) => config,
+                None => {
+                    divergences.push(format!(
+                        "session {}: unknown protocol {:?}; its bytes cannot be decoded",
+                        session.id.0, session.device.protocol
+                    ));
+                    continue;
+                }
+            },
+        };
+        let mut decoder = config.decoder(1);
+        let mut outputs = Vec::new();
+        for (at_ms, bytes) in store.chunks(session.id)? {
+            let Some(at) = Timestamp::from_unix_millis(at_ms) else {
+                continue;
+            };
+            decoder.push(&bytes, at, &mut outputs);
+        }
+        if let Some(ended) = session
+            .ended_at
+            .as_deref()
+            .and_then(|t| t.parse::<Timestamp>().ok())
+        {
+            decoder.finish(ended, &mut outputs);
+        }
+        let queue = decoded.entry(session.id).or_default();
+        for output in outputs {
+            match output {
+                DecodeOutput::Accepted(accepted) => queue.extend(accepted.events),
+                DecodeOutput::Rejected(r) => rejected.push(RejectedFrame {
+                    at: r.at,
+                    reason: format!("{}: {}", r.kind.as_str(), r.reason),
+                    bytes: r.bytes,
+                }),
+            }
+        }
+    }
+
+    // The stream: re-decoded device events in the places the record gives them.
+    let mut stream = Vec::new();
+    for row in store.event_rows(table)? {
+        match (row.session, row.frame) {
+            (Some(session), Some(_)) => {
+                match decoded.get_mut(&session).and_then(VecDeque::pop_front) {
+                    Some(mut event) => {
+                        event.seq = row.event.seq;
+                        if event != row.event {
+                            divergences.push(format!(
+                                "seq {}: the bytes decode to {} but the record has {}",
+                                row.event.seq,
+                                event.to_json_line(),
+                                row.event.to_json_line()
+                            ));
+                        }
+                        stream.push(event);
+                    }
+                    None => {
+                        divergences.push(format!(
+                            "seq {}: recorded from session {} but its bytes hold no such event",
+                            row.event.seq, session.0
+                        ));
+                        stream.push(row.event);
+                    }
+                }
+            }
+            _ => stream.push(row.event),
+        }
+    }
+    for (session, left) in &decoded {
+        if !left.is_empty() {
+            divergences.push(format!(
+                "session {}: {} decoded event(s) are not in the record",
+                session.0,
+                left.len()
+            ));
+        }
+    }
+
+    let mut engine = Engine::new(book);
+    let mut steps = Vec::with_capacity(stream.len());
+    for event in stream {
+        engine.handle_event(&event);
+        let mut outputs = Vec::new();
+        while let Some(output) = engine.poll_output() {
+            outputs.push(output);
+        }
+        steps.push(Step { event, outputs });
+    }
+    engine.finish();
+    let mut closing = Vec::new();
+    while let Some(output) = engine.poll_output() {
+        closing.push(output);
+    }
+    Ok(Replay {
+        table: name.to_owned(),
+        rule_book: row.rule_book,
+        steps,
+        closing,
+        rejected,
+        divergences,
+    })
+}

@@ -1,0 +1,210 @@
+//! Replay from the record equals what was recorded live: simulated shoes with injected faults go
+//! through the live recorder as device bytes (with wire faults and a reconnect), then the table
+//! is rebuilt from the raw bytes alone and must give the same rounds and irregularities.
+
+use pitwatch_api::recorder::TableRecorder;
+use pitwatch_api::replay;
+use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
+use pitwatch_model::{EventKind, ExposedDuring, Timestamp};
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::RuleBook;
+use pitwatch_store::{IncidentFilter, Store};
+
+fn plan(kind: FaultKind, round: u32) -> FaultPlan {
+    FaultPlan {
+        kind,
+        shoe: 1,
+        round,
+    }
+}
+
+/// Records a dealt session live as `protocol` bytes and returns the store.
+fn record_live(
+    protocol: &str,
+    config: DealerConfig,
+    faults: &[FaultPlan],
+    seed: u64,
+) -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path().join("pit.db")).unwrap();
+    let book = RuleBook::load("nz-baccarat").unwrap();
+    let session = deal(&book, &config, faults, seed);
+    assert!(!session.faults.is_empty() || faults.is_empty());
+    let config = ProtocolConfig::by_name(protocol).unwrap();
+    let mut encoder = config.encoder();
+    let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+    let mut recorder =
+        TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, Some(config), start).unwrap();
+    recorder
+        .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
+        .unwrap();
+    let mut derived = Vec::new();
+    let half = session.events.len() / 2;
+    let mut batch = store.batch().unwrap();
+    for (i, event) in session.events.iter().enumerate() {
+        let at = event.at.unwrap_or(start);
+        let Some(mut bytes) = encoder.encode(event) else {
+            continue;
+        };
+        if i == 40 {
+            // Line noise before a frame, and a copy of the frame with a broken checksum.
+            let mut damaged = bytes.clone();
+            if encoder.corrupt_checksum(&mut damaged) {
+                recorder
+                    .ingest(&mut batch, at, &damaged, &mut derived)
+                    .unwrap();
+            }
+            bytes.splice(0..0, b"\xff\x00noise".iter().copied());
+        }
+        // Split each frame across two reads, as a slow serial line does.
+        let (a, b) = bytes.split_at(bytes.len() / 2);
+        recorder.ingest(&mut batch, at, a, &mut derived).unwrap();
+        recorder.ingest(&mut batch, at, b, &mut derived).unwrap();
+        if i == half {
+            // The device server drops and the monitor reconnects; a supervisor notes an exposure.
+            let session_id = recorder
+                .disconnect(&mut batch, at, &mut derived)
+                .unwrap()
+                .unwrap();
+            batch.commit().unwrap();
+            store
+                .end_session(session_id, at, "connection reset")
+                .unwrap();
+            recorder
+                .connect(&mut store, "/dev/ttyUSB0", Default::default(), at)
+                .unwrap();
+            batch = store.batch().unwrap();
+            recorder
+                .console(
+                    &mut batch,
+                    EventKind::CardExposed {
+                        card: None,
+                        during: ExposedDuring::Dealing,
+                    },
+                    "ana",
+                    at,
+                    &mut derived,
+                )
+                .unwrap();
+        }
+    }
+    let end = Timestamp::from_unix_millis(start.unix_millis() + 10_000_000).unwrap();
+    let session_id = recorder
+        .disconnect(&mut batch, end, &mut derived)
+        .unwrap()
+        .unwrap();
+    batch.commit().unwrap();
+    store.end_session(session_id, end, "end of test").unwrap();
+    (dir, store)
+}
+
+fn assert_replay_equals_live(store: &Store) -> replay::Replay {
+    let replayed = replay::rebuild(store, "BAC-1").unwrap();
+    assert_eq!(replayed.divergences, Vec::<String>::new());
+    let table = store.table_id("BAC-1").unwrap().unwrap();
+    let live_rounds: Vec<String> = store
+        .rounds(table)
+        .unwrap()
+        .into_iter()
+        .map(|(_, _, body)| body)
+        .collect();
+    let replayed_rounds: Vec<String> = replayed
+        .rounds()
+        .map(|r| serde_json::to_string(r).unwrap())
+        .collect();
+    assert!(!live_rounds.is_empty());
+    assert_eq!(
+        replayed_rounds, live_rounds,
+        "the same rounds, byte for byte"
+    );
+    let live: Vec<(String, u64, Vec<u64>, Option<u32>, Option<u32>)> = store
+        .incidents(&IncidentFilter::default())
+        .unwrap()
+        .into_iter()
+        .map(|i| (i.code, i.seq, i.evidence, i.shoe, i.round))
+        .collect();
+    let again: Vec<(String, u64, Vec<u64>, Option<u32>, Option<u32>)> = replayed
+        .irregularities()
+        .map(|i| {
+            (
+                i.code.to_string(),
+                i.seq,
+                i.evidence.clone(),
+                Some(i.shoe),
+                i.round,
+            )
+        })
+        .collect();
+    assert_eq!(again, live, "the same irregularities, at the same events");
+    replayed
+}
+
+#[test]
+fn angel_eye_replay_from_the_record_equals_live() {
+    let faults = [
+        plan(FaultKind::BurnMiscount, 1),
+        plan(FaultKind::UnauthorisedThirdCard, 5),
+        plan(FaultKind::WrongDeclaredResult, 12),
+        plan(FaultKind::ForeignCard, 20),
+        plan(FaultKind::DeviceError, 40),
+    ];
+    let (_dir, store) = record_live("angel-eye", DealerConfig::angel_eye(), &faults, 7);
+    let replayed = assert_replay_equals_live(&store);
+    let codes: Vec<String> = replayed
+        .irregularities()
+        .map(|i| i.code.to_string())
+        .collect();
+    for expected in [
+        "BURN_COUNT_MISMATCH",
+        "UNAUTHORISED_THIRD_CARD",
+        "RESULT_MISMATCH",
+        "EXCESS_CARD",
+        "DEVICE_ERROR",
+        "CARD_EXPOSED",
+    ] {
+        assert!(
+            codes.iter().any(|c| c == expected),
+            "{expected} in {codes:?}"
+        );
+    }
+    assert!(
+        replayed
+            .rejected
+            .iter()
+            .any(|r| r.reason.starts_with("bad_checksum")),
+        "{:?}",
+        replayed.rejected
+    );
+    assert!(
+        replayed
+            .rejected
+            .iter()
+            .any(|r| r.reason.starts_with("garbage")),
+        "{:?}",
+        replayed.rejected
+    );
+    let shoe = replayed.shoe_steps(1).unwrap();
+    assert!(shoe.len() > 300, "a whole shoe: {} events", shoe.len());
+}
+
+#[test]
+fn barcode_replay_from_the_record_equals_live() {
+    let faults = [
+        plan(FaultKind::BurnMiscount, 1),
+        plan(FaultKind::ForeignCard, 10),
+        plan(FaultKind::MissingThirdCard, 20),
+    ];
+    let (_dir, store) = record_live("barcode", DealerConfig::barcode(), &faults, 11);
+    let replayed = assert_replay_equals_live(&store);
+    assert!(replayed.irregularities().count() >= 2);
+}
+
+#[test]
+fn pitwatch_protocol_replay_from_the_record_equals_live() {
+    let faults = [
+        plan(FaultKind::OutOfOrderCard, 3),
+        plan(FaultKind::CuttingCardTooCloseToBack, 1),
+    ];
+    let (_dir, store) = record_live("pitwatch", DealerConfig::angel_eye(), &faults, 5);
+    assert_replay_equals_live(&store);
+}
