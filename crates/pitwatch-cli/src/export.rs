@@ -74,7 +74,7 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
     if out.pdf.is_none() && out.csv.is_none() && out.json.is_none() {
         bail!("say where to write the report: --pdf FILE, --csv FILE and/or --json FILE");
     }
-    write(&out.pdf, &document, |d| pitwatch_report::render_pdf(d))?;
+    write(&out.pdf, &document, pitwatch_report::render_pdf)?;
     write(&out.csv, &document, |d| d.to_csv().into_bytes())?;
     write(&out.json, &document, |d| d.to_json().into_bytes())?;
     Ok(ExitCode::SUCCESS)

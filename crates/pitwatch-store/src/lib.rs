@@ -348,8 +348,12 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // The chain heads are read inside the write transaction, so several connections (the
+        // monitor's writer and the desktop's incident actions) can append to the same chains
+        // without forking them: SQLite lets one writer in at a time, and each sees the last head.
+        let heads = load_heads(&tx)?;
         Ok(Batch {
-            heads: self.heads.clone(),
+            heads,
             tx,
             store_heads: &mut self.heads,
         })

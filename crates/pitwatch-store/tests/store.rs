@@ -466,3 +466,45 @@ fn passwords_are_hashed_and_checked() {
         "passwords have a minimum length"
     );
 }
+
+#[test]
+fn two_connections_append_to_one_chain_without_forking_it() {
+    use pitwatch_store::Role;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut writer = Store::open(&path).unwrap();
+    let (table, session) = setup(&mut writer);
+    let mut desk = Store::open(&path).unwrap();
+    desk.add_user("ana", Role::Supervisor, "correct horse", t(1))
+        .unwrap();
+    for round in 0..5 {
+        ingest(&mut writer, table, session, round * 3, 3);
+        let mut batch = writer.batch().unwrap();
+        batch
+            .append_audit(
+                "monitor",
+                "console.event",
+                "table BAC-1",
+                "",
+                t(round as i64),
+            )
+            .unwrap();
+        batch.commit().unwrap();
+        let mut batch = desk.batch().unwrap();
+        batch
+            .append_audit("ana", "view", "table BAC-1", "", t(round as i64))
+            .unwrap();
+        batch.commit().unwrap();
+    }
+    let report = Store::open_read_only(&path).unwrap().verify().unwrap();
+    assert!(report.intact(), "{:?}", report.first_problem);
+    assert_eq!(
+        report
+            .chains
+            .iter()
+            .find(|c| c.table == "audit_log")
+            .unwrap()
+            .rows,
+        11
+    );
+}
