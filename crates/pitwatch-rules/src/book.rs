@@ -5,6 +5,10 @@
 //! the data back. Everything the engine decides from (decks, cut and cutting-card limits, burn and
 //! end-of-shoe policy, shuffler kind, drawing table, the rule number to cite for each check) is in
 //! the book, so supporting another jurisdiction is writing a file, not code.
+//!
+//! A book may also carry `[texts]`: the words of the rules it cites, keyed by rule number, so a
+//! report can print the rule with its text ([`RuleBook::rule_texts`]). Only text taken from a
+//! source goes there; a rule whose words are not at hand is left out, never paraphrased unmarked.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -56,6 +60,10 @@ pub struct RuleBookData {
     /// The rule to cite for each irregularity code.
     #[serde(default)]
     pub cite: BTreeMap<String, String>,
+    /// Rule number (as cited, e.g. `7.7` or `misdeal (a)`) → the rule's text, for reports. Optional:
+    /// a rule whose text is not known is left out rather than paraphrased.
+    #[serde(default)]
+    pub texts: BTreeMap<String, String>,
     /// Keys this version does not know (each is a problem).
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,
@@ -282,6 +290,8 @@ struct Checked {
     end_of_shoe: EndOfShoePolicy,
     drawing: DrawingTable,
     cite: Vec<String>,
+    /// (normalised number, number as written, text), sorted by the normalised number.
+    texts: Vec<(String, String, String)>,
 }
 
 /// Why a rule book was refused: every problem found, and the data back.
@@ -589,6 +599,28 @@ impl RuleBook {
             }
         }
 
+        let mut texts: Vec<(String, String, String)> = Vec::with_capacity(data.texts.len());
+        for (number, text) in &data.texts {
+            let key = normalise_rule(number);
+            if key.is_empty() {
+                p.push("[texts]: a rule number is empty".into());
+                continue;
+            }
+            if text.trim().is_empty() {
+                p.push(format!("[texts]: {number:?} has an empty text"));
+            }
+            texts.push((key, number.trim().to_owned(), text.trim().to_owned()));
+        }
+        texts.sort_by(|a, b| a.0.cmp(&b.0));
+        for pair in texts.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                p.push(format!(
+                    "[texts]: {:?} and {:?} name the same rule",
+                    pair[0].1, pair[1].1
+                ));
+            }
+        }
+
         if !p.is_empty() {
             return Err(InvalidRuleBook {
                 id: data.book.id.clone(),
@@ -613,6 +645,7 @@ impl RuleBook {
                 end_of_shoe,
                 drawing,
                 cite,
+                texts,
             }),
         })
     }
@@ -721,6 +754,157 @@ impl RuleBook {
     pub fn cite(&self, code: IrregularityCode) -> &str {
         &self.inner.cite[code as usize]
     }
+
+    /// The text of rule `number` (as written in `[texts]`, compared ignoring case and spacing), if
+    /// the book has it. No fallback: `text("7.7(b)")` is `None` when the book only has `7.7`; see
+    /// [`RuleBook::rule_texts`] for that.
+    pub fn text(&self, number: &str) -> Option<&str> {
+        self.lookup(&normalise_rule(number)).map(|(_, text)| text)
+    }
+
+    /// Every rule text in the book, as (number, text), ordered by number as text.
+    pub fn texts(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.inner
+            .texts
+            .iter()
+            .map(|(_, number, text)| (number.as_str(), text.as_str()))
+    }
+
+    /// The texts of every rule that `citation` (a `[cite]` string such as `"7.7(b), 7.9"` or
+    /// `"Misdeal (a), NZ Gazette 2000 No 5 p139; 12.1(b)"`) mentions and the book has a text for,
+    /// as (number as written in the book, text), in the order cited and each rule once.
+    ///
+    /// The citation is split at top-level commas and semicolons. Each part is looked up whole;
+    /// failing that, each dotted rule number in it (`7.7(b)`, `11.2`) is. A lookup that fails drops
+    /// the last parenthesised group and tries again, so `7.7(b)` finds `7.7` and
+    /// `section 6 (cards inspected before play)` finds `section 6`. Parts the book has no text for
+    /// (`Table of Play`, `NZ Gazette 2000 No 5 p139`) give nothing.
+    pub fn rule_texts(&self, citation: &str) -> Vec<(String, String)> {
+        let mut found: Vec<(String, String)> = Vec::new();
+        let mut add = |hit: Option<(&str, &str)>| {
+            if let Some((number, text)) = hit {
+                if !found.iter().any(|(n, _)| n == number) {
+                    found.push((number.to_owned(), text.to_owned()));
+                }
+            }
+        };
+        for part in citation_parts(citation) {
+            if let Some(hit) = self.lookup_widening(part) {
+                add(Some(hit));
+                continue;
+            }
+            for number in dotted_numbers(part) {
+                add(self.lookup_widening(number));
+            }
+        }
+        found
+    }
+
+    /// Looks `reference` up, then without its last parenthesised group, and so on.
+    fn lookup_widening(&self, reference: &str) -> Option<(&str, &str)> {
+        let mut key = normalise_rule(reference);
+        loop {
+            if key.is_empty() {
+                return None;
+            }
+            if let Some(hit) = self.lookup(&key) {
+                return Some(hit);
+            }
+            if !key.ends_with(')') {
+                return None;
+            }
+            let open = key.rfind('(')?;
+            key.truncate(open);
+            key.truncate(key.trim_end().len());
+        }
+    }
+
+    fn lookup(&self, key: &str) -> Option<(&str, &str)> {
+        let texts = &self.inner.texts;
+        texts
+            .binary_search_by(|(k, _, _)| k.as_str().cmp(key))
+            .ok()
+            .map(|i| (texts[i].1.as_str(), texts[i].2.as_str()))
+    }
+}
+
+/// A rule number as compared: lower case, runs of white space as one space, no space before `(`
+/// or after `(`, none before `)`.
+fn normalise_rule(number: &str) -> String {
+    let mut out = String::with_capacity(number.len());
+    for word in number.split_whitespace() {
+        let joins = out.is_empty() || out.ends_with('(') || word.starts_with(['(', ')']);
+        if !joins {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// The parts of a citation: split at commas and semicolons outside parentheses, trimmed.
+fn citation_parts(citation: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut parts = Vec::new();
+    for (i, c) in citation.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = (depth - 1).max(0),
+            ',' | ';' if depth == 0 => {
+                parts.push(&citation[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&citation[start..]);
+    parts.into_iter().map(str::trim).filter(|p| !p.is_empty())
+}
+
+/// The dotted rule numbers in `text` (`7.7`, `12.1(b)`, `11.2(a)(ii)`), each with the
+/// parenthesised groups that follow it directly. Digits inside a word (`p139`) are not a rule
+/// number, and neither is a number without a dot (`2000`).
+fn dotted_numbers(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_digit()
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len()
+            && (b[i].is_ascii_digit()
+                || b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            i += 1;
+        }
+        if !text[start..i].contains('.') {
+            continue;
+        }
+        // Directly following groups like `(b)` or `(ii)`: short, letters or digits only.
+        loop {
+            let rest = &b[i..];
+            if rest.first() != Some(&b'(') {
+                break;
+            }
+            let Some(close) = rest.iter().position(|c| *c == b')') else {
+                break;
+            };
+            let is_group =
+                (2..=6).contains(&close) && rest[1..close].iter().all(u8::is_ascii_alphanumeric);
+            if !is_group {
+                break;
+            }
+            i += close + 1;
+        }
+        out.push(&text[start..i]);
+    }
+    out
 }
 
 impl fmt::Display for RuleBook {
@@ -819,6 +1003,100 @@ mod tests {
             Some("broken"),
             "the data is handed back"
         );
+    }
+
+    #[test]
+    fn given_a_citation_when_texts_are_asked_then_each_cited_rule_the_book_has_comes_back() {
+        let book = RuleBook::nz_baccarat();
+        let numbers = |citation: &str| -> Vec<String> {
+            book.rule_texts(citation)
+                .into_iter()
+                .map(|(number, _)| number)
+                .collect()
+        };
+        assert_eq!(numbers("7.7(b), 7.9"), ["7.7", "7.9"]);
+        assert_eq!(numbers("7.7(a)"), ["7.7"]);
+        assert_eq!(
+            numbers("Misdeal (a), NZ Gazette 2000 No 5 p139; 12.1(b)"),
+            ["misdeal (a)", "12.1"]
+        );
+        assert_eq!(numbers("7.5, 7.10, 11.2"), ["7.5", "7.10", "11.2"]);
+        assert_eq!(numbers("Table of Play, 10.1"), ["10.1"]);
+        assert_eq!(numbers("device (no Gazette rule); 10.1"), ["10.1"]);
+        assert_eq!(
+            numbers("rules 7.6 and 7.6(b), 11.2(a) and (b)"),
+            ["7.6", "11.2"]
+        );
+        assert!(numbers("7.4(b), section 6 (cards inspected before play)").is_empty());
+        assert!(numbers("section 6 (4 to 8 decks, checked)").is_empty());
+        assert!(
+            numbers("7.1, 17.10, 7.77, p7.7").is_empty(),
+            "no prefix matches"
+        );
+        assert!(numbers("").is_empty());
+        let texts = book.rule_texts("7.7(b), 7.9");
+        assert!(texts[0]
+            .1
+            .starts_with("The stack of cards shall then be placed"));
+        assert!(texts[0].1.contains("(b) draw, face down, additional cards"));
+        assert!(texts[1].1.contains("an ace a face value of 1"));
+    }
+
+    #[test]
+    fn every_cite_of_the_nz_books_finds_a_text_unless_the_source_lacks_it() {
+        // The rules the seed pages do not hold: citing only these gives no text.
+        let without = ["EXCESS_CARD", "SHUFFLE_COUNT_MISMATCH", "DEVICE_ERROR"];
+        for id in ["nz-baccarat", "nz-baccarat-continuous"] {
+            let book = RuleBook::builtin(id).unwrap();
+            for &code in IrregularityCode::ALL {
+                let texts = book.rule_texts(book.cite(code));
+                assert_eq!(
+                    texts.is_empty(),
+                    without.contains(&code.as_str()),
+                    "{id} {code}: {:?} gives {texts:?}",
+                    book.cite(code)
+                );
+            }
+            let twelve = book.text("12.1").unwrap();
+            assert!(twelve.ends_with("(the rest of 12.1 is not in the source page)"));
+            assert_eq!(book.text("Misdeal  (A)"), book.text("misdeal (a)"));
+            assert!(book.text("7.4(b)").is_none() && book.text("7.4").is_none());
+        }
+    }
+
+    #[test]
+    fn the_macau_texts_are_marked_as_paraphrases() {
+        let book = RuleBook::builtin("macau-baccarat").unwrap();
+        assert!(book.texts().count() > 0);
+        for (number, text) in book.texts() {
+            assert!(
+                text.starts_with("Paraphrase, not the official text"),
+                "{number}"
+            );
+        }
+        let cited = book.rule_texts(book.cite(IrregularityCode::CuttingCardMisplaced));
+        assert_eq!(cited.len(), 1, "the topic is found under its parenthesis");
+    }
+
+    #[test]
+    fn given_an_empty_or_duplicate_text_when_loaded_then_the_book_is_refused() {
+        let (_, nz) = BUILTIN[0];
+        for (extra, wanted) in [
+            ("\"7.6 \" = \"  \"\n", "[texts]: \"7.6 \" has an empty text"),
+            ("\"Misdeal (A)\" = \"x\"\n", "name the same rule"),
+            ("\" \" = \"x\"\n", "[texts]: a rule number is empty"),
+        ] {
+            let text = nz.replace("[texts]\n", &format!("[texts]\n{extra}"));
+            let err = match RuleBook::from_toml(&text, "t.toml") {
+                Err(LoadError::Invalid { error, .. }) => error,
+                other => panic!("expected an invalid book for {extra:?}, got {other:?}"),
+            };
+            assert!(
+                err.problems.iter().any(|p| p.contains(wanted)),
+                "{wanted:?} not in {:?}",
+                err.problems
+            );
+        }
     }
 
     #[test]

@@ -5,3 +5,4 @@ mod arbitrary;
 mod fixtures;
 mod naive;
 mod simulated;
+mod texts;

@@ -1,0 +1,60 @@
+//! The NZ rule books' texts are the Gazette's words: each is checked against the seed pages it was
+//! taken from (copied into `tests/fixtures/seeds/`), white space aside.
+
+use std::fs;
+use std::path::Path;
+
+use pitwatch_rules::RuleBook;
+
+/// The note that ends 12.1, whose page is cut off in the source.
+const CUT_OFF: &str = "(the rest of 12.1 is not in the source page)";
+
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn seeds() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seeds");
+    let mut paths: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    assert_eq!(paths.len(), 3, "seed pages missing from {}", dir.display());
+    paths
+        .iter()
+        .map(|p| words(&fs::read_to_string(p).unwrap()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn every_nz_rule_text_is_verbatim_from_the_seed_pages() {
+    let seeds = seeds();
+    for id in ["nz-baccarat", "nz-baccarat-continuous"] {
+        let book = RuleBook::builtin(id).unwrap();
+        let mut count = 0;
+        for (number, text) in book.texts() {
+            count += 1;
+            let body = text.strip_suffix(CUT_OFF).unwrap_or(text);
+            let quoted = match number.strip_prefix("misdeal ") {
+                // A misdeal condition is printed after its letter.
+                Some(letter) => format!("{letter} {}", words(body)),
+                None => format!("{number} {}", words(body)),
+            };
+            assert!(
+                seeds.contains(&quoted),
+                "{id} {number}: not verbatim in the seed pages:\n{quoted}"
+            );
+        }
+        assert!(count >= 15, "{id} has only {count} texts");
+    }
+}
+
+#[test]
+fn the_verbatim_check_notices_a_changed_word() {
+    let seeds = seeds();
+    let book = RuleBook::nz_baccarat();
+    let text = book.text("7.9").unwrap().replace("an ace", "the ace");
+    assert!(!seeds.contains(&format!("7.9 {}", words(&text))));
+}
