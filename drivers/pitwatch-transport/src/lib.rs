@@ -16,6 +16,7 @@
 mod config;
 mod connection;
 mod ports;
+pub mod pty;
 mod reader;
 
 use std::sync::atomic::{AtomicI64, Ordering};

@@ -1,0 +1,351 @@
+//! The running simulated device: a thread that plans shoe after shoe, sleeps out the pace, writes
+//! the bytes to the pseudo-terminal or TCP client, and logs the capture and the injected faults.
+
+use std::fs::File;
+use std::io::{BufWriter, ErrorKind, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use pitwatch_transport::pty::{open_pair, PtyDevice};
+
+use crate::script::{Action, Planner};
+use crate::{Endpoint, Pace, SimConfig, SimError};
+
+/// What a simulated device did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SimSummary {
+    /// Shoes dealt to the end.
+    pub shoes: u32,
+    /// Rounds dealt.
+    pub rounds: u32,
+    /// Bytes sent.
+    pub bytes: u64,
+    /// Faults injected.
+    pub faults: u32,
+}
+
+/// A running simulated table device. Dropping it stops it.
+#[derive(Debug)]
+pub struct SimDevice {
+    path: Option<String>,
+    address: Option<SocketAddr>,
+    stop: Arc<AtomicBool>,
+    shoes_done: Arc<AtomicU32>,
+    finished: Arc<AtomicBool>,
+    thread: Option<JoinHandle<Result<SimSummary, SimError>>>,
+}
+
+impl SimDevice {
+    /// Opens the endpoint and starts dealing. The pseudo-terminal's path (or the bound address)
+    /// is known when this returns; bytes sent before a host opens a pseudo-terminal wait in its
+    /// queue, and nothing is sent on TCP until a client connects.
+    pub fn start(config: SimConfig) -> Result<SimDevice, SimError> {
+        config.check()?;
+        let (link, path, address) = match config.endpoint {
+            Endpoint::Pty => {
+                let pty = open_pair()?;
+                let path = pty.path().to_owned();
+                (Link::Pty(pty), Some(path), None)
+            }
+            Endpoint::Tcp(addr) => {
+                let listener = TcpListener::bind(addr).map_err(|source| SimError::Io {
+                    what: format!("cannot listen on {addr}"),
+                    source,
+                })?;
+                let io = |source| SimError::Io {
+                    what: "cannot set up the listener".into(),
+                    source,
+                };
+                listener.set_nonblocking(true).map_err(io)?;
+                let bound = listener.local_addr().map_err(io)?;
+                (
+                    Link::Tcp {
+                        listener,
+                        client: None,
+                    },
+                    None,
+                    Some(bound),
+                )
+            }
+        };
+        let create = |path: &Option<std::path::PathBuf>, what: &str| {
+            path.as_ref()
+                .map(|p| {
+                    File::create(p)
+                        .map(BufWriter::new)
+                        .map_err(|source| SimError::Io {
+                            what: format!("cannot create the {what} file {}", p.display()),
+                            source,
+                        })
+                })
+                .transpose()
+        };
+        let capture = create(&config.capture, "capture")?;
+        let log = create(&config.injected_log, "injected-faults")?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let shoes_done = Arc::new(AtomicU32::new(0));
+        let finished = Arc::new(AtomicBool::new(false));
+        let runner = Runner {
+            planner: Planner::new(
+                &config.protocol,
+                config.rules.clone(),
+                config.seed,
+                config.faults.clone(),
+                config.endpoint == Endpoint::Pty,
+            ),
+            pace: config.pace,
+            shoes: config.shoes,
+            link,
+            capture,
+            log,
+            stop: Arc::clone(&stop),
+            shoes_done: Arc::clone(&shoes_done),
+            finished: Arc::clone(&finished),
+            summary: SimSummary::default(),
+        };
+        let thread = std::thread::Builder::new()
+            .name("pitwatch-sim".into())
+            .spawn(move || runner.run())
+            .map_err(|source| SimError::Io {
+                what: "cannot start the simulator thread".into(),
+                source,
+            })?;
+        Ok(SimDevice {
+            path,
+            address,
+            stop,
+            shoes_done,
+            finished,
+            thread: Some(thread),
+        })
+    }
+
+    /// The pseudo-terminal a host opens (`/dev/pts/N`), for [`Endpoint::Pty`].
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// The address a host connects to, for [`Endpoint::Tcp`].
+    pub fn address(&self) -> Option<SocketAddr> {
+        self.address
+    }
+
+    /// Shoes dealt to the end so far.
+    pub fn shoes_done(&self) -> u32 {
+        self.shoes_done.load(Ordering::SeqCst)
+    }
+
+    /// Whether every configured shoe has been sent (or the device failed). The link stays open
+    /// until [`SimDevice::stop`], so a host can read what is still queued.
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
+    }
+
+    /// Waits until [`SimDevice::is_finished`] or `timeout`; returns whether it finished.
+    pub fn wait_finished(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while !self.is_finished() {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        true
+    }
+
+    /// Stops dealing, closes the link and the files, and says what was done.
+    pub fn stop(mut self) -> Result<SimSummary, SimError> {
+        self.halt()
+    }
+
+    fn halt(&mut self) -> Result<SimSummary, SimError> {
+        self.stop.store(true, Ordering::SeqCst);
+        match self.thread.take() {
+            Some(thread) => thread.join().map_err(|_| SimError::Panicked)?,
+            None => Ok(SimSummary::default()),
+        }
+    }
+}
+
+impl Drop for SimDevice {
+    fn drop(&mut self) {
+        let _ = self.halt();
+    }
+}
+
+enum Link {
+    Pty(PtyDevice),
+    Tcp {
+        listener: TcpListener,
+        client: Option<TcpStream>,
+    },
+}
+
+struct Runner {
+    planner: Planner,
+    pace: Pace,
+    shoes: Option<u32>,
+    link: Link,
+    capture: Option<BufWriter<File>>,
+    log: Option<BufWriter<File>>,
+    stop: Arc<AtomicBool>,
+    shoes_done: Arc<AtomicU32>,
+    finished: Arc<AtomicBool>,
+    summary: SimSummary,
+}
+
+/// The thread was told to stop.
+struct Stopped;
+
+impl Runner {
+    fn run(mut self) -> Result<SimSummary, SimError> {
+        let outcome = self.deal();
+        self.finished.store(true, Ordering::SeqCst);
+        match outcome {
+            Ok(()) => {
+                // Keep the link open so the host can read what is queued.
+                while !self.stopped() {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Ok(self.summary)
+            }
+            Err(Ok(Stopped)) => Ok(self.summary),
+            Err(Err(error)) => Err(error),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    fn deal(&mut self) -> Result<(), Result<Stopped, SimError>> {
+        while self.shoes.is_none_or(|n| self.summary.shoes < n) {
+            let script = self.planner.next_shoe();
+            for step in script.steps {
+                let wait = self
+                    .pace
+                    .scale(step.delay_ms)
+                    .max(Duration::from_millis(step.min_delay_ms));
+                self.sleep(wait)?;
+                for record in &step.injected {
+                    if let Some(log) = &mut self.log {
+                        let line = serde_json::to_string(record).map_err(|e| {
+                            Err(SimError::Io {
+                                what: "cannot write the injected-faults file".into(),
+                                source: e.into(),
+                            })
+                        })?;
+                        writeln!(log, "{line}")
+                            .and_then(|()| log.flush())
+                            .map_err(|source| {
+                                Err(SimError::Io {
+                                    what: "cannot write the injected-faults file".into(),
+                                    source,
+                                })
+                            })?;
+                    }
+                    self.summary.faults += 1;
+                }
+                match step.action {
+                    Action::Send(bytes) => self.send(&bytes)?,
+                    Action::Disconnect { pause_ms } => {
+                        if let Link::Tcp { client, .. } = &mut self.link {
+                            if let Some(stream) = client.take() {
+                                let _ = stream.shutdown(Shutdown::Both);
+                            }
+                        }
+                        self.sleep(self.pace.scale(pause_ms).max(Duration::from_millis(200)))?;
+                    }
+                }
+            }
+            self.summary.shoes += 1;
+            self.summary.rounds += script.rounds.len() as u32;
+            self.shoes_done.store(self.summary.shoes, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    fn sleep(&self, duration: Duration) -> Result<(), Result<Stopped, SimError>> {
+        let deadline = Instant::now() + duration;
+        loop {
+            if self.stopped() {
+                return Err(Ok(Stopped));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(());
+            }
+            std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) -> Result<(), Result<Stopped, SimError>> {
+        loop {
+            if self.stopped() {
+                return Err(Ok(Stopped));
+            }
+            let sent = match &mut self.link {
+                Link::Pty(pty) => {
+                    let mut rest = bytes;
+                    while !rest.is_empty() {
+                        if self.stop.load(Ordering::SeqCst) {
+                            return Err(Ok(Stopped));
+                        }
+                        let n = pty.write(rest).map_err(|e| Err(SimError::Link(e)))?;
+                        rest = &rest[n..];
+                    }
+                    true
+                }
+                Link::Tcp { listener, client } => {
+                    if client.is_none() {
+                        match listener.accept() {
+                            Ok((stream, _)) => {
+                                let _ = stream.set_nodelay(true);
+                                let _ = stream.set_nonblocking(false);
+                                let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
+                                *client = Some(stream);
+                            }
+                            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                                std::thread::sleep(Duration::from_millis(20));
+                                continue;
+                            }
+                            Err(source) => {
+                                return Err(Err(SimError::Io {
+                                    what: "cannot accept a client".into(),
+                                    source,
+                                }))
+                            }
+                        }
+                    }
+                    match client.as_mut().map(|c| c.write_all(bytes)) {
+                        Some(Ok(())) => true,
+                        // The host went away: wait for it to come back and send again.
+                        _ => {
+                            *client = None;
+                            false
+                        }
+                    }
+                }
+            };
+            if sent {
+                break;
+            }
+        }
+        self.summary.bytes += bytes.len() as u64;
+        if let Some(capture) = &mut self.capture {
+            capture
+                .write_all(bytes)
+                .and_then(|()| capture.flush())
+                .map_err(|source| {
+                    Err(SimError::Io {
+                        what: "cannot write the capture file".into(),
+                        source,
+                    })
+                })?;
+        }
+        Ok(())
+    }
+}

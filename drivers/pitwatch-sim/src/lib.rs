@@ -1,0 +1,176 @@
+//! Simulated table devices: a Baccarat table's shoe dealing honest shoes under a rule book,
+//! speaking Angel Eye, barcode or the Pitwatch protocol on a pseudo-terminal or a TCP listen
+//! address, at a dealer's pace or faster, and injecting faults on request.
+//!
+//! The dealing is `pitwatch-dealer`'s (rule-level faults: burn miscount, a card out of order, …);
+//! this crate turns its events into the device's bytes with the protocol encoders, adds the
+//! wire-level faults (garbage, a damaged checksum, a duplicate frame, a disconnect), paces the
+//! stream, and writes what it injected, and where, to a JSON Lines file a test compares a host's
+//! findings against ([`Injected`]). Everything but the sleeping and writing is deterministic for a
+//! seed ([`script`]), so the same seed gives the same bytes whatever the pace.
+//!
+//! ```no_run
+//! use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
+//! let config = SimConfig::new(
+//!     pitwatch_protocols::ProtocolConfig::by_name("angel-eye").unwrap(),
+//!     pitwatch_rules::RuleBook::nz_baccarat(),
+//! );
+//! let device = SimDevice::start(SimConfig { pace: Pace::Times(10.0), ..config }).unwrap();
+//! println!("open {}", device.path().unwrap());
+//! device.stop().unwrap();
+//! ```
+
+pub mod check;
+mod device;
+pub mod fault;
+pub mod script;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+pub use device::{SimDevice, SimSummary};
+pub use fault::{Expected, FaultSpec, Injected, SimFault, UnknownFault};
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::RuleBook;
+pub use script::{Action, Planner, ShoeScript, Step};
+
+/// How fast the simulated dealer deals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pace {
+    /// Like a real dealer: about 1–1.5 s a card, pauses between rounds, seconds for a shuffle.
+    RealTime,
+    /// A real dealer's pace, this many times faster.
+    Times(f64),
+    /// As fast as the link takes the bytes (a barcode scanner's repeated code still waits out the
+    /// host's repeat window).
+    Fast,
+}
+
+impl Pace {
+    /// The wait for a step of `real_ms` at a real pace, at this pace.
+    pub fn scale(self, real_ms: u64) -> std::time::Duration {
+        let ms = match self {
+            Pace::RealTime => real_ms as f64,
+            Pace::Times(factor) => real_ms as f64 / factor,
+            Pace::Fast => 0.0,
+        };
+        std::time::Duration::from_secs_f64(ms.max(0.0) / 1000.0)
+    }
+}
+
+/// Where the simulated device is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    /// A new pseudo-terminal; a host opens [`SimDevice::path`] as a serial port.
+    Pty,
+    /// A TCP listen address (a serial-to-Ethernet device server in "TCP server" mode); port 0
+    /// picks a free port, see [`SimDevice::address`].
+    Tcp(SocketAddr),
+}
+
+/// Everything a simulated device needs.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// The protocol the device speaks.
+    pub protocol: ProtocolConfig,
+    /// The rule book the dealer deals by.
+    pub rules: RuleBook,
+    /// The seed: the same seed deals the same shoes and the same faults.
+    pub seed: u64,
+    /// How fast.
+    pub pace: Pace,
+    /// Faults to inject.
+    pub faults: Vec<FaultSpec>,
+    /// Shoes to deal; `None` deals new shoes until stopped.
+    pub shoes: Option<u32>,
+    /// Where the device is reached.
+    pub endpoint: Endpoint,
+    /// A file to write the byte stream to, exactly as sent.
+    pub capture: Option<PathBuf>,
+    /// A file to write the injected faults to (JSON Lines, one [`Injected`] per line).
+    pub injected_log: Option<PathBuf>,
+}
+
+impl SimConfig {
+    /// One shoe, seed 1, real pace, no faults, on a pseudo-terminal, nothing written.
+    pub fn new(protocol: ProtocolConfig, rules: RuleBook) -> SimConfig {
+        SimConfig {
+            protocol,
+            rules,
+            seed: 1,
+            pace: Pace::RealTime,
+            faults: Vec::new(),
+            shoes: Some(1),
+            endpoint: Endpoint::Pty,
+            capture: None,
+            injected_log: None,
+        }
+    }
+
+    /// Checks the configuration: every requested fault must be one the protocol can carry, an
+    /// interval at least one round, a speed-up factor positive.
+    pub fn check(&self) -> Result<(), SimError> {
+        let protocol = self.protocol.name();
+        for spec in &self.faults {
+            match spec {
+                FaultSpec::At { fault, .. } if !fault.supported_by(protocol) => {
+                    return Err(SimError::Unsupported {
+                        fault: *fault,
+                        protocol,
+                    })
+                }
+                FaultSpec::Every { rounds: 0, .. } => {
+                    return Err(SimError::Config("a fault interval of 0 rounds".into()))
+                }
+                FaultSpec::Every { faults, .. } => {
+                    if let Some(fault) = faults.iter().find(|f| !f.supported_by(protocol)) {
+                        return Err(SimError::Unsupported {
+                            fault: *fault,
+                            protocol,
+                        });
+                    }
+                }
+                FaultSpec::At { .. } => {}
+            }
+        }
+        if let Pace::Times(factor) = self.pace {
+            if !(factor.is_finite() && factor > 0.0) {
+                return Err(SimError::Config(format!(
+                    "a pace factor must be a positive number, not {factor}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a simulated device could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The protocol cannot carry the fault in a way a host could see; choose another fault or
+    /// protocol.
+    #[error("{protocol} cannot carry the fault {fault} so that a host could see it")]
+    Unsupported {
+        /// The fault.
+        fault: SimFault,
+        /// The protocol.
+        protocol: &'static str,
+    },
+    /// The configuration is unusable.
+    #[error("bad simulator configuration: {0}")]
+    Config(String),
+    /// The pseudo-terminal or listen address could not be opened.
+    #[error(transparent)]
+    Link(#[from] pitwatch_transport::TransportError),
+    /// A file (capture, injected faults) or a socket failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The simulator's thread stopped unexpectedly.
+    #[error("the simulator thread panicked")]
+    Panicked,
+}

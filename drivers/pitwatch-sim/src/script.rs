@@ -1,0 +1,523 @@
+//! The pure half of the simulator: a shoe's events from the dealer, turned into the device's byte
+//! stream with wire faults and a dealer's pace, as a list of [`Step`]s. No clock, port or file is
+//! touched here, so the same seed and configuration always give the same bytes, delays and
+//! records; the runner in `device.rs` only sleeps, writes and logs.
+
+use std::collections::HashMap;
+
+use pitwatch_codec::DeviceIdentity;
+use pitwatch_dealer::{deal, DealerConfig, FaultPlan, InjectedFault};
+use pitwatch_model::{EventKind, TableEvent, Target};
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::{RoundRecord, RuleBook};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::fault::{Expected, FaultSpec, Injected, SimFault};
+
+/// One thing the simulated device does: wait, then send bytes or drop the link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// Milliseconds to wait first, at a real dealer's pace (the runner scales it).
+    pub delay_ms: u64,
+    /// The least wait whatever the pace (a barcode scanner's repeated code must come after the
+    /// host's repeat window, or it would be taken for a rescan of the same card).
+    pub min_delay_ms: u64,
+    /// What to do.
+    pub action: Action,
+    /// Faults this step carries, logged when it is carried out.
+    pub injected: Vec<Injected>,
+}
+
+/// What a step does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Send these bytes.
+    Send(Vec<u8>),
+    /// The link goes down for `pause_ms` (at a real pace): on TCP the client is dropped and the
+    /// next one accepted; on a pseudo-terminal the device only falls silent.
+    Disconnect {
+        /// How long the link stays down at a real pace.
+        pause_ms: u64,
+    },
+}
+
+/// One shoe's script.
+#[derive(Debug, Clone)]
+pub struct ShoeScript {
+    /// The shoe's number in the run (1-based).
+    pub shoe: u32,
+    /// What to do, in order.
+    pub steps: Vec<Step>,
+    /// The rounds as dealt (ground truth), with the shoe numbered in the run and `first_seq` /
+    /// `last_seq` as a host decoder started at 1 numbers the events.
+    pub rounds: Vec<RoundRecord>,
+    /// Every fault injected in this shoe, in stream order.
+    pub injected: Vec<Injected>,
+}
+
+/// The device protocol's framing, with its sequence numbers.
+enum Wire {
+    AngelEye(pitwatch_angel_eye::ReportEncoder),
+    Barcode,
+    Pitwatch(pitwatch_proto::MessageEncoder),
+}
+
+impl Wire {
+    fn new(protocol: &ProtocolConfig) -> Wire {
+        match protocol {
+            ProtocolConfig::AngelEye(_) => Wire::AngelEye(Default::default()),
+            ProtocolConfig::Barcode(_) => Wire::Barcode,
+            ProtocolConfig::Pitwatch(_) => Wire::Pitwatch(Default::default()),
+        }
+    }
+
+    fn encode(&mut self, event: &TableEvent) -> Option<Vec<u8>> {
+        use pitwatch_codec::Encoder;
+        match self {
+            Wire::AngelEye(reports) => pitwatch_angel_eye::AngelEyeEncoder::report_for(event)
+                .map(|report| reports.encode(&report)),
+            Wire::Barcode => pitwatch_barcode::BarcodeEncoder.encode(event),
+            Wire::Pitwatch(messages) => pitwatch_proto::ProtoEncoder::message_for(event)
+                .map(|message| messages.encode(&message)),
+        }
+    }
+
+    fn can_encode(&self, event: &TableEvent) -> bool {
+        match self {
+            Wire::AngelEye(_) => pitwatch_angel_eye::AngelEyeEncoder::report_for(event).is_some(),
+            Wire::Barcode => matches!(
+                event.kind,
+                EventKind::CardDrawn { card: Some(_), .. } | EventKind::Shuffled { .. }
+            ),
+            Wire::Pitwatch(_) => pitwatch_proto::ProtoEncoder::message_for(event).is_some(),
+        }
+    }
+
+    /// What a host makes of [`Wire::start`]'s frame, without sending one.
+    fn start_notice(&self) -> Option<&'static str> {
+        match self {
+            Wire::AngelEye(_) => Some("communication_started"),
+            Wire::Barcode => None,
+            Wire::Pitwatch(_) => Some("hello"),
+        }
+    }
+
+    /// The frame a device sends when it (re)starts communicating, with what a host makes of it.
+    fn start(&mut self) -> Option<(Vec<u8>, &'static str)> {
+        match self {
+            Wire::AngelEye(reports) => Some((
+                reports.encode(&pitwatch_angel_eye::Report::CommunicationStarted),
+                "communication_started",
+            )),
+            Wire::Barcode => None,
+            Wire::Pitwatch(messages) => Some((
+                messages.encode(&pitwatch_proto::Message::Hello(DeviceIdentity {
+                    role: "shoe".into(),
+                    make: "Pitwatch".into(),
+                    model: "simulator".into(),
+                    serial: "SIM-1".into(),
+                    firmware: env!("CARGO_PKG_VERSION").into(),
+                    protocol_version: pitwatch_proto::VERSION,
+                })),
+                "hello",
+            )),
+        }
+    }
+
+    fn corrupt(&self, frame: &mut [u8]) -> bool {
+        match self {
+            Wire::AngelEye(_) => {
+                pitwatch_angel_eye::encode::corrupt_bcc(frame);
+                true
+            }
+            Wire::Barcode => false,
+            Wire::Pitwatch(_) => {
+                pitwatch_proto::corrupt_checksum(frame);
+                true
+            }
+        }
+    }
+
+    /// Noise a host must reject without losing the next frame, and the rejection kind it gives.
+    /// Lower-case letters contain no Angel Eye start byte and no `PW`; the line-based protocols
+    /// get a line end so the noise costs only its own line.
+    fn garbage(&self, rng: &mut ChaCha8Rng) -> (Vec<u8>, &'static str) {
+        let len = rng.gen_range(3..=12);
+        let mut bytes: Vec<u8> = (0..len).map(|_| rng.gen_range(b'a'..=b'z')).collect();
+        match self {
+            Wire::AngelEye(_) => (bytes, "garbage"),
+            Wire::Barcode => {
+                bytes.push(b'\r');
+                (bytes, "malformed")
+            }
+            Wire::Pitwatch(_) => {
+                bytes.extend_from_slice(b"\r\n");
+                (bytes, "garbage")
+            }
+        }
+    }
+}
+
+/// Mixes a seed and a number into a new seed (SplitMix64), so each shoe and each purpose gets
+/// its own independent, reproducible random stream.
+pub fn derive_seed(seed: u64, n: u64) -> u64 {
+    let mut z = seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plans shoe after shoe for one simulated device, keeping what carries over between shoes (the
+/// device's sequence numbers, the host's event numbering, the byte offset, the round count).
+pub struct Planner {
+    wire: Wire,
+    protocol: &'static str,
+    book: RuleBook,
+    dealer: DealerConfig,
+    seed: u64,
+    faults: Vec<FaultSpec>,
+    pty: bool,
+    shoes: u32,
+    rounds_before: u32,
+    next_host_seq: u64,
+    offset: u64,
+    last_barcode: Option<Vec<u8>>,
+}
+
+/// The dealer's settings for a device speaking `protocol`.
+pub fn dealer_config(protocol: &ProtocolConfig) -> DealerConfig {
+    let mut config = match protocol {
+        ProtocolConfig::Barcode(_) => DealerConfig::barcode(),
+        ProtocolConfig::AngelEye(_) | ProtocolConfig::Pitwatch(_) => DealerConfig::angel_eye(),
+    };
+    config.shoes = 1;
+    config.first_seq = 1;
+    config
+}
+
+impl Planner {
+    /// A planner for a device speaking `protocol` under `book`; `pty` says whether a disconnect
+    /// is a power cycle (a pseudo-terminal) or a real link drop (TCP).
+    pub fn new(
+        protocol: &ProtocolConfig,
+        book: RuleBook,
+        seed: u64,
+        faults: Vec<FaultSpec>,
+        pty: bool,
+    ) -> Planner {
+        Planner {
+            wire: Wire::new(protocol),
+            protocol: protocol.name(),
+            book,
+            dealer: dealer_config(protocol),
+            seed,
+            faults,
+            pty,
+            shoes: 0,
+            rounds_before: 0,
+            next_host_seq: 1,
+            offset: 0,
+            last_barcode: None,
+        }
+    }
+
+    /// The next shoe's script.
+    pub fn next_shoe(&mut self) -> ShoeScript {
+        self.shoes += 1;
+        let shoe = self.shoes;
+        let shoe_seed = derive_seed(self.seed, u64::from(shoe));
+        let mut choice = ChaCha8Rng::seed_from_u64(derive_seed(shoe_seed, 1));
+        let mut pace = ChaCha8Rng::seed_from_u64(derive_seed(shoe_seed, 2));
+        let mut noise = ChaCha8Rng::seed_from_u64(derive_seed(shoe_seed, 3));
+
+        // Which faults this shoe gets: dealer plans (the dealer deals one shoe, numbered 1) and
+        // wire faults by round.
+        let mut plans = Vec::new();
+        let mut wire: Vec<(u32, SimFault)> = Vec::new();
+        let mut add =
+            |fault: SimFault, round: u32, plans: &mut Vec<FaultPlan>| match fault.dealer_kind() {
+                Some(kind) => plans.push(FaultPlan {
+                    kind,
+                    shoe: 1,
+                    round,
+                }),
+                None => wire.push((round, fault)),
+            };
+        for spec in &self.faults {
+            match spec {
+                FaultSpec::At {
+                    fault,
+                    shoe: s,
+                    round,
+                } if *s == shoe => add(*fault, *round, &mut plans),
+                FaultSpec::At { .. } => {}
+                FaultSpec::Every { rounds, faults } => {
+                    let usable: Vec<SimFault> = faults
+                        .iter()
+                        .copied()
+                        .filter(|f| f.supported_by(self.protocol))
+                        .collect();
+                    if usable.is_empty() || *rounds == 0 {
+                        continue;
+                    }
+                    // More rounds than any shoe holds; plans past the shoe's end stay unused.
+                    for round in 1..=120u32 {
+                        if (self.rounds_before + round) % rounds == 0 {
+                            let fault = usable[choice.gen_range(0..usable.len())];
+                            add(fault, round, &mut plans);
+                        }
+                    }
+                }
+            }
+        }
+        wire.sort_by_key(|(round, fault)| (*round, wire_order(*fault)));
+
+        let session = deal(&self.book, &self.dealer, &plans, shoe_seed);
+        let mut carried: HashMap<u64, Vec<InjectedFault>> = HashMap::new();
+        for fault in &session.faults {
+            carried.entry(fault.seq).or_default().push(*fault);
+        }
+        let round_of_first: HashMap<u64, u32> = session
+            .rounds
+            .iter()
+            .map(|r| (r.first_seq, r.round))
+            .collect();
+
+        let mut steps = Vec::new();
+        let mut injected = Vec::new();
+        let mut host_seq_of: HashMap<u64, u64> = HashMap::new();
+        let mut carry_ms = 0u64;
+        let mut round_started: Option<u32> = None;
+        let mut wire_next = 0usize;
+        if shoe == 1 {
+            if let Some((frame, _)) = self.wire.start() {
+                self.push_send(&mut steps, frame, 0, Vec::new());
+            }
+        }
+        for event in &session.events {
+            if let Some(round) = round_of_first.get(&event.seq) {
+                round_started = Some(*round);
+            }
+            carry_ms += self.real_delay(
+                event,
+                shoe,
+                round_of_first.contains_key(&event.seq),
+                &mut pace,
+            );
+            if !self.wire.can_encode(event) {
+                // The protocol cannot say this; a fault it carried cannot be seen (faults the
+                // protocol cannot carry are refused before a run starts).
+                for fault in carried.remove(&event.seq).unwrap_or_default() {
+                    injected.push(Injected {
+                        kind: SimFault::from_dealer(fault.kind),
+                        level: "rule",
+                        shoe,
+                        round: fault.round,
+                        seq: None,
+                        offset: self.offset,
+                        expected: Expected::Nothing,
+                    });
+                }
+                continue;
+            }
+            // Wire faults due at the start of this round go before its first frame.
+            let mut duplicate = None;
+            let mut corrupt = false;
+            while let Some((round, fault)) = wire.get(wire_next).copied() {
+                if round_started.is_none_or(|r| r < round) {
+                    break;
+                }
+                wire_next += 1;
+                let host_seq = self.next_host_seq;
+                let record = |expected: Expected, offset: u64| Injected {
+                    kind: fault,
+                    level: "wire",
+                    shoe,
+                    round: Some(round),
+                    seq: Some(host_seq),
+                    offset,
+                    expected,
+                };
+                match fault {
+                    SimFault::Disconnect => {
+                        let r = if self.pty {
+                            match self.wire.start_notice() {
+                                Some(notice) => {
+                                    record(Expected::Notice(notice.into()), self.offset)
+                                }
+                                None => record(Expected::Nothing, self.offset),
+                            }
+                        } else {
+                            record(Expected::Reconnect, self.offset)
+                        };
+                        steps.push(Step {
+                            delay_ms: std::mem::take(&mut carry_ms),
+                            min_delay_ms: 0,
+                            action: Action::Disconnect { pause_ms: 3_000 },
+                            injected: vec![r.clone()],
+                        });
+                        injected.push(r);
+                        if self.pty {
+                            // A power-cycled device announces itself again.
+                            if let Some((frame, _)) = self.wire.start() {
+                                self.push_send(&mut steps, frame, 1_000, Vec::new());
+                            }
+                        }
+                    }
+                    SimFault::Garbage => {
+                        let (bytes, kind) = self.wire.garbage(&mut noise);
+                        let r = record(Expected::Rejection(kind.into()), self.offset);
+                        injected.push(r.clone());
+                        let delay = std::mem::take(&mut carry_ms);
+                        self.push_send(&mut steps, bytes, delay, vec![r]);
+                    }
+                    SimFault::BadChecksum => corrupt = true,
+                    SimFault::DuplicateFrame => duplicate = Some(round),
+                    _ => {}
+                }
+            }
+            let Some(frame) = self.wire.encode(event) else {
+                continue;
+            };
+            if corrupt {
+                let mut bad = frame.clone();
+                if self.wire.corrupt(&mut bad) {
+                    let r = Injected {
+                        kind: SimFault::BadChecksum,
+                        level: "wire",
+                        shoe,
+                        round: round_started,
+                        seq: Some(self.next_host_seq),
+                        offset: self.offset,
+                        expected: Expected::Rejection("bad_checksum".into()),
+                    };
+                    injected.push(r.clone());
+                    let delay = std::mem::take(&mut carry_ms);
+                    self.push_send(&mut steps, bad, delay, vec![r]);
+                    // The device resends the frame.
+                    carry_ms = 200;
+                }
+            }
+
+            let host_seq = self.next_host_seq;
+            self.next_host_seq += 1;
+            host_seq_of.insert(event.seq, host_seq);
+            let mut records = Vec::new();
+            for fault in carried.remove(&event.seq).unwrap_or_default() {
+                let r = Injected {
+                    kind: SimFault::from_dealer(fault.kind),
+                    level: "rule",
+                    shoe,
+                    round: fault.round,
+                    seq: Some(host_seq),
+                    offset: self.offset,
+                    expected: Expected::Irregularity(fault.expected_code.as_str().into()),
+                };
+                injected.push(r.clone());
+                records.push(r);
+            }
+            let mut min_delay_ms = 0;
+            if matches!(self.wire, Wire::Barcode) {
+                if self.last_barcode.as_deref() == Some(&frame[..]) {
+                    min_delay_ms = 400;
+                }
+                self.last_barcode = Some(frame.clone());
+            }
+            let delay = std::mem::take(&mut carry_ms);
+            self.push_send(&mut steps, frame.clone(), delay, records);
+            steps
+                .last_mut()
+                .expect("a step was just pushed")
+                .min_delay_ms = min_delay_ms;
+            if let Some(round) = duplicate {
+                let r = Injected {
+                    kind: SimFault::DuplicateFrame,
+                    level: "wire",
+                    shoe,
+                    round: Some(round),
+                    seq: Some(host_seq),
+                    offset: self.offset,
+                    expected: Expected::Rejection("duplicate".into()),
+                };
+                injected.push(r.clone());
+                self.push_send(&mut steps, frame, 0, vec![r]);
+            }
+        }
+        let rounds = session
+            .rounds
+            .iter()
+            .map(|r| {
+                let mut r = *r;
+                r.shoe = shoe;
+                r.first_seq = host_seq_of.get(&r.first_seq).copied().unwrap_or(0);
+                r.last_seq = host_seq_of.get(&r.last_seq).copied().unwrap_or(0);
+                r
+            })
+            .collect::<Vec<_>>();
+        self.rounds_before += rounds.len() as u32;
+        ShoeScript {
+            shoe,
+            steps,
+            rounds,
+            injected,
+        }
+    }
+
+    fn push_send(
+        &mut self,
+        steps: &mut Vec<Step>,
+        bytes: Vec<u8>,
+        delay_ms: u64,
+        injected: Vec<Injected>,
+    ) {
+        self.offset += bytes.len() as u64;
+        steps.push(Step {
+            delay_ms,
+            min_delay_ms: 0,
+            action: Action::Send(bytes),
+            injected,
+        });
+    }
+
+    /// A dealer's pause before `event`, in milliseconds: about 1–1.5 s a card, a few seconds
+    /// between rounds, several for a shuffle.
+    fn real_delay(
+        &self,
+        event: &TableEvent,
+        shoe: u32,
+        first_of_round: bool,
+        rng: &mut ChaCha8Rng,
+    ) -> u64 {
+        match &event.kind {
+            EventKind::Shuffled { .. } if shoe == 1 && event.seq == 1 => 0,
+            EventKind::Shuffled { .. } => rng.gen_range(5_000..=8_000),
+            EventKind::Cut { .. } => rng.gen_range(3_000..=5_000),
+            EventKind::CuttingCardPlaced { .. } => rng.gen_range(1_500..=2_500),
+            EventKind::BetsClosed => rng.gen_range(4_000..=7_000),
+            EventKind::CardDrawn {
+                target: Some(Target::First | Target::Burn),
+                ..
+            } => rng.gen_range(800..=1_200),
+            EventKind::CardDrawn { .. } if first_of_round && !self.dealer.bets_closed => {
+                rng.gen_range(4_000..=7_000)
+            }
+            EventKind::CardDrawn { .. } => rng.gen_range(1_000..=1_500),
+            EventKind::ResultDeclared { .. } => rng.gen_range(1_000..=1_500),
+            EventKind::BurnCounted { .. } | EventKind::CuttingCardDrawn => 300,
+            _ => rng.gen_range(500..=1_000),
+        }
+    }
+}
+
+/// Several wire faults in one round go in this order: the link first, then noise, then the
+/// damaged copy, then the frame and its duplicate.
+fn wire_order(fault: SimFault) -> u8 {
+    match fault {
+        SimFault::Disconnect => 0,
+        SimFault::Garbage => 1,
+        SimFault::BadChecksum => 2,
+        _ => 3,
+    }
+}

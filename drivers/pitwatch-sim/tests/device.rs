@@ -1,0 +1,238 @@
+//! The simulated device on real links: a pseudo-terminal opened by the serial transport and a TCP
+//! listener the TCP transport connects to, decoded and judged as a monitor would, compared with
+//! the injected-faults file and the capture file.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pitwatch_model::Timestamp;
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::{RoundRecord, RuleBook};
+use pitwatch_sim::check::{compare, HostView};
+use pitwatch_sim::{Endpoint, FaultSpec, Injected, Pace, Planner, SimConfig, SimDevice, SimFault};
+use pitwatch_transport::{
+    spawn_device, Backoff, DeviceConfig, SerialConfig, SystemClock, TcpConfig, TransportConfig,
+    TransportEvent,
+};
+
+fn at(fault: SimFault, round: u32) -> FaultSpec {
+    FaultSpec::At {
+        fault,
+        shoe: 1,
+        round,
+    }
+}
+
+fn read_injected(path: &Path) -> Vec<Injected> {
+    // The file is JSON Lines; compare it field by field with the records the planner makes.
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| {
+            let expected = match (v["expect"].as_str().unwrap(), v["expected"].as_str()) {
+                ("irregularity", Some(c)) => pitwatch_sim::Expected::Irregularity(c.into()),
+                ("rejection", Some(k)) => pitwatch_sim::Expected::Rejection(k.into()),
+                ("notice", Some(n)) => pitwatch_sim::Expected::Notice(n.into()),
+                ("reconnect", _) => pitwatch_sim::Expected::Reconnect,
+                _ => pitwatch_sim::Expected::Nothing,
+            };
+            Injected {
+                kind: v["kind"].as_str().unwrap().parse().unwrap(),
+                level: if v["level"] == "rule" { "rule" } else { "wire" },
+                shoe: v["shoe"].as_u64().unwrap() as u32,
+                round: v["round"].as_u64().map(|r| r as u32),
+                seq: v["seq"].as_u64(),
+                offset: v["offset"].as_u64().unwrap(),
+                expected,
+            }
+        })
+        .collect()
+}
+
+/// Runs one simulated shoe on `endpoint` and a host on the real transport; checks the host's
+/// findings against the injected-faults file and the true rounds.
+fn live(protocol: &str, faults: Vec<FaultSpec>, tcp: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = ProtocolConfig::by_name(protocol).unwrap();
+    let book = RuleBook::nz_baccarat();
+    let sim = SimConfig {
+        seed: 21,
+        pace: Pace::Fast,
+        faults: faults.clone(),
+        shoes: Some(1),
+        endpoint: if tcp {
+            Endpoint::Tcp("127.0.0.1:0".parse().unwrap())
+        } else {
+            Endpoint::Pty
+        },
+        capture: Some(dir.path().join("capture.bin")),
+        injected_log: Some(dir.path().join("injected.jsonl")),
+        ..SimConfig::new(config, book.clone())
+    };
+    let device = SimDevice::start(sim).unwrap();
+    let transport = match (device.path(), device.address()) {
+        (Some(path), _) => TransportConfig::Serial(SerialConfig::new(path, 4800)),
+        (None, Some(addr)) => TransportConfig::Tcp(TcpConfig {
+            address: addr.to_string(),
+        }),
+        _ => panic!("the device has neither a path nor an address"),
+    };
+    let mut device_config = DeviceConfig::new(transport);
+    device_config.backoff = Backoff {
+        initial_ms: 20,
+        max_ms: 100,
+        factor: 2,
+    };
+    let (handle, events) = spawn_device(&device_config, Arc::new(SystemClock));
+    let mut host = HostView::new(&config, book.clone());
+    let deadline = Instant::now() + Duration::from_secs(8);
+    let mut quiet_since = Instant::now();
+    let mut disconnects = 0;
+    // Read until the device has sent everything and the link has been quiet for a moment.
+    while Instant::now() < deadline {
+        match events.recv_timeout(Duration::from_millis(50)) {
+            Ok(TransportEvent::Chunk { received_at, bytes }) => {
+                quiet_since = Instant::now();
+                host.push(&bytes, received_at);
+            }
+            Ok(TransportEvent::Disconnected { at, .. }) => {
+                disconnects += 1;
+                host.finish(at, false);
+            }
+            Ok(_) => {}
+            Err(_) => {
+                if device.is_finished() && quiet_since.elapsed() > Duration::from_millis(500) {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(device.is_finished(), "the device did not finish in time");
+    let summary = device.stop().unwrap();
+    handle.stop();
+    host.finish(Timestamp::from_unix_millis(0).unwrap(), true);
+
+    // The same seed planned again gives the true rounds.
+    let mut planner = Planner::new(&config, book, 21, faults.clone(), !tcp);
+    let truth: Vec<RoundRecord> = planner.next_shoe().rounds;
+    let injected = read_injected(&dir.path().join("injected.jsonl"));
+    assert_eq!(injected.len(), faults.len(), "{injected:#?}");
+    assert_eq!(summary.faults as usize, faults.len());
+    let problems = compare(&host, &injected, &truth);
+    assert!(problems.is_empty(), "{protocol} tcp={tcp}: {problems:#?}");
+    assert_eq!(host.rounds.len(), truth.len());
+    let reconnects = injected
+        .iter()
+        .filter(|r| r.expected == pitwatch_sim::Expected::Reconnect)
+        .count();
+    if tcp {
+        // The host saw each dropped connection, and came back for the rest of the shoe.
+        assert!(
+            reconnects > 0 && disconnects >= reconnects,
+            "{disconnects} disconnects for {reconnects}"
+        );
+    }
+
+    // The capture holds every byte sent, and each record's offset points into it.
+    let capture = std::fs::read(dir.path().join("capture.bin")).unwrap();
+    assert_eq!(capture.len() as u64, summary.bytes);
+    assert!(injected.iter().all(|r| r.offset < capture.len() as u64));
+}
+
+#[test]
+fn angel_eye_on_a_pty() {
+    live(
+        "angel-eye",
+        vec![
+            at(SimFault::BurnMiscount, 1),
+            at(SimFault::Garbage, 3),
+            at(SimFault::WrongDeclaredResult, 6),
+            at(SimFault::BadChecksum, 9),
+            at(SimFault::DeviceError, 12),
+            at(SimFault::DuplicateFrame, 15),
+            at(SimFault::Disconnect, 18),
+            at(SimFault::MissingThirdCard, 22),
+        ],
+        false,
+    );
+}
+
+#[test]
+fn pitwatch_protocol_on_a_pty() {
+    live(
+        "pitwatch",
+        vec![
+            at(SimFault::CuttingCardTooCloseToBack, 1),
+            at(SimFault::CardExposed, 4),
+            at(SimFault::Disconnect, 8),
+            at(SimFault::UnreadableCard, 11),
+            at(SimFault::BadChecksum, 14),
+            at(SimFault::OutOfOrderCard, 18),
+        ],
+        false,
+    );
+}
+
+#[test]
+fn barcode_on_a_pty() {
+    live(
+        "barcode",
+        vec![
+            at(SimFault::Garbage, 3),
+            at(SimFault::DuplicateFrame, 7),
+            at(SimFault::ForeignCard, 20),
+        ],
+        false,
+    );
+}
+
+#[test]
+fn pitwatch_protocol_over_tcp_with_a_real_disconnect() {
+    live(
+        "pitwatch",
+        vec![
+            at(SimFault::Garbage, 2),
+            at(SimFault::Disconnect, 5),
+            at(SimFault::UnauthorisedThirdCard, 9),
+        ],
+        true,
+    );
+}
+
+#[test]
+fn a_fault_the_protocol_cannot_carry_is_refused_before_anything_opens() {
+    let config = SimConfig {
+        faults: vec![at(SimFault::BadChecksum, 2)],
+        ..SimConfig::new(
+            ProtocolConfig::by_name("barcode").unwrap(),
+            RuleBook::nz_baccarat(),
+        )
+    };
+    let error = SimDevice::start(config).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("barcode cannot carry the fault bad_checksum"),
+        "{error}"
+    );
+}
+
+#[test]
+fn stopping_a_real_paced_device_is_prompt() {
+    let config = SimConfig {
+        shoes: None,
+        ..SimConfig::new(
+            ProtocolConfig::by_name("angel-eye").unwrap(),
+            RuleBook::nz_baccarat(),
+        )
+    };
+    let device = SimDevice::start(config).unwrap();
+    assert!(device.path().unwrap().starts_with("/dev/"));
+    std::thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    let summary = device.stop().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(summary.shoes, 0);
+}

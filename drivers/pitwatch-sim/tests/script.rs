@@ -1,0 +1,232 @@
+//! The simulator's scripts decoded by a host in miniature (decoder and rules engine, no link):
+//! every injected fault is found where the record says, and every other round is right, for
+//! each protocol and for seeds, with the steps fed at the times a real-paced dealer would send
+//! them.
+
+use pitwatch_model::Timestamp;
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::{RoundRecord, RuleBook};
+use pitwatch_sim::check::{compare, HostView};
+use pitwatch_sim::{Action, FaultSpec, Injected, Planner, SimFault};
+
+fn at(fault: SimFault, shoe: u32, round: u32) -> FaultSpec {
+    FaultSpec::At { fault, shoe, round }
+}
+
+/// Plans `shoes` shoes and feeds them to a host; returns the problems found.
+fn run(
+    protocol: &str,
+    faults: Vec<FaultSpec>,
+    shoes: u32,
+    seed: u64,
+    pty: bool,
+) -> (Vec<String>, Vec<Injected>) {
+    let config = ProtocolConfig::by_name(protocol).unwrap();
+    let book = RuleBook::nz_baccarat();
+    let mut planner = Planner::new(&config, book.clone(), seed, faults, pty);
+    let mut host = HostView::new(&config, book);
+    let mut injected = Vec::new();
+    let mut truth: Vec<RoundRecord> = Vec::new();
+    let mut ms: i64 = 1_796_025_600_000;
+    let mut offset = 0u64;
+    for _ in 0..shoes {
+        let script = planner.next_shoe();
+        for step in &script.steps {
+            ms += step.delay_ms.max(step.min_delay_ms) as i64;
+            let now = Timestamp::from_unix_millis(ms).unwrap();
+            for record in &step.injected {
+                assert!(record.offset >= offset, "{record:?} before byte {offset}");
+            }
+            match &step.action {
+                Action::Send(bytes) => {
+                    offset += bytes.len() as u64;
+                    host.push(bytes, now);
+                }
+                Action::Disconnect { pause_ms } => {
+                    ms += *pause_ms as i64;
+                    if !pty {
+                        host.finish(now, false);
+                    }
+                }
+            }
+        }
+        injected.extend(script.injected);
+        truth.extend(script.rounds);
+    }
+    host.finish(Timestamp::from_unix_millis(ms).unwrap(), true);
+    let problems = compare(&host, &injected, &truth);
+    (problems, injected)
+}
+
+#[track_caller]
+fn check(
+    protocol: &str,
+    faults: Vec<FaultSpec>,
+    shoes: u32,
+    seed: u64,
+    pty: bool,
+) -> Vec<Injected> {
+    let wanted = faults.len();
+    let (problems, injected) = run(protocol, faults, shoes, seed, pty);
+    assert!(
+        problems.is_empty(),
+        "{protocol} seed {seed}: {problems:#?}\ninjected: {injected:#?}"
+    );
+    assert_eq!(injected.len(), wanted, "{protocol}: {injected:#?}");
+    injected
+}
+
+#[test]
+fn pitwatch_protocol_carries_every_fault() {
+    let faults = SimFault::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, f)| at(*f, 1, 3 + 4 * i as u32))
+        .collect();
+    check("pitwatch", faults, 1, 7, true);
+}
+
+#[test]
+fn angel_eye_carries_its_faults_on_a_pty_and_over_tcp() {
+    let faults: Vec<FaultSpec> = SimFault::ALL
+        .iter()
+        .filter(|f| f.supported_by("angel-eye"))
+        .enumerate()
+        .map(|(i, f)| at(*f, 1 + (i % 2) as u32, 3 + 5 * i as u32))
+        .collect();
+    check("angel-eye", faults.clone(), 2, 11, true);
+    check("angel-eye", faults, 2, 12, false);
+}
+
+#[test]
+fn barcode_carries_a_foreign_card_and_wire_faults() {
+    let faults = vec![
+        at(SimFault::Garbage, 1, 4),
+        at(SimFault::DuplicateFrame, 1, 9),
+        at(SimFault::Disconnect, 1, 15),
+        at(SimFault::ForeignCard, 1, 30),
+    ];
+    check("barcode", faults, 1, 5, true);
+}
+
+#[test]
+fn honest_shoes_are_followed_exactly_for_many_seeds() {
+    for seed in 0..6 {
+        for protocol in ProtocolConfig::NAMES {
+            check(protocol, Vec::new(), 1, seed, true);
+        }
+    }
+}
+
+#[test]
+fn faults_every_n_rounds_are_chosen_from_the_set_and_found() {
+    let spec = FaultSpec::Every {
+        rounds: 9,
+        faults: vec![
+            SimFault::WrongDeclaredResult,
+            SimFault::Garbage,
+            SimFault::DeviceError,
+            SimFault::BadChecksum,
+        ],
+    };
+    let (problems, injected) = run("angel-eye", vec![spec], 2, 3, true);
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(injected.len() >= 10, "{injected:#?}");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let config = ProtocolConfig::by_name("pitwatch").unwrap();
+    let plan = |seed| {
+        let mut planner = Planner::new(
+            &config,
+            RuleBook::nz_baccarat(),
+            seed,
+            vec![at(SimFault::Garbage, 1, 2)],
+            true,
+        );
+        let script = planner.next_shoe();
+        (script.steps, script.injected)
+    };
+    assert_eq!(plan(4), plan(4));
+    assert_ne!(plan(4).0, plan(5).0);
+}
+
+#[test]
+fn the_comparison_notices_a_missing_finding_an_extra_one_and_a_wrong_round() {
+    let config = ProtocolConfig::by_name("pitwatch").unwrap();
+    let book = RuleBook::nz_baccarat();
+    let faults = vec![
+        at(SimFault::WrongDeclaredResult, 1, 5),
+        at(SimFault::Garbage, 1, 8),
+    ];
+    let mut planner = Planner::new(&config, book.clone(), 9, faults, true);
+    let script = planner.next_shoe();
+    let mut host = HostView::new(&config, book);
+    let mut ms = 1_796_025_600_000i64;
+    for step in &script.steps {
+        ms += step.delay_ms as i64;
+        if let Action::Send(bytes) = &step.action {
+            host.push(bytes, Timestamp::from_unix_millis(ms).unwrap());
+        }
+    }
+    host.finish(Timestamp::from_unix_millis(ms).unwrap(), true);
+    assert_eq!(
+        compare(&host, &script.injected, &script.rounds),
+        Vec::<String>::new()
+    );
+    assert_eq!(host.rounds.len(), script.rounds.len());
+    assert!(host.rounds.len() > 50);
+    // Forget the wrong result: the host's RESULT_MISMATCH is now unexpected.
+    let fewer: Vec<Injected> = script
+        .injected
+        .iter()
+        .filter(|r| r.kind != SimFault::WrongDeclaredResult)
+        .cloned()
+        .collect();
+    assert_eq!(compare(&host, &fewer, &script.rounds).len(), 1);
+    // Forget the garbage: the rejection is unexpected.
+    let fewer: Vec<Injected> = script
+        .injected
+        .iter()
+        .filter(|r| r.kind != SimFault::Garbage)
+        .cloned()
+        .collect();
+    assert_eq!(compare(&host, &fewer, &script.rounds).len(), 1);
+    // A round dealt differently from what the host saw.
+    let mut truth = script.rounds.clone();
+    truth.swap(20, 21);
+    assert_eq!(compare(&host, &script.injected, &truth).len(), 1);
+    // Every record points into the stream at the byte where its fault starts.
+    let stream: Vec<u8> = script
+        .steps
+        .iter()
+        .filter_map(|s| match &s.action {
+            Action::Send(b) => Some(b.clone()),
+            Action::Disconnect { .. } => None,
+        })
+        .flatten()
+        .collect();
+    let garbage = script
+        .injected
+        .iter()
+        .find(|r| r.kind == SimFault::Garbage)
+        .unwrap();
+    let at_offset = &stream[garbage.offset as usize..];
+    assert!(at_offset[0].is_ascii_lowercase(), "{:?}", &at_offset[..8]);
+    let wrong = script
+        .injected
+        .iter()
+        .find(|r| r.kind == SimFault::WrongDeclaredResult)
+        .unwrap();
+    assert!(stream[wrong.offset as usize..].starts_with(b"PW1 "));
+    assert!(
+        std::str::from_utf8(&stream[wrong.offset as usize..])
+            .unwrap()
+            .split("\r\n")
+            .next()
+            .unwrap()
+            .contains(" RESULT "),
+        "{wrong:?}"
+    );
+}
