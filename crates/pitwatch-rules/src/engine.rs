@@ -24,6 +24,7 @@ use crate::drawing::{DrawingTable, NextCard};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 use crate::side::{BySide, Hand, Side};
+use crate::view::{BurnStatus, BurnView, LastCoup, NextCardView, Phase, RoundView, TableView};
 
 /// Where the burn stands in the current shoe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +85,8 @@ struct Shoe {
     last_round: Option<u32>,
     ended: bool,
     past_last_coup_flagged: bool,
+    /// The cards were replaced during the shoe, so the count of cards left is no longer known.
+    replaced: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -147,6 +150,10 @@ pub struct Engine {
     bets_reported: bool,
     unshuffled: Option<(Unshuffled, u64)>,
     open_errors: Vec<(String, u64)>,
+    /// The last round recorded in the stream, kept across shoes for [`Engine::view`].
+    last_recorded: Option<RoundRecord>,
+    /// `seq` of the last event handled.
+    last_seq: Option<u64>,
 }
 
 impl Engine {
@@ -172,6 +179,7 @@ impl Engine {
                 last_round: None,
                 ended: false,
                 past_last_coup_flagged: false,
+                replaced: false,
             },
             book,
             out: VecDeque::with_capacity(64),
@@ -183,6 +191,8 @@ impl Engine {
             bets_reported: false,
             unshuffled: None,
             open_errors: Vec::new(),
+            last_recorded: None,
+            last_seq: None,
         }
     }
 
@@ -220,6 +230,119 @@ impl Engine {
         self.open_errors
             .iter()
             .map(|(code, seq)| (code.as_str(), *seq))
+    }
+
+    /// What the engine knows about the table now: the shoe, its phase, the burn, the last coup,
+    /// the round in progress and the last round recorded. Cheap (a `Copy` value, no allocation),
+    /// so a replay can take one after every event; never panics, whatever came before.
+    pub fn view(&self) -> TableView {
+        let shoe = &self.shoe;
+        let started = self.shoe_no > 0;
+        let burn = match shoe.burn {
+            Burn::NotExpected => BurnView {
+                status: BurnStatus::NotExpected,
+                expected: None,
+                burned: 0,
+            },
+            Burn::AwaitFirst => BurnView {
+                status: BurnStatus::AwaitingFirst,
+                expected: None,
+                burned: 0,
+            },
+            Burn::Burning { expected, seen, .. } => BurnView {
+                status: BurnStatus::Burning,
+                expected,
+                burned: seen,
+            },
+            Burn::Done { expected, seen, .. } => BurnView {
+                status: BurnStatus::Done,
+                expected,
+                burned: seen,
+            },
+        };
+        let upcoming = if self.round.active {
+            self.round.number
+        } else {
+            shoe.rounds.saturating_add(1)
+        };
+        let last_coup = if shoe.continuous {
+            LastCoup::NotApplicable
+        } else if shoe.ended {
+            LastCoup::Completed
+        } else {
+            match shoe.last_round {
+                None => LastCoup::NotReached,
+                Some(last) if upcoming < last => LastCoup::Pending,
+                Some(_) => LastCoup::LastRound,
+            }
+        };
+        let phase = if !started {
+            Phase::NoShoe
+        } else if !self.shoe_open {
+            Phase::Finished
+        } else if self.unshuffled.is_some() {
+            Phase::AwaitingShuffle
+        } else if !shoe.synced {
+            Phase::Joining
+        } else if burn.status == BurnStatus::AwaitingFirst {
+            Phase::AwaitingBurn
+        } else if burn.status == BurnStatus::Burning {
+            Phase::Burning
+        } else {
+            match last_coup {
+                LastCoup::NotApplicable | LastCoup::NotReached => Phase::Dealing,
+                LastCoup::Pending => Phase::LastCoupPending,
+                LastCoup::LastRound => Phase::LastRound,
+                LastCoup::Completed => Phase::ShoeEnded,
+            }
+        };
+        let round = self.round.active.then(|| {
+            let hands = &self.round.hands;
+            let next = match self.drawing.next_card(&hands.player, &hands.banker) {
+                NextCard::To(side, card) => Some(NextCardView {
+                    side,
+                    card,
+                    certain: true,
+                }),
+                NextCard::Unknown(side) => Some(NextCardView {
+                    side,
+                    card: 3,
+                    certain: false,
+                }),
+                NextCard::Complete => None,
+            };
+            RoundView {
+                number: self.round.number,
+                player: hands.player,
+                banker: hands.banker,
+                player_total: hands.player.total(),
+                banker_total: hands.banker.total(),
+                next,
+                carried: self.round.carried,
+                no_bets: self.round.no_bets,
+                first_seq: self.round.first_seq,
+            }
+        });
+        let cards_known = started && !shoe.partial && !shoe.continuous && !shoe.replaced;
+        TableView {
+            shoe: self.shoe_no,
+            phase,
+            partial: started && shoe.partial,
+            continuous: started && shoe.continuous,
+            decks: shoe.composition.decks,
+            cards_dealt: shoe.cards,
+            cards_left: cards_known
+                .then(|| shoe.composition.total_cards().saturating_sub(shoe.cards)),
+            burn,
+            cutting_card_out: shoe.cutting_card_seen,
+            last_coup,
+            last_coup_round: shoe.last_round,
+            round,
+            rounds_completed: shoe.rounds.saturating_sub(u32::from(self.round.active)),
+            last_round: self.last_recorded,
+            open_device_errors: u32::try_from(self.open_errors.len()).unwrap_or(u32::MAX),
+            last_seq: self.last_seq,
+        }
     }
 
     /// The next output, oldest first, or `None` when everything has been drained.
@@ -303,6 +426,7 @@ impl Engine {
         if self.shoe_open {
             self.shoe.last_seq = seq;
         }
+        self.last_seq = Some(seq);
     }
 
     /// Ends the stream: closes an unfinished round and the current shoe.
@@ -367,6 +491,7 @@ impl Engine {
             last_round: None,
             ended: false,
             past_last_coup_flagged: false,
+            replaced: false,
         };
         self.shoe_open = true;
         self.round = Round::IDLE;
@@ -537,6 +662,7 @@ impl Engine {
             self.shoe.last_round = None;
             self.shoe.cutting_card_seen = false;
             self.shoe.burn = Burn::NotExpected;
+            self.shoe.replaced = true;
         }
         self.prev = None;
         self.unshuffled = Some((Unshuffled::Replaced, seq));
@@ -1191,6 +1317,7 @@ impl Engine {
         record.partial = self.shoe.partial;
         record.no_bets = r.no_bets;
         self.out.push_back(Output::Round(record));
+        self.last_recorded = Some(record);
         self.prev = Some(Completed {
             record,
             result_checked: false,

@@ -4,7 +4,7 @@
 //!   `nz-baccarat-continuous` and `macau-baccarat` are built in.
 //! - [`Engine`]: a sans-IO state machine that follows every shoe and round of one table from its
 //!   [`pitwatch_model::TableEvent`] stream and outputs [`RoundRecord`]s, [`Irregularity`]s and
-//!   [`ShoeSummary`]s.
+//!   [`ShoeSummary`]s, and shows where the table stands as a [`TableView`].
 //! - [`DrawingTable`]: the drawing rules, shared by the engine, the exact enumeration in
 //!   [`enumerate`] and the dealer simulator.
 //!
@@ -17,6 +17,7 @@ pub mod enumerate;
 pub mod irregularity;
 pub mod record;
 pub mod side;
+pub mod view;
 
 pub use book::{
     BurnPolicy, CutLimit, CuttingCardLimit, EndOfShoePolicy, InvalidRuleBook, LoadError, RuleBook,
@@ -27,3 +28,7 @@ pub use engine::{replay, Engine};
 pub use irregularity::{Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 pub use side::{BySide, Hand, Side};
+pub use view::{
+    BurnStatus, BurnView, CompactTableView, LastCoup, LastRoundBrief, NextCardView, Phase,
+    RoundView, TableView,
+};

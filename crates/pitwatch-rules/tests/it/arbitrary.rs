@@ -1,5 +1,5 @@
-//! Arbitrary event sequences: the engine never panics, whatever it is fed, and replaying the same
-//! events twice gives the same output.
+//! Arbitrary event sequences: the engine never panics, whatever it is fed, replaying the same
+//! events twice gives the same output, and its table view agrees with what it output.
 
 use pitwatch_model::{Card, EventKind, ExposedDuring, Outcome, ShufflerKind, TableEvent, Target};
 use pitwatch_rules::{replay, RuleBook};
@@ -163,5 +163,71 @@ proptest! {
         let first = replay(&RuleBook::nz_baccarat(), &events);
         check_invariants(&first)?;
         prop_assert_eq!(first, replay(&RuleBook::nz_baccarat(), &events));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The table view, taken after every event, never panics and agrees with the engine's other
+    /// accessors and with the outputs so far.
+    #[test]
+    fn the_table_view_never_panics_and_agrees_with_the_outputs(
+        kinds in proptest::collection::vec(kind(), 0..300),
+        book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat", "nz-baccarat-continuous"]),
+    ) {
+        use pitwatch_rules::{Engine, Output, Phase, TableView};
+        let book = RuleBook::builtin(book).unwrap();
+        let mut engine = Engine::new(book);
+        let mut last_round = None;
+        let mut rounds_by_shoe = std::collections::BTreeMap::<u32, u32>::new();
+        let check = |view: &TableView, last_round, rounds_by_shoe: &std::collections::BTreeMap<u32, u32>| -> Result<(), TestCaseError> {
+            prop_assert_eq!(view.last_round, last_round);
+            if view.phase != Phase::Finished {
+                prop_assert_eq!(view.rounds_completed, rounds_by_shoe.get(&view.shoe).copied().unwrap_or(0));
+            }
+            prop_assert_eq!(view.phase == Phase::NoShoe, view.shoe == 0);
+            let total = u32::from(view.decks) * 52;
+            if let Some(left) = view.cards_left {
+                prop_assert_eq!(left, total.saturating_sub(view.cards_dealt));
+                prop_assert!(!view.partial && !view.continuous);
+            }
+            if let Some(round) = view.round {
+                prop_assert!(round.number > view.rounds_completed);
+                prop_assert!(round.player.len() <= 3 && round.banker.len() <= 3);
+            }
+            prop_assert!(serde_json::to_string(view).is_ok());
+            prop_assert!(serde_json::to_string(&view.compact()).is_ok());
+            prop_assert!(view.to_string().starts_with("shoe "));
+            Ok(())
+        };
+        for (i, kind) in kinds.into_iter().enumerate() {
+            let seq = i as u64 + 1;
+            engine.handle_event(&TableEvent::new(seq, kind));
+            while let Some(output) = engine.poll_output() {
+                if let Output::Round(r) = output {
+                    last_round = Some(r);
+                    *rounds_by_shoe.entry(r.shoe).or_default() += 1;
+                }
+            }
+            let view = engine.view();
+            prop_assert_eq!(view.last_seq, Some(seq));
+            prop_assert_eq!(view.shoe, engine.shoe());
+            prop_assert_eq!(view.round.map(|r| r.number), engine.round_in_progress());
+            prop_assert_eq!(view.partial, engine.is_partial());
+            prop_assert_eq!(view.open_device_errors as usize, engine.open_device_errors().count());
+            check(&view, last_round, &rounds_by_shoe)?;
+        }
+        engine.finish();
+        while let Some(output) = engine.poll_output() {
+            if let Output::Round(r) = output {
+                last_round = Some(r);
+                *rounds_by_shoe.entry(r.shoe).or_default() += 1;
+            }
+        }
+        let view = engine.view();
+        prop_assert_eq!(view.round, None);
+        prop_assert_eq!(view.phase == Phase::Finished, view.shoe > 0);
+        check(&view, last_round, &rounds_by_shoe)?;
     }
 }

@@ -158,13 +158,18 @@ fn shorthand(line: &str) -> Vec<EventKind> {
     }
 }
 
-struct Fixture {
-    rules: String,
-    events: Vec<TableEvent>,
-    expect: Vec<String>,
+/// A parsed fixture file.
+pub struct Fixture {
+    /// The rule book: a built-in id or `file:books/<name>.toml`.
+    pub rules: String,
+    /// The events, `seq` from 1.
+    pub events: Vec<TableEvent>,
+    /// The expected output summaries.
+    pub expect: Vec<String>,
 }
 
-fn parse(text: &str) -> Fixture {
+/// Parses a fixture's text.
+pub fn parse(text: &str) -> Fixture {
     let mut rules = String::from("nz-baccarat");
     let mut events = Vec::new();
     let mut expect = Vec::new();

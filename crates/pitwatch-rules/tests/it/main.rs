@@ -6,3 +6,4 @@ mod fixtures;
 mod naive;
 mod simulated;
 mod texts;
+mod view;

@@ -354,3 +354,47 @@ fn many_faults_in_one_session_are_each_flagged_once_and_play_resynchronises_afte
         assert_eq!(engine, truth, "{mode:?}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// In honest play the table view goes through a shoe's phases in order (awaiting the burn,
+    /// burning, dealing, the last coup pending, the last round, ended) and each shoe has ended by
+    /// the last coup before the next shuffle.
+    #[test]
+    fn honest_play_goes_through_the_phases_in_order(seed in any::<u64>(), plain in any::<bool>()) {
+        use pitwatch_rules::{Engine, Phase};
+        let rank = |p: Phase| match p {
+            Phase::AwaitingBurn => 0,
+            Phase::Burning => 1,
+            Phase::Dealing => 2,
+            Phase::LastCoupPending => 3,
+            Phase::LastRound => 4,
+            Phase::ShoeEnded => 5,
+            _ => 99,
+        };
+        let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
+        let config = DealerConfig { shoes: 2, ..config };
+        let session = deal(&nz(), &config, &[], seed);
+        let mut engine = Engine::new(nz());
+        let mut before = engine.view();
+        let mut shuffles = 0;
+        for event in &session.events {
+            let shuffle = matches!(event.kind, EventKind::Shuffled { .. });
+            if shuffle && shuffles > 0 {
+                prop_assert_eq!(before.phase, Phase::ShoeEnded, "before shuffle {}", shuffles + 1);
+            }
+            shuffles += u32::from(shuffle);
+            engine.handle_event(event);
+            while engine.poll_output().is_some() {}
+            let view = engine.view();
+            prop_assert!(rank(view.phase) < 99, "{:?} at seq {}", view.phase, event.seq);
+            if !shuffle {
+                prop_assert!(rank(view.phase) >= rank(before.phase), "{:?} after {:?} at seq {}", view.phase, before.phase, event.seq);
+            }
+            prop_assert_eq!(view.cards_left.map(|l| l + view.cards_dealt), Some(416));
+            before = view;
+        }
+        prop_assert_eq!(shuffles, 2);
+    }
+}
