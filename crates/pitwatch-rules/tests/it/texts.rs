@@ -58,3 +58,16 @@ fn the_verbatim_check_notices_a_changed_word() {
     let text = book.text("7.9").unwrap().replace("an ace", "the ace");
     assert!(!seeds.contains(&format!("7.9 {}", words(&text))));
 }
+
+proptest::proptest! {
+    /// Any citation, however malformed, gives only texts the book has, each once, without panic.
+    #[test]
+    fn any_citation_gives_only_the_books_texts(citation in "[0-9.()a-zA-Z ,;é:]{0,40}") {
+        let book = RuleBook::nz_baccarat();
+        let found = book.rule_texts(&citation);
+        for (i, (number, text)) in found.iter().enumerate() {
+            proptest::prop_assert_eq!(book.text(number), Some(text.as_str()));
+            proptest::prop_assert!(found[..i].iter().all(|(n, _)| n != number));
+        }
+    }
+}
