@@ -11,6 +11,7 @@ mod incidents;
 mod monitor;
 mod ports;
 mod replay;
+mod sim;
 mod verify;
 
 use std::process::ExitCode;
@@ -56,6 +57,8 @@ enum Command {
     Import(import::ImportArgs),
     /// Replay a table event file through the rules engine: rounds and irregularities.
     Replay(replay::ReplayArgs),
+    /// Simulate a table's shoe in a device protocol on a pseudo-terminal or TCP, with faults.
+    Sim(sim::SimArgs),
 }
 
 /// The host's current time: the CLI is an edge of the system, where the clock may be read.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Ports(args) => ports::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Sim(args) => sim::run(args),
         Command::Import(args) => import::run(args),
         Command::Monitor(args) => monitor::run(args),
         Command::Export(command) => export::run(command),

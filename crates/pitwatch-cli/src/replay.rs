@@ -1,6 +1,13 @@
 //! `pitwatch replay FILE --rules BOOK [--json]`: replays a table event file through the rules
 //! engine and prints what it saw: one line per round and a block per irregularity, or JSON Lines.
 //!
+//! With `--format angel-eye|barcode|pitwatch` the file is a raw capture (bytes exactly as a device
+//! sent them): it is decoded with the protocol's decoder, the events go through the engine, and
+//! every rejected frame is reported too, in stream order. A raw capture has no times, so (as
+//! `pitwatch import` does) line-based protocols are fed a line at a time and Angel Eye in 4 KiB
+//! chunks, each `--pace-ms` after the one before; a barcode scanner's repeated code therefore
+//! counts as a rescan only if it came within the repeat window live, which a capture cannot tell.
+//!
 //! The whole file is read and checked before anything is printed, so an unusable file (exit 2)
 //! never leaves half a report on stdout. Irregularities are findings, not failures: a replay that
 //! runs to the end exits 0.
@@ -11,16 +18,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use pitwatch_model::jsonl::EventReader;
-use pitwatch_model::{EventFileError, TableEvent};
+use pitwatch_model::{EventFileError, TableEvent, Timestamp};
+use pitwatch_protocols::{DecodeOutput, ProtocolConfig, Rejection};
 use pitwatch_rules::{Engine, LoadError, Output, RuleBook};
 
 /// Arguments of `pitwatch replay`.
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// The table event file (JSON Lines, one event per line).
+    /// The table event file (JSON Lines, one event per line), or a raw capture with `--format`.
     file: PathBuf,
+    /// What the file holds: a table event file, or a raw capture in a device protocol.
+    #[arg(long, value_enum, default_value = "events")]
+    format: ReplayFormat,
+    /// For a raw capture: milliseconds between successive chunks (lines) of the capture.
+    #[arg(long, default_value_t = 500)]
+    pace_ms: i64,
     /// The rule book: a built-in id (nz-baccarat, nz-baccarat-continuous, macau-baccarat) or the
     /// path of a rule book TOML file.
     #[arg(long, value_name = "BOOK")]
@@ -28,6 +42,25 @@ pub struct ReplayArgs {
     /// Print JSON Lines (one object per round, irregularity and shoe) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// What a replayed file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReplayFormat {
+    /// A table event file (JSON Lines, docs/events.md).
+    Events,
+    /// Raw bytes from an Angel Eye II-EX shoe.
+    AngelEye,
+    /// Raw bytes from a barcode card-reader shoe.
+    Barcode,
+    /// Raw bytes in the Pitwatch open protocol.
+    Pitwatch,
+}
+
+/// One thing to replay: an event, or bytes a decoder rejected.
+enum Item {
+    Event(TableEvent),
+    Rejected(Rejection),
 }
 
 /// Runs `pitwatch replay`.
@@ -50,6 +83,26 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let path = &args.file;
+    let protocol = match args.format {
+        ReplayFormat::Events => None,
+        ReplayFormat::AngelEye => ProtocolConfig::by_name("angel-eye"),
+        ReplayFormat::Barcode => ProtocolConfig::by_name("barcode"),
+        ReplayFormat::Pitwatch => ProtocolConfig::by_name("pitwatch"),
+    };
+    if let Some(protocol) = protocol {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let Some(items) = decode_capture(&protocol, &bytes, args.pace_ms) else {
+            eprintln!("error: --pace-ms takes the capture's times out of range");
+            return Ok(ExitCode::from(2));
+        };
+        return finish(write_items(
+            &book,
+            items,
+            args.json,
+            &mut io::stdout().lock(),
+        ));
+    }
     let source = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut events = Vec::new();
     for event in EventReader::new(BufReader::new(source)) {
@@ -64,14 +117,57 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    match write_replay(&book, &events, args.json, &mut out).and_then(|()| out.flush()) {
+    finish(write_replay(
+        &book,
+        &events,
+        args.json,
+        &mut io::stdout().lock(),
+    ))
+}
+
+fn finish(written: io::Result<()>) -> anyhow::Result<ExitCode> {
+    match written {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // A reader that stops early (`| head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e).context("cannot write the report"),
     }
+}
+
+/// Decodes a raw capture as a device stream starting at a fixed time, a chunk every `pace_ms`;
+/// `None` when the times leave the representable range.
+fn decode_capture(protocol: &ProtocolConfig, bytes: &[u8], pace_ms: i64) -> Option<Vec<Item>> {
+    let chunks: Vec<&[u8]> = match protocol {
+        ProtocolConfig::AngelEye(_) => bytes.chunks(4096).collect(),
+        ProtocolConfig::Barcode(_) | ProtocolConfig::Pitwatch(_) => bytes
+            .split_inclusive(|b| *b == b'\r' || *b == b'\n')
+            .collect(),
+    };
+    // A fixed start keeps the replay of a capture the same whenever it runs.
+    const START_MS: i64 = 1_796_025_600_000; // 2026-12-01T00:00:00Z
+    let at = |i: usize| {
+        let ms = i64::try_from(i)
+            .ok()?
+            .checked_mul(pace_ms)?
+            .checked_add(START_MS)?;
+        Timestamp::from_unix_millis(ms)
+    };
+    let mut decoder = protocol.decoder(1);
+    let mut outputs = Vec::new();
+    for (i, chunk) in chunks.iter().enumerate() {
+        decoder.push(chunk, at(i)?, &mut outputs);
+    }
+    decoder.finish(at(chunks.len())?, &mut outputs);
+    let mut items = Vec::new();
+    for output in outputs {
+        match output {
+            DecodeOutput::Accepted(accepted) => {
+                items.extend(accepted.events.into_iter().map(Item::Event))
+            }
+            DecodeOutput::Rejected(rejection) => items.push(Item::Rejected(rejection)),
+        }
+    }
+    Some(items)
 }
 
 /// Replays `events` under `book` and writes the report to `out`.
@@ -81,6 +177,19 @@ fn write_replay(
     json: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
+    let items = events.iter().cloned().map(Item::Event);
+    write_items(book, items, json, out)
+}
+
+/// Replays `items` under `book` and writes the report to `out`: rejections where they came in
+/// the stream, engine outputs as the events produce them.
+fn write_items(
+    book: &RuleBook,
+    items: impl IntoIterator<Item = Item>,
+    json: bool,
+    out: impl Write,
+) -> io::Result<()> {
+    let mut out = BufWriter::new(out);
     if !json {
         writeln!(
             out,
@@ -105,16 +214,57 @@ fn write_replay(
         }
         Ok(())
     };
-    for event in events {
-        engine.handle_event(event);
-        write_all(&mut engine, out)?;
+    let mut rejected = 0u32;
+    for item in items {
+        match item {
+            Item::Event(event) => {
+                engine.handle_event(&event);
+                write_all(&mut engine, &mut out)?;
+            }
+            Item::Rejected(rejection) => {
+                rejected += 1;
+                write_rejection(&rejection, json, &mut out)?;
+            }
+        }
     }
     engine.finish();
-    write_all(&mut engine, out)?;
+    write_all(&mut engine, &mut out)?;
     if !json {
-        tally.write(out)?;
+        tally.write(&mut out)?;
+        if rejected > 0 {
+            writeln!(out, "rejected: {rejected} frames")?;
+        }
     }
-    Ok(())
+    out.flush()
+}
+
+/// One rejected frame: `{"type":"rejected","kind":…,"reason":…,"bytes":"hex"}` or a text line.
+fn write_rejection(rejection: &Rejection, json: bool, out: &mut impl Write) -> io::Result<()> {
+    if json {
+        let hex: String = rejection.bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let line = serde_json::json!({
+            "type": "rejected",
+            "kind": rejection.kind.as_str(),
+            "reason": rejection.reason,
+            "bytes": hex,
+        });
+        serde_json::to_writer(&mut *out, &line)?;
+        writeln!(out)
+    } else {
+        let mut shown = String::new();
+        for &b in &rejection.bytes {
+            if (0x20..0x7f).contains(&b) && b != b'\\' {
+                shown.push(b as char);
+            } else {
+                shown.push_str(&format!("\\x{b:02X}"));
+            }
+        }
+        writeln!(
+            out,
+            "xx REJECTED {}: {}  bytes: {shown}",
+            rejection.kind, rejection.reason
+        )
+    }
 }
 
 /// Totals for the closing line of the text report.

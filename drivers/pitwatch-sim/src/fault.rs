@@ -7,10 +7,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use pitwatch_dealer::FaultKind;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A fault the simulator can inject.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SimFault {
     /// One burn card too few (or one too many).
@@ -226,7 +226,7 @@ impl FromStr for FaultSpec {
 }
 
 /// What a host is expected to report for an injected fault.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "expect", content = "expected", rename_all = "snake_case")]
 pub enum Expected {
     /// The engine flags this irregularity code.
@@ -241,13 +241,23 @@ pub enum Expected {
     Nothing,
 }
 
+/// Who injects a fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// The dealer: a breach of the rules the engine should flag.
+    Rule,
+    /// The device's link: bytes a decoder should reject, or a dropped link.
+    Wire,
+}
+
 /// One injected fault, as written (one JSON object per line) to the injected-faults file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Injected {
     /// The fault.
     pub kind: SimFault,
-    /// `rule` for the dealer's faults, `wire` for the simulator's own.
-    pub level: &'static str,
+    /// Whether the dealer or the link injected it.
+    pub level: Level,
     /// The shoe (1-based over the whole run).
     pub shoe: u32,
     /// The round (1-based within the shoe), or `None` outside a round.
@@ -304,15 +314,17 @@ mod tests {
     fn the_record_is_one_flat_json_object() {
         let record = Injected {
             kind: SimFault::BadChecksum,
-            level: "wire",
+            level: Level::Wire,
             shoe: 1,
             round: Some(3),
             seq: Some(20),
             offset: 118,
             expected: Expected::Rejection("bad_checksum".into()),
         };
+        let line = serde_json::to_string(&record).unwrap();
+        assert_eq!(serde_json::from_str::<Injected>(&line).unwrap(), record);
         assert_eq!(
-            serde_json::to_string(&record).unwrap(),
+            line,
             r#"{"kind":"bad_checksum","level":"wire","shoe":1,"round":3,"seq":20,"offset":118,"expect":"rejection","expected":"bad_checksum"}"#
         );
     }

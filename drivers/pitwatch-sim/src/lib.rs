@@ -29,7 +29,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use device::{SimDevice, SimSummary};
-pub use fault::{Expected, FaultSpec, Injected, SimFault, UnknownFault};
+pub use fault::{Expected, FaultSpec, Injected, Level, SimFault, UnknownFault};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
 pub use script::{Action, Planner, ShoeScript, Step};

@@ -13,7 +13,7 @@ use pitwatch_rules::{RoundRecord, RuleBook};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::fault::{Expected, FaultSpec, Injected, SimFault};
+use crate::fault::{Expected, FaultSpec, Injected, Level, SimFault};
 
 /// One thing the simulated device does: wait, then send bytes or drop the link.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -312,7 +312,7 @@ impl Planner {
                 for fault in carried.remove(&event.seq).unwrap_or_default() {
                     injected.push(Injected {
                         kind: SimFault::from_dealer(fault.kind),
-                        level: "rule",
+                        level: Level::Rule,
                         shoe,
                         round: fault.round,
                         seq: None,
@@ -333,7 +333,7 @@ impl Planner {
                 let host_seq = self.next_host_seq;
                 let record = |expected: Expected, offset: u64| Injected {
                     kind: fault,
-                    level: "wire",
+                    level: Level::Wire,
                     shoe,
                     round: Some(round),
                     seq: Some(host_seq),
@@ -386,7 +386,7 @@ impl Planner {
                 if self.wire.corrupt(&mut bad) {
                     let r = Injected {
                         kind: SimFault::BadChecksum,
-                        level: "wire",
+                        level: Level::Wire,
                         shoe,
                         round: round_started,
                         seq: Some(self.next_host_seq),
@@ -408,7 +408,7 @@ impl Planner {
             for fault in carried.remove(&event.seq).unwrap_or_default() {
                 let r = Injected {
                     kind: SimFault::from_dealer(fault.kind),
-                    level: "rule",
+                    level: Level::Rule,
                     shoe,
                     round: fault.round,
                     seq: Some(host_seq),
@@ -434,7 +434,7 @@ impl Planner {
             if let Some(round) = duplicate {
                 let r = Injected {
                     kind: SimFault::DuplicateFrame,
-                    level: "wire",
+                    level: Level::Wire,
                     shoe,
                     round: Some(round),
                     seq: Some(host_seq),

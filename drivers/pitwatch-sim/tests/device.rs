@@ -25,29 +25,10 @@ fn at(fault: SimFault, round: u32) -> FaultSpec {
 }
 
 fn read_injected(path: &Path) -> Vec<Injected> {
-    // The file is JSON Lines; compare it field by field with the records the planner makes.
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .map(|v| {
-            let expected = match (v["expect"].as_str().unwrap(), v["expected"].as_str()) {
-                ("irregularity", Some(c)) => pitwatch_sim::Expected::Irregularity(c.into()),
-                ("rejection", Some(k)) => pitwatch_sim::Expected::Rejection(k.into()),
-                ("notice", Some(n)) => pitwatch_sim::Expected::Notice(n.into()),
-                ("reconnect", _) => pitwatch_sim::Expected::Reconnect,
-                _ => pitwatch_sim::Expected::Nothing,
-            };
-            Injected {
-                kind: v["kind"].as_str().unwrap().parse().unwrap(),
-                level: if v["level"] == "rule" { "rule" } else { "wire" },
-                shoe: v["shoe"].as_u64().unwrap() as u32,
-                round: v["round"].as_u64().map(|r| r as u32),
-                seq: v["seq"].as_u64(),
-                offset: v["offset"].as_u64().unwrap(),
-                expected,
-            }
-        })
+        .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
 
