@@ -94,16 +94,21 @@ fn sim_and_host(protocol: &str, faults: &[&str], dir: &Path) -> (Vec<u8>, Vec<In
     let deadline = Instant::now() + Duration::from_secs(9);
     let mut exited = false;
     while Instant::now() < deadline {
-        match events.recv_timeout(Duration::from_millis(50)) {
-            Ok(TransportEvent::Chunk { received_at, bytes }) => host.push(&bytes, received_at),
-            // The simulator exited and its terminal went away: everything has been read.
-            Ok(TransportEvent::Disconnected { .. }) if exited => break,
-            Ok(TransportEvent::Disconnected { at, .. }) => host.finish(at, false),
-            Ok(_) => {}
-            Err(_) => {}
-        }
+        let event = events.recv_timeout(Duration::from_millis(50));
         if !exited {
             exited = child.0.try_wait().unwrap().is_some();
+        }
+        match event {
+            Ok(TransportEvent::Chunk { received_at, bytes }) => host.push(&bytes, received_at),
+            Ok(TransportEvent::Disconnected { at, .. }) => {
+                host.finish(at, false);
+                // The simulator exited and its terminal went away: everything has been read.
+                if exited {
+                    break;
+                }
+            }
+            Ok(TransportEvent::ConnectFailed { .. }) if exited => break,
+            Ok(_) | Err(_) => {}
         }
     }
     handle.stop();
