@@ -293,3 +293,42 @@ fn sim_refuses_a_fault_the_protocol_cannot_carry_and_bad_arguments() {
     let out = run(&["sim", "--protocol", "angel-eye", "--pace", "0x"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ctrl_c_stops_a_real_paced_sim_that_deals_forever() {
+    let mut child = Running(
+        Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+            .args(["sim", "--protocol", "angel-eye", "--seed", "5"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("pitwatch sim starts"),
+    );
+    let mut first = String::new();
+    BufReader::new(child.0.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let path = first
+        .trim()
+        .strip_prefix("pty: ")
+        .expect("a pty line")
+        .to_owned();
+    assert!(Path::new(&path).exists(), "{path}");
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let status = loop {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "pitwatch sim ignored Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.0.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("sim: 0 shoes"), "{err}");
+}

@@ -283,13 +283,13 @@ impl Runner {
     }
 
     fn send(&mut self, bytes: &[u8]) -> Result<(), Result<Stopped, SimError>> {
+        let mut rest = bytes;
         loop {
             if self.stopped() {
                 return Err(Ok(Stopped));
             }
             let sent = match &mut self.link {
                 Link::Pty(pty) => {
-                    let mut rest = bytes;
                     while !rest.is_empty() {
                         if self.stop.load(Ordering::SeqCst) {
                             return Err(Ok(Stopped));
@@ -305,7 +305,7 @@ impl Runner {
                             Ok((stream, _)) => {
                                 let _ = stream.set_nodelay(true);
                                 let _ = stream.set_nonblocking(false);
-                                let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
+                                let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
                                 *client = Some(stream);
                             }
                             Err(e) if e.kind() == ErrorKind::WouldBlock => {
@@ -320,13 +320,33 @@ impl Runner {
                             }
                         }
                     }
-                    match client.as_mut().map(|c| c.write_all(bytes)) {
-                        Some(Ok(())) => true,
-                        // The host went away: wait for it to come back and send again.
-                        _ => {
-                            *client = None;
-                            false
+                    let Some(stream) = client.as_mut() else {
+                        continue;
+                    };
+                    while !rest.is_empty() {
+                        if self.stop.load(Ordering::SeqCst) {
+                            return Err(Ok(Stopped));
                         }
+                        match stream.write(rest) {
+                            Ok(0) => break,
+                            Ok(n) => rest = &rest[n..],
+                            // A host that reads slowly is waited for, not dropped.
+                            Err(e)
+                                if matches!(
+                                    e.kind(),
+                                    ErrorKind::WouldBlock
+                                        | ErrorKind::TimedOut
+                                        | ErrorKind::Interrupted
+                                ) => {}
+                            Err(_) => break,
+                        }
+                    }
+                    if rest.is_empty() {
+                        true
+                    } else {
+                        // The host went away: the rest goes to the next client.
+                        *client = None;
+                        false
                     }
                 }
             };

@@ -54,7 +54,9 @@ impl Pace {
             Pace::Times(factor) => real_ms as f64 / factor,
             Pace::Fast => 0.0,
         };
-        std::time::Duration::from_secs_f64(ms.max(0.0) / 1000.0)
+        // A tiny factor would overflow a Duration: wait "forever" instead of panicking.
+        std::time::Duration::try_from_secs_f64(ms.max(0.0) / 1000.0)
+            .unwrap_or(std::time::Duration::MAX)
     }
 }
 
@@ -173,4 +175,48 @@ pub enum SimError {
     /// The simulator's thread stopped unexpectedly.
     #[error("the simulator thread panicked")]
     Panicked,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn pace_scales_a_real_dealers_delays_and_never_panics() {
+        assert_eq!(Pace::RealTime.scale(1_500), Duration::from_millis(1_500));
+        assert_eq!(Pace::Times(10.0).scale(1_500), Duration::from_millis(150));
+        assert_eq!(Pace::Fast.scale(8_000), Duration::ZERO);
+        assert_eq!(Pace::Times(1e-300).scale(8_000), Duration::MAX);
+    }
+
+    #[test]
+    fn a_configuration_is_checked_before_anything_opens() {
+        let config = |pace, faults| SimConfig {
+            pace,
+            faults,
+            ..SimConfig::new(
+                ProtocolConfig::by_name("angel-eye").unwrap(),
+                RuleBook::nz_baccarat(),
+            )
+        };
+        assert!(config(Pace::Times(2.0), Vec::new()).check().is_ok());
+        assert!(config(Pace::Times(0.0), Vec::new()).check().is_err());
+        assert!(config(Pace::Times(f64::NAN), Vec::new()).check().is_err());
+        let every = |rounds, faults| vec![FaultSpec::Every { rounds, faults }];
+        assert!(config(Pace::Fast, every(0, vec![SimFault::Garbage]))
+            .check()
+            .is_err());
+        assert!(matches!(
+            config(
+                Pace::Fast,
+                every(5, vec![SimFault::Garbage, SimFault::CardExposed])
+            )
+            .check(),
+            Err(SimError::Unsupported {
+                fault: SimFault::CardExposed,
+                protocol: "angel-eye"
+            })
+        ));
+    }
 }
