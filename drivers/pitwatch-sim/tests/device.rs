@@ -217,3 +217,32 @@ fn stopping_a_real_paced_device_is_prompt() {
     assert!(started.elapsed() < Duration::from_secs(1));
     assert_eq!(summary.shoes, 0);
 }
+
+#[test]
+fn forever_mode_keeps_dealing_new_shoes() {
+    let config = SimConfig {
+        shoes: None,
+        pace: Pace::Fast,
+        endpoint: Endpoint::Tcp("127.0.0.1:0".parse().unwrap()),
+        ..SimConfig::new(
+            ProtocolConfig::by_name("pitwatch").unwrap(),
+            RuleBook::nz_baccarat(),
+        )
+    };
+    let device = SimDevice::start(config).unwrap();
+    let address = device.address().unwrap();
+    // A host that reads and discards everything.
+    let reader = std::thread::spawn(move || {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        let _ = std::io::copy(&mut stream, &mut std::io::sink());
+    });
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while device.shoes_done() < 3 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!device.is_finished());
+    let summary = device.stop().unwrap();
+    assert!(summary.shoes >= 3, "{summary:?}");
+    assert!(summary.rounds >= 3 * 60, "{summary:?}");
+    reader.join().unwrap();
+}

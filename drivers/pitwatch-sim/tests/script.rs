@@ -230,3 +230,74 @@ fn the_comparison_notices_a_missing_finding_an_extra_one_and_a_wrong_round() {
         "{wrong:?}"
     );
 }
+
+/// Random sets of faults the protocol can carry, a few rounds apart, over many seeds: each is
+/// found where recorded and nothing else is flagged.
+#[test]
+fn random_fault_sets_are_each_found_once() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut failures = Vec::new();
+    for seed in 0..24u64 {
+        for protocol in ProtocolConfig::NAMES {
+            let usable: Vec<SimFault> = SimFault::ALL
+                .into_iter()
+                .filter(|f| f.supported_by(protocol))
+                .collect();
+            let count = rng.gen_range(1..=usable.len().min(6));
+            let mut faults = Vec::new();
+            let mut round = 2;
+            for _ in 0..count {
+                let fault = usable[rng.gen_range(0..usable.len())];
+                if faults.iter().any(|f: &FaultSpec| matches!(f, FaultSpec::At { fault: g, .. } if *g == fault && fault.shoe_level())) {
+                    continue;
+                }
+                faults.push(at(fault, 1, round));
+                round += rng.gen_range(4..=9);
+            }
+            let pty = rng.gen_bool(0.5);
+            let (problems, injected) = run(protocol, faults.clone(), 1, seed, pty);
+            if !problems.is_empty() || injected.len() != faults.len() {
+                failures.push(format!(
+                    "{protocol} seed {seed} pty {pty} {faults:?}: {problems:?} {injected:?}"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn a_real_paced_shoe_takes_a_dealers_time() {
+    for protocol in ProtocolConfig::NAMES {
+        let config = ProtocolConfig::by_name(protocol).unwrap();
+        let mut planner = Planner::new(&config, RuleBook::nz_baccarat(), 8, Vec::new(), true);
+        let first = planner.next_shoe();
+        let second = planner.next_shoe();
+        let total: u64 = first.steps.iter().map(|s| s.delay_ms).sum();
+        let rounds = first.rounds.len() as u64;
+        // About 4 to 6 cards a round at 1-1.5 s, a result, and a 4-7 s pause between rounds.
+        let per_round = total / rounds;
+        assert!(
+            (6_000..=15_000).contains(&per_round),
+            "{protocol}: {per_round} ms a round"
+        );
+        // The longest wait is a shuffle and cut, carried to the next report when the protocol
+        // reports neither (Angel Eye, barcode).
+        assert!(first.steps.iter().all(|s| s.delay_ms <= 16_000));
+        // The next shoe starts with a shuffle pause, and is dealt from another seed.
+        assert!(
+            second.steps[0].delay_ms >= 5_000,
+            "{protocol}: {:?}",
+            second.steps[0]
+        );
+        assert_ne!(first.rounds[0].player, second.rounds[0].player);
+        assert_eq!(second.rounds[0].shoe, 2);
+        assert!(second.rounds[0].first_seq > first.rounds.last().unwrap().last_seq);
+    }
+}
