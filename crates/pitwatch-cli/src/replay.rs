@@ -492,4 +492,36 @@ mod tests {
             text.ends_with("total: 1 shoes, 1 rounds, 1 irregularities (1 BURN_COUNT_MISMATCH)\n")
         );
     }
+
+    #[test]
+    fn a_capture_reports_rejected_frames_in_stream_order() {
+        let protocol = ProtocolConfig::by_name("barcode").unwrap();
+        // The shuffle card, a card, a bad line, another card.
+        let items = decode_capture(&protocol, b"511\r001\rxyz\r005\r", 500).unwrap();
+        let mut out = Vec::new();
+        write_items(&RuleBook::nz_baccarat(), items, true, &mut out).unwrap();
+        let lines: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let rejected = &lines[0];
+        assert_eq!(rejected["type"], "rejected", "{lines:?}");
+        assert_eq!(rejected["kind"], "malformed");
+        assert_eq!(rejected["bytes"], "78797a0d");
+        assert!(rejected["reason"].as_str().unwrap().contains("xyz"));
+        assert_eq!(lines.last().unwrap()["type"], "shoe");
+
+        let items = decode_capture(&protocol, b"511\r001\rxyz\r005\r", 500).unwrap();
+        let mut out = Vec::new();
+        write_items(&RuleBook::nz_baccarat(), items, false, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("xx REJECTED malformed: ") && text.contains("bytes: xyz\\x0D"),
+            "{text}"
+        );
+        assert!(text.ends_with("rejected: 1 frames\n"), "{text}");
+        // Times out of range are refused, not wrapped.
+        assert!(decode_capture(&protocol, b"001\r002\r", i64::MAX).is_none());
+    }
 }
