@@ -157,7 +157,7 @@ fn replay_matches(protocol: &str, capture: &[u8], injected: &[Injected], dir: &P
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let mut found: Vec<(String, u64, Option<u64>)> = lines
+    let mut found: Vec<(String, u64, Option<u64>, Vec<u64>)> = lines
         .iter()
         .filter(|l| l["type"] == "irregularity")
         .map(|l| {
@@ -165,6 +165,11 @@ fn replay_matches(protocol: &str, capture: &[u8], injected: &[Injected], dir: &P
                 l["code"].as_str().unwrap().to_owned(),
                 l["shoe"].as_u64().unwrap(),
                 l["round"].as_u64(),
+                // The finding's event and its evidence.
+                std::iter::once(&l["seq"])
+                    .chain(l["evidence"].as_array().unwrap())
+                    .map(|s| s.as_u64().unwrap())
+                    .collect(),
             )
         })
         .collect();
@@ -172,10 +177,12 @@ fn replay_matches(protocol: &str, capture: &[u8], injected: &[Injected], dir: &P
         let Expected::Irregularity(code) = &record.expected else {
             panic!("{record:?}");
         };
-        let at = found.iter().position(|(c, shoe, round)| {
+        let at = found.iter().position(|(c, shoe, round, seqs)| {
             c == code
                 && *shoe == u64::from(record.shoe)
-                && (record.round.is_none() || *round == record.round.map(u64::from))
+                && (record.round.is_none()
+                    || (*round == record.round.map(u64::from)
+                        && record.seq.is_some_and(|seq| seqs.contains(&seq))))
         });
         match at {
             Some(k) => {

@@ -99,7 +99,8 @@ impl HostView {
 }
 
 /// Every difference between what the host saw and what was injected: each rule-level fault must
-/// appear as its irregularity code in its shoe (and round, when it has one), each wire-level
+/// appear as its irregularity code in its shoe (and round, when it has one, with the faulty
+/// event as the finding's event or part of its evidence), each wire-level
 /// fault as its rejection kind or notice, nothing else may be flagged or rejected, and every round
 /// no rule-level fault touched must match the true round (`truth`) card for card.
 pub fn compare(view: &HostView, injected: &[Injected], truth: &[RoundRecord]) -> Vec<String> {
@@ -113,6 +114,13 @@ pub fn compare(view: &HostView, injected: &[Injected], truth: &[RoundRecord]) ->
                 i.code.as_str() == code
                     && i.shoe == record.shoe
                     && (record.round.is_none() || i.round == record.round)
+                    // In a round, the finding must point at the faulty event. Outside one (a
+                    // burn, a cutting card) the engine may see it an event earlier: a burn card
+                    // too many shows before the device reports its count.
+                    && (record.round.is_none()
+                        || record
+                            .seq
+                            .is_none_or(|seq| i.seq == seq || i.evidence.contains(&seq)))
             });
             match found {
                 Some(k) => {
