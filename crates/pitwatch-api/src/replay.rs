@@ -12,7 +12,9 @@ use std::collections::{HashMap, VecDeque};
 
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, RuleBook, ShoeSummary};
+use pitwatch_rules::{
+    Engine, Irregularity, Output, RoundRecord, RuleBook, ShoeSummary, TableView,
+};
 use pitwatch_store::{SessionId, Store, StoreError};
 
 /// One event of the stream and what the engine made of it.
@@ -22,6 +24,8 @@ pub struct Step {
     pub event: TableEvent,
     /// What the engine output on it: rounds completed, irregularities raised, shoes ended.
     pub outputs: Vec<Output>,
+    /// The table as it was right after this event.
+    pub view: TableView,
 }
 
 /// A frame the codec rejected on replay.
@@ -230,7 +234,12 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         while let Some(output) = engine.poll_output() {
             outputs.push(output);
         }
-        steps.push(Step { event, outputs });
+        let view = engine.view();
+        steps.push(Step {
+            event,
+            outputs,
+            view,
+        });
     }
     engine.finish();
     let mut closing = Vec::new();

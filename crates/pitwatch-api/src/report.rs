@@ -206,6 +206,22 @@ pub fn incident_report(
     let mut fields = vec![("Rule".into(), incident.rule.clone())];
     fields.extend(book_fields(&table_row.rule_book));
     blocks.push(Block::Fields { fields });
+    if let Ok(book) = RuleBook::load(&table_row.rule_book) {
+        let texts = book.rule_texts(&incident.rule);
+        if texts.is_empty() {
+            blocks.push(Block::Paragraph {
+                text: "The rule book holds no text for this citation (its source pages do not \
+                       contain it)."
+                    .into(),
+            });
+        }
+        for (number, text) in texts {
+            blocks.push(Block::Paragraph {
+                text: format!("Rule {number}:"),
+            });
+            blocks.push(Block::Verbatim { text });
+        }
+    }
 
     // The events and frames around the evidence.
     let events = store.event_rows(table)?;

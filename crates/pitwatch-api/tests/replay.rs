@@ -185,6 +185,12 @@ fn angel_eye_replay_from_the_record_equals_live() {
     );
     let shoe = replayed.shoe_steps(1).unwrap();
     assert!(shoe.len() > 300, "a whole shoe: {} events", shoe.len());
+    // Each step carries the table as it was: after the shoe's last event, every round is counted.
+    let rounds_in_shoe = replayed.rounds().filter(|r| r.shoe == 1).count() as u32;
+    let last = shoe.last().unwrap();
+    assert_eq!(last.view.shoe, 1);
+    assert_eq!(last.view.rounds_completed, rounds_in_shoe);
+    assert!(last.view.cutting_card_out);
 }
 
 #[test]

@@ -344,7 +344,7 @@ fn import_of_a_barcode_capture_records_every_frame() {
 
 #[test]
 fn monitor_records_a_live_table_and_stops_cleanly_on_ctrl_c() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("pit.db");
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -358,17 +358,7 @@ fn monitor_records_a_live_table_and_stops_cleanly_on_ctrl_c() {
         ),
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
-        .args([
-            "monitor",
-            "--config",
-            config.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let monitor = RunningMonitor::start(&config, &db);
     let (mut device, _) = listener.accept().unwrap();
     // A shuffle, the first card 3H with three burns, one round, then a card no deck holds twice
     // over: nine aces of spades (with other cards between them).
@@ -377,15 +367,7 @@ fn monitor_records_a_live_table_and_stops_cleanly_on_ctrl_c() {
         bytes.extend(b"004\r005\r");
     }
     device.write_all(&bytes).unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut seen = Vec::new();
-    while !seen
-        .iter()
-        .any(|l: &String| l.contains("INCIDENT") && l.contains("EXCESS_CARD"))
-    {
-        let line = lines.next().expect("the monitor keeps printing").unwrap();
-        seen.push(line);
-    }
+    let seen = monitor.wait_for("EXCESS_CARD");
     assert!(
         seen.iter().any(|l| l.contains("connected: tcp")),
         "{seen:#?}"
@@ -396,23 +378,17 @@ fn monitor_records_a_live_table_and_stops_cleanly_on_ctrl_c() {
         "{seen:#?}"
     );
     let interrupted = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", &monitor.child.id().to_string()])
         .status()
         .unwrap();
     assert!(interrupted.success());
-    let rest: Vec<String> = lines.map(Result::unwrap).collect();
-    let status = child.wait().unwrap();
-    assert!(status.success(), "{status:?} {rest:#?}");
+    let rest = monitor.wait_for("stopped; everything is on record");
     assert!(
         rest.iter()
             .any(|l| l.contains("disconnected: stopped by the host")),
         "{rest:#?}"
     );
-    assert!(
-        rest.iter()
-            .any(|l| l.starts_with("stopped; everything is on record")),
-        "{rest:#?}"
-    );
+    drop(monitor);
     let out = pitwatch(&["incidents", "--db", db.to_str().unwrap(), "--json"]);
     assert!(text(&out.stdout).contains("EXCESS_CARD"));
     assert!(pitwatch(&["verify", "--db", db.to_str().unwrap()])
@@ -568,4 +544,129 @@ fn export_writes_an_incident_report_as_pdf_csv_and_json() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no incident 99"));
+}
+
+/// A running `pitwatch monitor` whose output lines are read by a thread, so a test can wait for
+/// a line with a deadline and never hangs; the process is killed when dropped.
+struct RunningMonitor {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl RunningMonitor {
+    fn start(config: &Path, db: &Path) -> RunningMonitor {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+            .args([
+                "monitor",
+                "--config",
+                config.to_str().unwrap(),
+                "--db",
+                db.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        RunningMonitor { child, lines }
+    }
+
+    fn wait_for(&self, needle: &str) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut seen = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let hit = line.contains(needle);
+                    seen.push(line);
+                    if hit {
+                        return seen;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        panic!("the monitor never printed {needle:?}; it printed {seen:#?}");
+    }
+}
+
+impl Drop for RunningMonitor {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_killed_monitor_loses_nothing_committed_and_carries_on_the_same_shoe() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let config = dir.path().join("pit.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[site]\nname = \"Test pit\"\n[[table]]\nname = \"MINI-9\"\ngame = \"baccarat\"\nrules = \"nz-baccarat\"\n\
+             device = {{ protocol = \"barcode\" }}\nlink = {{ kind = \"tcp\", address = \"{}\", backoff = {{ initial_ms = 50, max_ms = 200 }} }}\n",
+            listener.local_addr().unwrap()
+        ),
+    )
+    .unwrap();
+    // Round 1: P 4S 2D = 6, B KD 5C 2H = 7. Round 2: P 9C 9D = 8 natural, B 3S 3H = 6.
+    let shoe_start = "511\r011\r049\r028\r008\r";
+    let round1 = "016\r049\r005\r018\r007\r";
+    let round2 = "034\r012\r035\r011\r";
+    // Round 3: P 8S AD = 9, B 7H KC = 7: a natural, no draws.
+    let round3 = "032\r027\r001\r050\r";
+
+    let mut monitor = RunningMonitor::start(&config, &db);
+    let (mut device, _) = listener.accept().unwrap();
+    device
+        .write_all(format!("{shoe_start}{round1}{round2}").as_bytes())
+        .unwrap();
+    monitor.wait_for("shoe 1 round  2");
+    monitor.child.kill().unwrap(); // SIGKILL: no clean shutdown at all.
+    monitor.child.wait().unwrap();
+    drop(device);
+
+    let monitor = RunningMonitor::start(&config, &db);
+    let (mut device, _) = listener.accept().unwrap();
+    monitor.wait_for("connected: tcp");
+    device.write_all(round3.as_bytes()).unwrap();
+    let seen = monitor.wait_for("shoe 1 round  3");
+    assert!(
+        seen.iter()
+            .any(|l| l.contains("P [8S AD] 9  B [7H KC] 7  player")),
+        "the restarted monitor carries on the same shoe: {seen:#?}"
+    );
+    assert!(!seen.iter().any(|l| l.contains("INCIDENT")), "{seen:#?}");
+    let interrupted = Command::new("kill")
+        .args(["-INT", &monitor.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    monitor.wait_for("stopped; everything is on record");
+    drop(monitor);
+
+    let out = pitwatch(&["verify", "--db", db.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("events") && l.contains(" 18 rows")),
+        "every event of both runs is on record: {stdout}"
+    );
 }
