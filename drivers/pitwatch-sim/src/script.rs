@@ -58,16 +58,22 @@ pub struct ShoeScript {
 
 /// The device protocol's framing, with its sequence numbers.
 enum Wire {
-    AngelEye(pitwatch_angel_eye::ReportEncoder),
-    Barcode,
+    AngelEye(
+        pitwatch_angel_eye::ReportEncoder,
+        pitwatch_angel_eye::BccVariant,
+    ),
+    /// With the host's repeat window in milliseconds.
+    Barcode(u64),
     Pitwatch(pitwatch_proto::MessageEncoder),
 }
 
 impl Wire {
     fn new(protocol: &ProtocolConfig) -> Wire {
         match protocol {
-            ProtocolConfig::AngelEye(_) => Wire::AngelEye(Default::default()),
-            ProtocolConfig::Barcode(_) => Wire::Barcode,
+            ProtocolConfig::AngelEye(config) => {
+                Wire::AngelEye(Default::default(), config.receive_bcc)
+            }
+            ProtocolConfig::Barcode(config) => Wire::Barcode(config.repeat_window_ms),
             ProtocolConfig::Pitwatch(_) => Wire::Pitwatch(Default::default()),
         }
     }
@@ -75,9 +81,9 @@ impl Wire {
     fn encode(&mut self, event: &TableEvent) -> Option<Vec<u8>> {
         use pitwatch_codec::Encoder;
         match self {
-            Wire::AngelEye(reports) => pitwatch_angel_eye::AngelEyeEncoder::report_for(event)
-                .map(|report| reports.encode(&report)),
-            Wire::Barcode => pitwatch_barcode::BarcodeEncoder.encode(event),
+            Wire::AngelEye(reports, bcc) => pitwatch_angel_eye::AngelEyeEncoder::report_for(event)
+                .map(|report| with_bcc(reports.encode(&report), *bcc)),
+            Wire::Barcode(_) => pitwatch_barcode::BarcodeEncoder.encode(event),
             Wire::Pitwatch(messages) => pitwatch_proto::ProtoEncoder::message_for(event)
                 .map(|message| messages.encode(&message)),
         }
@@ -85,8 +91,8 @@ impl Wire {
 
     fn can_encode(&self, event: &TableEvent) -> bool {
         match self {
-            Wire::AngelEye(_) => pitwatch_angel_eye::AngelEyeEncoder::report_for(event).is_some(),
-            Wire::Barcode => matches!(
+            Wire::AngelEye(..) => pitwatch_angel_eye::AngelEyeEncoder::report_for(event).is_some(),
+            Wire::Barcode(_) => matches!(
                 event.kind,
                 EventKind::CardDrawn { card: Some(_), .. } | EventKind::Shuffled { .. }
             ),
@@ -97,8 +103,8 @@ impl Wire {
     /// What a host makes of [`Wire::start`]'s frame, without sending one.
     fn start_notice(&self) -> Option<&'static str> {
         match self {
-            Wire::AngelEye(_) => Some("communication_started"),
-            Wire::Barcode => None,
+            Wire::AngelEye(..) => Some("communication_started"),
+            Wire::Barcode(_) => None,
             Wire::Pitwatch(_) => Some("hello"),
         }
     }
@@ -106,11 +112,14 @@ impl Wire {
     /// The frame a device sends when it (re)starts communicating, with what a host makes of it.
     fn start(&mut self) -> Option<(Vec<u8>, &'static str)> {
         match self {
-            Wire::AngelEye(reports) => Some((
-                reports.encode(&pitwatch_angel_eye::Report::CommunicationStarted),
+            Wire::AngelEye(reports, bcc) => Some((
+                with_bcc(
+                    reports.encode(&pitwatch_angel_eye::Report::CommunicationStarted),
+                    *bcc,
+                ),
                 "communication_started",
             )),
-            Wire::Barcode => None,
+            Wire::Barcode(_) => None,
             Wire::Pitwatch(messages) => Some((
                 messages.encode(&pitwatch_proto::Message::Hello(DeviceIdentity {
                     role: "shoe".into(),
@@ -127,11 +136,11 @@ impl Wire {
 
     fn corrupt(&self, frame: &mut [u8]) -> bool {
         match self {
-            Wire::AngelEye(_) => {
+            Wire::AngelEye(..) => {
                 pitwatch_angel_eye::encode::corrupt_bcc(frame);
                 true
             }
-            Wire::Barcode => false,
+            Wire::Barcode(_) => false,
             Wire::Pitwatch(_) => {
                 pitwatch_proto::corrupt_checksum(frame);
                 true
@@ -146,8 +155,8 @@ impl Wire {
         let len = rng.gen_range(3..=12);
         let mut bytes: Vec<u8> = (0..len).map(|_| rng.gen_range(b'a'..=b'z')).collect();
         match self {
-            Wire::AngelEye(_) => (bytes, "garbage"),
-            Wire::Barcode => {
+            Wire::AngelEye(..) => (bytes, "garbage"),
+            Wire::Barcode(_) => {
                 bytes.push(b'\r');
                 (bytes, "malformed")
             }
@@ -157,6 +166,19 @@ impl Wire {
             }
         }
     }
+}
+
+/// `frame` (an Angel Eye report with the documented BCC) with the BCC the configured shoe uses.
+fn with_bcc(mut frame: Vec<u8>, bcc: pitwatch_angel_eye::BccVariant) -> Vec<u8> {
+    if bcc == pitwatch_angel_eye::BccVariant::ExcludeStart || frame.len() < 3 {
+        return frame;
+    }
+    frame.truncate(frame.len() - 2);
+    let value = bcc.compute(&frame);
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    frame.push(HEX[usize::from(value >> 4)]);
+    frame.push(HEX[usize::from(value & 0x0F)]);
+    frame
 }
 
 /// Mixes a seed and a number into a new seed (SplitMix64), so each shoe and each purpose gets
@@ -419,9 +441,10 @@ impl Planner {
                 records.push(r);
             }
             let mut min_delay_ms = 0;
-            if matches!(self.wire, Wire::Barcode) {
+            if let Wire::Barcode(window) = self.wire {
                 if self.last_barcode.as_deref() == Some(&frame[..]) {
-                    min_delay_ms = 400;
+                    // Past the host's repeat window, or it would be taken for a rescan.
+                    min_delay_ms = window.saturating_add(100);
                 }
                 self.last_barcode = Some(frame.clone());
             }

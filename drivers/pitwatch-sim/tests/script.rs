@@ -301,3 +301,37 @@ fn a_real_paced_shoe_takes_a_dealers_time() {
         assert!(second.rounds[0].first_seq > first.rounds.last().unwrap().last_seq);
     }
 }
+
+#[test]
+fn an_angel_eye_shoe_configured_for_the_other_bcc_rule_is_read_by_a_host_configured_alike() {
+    let config: ProtocolConfig =
+        serde_json::from_str(r#"{"protocol":"angel-eye","receive_bcc":"include_start"}"#).unwrap();
+    let book = RuleBook::nz_baccarat();
+    let mut planner = Planner::new(
+        &config,
+        book.clone(),
+        3,
+        vec![at(SimFault::BadChecksum, 1, 4)],
+        true,
+    );
+    let script = planner.next_shoe();
+    let feed = |config: &ProtocolConfig| {
+        let mut host = HostView::new(config, book.clone());
+        for step in &script.steps {
+            if let Action::Send(bytes) = &step.action {
+                host.push(bytes, Timestamp::from_unix_millis(0).unwrap());
+            }
+        }
+        host.finish(Timestamp::from_unix_millis(0).unwrap(), true);
+        host
+    };
+    let host = feed(&config);
+    assert_eq!(
+        compare(&host, &script.injected, &script.rounds),
+        Vec::<String>::new()
+    );
+    // A host expecting the documented rule rejects every report.
+    let wrong = feed(&ProtocolConfig::by_name("angel-eye").unwrap());
+    assert!(wrong.rounds.is_empty());
+    assert!(wrong.rejections.len() > 300);
+}
