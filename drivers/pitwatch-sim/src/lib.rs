@@ -110,9 +110,18 @@ impl SimConfig {
     }
 
     /// Checks the configuration: every requested fault must be one the protocol can carry, an
-    /// interval at least one round, a speed-up factor positive.
+    /// interval at least one round, a speed-up factor positive; and the device must be a shoe.
     pub fn check(&self) -> Result<(), SimError> {
         let protocol = self.protocol.name();
+        if let ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
+            role: Some(role @ (pitwatch_proto::Role::Shuffler | pitwatch_proto::Role::Console)),
+        }) = self.protocol
+        {
+            return Err(SimError::Config(format!(
+                "the simulator plays a shoe, not a {}",
+                role.as_str()
+            )));
+        }
         for spec in &self.faults {
             match spec {
                 FaultSpec::At { fault, .. } if !fault.supported_by(protocol) => {
@@ -201,6 +210,12 @@ mod tests {
             )
         };
         assert!(config(Pace::Times(2.0), Vec::new()).check().is_ok());
+        let shuffler: ProtocolConfig =
+            serde_json::from_str(r#"{"protocol":"pitwatch","role":"shuffler"}"#).unwrap();
+        let error = SimConfig::new(shuffler, RuleBook::nz_baccarat())
+            .check()
+            .unwrap_err();
+        assert!(error.to_string().contains("not a shuffler"), "{error}");
         assert!(config(Pace::Times(0.0), Vec::new()).check().is_err());
         assert!(config(Pace::Times(f64::NAN), Vec::new()).check().is_err());
         let every = |rounds, faults| vec![FaultSpec::Every { rounds, faults }];
