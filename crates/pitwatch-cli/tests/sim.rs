@@ -91,7 +91,7 @@ fn sim_and_host(protocol: &str, faults: &[&str], dir: &Path) -> (Vec<u8>, Vec<In
     };
     let (handle, events) = spawn_device(&device, Arc::new(SystemClock));
     let mut host = HostView::new(&config, book.clone());
-    let deadline = Instant::now() + Duration::from_secs(9);
+    let deadline = Instant::now() + Duration::from_secs(30);
     let mut exited = false;
     while Instant::now() < deadline {
         let event = events.recv_timeout(Duration::from_millis(50));

@@ -68,7 +68,7 @@ fn live(protocol: &str, faults: Vec<FaultSpec>, tcp: bool) {
     };
     let (handle, events) = spawn_device(&device_config, Arc::new(SystemClock));
     let mut host = HostView::new(&config, book.clone());
-    let deadline = Instant::now() + Duration::from_secs(8);
+    let deadline = Instant::now() + Duration::from_secs(30);
     let mut quiet_since = Instant::now();
     let mut disconnects = 0;
     // Read until the device has sent everything and the link has been quiet for a moment.
@@ -236,7 +236,7 @@ fn forever_mode_keeps_dealing_new_shoes() {
         let mut stream = std::net::TcpStream::connect(address).unwrap();
         let _ = std::io::copy(&mut stream, &mut std::io::sink());
     });
-    let deadline = Instant::now() + Duration::from_secs(8);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while device.shoes_done() < 3 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
