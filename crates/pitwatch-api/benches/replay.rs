@@ -2,6 +2,9 @@
 //! re-decode them, merge with the recorded stream, and run the engine, as the Replay screen and
 //! `pitwatch replay --db` do. Target (issue 5): within 20 ms.
 
+// criterion_group! and criterion_main! generate undocumented public items.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use pitwatch_api::recorder::TableRecorder;
 use pitwatch_api::replay;
@@ -20,8 +23,11 @@ fn rebuild(c: &mut Criterion) {
     let mut encoder = protocol.encoder();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
     let mut recorder =
-        TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, Some(protocol), start).unwrap();
-    recorder.connect(&mut store, "bench", Default::default(), start).unwrap();
+        TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, Some(protocol), start)
+            .unwrap();
+    recorder
+        .connect(&mut store, "bench", Default::default(), start)
+        .unwrap();
     let mut derived = Vec::new();
     let mut batch = store.batch().unwrap();
     let mut frames = 0;
@@ -36,7 +42,10 @@ fn rebuild(c: &mut Criterion) {
     batch.commit().unwrap();
     let replayed = replay::rebuild(&store, "BAC-1").unwrap();
     let rounds = replayed.rounds().count();
-    assert!(rounds > 60, "a whole shoe: {rounds} rounds from {frames} frames");
+    assert!(
+        rounds > 60,
+        "a whole shoe: {rounds} rounds from {frames} frames"
+    );
     c.bench_function("rebuild and replay one 8-deck shoe from the record", |b| {
         b.iter(|| replay::rebuild(&store, "BAC-1").unwrap())
     });

@@ -12,9 +12,7 @@ use std::collections::{HashMap, VecDeque};
 
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{
-    Engine, Irregularity, Output, RoundRecord, RuleBook, ShoeSummary, TableView,
-};
+use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, RuleBook, ShoeSummary, TableView};
 use pitwatch_store::{SessionId, Store, StoreError};
 
 /// One event of the stream and what the engine made of it.

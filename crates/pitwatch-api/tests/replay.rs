@@ -98,6 +98,9 @@ fn record_live(
     (dir, store)
 }
 
+/// An irregularity as compared: code, raising seq, evidence, shoe, round.
+type Finding = (String, u64, Vec<u64>, Option<u32>, Option<u32>);
+
 fn assert_replay_equals_live(store: &Store) -> replay::Replay {
     let replayed = replay::rebuild(store, "BAC-1").unwrap();
     assert_eq!(replayed.divergences, Vec::<String>::new());
@@ -117,13 +120,13 @@ fn assert_replay_equals_live(store: &Store) -> replay::Replay {
         replayed_rounds, live_rounds,
         "the same rounds, byte for byte"
     );
-    let live: Vec<(String, u64, Vec<u64>, Option<u32>, Option<u32>)> = store
+    let live: Vec<Finding> = store
         .incidents(&IncidentFilter::default())
         .unwrap()
         .into_iter()
         .map(|i| (i.code, i.seq, i.evidence, i.shoe, i.round))
         .collect();
-    let again: Vec<(String, u64, Vec<u64>, Option<u32>, Option<u32>)> = replayed
+    let again: Vec<Finding> = replayed
         .irregularities()
         .map(|i| {
             (

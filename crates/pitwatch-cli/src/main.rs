@@ -11,6 +11,7 @@ mod incidents;
 mod monitor;
 mod ports;
 mod replay;
+mod replay_record;
 mod sim;
 mod verify;
 
@@ -55,7 +56,8 @@ enum Command {
     User(incidents::UserCommand),
     /// Ingest a capture file into a record as if it had arrived live.
     Import(import::ImportArgs),
-    /// Replay a table event file through the rules engine: rounds and irregularities.
+    /// Replay an event file, a raw capture (--format) or a shoe from the record (--db) through
+    /// the rules engine: rounds and irregularities.
     Replay(replay::ReplayArgs),
     /// Simulate a table's shoe in a device protocol on a pseudo-terminal or TCP, with faults.
     Sim(sim::SimArgs),

@@ -26,9 +26,25 @@ use pitwatch_rules::{Engine, LoadError, Output, RuleBook};
 
 /// Arguments of `pitwatch replay`.
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "db"]))]
 pub struct ReplayArgs {
     /// The table event file (JSON Lines, one event per line), or a raw capture with `--format`.
-    file: PathBuf,
+    file: Option<PathBuf>,
+    /// Replay from a Pitwatch database instead: the table's raw bytes re-decoded and re-run.
+    #[arg(long, requires = "table", conflicts_with_all = ["file", "rules", "format"])]
+    db: Option<PathBuf>,
+    /// With --db: the table.
+    #[arg(long, requires = "db")]
+    table: Option<String>,
+    /// With --db: the shoe (1-based; default: the shoe in play at --at, or the last shoe).
+    #[arg(long, requires = "db")]
+    shoe: Option<u32>,
+    /// With --db: the shoe in play at this time (RFC 3339).
+    #[arg(long, requires = "db", conflicts_with = "shoe")]
+    at: Option<Timestamp>,
+    /// With --db: print every event with the table as it stood after it.
+    #[arg(long, requires = "db")]
+    steps: bool,
     /// What the file holds: a table event file, or a raw capture in a device protocol.
     #[arg(long, value_enum, default_value = "events")]
     format: ReplayFormat,
@@ -37,8 +53,8 @@ pub struct ReplayArgs {
     pace_ms: i64,
     /// The rule book: a built-in id (nz-baccarat, nz-baccarat-continuous, macau-baccarat) or the
     /// path of a rule book TOML file.
-    #[arg(long, value_name = "BOOK")]
-    rules: String,
+    #[arg(long, value_name = "BOOK", required_unless_present = "db")]
+    rules: Option<String>,
     /// Print JSON Lines (one object per round, irregularity and shoe) instead of text.
     #[arg(long)]
     json: bool,
@@ -65,7 +81,13 @@ enum Item {
 
 /// Runs `pitwatch replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let book = match RuleBook::load(&args.rules) {
+    if let (Some(db), Some(table)) = (&args.db, &args.table) {
+        return crate::replay_record::run(db, table, args.shoe, args.at, args.steps, args.json);
+    }
+    let (Some(path), Some(rules)) = (&args.file, &args.rules) else {
+        anyhow::bail!("give a FILE and --rules, or --db and --table");
+    };
+    let book = match RuleBook::load(rules) {
         Ok(book) => book,
         Err(LoadError::Invalid { source_name, error }) => {
             eprintln!(
@@ -82,7 +104,6 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let path = &args.file;
     let protocol = match args.format {
         ReplayFormat::Events => None,
         ReplayFormat::AngelEye => ProtocolConfig::by_name("angel-eye"),
@@ -125,7 +146,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     ))
 }
 
-fn finish(written: io::Result<()>) -> anyhow::Result<ExitCode> {
+pub(crate) fn finish(written: io::Result<()>) -> anyhow::Result<ExitCode> {
     match written {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // A reader that stops early (`| head`) is not an error.
@@ -306,7 +327,7 @@ impl Tally {
     }
 }
 
-fn write_text(output: &Output, book: &RuleBook, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn write_text(output: &Output, book: &RuleBook, out: &mut dyn Write) -> io::Result<()> {
     let total = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
     match output {
         Output::Round(r) => {

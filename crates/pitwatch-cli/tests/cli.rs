@@ -670,3 +670,80 @@ fn a_killed_monitor_loses_nothing_committed_and_carries_on_the_same_shoe() {
         "every event of both runs is on record: {stdout}"
     );
 }
+
+#[test]
+fn replay_from_the_record_prints_the_shoe_and_its_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let db_s = db.to_str().unwrap();
+    let capture = dir.path().join("shoe.jsonl");
+    std::fs::write(&capture, BURN_AND_RESULT_FAULTS).unwrap();
+    assert!(pitwatch(&[
+        "import",
+        "--db",
+        db_s,
+        "--table",
+        "BAC-1",
+        "--format",
+        "events",
+        capture.to_str().unwrap()
+    ])
+    .status
+    .success());
+    let bar = dir.path().join("mini.bar");
+    std::fs::write(&bar, "511\r011\r049\r028\r008\r016\r049\r005\r018\r007\r").unwrap();
+    assert!(pitwatch(&[
+        "import",
+        "--db",
+        db_s,
+        "--table",
+        "MINI-1",
+        "--format",
+        "barcode",
+        bar.to_str().unwrap()
+    ])
+    .status
+    .success());
+
+    let out = pitwatch(&["replay", "--db", db_s, "--table", "BAC-1", "--shoe", "1"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("table BAC-1, shoe 1, rule book nz-baccarat: record verified intact"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("BURN_COUNT_MISMATCH") && stdout.contains("RESULT_MISMATCH"),
+        "{stdout}"
+    );
+
+    let out = pitwatch(&[
+        "replay", "--db", db_s, "--table", "MINI-1", "--steps", "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "record");
+    assert_eq!(lines[0]["intact"], true);
+    assert_eq!(lines[0]["divergences"], serde_json::json!([]));
+    let steps = lines.iter().filter(|l| l["type"] == "step").count();
+    assert_eq!(
+        steps, 10,
+        "one step per event re-decoded from the barcode bytes"
+    );
+    let round = lines.iter().find(|l| l["type"] == "round").unwrap();
+    assert_eq!(round["player"], serde_json::json!(["4S", "2D"]));
+    assert_eq!(round["banker"], serde_json::json!(["KD", "5C", "2H"]));
+
+    let out = pitwatch(&["replay", "--db", db_s, "--table", "MINI-1", "--shoe", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not shoe 4"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = pitwatch(&["replay", "--db", db_s, "--table", "NOPE"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -2,6 +2,9 @@
 //! row hash-chained, committed in groups (as the monitor's writer does), in WAL mode with
 //! `synchronous = FULL` on a real file. Target (issue 5): at least 20,000 frames per second.
 
+// criterion_group! and criterion_main! generate undocumented public items.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_store::{DeviceIdentity, Store};
