@@ -1,72 +1,265 @@
 //! The Pitwatch desktop shell: Tauri v2 around the application API.
 //!
 //! This crate is deliberately thin. Each command is a one-line adapter into
-//! [`pitwatch_api::Pitwatch`]; behaviour lives in the core crates, where it is tested without a
-//! window. Only this crate knows Tauri.
+//! [`pitwatch_api::desk::Desk`]; behaviour lives in the core crates, where it is tested without a
+//! window. Live changes reach the window as the Tauri event [`UPDATE_EVENT`]: one thread here
+//! forwards the desk's update stream to `emit`. Only this crate knows Tauri.
 
-use pitwatch_api::{ApiError, PitOverview, Pitwatch};
-use tauri::State;
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
 
-/// The pit at a glance: one tile per table.
+use pitwatch_api::desk::{parse_pace, Desk, DeskOptions};
+use pitwatch_api::dto::{
+    ConsoleEntry, IncidentDetail, IncidentQuery, IncidentRow, PitUpdate, Session, ShoeReplay,
+};
+use pitwatch_api::{ApiError, ErrorCode, PitConfig, PitOverview};
+use tauri::{Emitter, Manager, State};
+
+/// The Tauri event that carries every [`PitUpdate`].
+pub const UPDATE_EVENT: &str = "pit-update";
+
+/// The pit now: every table's tile, the session and (demo only) the demo login.
 #[tauri::command]
-fn pit_overview(app: State<'_, Pitwatch>) -> Result<PitOverview, ApiError> {
-    Ok(app.pit_overview())
+fn pit_overview(desk: State<'_, Desk>) -> PitOverview {
+    desk.overview()
+}
+
+/// Logs a user in at this workstation.
+#[tauri::command]
+fn login(desk: State<'_, Desk>, user: String, password: String) -> Result<Session, ApiError> {
+    desk.login(&user, &password)
+}
+
+/// Logs the current user out.
+#[tauri::command]
+fn logout(desk: State<'_, Desk>) {
+    desk.logout()
+}
+
+/// Incidents matching a query, newest first.
+#[tauri::command]
+fn incidents(desk: State<'_, Desk>, query: IncidentQuery) -> Result<Vec<IncidentRow>, ApiError> {
+    desk.incidents(&query)
+}
+
+/// One incident with its rule texts, evidence and history.
+#[tauri::command]
+fn incident(desk: State<'_, Desk>, id: i64) -> Result<IncidentDetail, ApiError> {
+    desk.incident(id)
+}
+
+/// Acknowledges an incident as the logged-in user.
+#[tauri::command]
+fn acknowledge(desk: State<'_, Desk>, id: i64) -> Result<IncidentRow, ApiError> {
+    desk.acknowledge(id)
+}
+
+/// Adds a note to an incident as the logged-in user.
+#[tauri::command]
+fn add_note(desk: State<'_, Desk>, id: i64, text: String) -> Result<IncidentRow, ApiError> {
+    desk.add_note(id, &text)
+}
+
+/// Resolves an incident with an outcome as the logged-in user.
+#[tauri::command]
+fn resolve(desk: State<'_, Desk>, id: i64, outcome: String) -> Result<IncidentRow, ApiError> {
+    desk.resolve(id, &outcome)
+}
+
+/// Records at a table something no device can see.
+#[tauri::command]
+fn record_console(
+    desk: State<'_, Desk>,
+    table: String,
+    entry: ConsoleEntry,
+) -> Result<u64, ApiError> {
+    desk.record_console(&table, &entry)
+}
+
+/// A shoe replayed from the record, step by step.
+#[tauri::command]
+fn replay(desk: State<'_, Desk>, table: String, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
+    desk.replay(&table, shoe)
 }
 
 /// Builds the app with its state and commands, on any runtime (the real one or the test mock).
-pub fn builder<R: tauri::Runtime>(builder: tauri::Builder<R>, app: Pitwatch) -> tauri::Builder<R> {
+/// `updates` is forwarded to the window as [`UPDATE_EVENT`] by a thread started at set-up.
+pub fn builder<R: tauri::Runtime>(
+    builder: tauri::Builder<R>,
+    desk: Desk,
+    updates: Receiver<PitUpdate>,
+) -> tauri::Builder<R> {
     builder
-        .manage(app)
-        .invoke_handler(tauri::generate_handler![pit_overview])
+        .manage(desk)
+        .setup(move |app| {
+            let handle = app.handle().clone();
+            std::thread::Builder::new()
+                .name("pitwatch-emit".into())
+                .spawn(move || {
+                    for update in updates {
+                        // No window yet (or any more) is fine: the next overview catches up.
+                        let _ = handle.emit(UPDATE_EVENT, update);
+                    }
+                })?;
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            pit_overview,
+            login,
+            logout,
+            incidents,
+            incident,
+            acknowledge,
+            add_note,
+            resolve,
+            record_console,
+            replay
+        ])
 }
 
-/// Runs the desktop app on the demo pit.
-pub fn run() {
-    let result =
-        builder(tauri::Builder::default(), Pitwatch::demo()).run(tauri::generate_context!());
-    if let Err(error) = result {
-        eprintln!("pitwatch: the desktop app could not start: {error}");
-        std::process::exit(1);
+/// What to run, from the environment and the command line: `PITWATCH_CONFIG` or the first
+/// argument names a pit definition (else the demo pit), `PITWATCH_DB` the database (else
+/// `pitwatch.db` in `data_dir`), `PITWATCH_DEMO_PACE` the simulated dealers' pace (`real`, `10x`).
+pub fn options(data_dir: PathBuf) -> Result<DeskOptions, ApiError> {
+    let config = std::env::var_os("PITWATCH_CONFIG")
+        .map(PathBuf::from)
+        .or_else(|| std::env::args_os().nth(1).map(PathBuf::from));
+    let pit = match config {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                ApiError::new(
+                    ErrorCode::InvalidInput,
+                    format!("cannot read {}: {e}", path.display()),
+                )
+            })?;
+            PitConfig::from_toml(&text)
+                .map_err(|e| ApiError::new(ErrorCode::InvalidInput, e.to_string()))?
+        }
+        None => PitConfig::demo(),
+    };
+    let db = std::env::var_os("PITWATCH_DB")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| data_dir.join("pitwatch.db"));
+    let mut options = DeskOptions {
+        pit,
+        db,
+        ..DeskOptions::demo(PathBuf::new())
+    };
+    if let Ok(pace) = std::env::var("PITWATCH_DEMO_PACE") {
+        options.pace = parse_pace(&pace)?;
     }
+    if let Some(every) = std::env::var("PITWATCH_DEMO_FAULT_EVERY")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        options.fault_every = every;
+    }
+    Ok(options)
+}
+
+fn fail(what: &str, error: impl std::fmt::Display) -> ! {
+    eprintln!("pitwatch: {what}: {error}");
+    std::process::exit(1);
+}
+
+/// Runs the desktop app (on the demo pit unless a pit definition is given).
+pub fn run() {
+    let context = tauri::generate_context!();
+    let data_dir = dirs_data(context.config().identifier.as_str());
+    let options = options(data_dir).unwrap_or_else(|e| fail("the configuration", e));
+    let (desk, updates) = Desk::start(options).unwrap_or_else(|e| fail("the pit cannot start", e));
+    let app = builder(tauri::Builder::default(), desk, updates)
+        .build(context)
+        .unwrap_or_else(|e| fail("the desktop app could not start", e));
+    app.run(|handle, event| {
+        if let tauri::RunEvent::Exit = event {
+            // Records the ends of the device sessions before the process goes.
+            handle.state::<Desk>().stop();
+        }
+    });
+}
+
+/// The app's data directory (`$XDG_DATA_HOME/<identifier>`, else `~/.local/share/<identifier>`),
+/// worked out before Tauri starts so the desk can be running when the window opens.
+fn dirs_data(identifier: &str) -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join(identifier)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pitwatch_api::desk::DeskOptions;
     use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, INVOKE_KEY};
     use tauri::webview::InvokeRequest;
 
+    fn invoke(
+        webview: &tauri::WebviewWindow<tauri::test::MockRuntime>,
+        cmd: &str,
+        body: serde_json::Value,
+    ) -> Result<serde_json::Value, serde_json::Value> {
+        get_ipc_response(
+            webview,
+            InvokeRequest {
+                cmd: cmd.into(),
+                callback: tauri::ipc::CallbackFn(0),
+                error: tauri::ipc::CallbackFn(1),
+                url: "tauri://localhost".parse().expect("a valid URL"),
+                body: tauri::ipc::InvokeBody::Json(body),
+                headers: Default::default(),
+                invoke_key: INVOKE_KEY.to_string(),
+            },
+        )
+        .map(|r| r.deserialize().expect("JSON"))
+    }
+
     #[test]
-    fn pit_overview_command_returns_the_demo_tables() {
-        let app = builder(mock_builder(), Pitwatch::demo())
+    fn commands_reach_the_desk_and_errors_carry_codes() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let (desk, updates) =
+            Desk::start(DeskOptions::demo(dir.path().join("t.db"))).expect("the desk starts");
+        let app = builder(mock_builder(), desk, updates)
             .build(mock_context(noop_assets()))
             .expect("the app builds on the mock runtime");
         let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
             .build()
             .expect("a mock window");
-        let response = get_ipc_response(
-            &webview,
-            InvokeRequest {
-                cmd: "pit_overview".into(),
-                callback: tauri::ipc::CallbackFn(0),
-                error: tauri::ipc::CallbackFn(1),
-                url: "tauri://localhost".parse().expect("a valid URL"),
-                body: tauri::ipc::InvokeBody::default(),
-                headers: Default::default(),
-                invoke_key: INVOKE_KEY.to_string(),
-            },
-        )
-        .expect("the command succeeds");
-        let overview: serde_json::Value = response.deserialize().expect("JSON");
+        let overview = invoke(&webview, "pit_overview", serde_json::json!({})).expect("overview");
         let names: Vec<&str> = overview["tables"]
             .as_array()
             .expect("tables")
             .iter()
             .map(|t| t["name"].as_str().expect("name"))
             .collect();
-        let expected = Pitwatch::demo().pit_overview();
-        let expected: Vec<&str> = expected.tables.iter().map(|t| t.name.as_str()).collect();
+        let demo = PitConfig::demo();
+        let expected: Vec<&str> = demo.tables.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, expected);
         assert_eq!(overview["tables"][0]["ruleBook"], "nz-baccarat");
+        assert_eq!(overview["demoLogin"]["user"], "demo");
+
+        let refused = invoke(&webview, "acknowledge", serde_json::json!({"id": 1}))
+            .expect_err("nobody is logged in");
+        assert_eq!(refused["code"], "unauthorised");
+        let session = invoke(
+            &webview,
+            "login",
+            serde_json::json!({"user": "demo", "password": "pitwatch-demo"}),
+        )
+        .expect("login");
+        assert_eq!(session["user"], "demo");
+        let none = invoke(&webview, "incident", serde_json::json!({"id": 999_999}))
+            .expect_err("no such incident");
+        assert_eq!(none["code"], "not_found");
+        let seq = invoke(
+            &webview,
+            "record_console",
+            serde_json::json!({"table": "BAC-1", "entry": {"kind": "cards_replaced"}}),
+        )
+        .expect("console event");
+        assert!(seq.as_u64().is_some_and(|s| s > 0));
+        app.state::<Desk>().stop();
     }
 }

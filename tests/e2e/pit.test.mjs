@@ -1,7 +1,11 @@
-// End-to-end: the real desktop app, launched by tauri-driver under Xvfb, shows the pit that Rust
-// defines. Run by `make e2e` (part of `make test`); screenshots go to artifacts/e2e/.
+// End-to-end: the real desktop app, launched by tauri-driver under Xvfb, on the demo pit with its
+// simulated devices read through the real transports, codecs, engine and store. Run by `make e2e`
+// (part of `make test`); screenshots go to artifacts/e2e/. The demo runs 20 times faster than a
+// real dealer and injects an irregularity every few rounds, on a temporary database, so that a
+// restart can be checked against the same record.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -10,6 +14,12 @@ import { startTauriDriver } from "./webdriver.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const app = process.env.PITWATCH_APP ?? join(root, "target/debug/pitwatch-desktop");
 const shots = join(root, "artifacts/e2e");
+const dataDir = mkdtempSync(join(tmpdir(), "pitwatch-e2e-"));
+
+// Inherited by tauri-driver, WebKitWebDriver and the app it launches.
+process.env.PITWATCH_DB = join(dataDir, "pit.db");
+process.env.PITWATCH_DEMO_PACE = process.env.PITWATCH_DEMO_PACE ?? "20x";
+process.env.PITWATCH_DEMO_FAULT_EVERY = process.env.PITWATCH_DEMO_FAULT_EVERY ?? "6";
 
 /** The table names of the built-in demo pit, read from the same file the Rust side embeds. */
 function demoTableNames() {
@@ -18,6 +28,33 @@ function demoTableNames() {
 }
 
 let harness;
+let resolvedId = null;
+let resolvedCards = null;
+
+async function shot(name) {
+  writeFileSync(join(shots, name), await harness.driver.screenshot());
+}
+
+/** The card codes shown under `css` (Player's then Banker's), or null when there is none. */
+async function cardsIn(driver, css) {
+  return driver.execute(
+    `const root = document.querySelector(arguments[0]);
+     if (!root) return null;
+     return ["player", "banker"].map(side =>
+       [...root.querySelectorAll('[data-testid="hand-' + side + '"] [data-testid="card"]')].map(c => c.dataset.card));`,
+    [css],
+  );
+}
+
+async function login(driver) {
+  const hint = await driver.waitFor("the demo login hint", () => driver.find('[data-testid="demo-login"]'));
+  assert.match(await driver.text(hint), /demo \/ pitwatch-demo/);
+  await driver.type(await driver.find('[data-testid="login-user"]'), "demo");
+  await driver.type(await driver.find('[data-testid="login-password"]'), "pitwatch-demo");
+  await driver.click(await driver.find('[data-testid="login-submit"]'));
+  const user = await driver.waitFor("the session", () => driver.find('[data-testid="session-user"]'));
+  assert.match(await driver.text(user), /demo/);
+}
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
@@ -28,9 +65,10 @@ before(async () => {
 after(async () => {
   await harness?.driver.quit();
   harness?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
-test("the pit view shows every table of the demo pit, as sent from Rust", async () => {
+test("the demo pit shows live rounds on every table", async () => {
   const { driver } = harness;
   const expected = demoTableNames();
   assert.ok(expected.length >= 6, `demo pit defines ${expected.length} tables`);
@@ -41,10 +79,117 @@ test("the pit view shows every table of the demo pit, as sent from Rust", async 
     return Promise.all(elements.map((e) => driver.text(e)));
   });
   assert.deepEqual(names, expected);
-
-  const [site] = await driver.findAll('[data-testid="site-name"]');
-  assert.ok(site, "the header shows the site");
+  const site = await driver.find('[data-testid="site-name"]');
   assert.match(await driver.text(site), /Demo Casino/);
 
-  writeFileSync(join(shots, "pit-overview.png"), await driver.screenshot());
+  // Every tile has completed rounds and shows the cards of its round on the table.
+  await driver.waitFor(
+    "a completed round at every table",
+    async () => {
+      const tiles = await driver.findAll('[data-testid="table-tile"]');
+      const rounds = await Promise.all(tiles.map((t) => driver.attribute(t, "data-rounds")));
+      return rounds.length === expected.length && rounds.every((r) => Number(r) >= 2);
+    },
+    60000,
+  );
+  const cards = await driver.findAll('[data-testid="live-round"] [data-testid="card"]');
+  assert.ok(cards.length >= expected.length * 2, `${cards.length} cards on the tiles`);
+  const statuses = await driver.execute(
+    "return [...document.querySelectorAll('[data-testid=table-tile]')].map(t => t.className)",
+  );
+  for (const s of statuses) assert.match(s, /connected/);
+  await shot("pit-overview.png");
+});
+
+test("a table shows its live round, roads and device", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="table-tile"][data-table="BAC-1"]'));
+  await driver.waitFor("the table view", () => driver.find('[data-testid="table-view"][data-table="BAC-1"]'));
+  await driver.waitFor("beads", async () => {
+    const bead = await driver.find('[data-testid="bead-plate"]');
+    return bead && Number(await driver.attribute(bead, "data-cells")) >= 3;
+  });
+  const device = await driver.text(await driver.find('[data-testid="device-panel"]'));
+  assert.match(device, /Angel Eye/);
+  assert.match(device, /\d+ accepted/);
+  await shot("table.png");
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+});
+
+test("an injected irregularity raises an alert; acknowledging and resolving it works", async () => {
+  const { driver } = harness;
+  const banner = await driver.waitFor("the alert banner", () => driver.find('[data-testid="alert-banner"]'), 90000);
+  assert.match(await driver.text(banner), /Acknowledge/);
+  await shot("alert.png");
+
+  await login(driver);
+  await driver.click(await driver.find('[data-testid="alert-open"]'));
+  const status = await driver.waitFor("the incident detail", () => driver.find('[data-testid="incident-status"]'));
+  assert.equal(await driver.text(status), "Open");
+  const selected = await driver.find('[data-testid="incident-row"].selected');
+  resolvedId = await driver.attribute(selected, "data-id");
+  const timeline = await driver.text(await driver.find('[data-testid="timeline"]'));
+  assert.match(timeline, /#\d+/);
+  resolvedCards = await cardsIn(driver, '[data-testid="incident-round"]');
+
+  await driver.click(await driver.find('[data-testid="ack"]'));
+  await driver.waitFor("acknowledged", async () => (await driver.text(await driver.find('[data-testid="incident-status"]'))) === "Acknowledged");
+  await driver.click(await driver.find('[data-testid="resolve"]'));
+  await driver.waitFor("resolved", async () => (await driver.text(await driver.find('[data-testid="incident-status"]'))) === "Resolved");
+  const history = await driver.text(await driver.find('[data-testid="history"]'));
+  assert.match(history, /acknowledged by demo/);
+  assert.match(history, /resolved by demo/);
+  await shot("incident-resolved.png");
+});
+
+test("the resolved incident is still resolved after a restart", async () => {
+  assert.ok(resolvedId, "the previous test resolved an incident");
+  const { driver } = harness;
+  await driver.quit();
+  await driver.start(app);
+  await login(driver);
+  await driver.click(await driver.waitFor("the incidents tab", () => driver.find('[data-testid="nav-incidents"]')));
+  const row = await driver.waitFor("the incident in the list", () => driver.find(`[data-testid="incident-row"][data-id="${resolvedId}"]`));
+  assert.equal(await driver.attribute(row, "data-status"), "resolved");
+  await driver.click(await driver.find(`[data-testid="incident-row"][data-id="${resolvedId}"] td`));
+  const history = await driver.waitFor("its history", async () => {
+    const h = await driver.find('[data-testid="history"]');
+    return h && (await driver.text(h));
+  });
+  assert.match(history, /resolved by demo/);
+  await shot("after-restart.png");
+});
+
+test("replay of the incident's shoe steps to its round and shows the cards that were dealt", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="incident-replay"]'));
+  const badge = await driver.waitFor("the verification badge", () => driver.find('[data-testid="verify-badge"]'), 30000);
+  assert.match(await driver.text(badge), /verified intact/);
+  const at = await driver.waitFor("the replayed table", () => driver.find('[data-testid="replay-round"]'));
+  const round = Number(await driver.attribute(at, "data-round"));
+  assert.ok(round >= 0);
+  // The replay opens at the raising event. The incident's round ends at or after it, or (when the
+  // raising card was carried into the next round) just before it: look there, round by round.
+  const position = await driver.text(await driver.find('[data-testid="replay-position"]'));
+  const shown = () => cardsIn(driver, '[data-testid="replay-round"]');
+  if (resolvedCards) {
+    const seen = [await shown()];
+    for (const button of ["prev-round", "next-round", "next-round"]) {
+      if (JSON.stringify(seen[seen.length - 1]) === JSON.stringify(resolvedCards)) break;
+      await driver.click(await driver.find(`[data-testid="${button}"]`));
+      seen.push(await shown());
+    }
+    assert.deepEqual(seen[seen.length - 1], resolvedCards, `replay from ${position} showed ${JSON.stringify(seen)}`);
+  } else {
+    assert.ok(await shown(), `the replay shows a table at ${position}`);
+  }
+  await shot("replay.png");
+  // Event by event back and forth lands on the same step.
+  const before = await driver.text(await driver.find('[data-testid="replay-position"]'));
+  await driver.click(await driver.find('[data-testid="next-step"]'));
+  await driver.click(await driver.find('[data-testid="prev-step"]'));
+  assert.equal(await driver.text(await driver.find('[data-testid="replay-position"]')), before);
+  await driver.click(await driver.find('[data-testid="next-round"]'));
+  const after = await driver.text(await driver.find('[data-testid="replay-position"]'));
+  assert.notEqual(after, before);
 });

@@ -50,6 +50,30 @@ export class Driver {
     return found.map((e) => e[ELEMENT] ?? e.ELEMENT ?? Object.values(e)[0]);
   }
 
+  async find(css) {
+    const [first] = await this.findAll(css);
+    return first ?? null;
+  }
+
+  async click(element) {
+    await this.request("POST", this.s(`/element/${element}/click`), {});
+  }
+
+  /** Types `text` into an input (after clearing it). */
+  async type(element, text) {
+    await this.request("POST", this.s(`/element/${element}/clear`), {});
+    await this.request("POST", this.s(`/element/${element}/value`), { text });
+  }
+
+  async attribute(element, name) {
+    return this.request("GET", this.s(`/element/${element}/attribute/${name}`));
+  }
+
+  /** Runs `script` in the page and returns its value. */
+  async execute(script, args = []) {
+    return this.request("POST", this.s("/execute/sync"), { script, args });
+  }
+
   async text(element) {
     return this.request("GET", this.s(`/element/${element}/text`));
   }

@@ -4,7 +4,7 @@
 //! [`typescript_bindings`] and committed. The test `bindings_are_current` fails when the committed
 //! file is stale; `make bindings` (or `UPDATE_BINDINGS=1 cargo test -p pitwatch-api`) rewrites it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::pit::{Game, Protocol, TableConfig};
@@ -17,11 +17,15 @@ pub struct PitOverview {
     pub site: String,
     /// Whether the tables are the simulated demo pit.
     pub demo: bool,
+    /// The demo supervisor's credentials, shown on the login screen of the demo pit only.
+    pub demo_login: Option<DemoLogin>,
+    /// The user logged in at this workstation, if any.
+    pub session: Option<Session>,
     /// The tables, in the pit definition's order.
     pub tables: Vec<TableTile>,
 }
 
-/// One table's tile in the pit overview.
+/// One table's tile in the pit overview, with everything live about it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TableTile {
@@ -37,6 +41,354 @@ pub struct TableTile {
     pub link: String,
     /// The device link's state.
     pub status: LinkStatus,
+    /// What the link last said (the port connected to, why it dropped, the device's error).
+    pub status_detail: String,
+    /// When the last frame arrived (Unix milliseconds), if any did since start-up.
+    pub last_frame_ms: Option<i64>,
+    /// Frames the codec accepted since start-up.
+    pub frames_accepted: u64,
+    /// Frames the codec rejected since start-up.
+    pub frames_rejected: u64,
+    /// The shoe being dealt (1-based in the table's record; 0 before the first shuffle seen).
+    pub shoe: u32,
+    /// Cards drawn from this shoe (burn cards included) since its shuffle.
+    pub cards_dealt: u32,
+    /// Cards left in the shoe, when the shoe's size is known.
+    pub cards_left: Option<u32>,
+    /// Whether the burn has been done in this shoe.
+    pub burn_done: bool,
+    /// Whether the cutting card has come out (the next round is the last coup).
+    pub cutting_card_out: bool,
+    /// The round being dealt, or the last one dealt.
+    pub current: LiveRound,
+    /// Every round completed in this shoe, oldest first (the roads are drawn from these).
+    pub rounds: Vec<RoundResult>,
+    /// Incidents not yet resolved at this table, by severity.
+    pub incidents: SeverityCounts,
+}
+
+/// The round on the table now.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveRound {
+    /// The round's number in the shoe (the one being dealt, or the last one).
+    pub round: u32,
+    /// The Player's cards in deal order, as codes like `TD` (`null`: unreadable).
+    pub player: Vec<Option<String>>,
+    /// The Banker's cards in deal order.
+    pub banker: Vec<Option<String>>,
+    /// The result, once the round is complete.
+    pub result: Option<RoundResult>,
+}
+
+/// A completed round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundResult {
+    /// The shoe.
+    pub shoe: u32,
+    /// The round, 1-based within the shoe.
+    pub round: u32,
+    /// The Player's cards, as codes like `TD` (`null`: unreadable).
+    pub player: Vec<Option<String>>,
+    /// The Banker's cards.
+    pub banker: Vec<Option<String>>,
+    /// The Player's points, when every card was read.
+    pub player_total: Option<u8>,
+    /// The Banker's points.
+    pub banker_total: Option<u8>,
+    /// Who won, when known.
+    pub outcome: Option<RoundOutcome>,
+    /// Whether the Player's first two cards are a pair.
+    pub player_pair: bool,
+    /// Whether the Banker's first two cards are a pair.
+    pub banker_pair: bool,
+    /// `seq` of the round's first card.
+    pub first_seq: u64,
+    /// `seq` of the round's last card.
+    pub last_seq: u64,
+}
+
+/// Who won a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundOutcome {
+    /// The Player's hand.
+    Player,
+    /// The Banker's hand.
+    Banker,
+    /// Neither.
+    Tie,
+    /// The round was voided.
+    Void,
+}
+
+/// Counts of unresolved incidents by severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SeverityCounts {
+    /// Critical.
+    pub critical: u32,
+    /// High.
+    pub high: u32,
+    /// Medium.
+    pub medium: u32,
+    /// Low.
+    pub low: u32,
+}
+
+impl SeverityCounts {
+    /// Adds one incident of `severity`.
+    pub fn add(&mut self, severity: Severity) {
+        match severity {
+            Severity::Critical => self.critical += 1,
+            Severity::High => self.high += 1,
+            Severity::Medium => self.medium += 1,
+            Severity::Low => self.low += 1,
+        }
+    }
+}
+
+/// How serious an irregularity is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth a note.
+    Low,
+    /// Review at the table soon.
+    Medium,
+    /// Review now.
+    High,
+    /// Stop and review.
+    Critical,
+}
+
+impl Severity {
+    /// The severity named `name` (`low` … `critical`); unknown names count as high, so nothing
+    /// is under-reported.
+    pub fn parse(name: &str) -> Severity {
+        match name {
+            "low" => Severity::Low,
+            "medium" => Severity::Medium,
+            "critical" => Severity::Critical,
+            _ => Severity::High,
+        }
+    }
+}
+
+/// An incident's place in the workflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum IncidentStatus {
+    /// Raised; nobody has acknowledged it.
+    Open,
+    /// Someone has taken it.
+    Acknowledged,
+    /// Closed with an outcome.
+    Resolved,
+}
+
+/// One incident in a list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IncidentRow {
+    /// Its id.
+    pub id: i64,
+    /// The table.
+    pub table: String,
+    /// The irregularity's stable code.
+    pub code: String,
+    /// Its severity.
+    pub severity: Severity,
+    /// The rule cited.
+    pub rule: String,
+    /// The shoe, when in one.
+    pub shoe: Option<u32>,
+    /// The round, when in one.
+    pub round: Option<u32>,
+    /// The event that raised it.
+    pub seq: u64,
+    /// What happened, for a supervisor.
+    pub message: String,
+    /// When it was opened (RFC 3339).
+    pub opened_at: String,
+    /// Where it is in the workflow.
+    pub status: IncidentStatus,
+}
+
+/// Which incidents to list; every field narrows the list.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IncidentQuery {
+    /// Only this table.
+    pub table: Option<String>,
+    /// Only this status.
+    pub status: Option<IncidentStatus>,
+}
+
+/// An incident with everything a supervisor needs to work it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IncidentDetail {
+    /// The incident.
+    pub incident: IncidentRow,
+    /// The rule book the table is checked against.
+    pub rule_book: String,
+    /// The texts of the rules cited, as the rule book words them.
+    pub rule_texts: Vec<RuleText>,
+    /// The events that are evidence, and the round's other events, in order.
+    pub timeline: Vec<TimelineEntry>,
+    /// The round it happened in, when it completed.
+    pub round: Option<RoundResult>,
+    /// Every workflow step, oldest first.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// A rule's number and text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleText {
+    /// The rule's number as the book gives it.
+    pub number: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// One event on an evidence timeline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TimelineEntry {
+    /// Its sequence number in the table's stream.
+    pub seq: u64,
+    /// When it happened (RFC 3339), if known.
+    pub at: Option<String>,
+    /// What happened, for people.
+    pub what: String,
+    /// Whether the irregularity cites it as evidence.
+    pub evidence: bool,
+    /// Whether a supervisor entered it at the console (not a device frame).
+    pub console: bool,
+}
+
+/// One step of an incident's workflow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryEntry {
+    /// When (RFC 3339).
+    pub at: String,
+    /// Who; none when the engine opened it.
+    pub user: Option<String>,
+    /// `opened`, `acknowledged`, `resolved` or `note`.
+    pub what: String,
+    /// The note or the resolution.
+    pub text: Option<String>,
+}
+
+/// The user logged in at this workstation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    /// The user's name.
+    pub user: String,
+    /// Their role (`supervisor`, `surveillance`, `admin`).
+    pub role: String,
+}
+
+/// Credentials shown on the login screen of the demo pit (never for a real pit).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DemoLogin {
+    /// The demo supervisor's name.
+    pub user: String,
+    /// The demo supervisor's password.
+    pub password: String,
+}
+
+/// Something a supervisor saw that no device can: entered at the console for one table.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ConsoleEntry {
+    /// A card was exposed while cutting or loading (`card` like `TD`, if seen).
+    CardExposed {
+        /// The card, if it was seen.
+        card: Option<String>,
+        /// `cutting`, `loading` or `dealing`.
+        during: String,
+    },
+    /// The player cut the shoe at this position (cards from the front).
+    Cut {
+        /// The cut position.
+        position: u32,
+    },
+    /// The cards were replaced.
+    CardsReplaced,
+    /// The table was left vacant.
+    TableVacant,
+}
+
+/// A shoe as recorded, step by step, for the replay screen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ShoeReplay {
+    /// The table.
+    pub table: String,
+    /// The rule book it was checked against.
+    pub rule_book: String,
+    /// Every shoe on record for the table, oldest first.
+    pub shoes: Vec<u32>,
+    /// The shoe replayed.
+    pub shoe: u32,
+    /// Whether the whole record verified intact (every hash chain and SQLite's own check).
+    pub verified: bool,
+    /// What verification found, for people.
+    pub verify_detail: String,
+    /// Where re-decoding the recorded bytes did not give the events on record (empty when it did).
+    pub divergences: Vec<String>,
+    /// Every event of the shoe, in order, with the table as it was just after it.
+    pub steps: Vec<ReplayStep>,
+}
+
+/// One event of a replayed shoe and the table just after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayStep {
+    /// The event's sequence number.
+    pub seq: u64,
+    /// When it happened (RFC 3339), if known.
+    pub at: Option<String>,
+    /// What happened, for people.
+    pub what: String,
+    /// The round on the table (the one being dealt or just completed).
+    pub round: u32,
+    /// The Player's cards on the table.
+    pub player: Vec<Option<String>>,
+    /// The Banker's cards on the table.
+    pub banker: Vec<Option<String>>,
+    /// The round this event completed, if it did.
+    pub completed: Option<RoundResult>,
+    /// The irregularities this event revealed (`code: message`).
+    pub irregularities: Vec<String>,
+}
+
+/// A live change, pushed to the front end as the Tauri event `pit-update`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum PitUpdate {
+    /// A table's tile changed.
+    Table {
+        /// The tile as it is now.
+        table: TableTile,
+    },
+    /// The engine raised an irregularity and an incident was opened for it.
+    IncidentRaised {
+        /// The new incident.
+        incident: IncidentRow,
+    },
+    /// A supervisor acknowledged, annotated or resolved an incident.
+    IncidentChanged {
+        /// The incident as it is now.
+        incident: IncidentRow,
+    },
 }
 
 /// The state of a table's device link.
@@ -62,6 +414,18 @@ impl From<&TableConfig> for TableTile {
             protocol: Protocol::from(&table.device),
             link: table.describe_link(),
             status: LinkStatus::NotMonitored,
+            status_detail: String::new(),
+            last_frame_ms: None,
+            frames_accepted: 0,
+            frames_rejected: 0,
+            shoe: 0,
+            cards_dealt: 0,
+            cards_left: None,
+            burn_done: false,
+            cutting_card_out: false,
+            current: LiveRound::default(),
+            rounds: Vec::new(),
+            incidents: SeverityCounts::default(),
         }
     }
 }
@@ -76,6 +440,29 @@ pub struct ApiError {
     pub message: String,
 }
 
+impl ApiError {
+    /// An error of kind `code` saying `message`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<pitwatch_store::StoreError> for ApiError {
+    fn from(error: pitwatch_store::StoreError) -> ApiError {
+        use pitwatch_store::StoreError as E;
+        let code = match &error {
+            E::NotFound(_) => ErrorCode::NotFound,
+            E::Denied(_) => ErrorCode::Unauthorised,
+            E::Invalid(_) => ErrorCode::InvalidInput,
+            _ => ErrorCode::Internal,
+        };
+        ApiError::new(code, error.to_string())
+    }
+}
+
 /// Kinds of failure the UI distinguishes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -86,6 +473,10 @@ pub enum ErrorCode {
     NotFound,
     /// Something failed inside Pitwatch.
     Internal,
+    /// Nobody is logged in, or the credentials are wrong.
+    Unauthorised,
+    /// The action does not fit the current state (e.g. acknowledging a resolved incident).
+    Conflict,
 }
 
 /// The TypeScript declarations of every DTO, as committed in `ui/src/lib/bindings.ts`.
@@ -97,6 +488,24 @@ pub fn typescript_bindings() -> String {
         Game::decl(&cfg),
         Protocol::decl(&cfg),
         LinkStatus::decl(&cfg),
+        LiveRound::decl(&cfg),
+        RoundResult::decl(&cfg),
+        RoundOutcome::decl(&cfg),
+        SeverityCounts::decl(&cfg),
+        Severity::decl(&cfg),
+        IncidentStatus::decl(&cfg),
+        IncidentRow::decl(&cfg),
+        IncidentQuery::decl(&cfg),
+        IncidentDetail::decl(&cfg),
+        RuleText::decl(&cfg),
+        TimelineEntry::decl(&cfg),
+        HistoryEntry::decl(&cfg),
+        Session::decl(&cfg),
+        DemoLogin::decl(&cfg),
+        ConsoleEntry::decl(&cfg),
+        PitUpdate::decl(&cfg),
+        ShoeReplay::decl(&cfg),
+        ReplayStep::decl(&cfg),
         ApiError::decl(&cfg),
         ErrorCode::decl(&cfg),
     ];

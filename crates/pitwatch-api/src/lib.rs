@@ -4,6 +4,7 @@
 //! public functions take and return the DTOs in [`dto`]; nothing in it knows Tauri, so the
 //! desktop shell's commands are one-line adapters and the same behaviour is testable here.
 
+pub mod desk;
 pub mod dto;
 pub mod monitor;
 pub mod pit;
@@ -41,6 +42,8 @@ impl Pitwatch {
         PitOverview {
             site: self.pit.site.name.clone(),
             demo: self.pit.demo,
+            demo_login: None,
+            session: None,
             tables: self.pit.tables.iter().map(TableTile::from).collect(),
         }
     }

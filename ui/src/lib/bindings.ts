@@ -11,6 +11,14 @@ site: string,
  */
 demo: boolean, 
 /**
+ * The demo supervisor's credentials, shown on the login screen of the demo pit only.
+ */
+demoLogin: DemoLogin | null, 
+/**
+ * The user logged in at this workstation, if any.
+ */
+session: Session | null, 
+/**
  * The tables, in the pit definition's order.
  */
 tables: Array<TableTile>, };
@@ -39,13 +47,397 @@ link: string,
 /**
  * The device link's state.
  */
-status: LinkStatus, };
+status: LinkStatus, 
+/**
+ * What the link last said (the port connected to, why it dropped, the device's error).
+ */
+statusDetail: string, 
+/**
+ * When the last frame arrived (Unix milliseconds), if any did since start-up.
+ */
+lastFrameMs: number | null, 
+/**
+ * Frames the codec accepted since start-up.
+ */
+framesAccepted: number, 
+/**
+ * Frames the codec rejected since start-up.
+ */
+framesRejected: number, 
+/**
+ * The shoe being dealt (1-based in the table's record; 0 before the first shuffle seen).
+ */
+shoe: number, 
+/**
+ * Cards drawn from this shoe (burn cards included) since its shuffle.
+ */
+cardsDealt: number, 
+/**
+ * Cards left in the shoe, when the shoe's size is known.
+ */
+cardsLeft: number | null, 
+/**
+ * Whether the burn has been done in this shoe.
+ */
+burnDone: boolean, 
+/**
+ * Whether the cutting card has come out (the next round is the last coup).
+ */
+cuttingCardOut: boolean, 
+/**
+ * The round being dealt, or the last one dealt.
+ */
+current: LiveRound, 
+/**
+ * Every round completed in this shoe, oldest first (the roads are drawn from these).
+ */
+rounds: Array<RoundResult>, 
+/**
+ * Incidents not yet resolved at this table, by severity.
+ */
+incidents: SeverityCounts, };
 
 export type Game = "baccarat" | "blackjack" | "pontoon";
 
 export type Protocol = "angel-eye" | "barcode" | "pitwatch";
 
 export type LinkStatus = "not_monitored" | "connected" | "reconnecting" | "error";
+
+export type LiveRound = { 
+/**
+ * The round's number in the shoe (the one being dealt, or the last one).
+ */
+round: number, 
+/**
+ * The Player's cards in deal order, as codes like `TD` (`null`: unreadable).
+ */
+player: Array<string | null>, 
+/**
+ * The Banker's cards in deal order.
+ */
+banker: Array<string | null>, 
+/**
+ * The result, once the round is complete.
+ */
+result: RoundResult | null, };
+
+export type RoundResult = { 
+/**
+ * The shoe.
+ */
+shoe: number, 
+/**
+ * The round, 1-based within the shoe.
+ */
+round: number, 
+/**
+ * The Player's cards, as codes like `TD` (`null`: unreadable).
+ */
+player: Array<string | null>, 
+/**
+ * The Banker's cards.
+ */
+banker: Array<string | null>, 
+/**
+ * The Player's points, when every card was read.
+ */
+playerTotal: number | null, 
+/**
+ * The Banker's points.
+ */
+bankerTotal: number | null, 
+/**
+ * Who won, when known.
+ */
+outcome: RoundOutcome | null, 
+/**
+ * Whether the Player's first two cards are a pair.
+ */
+playerPair: boolean, 
+/**
+ * Whether the Banker's first two cards are a pair.
+ */
+bankerPair: boolean, 
+/**
+ * `seq` of the round's first card.
+ */
+firstSeq: number, 
+/**
+ * `seq` of the round's last card.
+ */
+lastSeq: number, };
+
+export type RoundOutcome = "player" | "banker" | "tie" | "void";
+
+export type SeverityCounts = { 
+/**
+ * Critical.
+ */
+critical: number, 
+/**
+ * High.
+ */
+high: number, 
+/**
+ * Medium.
+ */
+medium: number, 
+/**
+ * Low.
+ */
+low: number, };
+
+export type Severity = "low" | "medium" | "high" | "critical";
+
+export type IncidentStatus = "open" | "acknowledged" | "resolved";
+
+export type IncidentRow = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The irregularity's stable code.
+ */
+code: string, 
+/**
+ * Its severity.
+ */
+severity: Severity, 
+/**
+ * The rule cited.
+ */
+rule: string, 
+/**
+ * The shoe, when in one.
+ */
+shoe: number | null, 
+/**
+ * The round, when in one.
+ */
+round: number | null, 
+/**
+ * The event that raised it.
+ */
+seq: number, 
+/**
+ * What happened, for a supervisor.
+ */
+message: string, 
+/**
+ * When it was opened (RFC 3339).
+ */
+openedAt: string, 
+/**
+ * Where it is in the workflow.
+ */
+status: IncidentStatus, };
+
+export type IncidentQuery = { 
+/**
+ * Only this table.
+ */
+table: string | null, 
+/**
+ * Only this status.
+ */
+status: IncidentStatus | null, };
+
+export type IncidentDetail = { 
+/**
+ * The incident.
+ */
+incident: IncidentRow, 
+/**
+ * The rule book the table is checked against.
+ */
+ruleBook: string, 
+/**
+ * The texts of the rules cited, as the rule book words them.
+ */
+ruleTexts: Array<RuleText>, 
+/**
+ * The events that are evidence, and the round's other events, in order.
+ */
+timeline: Array<TimelineEntry>, 
+/**
+ * The round it happened in, when it completed.
+ */
+round: RoundResult | null, 
+/**
+ * Every workflow step, oldest first.
+ */
+history: Array<HistoryEntry>, };
+
+export type RuleText = { 
+/**
+ * The rule's number as the book gives it.
+ */
+number: string, 
+/**
+ * Its text.
+ */
+text: string, };
+
+export type TimelineEntry = { 
+/**
+ * Its sequence number in the table's stream.
+ */
+seq: number, 
+/**
+ * When it happened (RFC 3339), if known.
+ */
+at: string | null, 
+/**
+ * What happened, for people.
+ */
+what: string, 
+/**
+ * Whether the irregularity cites it as evidence.
+ */
+evidence: boolean, 
+/**
+ * Whether a supervisor entered it at the console (not a device frame).
+ */
+console: boolean, };
+
+export type HistoryEntry = { 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * Who; none when the engine opened it.
+ */
+user: string | null, 
+/**
+ * `opened`, `acknowledged`, `resolved` or `note`.
+ */
+what: string, 
+/**
+ * The note or the resolution.
+ */
+text: string | null, };
+
+export type Session = { 
+/**
+ * The user's name.
+ */
+user: string, 
+/**
+ * Their role (`supervisor`, `surveillance`, `admin`).
+ */
+role: string, };
+
+export type DemoLogin = { 
+/**
+ * The demo supervisor's name.
+ */
+user: string, 
+/**
+ * The demo supervisor's password.
+ */
+password: string, };
+
+export type ConsoleEntry = { "kind": "card_exposed", 
+/**
+ * The card, if it was seen.
+ */
+card: string | null, 
+/**
+ * `cutting`, `loading` or `dealing`.
+ */
+during: string, } | { "kind": "cut", 
+/**
+ * The cut position.
+ */
+position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" };
+
+export type PitUpdate = { "type": "table", 
+/**
+ * The tile as it is now.
+ */
+table: TableTile, } | { "type": "incident_raised", 
+/**
+ * The new incident.
+ */
+incident: IncidentRow, } | { "type": "incident_changed", 
+/**
+ * The incident as it is now.
+ */
+incident: IncidentRow, };
+
+export type ShoeReplay = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The rule book it was checked against.
+ */
+ruleBook: string, 
+/**
+ * Every shoe on record for the table, oldest first.
+ */
+shoes: Array<number>, 
+/**
+ * The shoe replayed.
+ */
+shoe: number, 
+/**
+ * Whether the whole record verified intact (every hash chain and SQLite's own check).
+ */
+verified: boolean, 
+/**
+ * What verification found, for people.
+ */
+verifyDetail: string, 
+/**
+ * Where re-decoding the recorded bytes did not give the events on record (empty when it did).
+ */
+divergences: Array<string>, 
+/**
+ * Every event of the shoe, in order, with the table as it was just after it.
+ */
+steps: Array<ReplayStep>, };
+
+export type ReplayStep = { 
+/**
+ * The event's sequence number.
+ */
+seq: number, 
+/**
+ * When it happened (RFC 3339), if known.
+ */
+at: string | null, 
+/**
+ * What happened, for people.
+ */
+what: string, 
+/**
+ * The round on the table (the one being dealt or just completed).
+ */
+round: number, 
+/**
+ * The Player's cards on the table.
+ */
+player: Array<string | null>, 
+/**
+ * The Banker's cards on the table.
+ */
+banker: Array<string | null>, 
+/**
+ * The round this event completed, if it did.
+ */
+completed: RoundResult | null, 
+/**
+ * The irregularities this event revealed (`code: message`).
+ */
+irregularities: Array<string>, };
 
 export type ApiError = { 
 /**
@@ -57,4 +449,4 @@ code: ErrorCode,
  */
 message: string, };
 
-export type ErrorCode = "invalid_input" | "not_found" | "internal";
+export type ErrorCode = "invalid_input" | "not_found" | "internal" | "unauthorised" | "conflict";

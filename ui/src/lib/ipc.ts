@@ -1,7 +1,21 @@
 // The only module that talks to the Rust side. Every call returns typed DTOs from bindings.ts and
 // turns failures into an ApiError, so views never see bare strings.
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, PitOverview } from "./bindings";
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type {
+  ApiError,
+  ConsoleEntry,
+  IncidentDetail,
+  IncidentQuery,
+  IncidentRow,
+  PitOverview,
+  PitUpdate,
+  Session,
+  ShoeReplay,
+} from "./bindings";
+
+/** The Tauri event that carries live changes (src-tauri's UPDATE_EVENT). */
+export const UPDATE_EVENT = "pit-update";
 
 export function isApiError(value: unknown): value is ApiError {
   return (
@@ -29,4 +43,44 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
 
 export function pitOverview(): Promise<PitOverview> {
   return call<PitOverview>("pit_overview");
+}
+
+export function onPitUpdate(handler: (update: PitUpdate) => void): Promise<UnlistenFn> {
+  return listen<PitUpdate>(UPDATE_EVENT, (event) => handler(event.payload));
+}
+
+export function login(user: string, password: string): Promise<Session> {
+  return call<Session>("login", { user, password });
+}
+
+export function logout(): Promise<void> {
+  return call<void>("logout");
+}
+
+export function incidents(query: IncidentQuery): Promise<IncidentRow[]> {
+  return call<IncidentRow[]>("incidents", { query });
+}
+
+export function incident(id: number): Promise<IncidentDetail> {
+  return call<IncidentDetail>("incident", { id });
+}
+
+export function acknowledge(id: number): Promise<IncidentRow> {
+  return call<IncidentRow>("acknowledge", { id });
+}
+
+export function addNote(id: number, text: string): Promise<IncidentRow> {
+  return call<IncidentRow>("add_note", { id, text });
+}
+
+export function resolve(id: number, outcome: string): Promise<IncidentRow> {
+  return call<IncidentRow>("resolve", { id, outcome });
+}
+
+export function recordConsole(table: string, entry: ConsoleEntry): Promise<number> {
+  return call<number>("record_console", { table, entry });
+}
+
+export function replay(table: string, shoe: number | null): Promise<ShoeReplay> {
+  return call<ShoeReplay>("replay", { table, shoe });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TableTile } from "./bindings";
-import { filterTables, sortTables, statusCounts } from "./pit";
+import { ageLabel, filterTables, openIncidents, replaceTable, sortTables, statusCounts } from "./pit";
 
 function tile(name: string, status: TableTile["status"], extra: Partial<TableTile> = {}): TableTile {
   return {
@@ -10,6 +10,18 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     protocol: "angel-eye",
     link: "simulated",
     status,
+    statusDetail: "",
+    lastFrameMs: null,
+    framesAccepted: 0,
+    framesRejected: 0,
+    shoe: 1,
+    cardsDealt: 0,
+    cardsLeft: 416,
+    burnDone: false,
+    cuttingCardOut: false,
+    current: { round: 0, player: [], banker: [], result: null },
+    rounds: [],
+    incidents: { critical: 0, high: 0, medium: 0, low: 0 },
     ...extra,
   };
 }
@@ -54,5 +66,26 @@ describe("filterTables", () => {
 describe("statusCounts", () => {
   it("counts every status", () => {
     expect(statusCounts(pit)).toEqual({ connected: 1, reconnecting: 1, error: 2, not_monitored: 1 });
+  });
+});
+
+describe("live tiles", () => {
+  it("word the age of the last frame", () => {
+    expect(ageLabel(null, 1000)).toBe("no frame yet");
+    expect(ageLabel(1000, 1500)).toBe("now");
+    expect(ageLabel(0, 42_000)).toBe("42 s ago");
+    expect(ageLabel(0, 180_000)).toBe("3 min ago");
+    expect(ageLabel(0, 7_300_000)).toBe("2 h ago");
+  });
+
+  it("replace a tile in place and ignore unknown tables", () => {
+    const changed = replaceTable(pit, tile("BAC-2", "connected", { cardsDealt: 9 }));
+    expect(changed.map((t) => t.name)).toEqual(pit.map((t) => t.name));
+    expect(changed[1]?.cardsDealt).toBe(9);
+    expect(replaceTable(pit, tile("BAC-99", "connected"))).toEqual(pit);
+  });
+
+  it("count open incidents over every severity", () => {
+    expect(openIncidents(tile("X", "connected", { incidents: { critical: 1, high: 2, medium: 0, low: 3 } }))).toBe(6);
   });
 });

@@ -61,3 +61,23 @@ export function statusCounts(tables: readonly TableTile[]): Record<LinkStatus, n
   for (const t of tables) counts[t.status] += 1;
   return counts;
 }
+
+/** How long ago, in words short enough for a tile: "now", "4 s", "2 min", "3 h". */
+export function ageLabel(thenMs: number | null, nowMs: number): string {
+  if (thenMs === null) return "no frame yet";
+  const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
+  if (s < 2) return "now";
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  return `${Math.floor(s / 3600)} h ago`;
+}
+
+/** Replaces the tile of the same name (keeping the pit order); unknown tables are ignored. */
+export function replaceTable(tables: readonly TableTile[], tile: TableTile): TableTile[] {
+  return tables.map((t) => (t.name === tile.name ? tile : t));
+}
+
+/** Unresolved incidents at a table, all severities. */
+export function openIncidents(t: TableTile): number {
+  return t.incidents.critical + t.incidents.high + t.incidents.medium + t.incidents.low;
+}

@@ -1,0 +1,1165 @@
+//! The desktop app's application state: the live pit, the logged-in user, and the commands a
+//! supervisor gives, with no Tauri in sight (the shell in `src-tauri` adapts each method to a
+//! command and forwards [`PitUpdate`]s to the window as events).
+//!
+//! Threads: [`Desk::start`] starts one simulated device per simulated table (a pseudo-terminal
+//! the monitor then opens as a serial port, so the demo runs through the real transport, codec,
+//! engine and store), the [`Monitor`] (a reader per device and one writer), and a *fold* thread.
+//! The fold thread reads the monitor's events, which are already on record, folds them into the
+//! [`PitModel`] (one [`TableTile`] per table), and sends the changed tiles at most every
+//! [`FLUSH_EVERY`] so a busy pit does not flood the window; a new incident is sent at once. The
+//! desk's own connection to the store (SQLite takes several) serves queries and the incident
+//! workflow, each action by the logged-in user and audited by the store.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use pitwatch_model::{Card, EventKind, ExposedDuring, TableEvent, TableState, Target, Timestamp};
+use pitwatch_rules::{Output, RoundRecord, RuleBook};
+use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
+use pitwatch_store::{IncidentFilter, IncidentId, Role, Status, Store};
+use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
+
+use crate::dto::{
+    ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentQuery,
+    IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate, ReplayStep,
+    RoundOutcome, RoundResult, RuleText, Session, Severity, SeverityCounts, ShoeReplay, TableTile,
+    TimelineEntry,
+};
+use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use crate::pit::{LinkConfig, PitConfig};
+use crate::recorder::Derived;
+
+/// The demo supervisor's name, created in the demo pit's database.
+pub const DEMO_USER: &str = "demo";
+/// The demo supervisor's password (shown on the login screen of the demo pit only).
+pub const DEMO_PASSWORD: &str = "pitwatch-demo";
+/// How often changed tables are sent to the window, at most.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(150);
+/// Rounds between the demo's injected irregularities, per table.
+pub const DEMO_FAULT_EVERY: u32 = 30;
+
+/// How to start the desk.
+#[derive(Debug, Clone)]
+pub struct DeskOptions {
+    /// The pit to watch; simulated tables get a simulated device each.
+    pub pit: PitConfig,
+    /// The database to record into (created if missing).
+    pub db: PathBuf,
+    /// How fast the simulated dealers deal.
+    pub pace: Pace,
+    /// Rounds between injected irregularities at each simulated table.
+    pub fault_every: u32,
+}
+
+impl DeskOptions {
+    /// The demo pit at a dealer's pace, recording into `db`.
+    pub fn demo(db: PathBuf) -> DeskOptions {
+        DeskOptions {
+            pit: PitConfig::demo(),
+            db,
+            pace: Pace::RealTime,
+            fault_every: DEMO_FAULT_EVERY,
+        }
+    }
+}
+
+/// Reads a pace: `real`, `fast`, or a speed-up like `10x`.
+pub fn parse_pace(text: &str) -> Result<Pace, ApiError> {
+    let text = text.trim().to_ascii_lowercase();
+    let bad = || {
+        ApiError::new(
+            ErrorCode::InvalidInput,
+            format!("{text:?} is not a pace (real, fast, or a speed-up like 10x)"),
+        )
+    };
+    match text.as_str() {
+        "real" | "1x" => Ok(Pace::RealTime),
+        "fast" => Ok(Pace::Fast),
+        other => {
+            let factor: f64 = other
+                .strip_suffix('x')
+                .ok_or_else(bad)?
+                .parse()
+                .map_err(|_| bad())?;
+            if factor.is_finite() && factor > 0.0 {
+                Ok(Pace::Times(factor))
+            } else {
+                Err(bad())
+            }
+        }
+    }
+}
+
+/// The live pit: one tile per table, folded from the monitor's events.
+#[derive(Debug, Clone)]
+pub struct PitModel {
+    tables: Vec<TableTile>,
+    index: HashMap<String, usize>,
+    shoe_sizes: Vec<Option<u32>>,
+}
+
+impl PitModel {
+    /// Tiles for every table of `pit`, nothing live yet.
+    pub fn new(pit: &PitConfig) -> PitModel {
+        let tables: Vec<TableTile> = pit.tables.iter().map(TableTile::from).collect();
+        let index = tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), i))
+            .collect();
+        let shoe_sizes = pit
+            .tables
+            .iter()
+            .map(|t| {
+                RuleBook::load(&t.rules)
+                    .ok()
+                    .map(|b| b.composition().total_cards())
+            })
+            .collect();
+        PitModel {
+            tables,
+            index,
+            shoe_sizes,
+        }
+    }
+
+    /// The tiles, in the pit definition's order.
+    pub fn tables(&self) -> &[TableTile] {
+        &self.tables
+    }
+
+    /// The tile of `name`.
+    pub fn table(&self, name: &str) -> Option<&TableTile> {
+        self.index.get(name).map(|&i| &self.tables[i])
+    }
+
+    /// Sets every table's unresolved-incident counts from `incidents`.
+    pub fn set_incident_counts(&mut self, incidents: &[IncidentRow]) {
+        for tile in &mut self.tables {
+            tile.incidents = SeverityCounts::default();
+        }
+        for incident in incidents {
+            if incident.status == IncidentStatus::Resolved {
+                continue;
+            }
+            if let Some(&i) = self.index.get(&incident.table) {
+                self.tables[i].incidents.add(incident.severity);
+            }
+        }
+    }
+
+    /// Folds one monitor event in, at `now`. Returns the table it changed (if any) and the
+    /// incident it raised (if any).
+    pub fn apply(
+        &mut self,
+        event: &MonitorEvent,
+        now: Timestamp,
+    ) -> (Option<String>, Option<IncidentRow>) {
+        let (table, changed) = match event {
+            MonitorEvent::Link {
+                table,
+                state,
+                detail,
+                ..
+            } => {
+                let Some(tile) = self.tile_mut(table) else {
+                    return (None, None);
+                };
+                tile.status = match state {
+                    LinkState::Connected => LinkStatus::Connected,
+                    LinkState::Disconnected | LinkState::Retrying => LinkStatus::Reconnecting,
+                };
+                tile.status_detail = detail.clone();
+                (table, None)
+            }
+            MonitorEvent::Failed { table, message } => {
+                let Some(table) = table else {
+                    return (None, None);
+                };
+                let Some(tile) = self.tile_mut(table) else {
+                    return (None, None);
+                };
+                tile.status = LinkStatus::Error;
+                tile.status_detail = message.clone();
+                (table, None)
+            }
+            MonitorEvent::Derived { table, derived } => {
+                let Some(&i) = self.index.get(table) else {
+                    return (None, None);
+                };
+                let shoe_size = self.shoe_sizes[i];
+                let tile = &mut self.tables[i];
+                let raised = fold_derived(tile, derived, shoe_size, now);
+                (table, raised)
+            }
+        };
+        (Some(table.clone()), changed)
+    }
+
+    fn tile_mut(&mut self, name: &str) -> Option<&mut TableTile> {
+        self.index.get(name).map(|&i| &mut self.tables[i])
+    }
+}
+
+fn fold_derived(
+    tile: &mut TableTile,
+    derived: &Derived,
+    shoe_size: Option<u32>,
+    now: Timestamp,
+) -> Option<IncidentRow> {
+    match derived {
+        Derived::Frame { accepted, .. } => {
+            if *accepted {
+                tile.frames_accepted += 1;
+            } else {
+                tile.frames_rejected += 1;
+            }
+            tile.last_frame_ms = Some(now.unix_millis());
+            None
+        }
+        Derived::Event(event) => {
+            fold_event(tile, event, shoe_size);
+            None
+        }
+        Derived::Output { output, incident } => match output {
+            Output::Round(record) => {
+                let result = round_result(record);
+                tile.shoe = record.shoe;
+                tile.current = LiveRound {
+                    round: record.round,
+                    player: result.player.clone(),
+                    banker: result.banker.clone(),
+                    result: Some(result.clone()),
+                };
+                tile.rounds.retain(|r| r.round != record.round);
+                tile.rounds.push(result);
+                None
+            }
+            Output::Shoe(summary) => {
+                tile.shoe = summary.shoe + 1;
+                None
+            }
+            Output::Irregularity(irregularity) => {
+                let id = (*incident)?;
+                let severity = Severity::parse(irregularity.severity.name());
+                tile.incidents.add(severity);
+                Some(IncidentRow {
+                    id: id.0,
+                    table: tile.name.clone(),
+                    code: irregularity.code.as_str().to_owned(),
+                    severity,
+                    rule: irregularity.rule.clone(),
+                    shoe: Some(irregularity.shoe),
+                    round: irregularity.round,
+                    seq: irregularity.seq,
+                    message: irregularity.message.clone(),
+                    opened_at: now.to_string(),
+                    status: IncidentStatus::Open,
+                })
+            }
+            Output::DeviceErrorCleared(_) => {
+                if tile.status == LinkStatus::Error {
+                    tile.status = LinkStatus::Connected;
+                }
+                None
+            }
+        },
+    }
+}
+
+fn fold_event(tile: &mut TableTile, event: &TableEvent, shoe_size: Option<u32>) {
+    match &event.kind {
+        EventKind::Shuffled { cards, .. } => new_shoe(tile, cards.or(shoe_size)),
+        EventKind::CardDrawn {
+            card,
+            target,
+            retransmit,
+            ..
+        } => {
+            if *retransmit == Some(true) {
+                return;
+            }
+            if *target == Some(Target::First) && tile.cards_dealt > 0 {
+                // The first card of a shoe whose device reports no shuffle (Angel Eye): a new shoe.
+                new_shoe(tile, None);
+            }
+            tile.cards_dealt += 1;
+            tile.cards_left = match tile.cards_left {
+                Some(left) => Some(left.saturating_sub(1)),
+                None => shoe_size.map(|size| size.saturating_sub(tile.cards_dealt)),
+            };
+            if !matches!(target, Some(Target::Player | Target::Banker)) {
+                return;
+            }
+            if tile.current.result.is_some() || tile.current.round == 0 {
+                let next = tile.rounds.last().map_or(1, |r| r.round + 1);
+                tile.current = LiveRound {
+                    round: next,
+                    ..LiveRound::default()
+                };
+            }
+            let code = card.map(|c| c.to_string());
+            match target {
+                Some(Target::Player) => tile.current.player.push(code),
+                _ => tile.current.banker.push(code),
+            }
+        }
+        EventKind::CuttingCardDrawn => tile.cutting_card_out = true,
+        EventKind::BurnCounted { .. } => tile.burn_done = true,
+        EventKind::DeviceError { code, text } => {
+            tile.status = LinkStatus::Error;
+            tile.status_detail = format!("device error {code}: {text}");
+        }
+        EventKind::DeviceErrorCleared { .. } if tile.status == LinkStatus::Error => {
+            tile.status = LinkStatus::Connected;
+            tile.status_detail = String::from("device error cleared");
+        }
+        _ => {}
+    }
+}
+
+/// Clears the shoe state for a new shoe of `size` cards (if known).
+fn new_shoe(tile: &mut TableTile, size: Option<u32>) {
+    tile.cards_dealt = 0;
+    tile.cards_left = size;
+    tile.burn_done = false;
+    tile.cutting_card_out = false;
+    tile.rounds.clear();
+    tile.current = LiveRound::default();
+    if tile.shoe == 0 {
+        tile.shoe = 1;
+    }
+}
+
+fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
+    hand.cards()
+        .iter()
+        .map(|c| c.map(|c| c.to_string()))
+        .collect()
+}
+
+fn outcome(outcome: pitwatch_model::Outcome) -> RoundOutcome {
+    match outcome {
+        pitwatch_model::Outcome::Player => RoundOutcome::Player,
+        pitwatch_model::Outcome::Banker => RoundOutcome::Banker,
+        pitwatch_model::Outcome::Tie => RoundOutcome::Tie,
+        pitwatch_model::Outcome::Void => RoundOutcome::Void,
+    }
+}
+
+/// A round record as the window shows it.
+pub fn round_result(record: &RoundRecord) -> RoundResult {
+    RoundResult {
+        shoe: record.shoe,
+        round: record.round,
+        player: cards(&record.player),
+        banker: cards(&record.banker),
+        player_total: record.player_total,
+        banker_total: record.banker_total,
+        outcome: record.outcome.map(outcome),
+        player_pair: record.player_pair.unwrap_or(false),
+        banker_pair: record.banker_pair.unwrap_or(false),
+        first_seq: record.first_seq,
+        last_seq: record.last_seq,
+    }
+}
+
+/// An event in words, for timelines.
+pub fn describe(kind: &EventKind) -> String {
+    let card =
+        |c: &Option<Card>| c.map_or_else(|| "an unreadable card".to_owned(), |c| c.to_string());
+    match kind {
+        EventKind::Shuffled { cards, .. } => match cards {
+            Some(n) => format!("Shoe shuffled ({n} cards)"),
+            None => "Shoe shuffled".to_owned(),
+        },
+        EventKind::Cut { position } => format!("Cut at card {position}"),
+        EventKind::CuttingCardPlaced { from_back } => {
+            format!("Cutting card placed {from_back} cards from the back")
+        }
+        EventKind::CardDrawn {
+            card: c, target, ..
+        } => {
+            let to = match target {
+                Some(Target::Player) => " to Player".to_owned(),
+                Some(Target::Banker) => " to Banker".to_owned(),
+                Some(Target::Burn) => " burned".to_owned(),
+                Some(Target::First) => " (first card, sets the burn)".to_owned(),
+                Some(other) => format!(" to {other:?}"),
+                None => String::new(),
+            };
+            format!("Card {}{to}", card(c))
+        }
+        EventKind::CuttingCardDrawn => {
+            "Cutting card came out: the next round is the last coup".into()
+        }
+        EventKind::BurnCounted { count } => format!("Burn counted: {count} cards"),
+        EventKind::ResultDeclared { outcome, .. } => {
+            format!("Result declared: {}", outcome.as_str())
+        }
+        EventKind::CardExposed { card: c, during } => {
+            format!("Card {} exposed during {}", card(c), during.as_str())
+        }
+        EventKind::DeviceError { code, text } => format!("Device error {code}: {text}"),
+        EventKind::DeviceErrorCleared { code } => format!("Device error {code} cleared"),
+        EventKind::LockChanged { locked } => {
+            if *locked {
+                "Shoe locked".into()
+            } else {
+                "Shoe unlocked".into()
+            }
+        }
+        EventKind::TableStateChanged { state } => format!("Table {}", state.as_str()),
+        EventKind::CardsReplaced => "Cards replaced".into(),
+        #[allow(unreachable_patterns, reason = "the event vocabulary may grow")]
+        other => format!("{other:?}"),
+    }
+}
+
+fn status_dto(status: Status) -> IncidentStatus {
+    match status {
+        Status::Open => IncidentStatus::Open,
+        Status::Acknowledged => IncidentStatus::Acknowledged,
+        Status::Resolved => IncidentStatus::Resolved,
+    }
+}
+
+fn status_store(status: IncidentStatus) -> Status {
+    match status {
+        IncidentStatus::Open => Status::Open,
+        IncidentStatus::Acknowledged => Status::Acknowledged,
+        IncidentStatus::Resolved => Status::Resolved,
+    }
+}
+
+fn incident_row(incident: &pitwatch_store::Incident) -> IncidentRow {
+    IncidentRow {
+        id: incident.id.0,
+        table: incident.table.clone(),
+        code: incident.code.clone(),
+        severity: Severity::parse(&incident.severity),
+        rule: incident.rule.clone(),
+        shoe: incident.shoe,
+        round: incident.round,
+        seq: incident.seq,
+        message: incident.message.clone(),
+        opened_at: incident.opened_at.clone(),
+        status: status_dto(incident.status),
+    }
+}
+
+/// A round as stored (`RoundRecord` as JSON), read back tolerantly.
+fn stored_round(body: &str) -> Option<RoundResult> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let hand = |key: &str| -> Vec<Option<String>> {
+        v.get(key)
+            .and_then(|h| h.as_array())
+            .map(|cards| {
+                cards
+                    .iter()
+                    .map(|c| c.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let total = |key: &str| v.get(key).and_then(|t| t.as_u64()).map(|t| t as u8);
+    let outcome = match v.get("outcome").and_then(|o| o.as_str()) {
+        Some("player") => Some(RoundOutcome::Player),
+        Some("banker") => Some(RoundOutcome::Banker),
+        Some("tie") => Some(RoundOutcome::Tie),
+        Some("void") => Some(RoundOutcome::Void),
+        _ => None,
+    };
+    let num = |key: &str| v.get(key).and_then(|n| n.as_u64()).unwrap_or(0);
+    Some(RoundResult {
+        shoe: num("shoe") as u32,
+        round: num("round") as u32,
+        player: hand("player"),
+        banker: hand("banker"),
+        player_total: total("player_total"),
+        banker_total: total("banker_total"),
+        outcome,
+        player_pair: v
+            .get("player_pair")
+            .and_then(|p| p.as_bool())
+            .unwrap_or(false),
+        banker_pair: v
+            .get("banker_pair")
+            .and_then(|p| p.as_bool())
+            .unwrap_or(false),
+        first_seq: num("first_seq"),
+        last_seq: num("last_seq"),
+    })
+}
+
+/// The running desktop state.
+pub struct Desk {
+    pit: PitConfig,
+    db: PathBuf,
+    model: Arc<Mutex<PitModel>>,
+    store: Mutex<Store>,
+    session: Mutex<Option<Session>>,
+    monitor: Mutex<Option<Monitor>>,
+    sims: Mutex<Vec<SimDevice>>,
+    fold: Mutex<Option<JoinHandle<()>>>,
+    updates: Mutex<Sender<PitUpdate>>,
+    clock: Arc<dyn Clock>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic in another thread must not take the desk down with it: the data is still usable.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn internal(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::Internal, message)
+}
+
+impl Desk {
+    /// Opens the database, starts a simulated device for each simulated table, the monitor and
+    /// the fold thread. Live changes arrive on the returned receiver.
+    pub fn start(options: DeskOptions) -> Result<(Desk, Receiver<PitUpdate>), ApiError> {
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let now = clock.now();
+        if let Some(dir) = options.db.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| internal(format!("cannot create {}: {e}", dir.display())))?;
+            }
+        }
+        let mut store = Store::open(&options.db)?;
+        if options.pit.demo && !store.user_exists(DEMO_USER)? {
+            store.add_user(DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
+        }
+        let mut sims = Vec::new();
+        let mut tables = Vec::new();
+        for (index, table) in options.pit.tables.iter().enumerate() {
+            let link = if table.simulated {
+                let rules = RuleBook::load(&table.rules).map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::InvalidInput,
+                        format!("table {}: {e}", table.name),
+                    )
+                })?;
+                let protocol = table.device.name();
+                let faults: Vec<SimFault> = [
+                    SimFault::BurnMiscount,
+                    SimFault::OutOfOrderCard,
+                    SimFault::UnauthorisedThirdCard,
+                    SimFault::MissingThirdCard,
+                    SimFault::WrongDeclaredResult,
+                    SimFault::CardExposed,
+                ]
+                .into_iter()
+                .filter(|f| f.supported_by(protocol))
+                .collect();
+                let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
+                let mut config = SimConfig::new(table.device, rules);
+                config.seed = seed;
+                config.pace = options.pace;
+                config.shoes = None;
+                config.endpoint = Endpoint::Pty;
+                if options.fault_every > 0 && !faults.is_empty() {
+                    config.faults = vec![FaultSpec::Every {
+                        rounds: options.fault_every,
+                        faults,
+                    }];
+                }
+                let device = SimDevice::start(config).map_err(|e| {
+                    internal(format!(
+                        "table {}: the simulated device cannot start: {e}",
+                        table.name
+                    ))
+                })?;
+                let path = device.path().unwrap_or_default().to_owned();
+                sims.push(device);
+                LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
+            } else {
+                match &table.link {
+                    Some(link) => link.clone(),
+                    None => {
+                        return Err(ApiError::new(
+                            ErrorCode::InvalidInput,
+                            format!("table {} has no link and is not simulated", table.name),
+                        ))
+                    }
+                }
+            };
+            tables.push(MonitoredTable {
+                config: table.clone(),
+                link,
+            });
+        }
+        let mut model = PitModel::new(&options.pit);
+        let open = store
+            .incidents(&IncidentFilter::default())?
+            .iter()
+            .map(incident_row)
+            .collect::<Vec<_>>();
+        model.set_incident_counts(&open);
+        let monitor_store = Store::open(&options.db)?;
+        let (monitor, events) = Monitor::start(monitor_store, tables, clock.clone())?;
+        let model = Arc::new(Mutex::new(model));
+        let (updates, received) = mpsc::channel();
+        let fold = {
+            let model = Arc::clone(&model);
+            let updates = updates.clone();
+            let clock = Arc::clone(&clock);
+            std::thread::Builder::new()
+                .name("pitwatch-fold".into())
+                .spawn(move || fold_loop(events, &model, &updates, clock.as_ref()))
+                .map_err(|e| internal(format!("cannot start the fold thread: {e}")))?
+        };
+        Ok((
+            Desk {
+                pit: options.pit,
+                db: options.db,
+                model,
+                store: Mutex::new(store),
+                session: Mutex::new(None),
+                monitor: Mutex::new(Some(monitor)),
+                sims: Mutex::new(sims),
+                fold: Mutex::new(Some(fold)),
+                updates: Mutex::new(updates),
+                clock,
+            },
+            received,
+        ))
+    }
+
+    /// The pit now: every tile, the session, and (demo only) the demo login.
+    pub fn overview(&self) -> PitOverview {
+        PitOverview {
+            site: self.pit.site.name.clone(),
+            demo: self.pit.demo,
+            demo_login: self.pit.demo.then(|| DemoLogin {
+                user: DEMO_USER.to_owned(),
+                password: DEMO_PASSWORD.to_owned(),
+            }),
+            session: lock(&self.session).clone(),
+            tables: lock(&self.model).tables().to_vec(),
+        }
+    }
+
+    /// The database in use.
+    pub fn db(&self) -> &std::path::Path {
+        &self.db
+    }
+
+    /// Logs `user` in at this workstation.
+    pub fn login(&self, user: &str, password: &str) -> Result<Session, ApiError> {
+        let role = lock(&self.store)
+            .authenticate(user, password)
+            .map_err(|_| ApiError::new(ErrorCode::Unauthorised, "wrong user name or password"))?;
+        let session = Session {
+            user: user.to_owned(),
+            role: role.as_str().to_owned(),
+        };
+        *lock(&self.session) = Some(session.clone());
+        Ok(session)
+    }
+
+    /// Logs the current user out.
+    pub fn logout(&self) {
+        *lock(&self.session) = None;
+    }
+
+    fn user(&self) -> Result<String, ApiError> {
+        lock(&self.session)
+            .as_ref()
+            .map(|s| s.user.clone())
+            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
+    }
+
+    /// Incidents matching `query`, newest first.
+    pub fn incidents(&self, query: &IncidentQuery) -> Result<Vec<IncidentRow>, ApiError> {
+        let filter = IncidentFilter {
+            table: query.table.clone(),
+            status: query.status.map(status_store),
+            since: None,
+        };
+        let mut rows: Vec<IncidentRow> = lock(&self.store)
+            .incidents(&filter)?
+            .iter()
+            .map(incident_row)
+            .collect();
+        rows.sort_by_key(|r| std::cmp::Reverse(r.id));
+        Ok(rows)
+    }
+
+    /// One incident with its rule texts, evidence timeline, round and history.
+    pub fn incident(&self, id: i64) -> Result<IncidentDetail, ApiError> {
+        let store = lock(&self.store);
+        let incident = store.incident(IncidentId(id))?;
+        let rule_book = self
+            .pit
+            .tables
+            .iter()
+            .find(|t| t.name == incident.table)
+            .map(|t| t.rules.clone())
+            .unwrap_or_default();
+        let rule_texts = RuleBook::load(&rule_book)
+            .map(|book| {
+                book.rule_texts(&incident.rule)
+                    .into_iter()
+                    .map(|(number, text)| RuleText { number, text })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut timeline = Vec::new();
+        let mut round = None;
+        if let Some(table) = store.table_id(&incident.table)? {
+            if let (Some(shoe), Some(number)) = (incident.shoe, incident.round) {
+                round = store
+                    .rounds(table)?
+                    .iter()
+                    .filter(|(s, r, _)| *s == shoe && *r == number)
+                    .find_map(|(_, _, body)| stored_round(body));
+            }
+            let evidence: HashSet<u64> = incident.evidence.iter().copied().collect();
+            let mut lo = incident
+                .evidence
+                .iter()
+                .copied()
+                .min()
+                .unwrap_or(incident.seq);
+            let mut hi = incident
+                .evidence
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(incident.seq);
+            lo = lo.min(incident.seq);
+            hi = hi.max(incident.seq);
+            if let Some(r) = &round {
+                lo = lo.min(r.first_seq);
+                hi = hi.max(r.last_seq);
+            }
+            let lo = lo.saturating_sub(3);
+            let hi = hi + 3;
+            for row in store.event_rows(table)? {
+                if row.event.seq < lo || row.event.seq > hi {
+                    continue;
+                }
+                timeline.push(TimelineEntry {
+                    seq: row.event.seq,
+                    at: row.event.at.map(|t| t.to_string()),
+                    what: describe(&row.event.kind),
+                    evidence: evidence.contains(&row.event.seq),
+                    console: row.frame.is_none(),
+                });
+                if timeline.len() >= 80 {
+                    break;
+                }
+            }
+        }
+        let mut history: Vec<HistoryEntry> = store
+            .incident_history(IncidentId(id))?
+            .into_iter()
+            .map(|step| HistoryEntry {
+                at: step.at,
+                user: step.user,
+                what: step.what,
+                text: step.text,
+            })
+            .collect();
+        // The store lists status changes before notes; people read a history in time order.
+        history.sort_by(|a, b| a.at.cmp(&b.at));
+        Ok(IncidentDetail {
+            incident: incident_row(&incident),
+            rule_book,
+            rule_texts,
+            timeline,
+            round,
+            history,
+        })
+    }
+
+    fn changed(&self, id: i64) -> Result<IncidentRow, ApiError> {
+        let (row, all) = {
+            let store = lock(&self.store);
+            let row = incident_row(&store.incident(IncidentId(id))?);
+            let all: Vec<IncidentRow> = store
+                .incidents(&IncidentFilter::default())?
+                .iter()
+                .map(incident_row)
+                .collect();
+            (row, all)
+        };
+        let tile = {
+            let mut model = lock(&self.model);
+            model.set_incident_counts(&all);
+            model.table(&row.table).cloned()
+        };
+        let updates = lock(&self.updates);
+        let _ = updates.send(PitUpdate::IncidentChanged {
+            incident: row.clone(),
+        });
+        if let Some(table) = tile {
+            let _ = updates.send(PitUpdate::Table { table });
+        }
+        Ok(row)
+    }
+
+    /// The logged-in user acknowledges incident `id`.
+    pub fn acknowledge(&self, id: i64) -> Result<IncidentRow, ApiError> {
+        let user = self.user()?;
+        lock(&self.store)
+            .acknowledge(IncidentId(id), &user, self.clock.now())
+            .map_err(conflict)?;
+        self.changed(id)
+    }
+
+    /// The logged-in user adds a note to incident `id`.
+    pub fn add_note(&self, id: i64, text: &str) -> Result<IncidentRow, ApiError> {
+        let user = self.user()?;
+        lock(&self.store).add_note(IncidentId(id), &user, text, self.clock.now())?;
+        self.changed(id)
+    }
+
+    /// The logged-in user resolves incident `id` with `outcome`.
+    pub fn resolve(&self, id: i64, outcome: &str) -> Result<IncidentRow, ApiError> {
+        let user = self.user()?;
+        lock(&self.store)
+            .resolve(IncidentId(id), &user, outcome, self.clock.now())
+            .map_err(conflict)?;
+        self.changed(id)
+    }
+
+    /// The logged-in user records, for `table`, something no device can see. Returns the
+    /// event's `seq` once it is on record; the engine applies the rules to it like any event.
+    pub fn record_console(&self, table: &str, entry: &ConsoleEntry) -> Result<u64, ApiError> {
+        let user = self.user()?;
+        if lock(&self.model).table(table).is_none() {
+            return Err(ApiError::new(
+                ErrorCode::NotFound,
+                format!("no table {table}"),
+            ));
+        }
+        let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+        let kind = match entry {
+            ConsoleEntry::CardExposed { card, during } => EventKind::CardExposed {
+                card: match card.as_deref().map(str::trim) {
+                    None | Some("") => None,
+                    Some(text) => Some(
+                        text.to_ascii_uppercase()
+                            .parse::<Card>()
+                            .map_err(|e| invalid(format!("{text:?}: {e}")))?,
+                    ),
+                },
+                during: during
+                    .parse::<ExposedDuring>()
+                    .map_err(|e| invalid(format!("{during:?}: {e}")))?,
+            },
+            ConsoleEntry::Cut { position } => EventKind::Cut {
+                position: *position,
+            },
+            ConsoleEntry::CardsReplaced => EventKind::CardsReplaced,
+            ConsoleEntry::TableVacant => EventKind::TableStateChanged {
+                state: TableState::Vacant,
+            },
+        };
+        let monitor = lock(&self.monitor);
+        let monitor = monitor
+            .as_ref()
+            .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "monitoring has stopped"))?;
+        monitor.console(table, kind, &user).map_err(internal)
+    }
+
+    /// Shoe `shoe` of `table` (the last shoe if `None`) replayed from the record: the recorded
+    /// bytes re-decoded and run through the engine again, step by step, with a verdict on
+    /// whether the record verified intact.
+    pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
+        let store = lock(&self.store);
+        let replay = crate::replay::rebuild(&store, table)?;
+        let report = store.verify()?;
+        drop(store);
+        let verified = report.intact();
+        let verify_detail = match &report.first_problem {
+            None if verified => "every record chain verified intact".to_owned(),
+            None => format!("the database's own check says {}", report.integrity),
+            Some(problem) => problem.to_string(),
+        };
+        let shoes: Vec<u32> = replay.shoes().iter().map(|s| s.shoe).collect();
+        let shoe = match shoe.or_else(|| shoes.last().copied()) {
+            Some(shoe) => shoe,
+            None => {
+                return Err(ApiError::new(
+                    ErrorCode::NotFound,
+                    format!("no shoe of {table} on record yet"),
+                ))
+            }
+        };
+        let steps = replay.shoe_steps(shoe).ok_or_else(|| {
+            ApiError::new(ErrorCode::NotFound, format!("no shoe {shoe} of {table}"))
+        })?;
+        let config = self
+            .pit
+            .tables
+            .iter()
+            .find(|t| t.name == table)
+            .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no table {table}")))?;
+        let mut tile = TableTile::from(config);
+        let mut out = Vec::with_capacity(steps.len());
+        for step in steps {
+            fold_event(&mut tile, &step.event, None);
+            let mut completed = None;
+            let mut irregularities = Vec::new();
+            for output in &step.outputs {
+                match output {
+                    Output::Round(record) => {
+                        let result = round_result(record);
+                        tile.current = LiveRound {
+                            round: record.round,
+                            player: result.player.clone(),
+                            banker: result.banker.clone(),
+                            result: Some(result.clone()),
+                        };
+                        tile.rounds.push(result.clone());
+                        completed = Some(result);
+                    }
+                    Output::Irregularity(i) => {
+                        irregularities.push(format!("{}: {}", i.code.as_str(), i.message));
+                    }
+                    _ => {}
+                }
+            }
+            out.push(ReplayStep {
+                seq: step.event.seq,
+                at: step.event.at.map(|t| t.to_string()),
+                what: describe(&step.event.kind),
+                round: tile.current.round,
+                player: tile.current.player.clone(),
+                banker: tile.current.banker.clone(),
+                completed,
+                irregularities,
+            });
+        }
+        Ok(ShoeReplay {
+            table: replay.table.clone(),
+            rule_book: replay.rule_book.clone(),
+            shoes,
+            shoe,
+            verified,
+            verify_detail,
+            divergences: replay.divergences.clone(),
+            steps: out,
+        })
+    }
+
+    /// Stops the simulated devices, the monitor (which records the ends of the sessions) and the
+    /// fold thread. Idempotent.
+    pub fn stop(&self) {
+        for sim in lock(&self.sims).drain(..) {
+            let _ = sim.stop();
+        }
+        if let Some(monitor) = lock(&self.monitor).take() {
+            let _ = monitor.stop();
+        }
+        if let Some(fold) = lock(&self.fold).take() {
+            let _ = fold.join();
+        }
+    }
+}
+
+impl Drop for Desk {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn conflict(error: pitwatch_store::StoreError) -> ApiError {
+    let api = ApiError::from(error);
+    if api.code == ErrorCode::InvalidInput {
+        ApiError::new(ErrorCode::Conflict, api.message)
+    } else {
+        api
+    }
+}
+
+fn fold_loop(
+    events: Receiver<MonitorEvent>,
+    model: &Mutex<PitModel>,
+    updates: &Sender<PitUpdate>,
+    clock: &dyn Clock,
+) {
+    let mut dirty: Vec<String> = Vec::new();
+    let mut last_flush = Instant::now();
+    loop {
+        let wait = FLUSH_EVERY.saturating_sub(last_flush.elapsed());
+        let received = events.recv_timeout(wait);
+        let ended = matches!(received, Err(RecvTimeoutError::Disconnected));
+        if let Ok(event) = received {
+            let (table, raised) = lock(model).apply(&event, clock.now());
+            if let Some(table) = table {
+                if !dirty.contains(&table) {
+                    dirty.push(table);
+                }
+            }
+            if let Some(incident) = raised {
+                // An alert must not wait for the next flush.
+                let _ = updates.send(PitUpdate::IncidentRaised { incident });
+            }
+        }
+        if ended || last_flush.elapsed() >= FLUSH_EVERY {
+            let tiles: Vec<TableTile> = {
+                let model = lock(model);
+                dirty
+                    .drain(..)
+                    .filter_map(|name| model.table(&name).cloned())
+                    .collect()
+            };
+            for table in tiles {
+                let _ = updates.send(PitUpdate::Table { table });
+            }
+            last_flush = Instant::now();
+        }
+        if ended {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paces_read_as_a_supervisor_writes_them() {
+        assert_eq!(parse_pace("real").ok(), Some(Pace::RealTime));
+        assert_eq!(parse_pace("10x").ok(), Some(Pace::Times(10.0)));
+        assert_eq!(parse_pace(" Fast ").ok(), Some(Pace::Fast));
+        for bad in ["", "x", "0x", "-2x", "ten", "nanx"] {
+            let error = parse_pace(bad).expect_err(bad);
+            assert_eq!(error.code, ErrorCode::InvalidInput);
+        }
+    }
+
+    #[test]
+    fn the_demo_pit_runs_live_rounds_and_the_workflow_persists() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("desk.db");
+        let options = DeskOptions {
+            pace: Pace::Times(200.0),
+            fault_every: 2,
+            ..DeskOptions::demo(db.clone())
+        };
+        let (desk, updates) = Desk::start(options.clone()).expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut with_rounds = HashSet::new();
+        let mut raised = None;
+        while Instant::now() < deadline
+            && (with_rounds.len() < desk.pit.tables.len() || raised.is_none())
+        {
+            match updates.recv_timeout(Duration::from_millis(500)) {
+                Ok(PitUpdate::Table { table }) if !table.rounds.is_empty() => {
+                    assert_eq!(table.status, LinkStatus::Connected, "{table:?}");
+                    with_rounds.insert(table.name.clone());
+                }
+                Ok(PitUpdate::IncidentRaised { incident }) => raised = Some(incident),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            with_rounds.len(),
+            desk.pit.tables.len(),
+            "rounds at every table"
+        );
+        let raised = raised.expect("an injected irregularity raised an incident");
+
+        let error = desk
+            .acknowledge(raised.id)
+            .expect_err("nobody is logged in");
+        assert_eq!(error.code, ErrorCode::Unauthorised);
+        assert!(desk.login(DEMO_USER, "wrong password").is_err());
+        desk.login(DEMO_USER, DEMO_PASSWORD)
+            .expect("the demo user logs in");
+        assert_eq!(
+            desk.acknowledge(raised.id).expect("ack").status,
+            IncidentStatus::Acknowledged
+        );
+        std::thread::sleep(Duration::from_millis(5));
+        desk.add_note(raised.id, "watched the replay")
+            .expect("note");
+        std::thread::sleep(Duration::from_millis(5));
+        let resolved = desk
+            .resolve(raised.id, "dealer retrained")
+            .expect("resolve");
+        assert_eq!(resolved.status, IncidentStatus::Resolved);
+        assert_eq!(
+            desk.resolve(raised.id, "again").expect_err("twice").code,
+            ErrorCode::Conflict
+        );
+        let detail = desk.incident(raised.id).expect("detail");
+        assert!(!detail.timeline.is_empty(), "{detail:?}");
+        assert!(detail.timeline.iter().any(|t| t.evidence));
+        let whats: Vec<&str> = detail.history.iter().map(|h| h.what.as_str()).collect();
+        assert_eq!(whats, ["opened", "acknowledged", "note", "resolved"]);
+        let shoe = desk
+            .replay(&raised.table, raised.shoe)
+            .expect("the incident's shoe replays");
+        assert!(shoe.verified, "{}", shoe.verify_detail);
+        assert!(shoe.divergences.is_empty(), "{:?}", shoe.divergences);
+        let flagged = shoe
+            .steps
+            .iter()
+            .find(|s| s.seq == raised.seq)
+            .expect("the raising event is a step");
+        assert!(
+            flagged
+                .irregularities
+                .iter()
+                .any(|i| i.starts_with(&raised.code)),
+            "{flagged:?}"
+        );
+        let seq = desk
+            .record_console("BAC-1", &ConsoleEntry::TableVacant)
+            .expect("a console event");
+        assert!(seq > 0);
+        desk.stop();
+        drop(desk);
+
+        let (desk, _updates) = Desk::start(DeskOptions {
+            fault_every: 0,
+            ..options
+        })
+        .expect("restarts");
+        let detail = desk.incident(raised.id).expect("still there");
+        assert_eq!(detail.incident.status, IncidentStatus::Resolved);
+        desk.stop();
+    }
+}
+
+#[cfg(test)]
+mod honest {
+    use super::*;
+
+    #[test]
+    fn an_honest_demo_pit_raises_no_incident() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let options = DeskOptions {
+            pace: Pace::Times(100.0),
+            fault_every: 0,
+            ..DeskOptions::demo(dir.path().join("honest.db"))
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let mut raised = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(200))
+            {
+                raised.push(incident);
+            }
+        }
+        desk.stop();
+        assert!(raised.is_empty(), "{raised:#?}");
+    }
+}

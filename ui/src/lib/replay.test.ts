@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { ReplayStep } from "./bindings";
+import { indexOfRound, indexOfSeq, markers, nextIrregularity, nextRound, playDelay, previousRound, roundsUpTo, stepBy } from "./replay";
+
+function step(seq: number, round: number, completes = false, irregularity = ""): ReplayStep {
+  return {
+    seq,
+    at: null,
+    what: `event ${seq}`,
+    round,
+    player: [],
+    banker: [],
+    completed: completes
+      ? { shoe: 1, round, player: ["9S", "KH"], banker: ["2C", "3D"], playerTotal: 9, bankerTotal: 5, outcome: "player", playerPair: false, bankerPair: false, firstSeq: seq - 3, lastSeq: seq }
+      : null,
+    irregularities: irregularity ? [irregularity] : [],
+  };
+}
+
+// Shuffle, burn, round 1 (3 cards, completes at seq 6), round 2 (completes at 10, flagged at 9).
+const steps = [
+  step(1, 0), step(2, 0), step(3, 1), step(4, 1), step(5, 1), step(6, 1, true),
+  step(7, 2), step(8, 2), step(9, 2, false, "out_of_order_card: P, P, B, B"), step(10, 2, true),
+];
+
+describe("stepping", () => {
+  it("moves event by event inside the shoe", () => {
+    expect(stepBy(steps, 0, 1)).toBe(1);
+    expect(stepBy(steps, 0, -1)).toBe(0);
+    expect(stepBy(steps, 9, 1)).toBe(9);
+    expect(stepBy([], 0, 1)).toBe(0);
+  });
+
+  it("moves round by round", () => {
+    expect(nextRound(steps, 0)).toBe(5);
+    expect(nextRound(steps, 5)).toBe(9);
+    expect(nextRound(steps, 9)).toBe(9);
+    expect(previousRound(steps, 9)).toBe(5);
+    expect(previousRound(steps, 5)).toBe(0);
+  });
+
+  it("finds irregularities, events and rounds", () => {
+    expect(nextIrregularity(steps, 0)).toBe(8);
+    expect(nextIrregularity(steps, 8)).toBeNull();
+    expect(indexOfSeq(steps, 9)).toBe(8);
+    expect(indexOfSeq(steps, 100)).toBe(9);
+    expect(indexOfSeq(steps, 0)).toBe(0);
+    expect(indexOfRound(steps, 2)).toBe(9);
+    expect(indexOfRound(steps, 3)).toBeNull();
+  });
+
+  it("gives the rounds completed by a step, for the roads at that instant", () => {
+    expect(roundsUpTo(steps, 4)).toEqual([]);
+    expect(roundsUpTo(steps, 5).map((r) => r.round)).toEqual([1]);
+    expect(roundsUpTo(steps, 9).map((r) => r.round)).toEqual([1, 2]);
+  });
+
+  it("marks every round end and irregularity on the timeline", () => {
+    expect(markers(steps).map((m) => [m.index, m.kind])).toEqual([[5, "round"], [8, "irregularity"], [9, "round"]]);
+  });
+
+  it("plays faster at a higher speed, never absurdly fast", () => {
+    expect(playDelay(1)).toBe(800);
+    expect(playDelay(4)).toBe(200);
+    expect(playDelay(1000)).toBe(30);
+  });
+});

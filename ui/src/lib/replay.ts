@@ -1,0 +1,72 @@
+// Pure stepping logic for the replay screen: moving through a shoe event by event or round by
+// round, the markers on its timeline, and the rounds completed by a given step.
+import type { ReplayStep, RoundResult } from "./bindings";
+
+export type Marker = { index: number; kind: "round" | "irregularity"; label: string };
+
+function clamp(index: number, length: number): number {
+  return Math.min(Math.max(index, 0), Math.max(length - 1, 0));
+}
+
+/** One event forward (delta 1) or back (delta -1), staying inside the shoe. */
+export function stepBy(steps: readonly ReplayStep[], index: number, delta: number): number {
+  return clamp(index + delta, steps.length);
+}
+
+/** The next step after `index` that completes a round (or the last step). */
+export function nextRound(steps: readonly ReplayStep[], index: number): number {
+  for (let i = index + 1; i < steps.length; i++) if (steps[i]?.completed) return i;
+  return clamp(steps.length - 1, steps.length);
+}
+
+/** The step that completed the round before the one shown at `index` (or the first step). */
+export function previousRound(steps: readonly ReplayStep[], index: number): number {
+  for (let i = index - 1; i >= 0; i--) if (steps[i]?.completed) return i;
+  return 0;
+}
+
+/** The next step after `index` that revealed an irregularity, or null. */
+export function nextIrregularity(steps: readonly ReplayStep[], index: number): number | null {
+  for (let i = index + 1; i < steps.length; i++) if ((steps[i]?.irregularities.length ?? 0) > 0) return i;
+  return null;
+}
+
+/** The step of event `seq`, or of the last event before it; 0 if none. */
+export function indexOfSeq(steps: readonly ReplayStep[], seq: number): number {
+  let found = 0;
+  steps.forEach((s, i) => {
+    if (s.seq <= seq) found = i;
+  });
+  return found;
+}
+
+/** The step completing round `round`, if the shoe has it. */
+export function indexOfRound(steps: readonly ReplayStep[], round: number): number | null {
+  const i = steps.findIndex((s) => s.completed?.round === round);
+  return i < 0 ? null : i;
+}
+
+/** The rounds completed up to and including step `index` (for the roads at that instant). */
+export function roundsUpTo(steps: readonly ReplayStep[], index: number): RoundResult[] {
+  const out: RoundResult[] = [];
+  for (let i = 0; i <= index && i < steps.length; i++) {
+    const c = steps[i]?.completed;
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** Every round end and every irregularity, for the timeline. */
+export function markers(steps: readonly ReplayStep[]): Marker[] {
+  const out: Marker[] = [];
+  steps.forEach((s, index) => {
+    if (s.completed) out.push({ index, kind: "round", label: `Round ${s.completed.round}` });
+    for (const i of s.irregularities) out.push({ index, kind: "irregularity", label: i });
+  });
+  return out;
+}
+
+/** Milliseconds between steps when playing at `speed` (1 = about a dealer's pace). */
+export function playDelay(speed: number): number {
+  return Math.max(30, Math.round(800 / Math.max(speed, 0.1)));
+}

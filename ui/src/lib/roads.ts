@@ -1,0 +1,99 @@
+// Baccarat roads derived from a shoe's rounds: the bead plate and the big road.
+import type { RoundOutcome, RoundResult } from "./bindings";
+
+export const ROAD_ROWS = 6;
+
+export interface BeadCell {
+  col: number;
+  row: number;
+  outcome: RoundOutcome | null;
+  round: number;
+  playerPair: boolean;
+  bankerPair: boolean;
+}
+
+/** Every round in order, filling columns of six top to bottom, left to right. */
+export function beadPlate(rounds: readonly RoundResult[], rows = ROAD_ROWS): BeadCell[] {
+  return rounds.map((r, i) => ({
+    col: Math.floor(i / rows),
+    row: i % rows,
+    outcome: r.outcome,
+    round: r.round,
+    playerPair: r.playerPair,
+    bankerPair: r.bankerPair,
+  }));
+}
+
+export interface BigRoadCell {
+  col: number;
+  row: number;
+  outcome: "player" | "banker";
+  /** Ties that followed this result (shown as a line across the cell, with the count). */
+  ties: number;
+  round: number;
+  playerPair: boolean;
+  bankerPair: boolean;
+}
+
+/**
+ * The big road: a column per streak of Player or Banker wins. Ties do not take a cell; they mark
+ * the cell before them (ties before the first decision mark the first cell). A streak longer than
+ * the column, or one that meets a cell already taken, turns right along its row (the dragon tail).
+ * Void rounds and rounds with no known outcome are left out.
+ */
+export function bigRoad(rounds: readonly RoundResult[], rows = ROAD_ROWS): BigRoadCell[] {
+  const cells: BigRoadCell[] = [];
+  const taken = new Set<string>();
+  const key = (c: number, r: number) => `${c},${r}`;
+  let streak = -1;
+  let col = 0;
+  let row = 0;
+  let turned = false;
+  let leadingTies = 0;
+  for (const r of rounds) {
+    if (r.outcome === "tie") {
+      const last = cells[cells.length - 1];
+      if (last) last.ties += 1;
+      else leadingTies += 1;
+      continue;
+    }
+    if (r.outcome !== "player" && r.outcome !== "banker") continue;
+    const last = cells[cells.length - 1];
+    if (last === undefined || last.outcome !== r.outcome) {
+      streak += 1;
+      col = streak;
+      row = 0;
+      turned = false;
+      // A long dragon tail can reach into this column's top row; start right of it.
+      while (taken.has(key(col, row))) col += 1;
+    } else if (!turned && row + 1 < rows && !taken.has(key(col, row + 1))) {
+      row += 1;
+    } else {
+      turned = true;
+      col += 1;
+    }
+    taken.add(key(col, row));
+    cells.push({
+      col,
+      row,
+      outcome: r.outcome,
+      ties: cells.length === 0 ? leadingTies : 0,
+      round: r.round,
+      playerPair: r.playerPair,
+      bankerPair: r.bankerPair,
+    });
+  }
+  return cells;
+}
+
+/** Columns a road needs (at least `min`, so an empty road still has its grid). */
+export function roadWidth(cells: readonly { col: number }[], min = 12): number {
+  return Math.max(min, ...cells.map((c) => c.col + 1));
+}
+
+/** Wins per outcome in a shoe. */
+export function tally(rounds: readonly RoundResult[]): { player: number; banker: number; tie: number } {
+  const t = { player: 0, banker: 0, tie: 0 };
+  for (const r of rounds) if (r.outcome === "player" || r.outcome === "banker" || r.outcome === "tie") t[r.outcome] += 1;
+  return t;
+}
