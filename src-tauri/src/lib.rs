@@ -76,6 +76,12 @@ fn record_console(
     desk.record_console(&table, &entry)
 }
 
+/// Exports an incident's report as a PDF; returns where it was written.
+#[tauri::command]
+fn export_incident_pdf(desk: State<'_, Desk>, id: i64) -> Result<String, ApiError> {
+    desk.export_incident_pdf(id)
+}
+
 /// A shoe replayed from the record, step by step.
 #[tauri::command]
 fn replay(desk: State<'_, Desk>, table: String, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
@@ -113,7 +119,8 @@ pub fn builder<R: tauri::Runtime>(
             add_note,
             resolve,
             record_console,
-            replay
+            replay,
+            export_incident_pdf
         ])
 }
 

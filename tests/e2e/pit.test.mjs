@@ -132,13 +132,17 @@ test("an injected irregularity raises an alert; acknowledging and resolving it w
   assert.match(timeline, /#\d+/);
   resolvedCards = await cardsIn(driver, '[data-testid="incident-round"]');
 
-  await driver.click(await driver.find('[data-testid="ack"]'));
+  await driver.clickCss('[data-testid="ack"]');
   await driver.waitFor("acknowledged", async () => (await driver.text(await driver.find('[data-testid="incident-status"]'))) === "Acknowledged");
-  await driver.click(await driver.find('[data-testid="resolve"]'));
+  await driver.clickCss('[data-testid="resolve"]');
   await driver.waitFor("resolved", async () => (await driver.text(await driver.find('[data-testid="incident-status"]'))) === "Resolved");
   const history = await driver.text(await driver.find('[data-testid="history"]'));
   assert.match(history, /acknowledged by demo/);
   assert.match(history, /resolved by demo/);
+  await driver.clickCss('[data-testid="export-pdf"]');
+  const saved = await driver.waitFor("the PDF", () => driver.find('[data-testid="exported"]'));
+  const pdf = (await driver.text(saved)).replace(/^Saved to /, "").trim();
+  assert.ok(readFileSync(pdf).subarray(0, 5).toString() === "%PDF-", `${pdf} is a PDF`);
   await shot("incident-resolved.png");
 });
 
@@ -192,4 +196,20 @@ test("replay of the incident's shoe steps to its round and shows the cards that 
   await driver.click(await driver.find('[data-testid="next-round"]'));
   const after = await driver.text(await driver.find('[data-testid="replay-position"]'));
   assert.notEqual(after, before);
+});
+
+test("a supervisor records at a table what the shoe cannot see", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  await driver.click(await driver.waitFor("a tile", () => driver.find('[data-testid="table-tile"][data-table="BAC-2"]')));
+  const form = await driver.waitFor("the console form", () => driver.find('[data-testid="console-form"]'));
+  assert.ok(form);
+  await driver.execute(
+    `const s = document.querySelector('[data-testid="console-form"] select');
+     s.value = "cards_replaced"; s.dispatchEvent(new Event("change"));`,
+  );
+  await driver.clickCss('[data-testid="console-form"] button[type="submit"]');
+  const done = await driver.waitFor("the console event on record", () => driver.find('[data-testid="console-recorded"]'));
+  assert.match(await driver.text(done), /Recorded as event #\d+/);
+  await shot("console-event.png");
 });

@@ -59,6 +59,14 @@ export class Driver {
     await this.request("POST", this.s(`/element/${element}/click`), {});
   }
 
+  /** Scrolls the first element matching `css` into view and clicks it, like a person would. */
+  async clickCss(css) {
+    await this.execute("document.querySelector(arguments[0])?.scrollIntoView({ block: 'center' })", [css]);
+    const element = await this.find(css);
+    if (!element) throw new Error(`nothing matches ${css}`);
+    await this.click(element);
+  }
+
   /** Types `text` into an input (after clearing it). */
   async type(element, text) {
     await this.request("POST", this.s(`/element/${element}/clear`), {});

@@ -833,6 +833,39 @@ impl Desk {
         self.changed(id)
     }
 
+    /// The logged-in user exports incident `id`'s report as a PDF, next to the database in
+    /// `reports/`; the export is audited. Returns the file's path.
+    pub fn export_incident_pdf(&self, id: i64) -> Result<String, ApiError> {
+        let user = self.user()?;
+        let dir = self
+            .db
+            .parent()
+            .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
+        let path = dir.join(format!("incident-{id}.pdf"));
+        let mut store = lock(&self.store);
+        let db_name = self
+            .db
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let document = crate::report::incident_report(&store, IncidentId(id), &db_name)?;
+        let bytes = pitwatch_report::render_pdf(&document);
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&path, bytes))
+            .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
+        let shown = path.display().to_string();
+        let mut batch = store.batch()?;
+        batch.append_audit(
+            &user,
+            "incident.export",
+            &format!("incident {id}"),
+            &shown,
+            self.clock.now(),
+        )?;
+        batch.commit()?;
+        Ok(shown)
+    }
+
     /// The logged-in user records, for `table`, something no device can see. Returns the
     /// event's `seq` once it is on record; the engine applies the rules to it like any event.
     pub fn record_console(&self, table: &str, entry: &ConsoleEntry) -> Result<u64, ApiError> {
@@ -1102,6 +1135,9 @@ mod tests {
         assert!(detail.timeline.iter().any(|t| t.evidence));
         let whats: Vec<&str> = detail.history.iter().map(|h| h.what.as_str()).collect();
         assert_eq!(whats, ["opened", "acknowledged", "note", "resolved"]);
+        let pdf = desk.export_incident_pdf(raised.id).expect("a PDF");
+        let bytes = std::fs::read(&pdf).expect("the PDF was written");
+        assert!(bytes.starts_with(b"%PDF-"), "{pdf}");
         let shoe = desk
             .replay(&raised.table, raised.shoe)
             .expect("the incident's shoe replays");

@@ -84,3 +84,8 @@ export function recordConsole(table: string, entry: ConsoleEntry): Promise<numbe
 export function replay(table: string, shoe: number | null): Promise<ShoeReplay> {
   return call<ShoeReplay>("replay", { table, shoe });
 }
+
+/** Writes the incident's PDF report and returns the file's path. */
+export function exportIncidentPdf(id: number): Promise<string> {
+  return call<string>("export_incident_pdf", { id });
+}

@@ -47,6 +47,16 @@ describe("sortTables", () => {
     expect(sortTables(pit, "status").map((t) => t.name)).toEqual(["BAC-2", "BAC-3", "BAC-1", "MINI-1", "BAC-10"]);
   });
 
+  it("puts tables with the most severe open incidents first among equal statuses", () => {
+    const some = [
+      tile("A", "connected", { incidents: { critical: 0, high: 3, medium: 0, low: 0 } }),
+      tile("B", "connected", { incidents: { critical: 1, high: 0, medium: 0, low: 0 } }),
+      tile("C", "connected"),
+      tile("D", "error"),
+    ];
+    expect(sortTables(some, "status").map((t) => t.name)).toEqual(["D", "B", "A", "C"]);
+  });
+
   it("does not reorder the input", () => {
     sortTables(pit, "name");
     expect(pit[0]?.name).toBe("BAC-10");

@@ -21,6 +21,12 @@ export const STATUS: Record<LinkStatus, { label: string; glyph: string; rank: nu
   connected: { label: "Connected", glyph: "●", rank: 3 },
 };
 
+/** How urgently a table's open incidents need a look: the most severe weigh the most. */
+export function attention(t: TableTile): number {
+  const i = t.incidents;
+  return i.critical * 1000 + i.high * 100 + i.medium * 10 + i.low;
+}
+
 export type SortKey = "pit" | "name" | "status";
 
 /**
@@ -35,7 +41,7 @@ export function sortTables(tables: readonly TableTile[], by: SortKey): TableTile
     case "name":
       return copy.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
     case "status":
-      return copy.sort((a, b) => STATUS[a.status].rank - STATUS[b.status].rank);
+      return copy.sort((a, b) => STATUS[a.status].rank - STATUS[b.status].rank || attention(b) - attention(a));
   }
 }
 
