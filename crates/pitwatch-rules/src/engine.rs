@@ -87,6 +87,14 @@ struct Shoe {
     past_last_coup_flagged: bool,
     /// The cards were replaced during the shoe, so the count of cards left is no longer known.
     replaced: bool,
+    /// The stream was cut off in this shoe ([`Engine::interrupt`]): events may have been missed.
+    interrupted: bool,
+    /// After an interruption, a plain shoe in a stream that reports "no more bets" waits for it
+    /// before following rounds again.
+    await_bets: bool,
+    /// After an interruption, the round a plain shoe resumed in at once: it may have begun while
+    /// nobody was listening, so it is not judged (0: none).
+    resync_round: u32,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -180,6 +188,9 @@ impl Engine {
                 ended: false,
                 past_last_coup_flagged: false,
                 replaced: false,
+                interrupted: false,
+                await_bets: false,
+                resync_round: 0,
             },
             book,
             out: VecDeque::with_capacity(64),
@@ -211,7 +222,8 @@ impl Engine {
         self.current_round()
     }
 
-    /// Whether the current shoe was joined part-way.
+    /// Whether the current shoe was joined part-way, or the stream was cut off in it
+    /// ([`Engine::interrupt`]).
     pub fn is_partial(&self) -> bool {
         self.shoe_open && self.shoe.partial
     }
@@ -414,6 +426,11 @@ impl Engine {
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
                 self.bets_reported = true;
+                if self.shoe.await_bets {
+                    // After an interruption: the next round begins here.
+                    self.shoe.await_bets = false;
+                    self.shoe.synced = true;
+                }
                 if self.round.active && !self.round.carried_only() {
                     self.close_round(seq, Boundary::BetsClosed);
                 }
@@ -435,6 +452,46 @@ impl Engine {
             self.close_round(self.round.last_seq, Boundary::End);
         }
         self.end_shoe();
+    }
+
+    /// The stream was cut off here: the monitor stopped listening (power loss, crash) and what
+    /// happened at the table until the next event is unknown. Call it where a replayed record
+    /// breaks off, before feeding the events recorded after the restart.
+    ///
+    /// - A round in progress is closed unfinished (`complete: false`, `partial: true`) without
+    ///   any irregularity: its missing cards may simply not have been seen. A completed round's
+    ///   result is no longer checked, nor is a card after it taken as an unauthorised third card
+    ///   (the next result or card may belong to a round dealt unseen).
+    /// - The current shoe becomes partial from here on, as if joined part-way: no cards-left count
+    ///   ([`TableView::cards_left`] is `None`), no burn, cut or cutting-card-depth checks, the
+    ///   phase is [`Phase::Joining`] until the engine resynchronises, and its summary and
+    ///   everything flagged in it carry `partial: true`. Rounds already output are unchanged.
+    /// - The engine resynchronises at the next round boundary: with targets at the next Player
+    ///   card 1; a plain shoe at the next "no more bets" if the stream reports it, otherwise at
+    ///   once, its first round not judged. Cards before that are counted but dealt to no round.
+    /// - Checks that stay valid keep working: EXCESS_CARD (the count of each card seen is kept),
+    ///   the drawing rules and results of rounds seen whole, the last coup, device errors.
+    /// - A pending "not shuffled" state (replaced or exposed cards) is dropped, and a device's
+    ///   first card of a new shoe is not flagged NOT_SHUFFLED: the shuffle may have been missed.
+    ///   The next shuffle starts a normal, non-partial shoe.
+    ///
+    /// Before any shoe, after [`Engine::finish`], or once the shoe's last coup was completed with
+    /// no round in progress (the shoe already ended), it changes nothing. Deterministic, never
+    /// panics, and allocates nothing beyond the round record it may output.
+    pub fn interrupt(&mut self) {
+        if !self.shoe_open || self.shoe.ended && !self.round.active {
+            return;
+        }
+        self.shoe.partial = true;
+        self.shoe.interrupted = true;
+        if self.round.active {
+            self.complete_round(false);
+        }
+        self.prev = None;
+        self.shoe.burn = Burn::NotExpected;
+        self.shoe.synced = false;
+        self.shoe.await_bets = self.bets_reported;
+        self.unshuffled = None;
     }
 
     // ----- shoes -----
@@ -492,6 +549,9 @@ impl Engine {
             ended: false,
             past_last_coup_flagged: false,
             replaced: false,
+            interrupted: false,
+            await_bets: false,
+            resync_round: 0,
         };
         self.shoe_open = true;
         self.round = Round::IDLE;
@@ -919,6 +979,8 @@ impl Engine {
         let first_of_shoe = target == Some(Target::First)
             && !(self.shoe_open && self.shoe.burn == Burn::AwaitFirst);
         if first_of_shoe {
+            // After an interruption the shuffle may have happened while nobody was listening.
+            let interrupted = self.shoe_open && self.shoe.interrupted;
             // A device that reports the first card announces a new shoe by itself (the Angel Eye
             // sends no shuffle): start one, but if the stream does report shuffles, this shoe
             // was not shuffled.
@@ -934,7 +996,7 @@ impl Engine {
             };
             let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
             self.start_shoe(seq, composition, shuffler, false);
-            if !fresh && (self.shuffles_reported || self.unshuffled.is_some()) {
+            if !fresh && !interrupted && (self.shuffles_reported || self.unshuffled.is_some()) {
                 self.unshuffled = None;
                 self.flag(
                     Code::NotShuffled,
@@ -1002,8 +1064,13 @@ impl Engine {
         if !self.shoe.synced {
             // Joined part-way with a device that reports targets: wait for a round's first card.
             // A plain shoe cannot tell, so it starts at once (its first round is not judged).
-            if side.is_none() || side == Some(Side::Player) && index.is_none_or(|i| i == 1) {
+            // After an interruption a plain shoe that can wait for "no more bets" does.
+            let plain = side.is_none() && !self.shoe.await_bets;
+            if plain || side == Some(Side::Player) && index.is_none_or(|i| i == 1) {
                 self.shoe.synced = true;
+                if plain && self.shoe.interrupted {
+                    self.shoe.resync_round = self.shoe.rounds + 1;
+                }
             } else {
                 self.see(seq, card, None);
                 return;
@@ -1345,7 +1412,13 @@ impl Engine {
         let evidence = [self.round.first_seq, self.round.last_seq, seq];
         // The first round of a shoe joined part-way may have begun before the engine did, and a
         // round with an unreadable card cannot be judged by the Table of Play.
-        let joined_mid_round = self.shoe.partial && number == 1;
+        // After an interruption, only the round a plain shoe resumed in at once (every round after
+        // it is seen whole).
+        let joined_mid_round = if self.shoe.interrupted {
+            number == self.shoe.resync_round
+        } else {
+            self.shoe.partial && number == 1
+        };
         let unreadable = hands.player.has_unreadable() || hands.banker.has_unreadable();
         let judged = !(joined_mid_round || unreadable);
         let next = if judged {
@@ -1412,12 +1485,14 @@ impl Engine {
                 self.close_round(seq, Boundary::Result);
             }
         }
+        // After an interruption a plain shoe's first round may have begun unseen: not judged.
+        let unjudged = self.shoe.interrupted.then_some(self.shoe.resync_round);
         let Some(prev) = self.prev.as_mut().filter(|p| !p.result_checked) else {
             return;
         };
         prev.result_checked = true;
         let r = prev.record;
-        if outcome == Outcome::Void {
+        if outcome == Outcome::Void || unjudged == Some(r.round) {
             return;
         }
         let mut wrong = Vec::new();

@@ -34,7 +34,8 @@ pub struct RoundRecord {
     pub last_seq: u64,
     /// Whether the round received every card the rules give it.
     pub complete: bool,
-    /// Whether the engine joined the shoe part-way.
+    /// Whether the engine joined the shoe part-way, or the stream was cut off in it before or
+    /// during this round ([`crate::Engine::interrupt`]).
     pub partial: bool,
     /// Whether 12.1(b) made this a round with no bets (a disclosed card carried into it).
     pub no_bets: bool,
@@ -79,7 +80,8 @@ pub struct ShoeSummary {
     pub rounds: u32,
     /// Cards drawn from the shoe, burn cards and unreadable cards included.
     pub cards: u32,
-    /// Whether the engine joined the shoe part-way (no shuffle or burn seen).
+    /// Whether the engine joined the shoe part-way (no shuffle or burn seen), or the stream was
+    /// cut off in it ([`crate::Engine::interrupt`]).
     pub partial: bool,
     /// Whether the shoe was dealt from a continuous shuffler.
     pub continuous: bool,

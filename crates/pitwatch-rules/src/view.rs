@@ -26,8 +26,10 @@ pub enum Phase {
     /// No card may be dealt until the cards are shuffled and cut: they were replaced (7.10) or a
     /// card was exposed while cutting or loading (misdeal (a)).
     AwaitingShuffle,
-    /// A shoe joined part-way from a device that reports targets: cards are counted but rounds are
-    /// followed only from the next Player card 1.
+    /// A shoe joined part-way from a device that reports targets, or a shoe in which the stream
+    /// was cut off ([`crate::Engine::interrupt`]): cards are counted but rounds are followed only
+    /// from the next round boundary (a Player card 1; for a plain shoe after an interruption, the
+    /// next "no more bets" when the stream reports it).
     Joining,
     /// Shuffled; the burn's first card (7.7(a)) is next.
     AwaitingBurn,
@@ -162,7 +164,8 @@ pub struct TableView {
     pub shoe: u32,
     /// Where the table stands.
     pub phase: Phase,
-    /// Whether the shoe was joined part-way (no shuffle or burn seen).
+    /// Whether the shoe was joined part-way (no shuffle or burn seen), or the stream was cut off
+    /// in it ([`crate::Engine::interrupt`]).
     pub partial: bool,
     /// Whether the shoe is dealt from a continuous shuffler.
     pub continuous: bool,

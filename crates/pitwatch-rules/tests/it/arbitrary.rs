@@ -1,5 +1,6 @@
-//! Arbitrary event sequences: the engine never panics, whatever it is fed, replaying the same
-//! events twice gives the same output, and its table view agrees with what it output.
+//! Arbitrary event sequences: the engine never panics, whatever it is fed (and wherever the stream
+//! is cut off by [`pitwatch_rules::Engine::interrupt`]), replaying the same events twice gives the
+//! same output, and its table view agrees with what it output.
 
 use pitwatch_model::{Card, EventKind, ExposedDuring, Outcome, ShufflerKind, TableEvent, Target};
 use pitwatch_rules::{replay, RuleBook};
@@ -63,6 +64,48 @@ proptest! {
         let second = replay(&book, &events);
         prop_assert_eq!(first, second);
     }
+
+    /// The same, with the stream cut off ([`pitwatch_rules::Engine::interrupt`]) at random points:
+    /// never a panic, the same output twice, and the output invariants hold.
+    #[test]
+    fn arbitrary_sequences_cut_off_anywhere_never_panic_and_replay_identically(
+        kinds in proptest::collection::vec(kind(), 0..300),
+        cuts in proptest::collection::vec(0usize..301, 0..5),
+        book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat", "nz-baccarat-continuous"]),
+    ) {
+        let book = RuleBook::builtin(book).unwrap();
+        let events: Vec<TableEvent> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
+            .collect();
+        let first = replay_interrupted(&book, &events, &cuts);
+        check_invariants(&first)?;
+        prop_assert_eq!(first, replay_interrupted(&book, &events, &cuts));
+    }
+}
+
+/// [`replay`], calling [`pitwatch_rules::Engine::interrupt`] before the event at each index in
+/// `cuts` (an index past the end cuts off after the last event, before `finish`).
+fn replay_interrupted(
+    book: &RuleBook,
+    events: &[TableEvent],
+    cuts: &[usize],
+) -> Vec<pitwatch_rules::Output> {
+    let mut engine = pitwatch_rules::Engine::new(book.clone());
+    let mut out = Vec::new();
+    for i in 0..=events.len() {
+        for _ in cuts.iter().filter(|&&c| c == i) {
+            engine.interrupt();
+        }
+        if let Some(event) = events.get(i) {
+            engine.handle_event(event);
+        }
+        out.extend(std::iter::from_fn(|| engine.poll_output()));
+    }
+    engine.finish();
+    out.extend(std::iter::from_fn(|| engine.poll_output()));
+    out
 }
 
 /// Checks what must hold of any output: rounds numbered 1, 2, 3… within each shoe, shoes in
@@ -173,7 +216,7 @@ proptest! {
     /// accessors and with the outputs so far.
     #[test]
     fn the_table_view_never_panics_and_agrees_with_the_outputs(
-        kinds in proptest::collection::vec(kind(), 0..300),
+        kinds in proptest::collection::vec((kind(), proptest::bool::weighted(0.03)), 0..300),
         book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat", "nz-baccarat-continuous"]),
     ) {
         use pitwatch_rules::{Engine, Output, Phase, TableView};
@@ -201,10 +244,37 @@ proptest! {
             prop_assert!(view.to_string().starts_with("shoe "));
             Ok(())
         };
-        for (i, kind) in kinds.into_iter().enumerate() {
+        for (i, (kind, cut)) in kinds.into_iter().enumerate() {
             let seq = i as u64 + 1;
             engine.handle_event(&TableEvent::new(seq, kind));
-            while let Some(output) = engine.poll_output() {
+            let mut outputs: Vec<Output> = std::iter::from_fn(|| engine.poll_output()).collect();
+            if cut {
+                // The stream is cut off after this event: a round in progress is closed unfinished
+                // and partial, and the shoe (if one is open and has not ended) is partial and
+                // joining.
+                let before = engine.view();
+                engine.interrupt();
+                let after = engine.view();
+                prop_assert_eq!(after.round, None);
+                prop_assert_eq!(after.shoe, before.shoe);
+                prop_assert_eq!(after.last_seq, before.last_seq);
+                let cut_off: Vec<Output> = std::iter::from_fn(|| engine.poll_output()).collect();
+                prop_assert_eq!(cut_off.len(), usize::from(before.round.is_some()));
+                for output in &cut_off {
+                    let is_cut_round = matches!(output, Output::Round(r) if r.partial && !r.complete);
+                    prop_assert!(is_cut_round, "{:?}", output);
+                }
+                let ended = before.last_coup == pitwatch_rules::LastCoup::Completed && before.round.is_none();
+                if matches!(before.phase, Phase::NoShoe | Phase::Finished) || ended {
+                    prop_assert_eq!(after, before);
+                } else {
+                    prop_assert!(after.partial);
+                    prop_assert_eq!(after.phase, Phase::Joining);
+                    prop_assert_eq!(after.cards_left, None);
+                }
+                outputs.extend(cut_off);
+            }
+            for output in outputs {
                 if let Output::Round(r) = output {
                     last_round = Some(r);
                     *rounds_by_shoe.entry(r.shoe).or_default() += 1;

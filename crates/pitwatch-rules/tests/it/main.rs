@@ -3,6 +3,7 @@
 
 mod arbitrary;
 mod fixtures;
+mod interrupt;
 mod naive;
 mod simulated;
 mod texts;

@@ -2,7 +2,7 @@
 //! injected fault yields exactly its code at its round, and later rounds are still right.
 
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode, Session};
-use pitwatch_model::{Card, EventKind, Target};
+use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_rules::{replay, Irregularity, Output, RoundRecord, RuleBook};
 use proptest::prelude::*;
 
@@ -396,5 +396,172 @@ proptest! {
             before = view;
         }
         prop_assert_eq!(shuffles, 2);
+    }
+}
+
+/// The stream cut off: feeds `events[..cut]`, calls [`pitwatch_rules::Engine::interrupt`], drops
+/// up to `gap` events (what happened while nobody was listening; never past the next shuffle,
+/// since a new shoe's cards could not be told from the old shoe's), then feeds the rest and
+/// finishes. Returns the outputs before the interrupt, the outputs from it on, and the `seq` of
+/// the first event fed after the gap (`u64::MAX` if none).
+fn cut_off(events: &[TableEvent], cut: usize, gap: usize) -> (Vec<Output>, Vec<Output>, u64) {
+    let next_shuffle = events[cut..]
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::Shuffled { .. }))
+        .map_or(events.len(), |i| cut + i);
+    let resume = (cut + gap).min(next_shuffle);
+    let mut engine = pitwatch_rules::Engine::new(nz());
+    for e in &events[..cut] {
+        engine.handle_event(e);
+    }
+    let before: Vec<Output> = std::iter::from_fn(|| engine.poll_output()).collect();
+    engine.interrupt();
+    for e in &events[resume..] {
+        engine.handle_event(e);
+    }
+    engine.finish();
+    let after: Vec<Output> = std::iter::from_fn(|| engine.poll_output()).collect();
+    (
+        before,
+        after,
+        events.get(resume).map_or(u64::MAX, |e| e.seq),
+    )
+}
+
+/// The rounds seen whole after the gap are the true rounds (numbered differently: rounds dealt
+/// while nobody was listening are not counted), and every true round that began after the gap is
+/// among them.
+fn check_rounds_after_gap(
+    rounds: &[RoundRecord],
+    truth: &[RoundRecord],
+    resumed: u64,
+    skip: impl Fn(&RoundRecord) -> bool,
+) -> Result<(), TestCaseError> {
+    let same = |r: &RoundRecord, t: &RoundRecord| {
+        (
+            r.shoe,
+            r.player,
+            r.banker,
+            r.outcome,
+            r.first_seq,
+            r.last_seq,
+        ) == (
+            t.shoe,
+            t.player,
+            t.banker,
+            t.outcome,
+            t.first_seq,
+            t.last_seq,
+        )
+    };
+    for r in rounds
+        .iter()
+        .filter(|r| r.complete && r.first_seq > resumed)
+    {
+        if skip(r) {
+            continue;
+        }
+        prop_assert!(
+            truth.iter().any(|t| same(r, t)),
+            "round {}.{} {:?}",
+            r.shoe,
+            r.round,
+            r
+        );
+    }
+    for t in truth
+        .iter()
+        .filter(|t| t.first_seq > resumed.saturating_add(1))
+    {
+        if skip(t) {
+            continue;
+        }
+        prop_assert!(
+            rounds.iter().any(|r| same(r, t)),
+            "true round {}.{} missing",
+            t.shoe,
+            t.round
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Honest play cut off at any point, with the events of a gap lost, is never flagged, and the
+    /// rounds seen whole after the gap are right.
+    #[test]
+    fn honest_play_cut_off_anywhere_is_never_flagged(
+        seed in any::<u64>(),
+        plain in any::<bool>(),
+        cut in any::<proptest::sample::Index>(),
+        gap in 0usize..40,
+    ) {
+        let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
+        let config = DealerConfig { shoes: 2, ..config };
+        let session = deal(&nz(), &config, &[], seed);
+        let cut = cut.index(session.events.len() + 1);
+        let (before, after, resumed) = cut_off(&session.events, cut, gap);
+        let (_, flagged_before) = split(&before);
+        let (rounds, flagged) = split(&after);
+        prop_assert!(flagged_before.is_empty(), "{:#?}", flagged_before);
+        prop_assert!(flagged.is_empty(), "cut at {} gap {}: {:#?}", cut, gap, flagged);
+        for r in split(&before).0.iter().chain(&rounds) {
+            prop_assert!(r.complete || r.partial, "{:?}", r);
+        }
+        check_rounds_after_gap(&rounds, &session.rounds, resumed, |_| false)?;
+    }
+
+    /// A fault dealt after the cut and the gap is still flagged, exactly once, marked partial; the
+    /// rounds after the gap are otherwise right.
+    #[test]
+    fn a_fault_after_a_cut_off_is_flagged_once(
+        seed in any::<u64>(),
+        plain in any::<bool>(),
+        kind in proptest::sample::select(vec![
+            FaultKind::OutOfOrderCard,
+            FaultKind::UnauthorisedThirdCard,
+            FaultKind::MissingThirdCard,
+            FaultKind::WrongDeclaredResult,
+            FaultKind::UnreadableCard,
+            FaultKind::CardExposed,
+            FaultKind::DeviceError,
+        ]),
+        round in 20u32..45,
+        cut in any::<proptest::sample::Index>(),
+        gap in 0usize..40,
+    ) {
+        let mode = if plain { Mode::Plain } else { Mode::Targets };
+        prop_assume!(kind.observable_in(mode));
+        let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
+        let config = DealerConfig { shoes: 2, ..config };
+        let plan = FaultPlan { kind, shoe: 1, round };
+        let session = deal(&nz(), &config, &[plan], seed);
+        prop_assert_eq!(session.faults.len(), 1, "{:?} was not injected", kind);
+        let fault = session.faults[0];
+        // Cut after the shuffle and lose the gap before the round two before the fault's, so the
+        // engine has resynchronised before the fault.
+        let start = session
+            .rounds
+            .iter()
+            .find(|r| r.shoe == 1 && r.round == round - 2)
+            .unwrap()
+            .first_seq;
+        let bound = session.events.iter().position(|e| e.seq == start).unwrap();
+        let cut = 1 + cut.index(bound - 1);
+        let gap = gap.min(bound - cut);
+        let (before, after, resumed) = cut_off(&session.events, cut, gap);
+        prop_assert!(split(&before).1.is_empty());
+        let (rounds, flagged) = split(&after);
+        prop_assert_eq!(flagged.len(), 1, "{:?} {:?} cut at {} gap {}: {:#?}", kind, mode, cut, gap, flagged);
+        let flagged = &flagged[0];
+        prop_assert_eq!(flagged.code, fault.expected_code);
+        prop_assert_eq!(flagged.shoe, fault.shoe);
+        prop_assert!(flagged.partial);
+        prop_assert!(flagged.seq >= resumed);
+        let faulted = |r: &RoundRecord| r.shoe == fault.shoe && r.first_seq <= fault.seq && fault.seq <= r.last_seq + 1
+            || r.shoe == fault.shoe && Some(r.round) == fault.round && session.rounds.contains(r);
+        check_rounds_after_gap(&rounds, &session.rounds, resumed, faulted)?;
     }
 }
