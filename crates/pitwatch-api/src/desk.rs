@@ -236,12 +236,15 @@ fn fold_derived(
                     banker: result.banker.clone(),
                     result: Some(result.clone()),
                 };
-                tile.rounds.retain(|r| r.round != record.round);
+                // The roads are one shoe's: a round of another shoe starts them afresh.
+                tile.rounds
+                    .retain(|r| r.shoe == record.shoe && r.round != record.round);
                 tile.rounds.push(result);
                 None
             }
             Output::Shoe(summary) => {
                 tile.shoe = summary.shoe + 1;
+                tile.rounds.retain(|r| r.shoe > summary.shoe);
                 None
             }
             Output::Irregularity(irregularity) => {
@@ -940,9 +943,12 @@ impl Desk {
             .find(|t| t.name == table)
             .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no table {table}")))?;
         let mut tile = TableTile::from(config);
+        let shoe_size = RuleBook::load(&config.rules)
+            .ok()
+            .map(|b| b.composition().total_cards());
         let mut out = Vec::with_capacity(steps.len());
         for step in steps {
-            fold_event(&mut tile, &step.event, None);
+            fold_event(&mut tile, &step.event, shoe_size);
             let mut completed = None;
             let mut irregularities = Vec::new();
             for output in &step.outputs {
@@ -971,6 +977,10 @@ impl Desk {
                 round: tile.current.round,
                 player: tile.current.player.clone(),
                 banker: tile.current.banker.clone(),
+                cards_dealt: tile.cards_dealt,
+                cards_left: tile.cards_left,
+                burn_done: tile.burn_done,
+                cutting_card_out: tile.cutting_card_out,
                 completed,
                 irregularities,
             });
@@ -1197,5 +1207,132 @@ mod honest {
         }
         desk.stop();
         assert!(raised.is_empty(), "{raised:#?}");
+    }
+}
+
+#[cfg(test)]
+mod fold {
+    use super::*;
+    use pitwatch_rules::Hand;
+
+    fn card(code: &str) -> Card {
+        code.parse().expect("a card")
+    }
+
+    fn derived(derived: Derived) -> MonitorEvent {
+        MonitorEvent::Derived {
+            table: "BAC-1".into(),
+            derived,
+        }
+    }
+
+    fn drawn(seq: u64, code: &str, target: Target) -> MonitorEvent {
+        derived(Derived::Event(TableEvent::new(
+            seq,
+            EventKind::CardDrawn {
+                card: Some(card(code)),
+                target: Some(target),
+                index: None,
+                face_up: None,
+                retransmit: None,
+            },
+        )))
+    }
+
+    fn round(shoe: u32, number: u32, player: &[&str], banker: &[&str]) -> MonitorEvent {
+        let hand = |codes: &[&str]| Hand::of(&codes.iter().map(|c| card(c)).collect::<Vec<_>>());
+        derived(Derived::Output {
+            output: Output::Round(RoundRecord::from_hands(
+                shoe,
+                number,
+                hand(player),
+                hand(banker),
+            )),
+            incident: None,
+        })
+    }
+
+    #[test]
+    fn a_table_tile_follows_the_shoe_round_by_round() {
+        let mut model = PitModel::new(&PitConfig::demo());
+        let now = SystemClock.now();
+        let size = model.table("BAC-1").and_then(|t| t.cards_left);
+        assert_eq!(size, None, "nothing dealt yet");
+        model.apply(&drawn(1, "5H", Target::First), now);
+        model.apply(&drawn(2, "9S", Target::Player), now);
+        model.apply(&drawn(3, "KD", Target::Banker), now);
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(tile.cards_dealt, 3);
+        assert_eq!(tile.cards_left, Some(8 * 52 - 3));
+        assert_eq!(tile.current.round, 1);
+        assert_eq!(tile.current.player, [Some("9S".to_owned())]);
+        assert_eq!(tile.current.banker, [Some("KD".to_owned())]);
+
+        model.apply(&round(1, 1, &["9S", "TC"], &["KD", "2H"]), now);
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        let result = tile.current.result.expect("the round completed");
+        assert_eq!(result.outcome, Some(RoundOutcome::Player));
+        assert_eq!(
+            (result.player_total, result.banker_total),
+            (Some(9), Some(2))
+        );
+        assert_eq!(tile.rounds.len(), 1);
+
+        // The next card starts round 2 with empty hands.
+        model.apply(&drawn(8, "AS", Target::Player), now);
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(tile.current.round, 2);
+        assert_eq!(tile.current.banker, Vec::<Option<String>>::new());
+
+        // A round of the next shoe starts the roads afresh; a new shoe's first card resets it.
+        model.apply(&round(2, 1, &["AS", "2C"], &["3D", "4H"]), now);
+        assert_eq!(model.table("BAC-1").expect("BAC-1").rounds.len(), 1);
+        model.apply(&drawn(20, "7H", Target::First), now);
+        let tile = model.table("BAC-1").expect("BAC-1");
+        assert_eq!(tile.cards_dealt, 1);
+        assert!(tile.rounds.is_empty());
+    }
+
+    #[test]
+    fn link_changes_and_frames_show_on_the_tile() {
+        let mut model = PitModel::new(&PitConfig::demo());
+        let now = SystemClock.now();
+        let (changed, raised) = model.apply(
+            &MonitorEvent::Link {
+                table: "MINI-1".into(),
+                state: LinkState::Retrying,
+                detail: "no such port".into(),
+                at: now,
+            },
+            now,
+        );
+        assert_eq!(changed.as_deref(), Some("MINI-1"));
+        assert!(raised.is_none());
+        let tile = model.table("MINI-1").expect("MINI-1");
+        assert_eq!(tile.status, LinkStatus::Reconnecting);
+        assert_eq!(tile.status_detail, "no such port");
+        model.apply(
+            &MonitorEvent::Derived {
+                table: "MINI-1".into(),
+                derived: Derived::Frame {
+                    accepted: false,
+                    reason: Some("bad checksum".into()),
+                },
+            },
+            now,
+        );
+        let tile = model.table("MINI-1").expect("MINI-1");
+        assert_eq!((tile.frames_accepted, tile.frames_rejected), (0, 1));
+        assert_eq!(tile.last_frame_ms, Some(now.unix_millis()));
+        let (changed, _) = model.apply(
+            &MonitorEvent::Link {
+                table: "NOPE".into(),
+                state: LinkState::Connected,
+                detail: String::new(),
+                at: now,
+            },
+            now,
+        );
+        assert!(changed.is_none(), "unknown tables are ignored");
     }
 }

@@ -364,6 +364,14 @@ pub struct ReplayStep {
     pub player: Vec<Option<String>>,
     /// The Banker's cards on the table.
     pub banker: Vec<Option<String>>,
+    /// Cards drawn from the shoe so far (burn cards included).
+    pub cards_dealt: u32,
+    /// Cards left in the shoe, when its size is known.
+    pub cards_left: Option<u32>,
+    /// Whether the burn has been done.
+    pub burn_done: bool,
+    /// Whether the cutting card has come out.
+    pub cutting_card_out: bool,
     /// The round this event completed, if it did.
     pub completed: Option<RoundResult>,
     /// The irregularities this event revealed (`code: message`).

@@ -431,6 +431,22 @@ player: Array<string | null>,
  */
 banker: Array<string | null>, 
 /**
+ * Cards drawn from the shoe so far (burn cards included).
+ */
+cardsDealt: number, 
+/**
+ * Cards left in the shoe, when its size is known.
+ */
+cardsLeft: number | null, 
+/**
+ * Whether the burn has been done.
+ */
+burnDone: boolean, 
+/**
+ * Whether the cutting card has come out.
+ */
+cuttingCardOut: boolean, 
+/**
  * The round this event completed, if it did.
  */
 completed: RoundResult | null, 

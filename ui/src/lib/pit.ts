@@ -87,3 +87,8 @@ export function replaceTable(tables: readonly TableTile[], tile: TableTile): Tab
 export function openIncidents(t: TableTile): number {
   return t.incidents.critical + t.incidents.high + t.incidents.medium + t.incidents.low;
 }
+
+/** A table needs a supervisor when its device is not connected or it has unresolved incidents. */
+export function needsAttention(t: TableTile): boolean {
+  return t.status !== "connected" || openIncidents(t) > 0;
+}

@@ -10,6 +10,10 @@ function step(seq: number, round: number, completes = false, irregularity = ""):
     round,
     player: [],
     banker: [],
+    cardsDealt: seq,
+    cardsLeft: 416 - seq,
+    burnDone: seq > 1,
+    cuttingCardOut: false,
     completed: completes
       ? { shoe: 1, round, player: ["9S", "KH"], banker: ["2C", "3D"], playerTotal: 9, bankerTotal: 5, outcome: "player", playerPair: false, bankerPair: false, firstSeq: seq - 3, lastSeq: seq }
       : null,
