@@ -89,26 +89,9 @@ fn replay(desk: State<'_, Desk>, table: String, shoe: Option<u32>) -> Result<Sho
 }
 
 /// Builds the app with its state and commands, on any runtime (the real one or the test mock).
-/// `updates` is forwarded to the window as [`UPDATE_EVENT`] by a thread started at set-up.
-pub fn builder<R: tauri::Runtime>(
-    builder: tauri::Builder<R>,
-    desk: Desk,
-    updates: Receiver<PitUpdate>,
-) -> tauri::Builder<R> {
+pub fn builder<R: tauri::Runtime>(builder: tauri::Builder<R>, desk: Desk) -> tauri::Builder<R> {
     builder
         .manage(desk)
-        .setup(move |app| {
-            let handle = app.handle().clone();
-            std::thread::Builder::new()
-                .name("pitwatch-emit".into())
-                .spawn(move || {
-                    for update in updates {
-                        // No window yet (or any more) is fine: the next overview catches up.
-                        let _ = handle.emit(UPDATE_EVENT, update);
-                    }
-                })?;
-            Ok(())
-        })
         .invoke_handler(tauri::generate_handler![
             pit_overview,
             login,
@@ -122,6 +105,23 @@ pub fn builder<R: tauri::Runtime>(
             replay,
             export_incident_pdf
         ])
+}
+
+/// Forwards the desk's update stream to the window as [`UPDATE_EVENT`]s, on a thread of its own,
+/// until the stream ends (when the desk is dropped).
+pub fn forward_updates<R: tauri::Runtime>(
+    handle: tauri::AppHandle<R>,
+    updates: Receiver<PitUpdate>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("pitwatch-emit".into())
+        .spawn(move || {
+            for update in updates {
+                // No window yet (or any more) is fine: the front end reads the overview first.
+                let _ = handle.emit(UPDATE_EVENT, update);
+            }
+        })
+        .map(|_| ())
 }
 
 /// What to run, from the environment and the command line: `PITWATCH_CONFIG` or the first
@@ -175,9 +175,11 @@ pub fn run() {
     let data_dir = dirs_data(context.config().identifier.as_str());
     let options = options(data_dir).unwrap_or_else(|e| fail("the configuration", e));
     let (desk, updates) = Desk::start(options).unwrap_or_else(|e| fail("the pit cannot start", e));
-    let app = builder(tauri::Builder::default(), desk, updates)
+    let app = builder(tauri::Builder::default(), desk)
         .build(context)
         .unwrap_or_else(|e| fail("the desktop app could not start", e));
+    forward_updates(app.handle().clone(), updates)
+        .unwrap_or_else(|e| fail("cannot start the update thread", e));
     app.run(|handle, event| {
         if let tauri::RunEvent::Exit = event {
             // Records the ends of the device sessions before the process goes.
@@ -228,7 +230,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (desk, updates) =
             Desk::start(DeskOptions::demo(dir.path().join("t.db"))).expect("the desk starts");
-        let app = builder(mock_builder(), desk, updates)
+        drop(updates);
+        let app = builder(mock_builder(), desk)
             .build(mock_context(noop_assets()))
             .expect("the app builds on the mock runtime");
         let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
@@ -267,6 +270,42 @@ mod tests {
         )
         .expect("console event");
         assert!(seq.as_u64().is_some_and(|s| s > 0));
+        app.state::<Desk>().stop();
+    }
+}
+
+#[cfg(test)]
+mod events {
+    use super::*;
+    use pitwatch_api::desk::DeskOptions;
+    use std::time::Duration;
+    use tauri::test::{mock_builder, mock_context, noop_assets};
+    use tauri::Listener;
+
+    #[test]
+    fn live_changes_reach_the_window_as_pit_update_events() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let options = DeskOptions {
+            pace: pitwatch_api::desk::parse_pace("100x").expect("a pace"),
+            ..DeskOptions::demo(dir.path().join("e.db"))
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        let app = builder(mock_builder(), desk)
+            .build(mock_context(noop_assets()))
+            .expect("the app builds on the mock runtime");
+        let (tx, rx) = std::sync::mpsc::channel();
+        app.listen_any(UPDATE_EVENT, move |event| {
+            let _ = tx.send(event.payload().to_owned());
+        });
+        forward_updates(app.handle().clone(), updates).expect("the update thread");
+        let payload = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a pit-update event");
+        let update: serde_json::Value = serde_json::from_str(&payload).expect("JSON");
+        assert!(
+            ["table", "incident_raised"].contains(&update["type"].as_str().unwrap_or_default()),
+            "{update}"
+        );
         app.state::<Desk>().stop();
     }
 }
