@@ -38,13 +38,19 @@ fn logout(desk: State<'_, Desk>) {
 
 /// Incidents matching a query, newest first.
 #[tauri::command]
-fn incidents(desk: State<'_, Desk>, query: IncidentQuery) -> Result<Vec<IncidentRow>, ApiError> {
+async fn incidents(
+    desk: State<'_, Desk>,
+    query: IncidentQuery,
+) -> Result<Vec<IncidentRow>, ApiError> {
     desk.incidents(&query)
 }
 
+// The commands that read much of the record (incidents, replays, reports) are `async`, so Tauri
+// runs them off the main thread and the window stays responsive while they work.
+
 /// One incident with its rule texts, evidence and history.
 #[tauri::command]
-fn incident(desk: State<'_, Desk>, id: i64) -> Result<IncidentDetail, ApiError> {
+async fn incident(desk: State<'_, Desk>, id: i64) -> Result<IncidentDetail, ApiError> {
     desk.incident(id)
 }
 
@@ -78,13 +84,17 @@ fn record_console(
 
 /// Exports an incident's report as a PDF; returns where it was written.
 #[tauri::command]
-fn export_incident_pdf(desk: State<'_, Desk>, id: i64) -> Result<String, ApiError> {
+async fn export_incident_pdf(desk: State<'_, Desk>, id: i64) -> Result<String, ApiError> {
     desk.export_incident_pdf(id)
 }
 
 /// A shoe replayed from the record, step by step.
 #[tauri::command]
-fn replay(desk: State<'_, Desk>, table: String, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
+async fn replay(
+    desk: State<'_, Desk>,
+    table: String,
+    shoe: Option<u32>,
+) -> Result<ShoeReplay, ApiError> {
     desk.replay(&table, shoe)
 }
 
