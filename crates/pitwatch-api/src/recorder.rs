@@ -15,6 +15,19 @@ use pitwatch_store::{
     Batch, DeviceIdentity, IncidentId, NewIncident, SessionId, Store, StoreError, TableId,
 };
 
+/// The audit action that marks where a recorder resumed a table's stream after Pitwatch was down.
+pub const RESUMED: &str = "monitor.resumed";
+
+/// The `seq`s before which the table's stream was interrupted because Pitwatch was not listening
+/// (each resumption of the recorder), as recorded in the audit log.
+pub fn resume_points(store: &Store, table: &str) -> Result<Vec<u64>, StoreError> {
+    Ok(store
+        .audit_details(RESUMED, &format!("table {table}"))?
+        .iter()
+        .filter_map(|detail| detail.parse().ok())
+        .collect())
+}
+
 /// What the recorder derived from one chunk or console entry, once committed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Derived {
@@ -64,13 +77,46 @@ impl TableRecorder {
     ) -> Result<TableRecorder, StoreError> {
         let table = store.ensure_table(name, game, book.id(), now)?;
         let mut engine = Engine::new(book);
+        let resumes = resume_points(store, name)?;
         let mut last_seq = 0;
         for row in store.event_rows(table)? {
+            if resumes.contains(&row.event.seq) {
+                engine.interrupt();
+            }
             engine.handle_event(&row.event);
             last_seq = row.event.seq;
         }
         // The outputs of the events already recorded were recorded with them.
         while engine.poll_output().is_some() {}
+        let next_seq = last_seq + 1;
+        if last_seq > 0 {
+            // Nobody was listening while Pitwatch was down: whatever was dealt then is unknown, so
+            // the shoe in play becomes partial (a round cut off is closed unfinished). The point is
+            // recorded in the chained audit log, so replay interrupts the stream at the same place.
+            engine.interrupt();
+            let mut batch = store.batch()?;
+            batch.append_audit(
+                "pitwatch",
+                RESUMED,
+                &format!("table {name}"),
+                &next_seq.to_string(),
+                now,
+            )?;
+            while let Some(output) = engine.poll_output() {
+                if let Output::Round(round) = &output {
+                    let body = serde_json::to_string(round).unwrap_or_default();
+                    batch.record_round(
+                        table,
+                        round.shoe,
+                        round.round,
+                        round.first_seq,
+                        round.last_seq,
+                        &body,
+                    )?;
+                }
+            }
+            batch.commit()?;
+        }
         Ok(TableRecorder {
             table,
             name: name.to_owned(),
@@ -79,7 +125,7 @@ impl TableRecorder {
             engine,
             session: None,
             last_chunk: None,
-            next_seq: last_seq + 1,
+            next_seq,
             scratch: Vec::new(),
         })
     }

@@ -224,11 +224,20 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         }
     }
 
+    // Where the recorder resumed after Pitwatch was down, the live engine was interrupted.
+    let resumes = crate::recorder::resume_points(store, name)?;
     let mut engine = Engine::new(book);
     let mut steps = Vec::with_capacity(stream.len());
+    let mut interrupted = Vec::new();
     for event in stream {
+        if resumes.contains(&event.seq) {
+            engine.interrupt();
+            while let Some(output) = engine.poll_output() {
+                interrupted.push(output);
+            }
+        }
         engine.handle_event(&event);
-        let mut outputs = Vec::new();
+        let mut outputs = std::mem::take(&mut interrupted);
         while let Some(output) = engine.poll_output() {
             outputs.push(output);
         }
@@ -239,8 +248,14 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
             view,
         });
     }
+    if let Some(last) = steps.last() {
+        // A resumption after the last recorded event: the live engine was interrupted there.
+        if resumes.contains(&(last.event.seq + 1)) {
+            engine.interrupt();
+        }
+    }
     engine.finish();
-    let mut closing = Vec::new();
+    let mut closing = std::mem::take(&mut interrupted);
     while let Some(output) = engine.poll_output() {
         closing.push(output);
     }

@@ -217,3 +217,93 @@ fn pitwatch_protocol_replay_from_the_record_equals_live() {
     let (_dir, store) = record_live("pitwatch", DealerConfig::angel_eye(), &faults, 5);
     assert_replay_equals_live(&store);
 }
+
+#[test]
+fn a_restart_mid_round_is_replayed_as_the_live_recorder_saw_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let book = RuleBook::load("nz-baccarat").unwrap();
+    let session = deal(&book, &DealerConfig::angel_eye(), &[], 23);
+    let config = ProtocolConfig::by_name("angel-eye").unwrap();
+    let mut encoder = config.encoder();
+    let mut frames: Vec<(Timestamp, Vec<u8>)> = Vec::new();
+    let mut cut = None;
+    for event in &session.events {
+        // Cut in the middle of a round: right after the Player's second card of some round.
+        let mid_round = matches!(
+            event.kind,
+            EventKind::CardDrawn {
+                target: Some(pitwatch_model::Target::Player),
+                index: Some(2),
+                ..
+            }
+        );
+        if let Some(bytes) = encoder.encode(event) {
+            frames.push((event.at.unwrap(), bytes));
+            if mid_round && cut.is_none() && frames.len() > 100 {
+                cut = Some(frames.len());
+            }
+        }
+    }
+    let cut = cut.expect("a round to cut");
+    let start = frames[0].0;
+    {
+        let mut store = Store::open(&path).unwrap();
+        let mut recorder = TableRecorder::resume(
+            &mut store,
+            "BAC-1",
+            "baccarat",
+            book.clone(),
+            Some(config),
+            start,
+        )
+        .unwrap();
+        recorder
+            .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
+            .unwrap();
+        let mut derived = Vec::new();
+        let mut batch = store.batch().unwrap();
+        for (at, bytes) in &frames[..cut] {
+            recorder
+                .ingest(&mut batch, *at, bytes, &mut derived)
+                .unwrap();
+        }
+        batch.commit().unwrap();
+        // The process dies here: no disconnect, no end of session.
+    }
+    let mut store = Store::open(&path).unwrap();
+    let restart = frames[cut + 5].0;
+    let mut recorder =
+        TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, Some(config), restart)
+            .unwrap();
+    recorder
+        .connect(&mut store, "/dev/ttyUSB0", Default::default(), restart)
+        .unwrap();
+    let mut derived = Vec::new();
+    let mut batch = store.batch().unwrap();
+    // Five frames were sent while nobody was listening.
+    for (at, bytes) in &frames[cut + 5..] {
+        recorder
+            .ingest(&mut batch, *at, bytes, &mut derived)
+            .unwrap();
+    }
+    batch.commit().unwrap();
+
+    let replayed = assert_replay_equals_live(&store);
+    let shoes = replayed.shoes();
+    assert!(
+        shoes[0].partial,
+        "the shoe cut off by the restart is partial: {shoes:?}"
+    );
+    assert!(
+        replayed.rounds().any(|r| r.partial && !r.complete)
+            || replayed.irregularities().count() == 0,
+        "a round cut off is closed unfinished, or the cut fell between rounds"
+    );
+    assert_eq!(
+        replayed.irregularities().count(),
+        0,
+        "the gap is not the dealer's fault: {:?}",
+        replayed.irregularities().collect::<Vec<_>>()
+    );
+}

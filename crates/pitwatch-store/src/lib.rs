@@ -525,6 +525,15 @@ impl Store {
         Ok((row, hex::encode(hash)))
     }
 
+    /// The details of the audit entries with `action` about `subject`, oldest first.
+    pub fn audit_details(&self, action: &str, subject: &str) -> Result<Vec<String>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT detail FROM audit_log WHERE action = ?1 AND subject = ?2 ORDER BY id",
+        )?;
+        let rows = statement.query_map([action, subject], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Recomputes every hash chain and runs SQLite's integrity check.
     pub fn verify(&self) -> Result<VerifyReport, StoreError> {
         let integrity: String = self
