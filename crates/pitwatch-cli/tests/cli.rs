@@ -346,18 +346,7 @@ fn import_of_a_barcode_capture_records_every_frame() {
 fn monitor_records_a_live_table_and_stops_cleanly_on_ctrl_c() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pit.db");
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let config = dir.path().join("pit.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[site]\nname = \"Test pit\"\n[[table]]\nname = \"MINI-9\"\ngame = \"baccarat\"\nrules = \"nz-baccarat\"\n\
-             device = {{ protocol = \"barcode\" }}\nlink = {{ kind = \"tcp\", address = \"{}\" }}\n",
-            listener.local_addr().unwrap()
-        ),
-    )
-    .unwrap();
+    let (config, db, listener) = one_table_pit(dir.path());
     let monitor = RunningMonitor::start(&config, &db);
     let (mut device, _) = listener.accept().unwrap();
     // A shuffle, the first card 3H with three burns, one round, then a card no deck holds twice
@@ -546,6 +535,24 @@ fn export_writes_an_incident_report_as_pdf_csv_and_json() {
     assert!(text(&out.stderr).contains("no incident 99"));
 }
 
+/// A pit of one barcode table, MINI-9, read from a device server on a loopback port: the pit
+/// definition, the database path, and the listener that plays the device server.
+fn one_table_pit(dir: &Path) -> (PathBuf, PathBuf, std::net::TcpListener) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let config = dir.join("pit.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[site]\nname = \"Test pit\"\n[[table]]\nname = \"MINI-9\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"barcode\" }}\n\
+             link = {{ kind = \"tcp\", address = \"{}\", backoff = {{ initial_ms = 50, max_ms = 200 }} }}\n",
+            listener.local_addr().unwrap()
+        ),
+    )
+    .unwrap();
+    (config, dir.join("pit.db"), listener)
+}
+
 /// A running `pitwatch monitor` whose output lines are read by a thread, so a test can wait for
 /// a line with a deadline and never hangs; the process is killed when dropped.
 struct RunningMonitor {
@@ -612,19 +619,9 @@ impl Drop for RunningMonitor {
 fn a_killed_monitor_loses_nothing_committed_and_carries_on_the_same_shoe() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pit.db");
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let config = dir.path().join("pit.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[site]\nname = \"Test pit\"\n[[table]]\nname = \"MINI-9\"\ngame = \"baccarat\"\nrules = \"nz-baccarat\"\n\
-             device = {{ protocol = \"barcode\" }}\nlink = {{ kind = \"tcp\", address = \"{}\", backoff = {{ initial_ms = 50, max_ms = 200 }} }}\n",
-            listener.local_addr().unwrap()
-        ),
-    )
-    .unwrap();
-    // Round 1: P 4S 2D = 6, B KD 5C 2H = 7. Round 2: P 9C 9D = 8 natural, B 3S 3H = 6.
+    let (config, db, listener) = one_table_pit(dir.path());
+    // Round 1: P 4S 2D = 6, B KD 5C 2H = 7. Round 2 (dealt P, B, P, B): P 9C 9H = 8, a natural,
+    // B 3S 3H = 6.
     let shoe_start = "511\r011\r049\r028\r008\r";
     let round1 = "016\r049\r005\r018\r007\r";
     let round2 = "034\r012\r035\r011\r";
