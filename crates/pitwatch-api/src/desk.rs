@@ -40,7 +40,8 @@ pub const DEMO_USER: &str = "demo";
 pub const DEMO_PASSWORD: &str = "pitwatch-demo";
 /// How often changed tables are sent to the window, at most.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(150);
-/// Rounds between the demo's injected irregularities, per table.
+/// Rounds between the demo's injected irregularities, per table (the first simulated table also
+/// gets one in its third round, so the workflow shows early).
 pub const DEMO_FAULT_EVERY: u32 = 30;
 
 /// How to start the desk.
@@ -552,13 +553,16 @@ impl Desk {
                     )
                 })?;
                 let protocol = table.device.name();
+                // Round-level faults only: the simulator puts a shoe-level fault (a burn
+                // miscount) at the start of a shoe, so in a list picked from every few rounds it
+                // would open nearly every shoe.
                 let faults: Vec<SimFault> = [
-                    SimFault::BurnMiscount,
                     SimFault::OutOfOrderCard,
                     SimFault::UnauthorisedThirdCard,
                     SimFault::MissingThirdCard,
                     SimFault::WrongDeclaredResult,
                     SimFault::CardExposed,
+                    SimFault::ForeignCard,
                 ]
                 .into_iter()
                 .filter(|f| f.supported_by(protocol))
@@ -570,10 +574,19 @@ impl Desk {
                 config.shoes = None;
                 config.endpoint = Endpoint::Pty;
                 if options.fault_every > 0 && !faults.is_empty() {
-                    config.faults = vec![FaultSpec::Every {
+                    if sims.is_empty() {
+                        // A newcomer sees the workflow within a minute: an early irregularity
+                        // at the first simulated table.
+                        config.faults.push(FaultSpec::At {
+                            fault: faults[0],
+                            shoe: 1,
+                            round: 3,
+                        });
+                    }
+                    config.faults.push(FaultSpec::Every {
                         rounds: options.fault_every,
                         faults,
-                    }];
+                    });
                 }
                 let device = SimDevice::start(config).map_err(|e| {
                     internal(format!(
