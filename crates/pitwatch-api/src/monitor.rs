@@ -288,7 +288,17 @@ fn write_loop(
                     }) {
                         run.push(next);
                     }
-                    record_run(&mut store, &mut recorders, &by_name, run, &publish)?;
+                    if let Err(error) =
+                        record_run(&mut store, &mut recorders, &by_name, run, &publish)
+                    {
+                        // The record cannot be written (disk full, file removed): say so at once
+                        // and stop recording; what was committed before stays committed.
+                        publish(MonitorEvent::Failed {
+                            table: None,
+                            message: format!("recording stopped: {error}"),
+                        });
+                        return Err(error);
+                    }
                 }
             }
         }

@@ -65,16 +65,35 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     );
     let mut failed = false;
     while !stop.load(Ordering::SeqCst) {
-        if let Ok(event) = events.recv_timeout(Duration::from_millis(200)) {
-            failed |= print(&event, args.events);
+        match events.recv_timeout(Duration::from_millis(200)) {
+            Ok(event) => {
+                failed |= print(&event, args.events);
+                if matches!(event, MonitorEvent::Failed { table: None, .. }) {
+                    // The record can no longer be written: monitoring on would show what is
+                    // not on record.
+                    break;
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
     println!("stopping…");
-    monitor.stop()?;
+    if let Err(error) = monitor.stop() {
+        eprintln!("FAILED monitor: {error}");
+        failed = true;
+    }
     for event in events.try_iter() {
         failed |= print(&event, args.events);
     }
-    println!("stopped; everything is on record in {}", args.db.display());
+    if failed {
+        println!(
+            "stopped after a failure; everything before it is on record in {}",
+            args.db.display()
+        );
+    } else {
+        println!("stopped; everything is on record in {}", args.db.display());
+    }
     Ok(if failed {
         ExitCode::from(1)
     } else {
