@@ -213,3 +213,23 @@ test("a supervisor records at a table what the shoe cannot see", async () => {
   assert.match(await driver.text(done), /Recorded as event #\d+/);
   await shot("console-event.png");
 });
+
+test("keyboard: N moves to the next alert and A acknowledges the one shown", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  const alertId = async () => {
+    const banner = await driver.find('[data-testid="alert-banner"]');
+    return banner && driver.attribute(banner, "data-id");
+  };
+  const first = await driver.waitFor("an alert", alertId, 60000);
+  await driver.waitFor("a second alert", async () => (await driver.text(await driver.find('[data-testid="alert-banner"]'))).includes("more"), 60000);
+  await driver.press("n");
+  const second = await driver.waitFor("the next alert", async () => {
+    const id = await alertId();
+    return id !== first && id;
+  });
+  await driver.press("a");
+  await driver.click(await driver.find('[data-testid="nav-incidents"]'));
+  const row = await driver.waitFor("the acknowledged incident", () => driver.find(`[data-testid="incident-row"][data-id="${second}"]`));
+  await driver.waitFor("its status", async () => (await driver.attribute(row, "data-status")) === "acknowledged");
+});

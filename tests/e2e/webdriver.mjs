@@ -73,6 +73,13 @@ export class Driver {
     await this.request("POST", this.s(`/element/${element}/value`), { text });
   }
 
+  /** Presses and releases `key` on the focused page, as a keyboard would. */
+  async press(key) {
+    await this.request("POST", this.s("/actions"), {
+      actions: [{ type: "key", id: "keyboard", actions: [{ type: "keyDown", value: key }, { type: "keyUp", value: key }] }],
+    });
+  }
+
   async attribute(element, name) {
     return this.request("GET", this.s(`/element/${element}/attribute/${name}`));
   }
