@@ -501,6 +501,19 @@ fn stored_round(body: &str) -> Option<RoundResult> {
     })
 }
 
+/// Frame bytes for people: printable ASCII as is, anything else as `<hex>`.
+pub fn printable(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (0x20..0x7f).contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("<{b:02X}>"));
+        }
+    }
+    out
+}
+
 /// The running desktop state.
 pub struct Desk {
     pit: PitConfig,
@@ -770,6 +783,10 @@ impl Desk {
                     what: describe(&row.event.kind),
                     evidence: evidence.contains(&row.event.seq),
                     console: row.frame.is_none(),
+                    frame: row
+                        .frame
+                        .and_then(|id| store.frame(id).ok())
+                        .map(|f| printable(&f.bytes)),
                 });
                 if timeline.len() >= 80 {
                     break;
@@ -1088,6 +1105,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn frames_print_their_control_bytes_as_hex() {
+        assert_eq!(printable(b"\x02P1 9S\x03"), "<02>P1 9S<03>");
+        assert_eq!(printable(&[0xFF, b'a']), "<FF>a");
+    }
+
+    #[test]
     fn paces_read_as_a_supervisor_writes_them() {
         assert_eq!(parse_pace("real").ok(), Some(Pace::RealTime));
         assert_eq!(parse_pace("10x").ok(), Some(Pace::Times(10.0)));
@@ -1156,6 +1179,10 @@ mod tests {
         let detail = desk.incident(raised.id).expect("detail");
         assert!(!detail.timeline.is_empty(), "{detail:?}");
         assert!(detail.timeline.iter().any(|t| t.evidence));
+        assert!(
+            detail.timeline.iter().any(|t| t.frame.is_some()),
+            "device events show their frames"
+        );
         let whats: Vec<&str> = detail.history.iter().map(|h| h.what.as_str()).collect();
         assert_eq!(whats, ["opened", "acknowledged", "note", "resolved"]);
         let pdf = desk.export_incident_pdf(raised.id).expect("a PDF");

@@ -268,6 +268,9 @@ pub struct TimelineEntry {
     pub evidence: bool,
     /// Whether a supervisor entered it at the console (not a device frame).
     pub console: bool,
+    /// The device frame that carried it, as received: printable ASCII as is, other bytes as
+    /// `<hex>` (none for a console event).
+    pub frame: Option<String>,
 }
 
 /// One step of an incident's workflow.

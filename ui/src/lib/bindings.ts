@@ -303,7 +303,12 @@ evidence: boolean,
 /**
  * Whether a supervisor entered it at the console (not a device frame).
  */
-console: boolean, };
+console: boolean, 
+/**
+ * The device frame that carried it, as received: printable ASCII as is, other bytes as
+ * `<hex>` (none for a console event).
+ */
+frame: string | null, };
 
 export type HistoryEntry = { 
 /**
