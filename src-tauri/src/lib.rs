@@ -8,11 +8,11 @@
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
-use pitwatch_api::desk::{parse_pace, Desk, DeskOptions};
+use pitwatch_api::desk::{Desk, DeskOptions};
 use pitwatch_api::dto::{
     ConsoleEntry, IncidentDetail, IncidentQuery, IncidentRow, PitUpdate, Session, ShoeReplay,
 };
-use pitwatch_api::{ApiError, ErrorCode, PitConfig, PitOverview};
+use pitwatch_api::{ApiError, PitOverview};
 use tauri::{Emitter, Manager, State};
 
 /// The Tauri event that carries every [`PitUpdate`].
@@ -134,44 +134,14 @@ pub fn forward_updates<R: tauri::Runtime>(
         .map(|_| ())
 }
 
-/// What to run, from the environment and the command line: `PITWATCH_CONFIG` or the first
-/// argument names a pit definition (else the demo pit), `PITWATCH_DB` the database (else
-/// `pitwatch.db` in `data_dir`), `PITWATCH_DEMO_PACE` the simulated dealers' pace (`real`, `10x`).
+/// What to run, from this process's environment and first argument (see
+/// [`DeskOptions::from_env`]), with the database in `data_dir` by default.
 pub fn options(data_dir: PathBuf) -> Result<DeskOptions, ApiError> {
-    let config = std::env::var_os("PITWATCH_CONFIG")
-        .map(PathBuf::from)
-        .or_else(|| std::env::args_os().nth(1).map(PathBuf::from));
-    let pit = match config {
-        Some(path) => {
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                ApiError::new(
-                    ErrorCode::InvalidInput,
-                    format!("cannot read {}: {e}", path.display()),
-                )
-            })?;
-            PitConfig::from_toml(&text)
-                .map_err(|e| ApiError::new(ErrorCode::InvalidInput, e.to_string()))?
-        }
-        None => PitConfig::demo(),
-    };
-    let db = std::env::var_os("PITWATCH_DB")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| data_dir.join("pitwatch.db"));
-    let mut options = DeskOptions {
-        pit,
-        db,
-        ..DeskOptions::demo(PathBuf::new())
-    };
-    if let Ok(pace) = std::env::var("PITWATCH_DEMO_PACE") {
-        options.pace = parse_pace(&pace)?;
-    }
-    if let Some(every) = std::env::var("PITWATCH_DEMO_FAULT_EVERY")
-        .ok()
-        .and_then(|n| n.parse().ok())
-    {
-        options.fault_every = every;
-    }
-    Ok(options)
+    DeskOptions::from_env(
+        |name| std::env::var(name).ok(),
+        std::env::args_os().nth(1).map(PathBuf::from),
+        &data_dir,
+    )
 }
 
 fn fail(what: &str, error: impl std::fmt::Display) -> ! {
@@ -254,7 +224,7 @@ mod tests {
             .iter()
             .map(|t| t["name"].as_str().expect("name"))
             .collect();
-        let demo = PitConfig::demo();
+        let demo = pitwatch_api::PitConfig::demo();
         let expected: Vec<&str> = demo.tables.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, expected);
         assert_eq!(overview["tables"][0]["ruleBook"], "nz-baccarat");

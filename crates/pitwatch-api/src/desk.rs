@@ -69,6 +69,49 @@ impl DeskOptions {
     }
 }
 
+impl DeskOptions {
+    /// What to run: `PITWATCH_CONFIG` or `arg` names a pit definition (TOML, as for
+    /// `pitwatch monitor`; else the demo pit), `PITWATCH_DB` the database (else `pitwatch.db` in
+    /// `data_dir`), `PITWATCH_DEMO_PACE` the simulated dealers' pace (`real`, `fast`, `10x`) and
+    /// `PITWATCH_DEMO_FAULT_EVERY` the rounds between injected irregularities (0: none).
+    /// `env` looks a variable up.
+    pub fn from_env(
+        env: impl Fn(&str) -> Option<String>,
+        arg: Option<PathBuf>,
+        data_dir: &std::path::Path,
+    ) -> Result<DeskOptions, ApiError> {
+        let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+        let config = env("PITWATCH_CONFIG").map(PathBuf::from).or(arg);
+        let pit = match config {
+            Some(path) => {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
+                PitConfig::from_toml(&text)
+                    .map_err(|e| invalid(format!("{}: {e}", path.display())))?
+            }
+            None => PitConfig::demo(),
+        };
+        let db = env("PITWATCH_DB")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| data_dir.join("pitwatch.db"));
+        let mut options = DeskOptions {
+            pit,
+            ..DeskOptions::demo(db)
+        };
+        if let Some(pace) = env("PITWATCH_DEMO_PACE") {
+            options.pace = parse_pace(&pace)?;
+        }
+        if let Some(every) = env("PITWATCH_DEMO_FAULT_EVERY") {
+            options.fault_every = every.trim().parse().map_err(|_| {
+                invalid(format!(
+                    "PITWATCH_DEMO_FAULT_EVERY={every:?} is not a number of rounds"
+                ))
+            })?;
+        }
+        Ok(options)
+    }
+}
+
 /// Reads a pace: `real`, `fast`, or a speed-up like `10x`.
 pub fn parse_pace(text: &str) -> Result<Pace, ApiError> {
     let text = text.trim().to_ascii_lowercase();
@@ -1108,6 +1151,46 @@ mod tests {
     fn frames_print_their_control_bytes_as_hex() {
         assert_eq!(printable(b"\x02P1 9S\x03"), "<02>P1 9S<03>");
         assert_eq!(printable(&[0xFF, b'a']), "<FF>a");
+    }
+
+    #[test]
+    fn options_come_from_the_environment_and_a_real_pit_replaces_the_demo() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let none = |_: &str| None;
+        let options = DeskOptions::from_env(none, None, dir.path()).expect("defaults");
+        assert!(options.pit.demo);
+        assert_eq!(options.db, dir.path().join("pitwatch.db"));
+        assert_eq!(options.pace, Pace::RealTime);
+        assert_eq!(options.fault_every, DEMO_FAULT_EVERY);
+
+        let config = dir.path().join("pit.toml");
+        std::fs::write(
+            &config,
+            "[site]\nname = \"Real\"\n\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = { protocol = \"angel-eye\" }\n\
+             link = { kind = \"serial\", path = \"/dev/ttyUSB0\", baud = 4800 }\n",
+        )
+        .expect("a config");
+        let env = |name: &str| match name {
+            "PITWATCH_DB" => Some("/tmp/x.db".to_owned()),
+            "PITWATCH_DEMO_PACE" => Some("10x".to_owned()),
+            "PITWATCH_DEMO_FAULT_EVERY" => Some("0".to_owned()),
+            _ => None,
+        };
+        let options =
+            DeskOptions::from_env(env, Some(config.clone()), dir.path()).expect("a real pit");
+        assert!(!options.pit.demo);
+        assert_eq!(options.pit.tables[0].name, "T1");
+        assert_eq!(options.db, PathBuf::from("/tmp/x.db"));
+        assert_eq!(options.pace, Pace::Times(10.0));
+        assert_eq!(options.fault_every, 0);
+
+        let bad = |name: &str| (name == "PITWATCH_DEMO_FAULT_EVERY").then(|| "often".to_owned());
+        let error = DeskOptions::from_env(bad, None, dir.path()).expect_err("not a number");
+        assert_eq!(error.code, ErrorCode::InvalidInput);
+        let missing = DeskOptions::from_env(none, Some(dir.path().join("nope.toml")), dir.path())
+            .expect_err("no such file");
+        assert!(missing.message.contains("nope.toml"), "{}", missing.message);
     }
 
     #[test]
