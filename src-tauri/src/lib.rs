@@ -32,7 +32,7 @@ fn login(desk: State<'_, Desk>, user: String, password: String) -> Result<Sessio
 
 /// Logs the current user out.
 #[tauri::command]
-fn logout(desk: State<'_, Desk>) {
+fn logout(desk: State<'_, Desk>) -> Result<(), ApiError> {
     desk.logout()
 }
 

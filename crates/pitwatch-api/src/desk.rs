@@ -725,11 +725,16 @@ impl Desk {
         &self.db
     }
 
-    /// Logs `user` in at this workstation.
+    /// Logs `user` in at this workstation (audited).
     pub fn login(&self, user: &str, password: &str) -> Result<Session, ApiError> {
-        let role = lock(&self.store)
+        let mut store = lock(&self.store);
+        let role = store
             .authenticate(user, password)
             .map_err(|_| ApiError::new(ErrorCode::Unauthorised, "wrong user name or password"))?;
+        let mut batch = store.batch()?;
+        batch.append_audit(user, "session.login", user, role.as_str(), self.clock.now())?;
+        batch.commit()?;
+        drop(store);
         let session = Session {
             user: user.to_owned(),
             role: role.as_str().to_owned(),
@@ -738,9 +743,17 @@ impl Desk {
         Ok(session)
     }
 
-    /// Logs the current user out.
-    pub fn logout(&self) {
-        *lock(&self.session) = None;
+    /// Logs the current user out (audited).
+    pub fn logout(&self) -> Result<(), ApiError> {
+        let session = lock(&self.session).take();
+        if let Some(session) = session {
+            let mut store = lock(&self.store);
+            let mut batch = store.batch()?;
+            let user = session.user.as_str();
+            batch.append_audit(user, "session.logout", user, "", self.clock.now())?;
+            batch.commit()?;
+        }
+        Ok(())
     }
 
     fn user(&self) -> Result<String, ApiError> {
@@ -1292,6 +1305,13 @@ mod tests {
             .record_console("BAC-1", &ConsoleEntry::TableVacant)
             .expect("a console event");
         assert!(seq > 0);
+        desk.logout().expect("logs out");
+        assert_eq!(
+            desk.record_console("BAC-1", &ConsoleEntry::CardsReplaced)
+                .expect_err("logged out")
+                .code,
+            ErrorCode::Unauthorised
+        );
         desk.stop();
         drop(desk);
 
