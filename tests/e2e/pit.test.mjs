@@ -58,7 +58,7 @@ async function login(driver) {
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  harness = await startTauriDriver(Number(process.env.TAURI_DRIVER_PORT ?? 4444));
+  harness = await startTauriDriver(process.env.TAURI_DRIVER_PORT ? Number(process.env.TAURI_DRIVER_PORT) : undefined);
   await harness.driver.start(app);
 });
 
@@ -109,6 +109,8 @@ test("a table shows its live round, roads and device", async () => {
     const bead = await driver.find('[data-testid="bead-plate"]');
     return bead && Number(await driver.attribute(bead, "data-cells")) >= 3;
   });
+  const derived = await driver.findAll('[data-testid="derived-road"]');
+  assert.equal(derived.length, 3, "big eye boy, small road and cockroach pig");
   const device = await driver.text(await driver.find('[data-testid="device-panel"]'));
   assert.match(device, /Angel Eye/);
   assert.match(device, /\d+ accepted/);

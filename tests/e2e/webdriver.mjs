@@ -21,10 +21,12 @@ export class Driver {
   }
 
   async request(method, path, body) {
+    // A stuck driver or app fails the test within a minute instead of hanging the suite.
     const response = await fetch(this.base + path, {
       method,
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(60000),
     });
     const json = await response.json().catch(() => ({}));
     if (!response.ok) {
@@ -129,9 +131,15 @@ export class Driver {
   }
 }
 
-/** Starts tauri-driver on `port` and resolves once it answers /status. */
-export async function startTauriDriver(port = 4444) {
-  const child = spawn(tauriDriverPath(), ["--port", String(port)], { stdio: ["ignore", "inherit", "inherit"] });
+/**
+ * Starts tauri-driver on `port` (its WebKitWebDriver on the next port) and resolves once it
+ * answers /status. Without a port, a random one in 20000–39998, so that runs in parallel on one
+ * machine do not talk to each other's driver.
+ */
+export async function startTauriDriver(port = 20000 + 2 * Math.floor(Math.random() * 10000)) {
+  const child = spawn(tauriDriverPath(), ["--port", String(port), "--native-port", String(port + 1)], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const driver = new Driver(port);
   await driver.waitFor("tauri-driver to listen", async () => {
     const response = await fetch(`${driver.base}/status`);

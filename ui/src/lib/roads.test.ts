@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RoundOutcome, RoundResult } from "./bindings";
-import { beadPlate, bigRoad, roadWidth, tally } from "./roads";
+import { beadPlate, bigRoad, derivedRoad, roadWidth, streaks, tally } from "./roads";
 
 function shoe(letters: string): RoundResult[] {
   const map: Record<string, RoundOutcome> = { P: "player", B: "banker", T: "tie", V: "void" };
@@ -75,5 +75,41 @@ describe("bigRoad", () => {
 describe("tally", () => {
   it("counts wins per outcome", () => {
     expect(tally(shoe("PPBTV"))).toEqual({ player: 2, banker: 1, tie: 1 });
+  });
+});
+
+describe("derived roads", () => {
+  it("measure the big road's streaks", () => {
+    expect(streaks(shoe("PPBTBBPV"))).toEqual([2, 3, 1]);
+  });
+
+  it("big eye boy compares with the column before and marks repetition red", () => {
+    // P P | B | P P: column 2 row 0 compares columns 1 (1) and 0 (2): blue; row 1: column 1 has
+    // no row 1 but has the row above it: blue.
+    expect(derivedRoad(shoe("PPBPP"), 1).map((c) => c.colour)).toEqual(["blue", "blue"]);
+    // P | B | P: at column 2 row 0 compare columns 1 and 0: both length 1 → red.
+    expect(derivedRoad(shoe("PBP"), 1).map((c) => c.colour)).toEqual(["red"]);
+    // P P | B | P: column 2 row 0 compares column 1 (1) and column 0 (2) → blue.
+    expect(derivedRoad(shoe("PPBP"), 1).map((c) => c.colour)).toEqual(["blue"]);
+    // PP | BB: column 1 row 1 — column 0 has a row 1 → red.
+    expect(derivedRoad(shoe("PPBB"), 1).map((c) => c.colour)).toEqual(["red"]);
+    // P | BBB: row 1: column 0 length 1 === 1 → blue; row 2: column 0 lacks rows 1 and 2 → red.
+    expect(derivedRoad(shoe("PBBB"), 1).map((c) => c.colour)).toEqual(["blue", "red"]);
+  });
+
+  it("small road and cockroach pig look two and three columns back", () => {
+    expect(derivedRoad(shoe("PBP"), 2)).toEqual([]);
+    expect(derivedRoad(shoe("PBPB"), 2).map((c) => c.colour)).toEqual(["red"]);
+    expect(derivedRoad(shoe("PBPBP"), 3).map((c) => c.colour)).toEqual(["red"]);
+    expect(derivedRoad(shoe("PPBPBP"), 3).map((c) => c.colour)).toEqual(["blue"]);
+  });
+
+  it("lays marks out in streaks of one colour", () => {
+    const road = derivedRoad(shoe("PBPBPBPPBB"), 1);
+    // Streaks 1,1,1,1,1,1,2,2 give red ×5, then blue (row 1 of column 6), blue (column 7 top:
+    // 2 ≠ 1), red (column 7 row 1: column 6 has a row 1).
+    expect(road.map((c) => [c.col, c.row, c.colour[0]])).toEqual([
+      [0, 0, "r"], [0, 1, "r"], [0, 2, "r"], [0, 3, "r"], [0, 4, "r"], [1, 0, "b"], [1, 1, "b"], [2, 0, "r"],
+    ]);
   });
 });

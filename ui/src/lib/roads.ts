@@ -97,3 +97,77 @@ export function tally(rounds: readonly RoundResult[]): { player: number; banker:
   for (const r of rounds) if (r.outcome === "player" || r.outcome === "banker" || r.outcome === "tie") t[r.outcome] += 1;
   return t;
 }
+
+/** Lengths of the big road's streaks (its logical columns, before any dragon tail turns). */
+export function streaks(rounds: readonly RoundResult[]): number[] {
+  const lengths: number[] = [];
+  let last: "player" | "banker" | null = null;
+  for (const r of rounds) {
+    if (r.outcome !== "player" && r.outcome !== "banker") continue;
+    if (r.outcome === last) lengths[lengths.length - 1] = (lengths[lengths.length - 1] ?? 0) + 1;
+    else lengths.push(1);
+    last = r.outcome;
+  }
+  return lengths;
+}
+
+export type DerivedColour = "red" | "blue";
+
+export interface DerivedCell {
+  col: number;
+  row: number;
+  colour: DerivedColour;
+}
+
+/** Lays out a sequence of marks in streaks like the big road (new column on change, tails right). */
+function layout(colours: readonly DerivedColour[], rows: number): DerivedCell[] {
+  const cells: DerivedCell[] = [];
+  const taken = new Set<string>();
+  const key = (c: number, r: number) => `${c},${r}`;
+  let streak = -1;
+  let col = 0;
+  let row = 0;
+  let turned = false;
+  for (const colour of colours) {
+    const last = cells[cells.length - 1];
+    if (last === undefined || last.colour !== colour) {
+      streak += 1;
+      col = streak;
+      row = 0;
+      turned = false;
+      while (taken.has(key(col, row))) col += 1;
+    } else if (!turned && row + 1 < rows && !taken.has(key(col, row + 1))) {
+      row += 1;
+    } else {
+      turned = true;
+      col += 1;
+    }
+    taken.add(key(col, row));
+    cells.push({ col, row, colour });
+  }
+  return cells;
+}
+
+/**
+ * A derived road: the big eye boy (`offset` 1), small road (2) or cockroach pig (3). Each big-road
+ * entry from the first with a column `offset` back to compare with gets a mark: red when the road
+ * repeats itself (a new column as long as the one `offset` + 1 back; or, down a column, the column
+ * `offset` back has a cell on this row or lacks the one above it too), blue when it does not.
+ */
+export function derivedRoad(rounds: readonly RoundResult[], offset: 1 | 2 | 3, rows = ROAD_ROWS): DerivedCell[] {
+  const lengths = streaks(rounds);
+  const colours: DerivedColour[] = [];
+  lengths.forEach((length, c) => {
+    for (let r = 0; r < length; r++) {
+      if (r === 0) {
+        if (c < offset + 1) continue;
+        colours.push(lengths[c - 1] === lengths[c - 1 - offset] ? "red" : "blue");
+      } else {
+        if (c < offset) continue;
+        const reference = lengths[c - offset] ?? 0;
+        colours.push(reference >= r + 1 ? "red" : reference === r ? "blue" : "red");
+      }
+    }
+  });
+  return layout(colours, rows);
+}
