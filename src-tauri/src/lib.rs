@@ -98,23 +98,45 @@ async fn replay(
     desk.replay(&table, shoe)
 }
 
+/// Why the pit could not start, if it could not; the window then shows this instead of the pit.
+pub struct StartupFailure(pub Option<ApiError>);
+
+/// Why the pit could not start (a bad pit definition, an unopenable database, a device that
+/// cannot start), or `None` when it is running. The front end asks this first.
+#[tauri::command]
+fn startup_error(failure: State<'_, StartupFailure>) -> Option<ApiError> {
+    failure.0.clone()
+}
+
 /// Builds the app with its state and commands, on any runtime (the real one or the test mock).
 pub fn builder<R: tauri::Runtime>(builder: tauri::Builder<R>, desk: Desk) -> tauri::Builder<R> {
-    builder
-        .manage(desk)
-        .invoke_handler(tauri::generate_handler![
-            pit_overview,
-            login,
-            logout,
-            incidents,
-            incident,
-            acknowledge,
-            add_note,
-            resolve,
-            record_console,
-            replay,
-            export_incident_pdf
-        ])
+    commands(builder.manage(desk).manage(StartupFailure(None)))
+}
+
+/// Builds the app for a pit that could not start: the window shows `error` (the desk's commands
+/// answer that the desk is not running).
+pub fn failed_builder<R: tauri::Runtime>(
+    builder: tauri::Builder<R>,
+    error: ApiError,
+) -> tauri::Builder<R> {
+    commands(builder.manage(StartupFailure(Some(error))))
+}
+
+fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
+    builder.invoke_handler(tauri::generate_handler![
+        startup_error,
+        pit_overview,
+        login,
+        logout,
+        incidents,
+        incident,
+        acknowledge,
+        add_note,
+        resolve,
+        record_console,
+        replay,
+        export_incident_pdf
+    ])
 }
 
 /// Forwards the desk's update stream to the window as [`UPDATE_EVENT`]s, on a thread of its own,
@@ -149,12 +171,28 @@ fn fail(what: &str, error: impl std::fmt::Display) -> ! {
     std::process::exit(1);
 }
 
-/// Runs the desktop app (on the demo pit unless a pit definition is given).
+/// Runs the desktop app (on the demo pit unless a pit definition is given). When the pit cannot
+/// start, the window says why (and so does stderr).
 pub fn run() {
     let context = tauri::generate_context!();
     let data_dir = dirs_data(context.config().identifier.as_str());
-    let options = options(data_dir).unwrap_or_else(|e| fail("the configuration", e));
-    let (desk, updates) = Desk::start(options).unwrap_or_else(|e| fail("the pit cannot start", e));
+    let started = options(data_dir)
+        .map_err(|e| ApiError::new(e.code, format!("The pit definition is not usable.\n{e}")))
+        .and_then(|options| {
+            Desk::start(options)
+                .map_err(|e| ApiError::new(e.code, format!("The pit cannot start.\n{e}")))
+        });
+    let (desk, updates) = match started {
+        Ok(started) => started,
+        Err(error) => {
+            eprintln!("pitwatch: {error}");
+            let app = failed_builder(tauri::Builder::default(), error)
+                .build(context)
+                .unwrap_or_else(|e| fail("the desktop app could not start", e));
+            app.run(|_, _| {});
+            return;
+        }
+    };
     let app = builder(tauri::Builder::default(), desk)
         .build(context)
         .unwrap_or_else(|e| fail("the desktop app could not start", e));
@@ -203,6 +241,27 @@ mod tests {
             },
         )
         .map(|r| r.deserialize().expect("JSON"))
+    }
+
+    #[test]
+    fn a_pit_that_cannot_start_says_why_and_its_commands_refuse() {
+        let error = ApiError::new(
+            pitwatch_api::dto::ErrorCode::InvalidInput,
+            "The pit definition is not usable.\nline 1: expected a table",
+        );
+        let app = failed_builder(mock_builder(), error.clone())
+            .build(mock_context(noop_assets()))
+            .expect("the app builds on the mock runtime");
+        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .expect("a mock window");
+        let said = invoke(&webview, "startup_error", serde_json::json!({})).expect("an answer");
+        assert_eq!(said["code"], "invalid_input");
+        assert_eq!(said["message"], error.message);
+        assert!(
+            invoke(&webview, "pit_overview", serde_json::json!({})).is_err(),
+            "no desk, no overview"
+        );
     }
 
     #[test]

@@ -235,3 +235,40 @@ test("keyboard: N moves to the next alert and A acknowledges the one shown", asy
   const row = await driver.waitFor("the acknowledged incident", () => driver.find(`[data-testid="incident-row"][data-id="${second}"]`));
   await driver.waitFor("its status", async () => (await driver.attribute(row, "data-status")) === "acknowledged");
 });
+
+test("a pit definition with problems shows them in the window instead of the pit", async () => {
+  const { driver } = harness;
+  const config = join(dataDir, "bad-pit.toml");
+  writeFileSync(
+    config,
+    `[site]
+name = "Broken Pit"
+
+[[table]]
+name = "T1"
+game = "baccarat"
+rules = "no-such-book"
+device = { protocol = "angel-eye" }
+simulated = true
+
+[[table]]
+name = "T1"
+game = "baccarat"
+rules = "nz-baccarat"
+device = { protocol = "angel-eye" }
+`,
+  );
+  await driver.quit();
+  // The pit definition is the app's first argument (PITWATCH_CONFIG is not set here).
+  await driver.start(app, [config]);
+  const screen = await driver.waitFor("the start-up error screen", () => driver.find('[data-testid="startup-error"]'));
+  assert.match(await driver.text(screen), /could not start the pit/);
+  const problems = await driver.execute(
+    `return [...document.querySelectorAll('[data-testid="startup-problem"]')].map(li => li.textContent);`,
+  );
+  assert.ok(problems.some((p) => p.includes("bad-pit.toml")), `the file is named: ${problems}`);
+  assert.ok(problems.some((p) => /no-such-book/.test(p)), `the unknown rule book is listed: ${problems}`);
+  assert.ok(problems.some((p) => /same name/.test(p)), `the duplicate name is listed: ${problems}`);
+  assert.equal(await driver.find('[data-testid="table-tile"]'), null, "no pit is shown");
+  await shot("startup-error.png");
+});

@@ -40,9 +40,10 @@ export class Driver {
     return `/session/${this.session}${path}`;
   }
 
-  async start(application) {
+  /** Launches `application` with command-line `args` in a new session. */
+  async start(application, args = []) {
     const value = await this.request("POST", "/session", {
-      capabilities: { alwaysMatch: { "tauri:options": { application } } },
+      capabilities: { alwaysMatch: { "tauri:options": { application, args } } },
     });
     this.session = value.sessionId;
   }

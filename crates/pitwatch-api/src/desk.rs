@@ -19,7 +19,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use pitwatch_model::{Card, EventKind, ExposedDuring, TableEvent, TableState, Target, Timestamp};
-use pitwatch_rules::{Output, RoundRecord, RuleBook};
+use pitwatch_rules::{Output, RoundRecord, RuleBook, TableView};
 use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{IncidentFilter, IncidentId, Role, Status, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
@@ -139,12 +139,15 @@ pub fn parse_pace(text: &str) -> Result<Pace, ApiError> {
     }
 }
 
-/// The live pit: one tile per table, folded from the monitor's events.
+/// The live pit: one tile per table, from the monitor's events. The shoe state on a tile (the
+/// shoe, the round being dealt, cards dealt and left, the burn, the cutting card) is the table's
+/// engine's own view, published by the monitor after each recorded input; the desk folds only
+/// what the engine does not keep: the link, frame counts, the shoe's completed rounds (the roads)
+/// and the incident counts.
 #[derive(Debug, Clone)]
 pub struct PitModel {
     tables: Vec<TableTile>,
     index: HashMap<String, usize>,
-    shoe_sizes: Vec<Option<u32>>,
 }
 
 impl PitModel {
@@ -156,20 +159,7 @@ impl PitModel {
             .enumerate()
             .map(|(i, t)| (t.name.clone(), i))
             .collect();
-        let shoe_sizes = pit
-            .tables
-            .iter()
-            .map(|t| {
-                RuleBook::load(&t.rules)
-                    .ok()
-                    .map(|b| b.composition().total_cards())
-            })
-            .collect();
-        PitModel {
-            tables,
-            index,
-            shoe_sizes,
-        }
+        PitModel { tables, index }
     }
 
     /// The tiles, in the pit definition's order.
@@ -233,13 +223,18 @@ impl PitModel {
                 (table, None)
             }
             MonitorEvent::Derived { table, derived } => {
-                let Some(&i) = self.index.get(table) else {
+                let Some(tile) = self.tile_mut(table) else {
                     return (None, None);
                 };
-                let shoe_size = self.shoe_sizes[i];
-                let tile = &mut self.tables[i];
-                let raised = fold_derived(tile, derived, shoe_size, now);
+                let raised = fold_derived(tile, derived, now);
                 (table, raised)
+            }
+            MonitorEvent::View { table, view } => {
+                let Some(tile) = self.tile_mut(table) else {
+                    return (None, None);
+                };
+                show_view(tile, view);
+                (table, None)
             }
         };
         (Some(table.clone()), changed)
@@ -250,12 +245,38 @@ impl PitModel {
     }
 }
 
-fn fold_derived(
-    tile: &mut TableTile,
-    derived: &Derived,
-    shoe_size: Option<u32>,
-    now: Timestamp,
-) -> Option<IncidentRow> {
+/// Puts the engine's view of the table on its tile.
+fn show_view(tile: &mut TableTile, view: &TableView) {
+    if view.shoe != tile.shoe {
+        // The roads are one shoe's: another shoe starts them afresh.
+        tile.rounds.retain(|r| r.shoe == view.shoe);
+    }
+    tile.shoe = view.shoe;
+    tile.cards_dealt = view.cards_dealt;
+    tile.cards_left = view.cards_left;
+    tile.burn_done = view.burn.done();
+    tile.cutting_card_out = view.cutting_card_out;
+    tile.current = match (&view.round, &view.last_round) {
+        (Some(round), _) => LiveRound {
+            round: round.number,
+            player: cards(&round.player),
+            banker: cards(&round.banker),
+            result: None,
+        },
+        (None, Some(record)) if record.shoe == view.shoe => {
+            let result = round_result(record);
+            LiveRound {
+                round: record.round,
+                player: result.player.clone(),
+                banker: result.banker.clone(),
+                result: Some(result),
+            }
+        }
+        (None, _) => LiveRound::default(),
+    };
+}
+
+fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Option<IncidentRow> {
     match derived {
         Derived::Frame { accepted, .. } => {
             if *accepted {
@@ -267,28 +288,15 @@ fn fold_derived(
             None
         }
         Derived::Event(event) => {
-            fold_event(tile, event, shoe_size);
+            fold_event(tile, event);
             None
         }
         Derived::Output { output, incident } => match output {
             Output::Round(record) => {
-                let result = round_result(record);
-                tile.shoe = record.shoe;
-                tile.current = LiveRound {
-                    round: record.round,
-                    player: result.player.clone(),
-                    banker: result.banker.clone(),
-                    result: Some(result.clone()),
-                };
                 // The roads are one shoe's: a round of another shoe starts them afresh.
                 tile.rounds
                     .retain(|r| r.shoe == record.shoe && r.round != record.round);
-                tile.rounds.push(result);
-                None
-            }
-            Output::Shoe(summary) => {
-                tile.shoe = summary.shoe + 1;
-                tile.rounds.retain(|r| r.shoe > summary.shoe);
+                tile.rounds.push(round_result(record));
                 None
             }
             Output::Irregularity(irregularity) => {
@@ -315,49 +323,14 @@ fn fold_derived(
                 }
                 None
             }
+            Output::Shoe(_) => None,
         },
     }
 }
 
-fn fold_event(tile: &mut TableTile, event: &TableEvent, shoe_size: Option<u32>) {
+/// The device's own reports about itself: an error shows on the tile until it clears.
+fn fold_event(tile: &mut TableTile, event: &TableEvent) {
     match &event.kind {
-        EventKind::Shuffled { cards, .. } => new_shoe(tile, cards.or(shoe_size)),
-        EventKind::CardDrawn {
-            card,
-            target,
-            retransmit,
-            ..
-        } => {
-            if *retransmit == Some(true) {
-                return;
-            }
-            if *target == Some(Target::First) && tile.cards_dealt > 0 {
-                // The first card of a shoe whose device reports no shuffle (Angel Eye): a new shoe.
-                new_shoe(tile, None);
-            }
-            tile.cards_dealt += 1;
-            tile.cards_left = match tile.cards_left {
-                Some(left) => Some(left.saturating_sub(1)),
-                None => shoe_size.map(|size| size.saturating_sub(tile.cards_dealt)),
-            };
-            if !matches!(target, Some(Target::Player | Target::Banker)) {
-                return;
-            }
-            if tile.current.result.is_some() || tile.current.round == 0 {
-                let next = tile.rounds.last().map_or(1, |r| r.round + 1);
-                tile.current = LiveRound {
-                    round: next,
-                    ..LiveRound::default()
-                };
-            }
-            let code = card.map(|c| c.to_string());
-            match target {
-                Some(Target::Player) => tile.current.player.push(code),
-                _ => tile.current.banker.push(code),
-            }
-        }
-        EventKind::CuttingCardDrawn => tile.cutting_card_out = true,
-        EventKind::BurnCounted { .. } => tile.burn_done = true,
         EventKind::DeviceError { code, text } => {
             tile.status = LinkStatus::Error;
             tile.status_detail = format!("device error {code}: {text}");
@@ -367,19 +340,6 @@ fn fold_event(tile: &mut TableTile, event: &TableEvent, shoe_size: Option<u32>) 
             tile.status_detail = String::from("device error cleared");
         }
         _ => {}
-    }
-}
-
-/// Clears the shoe state for a new shoe of `size` cards (if known).
-fn new_shoe(tile: &mut TableTile, size: Option<u32>) {
-    tile.cards_dealt = 0;
-    tile.cards_left = size;
-    tile.burn_done = false;
-    tile.cutting_card_out = false;
-    tile.rounds.clear();
-    tile.current = LiveRound::default();
-    if tile.shoe == 0 {
-        tile.shoe = 1;
     }
 }
 
@@ -1029,24 +989,15 @@ impl Desk {
             .find(|t| t.name == table)
             .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no table {table}")))?;
         let mut tile = TableTile::from(config);
-        let shoe_size = RuleBook::load(&config.rules)
-            .ok()
-            .map(|b| b.composition().total_cards());
         let mut out = Vec::with_capacity(steps.len());
         for step in steps {
-            fold_event(&mut tile, &step.event, shoe_size);
+            fold_event(&mut tile, &step.event);
             let mut completed = None;
             let mut irregularities = Vec::new();
             for output in &step.outputs {
                 match output {
                     Output::Round(record) => {
                         let result = round_result(record);
-                        tile.current = LiveRound {
-                            round: record.round,
-                            player: result.player.clone(),
-                            banker: result.banker.clone(),
-                            result: Some(result.clone()),
-                        };
                         tile.rounds.push(result.clone());
                         completed = Some(result);
                     }
@@ -1056,6 +1007,8 @@ impl Desk {
                     _ => {}
                 }
             }
+            // The shoe state at this step is the engine's own, as on the live tile.
+            show_view(&mut tile, &step.view);
             out.push(ReplayStep {
                 seq: step.event.seq,
                 at: step.event.at.map(|t| t.to_string()),
@@ -1356,21 +1309,43 @@ mod honest {
 #[cfg(test)]
 mod fold {
     use super::*;
-    use pitwatch_rules::Hand;
+    use pitwatch_rules::Engine;
 
     fn card(code: &str) -> Card {
         code.parse().expect("a card")
     }
 
-    fn derived(derived: Derived) -> MonitorEvent {
-        MonitorEvent::Derived {
-            table: "BAC-1".into(),
-            derived,
+    /// Feeds `event` to `engine` and the model the way the monitor publishes it: the event, what
+    /// the engine derived, then the engine's view.
+    fn feed(model: &mut PitModel, engine: &mut Engine, event: TableEvent) {
+        let now = SystemClock.now();
+        let table = String::from("BAC-1");
+        engine.handle_event(&event);
+        model.apply(
+            &MonitorEvent::Derived {
+                table: table.clone(),
+                derived: Derived::Event(event),
+            },
+            now,
+        );
+        while let Some(output) = engine.poll_output() {
+            model.apply(
+                &MonitorEvent::Derived {
+                    table: table.clone(),
+                    derived: Derived::Output {
+                        output,
+                        incident: None,
+                    },
+                },
+                now,
+            );
         }
+        let view = engine.view();
+        model.apply(&MonitorEvent::View { table, view }, now);
     }
 
-    fn drawn(seq: u64, code: &str, target: Target) -> MonitorEvent {
-        derived(Derived::Event(TableEvent::new(
+    fn drawn(seq: u64, code: &str, target: Target) -> TableEvent {
+        TableEvent::new(
             seq,
             EventKind::CardDrawn {
                 card: Some(card(code)),
@@ -1379,39 +1354,54 @@ mod fold {
                 face_up: None,
                 retransmit: None,
             },
-        )))
+        )
     }
 
-    fn round(shoe: u32, number: u32, player: &[&str], banker: &[&str]) -> MonitorEvent {
-        let hand = |codes: &[&str]| Hand::of(&codes.iter().map(|c| card(c)).collect::<Vec<_>>());
-        derived(Derived::Output {
-            output: Output::Round(RoundRecord::from_hands(
-                shoe,
-                number,
-                hand(player),
-                hand(banker),
-            )),
-            incident: None,
-        })
+    fn shuffled(seq: u64) -> TableEvent {
+        TableEvent::new(
+            seq,
+            EventKind::Shuffled {
+                decks: None,
+                cards: None,
+                shuffler: None,
+            },
+        )
     }
 
     #[test]
-    fn a_table_tile_follows_the_shoe_round_by_round() {
-        let mut model = PitModel::new(&PitConfig::demo());
-        let now = SystemClock.now();
-        let size = model.table("BAC-1").and_then(|t| t.cards_left);
-        assert_eq!(size, None, "nothing dealt yet");
-        model.apply(&drawn(1, "5H", Target::First), now);
-        model.apply(&drawn(2, "9S", Target::Player), now);
-        model.apply(&drawn(3, "KD", Target::Banker), now);
+    fn a_table_tile_shows_the_engines_view_round_by_round() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let size = book.composition().total_cards();
+        let mut engine = Engine::new(book);
+        let mut model = PitModel::new(&pit);
+        assert_eq!(model.table("BAC-1").and_then(|t| t.cards_left), None);
+        let mut seq = 0;
+        let mut next = || {
+            seq += 1;
+            seq
+        };
+        feed(&mut model, &mut engine, shuffled(next()));
+        // The burn: a five face up, then five cards.
+        feed(&mut model, &mut engine, drawn(next(), "5H", Target::First));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
-        assert_eq!(tile.cards_dealt, 3);
-        assert_eq!(tile.cards_left, Some(8 * 52 - 3));
+        assert_eq!((tile.shoe, tile.cards_dealt), (1, 1));
+        assert!(!tile.burn_done, "the burn is not over");
+        for _ in 0..5 {
+            feed(&mut model, &mut engine, drawn(next(), "2C", Target::Burn));
+        }
+        feed(&mut model, &mut engine, drawn(next(), "9S", Target::Player));
+        feed(&mut model, &mut engine, drawn(next(), "KD", Target::Banker));
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        assert!(tile.burn_done, "{tile:?}");
+        assert_eq!(tile.cards_dealt, 8);
+        assert_eq!(tile.cards_left, Some(size - 8));
         assert_eq!(tile.current.round, 1);
         assert_eq!(tile.current.player, [Some("9S".to_owned())]);
         assert_eq!(tile.current.banker, [Some("KD".to_owned())]);
 
-        model.apply(&round(1, 1, &["9S", "TC"], &["KD", "2H"]), now);
+        feed(&mut model, &mut engine, drawn(next(), "TC", Target::Player));
+        feed(&mut model, &mut engine, drawn(next(), "2H", Target::Banker));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
         let result = tile.current.result.expect("the round completed");
         assert_eq!(result.outcome, Some(RoundOutcome::Player));
@@ -1422,18 +1412,18 @@ mod fold {
         assert_eq!(tile.rounds.len(), 1);
 
         // The next card starts round 2 with empty hands.
-        model.apply(&drawn(8, "AS", Target::Player), now);
+        feed(&mut model, &mut engine, drawn(next(), "AS", Target::Player));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
         assert_eq!(tile.current.round, 2);
+        assert_eq!(tile.current.player, [Some("AS".to_owned())]);
         assert_eq!(tile.current.banker, Vec::<Option<String>>::new());
 
-        // A round of the next shoe starts the roads afresh; a new shoe's first card resets it.
-        model.apply(&round(2, 1, &["AS", "2C"], &["3D", "4H"]), now);
-        assert_eq!(model.table("BAC-1").expect("BAC-1").rounds.len(), 1);
-        model.apply(&drawn(20, "7H", Target::First), now);
+        // A new shoe, as the engine counts it, starts the tile and the roads afresh.
+        feed(&mut model, &mut engine, shuffled(next()));
         let tile = model.table("BAC-1").expect("BAC-1");
-        assert_eq!(tile.cards_dealt, 1);
-        assert!(tile.rounds.is_empty());
+        assert_eq!(tile.shoe, engine.view().shoe);
+        assert_eq!(tile.cards_dealt, 0, "{tile:?}");
+        assert!(tile.rounds.iter().all(|r| r.shoe == tile.shoe));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use pitwatch_model::{EventKind, Timestamp};
-use pitwatch_rules::RuleBook;
+use pitwatch_rules::{RuleBook, TableView};
 use pitwatch_store::{DeviceIdentity, SessionId, Store, StoreError};
 use pitwatch_transport::{spawn_device, Clock, DeviceHandle, TransportEvent};
 
@@ -65,6 +65,14 @@ pub enum MonitorEvent {
         table: String,
         /// What.
         derived: Derived,
+    },
+    /// The table as its engine sees it after an input was recorded, published after what that
+    /// input derived.
+    View {
+        /// The table.
+        table: String,
+        /// The engine's view.
+        view: TableView,
     },
     /// Recording failed; the message says what and where.
     Failed {
@@ -306,7 +314,7 @@ fn write_loop(
     Ok(())
 }
 
-type Published = (String, Vec<Derived>);
+type Published = (String, Vec<Derived>, TableView);
 
 fn record_run(
     store: &mut Store,
@@ -329,14 +337,14 @@ fn record_run(
                 if let Err(e) = recorder.ingest(&mut batch, received_at, &bytes, &mut derived) {
                     failures.push((recorder.name().to_owned(), e.to_string()));
                 }
-                shown.push((recorder.name().to_owned(), derived));
+                shown.push((recorder.name().to_owned(), derived, recorder.view()));
             }
             Input::Transport(index, TransportEvent::Disconnected { at, reason }) => {
                 let recorder = &mut recorders[index];
                 if let Some(session) = recorder.disconnect(&mut batch, at, &mut derived)? {
                     ended.push((session, at, reason.clone()));
                 }
-                shown.push((recorder.name().to_owned(), derived));
+                shown.push((recorder.name().to_owned(), derived, recorder.view()));
                 links.push(MonitorEvent::Link {
                     table: recorder.name().to_owned(),
                     state: LinkState::Disconnected,
@@ -358,7 +366,7 @@ fn record_run(
                         Ok(seq) => replies.push((reply, Ok(seq))),
                         Err(e) => replies.push((reply, Err(e.to_string()))),
                     }
-                    shown.push((table, derived));
+                    shown.push((table, derived, recorder.view()));
                 }
             },
             Input::Transport(_, _) | Input::Stop => {}
@@ -369,13 +377,14 @@ fn record_run(
         store.end_session(session, at, &reason)?;
     }
     // Only now, with everything on record, is anything shown.
-    for (table, derived) in shown {
+    for (table, derived, view) in shown {
         for item in derived {
             publish(MonitorEvent::Derived {
                 table: table.clone(),
                 derived: item,
             });
         }
+        publish(MonitorEvent::View { table, view });
     }
     for link in links {
         publish(link);

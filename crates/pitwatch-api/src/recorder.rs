@@ -10,7 +10,7 @@
 use pitwatch_codec::Decoder;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{Engine, Irregularity, Output, RuleBook};
+use pitwatch_rules::{Engine, Irregularity, Output, RuleBook, TableView};
 use pitwatch_store::{
     Batch, DeviceIdentity, IncidentId, NewIncident, SessionId, Store, StoreError, TableId,
 };
@@ -138,6 +138,12 @@ impl TableRecorder {
     /// The table's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// What the engine knows about the table now, after everything recorded so far (the shoe,
+    /// the round in progress, the burn, the cutting card and the last round).
+    pub fn view(&self) -> TableView {
+        self.engine.view()
     }
 
     /// The current device session, if connected.

@@ -41,6 +41,11 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
   }
 }
 
+/** Why the pit could not start, or null when it is running. */
+export function startupError(): Promise<ApiError | null> {
+  return call<ApiError | null>("startup_error");
+}
+
 export function pitOverview(): Promise<PitOverview> {
   return call<PitOverview>("pit_overview");
 }
