@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startTauriDriver } from "./webdriver.mjs";
@@ -31,8 +32,8 @@ let harness;
 let resolvedId = null;
 let resolvedCards = null;
 
-async function shot(name) {
-  writeFileSync(join(shots, name), await harness.driver.screenshot());
+async function shot(name, driver = harness.driver) {
+  writeFileSync(join(shots, name), await driver.screenshot());
 }
 
 /** The card codes shown under `css` (Player's then Banker's), or null when there is none. */
@@ -271,4 +272,79 @@ device = { protocol = "angel-eye" }
   assert.ok(problems.some((p) => /same name/.test(p)), `the duplicate name is listed: ${problems}`);
   assert.equal(await driver.find('[data-testid="table-tile"]'), null, "no pit is shown");
   await shot("startup-error.png");
+});
+
+/** A TCP device stand-in: accepts connections on `port` (0: any) and can drop them and stop. */
+async function tcpDevice(port = 0) {
+  const sockets = new Set();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+  });
+  await new Promise((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, "127.0.0.1", ok);
+  });
+  return {
+    port: server.address().port,
+    connections: () => sockets.size,
+    /** Drops every connection and stops listening, like a device switched off. */
+    stop: () =>
+      new Promise((ok) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => ok());
+      }),
+  };
+}
+
+test("a table whose device link drops shows Reconnecting, then Connected when it is back", async () => {
+  let device = await tcpDevice();
+  const { port } = device;
+  const config = join(dataDir, "tcp-pit.toml");
+  writeFileSync(
+    config,
+    `[site]
+name = "Link Test Pit"
+
+[[table]]
+name = "TCP-1"
+game = "baccarat"
+rules = "nz-baccarat"
+device = { protocol = "angel-eye" }
+link = { kind = "tcp", address = "127.0.0.1:${port}", backoff = { initial_ms = 100, max_ms = 300 } }
+`,
+  );
+  await harness.driver.quit();
+  // A pit of its own on a database of its own: a driver started with its own environment.
+  const shared = process.env.PITWATCH_DB;
+  process.env.PITWATCH_DB = join(dataDir, "tcp-pit.db");
+  const own = await startTauriDriver().finally(() => {
+    process.env.PITWATCH_DB = shared;
+  });
+  const { driver } = own;
+  try {
+    // The pit definition is the app's first argument (PITWATCH_CONFIG is not set here).
+    await driver.start(app, [config]);
+    const status = () =>
+      driver.execute(`return document.querySelector('[data-table="TCP-1"] [data-testid="tile-status"]')?.dataset.status ?? null;`);
+    const label = () => driver.execute(`return document.querySelector('[data-table="TCP-1"] [data-testid="tile-status"]')?.textContent ?? "";`);
+    await driver.waitFor("the tile to show Connected", async () => (await status()) === "connected");
+    assert.match(await label(), /Connected/);
+    await driver.waitFor("the app's connection", () => device.connections() > 0, 5000);
+
+    await device.stop();
+    await driver.waitFor("the tile to show Reconnecting", async () => (await status()) === "reconnecting");
+    assert.match(await label(), /Reconnecting/);
+    await shot("link-reconnecting.png", driver);
+
+    device = await tcpDevice(port);
+    await driver.waitFor("the tile to show Connected again", async () => (await status()) === "connected");
+    assert.match(await label(), /Connected/);
+    await shot("link-connected-again.png", driver);
+  } finally {
+    await driver.quit();
+    own.stop();
+    await device.stop();
+  }
 });
