@@ -65,7 +65,7 @@ before(async () => {
 
 after(async () => {
   await harness?.driver.quit();
-  harness?.stop();
+  await harness?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -117,6 +117,17 @@ test("a table shows its live round, roads and device", async () => {
   assert.match(device, /\d+ accepted/);
   await shot("table.png");
   await driver.click(await driver.find('[data-testid="nav-pit"]'));
+});
+
+test("the window measures how long live events take to reach the screen", async () => {
+  const { driver } = harness;
+  const lags = await driver.waitFor("measured lags", async () => {
+    const l = await driver.execute("return window.__pitwatchLatency?.lags() ?? [];");
+    return l.length >= 5 && l;
+  });
+  // Each is a live event's host receive time to its tile in the DOM: never negative (one clock)
+  // and, on the demo pit, well under the few seconds that would mean the window falls behind.
+  assert.ok(lags.every((l) => Number.isFinite(l) && l >= 0 && l < 5000), `lags: ${lags.slice(-20)}`);
 });
 
 test("an injected irregularity raises an alert; acknowledging and resolving it works", async () => {

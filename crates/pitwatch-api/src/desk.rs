@@ -288,6 +288,9 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             None
         }
         Derived::Event(event) => {
+            if let Some(at) = event.at {
+                tile.last_event_at_ms = Some(at.unix_millis());
+            }
             fold_event(tile, event);
             None
         }

@@ -49,6 +49,10 @@ pub struct TableTile {
     pub frames_accepted: u64,
     /// Frames the codec rejected since start-up.
     pub frames_rejected: u64,
+    /// When the host received the latest table event on the tile (the event's `at`, Unix
+    /// milliseconds), if any arrived since start-up: the front end measures from it how long a
+    /// live event takes to reach the screen.
+    pub last_event_at_ms: Option<i64>,
     /// The shoe being dealt (1-based in the table's record; 0 before the first shuffle seen).
     pub shoe: u32,
     /// Cards drawn from this shoe (burn cards included) since its shuffle.
@@ -429,6 +433,7 @@ impl From<&TableConfig> for TableTile {
             last_frame_ms: None,
             frames_accepted: 0,
             frames_rejected: 0,
+            last_event_at_ms: None,
             shoe: 0,
             cards_dealt: 0,
             cards_left: None,

@@ -65,6 +65,12 @@ framesAccepted: number,
  */
 framesRejected: number, 
 /**
+ * When the host received the latest table event on the tile (the event's `at`, Unix
+ * milliseconds), if any arrived since start-up: the front end measures from it how long a
+ * live event takes to reach the screen.
+ */
+lastEventAtMs: number | null, 
+/**
  * The shoe being dealt (1-based in the table's record; 0 before the first shuffle seen).
  */
 shoe: number, 

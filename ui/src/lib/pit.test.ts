@@ -14,6 +14,7 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     lastFrameMs: null,
     framesAccepted: 0,
     framesRejected: 0,
+    lastEventAtMs: null,
     shoe: 1,
     cardsDealt: 0,
     cardsLeft: 416,

@@ -1,0 +1,65 @@
+// Measures how long a live event takes to reach the screen in the desktop app: from the host's
+// receive time of a frame (the event's `at`) to the moment the window's DOM shows it on the tile.
+// Runs the demo pit (default 10x pace) for a minute under tauri-driver, reads the lags the app
+// records (window.__pitwatchLatency, see ui/src/lib/latency.ts) and prints p50/p90/p99/max.
+//
+//   PITWATCH_APP=/work/target-desk/debug/pitwatch-desktop \
+//     xvfb-run -a -s "-screen 0 1440x900x24" node scripts/measure-desktop-latency.mjs
+//
+// Environment: PITWATCH_APP (the built app), LATENCY_SECONDS (60), PITWATCH_DEMO_PACE (10x).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { startTauriDriver } from "../tests/e2e/webdriver.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const app = process.env.PITWATCH_APP ?? join(root, "target/debug/pitwatch-desktop");
+const seconds = Number(process.env.LATENCY_SECONDS ?? "60");
+const dataDir = mkdtempSync(join(tmpdir(), "pitwatch-latency-"));
+process.env.PITWATCH_DB = join(dataDir, "pit.db");
+process.env.PITWATCH_DEMO_PACE = process.env.PITWATCH_DEMO_PACE ?? "10x";
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.max(Math.ceil((p / 100) * sorted.length) - 1, 0)];
+}
+
+const harness = await startTauriDriver();
+let code = 0;
+try {
+  const { driver } = harness;
+  await driver.start(app);
+  await driver.waitFor("the pit grid", () => driver.find('[data-testid="pit-grid"]'), 30000);
+  // Warm-up: the first updates include start-up work; measure the steady state after it.
+  await sleep(3000);
+  await driver.execute("window.__pitwatchLatency.clear(); return true;");
+  await sleep(seconds * 1000);
+  const lags = await driver.execute("return window.__pitwatchLatency.lags();");
+  const sorted = [...lags].sort((a, b) => a - b);
+  const result = {
+    pace: process.env.PITWATCH_DEMO_PACE,
+    seconds,
+    events: sorted.length,
+    p50_ms: percentile(sorted, 50),
+    p90_ms: percentile(sorted, 90),
+    p99_ms: percentile(sorted, 99),
+    max_ms: sorted.at(-1) ?? null,
+    min_ms: sorted[0] ?? null,
+  };
+  console.log(JSON.stringify(result));
+  if (sorted.length === 0) {
+    console.error("no live event was measured");
+    code = 1;
+  }
+  await driver.quit();
+} catch (error) {
+  console.error(error);
+  code = 1;
+} finally {
+  await harness.driver.quit();
+  harness.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(code);
