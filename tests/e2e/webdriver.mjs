@@ -1,9 +1,10 @@
 // A minimal W3C WebDriver client over fetch, and a harness that starts tauri-driver (which starts
 // WebKitWebDriver) for the real desktop app. No npm dependency: Node 20's fetch is enough.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecc";
@@ -138,13 +139,35 @@ export class Driver {
  * machine do not talk to each other's driver.
  */
 export async function startTauriDriver(port = 20000 + 2 * Math.floor(Math.random() * 10000)) {
+  // The driver runs in a process group of its own, so stopping it also stops WebKitWebDriver and
+  // any app it launched, even one whose session was never closed; and its output goes to a log
+  // file, never to this process's streams: an app left running with our stderr would keep the
+  // test runner waiting for end-of-file forever.
+  const logDir = join(dirname(fileURLToPath(import.meta.url)), "../../artifacts/e2e");
+  mkdirSync(logDir, { recursive: true });
+  const log = openSync(join(logDir, "tauri-driver.log"), "a");
   const child = spawn(tauriDriverPath(), ["--port", String(port), "--native-port", String(port + 1)], {
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", log, log],
+    detached: true,
   });
+  closeSync(log);
+  const killGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  process.once("exit", () => killGroup("SIGKILL"));
   const driver = new Driver(port);
   await driver.waitFor("tauri-driver to listen", async () => {
     const response = await fetch(`${driver.base}/status`);
     return response.ok;
   });
-  return { driver, stop: () => child.kill("SIGTERM") };
+  const stop = async () => {
+    killGroup("SIGTERM");
+    for (let i = 0; i < 30 && child.exitCode === null && child.signalCode === null; i++) await sleep(100);
+    killGroup("SIGKILL");
+  };
+  return { driver, stop };
 }
