@@ -81,7 +81,8 @@ ui-test: ui-deps
 	cd ui && $(NPM) test
 
 e2e: app tauri-driver
-	PITWATCH_APP=$(APP) $(XVFB) node --test --test-reporter=spec tests/e2e/
+	# A hard limit: a stuck WebDriver session must fail the run, not hold CI for its whole budget.
+	PITWATCH_APP=$(APP) timeout --kill-after=10 900 $(XVFB) node --test --test-reporter=spec tests/e2e/
 
 # Rewrites ui/src/lib/bindings.ts from the Rust DTOs.
 bindings:
