@@ -11,6 +11,7 @@ use std::sync::mpsc::Receiver;
 use pitwatch_api::desk::{Desk, DeskOptions};
 use pitwatch_api::dto::{
     ConsoleEntry, IncidentDetail, IncidentQuery, IncidentRow, PitUpdate, Session, ShoeReplay,
+    UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use tauri::{Emitter, Manager, State};
@@ -98,6 +99,18 @@ async fn replay(
     desk.replay(&table, shoe)
 }
 
+/// Adds a user with a role and password; only a logged-in admin may (hashing the password takes
+/// a moment, so off the main thread).
+#[tauri::command]
+async fn add_user(
+    desk: State<'_, Desk>,
+    name: String,
+    role: String,
+    password: String,
+) -> Result<UserRow, ApiError> {
+    desk.add_user(&name, &role, &password)
+}
+
 /// Why the pit could not start, if it could not; the window then shows this instead of the pit.
 pub struct StartupFailure(pub Option<ApiError>);
 
@@ -135,7 +148,8 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         resolve,
         record_console,
         replay,
-        export_incident_pdf
+        export_incident_pdf,
+        add_user
     ])
 }
 

@@ -355,7 +355,7 @@ link = { kind = "tcp", address = "127.0.0.1:${port}", backoff = { initial_ms = 1
     await shot("link-connected-again.png", driver);
   } finally {
     await driver.quit();
-    own.stop();
+    await own.stop();
     await device.stop();
   }
 });

@@ -28,7 +28,7 @@ use crate::dto::{
     ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentQuery,
     IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate, ReplayStep,
     RoundOutcome, RoundResult, RuleText, Session, Severity, SeverityCounts, ShoeReplay, TableTile,
-    TimelineEntry,
+    TimelineEntry, UserRow,
 };
 use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
@@ -719,6 +719,39 @@ impl Desk {
         Ok(())
     }
 
+    /// Adds a user with `role` (`supervisor`, `surveillance` or `admin`) and `password`. Only a
+    /// logged-in admin may. The store audits the new user (`user.add`); the desk also records which
+    /// admin added them (`user.added_by`).
+    pub fn add_user(&self, name: &str, role: &str, password: &str) -> Result<UserRow, ApiError> {
+        let admin = match lock(&self.session).as_ref() {
+            Some(session) if session.role == Role::Admin.as_str() => session.user.clone(),
+            Some(_) => {
+                return Err(ApiError::new(
+                    ErrorCode::Unauthorised,
+                    "only an admin may add users",
+                ))
+            }
+            None => return Err(ApiError::new(ErrorCode::Unauthorised, "log in first")),
+        };
+        let parsed = Role::parse(role).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidInput,
+                format!("no role {role:?} (supervisor, surveillance or admin)"),
+            )
+        })?;
+        let name = name.trim();
+        let now = self.clock.now();
+        let mut store = lock(&self.store);
+        store.add_user(name, parsed, password, now)?;
+        let mut batch = store.batch()?;
+        batch.append_audit(&admin, "user.added_by", name, parsed.as_str(), now)?;
+        batch.commit()?;
+        Ok(UserRow {
+            name: name.to_owned(),
+            role: parsed.as_str().to_owned(),
+        })
+    }
+
     fn user(&self) -> Result<String, ApiError> {
         lock(&self.session)
             .as_ref()
@@ -1171,6 +1204,69 @@ mod tests {
             let error = parse_pace(bad).expect_err(bad);
             assert_eq!(error.code, ErrorCode::InvalidInput);
         }
+    }
+
+    #[test]
+    fn only_an_admin_adds_users_and_each_addition_is_audited() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("users.db");
+        {
+            // The first admin, as `pitwatch user add` makes one.
+            let mut store = Store::open(&db).expect("the store opens");
+            store
+                .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
+                .expect("an admin");
+        }
+        let (desk, updates) = Desk::start(DeskOptions::demo(db.clone())).expect("the desk starts");
+        drop(updates);
+        let refused = desk
+            .add_user("bob", "supervisor", "bob-password")
+            .expect_err("nobody is logged in");
+        assert_eq!(refused.code, ErrorCode::Unauthorised);
+        desk.login(DEMO_USER, DEMO_PASSWORD)
+            .expect("the demo supervisor");
+        let refused = desk
+            .add_user("bob", "supervisor", "bob-password")
+            .expect_err("a supervisor may not add users");
+        assert_eq!(refused.code, ErrorCode::Unauthorised);
+        desk.login("alice", "alice-password").expect("the admin");
+        let added = desk
+            .add_user(" bob ", "surveillance", "bob-password")
+            .expect("an admin adds a user");
+        assert_eq!(
+            added,
+            UserRow {
+                name: "bob".into(),
+                role: "surveillance".into()
+            }
+        );
+        for (name, role, password) in [
+            ("carol", "croupier", "carol-password"),
+            ("carol", "supervisor", "short"),
+            ("bob", "supervisor", "bob-password"),
+            ("", "supervisor", "nobody-password"),
+        ] {
+            let error = desk.add_user(name, role, password).expect_err("refused");
+            assert_eq!(
+                error.code,
+                ErrorCode::InvalidInput,
+                "{name} {role}: {error}"
+            );
+        }
+        let session = desk
+            .login("bob", "bob-password")
+            .expect("the new user logs in");
+        assert_eq!(session.role, "surveillance");
+        desk.stop();
+        let store = Store::open(&db).expect("the store opens");
+        assert_eq!(
+            store.audit_details("user.add", "bob").expect("audit"),
+            ["surveillance"]
+        );
+        assert_eq!(
+            store.audit_details("user.added_by", "bob").expect("audit"),
+            ["surveillance"]
+        );
     }
 
     #[test]

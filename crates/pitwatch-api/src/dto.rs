@@ -301,6 +301,16 @@ pub struct Session {
     pub role: String,
 }
 
+/// A user of this pit's database and their role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UserRow {
+    /// The user's name.
+    pub name: String,
+    /// Their role (`supervisor`, `surveillance`, `admin`).
+    pub role: String,
+}
+
 /// Credentials shown on the login screen of the demo pit (never for a real pit).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -500,6 +510,7 @@ pub fn typescript_bindings() -> String {
     let cfg = ts_rs::Config::new().with_large_int("number");
     let decls = [
         PitOverview::decl(&cfg),
+        UserRow::decl(&cfg),
         TableTile::decl(&cfg),
         Game::decl(&cfg),
         Protocol::decl(&cfg),

@@ -23,6 +23,16 @@ session: Session | null,
  */
 tables: Array<TableTile>, };
 
+export type UserRow = { 
+/**
+ * The user's name.
+ */
+name: string, 
+/**
+ * Their role (`supervisor`, `surveillance`, `admin`).
+ */
+role: string, };
+
 export type TableTile = { 
 /**
  * The table's name, unique in the pit.

@@ -12,6 +12,7 @@ import type {
   PitUpdate,
   Session,
   ShoeReplay,
+  UserRow,
 } from "./bindings";
 
 /** The Tauri event that carries live changes (src-tauri's UPDATE_EVENT). */
@@ -93,4 +94,9 @@ export function replay(table: string, shoe: number | null): Promise<ShoeReplay> 
 /** Writes the incident's PDF report and returns the file's path. */
 export function exportIncidentPdf(id: number): Promise<string> {
   return call<string>("export_incident_pdf", { id });
+}
+
+/** Adds a user with a role and password (admin only). */
+export function addUser(name: string, role: string, password: string): Promise<UserRow> {
+  return call<UserRow>("add_user", { name, role, password });
 }

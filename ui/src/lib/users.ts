@@ -1,0 +1,23 @@
+// Users of a real pit: the roles an admin can give, and the checks made before asking the desk
+// (which checks again, with the store's rules).
+
+/** The roles, as the store names them, with what each may do. */
+export const ROLES: { role: string; label: string }[] = [
+  { role: "supervisor", label: "Supervisor — watches tables and works incidents" },
+  { role: "surveillance", label: "Surveillance — works incidents and writes reports" },
+  { role: "admin", label: "Admin — manages users" },
+];
+
+/** What is wrong with a new user's details, or null when they can be sent. */
+export function newUserProblem(name: string, role: string, password: string, repeat: string): string | null {
+  if (name.trim() === "") return "Give the user a name.";
+  if (!ROLES.some((r) => r.role === role)) return "Choose a role.";
+  if (password.length < 8) return "A password needs at least 8 characters.";
+  if (password !== repeat) return "The two passwords differ.";
+  return null;
+}
+
+/** Whether a session may manage users. */
+export function mayManageUsers(session: { role: string } | null): boolean {
+  return session?.role === "admin";
+}
