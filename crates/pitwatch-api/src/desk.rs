@@ -1526,6 +1526,46 @@ mod fold {
     }
 
     #[test]
+    fn a_device_error_shows_on_the_tile_until_it_clears_and_events_carry_their_receive_time() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let mut engine = Engine::new(book);
+        let mut model = PitModel::new(&pit);
+        let at = SystemClock.now();
+        model.apply(
+            &MonitorEvent::Link {
+                table: "BAC-1".into(),
+                state: LinkState::Connected,
+                detail: "/dev/pts/9".into(),
+                at,
+            },
+            at,
+        );
+        let error = TableEvent::new(
+            1,
+            EventKind::DeviceError {
+                code: "E7".into(),
+                text: "shoe jammed".into(),
+            },
+        )
+        .at(at);
+        feed(&mut model, &mut engine, error);
+        let tile = model.table("BAC-1").expect("BAC-1");
+        assert_eq!(tile.status, LinkStatus::Error);
+        assert_eq!(tile.status_detail, "device error E7: shoe jammed");
+        assert_eq!(tile.last_event_at_ms, Some(at.unix_millis()));
+        let cleared = TableEvent::new(2, EventKind::DeviceErrorCleared { code: "E7".into() });
+        feed(&mut model, &mut engine, cleared);
+        let tile = model.table("BAC-1").expect("BAC-1");
+        assert_eq!(tile.status, LinkStatus::Connected, "{tile:?}");
+        assert_eq!(
+            tile.last_event_at_ms,
+            Some(at.unix_millis()),
+            "an event without a time leaves the last one"
+        );
+    }
+
+    #[test]
     fn link_changes_and_frames_show_on_the_tile() {
         let mut model = PitModel::new(&PitConfig::demo());
         let now = SystemClock.now();
