@@ -1207,6 +1207,77 @@ mod tests {
     }
 
     #[test]
+    fn a_restarted_desk_shows_the_shoe_as_recorded_before_any_new_byte() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("restart.db");
+        let now = SystemClock.now();
+        let book = RuleBook::load("nz-baccarat").expect("a rule book");
+        {
+            // A shoe under way, on record from an earlier run.
+            let mut store = Store::open(&db).expect("the store opens");
+            let mut recorder = crate::recorder::TableRecorder::resume(
+                &mut store, "T1", "baccarat", book, None, now,
+            )
+            .expect("a recorder");
+            let mut batch = store.batch().expect("a batch");
+            let mut derived = Vec::new();
+            let card = |code: &str, target| EventKind::CardDrawn {
+                card: Some(code.parse().expect("a card")),
+                target: Some(target),
+                index: None,
+                face_up: None,
+                retransmit: None,
+            };
+            let mut kinds = vec![
+                EventKind::Shuffled {
+                    decks: None,
+                    cards: None,
+                    shuffler: None,
+                },
+                card("3H", Target::First),
+            ];
+            kinds.extend((0..3).map(|_| card("2C", Target::Burn)));
+            for kind in kinds {
+                recorder
+                    .console(&mut batch, kind, "test", now, &mut derived)
+                    .expect("recorded");
+            }
+            batch.commit().expect("committed");
+        }
+        // Nobody listens at the table's address: no new byte will arrive.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let pit = PitConfig::from_toml(&format!(
+            "[site]\nname = \"Test\"\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
+             link = {{ kind = \"tcp\", address = \"127.0.0.1:{port}\" }}\n"
+        ))
+        .expect("a pit definition");
+        let (desk, _updates) = Desk::start(DeskOptions {
+            pit,
+            ..DeskOptions::demo(db)
+        })
+        .expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let tile = loop {
+            let tile = desk.overview().tables[0].clone();
+            if tile.shoe == 1 || Instant::now() > deadline {
+                break tile;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        desk.stop();
+        assert_eq!(tile.shoe, 1, "{tile:?}");
+        // The engine counts the cards on record; the shoe is partial now (nobody listened while
+        // Pitwatch was down), so how many are left is unknown.
+        assert_eq!(tile.cards_dealt, 4, "{tile:?}");
+        assert_eq!(tile.cards_left, None, "{tile:?}");
+        assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
+    }
+
+    #[test]
     fn only_an_admin_adds_users_and_each_addition_is_audited() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("users.db");

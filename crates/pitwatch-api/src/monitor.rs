@@ -228,6 +228,14 @@ fn write_loop(
         // Nobody listening is fine: the record is what matters.
         let _ = events.send(event);
     };
+    // Each table as resumed from the record, so a restarted monitor shows where the shoe stands
+    // before the first new byte arrives.
+    for recorder in &recorders {
+        publish(MonitorEvent::View {
+            table: recorder.name().to_owned(),
+            view: recorder.view(),
+        });
+    }
     let mut pending = Vec::with_capacity(GROUP_MAX);
     let mut stopping = false;
     while !stopping {
