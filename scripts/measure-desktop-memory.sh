@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Measures the desktop app's resident memory on the six-table demo pit, at real pace: the app's own
+# process plus the WebKit processes it starts (web content, network). Run inside an X server:
+#   xvfb-run -a -s "-screen 0 1440x900x24" scripts/measure-desktop-memory.sh APP [SECONDS]
+# Prints each process's resident (RSS) and proportional (PSS: shared pages divided among the
+# processes that map them) memory after SECONDS (default 120) of live demo play, and the totals.
+set -euo pipefail
+app=$1
+settle=${2:-120}
+db=$(mktemp -d)/pitwatch.db
+PITWATCH_DB=$db "$app" >/dev/null 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+sleep "$settle"
+descendants() {
+  local p=$1
+  echo "$p"
+  for c in $(pgrep -P "$p" || true); do descendants "$c"; done
+}
+total=0
+total_pss=0
+printf '%-24s %10s %10s\n' process "RSS kB" "PSS kB"
+for p in $(descendants "$pid"); do
+  rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
+  pss=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+  name=$(cat "/proc/$p/comm" 2>/dev/null || echo "?")
+  printf '%-24s %10d %10d\n' "$name" "$rss" "$pss"
+  total=$((total + rss))
+  total_pss=$((total_pss + pss))
+done
+printf 'after %s s: resident %d MB, proportional %d MB\n' "$settle" $((total / 1024)) $((total_pss / 1024))
