@@ -19,7 +19,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use pitwatch_model::{Card, EventKind, ExposedDuring, TableEvent, TableState, Target, Timestamp};
-use pitwatch_rules::{Output, RoundRecord, RuleBook, TableView};
+use pitwatch_rules::{BurnStatus, Output, RoundRecord, RuleBook, TableView};
 use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{IncidentFilter, IncidentId, Role, Status, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
@@ -254,6 +254,7 @@ fn show_view(tile: &mut TableTile, view: &TableView) {
     tile.shoe = view.shoe;
     tile.cards_dealt = view.cards_dealt;
     tile.cards_left = view.cards_left;
+    tile.burn_due = view.burn.status != BurnStatus::NotExpected;
     tile.burn_done = view.burn.done();
     tile.cutting_card_out = view.cutting_card_out;
     tile.current = match (&view.round, &view.last_round) {
@@ -1054,6 +1055,7 @@ impl Desk {
                 banker: tile.current.banker.clone(),
                 cards_dealt: tile.cards_dealt,
                 cards_left: tile.cards_left,
+                burn_due: tile.burn_due,
                 burn_done: tile.burn_done,
                 cutting_card_out: tile.cutting_card_out,
                 completed,
@@ -1274,6 +1276,7 @@ mod tests {
         // Pitwatch was down), so how many are left is unknown.
         assert_eq!(tile.cards_dealt, 4, "{tile:?}");
         assert_eq!(tile.cards_left, None, "{tile:?}");
+        assert!(!tile.burn_due, "no burn is due in a shoe cut off: {tile:?}");
         assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
     }
 
@@ -1556,7 +1559,7 @@ mod fold {
         feed(&mut model, &mut engine, drawn(next(), "5H", Target::First));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
         assert_eq!((tile.shoe, tile.cards_dealt), (1, 1));
-        assert!(!tile.burn_done, "the burn is not over");
+        assert!(tile.burn_due && !tile.burn_done, "the burn is not over");
         for _ in 0..5 {
             feed(&mut model, &mut engine, drawn(next(), "2C", Target::Burn));
         }

@@ -59,6 +59,9 @@ pub struct TableTile {
     pub cards_dealt: u32,
     /// Cards left in the shoe, when the shoe's size is known.
     pub cards_left: Option<u32>,
+    /// Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
+    /// joined part-way or cut off by a restart, or the cards were replaced).
+    pub burn_due: bool,
     /// Whether the burn has been done in this shoe.
     pub burn_done: bool,
     /// Whether the cutting card has come out (the next round is the last coup).
@@ -385,6 +388,8 @@ pub struct ReplayStep {
     pub cards_dealt: u32,
     /// Cards left in the shoe, when its size is known.
     pub cards_left: Option<u32>,
+    /// Whether a burn is due in this shoe at all.
+    pub burn_due: bool,
     /// Whether the burn has been done.
     pub burn_done: bool,
     /// Whether the cutting card has come out.
@@ -447,6 +452,7 @@ impl From<&TableConfig> for TableTile {
             shoe: 0,
             cards_dealt: 0,
             cards_left: None,
+            burn_due: false,
             burn_done: false,
             cutting_card_out: false,
             current: LiveRound::default(),

@@ -93,6 +93,11 @@ cardsDealt: number,
  */
 cardsLeft: number | null, 
 /**
+ * Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
+ * joined part-way or cut off by a restart, or the cards were replaced).
+ */
+burnDue: boolean, 
+/**
  * Whether the burn has been done in this shoe.
  */
 burnDone: boolean, 
@@ -459,6 +464,10 @@ cardsDealt: number,
  * Cards left in the shoe, when its size is known.
  */
 cardsLeft: number | null, 
+/**
+ * Whether a burn is due in this shoe at all.
+ */
+burnDue: boolean, 
 /**
  * Whether the burn has been done.
  */

@@ -18,6 +18,7 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     shoe: 1,
     cardsDealt: 0,
     cardsLeft: 416,
+    burnDue: true,
     burnDone: false,
     cuttingCardOut: false,
     current: { round: 0, player: [], banker: [], result: null },

@@ -12,6 +12,7 @@ function step(seq: number, round: number, completes = false, irregularity = ""):
     banker: [],
     cardsDealt: seq,
     cardsLeft: 416 - seq,
+    burnDue: true,
     burnDone: seq > 1,
     cuttingCardOut: false,
     completed: completes
