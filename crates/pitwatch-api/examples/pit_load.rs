@@ -107,7 +107,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         pick(0.5),
         pick(0.99),
         lags_ms.last().copied().unwrap_or(0),
-        if verified.intact() { "intact" } else { "NOT INTACT" }
+        if verified.intact() {
+            "intact"
+        } else {
+            "NOT INTACT"
+        }
     );
     Ok(())
 }
