@@ -118,6 +118,8 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
             println!("{at}  {table:<10} {state}: {detail}");
             false
         }
+        // Where the table stands is for screens; the console prints what happened.
+        MonitorEvent::View { .. } => false,
         MonitorEvent::Failed { table, message } => {
             eprintln!(
                 "FAILED {}: {message}",
