@@ -285,6 +285,28 @@ device = { protocol = "angel-eye" }
   await shot("startup-error.png");
 });
 
+test("a database that cannot be opened is shown in the window", async () => {
+  await harness.driver.quit();
+  // The database path is a directory: SQLite cannot open it. A driver with its own environment.
+  const shared = process.env.PITWATCH_DB;
+  process.env.PITWATCH_DB = dataDir;
+  const own = await startTauriDriver().finally(() => {
+    process.env.PITWATCH_DB = shared;
+  });
+  const { driver } = own;
+  try {
+    await driver.start(app);
+    const screen = await driver.waitFor("the start-up error screen", () => driver.find('[data-testid="startup-error"]'));
+    const text = await driver.text(screen);
+    assert.match(text, /The pit cannot start/);
+    assert.match(text, /unable to open database file/);
+    await shot("startup-error-database.png", driver);
+  } finally {
+    await driver.quit();
+    await own.stop();
+  }
+});
+
 /** A TCP device stand-in: accepts connections on `port` (0: any) and can drop them and stop. */
 async function tcpDevice(port = 0) {
   const sockets = new Set();
