@@ -50,8 +50,27 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
             ),
         }
     }
-    let store =
+    let mut store =
         Store::open(&args.db).with_context(|| format!("cannot open {}", args.db.display()))?;
+    store.set_meta("site", &pit.site.name)?;
+    // The record's integrity is checked at start-up, before anything is added to it.
+    let report = store.verify().context("cannot check the record")?;
+    let rows: u64 = report.chains.iter().map(|c| c.rows).sum();
+    match &report.first_problem {
+        None if report.integrity == "ok" => {
+            println!(
+                "record {} verified intact ({rows} chained rows)",
+                args.db.display()
+            );
+        }
+        problem => eprintln!(
+            "WARNING: record {} is NOT intact ({}); monitoring continues, run `pitwatch verify`",
+            args.db.display(),
+            problem
+                .as_ref()
+                .map_or_else(|| report.integrity.clone(), |p| p.to_string())
+        ),
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))

@@ -640,7 +640,11 @@ fn a_killed_monitor_loses_nothing_committed_and_carries_on_the_same_shoe() {
 
     let monitor = RunningMonitor::start(&config, &db);
     let (mut device, _) = listener.accept().unwrap();
-    monitor.wait_for("connected: tcp");
+    let seen = monitor.wait_for("connected: tcp");
+    assert!(
+        seen.iter().any(|l| l.contains("verified intact")),
+        "the record is checked at start-up: {seen:#?}"
+    );
     device.write_all(round3.as_bytes()).unwrap();
     let seen = monitor.wait_for("shoe 1 round  3");
     assert!(
