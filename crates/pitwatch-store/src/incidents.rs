@@ -50,6 +50,17 @@ impl Role {
     }
 }
 
+/// A user as listed (no password hash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserRow {
+    /// The user's name.
+    pub name: String,
+    /// What the user may do.
+    pub role: Role,
+    /// When the user was added.
+    pub created_at: String,
+}
+
 /// An incident's workflow state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -269,6 +280,22 @@ impl Store {
             .verify_password(password.as_bytes(), &parsed)
             .map_err(|_| denied())?;
         Role::parse(&role).ok_or_else(denied)
+    }
+
+    /// Every user: (name, role, created at), by name. Password hashes are never returned.
+    pub fn users(&self) -> Result<Vec<UserRow>, StoreError> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT name, role, created_at FROM users ORDER BY name")?;
+        let rows = statement.query_map([], |r| {
+            let role: String = r.get(1)?;
+            Ok(UserRow {
+                name: r.get(0)?,
+                role: Role::parse(&role).unwrap_or(Role::Supervisor),
+                created_at: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Whether a user named `name` exists.

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 pub use incidents::{
-    Incident, IncidentFilter, IncidentId, IncidentStep, NewIncident, Role, Status,
+    Incident, IncidentFilter, IncidentId, IncidentStep, NewIncident, Role, Status, UserRow,
 };
 use pitwatch_model::{TableEvent, Timestamp};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};

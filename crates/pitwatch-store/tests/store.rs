@@ -465,6 +465,22 @@ fn passwords_are_hashed_and_checked() {
         store.add_user("kim", Role::Admin, "short", t(1)).is_err(),
         "passwords have a minimum length"
     );
+    store
+        .add_user("ana", Role::Admin, "another-pass", t(2))
+        .unwrap();
+    let users: Vec<(String, Role)> = store
+        .users()
+        .unwrap()
+        .into_iter()
+        .map(|u| (u.name, u.role))
+        .collect();
+    assert_eq!(
+        users,
+        [
+            ("ana".to_owned(), Role::Admin),
+            ("sam".to_owned(), Role::Surveillance)
+        ]
+    );
 }
 
 #[test]
