@@ -111,6 +111,29 @@ async fn add_user(
     desk.add_user(&name, &role, &password)
 }
 
+/// Every user (name, role, when added); only a logged-in admin may list them.
+#[tauri::command]
+async fn users(desk: State<'_, Desk>) -> Result<Vec<UserRow>, ApiError> {
+    desk.users()
+}
+
+/// Whether a real pit's record has no users yet, so the window asks for the first administrator.
+#[tauri::command]
+fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
+    desk.needs_first_admin()
+}
+
+/// Creates the first administrator of a pit with no users and logs them in (hashing the
+/// password takes a moment, so off the main thread).
+#[tauri::command]
+async fn create_first_admin(
+    desk: State<'_, Desk>,
+    name: String,
+    password: String,
+) -> Result<Session, ApiError> {
+    desk.create_first_admin(&name, &password)
+}
+
 /// Why the pit could not start, if it could not; the window then shows this instead of the pit.
 pub struct StartupFailure(pub Option<ApiError>);
 
@@ -149,7 +172,10 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         record_console,
         replay,
         export_incident_pdf,
-        add_user
+        add_user,
+        users,
+        needs_first_admin,
+        create_first_admin
     ])
 }
 
@@ -313,6 +339,15 @@ mod tests {
         )
         .expect("login");
         assert_eq!(session["user"], "demo");
+        let refused = invoke(&webview, "users", serde_json::json!({}))
+            .expect_err("a supervisor may not list users");
+        assert_eq!(refused["code"], "unauthorised");
+        let first = invoke(&webview, "needs_first_admin", serde_json::json!({})).expect("asks");
+        assert_eq!(
+            first,
+            serde_json::json!(false),
+            "the demo pit has its supervisor"
+        );
         let none = invoke(&webview, "incident", serde_json::json!({"id": 999_999}))
             .expect_err("no such incident");
         assert_eq!(none["code"], "not_found");

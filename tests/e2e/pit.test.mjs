@@ -331,34 +331,58 @@ async function tcpDevice(port = 0) {
   };
 }
 
-test("a table whose device link drops shows Reconnecting, then Connected when it is back", async () => {
-  let device = await tcpDevice();
-  const { port } = device;
-  const config = join(dataDir, "tcp-pit.toml");
+/** Fills in the first-run screen of a pit with no users; the new admin is then logged in. */
+async function createFirstAdmin(driver, name, password) {
+  await driver.waitFor("the first-run screen", () => driver.find('[data-testid="first-run"]'));
+  await driver.type(await driver.find('[data-testid="first-run-name"]'), name);
+  await driver.type(await driver.find('[data-testid="first-run-password"]'), password);
+  await driver.type(await driver.find('[data-testid="first-run-repeat"]'), password);
+  await driver.click(await driver.find('[data-testid="first-run-create"]'));
+  const user = await driver.waitFor("the first admin's session", () => driver.find('[data-testid="session-user"]'));
+  assert.match(await driver.text(user), new RegExp(`${name} \\(admin\\)`));
+}
+
+/** A pit definition of one TCP table at `port`, written to `file`. */
+function tcpPit(file, site, table, port) {
   writeFileSync(
-    config,
+    file,
     `[site]
-name = "Link Test Pit"
+name = "${site}"
 
 [[table]]
-name = "TCP-1"
+name = "${table}"
 game = "baccarat"
 rules = "nz-baccarat"
 device = { protocol = "angel-eye" }
 link = { kind = "tcp", address = "127.0.0.1:${port}", backoff = { initial_ms = 100, max_ms = 300 } }
 `,
   );
-  await harness.driver.quit();
-  // A pit of its own on a database of its own: a driver started with its own environment.
+}
+
+/** A tauri-driver whose app records into `db` (a pit and a database of their own). */
+async function driverWithDb(db) {
   const shared = process.env.PITWATCH_DB;
-  process.env.PITWATCH_DB = join(dataDir, "tcp-pit.db");
-  const own = await startTauriDriver().finally(() => {
+  process.env.PITWATCH_DB = db;
+  return startTauriDriver().finally(() => {
     process.env.PITWATCH_DB = shared;
   });
+}
+
+test("a table whose device link drops shows Reconnecting, then Connected when it is back", async () => {
+  let device = await tcpDevice();
+  const { port } = device;
+  const config = join(dataDir, "tcp-pit.toml");
+  tcpPit(config, "Link Test Pit", "TCP-1", port);
+  await harness.driver.quit();
+  // A pit of its own on a database of its own: a driver started with its own environment.
+  const own = await driverWithDb(join(dataDir, "tcp-pit.db"));
   const { driver } = own;
   try {
     // The pit definition is the app's first argument (PITWATCH_CONFIG is not set here).
     await driver.start(app, [config]);
+    // A real pit starts with no users: its first administrator comes first, then the pit.
+    await createFirstAdmin(driver, "linkadmin", "linkadmin-password");
+    await driver.clickCss('[data-testid="nav-pit"]');
     const status = () =>
       driver.execute(`return document.querySelector('[data-table="TCP-1"] [data-testid="tile-status"]')?.dataset.status ?? null;`);
     const label = () => driver.execute(`return document.querySelector('[data-table="TCP-1"] [data-testid="tile-status"]')?.textContent ?? "";`);
@@ -375,6 +399,64 @@ link = { kind = "tcp", address = "127.0.0.1:${port}", backoff = { initial_ms = 1
     await driver.waitFor("the tile to show Connected again", async () => (await status()) === "connected");
     assert.match(await label(), /Connected/);
     await shot("link-connected-again.png", driver);
+  } finally {
+    await driver.quit();
+    await own.stop();
+    await device.stop();
+  }
+});
+
+test("a real pit with no users asks for its first administrator, who then manages users", async () => {
+  const device = await tcpDevice();
+  const config = join(dataDir, "first-run-pit.toml");
+  tcpPit(config, "First Run Pit", "FR-1", device.port);
+  await harness.driver.quit();
+  const own = await driverWithDb(join(dataDir, "first-run.db"));
+  const { driver } = own;
+  /** The users listed on the Users screen, as "name:role". */
+  const listed = () =>
+    driver.execute(
+      `return [...document.querySelectorAll('[data-testid="user-row"]')].map(r => r.dataset.name + ":" + r.dataset.role);`,
+    );
+  try {
+    await driver.start(app, [config]);
+    const screen = await driver.waitFor("the first-run screen", () => driver.find('[data-testid="first-run"]'));
+    assert.match(await driver.text(screen), /Create the first administrator/);
+    assert.equal(await driver.find('[data-testid="login-form"]'), null, "no login form: nobody could log in");
+    assert.equal(await driver.find('[data-testid="table-tile"]'), null, "the first-run screen comes first");
+
+    // Passwords that differ are caught before the desk is asked.
+    await driver.type(await driver.find('[data-testid="first-run-name"]'), "root");
+    await driver.type(await driver.find('[data-testid="first-run-password"]'), "root-password");
+    await driver.type(await driver.find('[data-testid="first-run-repeat"]'), "root-passwort");
+    await driver.click(await driver.find('[data-testid="first-run-create"]'));
+    const problem = await driver.waitFor("the form's complaint", () => driver.find('[data-testid="first-run-error"]'));
+    assert.match(await driver.text(problem), /differ/);
+    await shot("first-run.png", driver);
+
+    await createFirstAdmin(driver, "root", "root-password");
+    await driver.waitFor("the Users screen", () => driver.find('[data-testid="users-view"]'));
+    await driver.waitFor("the first admin listed", async () => (await listed()).join() === "root:admin");
+    const added = await driver.execute(
+      `return document.querySelector('[data-testid="user-row"][data-name="root"] td:nth-child(3)')?.textContent ?? "";`,
+    );
+    assert.match(added, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/, `when root was added: ${added}`);
+
+    await driver.type(await driver.find('[data-testid="user-name"]'), "sam");
+    await driver.type(await driver.find('[data-testid="user-password"]'), "sam-password");
+    await driver.type(await driver.find('[data-testid="user-repeat"]'), "sam-password");
+    await driver.click(await driver.find('[data-testid="user-add"]'));
+    await driver.waitFor("both users listed", async () => (await listed()).join() === "root:admin,sam:supervisor");
+    assert.equal(await driver.find('[data-testid="user-error"]'), null);
+    await shot("users.png", driver);
+
+    // The pit is there behind it, and a restart on the same record shows the login form again.
+    await driver.clickCss('[data-testid="nav-pit"]');
+    await driver.waitFor("the pit's tile", () => driver.find('[data-table="FR-1"]'));
+    await driver.quit();
+    await driver.start(app, [config]);
+    await driver.waitFor("the login form", () => driver.find('[data-testid="login-form"]'));
+    assert.equal(await driver.find('[data-testid="first-run"]'), null, "first run happens once");
   } finally {
     await driver.quit();
     await own.stop();

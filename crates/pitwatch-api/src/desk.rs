@@ -750,7 +750,68 @@ impl Desk {
         Ok(UserRow {
             name: name.to_owned(),
             role: parsed.as_str().to_owned(),
+            created_at: now.to_string(),
         })
+    }
+
+    /// Every user of this pit's database (name, role, when added), by name; never a password
+    /// hash. Only a logged-in admin may list them.
+    pub fn users(&self) -> Result<Vec<UserRow>, ApiError> {
+        match lock(&self.session).as_ref() {
+            Some(session) if session.role == Role::Admin.as_str() => {}
+            Some(_) => {
+                return Err(ApiError::new(
+                    ErrorCode::Unauthorised,
+                    "only an admin may list users",
+                ))
+            }
+            None => return Err(ApiError::new(ErrorCode::Unauthorised, "log in first")),
+        }
+        Ok(lock(&self.store)
+            .users()?
+            .into_iter()
+            .map(|user| UserRow {
+                name: user.name,
+                role: user.role.as_str().to_owned(),
+                created_at: user.created_at,
+            })
+            .collect())
+    }
+
+    /// Whether this is a first run: a real pit (not the demo) whose record has no users at all,
+    /// so nobody could log in. The window then asks for the first administrator.
+    pub fn needs_first_admin(&self) -> Result<bool, ApiError> {
+        Ok(!self.pit.demo && lock(&self.store).users()?.is_empty())
+    }
+
+    /// Creates the first administrator of a real pit whose record has no users, and logs them in.
+    /// Audited by the store (`user.add`) and by the desk (`user.first_admin`), then as a login.
+    /// Refused on the demo pit and once any user exists, so it happens at most once per record.
+    pub fn create_first_admin(&self, name: &str, password: &str) -> Result<Session, ApiError> {
+        if self.pit.demo {
+            return Err(ApiError::new(
+                ErrorCode::Conflict,
+                "the demo pit has its own supervisor; no first administrator is needed",
+            ));
+        }
+        let name = name.trim();
+        let now = self.clock.now();
+        {
+            // The check and the creation under one lock of the desk's connection: two windows'
+            // requests cannot both find the record empty.
+            let mut store = lock(&self.store);
+            if !store.users()?.is_empty() {
+                return Err(ApiError::new(
+                    ErrorCode::Conflict,
+                    "this pit already has users; an admin adds more from the Users screen",
+                ));
+            }
+            store.add_user(name, Role::Admin, password, now)?;
+            let mut batch = store.batch()?;
+            batch.append_audit(name, "user.first_admin", name, Role::Admin.as_str(), now)?;
+            batch.commit()?;
+        }
+        self.login(name, password)
     }
 
     fn user(&self) -> Result<String, ApiError> {
@@ -1311,7 +1372,8 @@ mod tests {
             added,
             UserRow {
                 name: "bob".into(),
-                role: "surveillance".into()
+                role: "surveillance".into(),
+                created_at: added.created_at.clone(),
             }
         );
         for (name, role, password) in [
@@ -1341,6 +1403,153 @@ mod tests {
             store.audit_details("user.added_by", "bob").expect("audit"),
             ["surveillance"]
         );
+    }
+
+    /// A real pit of one TCP table whose device nobody runs (the link just keeps retrying).
+    fn real_pit() -> PitConfig {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        PitConfig::from_toml(&format!(
+            "[site]\nname = \"Real\"\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
+             link = {{ kind = \"tcp\", address = \"127.0.0.1:{port}\" }}\n"
+        ))
+        .expect("a pit definition")
+    }
+
+    #[test]
+    fn only_an_admin_lists_users_with_their_roles_and_dates() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("list.db");
+        {
+            let mut store = Store::open(&db).expect("the store opens");
+            store
+                .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
+                .expect("an admin");
+        }
+        let (desk, updates) = Desk::start(DeskOptions::demo(db)).expect("the desk starts");
+        drop(updates);
+        let refused = desk.users().expect_err("nobody is logged in");
+        assert_eq!(refused.code, ErrorCode::Unauthorised);
+        desk.login(DEMO_USER, DEMO_PASSWORD)
+            .expect("the demo supervisor");
+        let refused = desk.users().expect_err("a supervisor may not list users");
+        assert_eq!(refused.code, ErrorCode::Unauthorised);
+        desk.login("alice", "alice-password").expect("the admin");
+        let added = desk
+            .add_user("bob", "surveillance", "bob-password")
+            .expect("an admin adds a user");
+        let users = desk.users().expect("an admin lists users");
+        desk.stop();
+        let names: Vec<(&str, &str)> = users
+            .iter()
+            .map(|u| (u.name.as_str(), u.role.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("alice", "admin"),
+                ("bob", "surveillance"),
+                ("demo", "supervisor")
+            ]
+        );
+        let bob = users.iter().find(|u| u.name == "bob").expect("bob");
+        assert_eq!(bob, &added, "the list says what adding returned");
+        assert!(
+            users
+                .iter()
+                .all(|u| u.created_at.parse::<Timestamp>().is_ok()),
+            "{users:?}"
+        );
+    }
+
+    #[test]
+    fn a_real_pit_with_no_users_creates_its_first_admin_once() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("first.db");
+        let (desk, updates) = Desk::start(DeskOptions {
+            pit: real_pit(),
+            ..DeskOptions::demo(db.clone())
+        })
+        .expect("the desk starts");
+        drop(updates);
+        assert!(desk.needs_first_admin().expect("asks the record"));
+        for (name, password) in [("  ", "long-enough"), ("root", "short")] {
+            let error = desk
+                .create_first_admin(name, password)
+                .expect_err("refused");
+            assert_eq!(error.code, ErrorCode::InvalidInput, "{name}: {error}");
+        }
+        assert!(
+            desk.needs_first_admin().expect("asks the record"),
+            "a refused attempt creates nobody"
+        );
+        let session = desk
+            .create_first_admin(" root ", "root-password")
+            .expect("the first admin");
+        assert_eq!(
+            session,
+            Session {
+                user: "root".into(),
+                role: "admin".into()
+            }
+        );
+        assert_eq!(desk.overview().session, Some(session));
+        assert!(!desk.needs_first_admin().expect("asks the record"));
+        let again = desk
+            .create_first_admin("mallory", "mallory-password")
+            .expect_err("only once");
+        assert_eq!(again.code, ErrorCode::Conflict);
+        desk.add_user("sam", "supervisor", "sam-password")
+            .expect("the first admin adds users");
+        desk.logout().expect("logout");
+        desk.login("root", "root-password")
+            .expect("the first admin logs in again");
+        desk.stop();
+
+        let store = Store::open(&db).expect("the store opens");
+        assert_eq!(
+            store.audit_details("user.add", "root").expect("audit"),
+            ["admin"]
+        );
+        assert_eq!(
+            store
+                .audit_details("user.first_admin", "root")
+                .expect("audit"),
+            ["admin"]
+        );
+        assert!(!store.user_exists("mallory").expect("users"));
+        drop(store);
+
+        // Restarted on the same record: no first run any more.
+        let (desk, updates) = Desk::start(DeskOptions {
+            pit: real_pit(),
+            ..DeskOptions::demo(db)
+        })
+        .expect("the desk starts again");
+        drop(updates);
+        assert!(!desk.needs_first_admin().expect("asks the record"));
+        let again = desk
+            .create_first_admin("mallory", "mallory-password")
+            .expect_err("never again");
+        assert_eq!(again.code, ErrorCode::Conflict);
+        desk.stop();
+    }
+
+    #[test]
+    fn the_demo_pit_never_asks_for_a_first_admin() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let (desk, updates) =
+            Desk::start(DeskOptions::demo(dir.path().join("demo.db"))).expect("the desk starts");
+        drop(updates);
+        assert!(!desk.needs_first_admin().expect("asks the record"));
+        let refused = desk
+            .create_first_admin("root", "root-password")
+            .expect_err("not on the demo");
+        assert_eq!(refused.code, ErrorCode::Conflict);
+        desk.stop();
     }
 
     #[test]

@@ -312,6 +312,8 @@ pub struct UserRow {
     pub name: String,
     /// Their role (`supervisor`, `surveillance`, `admin`).
     pub role: String,
+    /// When they were added (RFC 3339, as the record holds it).
+    pub created_at: String,
 }
 
 /// Credentials shown on the login screen of the demo pit (never for a real pit).

@@ -31,7 +31,11 @@ name: string,
 /**
  * Their role (`supervisor`, `surveillance`, `admin`).
  */
-role: string, };
+role: string, 
+/**
+ * When they were added (RFC 3339, as the record holds it).
+ */
+createdAt: string, };
 
 export type TableTile = { 
 /**

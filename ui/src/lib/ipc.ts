@@ -100,3 +100,18 @@ export function exportIncidentPdf(id: number): Promise<string> {
 export function addUser(name: string, role: string, password: string): Promise<UserRow> {
   return call<UserRow>("add_user", { name, role, password });
 }
+
+/** Every user with their role and when they were added (admin only). */
+export function users(): Promise<UserRow[]> {
+  return call<UserRow[]>("users");
+}
+
+/** Whether this real pit has no users yet, so the first administrator must be created. */
+export function needsFirstAdmin(): Promise<boolean> {
+  return call<boolean>("needs_first_admin");
+}
+
+/** Creates the first administrator of a pit with no users and logs them in. */
+export function createFirstAdmin(name: string, password: string): Promise<Session> {
+  return call<Session>("create_first_admin", { name, password });
+}

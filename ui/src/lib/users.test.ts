@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mayManageUsers, newUserProblem } from "./users";
+import { addedLabel, firstAdminProblem, mayManageUsers, newUserProblem } from "./users";
 
 describe("newUserProblem", () => {
   it("accepts a complete new user", () => {
@@ -19,5 +19,27 @@ describe("mayManageUsers", () => {
     expect(mayManageUsers({ role: "admin" })).toBe(true);
     expect(mayManageUsers({ role: "supervisor" })).toBe(false);
     expect(mayManageUsers(null)).toBe(false);
+  });
+});
+
+describe("firstAdminProblem", () => {
+  it("asks for a name and a repeated password of 8 characters", () => {
+    expect(firstAdminProblem("root", "long-enough", "long-enough")).toBeNull();
+    expect(firstAdminProblem(" ", "long-enough", "long-enough")).toMatch(/name/);
+    expect(firstAdminProblem("root", "short", "short")).toMatch(/8 characters/);
+    expect(firstAdminProblem("root", "long-enough", "long-enough!")).toMatch(/differ/);
+  });
+});
+
+describe("addedLabel", () => {
+  it("shows the record's UTC time to the minute", () => {
+    expect(addedLabel("2026-11-30T10:41:07.123Z")).toBe("2026-11-30 10:41 UTC");
+    expect(addedLabel("2026-11-30T10:41:07Z")).toBe("2026-11-30 10:41 UTC");
+    expect(addedLabel("2026-11-30T10:41:07+00:00")).toBe("2026-11-30 10:41 UTC");
+  });
+
+  it("shows anything else as it is", () => {
+    expect(addedLabel("yesterday")).toBe("yesterday");
+    expect(addedLabel("2026-11-30T10:41:07+13:00")).toBe("2026-11-30T10:41:07+13:00");
   });
 });

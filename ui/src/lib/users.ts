@@ -21,3 +21,17 @@ export function newUserProblem(name: string, role: string, password: string, rep
 export function mayManageUsers(session: { role: string } | null): boolean {
   return session?.role === "admin";
 }
+
+/** What is wrong with the first administrator's details, or null when they can be sent. */
+export function firstAdminProblem(name: string, password: string, repeat: string): string | null {
+  return newUserProblem(name, "admin", password, repeat);
+}
+
+/**
+ * When a user was added, as the record gives it (RFC 3339, UTC), shown as "YYYY-MM-DD HH:MM UTC";
+ * anything unreadable is shown as it is.
+ */
+export function addedLabel(createdAt: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]00:00)$/.exec(createdAt);
+  return m ? `${m[1]} ${m[2]} UTC` : createdAt;
+}
