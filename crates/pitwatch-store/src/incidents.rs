@@ -289,9 +289,17 @@ impl Store {
             .prepare("SELECT name, role, created_at FROM users ORDER BY name")?;
         let rows = statement.query_map([], |r| {
             let role: String = r.get(1)?;
+            // The schema allows only the three roles; anything else means the row was altered.
+            let role = Role::parse(&role).ok_or_else(|| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    1,
+                    rusqlite::types::Type::Text,
+                    format!("unknown role {role:?}").into(),
+                )
+            })?;
             Ok(UserRow {
                 name: r.get(0)?,
-                role: Role::parse(&role).unwrap_or(Role::Supervisor),
+                role,
                 created_at: r.get(2)?,
             })
         })?;
