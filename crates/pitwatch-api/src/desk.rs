@@ -38,8 +38,10 @@ use crate::recorder::Derived;
 pub const DEMO_USER: &str = "demo";
 /// The demo supervisor's password (shown on the login screen of the demo pit only).
 pub const DEMO_PASSWORD: &str = "pitwatch-demo";
-/// How often changed tables are sent to the window, at most.
-pub const FLUSH_EVERY: Duration = Duration::from_millis(150);
+/// How often changed tables are sent to the window, at most. 40 ms keeps a frame's way to the
+/// screen well inside 100 ms (docs/benchmarks.md, "Desktop latency") while a busy pit still sends
+/// at most 25 updates a second.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(40);
 /// Rounds between the demo's injected irregularities, per table (the first simulated table also
 /// gets one in its third round, so the workflow shows early).
 pub const DEMO_FAULT_EVERY: u32 = 30;
