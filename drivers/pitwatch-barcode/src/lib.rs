@@ -17,8 +17,8 @@
 //! than its own line. A line longer than [`MAX_LINE`] bytes (terminator included) is reported in pieces as it grows.
 
 use pitwatch_codec::{
-    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, RejectKind,
-    Rejection,
+    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, LineFramer,
+    LinePiece, RejectKind, Rejection,
 };
 use pitwatch_model::{Card, EventKind, Rank, Suit, Timestamp};
 
@@ -118,7 +118,7 @@ impl pitwatch_codec::Encoder for BarcodeEncoder {
 #[derive(Debug, Clone)]
 pub struct BarcodeDecoder {
     config: BarcodeConfig,
-    line: Vec<u8>,
+    framer: LineFramer,
     /// The current line already overflowed (its first pieces were rejected).
     overlong: bool,
     numbering: EventNumbering,
@@ -142,7 +142,7 @@ impl BarcodeDecoder {
     pub fn starting_at(config: BarcodeConfig, first_seq: u64) -> Self {
         BarcodeDecoder {
             config,
-            line: Vec::with_capacity(MAX_LINE),
+            framer: LineFramer::new(MAX_LINE, b"\r\n"),
             overlong: false,
             numbering: EventNumbering::starting_at(first_seq),
             last: None,
@@ -264,52 +264,26 @@ impl Decoder for BarcodeDecoder {
 
     fn push(&mut self, bytes: &[u8], now: Timestamp, out: &mut Vec<DecodeOutput>) {
         let now_ms = now.unix_millis();
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            let room = MAX_LINE - self.line.len();
-            // A line may hold MAX_LINE bytes with its terminator, whatever the chunking.
-            let end = rest
-                .iter()
-                .take(room)
-                .position(|&b| b == b'\r' || b == b'\n');
-            match end {
-                Some(k) => {
-                    if self.line.is_empty() {
-                        // Whole line inside this chunk: no copy into the line buffer.
-                        self.line_done(&rest[..=k], now, now_ms, out);
-                    } else {
-                        let mut line = std::mem::take(&mut self.line);
-                        line.extend_from_slice(&rest[..=k]);
-                        self.line_done(&line, now, now_ms, out);
-                        line.clear();
-                        self.line = line;
-                    }
-                    rest = &rest[k + 1..];
-                }
-                _ => {
-                    let take = rest.len().min(room);
-                    self.line.extend_from_slice(&rest[..take]);
-                    rest = &rest[take..];
-                    if self.line.len() == MAX_LINE {
-                        self.overlong = true;
-                        let line = std::mem::take(&mut self.line);
-                        self.reject(
-                            out,
-                            now,
-                            RejectKind::TooLong,
-                            format!("no line end within {MAX_LINE} bytes"),
-                            &line,
-                        );
-                        self.line = Vec::with_capacity(MAX_LINE);
-                    }
-                }
+        // The framer is taken out while its pieces go to this decoder's own methods.
+        let mut framer = std::mem::take(&mut self.framer);
+        framer.push(bytes, |piece| match piece {
+            LinePiece::Line(line) => self.line_done(line, now, now_ms, out),
+            LinePiece::TooLong(line) => {
+                self.overlong = true;
+                self.reject(
+                    out,
+                    now,
+                    RejectKind::TooLong,
+                    format!("no line end within {MAX_LINE} bytes"),
+                    line,
+                );
             }
-        }
+        });
+        self.framer = framer;
     }
 
     fn finish(&mut self, now: Timestamp, out: &mut Vec<DecodeOutput>) {
-        if !self.line.is_empty() {
-            let line = std::mem::take(&mut self.line);
+        if let Some(line) = self.framer.finish() {
             self.reject(
                 out,
                 now,

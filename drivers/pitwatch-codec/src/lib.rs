@@ -11,9 +11,13 @@
 //! Nothing is dropped silently; that is what lets the store show an auditor why a frame did not
 //! count.
 
+mod line;
+
 use std::fmt;
 
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
+
+pub use line::{LineFramer, LinePiece};
 
 /// A device protocol decoder. The monitor holds one per device stream, usually as
 /// `Box<dyn Decoder>` chosen by [`Decoder::protocol`] name from the device's configuration.

@@ -14,8 +14,8 @@
 mod message;
 
 use pitwatch_codec::{
-    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, Notice, RejectKind,
-    Rejection,
+    escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, LineFramer,
+    LinePiece, Notice, RejectKind, Rejection,
 };
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use serde_json::Value;
@@ -70,7 +70,7 @@ pub struct ProtoConfig {
 #[derive(Debug, Clone)]
 pub struct ProtoDecoder {
     config: ProtoConfig,
-    line: Vec<u8>,
+    framer: LineFramer,
     overlong: bool,
     numbering: EventNumbering,
     last_seq: Option<u64>,
@@ -96,7 +96,7 @@ impl ProtoDecoder {
     pub fn starting_at(config: ProtoConfig, first_seq: u64) -> Self {
         ProtoDecoder {
             config,
-            line: Vec::with_capacity(MAX_LINE),
+            framer: LineFramer::new(MAX_LINE, b"\n"),
             overlong: false,
             numbering: EventNumbering::starting_at(first_seq),
             last_seq: None,
@@ -458,47 +458,26 @@ impl Decoder for ProtoDecoder {
     }
 
     fn push(&mut self, bytes: &[u8], now: Timestamp, out: &mut Vec<DecodeOutput>) {
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            let room = MAX_LINE - self.line.len();
-            let end = rest.iter().take(room).position(|&b| b == b'\n');
-            match end {
-                Some(k) => {
-                    if self.line.is_empty() {
-                        self.line_done(&rest[..=k], now, out);
-                    } else {
-                        let mut line = std::mem::take(&mut self.line);
-                        line.extend_from_slice(&rest[..=k]);
-                        self.line_done(&line, now, out);
-                        line.clear();
-                        self.line = line;
-                    }
-                    rest = &rest[k + 1..];
-                }
-                None => {
-                    let take = rest.len().min(room);
-                    self.line.extend_from_slice(&rest[..take]);
-                    rest = &rest[take..];
-                    if self.line.len() == MAX_LINE {
-                        self.overlong = true;
-                        let line = std::mem::take(&mut self.line);
-                        self.reject(
-                            out,
-                            now,
-                            RejectKind::TooLong,
-                            format!("no line end within {MAX_LINE} bytes"),
-                            &line,
-                        );
-                        self.line = Vec::with_capacity(MAX_LINE);
-                    }
-                }
+        // The framer is taken out while its pieces go to this decoder's own methods.
+        let mut framer = std::mem::take(&mut self.framer);
+        framer.push(bytes, |piece| match piece {
+            LinePiece::Line(line) => self.line_done(line, now, out),
+            LinePiece::TooLong(line) => {
+                self.overlong = true;
+                self.reject(
+                    out,
+                    now,
+                    RejectKind::TooLong,
+                    format!("no line end within {MAX_LINE} bytes"),
+                    line,
+                );
             }
-        }
+        });
+        self.framer = framer;
     }
 
     fn finish(&mut self, now: Timestamp, out: &mut Vec<DecodeOutput>) {
-        if !self.line.is_empty() {
-            let line = std::mem::take(&mut self.line);
+        if let Some(line) = self.framer.finish() {
             self.reject(
                 out,
                 now,
