@@ -3,7 +3,9 @@
 # process plus the WebKit processes it starts (web content, network). Run inside an X server:
 #   xvfb-run -a -s "-screen 0 1440x900x24" scripts/measure-desktop-memory.sh APP [SECONDS]
 # Prints each process's resident (RSS) and proportional (PSS: shared pages divided among the
-# processes that map them) memory after SECONDS (default 120) of live demo play, and the totals.
+# processes that map them) memory after SECONDS (default 120) of live demo play, and the totals,
+# and the CPU the processes used over the last SECONDS - 10 of it (after start-up).
+# The app's own environment switches apply (PITWATCH_GPU=1 lets WebKit composite on the GPU).
 set -euo pipefail
 app=$1
 settle=${2:-120}
@@ -11,12 +13,24 @@ db=$(mktemp -d)/pitwatch.db
 PITWATCH_DB=$db "$app" >/dev/null 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-sleep "$settle"
 descendants() {
   local p=$1
   echo "$p"
   for c in $(pgrep -P "$p" || true); do descendants "$c"; done
 }
+# CPU ticks (user + system) of the app and its descendants.
+ticks() {
+  local sum=0
+  for p in $(descendants "$pid"); do
+    sum=$((sum + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$sum"
+}
+sleep 10
+cpu_from=$(ticks)
+sleep $((settle - 10))
+cpu_used=$(($(ticks) - cpu_from))
+hz=$(getconf CLK_TCK)
 total=0
 total_pss=0
 printf '%-24s %10s %10s\n' process "RSS kB" "PSS kB"
@@ -29,3 +43,4 @@ for p in $(descendants "$pid"); do
   total_pss=$((total_pss + pss))
 done
 printf 'after %s s: resident %d MB, proportional %d MB\n' "$settle" $((total / 1024)) $((total_pss / 1024))
+printf 'CPU over the last %d s: %d%% of one core\n' $((settle - 10)) $((100 * cpu_used / hz / (settle - 10)))

@@ -234,6 +234,10 @@ pub fn run() {
         }
     };
     let app = builder(tauri::Builder::default(), desk)
+        .setup(|app| {
+            tune_web_view(app);
+            Ok(())
+        })
         .build(context)
         .unwrap_or_else(|e| fail("the desktop app could not start", e));
     forward_updates(app.handle().clone(), updates)
@@ -245,6 +249,42 @@ pub fn run() {
         }
     });
 }
+
+/// Whether the window may use the GPU to composite the page (`PITWATCH_GPU=1`). Off by default:
+/// the pit's page is flat tiles and text that the CPU paints cheaply, and WebKitGTK's
+/// accelerated compositing keeps a GL context and layer backing stores in the web process that
+/// cost over a hundred megabytes (docs/benchmarks.md, "Desktop app memory").
+fn gpu_compositing() -> bool {
+    std::env::var("PITWATCH_GPU").is_ok_and(|v| v == "1")
+}
+
+/// Sets up the main window's web view for a long-running pit workstation: compositing on the
+/// CPU unless [`gpu_compositing`] says otherwise, and WebKit's small "document viewer" cache
+/// model (the app loads one local page; there is nothing to cache for later visits).
+#[cfg(target_os = "linux")]
+fn tune_web_view(app: &tauri::App) {
+    use webkit2gtk::{
+        CacheModel, HardwareAccelerationPolicy, SettingsExt, WebContextExt, WebViewExt,
+    };
+    let gpu = gpu_compositing();
+    let Some(window) = app.get_webview_window("main") else {
+        return;
+    };
+    let _ = window.with_webview(move |webview| {
+        let view = webview.inner();
+        if let Some(context) = view.context() {
+            context.set_cache_model(CacheModel::DocumentViewer);
+        }
+        if !gpu {
+            if let Some(settings) = WebViewExt::settings(&view) {
+                settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
+            }
+        }
+    });
+}
+
+#[cfg(not(target_os = "linux"))]
+fn tune_web_view(_app: &tauri::App) {}
 
 /// The app's data directory (`$XDG_DATA_HOME/<identifier>`, else `~/.local/share/<identifier>`),
 /// worked out before Tauri starts so the desk can be running when the window opens.

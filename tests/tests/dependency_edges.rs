@@ -106,6 +106,7 @@ const OWNED: &[(&str, &[&str])] = &[
     ("rusqlite", &["pitwatch-store"]),
     ("serialport", &["pitwatch-transport"]),
     ("tauri", &["pitwatch-desktop"]),
+    ("webkit2gtk", &["pitwatch-desktop"]),
 ];
 
 const FORBIDDEN_IN_PURE: &[&str] = &["rusqlite", "serialport", "tokio", "tauri", "rand"];
