@@ -339,13 +339,22 @@ fn fold_event(tile: &mut TableTile, event: &TableEvent) {
     match &event.kind {
         EventKind::DeviceError { code, text } => {
             tile.status = LinkStatus::Error;
-            tile.status_detail = format!("device error {code}: {text}");
+            tile.status_detail = device_error_detail(code, text);
         }
-        EventKind::DeviceErrorCleared { .. } if tile.status == LinkStatus::Error => {
+        EventKind::DeviceErrorCleared { code } if tile.status == LinkStatus::Error => {
             tile.status = LinkStatus::Connected;
-            tile.status_detail = String::from("device error cleared");
+            tile.status_detail = format!("device error {code} cleared");
         }
         _ => {}
+    }
+}
+
+/// A device error for people at the pit: what the device says first, then its own code (the
+/// code alone when the device sends no text).
+fn device_error_detail(code: &str, text: &str) -> String {
+    match text.trim() {
+        "" => format!("device error {code}"),
+        text => format!("{text} (device error {code})"),
     }
 }
 
@@ -1837,7 +1846,7 @@ mod fold {
         feed(&mut model, &mut engine, error);
         let tile = model.table("BAC-1").expect("BAC-1");
         assert_eq!(tile.status, LinkStatus::Error);
-        assert_eq!(tile.status_detail, "device error E7: shoe jammed");
+        assert_eq!(tile.status_detail, "shoe jammed (device error E7)");
         assert_eq!(tile.last_event_at_ms, Some(at.unix_millis()));
         let cleared = TableEvent::new(2, EventKind::DeviceErrorCleared { code: "E7".into() });
         feed(&mut model, &mut engine, cleared);
