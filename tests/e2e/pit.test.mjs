@@ -504,7 +504,7 @@ async function plugInSerial(path) {
   return { unplug: () => socat.kill("SIGTERM") };
 }
 
-test("a shoe that jams shows Device error and why on its tile, then Connected once it is cleared", async () => {
+test("a shoe that jams shows Device error and why on its tile, then Connected once every error is cleared", async () => {
   // The protocol's own example line, so a wrong checksum here cannot pass for a device problem.
   assert.equal(pwLine("PW1 6 JAM where=elevator"), "PW1 6 JAM where=elevator *762A\r\n");
   const device = await tcpDevice();
@@ -597,8 +597,20 @@ link = { kind = "serial", path = "${serialPath}", baud = 9600, backoff = { initi
     await driver.waitFor("USB-9 connected", async () => (await tile("USB-9"))?.status === "connected");
     assert.equal((await tile("USB-9")).reason, null);
 
-    // The jam is cleared at the shoe: the tile is back to Connected, with no reason left.
-    device.send(pwLine("PW1 3 CLEAR code=JAM"));
+    // The shoe's door is opened to clear the jam, and the jam is cleared: the open door keeps
+    // the table in error, and says so.
+    device.send(pwLine("PW1 3 DOOR state=open"));
+    await driver.waitFor("both errors on the tile", async () => /door open.*card jam/i.test((await tile("SHOE-1"))?.reason ?? ""));
+    device.send(pwLine("PW1 4 CLEAR code=JAM"));
+    const door = await driver.waitFor("only the door left", async () => {
+      const t = await tile("SHOE-1");
+      return t && !/jam/i.test(t.reason ?? "") && t;
+    });
+    assert.equal(door.status, "error");
+    assert.match(door.reason, /^⚠ Door open \(device error DOOR_OPEN\)$/);
+
+    // The door is closed: the tile is back to Connected, with no reason left.
+    device.send(pwLine("PW1 5 DOOR state=closed"));
     const cleared = await driver.waitFor("SHOE-1 connected again", async () => {
       const t = await tile("SHOE-1");
       return t?.status === "connected" && t;
