@@ -4,10 +4,12 @@
 // real dealer and injects an irregularity every few rounds, on a temporary database, so that a
 // restart can be checked against the same record.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startTauriDriver } from "./webdriver.mjs";
@@ -332,6 +334,10 @@ async function tcpDevice(port = 0) {
   return {
     port: server.address().port,
     connections: () => sockets.size,
+    /** Sends `text` to every connected host, as the device would. */
+    send: (text) => {
+      for (const socket of sockets) socket.write(text);
+    },
     /** Drops every connection and stops listening, like a device switched off. */
     stop: () =>
       new Promise((ok) => {
@@ -470,6 +476,152 @@ test("a real pit with no users asks for its first administrator, who then manage
   } finally {
     await driver.quit();
     await own.stop();
+    await device.stop();
+  }
+});
+
+/** CRC-16/CCITT-FALSE, the Pitwatch protocol's checksum (drivers/pitwatch-proto/PROTOCOL.md §3). */
+function crc16(text) {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, "ascii")) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** One line of the Pitwatch protocol, checksum and line end included. */
+function pwLine(body) {
+  return `${body} *${crc16(body).toString(16).toUpperCase().padStart(4, "0")}\r\n`;
+}
+
+/** A pseudo-terminal pair made by socat: the app opens `path`, as if a USB adapter was plugged in. */
+async function plugInSerial(path) {
+  const socat = spawn("socat", [`pty,raw,echo=0,link=${path}`, `pty,raw,echo=0,link=${path}-device`], { stdio: "ignore" });
+  socat.on("error", () => {});
+  for (let i = 0; i < 50 && !existsSync(path); i++) await sleep(100);
+  assert.ok(existsSync(path), `socat made ${path}`);
+  return { unplug: () => socat.kill("SIGTERM") };
+}
+
+test("a shoe that jams shows Device error and why on its tile, then Connected once every error is cleared", async () => {
+  // The protocol's own example line, so a wrong checksum here cannot pass for a device problem.
+  assert.equal(pwLine("PW1 6 JAM where=elevator"), "PW1 6 JAM where=elevator *762A\r\n");
+  const device = await tcpDevice();
+  // A USB serial adapter that is not plugged in when the pit starts.
+  const serialPath = join(dataDir, "ttyPIT-9");
+  const config = join(dataDir, "jam-pit.toml");
+  writeFileSync(
+    config,
+    `[site]
+name = "Device Error Pit"
+
+[[table]]
+name = "SHOE-1"
+game = "baccarat"
+rules = "nz-baccarat"
+device = { protocol = "pitwatch" }
+link = { kind = "tcp", address = "127.0.0.1:${device.port}", backoff = { initial_ms = 100, max_ms = 300 } }
+
+[[table]]
+name = "USB-9"
+game = "baccarat"
+rules = "nz-baccarat"
+device = { protocol = "angel-eye" }
+link = { kind = "serial", path = "${serialPath}", baud = 9600, backoff = { initial_ms = 100, max_ms = 300 } }
+`,
+  );
+  await harness.driver.quit();
+  const own = await driverWithDb(join(dataDir, "jam-pit.db"));
+  const { driver } = own;
+  let serial = null;
+  /** What a tile shows about its device: the status, its words, and the reason as rendered. */
+  const tile = (name) =>
+    driver.execute(
+      `const t = document.querySelector('[data-testid="table-tile"][data-table="' + arguments[0] + '"]');
+       if (!t) return null;
+       const s = t.querySelector('[data-testid="tile-status"]');
+       const r = t.querySelector('[data-testid="tile-status-reason"]');
+       const box = r && r.getBoundingClientRect(), outer = t.getBoundingClientRect();
+       return {
+         status: s.dataset.status,
+         label: s.textContent.replace(/\\s+/g, " ").trim(),
+         reason: r ? r.innerText.trim() : null,
+         // On screen and inside its tile, not clipped away or hidden in a tooltip.
+         reasonShown: !!box && box.height > 8 && box.width > 40 && box.left >= outer.left && box.right <= outer.right,
+       };`,
+      [name],
+    );
+  try {
+    await driver.start(app, [config]);
+    await createFirstAdmin(driver, "jamadmin", "jamadmin-password");
+    await driver.clickCss('[data-testid="nav-pit"]');
+    await driver.waitFor("SHOE-1 connected", async () => (await tile("SHOE-1"))?.status === "connected");
+    await driver.waitFor("the app's connection", () => device.connections() > 0, 5000);
+    assert.equal((await tile("SHOE-1")).reason, null, "a connected device needs no reason on its tile");
+
+    // The adapter that is not there: the tile says so, in words, while the transport retries.
+    const missing = await driver.waitFor("USB-9 retrying with its reason", async () => {
+      const t = await tile("USB-9");
+      return t?.status === "reconnecting" && t.reason && t;
+    });
+    assert.match(missing.label, /↻ Reconnecting/);
+    assert.ok(missing.reasonShown, `the reason is on the tile: ${JSON.stringify(missing)}`);
+    assert.match(missing.reason, /^↻ Cannot open .*ttyPIT-9: .*(No such file or directory|ENOENT)/i);
+
+    // The shoe reports a card jam (Pitwatch protocol JAM): the real codec, engine and desk.
+    device.send(pwLine("PW1 1 HELLO proto=1 role=shoe make=Acme model=Shoe-9 serial=S77 fw=1.0"));
+    device.send(pwLine("PW1 2 JAM where=elevator"));
+    const jammed = await driver.waitFor("SHOE-1 in error", async () => {
+      const t = await tile("SHOE-1");
+      return t?.status === "error" && t;
+    });
+    // Without colour: a glyph and words, and the device's own reason on the tile itself.
+    assert.match(jammed.label, /⚠ Device error/);
+    assert.ok(jammed.reasonShown, `the reason is on the tile: ${JSON.stringify(jammed)}`);
+    assert.match(jammed.reason, /^⚠ Card jam at elevator \(device error JAM\)$/);
+    await shot("device-error.png", driver);
+
+    // The table's device panel says the same.
+    await driver.clickCss('[data-testid="table-tile"][data-table="SHOE-1"]');
+    const panel = await driver.waitFor("the device panel", () => driver.find('[data-testid="device-status"]'));
+    assert.equal(await driver.attribute(panel, "data-status"), "error");
+    const panelText = await driver.text(panel);
+    assert.match(panelText, /Device error/);
+    assert.match(panelText, /card jam at elevator \(device error JAM\)/);
+    await shot("device-error-table.png", driver);
+    await driver.clickCss('[data-testid="nav-pit"]');
+
+    // The adapter is plugged in: the transport's retry finds it.
+    serial = await plugInSerial(serialPath);
+    await driver.waitFor("USB-9 connected", async () => (await tile("USB-9"))?.status === "connected");
+    assert.equal((await tile("USB-9")).reason, null);
+
+    // The shoe's door is opened to clear the jam, and the jam is cleared: the open door keeps
+    // the table in error, and says so.
+    device.send(pwLine("PW1 3 DOOR state=open"));
+    await driver.waitFor("both errors on the tile", async () => /door open.*card jam/i.test((await tile("SHOE-1"))?.reason ?? ""));
+    device.send(pwLine("PW1 4 CLEAR code=JAM"));
+    const door = await driver.waitFor("only the door left", async () => {
+      const t = await tile("SHOE-1");
+      return t && !/jam/i.test(t.reason ?? "") && t;
+    });
+    assert.equal(door.status, "error");
+    assert.match(door.reason, /^⚠ Door open \(device error DOOR_OPEN\)$/);
+
+    // The door is closed: the tile is back to Connected, with no reason left.
+    device.send(pwLine("PW1 5 DOOR state=closed"));
+    const cleared = await driver.waitFor("SHOE-1 connected again", async () => {
+      const t = await tile("SHOE-1");
+      return t?.status === "connected" && t;
+    });
+    assert.match(cleared.label, /● Connected/);
+    assert.equal(cleared.reason, null);
+    await shot("device-error-cleared.png", driver);
+  } finally {
+    await driver.quit();
+    await own.stop();
+    serial?.unplug();
     await device.stop();
   }
 });

@@ -150,6 +150,9 @@ pub fn parse_pace(text: &str) -> Result<Pace, ApiError> {
 pub struct PitModel {
     tables: Vec<TableTile>,
     index: HashMap<String, usize>,
+    /// Per table, the device errors its device has raised and not cleared, oldest first, as
+    /// (code, what the tile says of it).
+    device_errors: Vec<Vec<(String, String)>>,
 }
 
 impl PitModel {
@@ -161,7 +164,12 @@ impl PitModel {
             .enumerate()
             .map(|(i, t)| (t.name.clone(), i))
             .collect();
-        PitModel { tables, index }
+        let device_errors = vec![Vec::new(); tables.len()];
+        PitModel {
+            tables,
+            index,
+            device_errors,
+        }
     }
 
     /// The tiles, in the pit definition's order.
@@ -203,14 +211,17 @@ impl PitModel {
                 detail,
                 ..
             } => {
-                let Some(tile) = self.tile_mut(table) else {
+                let Some(&i) = self.index.get(table) else {
                     return (None, None);
                 };
+                let tile = &mut self.tables[i];
                 tile.status = match state {
                     LinkState::Connected => LinkStatus::Connected,
                     LinkState::Disconnected | LinkState::Retrying => LinkStatus::Reconnecting,
                 };
                 tile.status_detail = detail.clone();
+                // A link back while the device still has an error open: the error shows again.
+                show_device_errors(tile, &self.device_errors[i]);
                 (table, None)
             }
             MonitorEvent::Failed { table, message } => {
@@ -225,10 +236,25 @@ impl PitModel {
                 (table, None)
             }
             MonitorEvent::Derived { table, derived } => {
-                let Some(tile) = self.tile_mut(table) else {
+                let Some(&i) = self.index.get(table) else {
                     return (None, None);
                 };
+                let tile = &mut self.tables[i];
                 let raised = fold_derived(tile, derived, now);
+                let open = &mut self.device_errors[i];
+                if let Derived::Event(event) = derived {
+                    match &event.kind {
+                        EventKind::DeviceError { code, text }
+                            if !open.iter().any(|(c, _)| c == code) =>
+                        {
+                            open.push((code.clone(), device_error_detail(code, text)));
+                        }
+                        EventKind::DeviceErrorCleared { code } => open.retain(|(c, _)| c != code),
+                        _ => {}
+                    }
+                }
+                // Clearing one of two errors leaves the tile in error with the other.
+                show_device_errors(tile, open);
                 (table, raised)
             }
             MonitorEvent::View { table, view } => {
@@ -339,13 +365,36 @@ fn fold_event(tile: &mut TableTile, event: &TableEvent) {
     match &event.kind {
         EventKind::DeviceError { code, text } => {
             tile.status = LinkStatus::Error;
-            tile.status_detail = format!("device error {code}: {text}");
+            tile.status_detail = device_error_detail(code, text);
         }
-        EventKind::DeviceErrorCleared { .. } if tile.status == LinkStatus::Error => {
+        EventKind::DeviceErrorCleared { code } if tile.status == LinkStatus::Error => {
             tile.status = LinkStatus::Connected;
-            tile.status_detail = String::from("device error cleared");
+            tile.status_detail = format!("device error {code} cleared");
         }
         _ => {}
+    }
+}
+
+/// Puts the device errors still open on a tile whose link is up: the latest first.
+fn show_device_errors(tile: &mut TableTile, open: &[(String, String)]) {
+    if open.is_empty() || tile.status == LinkStatus::Reconnecting {
+        return;
+    }
+    tile.status = LinkStatus::Error;
+    tile.status_detail = open
+        .iter()
+        .rev()
+        .map(|(_, detail)| detail.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+}
+
+/// A device error for people at the pit: what the device says first, then its own code (the
+/// code alone when the device sends no text).
+fn device_error_detail(code: &str, text: &str) -> String {
+    match text.trim() {
+        "" => format!("device error {code}"),
+        text => format!("{text} (device error {code})"),
     }
 }
 
@@ -1837,7 +1886,7 @@ mod fold {
         feed(&mut model, &mut engine, error);
         let tile = model.table("BAC-1").expect("BAC-1");
         assert_eq!(tile.status, LinkStatus::Error);
-        assert_eq!(tile.status_detail, "device error E7: shoe jammed");
+        assert_eq!(tile.status_detail, "shoe jammed (device error E7)");
         assert_eq!(tile.last_event_at_ms, Some(at.unix_millis()));
         let cleared = TableEvent::new(2, EventKind::DeviceErrorCleared { code: "E7".into() });
         feed(&mut model, &mut engine, cleared);
@@ -1848,6 +1897,63 @@ mod fold {
             Some(at.unix_millis()),
             "an event without a time leaves the last one"
         );
+    }
+
+    #[test]
+    fn a_tile_stays_in_error_until_every_device_error_is_cleared_even_across_a_reconnect() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let mut engine = Engine::new(book);
+        let mut model = PitModel::new(&pit);
+        let at = SystemClock.now();
+        let link = |state| MonitorEvent::Link {
+            table: "BAC-1".into(),
+            state,
+            detail: "serial /dev/pts/9 9600 8N1".into(),
+            at,
+        };
+        model.apply(&link(LinkState::Connected), at);
+        let raise = |seq, code: &str, text: &str| {
+            TableEvent::new(
+                seq,
+                EventKind::DeviceError {
+                    code: code.into(),
+                    text: text.into(),
+                },
+            )
+        };
+        let clear = |seq, code: &str| {
+            TableEvent::new(seq, EventKind::DeviceErrorCleared { code: code.into() })
+        };
+        let tile = |model: &PitModel| model.table("BAC-1").expect("BAC-1").clone();
+
+        feed(&mut model, &mut engine, raise(1, "JAM", "card jam"));
+        feed(&mut model, &mut engine, raise(2, "DOOR_OPEN", "door open"));
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Error);
+        assert_eq!(
+            t.status_detail,
+            "door open (device error DOOR_OPEN); card jam (device error JAM)"
+        );
+
+        // The jam is cleared; the door is still open.
+        feed(&mut model, &mut engine, clear(3, "JAM"));
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(t.status_detail, "door open (device error DOOR_OPEN)");
+
+        // The link drops and comes back: the lost link shows, then the error still open.
+        model.apply(&link(LinkState::Disconnected), at);
+        assert_eq!(tile(&model).status, LinkStatus::Reconnecting);
+        model.apply(&link(LinkState::Connected), at);
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(t.status_detail, "door open (device error DOOR_OPEN)");
+
+        feed(&mut model, &mut engine, clear(4, "DOOR_OPEN"));
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Connected, "{t:?}");
+        assert_eq!(t.status_detail, "device error DOOR_OPEN cleared");
     }
 
     #[test]

@@ -178,6 +178,8 @@ impl TcpConnection {
                         .map_err(|e| open_error(e.to_string()))?;
                     return Ok(TcpConnection { stream });
                 }
+                // The resolved address only when it says more than the configured one.
+                Err(e) if address.to_string() == config.address => last = open_error(e.to_string()),
                 Err(e) => last = open_error(format!("{address}: {e}")),
             }
         }

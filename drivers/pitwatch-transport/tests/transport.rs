@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use pitwatch_transport::{
     spawn_device, spawn_reader, Backoff, Connection, Connector, DeviceConfig, ReaderOptions,
-    SerialConfig, SteppingClock, SystemClock, TcpConfig, TransportConfig, TransportError,
-    TransportEvent,
+    SerialConfig, SteppingClock, SystemClock, TcpConfig, TcpConnection, TransportConfig,
+    TransportError, TransportEvent,
 };
 
 const WAIT: Duration = Duration::from_secs(5);
@@ -223,6 +223,31 @@ fn bad_serial_settings_are_reported() {
         other => panic!("unexpected {other:?}"),
     }
     handle.stop();
+}
+
+#[test]
+fn a_refused_tcp_connection_names_the_address_once() {
+    // A port that was free a moment ago: nothing listens there now.
+    let address = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string();
+    let error = TcpConnection::open(
+        &TcpConfig {
+            address: address.clone(),
+        },
+        Duration::from_millis(100),
+        Duration::from_secs(2),
+    )
+    .err()
+    .expect("nothing listens");
+    let message = error.to_string();
+    assert!(
+        message.starts_with(&format!("cannot open {address}: ")),
+        "{message}"
+    );
+    assert_eq!(message.matches(&address).count(), 1, "{message}");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TableTile } from "./bindings";
-import { ageLabel, filterTables, needsAttention, openIncidents, replaceTable, sortTables, statusCounts } from "./pit";
+import { ageLabel, filterTables, needsAttention, openIncidents, replaceTable, sortTables, statusCounts, statusReason } from "./pit";
 
 function tile(name: string, status: TableTile["status"], extra: Partial<TableTile> = {}): TableTile {
   return {
@@ -107,5 +107,22 @@ describe("needsAttention", () => {
     expect(needsAttention(tile("A", "connected"))).toBe(false);
     expect(needsAttention(tile("B", "reconnecting"))).toBe(true);
     expect(needsAttention(tile("C", "connected", { incidents: { critical: 0, high: 0, medium: 0, low: 1 } }))).toBe(true);
+  });
+});
+
+describe("statusReason", () => {
+  it("says why a device is in error or reconnecting, starting with a capital", () => {
+    expect(statusReason(tile("T", "error", { statusDetail: "card jam at elevator (device error JAM)" }))).toBe(
+      "Card jam at elevator (device error JAM)",
+    );
+    expect(
+      statusReason(tile("T", "reconnecting", { statusDetail: "cannot open /dev/ttyUSB7: No such file or directory" })),
+    ).toBe("Cannot open /dev/ttyUSB7: No such file or directory");
+  });
+
+  it("says nothing for a connected device, whose detail is only its port, or when nothing was said", () => {
+    expect(statusReason(tile("T", "connected", { statusDetail: "serial /dev/pts/0 9600 8N1" }))).toBeNull();
+    expect(statusReason(tile("T", "error", { statusDetail: "  " }))).toBeNull();
+    expect(statusReason(tile("T", "not_monitored", { statusDetail: "x" }))).toBeNull();
   });
 });

@@ -88,6 +88,18 @@ export function openIncidents(t: TableTile): number {
   return t.incidents.critical + t.incidents.high + t.incidents.medium + t.incidents.low;
 }
 
+/**
+ * Why a table's device is not connected, for the tile: what the link or the device last said
+ * (a port that cannot be opened, a dropped connection, a card jam), with a capital first letter.
+ * Null when the device is connected (its detail is then only the port) or nothing was said.
+ */
+export function statusReason(t: TableTile): string | null {
+  if (t.status === "connected" || t.status === "not_monitored") return null;
+  const detail = t.statusDetail.trim();
+  if (detail === "") return null;
+  return detail.charAt(0).toUpperCase() + detail.slice(1);
+}
+
 /** A table needs a supervisor when its device is not connected or it has unresolved incidents. */
 export function needsAttention(t: TableTile): boolean {
   return t.status !== "connected" || openIncidents(t) > 0;
