@@ -1,7 +1,9 @@
 // Measures how long a live event takes to reach the screen in the desktop app: from the host's
 // receive time of a frame (the event's `at`) to the moment the window's DOM shows it on the tile.
 // Runs the demo pit (default 10x pace) for a minute under tauri-driver, reads the lags the app
-// records (window.__pitwatchLatency, see ui/src/lib/latency.ts) and prints p50/p90/p99/max.
+// records (window.__pitwatchLatency, see ui/src/lib/latency.ts) and prints p50/p90/p99/max, to
+// the update reaching the window's script, to the DOM update and to the end of the first frame
+// painted after it.
 //
 //   PITWATCH_APP=/work/target-desk/debug/pitwatch-desktop \
 //     xvfb-run -a -s "-screen 0 1440x900x24" node scripts/measure-desktop-latency.mjs
@@ -36,20 +38,29 @@ try {
   await sleep(3000);
   await driver.execute("window.__pitwatchLatency.clear(); return true;");
   await sleep(seconds * 1000);
-  const lags = await driver.execute("return window.__pitwatchLatency.lags();");
-  const sorted = [...lags].sort((a, b) => a - b);
+  const dom = await driver.execute("return window.__pitwatchLatency.lags();");
+  const painted = await driver.execute("return window.__pitwatchLatency.painted();");
+  const received = await driver.execute("return window.__pitwatchLatency.received();");
+  const summary = (lags) => {
+    const sorted = [...lags].sort((a, b) => a - b);
+    return {
+      events: sorted.length,
+      p50_ms: percentile(sorted, 50),
+      p90_ms: percentile(sorted, 90),
+      p99_ms: percentile(sorted, 99),
+      max_ms: sorted.at(-1) ?? null,
+      min_ms: sorted[0] ?? null,
+    };
+  };
   const result = {
     pace: process.env.PITWATCH_DEMO_PACE,
     seconds,
-    events: sorted.length,
-    p50_ms: percentile(sorted, 50),
-    p90_ms: percentile(sorted, 90),
-    p99_ms: percentile(sorted, 99),
-    max_ms: sorted.at(-1) ?? null,
-    min_ms: sorted[0] ?? null,
+    received: summary(received),
+    dom: summary(dom),
+    painted: summary(painted),
   };
   console.log(JSON.stringify(result));
-  if (sorted.length === 0) {
+  if (dom.length === 0 || painted.length === 0) {
     console.error("no live event was measured");
     code = 1;
   }

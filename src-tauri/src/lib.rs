@@ -16,7 +16,7 @@ use pitwatch_api::dto::{
 use pitwatch_api::{ApiError, PitOverview};
 use tauri::{Emitter, Manager, State};
 
-/// The Tauri event that carries every [`PitUpdate`].
+/// The Tauri event that carries live changes: a JSON array of [`PitUpdate`]s, oldest first.
 pub const UPDATE_EVENT: &str = "pit-update";
 
 /// The pit now: every table's tile, the session and (demo only) the demo login.
@@ -179,8 +179,13 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
     ])
 }
 
+/// The most updates one [`UPDATE_EVENT`] carries.
+const BATCH: usize = 256;
+
 /// Forwards the desk's update stream to the window as [`UPDATE_EVENT`]s, on a thread of its own,
-/// until the stream ends (when the desk is dropped).
+/// until the stream ends (when the desk is dropped). Each event carries every update waiting at
+/// that moment (the desk sends a burst of changed tiles at each flush): one script evaluation in
+/// the web view per burst rather than one per tile.
 pub fn forward_updates<R: tauri::Runtime>(
     handle: tauri::AppHandle<R>,
     updates: Receiver<PitUpdate>,
@@ -188,9 +193,16 @@ pub fn forward_updates<R: tauri::Runtime>(
     std::thread::Builder::new()
         .name("pitwatch-emit".into())
         .spawn(move || {
-            for update in updates {
+            while let Ok(first) = updates.recv() {
+                let mut batch = vec![first];
+                while batch.len() < BATCH {
+                    match updates.try_recv() {
+                        Ok(update) => batch.push(update),
+                        Err(_) => break,
+                    }
+                }
                 // No window yet (or any more) is fine: the front end reads the overview first.
-                let _ = handle.emit(UPDATE_EVENT, update);
+                let _ = handle.emit(UPDATE_EVENT, batch);
             }
         })
         .map(|_| ())
@@ -429,11 +441,15 @@ mod events {
         let payload = rx
             .recv_timeout(Duration::from_secs(20))
             .expect("a pit-update event");
-        let update: serde_json::Value = serde_json::from_str(&payload).expect("JSON");
-        assert!(
-            ["table", "incident_raised"].contains(&update["type"].as_str().unwrap_or_default()),
-            "{update}"
-        );
+        let batch: serde_json::Value = serde_json::from_str(&payload).expect("JSON");
+        let updates = batch.as_array().expect("an array of updates");
+        assert!(!updates.is_empty(), "{batch}");
+        for update in updates {
+            assert!(
+                ["table", "incident_raised"].contains(&update["type"].as_str().unwrap_or_default()),
+                "{update}"
+            );
+        }
         app.state::<Desk>().stop();
     }
 }

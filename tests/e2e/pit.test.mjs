@@ -130,6 +130,12 @@ test("the window measures how long live events take to reach the screen", async 
   // Each is a live event's host receive time to its tile in the DOM: never negative (one clock)
   // and, on the demo pit, well under the few seconds that would mean the window falls behind.
   assert.ok(lags.every((l) => Number.isFinite(l) && l >= 0 && l < 5000), `lags: ${lags.slice(-20)}`);
+  // The same events once painted: a frame follows every DOM update, never before it.
+  const painted = await driver.waitFor("painted lags", async () => {
+    const p = await driver.execute("return window.__pitwatchLatency?.painted() ?? [];");
+    return p.length >= 5 && p;
+  });
+  assert.ok(painted.every((l) => Number.isFinite(l) && l >= 0 && l < 5000), `painted: ${painted.slice(-20)}`);
 });
 
 test("an injected irregularity raises an alert; acknowledging and resolving it works", async () => {

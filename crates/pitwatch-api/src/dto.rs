@@ -53,6 +53,10 @@ pub struct TableTile {
     /// milliseconds), if any arrived since start-up: the front end measures from it how long a
     /// live event takes to reach the screen.
     pub last_event_at_ms: Option<i64>,
+    /// When the host received the oldest event this copy of the tile is the first to carry to
+    /// the window (Unix milliseconds; `None` when it carries no new event): events wait for the
+    /// desk's next flush, so the oldest one waited longest and its lag is the update's worst.
+    pub oldest_unsent_at_ms: Option<i64>,
     /// The shoe being dealt (1-based in the table's record; 0 before the first shuffle seen).
     pub shoe: u32,
     /// Cards drawn from this shoe (burn cards included) since its shuffle.
@@ -451,6 +455,7 @@ impl From<&TableConfig> for TableTile {
             frames_accepted: 0,
             frames_rejected: 0,
             last_event_at_ms: None,
+            oldest_unsent_at_ms: None,
             shoe: 0,
             cards_dealt: 0,
             cards_left: None,

@@ -85,6 +85,12 @@ framesRejected: number,
  */
 lastEventAtMs: number | null, 
 /**
+ * When the host received the oldest event this copy of the tile is the first to carry to
+ * the window (Unix milliseconds; `None` when it carries no new event): events wait for the
+ * desk's next flush, so the oldest one waited longest and its lag is the update's worst.
+ */
+oldestUnsentAtMs: number | null, 
+/**
  * The shoe being dealt (1-based in the table's record; 0 before the first shuffle seen).
  */
 shoe: number, 

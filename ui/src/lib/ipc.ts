@@ -15,7 +15,7 @@ import type {
   UserRow,
 } from "./bindings";
 
-/** The Tauri event that carries live changes (src-tauri's UPDATE_EVENT). */
+/** The Tauri event that carries live changes, a batch at a time (src-tauri's UPDATE_EVENT). */
 export const UPDATE_EVENT = "pit-update";
 
 export function isApiError(value: unknown): value is ApiError {
@@ -51,8 +51,11 @@ export function pitOverview(): Promise<PitOverview> {
   return call<PitOverview>("pit_overview");
 }
 
+/** Calls `handler` for each live change, in the order the desk sent them. */
 export function onPitUpdate(handler: (update: PitUpdate) => void): Promise<UnlistenFn> {
-  return listen<PitUpdate>(UPDATE_EVENT, (event) => handler(event.payload));
+  return listen<PitUpdate[]>(UPDATE_EVENT, (event) => {
+    for (const update of event.payload) handler(update);
+  });
 }
 
 export function login(user: string, password: string): Promise<Session> {

@@ -15,6 +15,7 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     framesAccepted: 0,
     framesRejected: 0,
     lastEventAtMs: null,
+    oldestUnsentAtMs: null,
     shoe: 1,
     cardsDealt: 0,
     cardsLeft: 416,
