@@ -28,6 +28,11 @@ pub fn resume_points(store: &Store, table: &str) -> Result<Vec<u64>, StoreError>
         .collect())
 }
 
+/// What the engine carried into its current shoe, as stored with the shoe's start.
+fn carry_json(engine: &Engine) -> String {
+    serde_json::to_string(engine.shoe_carry()).unwrap_or_else(|_| "{}".into())
+}
+
 /// What the recorder derived from one chunk or console entry, once committed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Derived {
@@ -79,16 +84,30 @@ impl TableRecorder {
         let mut engine = Engine::new(book);
         let resumes = resume_points(store, name)?;
         let mut last_seq = 0;
+        let mut shoes = Vec::new();
         for row in store.event_rows(table)? {
             if resumes.contains(&row.event.seq) {
                 engine.interrupt();
             }
+            let shoe = engine.shoe();
             engine.handle_event(&row.event);
+            if engine.shoe() != shoe {
+                shoes.push((engine.shoe(), row.event.seq, carry_json(&engine)));
+            }
             last_seq = row.event.seq;
         }
         // The outputs of the events already recorded were recorded with them.
         while engine.poll_output().is_some() {}
         let next_seq = last_seq + 1;
+        // Where each shoe starts, for replaying one shoe; a record from before these were kept
+        // gets them here.
+        if store.last_shoe(table)? != shoes.last().map(|(shoe, _, _)| *shoe) {
+            let mut batch = store.batch()?;
+            for (shoe, first_seq, carry) in &shoes {
+                batch.record_shoe(table, *shoe, *first_seq, carry)?;
+            }
+            batch.commit()?;
+        }
         if last_seq > 0 {
             // Nobody was listening while Pitwatch was down: whatever was dealt then is unknown, so
             // the shoe in play becomes partial (a round cut off is closed unfinished). The point is
@@ -330,7 +349,16 @@ impl TableRecorder {
         now: Timestamp,
         derived: &mut Vec<Derived>,
     ) -> Result<(), StoreError> {
+        let shoe = self.engine.shoe();
         self.engine.handle_event(&event);
+        if self.engine.shoe() != shoe {
+            batch.record_shoe(
+                self.table,
+                self.engine.shoe(),
+                event.seq,
+                &carry_json(&self.engine),
+            )?;
+        }
         derived.push(Derived::Event(event));
         while let Some(output) = self.engine.poll_output() {
             let incident = self.record_output(batch, &output, now)?;
