@@ -657,6 +657,26 @@ fn incident_pages_follow_a_keyset_cursor_newest_first_with_filters_and_totals() 
         ),
         (
             IncidentFilter {
+                table: Some("BAC-1".into()),
+                unresolved: true,
+                code: Some("OUT_OF_ORDER_CARD".into()),
+                severity: Some("medium".into()),
+                since: Some(t(20 * 1500)),
+                until: Some(t(50 * 1500)),
+                ..Default::default()
+            },
+            by_hand(&|i| {
+                let at: Timestamp = i.opened_at.parse().unwrap();
+                i.table == "BAC-1"
+                    && i.status != Status::Resolved
+                    && i.code == "OUT_OF_ORDER_CARD"
+                    && i.severity == "medium"
+                    && at >= t(20 * 1500)
+                    && at < t(50 * 1500)
+            }),
+        ),
+        (
+            IncidentFilter {
                 table: Some("BAC-9".into()),
                 ..Default::default()
             },
