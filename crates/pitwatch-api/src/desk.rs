@@ -935,10 +935,8 @@ impl Desk {
         if let Some(table) = store.table_id(&incident.table)? {
             if let (Some(shoe), Some(number)) = (incident.shoe, incident.round) {
                 round = store
-                    .rounds(table)?
-                    .iter()
-                    .filter(|(s, r, _)| *s == shoe && *r == number)
-                    .find_map(|(_, _, body)| stored_round(body));
+                    .round(table, shoe, number)?
+                    .and_then(|body| stored_round(&body));
             }
             let evidence: HashSet<u64> = incident.evidence.iter().copied().collect();
             let mut lo = incident
@@ -961,10 +959,8 @@ impl Desk {
             }
             let lo = lo.saturating_sub(3);
             let hi = hi + 3;
-            for row in store.event_rows(table)? {
-                if row.event.seq < lo || row.event.seq > hi {
-                    continue;
-                }
+            // Only the events around the incident are read, however long the record is.
+            for row in store.event_rows_between(table, lo, hi)? {
                 timeline.push(TimelineEntry {
                     seq: row.event.seq,
                     at: row.event.at.map(|t| t.to_string()),

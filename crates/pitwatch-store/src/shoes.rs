@@ -160,6 +160,23 @@ impl Store {
         Ok(out)
     }
 
+    /// The body (JSON) of round `round` of shoe `shoe` of `table` as recorded live, if any.
+    pub fn round(
+        &self,
+        table: TableId,
+        shoe: u32,
+        round: u32,
+    ) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT body FROM rounds WHERE table_id = ?1 AND shoe = ?2 AND round = ?3",
+                params![table.0, shoe, round],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// The events of `table` with `seq` from `from` to `to` (inclusive), in order.
     pub fn event_rows_between(
         &self,
