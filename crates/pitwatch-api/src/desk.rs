@@ -1129,19 +1129,34 @@ impl Desk {
         let id = store.table_id(table)?.ok_or_else(|| {
             ApiError::new(ErrorCode::NotFound, format!("no table {table} on record"))
         })?;
-        let shoe = match shoe {
-            Some(shoe) => shoe,
-            None => store.last_shoe(id)?.ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::NotFound,
-                    format!("no shoe of {table} on record yet"),
-                )
-            })?,
+        let none_yet = || {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!("no shoe of {table} on record yet"),
+            )
         };
-        let run = crate::replay::replay_shoe(&store, table, shoe)?;
+        let (shoe, steps, divergences, rule_book) = match store.last_shoe(id)? {
+            Some(last) => {
+                let shoe = shoe.unwrap_or(last);
+                let run = crate::replay::replay_shoe(&store, table, shoe)?;
+                (shoe, run.steps, run.divergences, run.rule_book)
+            }
+            // No shoe starts stored yet (a record from before they were kept, until the table's
+            // recorder resumes): the whole table, as before.
+            None => {
+                let whole = crate::replay::rebuild(&store, table)?;
+                let shoe = shoe
+                    .or_else(|| whole.shoes().last().map(|s| s.shoe))
+                    .ok_or_else(none_yet)?;
+                let steps = whole
+                    .shoe_steps(shoe)
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default();
+                (shoe, steps, whole.divergences, whole.rule_book)
+            }
+        };
         let (verified, verify_detail) = self.verify(&store)?;
         drop(store);
-        let steps = &run.steps;
         if steps.is_empty() {
             return Err(ApiError::new(
                 ErrorCode::NotFound,
@@ -1192,12 +1207,12 @@ impl Desk {
             });
         }
         Ok(ShoeReplay {
-            table: run.table.clone(),
-            rule_book: run.rule_book.clone(),
+            table: table.to_owned(),
+            rule_book,
             shoe,
             verified,
             verify_detail,
-            divergences: run.divergences.clone(),
+            divergences,
             steps: out,
         })
     }
