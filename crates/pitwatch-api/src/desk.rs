@@ -1775,6 +1775,12 @@ mod tests {
             "{}",
             again.verify_detail
         );
+        for shoe in [0, u32::MAX] {
+            let error = desk
+                .replay(&raised.table, Some(shoe))
+                .expect_err("no such shoe");
+            assert_eq!(error.code, ErrorCode::NotFound, "shoe {shoe}: {error}");
+        }
         let shoes = desk.shoes(&raised.table, None, Some(1)).expect("shoes");
         assert_eq!(shoes.shoes.len(), 1);
         assert_eq!(shoes.shoes[0].shoe, again.shoe, "newest first");

@@ -331,7 +331,7 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         })?;
         (Engine::resume(book, carry), before.first_seq)
     };
-    let end = match store.shoe_start(table, shoe + 1)? {
+    let end = match store.shoe_start(table, shoe.saturating_add(1))? {
         Some(next) => next.first_seq.saturating_sub(1),
         None => store.last_seq(table)?.unwrap_or(start.first_seq),
     };
