@@ -1783,7 +1783,8 @@ mod tests {
         }
         let shoes = desk.shoes(&raised.table, None, Some(1)).expect("shoes");
         assert_eq!(shoes.shoes.len(), 1);
-        assert_eq!(shoes.shoes[0].shoe, again.shoe, "newest first");
+        // Newest first (the demo deals on: a newer shoe may have started since).
+        assert!(shoes.shoes[0].shoe >= again.shoe, "{shoes:?}");
         assert!(desk.shoes("NO-SUCH-TABLE", None, None).is_err());
 
         // Incidents a page at a time, newest first, the resolved one found by its filter.

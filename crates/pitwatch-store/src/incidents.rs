@@ -505,6 +505,8 @@ impl Store {
         limit: u32,
     ) -> Result<IncidentPage, StoreError> {
         let limit = limit.clamp(1, MAX_PAGE);
+        // The count and the page from one snapshot, while the monitor goes on appending.
+        let snapshot = self.conn.unchecked_transaction()?;
         let (clause, mut args) = filter_sql(filter);
         // Every incident has its status row: the join is needed only to filter on status.
         let join = if filter.status.is_some() || filter.unresolved {
@@ -512,7 +514,7 @@ impl Store {
         } else {
             ""
         };
-        let total: i64 = self.conn.query_row(
+        let total: i64 = snapshot.query_row(
             &format!("SELECT COUNT(*) FROM incidents i {join} {clause}"),
             rusqlite::params_from_iter(args.iter()),
             |r| r.get(0),
@@ -534,12 +536,14 @@ impl Store {
              {clause} ORDER BY i.id DESC LIMIT ?{}",
             args.len()
         );
-        let mut statement = self.conn.prepare(&sql)?;
+        let mut statement = snapshot.prepare(&sql)?;
         let rows = statement.query_map(rusqlite::params_from_iter(args.iter()), |r| {
             let status: String = r.get(11)?;
             incident_from_row(r, &status)
         })?;
         let mut incidents: Vec<Incident> = rows.collect::<Result<_, _>>()?;
+        drop(statement);
+        snapshot.finish()?;
         let more = incidents.len() > limit as usize;
         incidents.truncate(limit as usize);
         Ok(IncidentPage {
