@@ -1054,18 +1054,22 @@ impl Desk {
             .parent()
             .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
         let path = dir.join(format!("incident-{id}.pdf"));
-        let mut store = lock(&self.store);
+        // The report verifies every chain (it states so): on a connection of its own, so the
+        // incident list and the workflow are not held up meanwhile.
+        let reader = Store::open_read_only(&self.db)?;
         let db_name = self
             .db
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let document = crate::report::incident_report(&store, IncidentId(id), &db_name)?;
+        let document = crate::report::incident_report(&reader, IncidentId(id), &db_name)?;
+        drop(reader);
         let bytes = pitwatch_report::render_pdf(&document);
         std::fs::create_dir_all(&dir)
             .and_then(|()| std::fs::write(&path, bytes))
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
+        let mut store = lock(&self.store);
         let mut batch = store.batch()?;
         batch.append_audit(
             &user,
