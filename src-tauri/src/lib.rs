@@ -10,8 +10,8 @@ use std::sync::mpsc::Receiver;
 
 use pitwatch_api::desk::{Desk, DeskOptions};
 use pitwatch_api::dto::{
-    ConsoleEntry, IncidentDetail, IncidentQuery, IncidentRow, PitUpdate, Session, ShoeReplay,
-    UserRow,
+    ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate, Session,
+    ShoePage, ShoeReplay, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use tauri::{Emitter, Manager, State};
@@ -37,12 +37,9 @@ fn logout(desk: State<'_, Desk>) -> Result<(), ApiError> {
     desk.logout()
 }
 
-/// Incidents matching a query, newest first.
+/// One page of the incidents matching a query, newest first.
 #[tauri::command]
-async fn incidents(
-    desk: State<'_, Desk>,
-    query: IncidentQuery,
-) -> Result<Vec<IncidentRow>, ApiError> {
+async fn incidents(desk: State<'_, Desk>, query: IncidentQuery) -> Result<IncidentPage, ApiError> {
     desk.incidents(&query)
 }
 
@@ -97,6 +94,17 @@ async fn replay(
     shoe: Option<u32>,
 ) -> Result<ShoeReplay, ApiError> {
     desk.replay(&table, shoe)
+}
+
+/// A table's shoes for the replay picker, newest first, a page at a time.
+#[tauri::command]
+async fn shoes(
+    desk: State<'_, Desk>,
+    table: String,
+    before: Option<u32>,
+    limit: Option<u32>,
+) -> Result<ShoePage, ApiError> {
+    desk.shoes(&table, before, limit)
 }
 
 /// Adds a user with a role and password; only a logged-in admin may (hashing the password takes
@@ -171,6 +179,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         resolve,
         record_console,
         replay,
+        shoes,
         export_incident_pdf,
         add_user,
         users,
@@ -400,6 +409,21 @@ mod tests {
             serde_json::json!(false),
             "the demo pit has its supervisor"
         );
+        let page = invoke(
+            &webview,
+            "incidents",
+            serde_json::json!({"query": {"status": "open", "limit": 5}}),
+        )
+        .expect("a page of incidents");
+        assert!(page["incidents"].as_array().is_some_and(|a| a.len() <= 5));
+        assert!(page["total"].as_u64().is_some());
+        let shoes = invoke(
+            &webview,
+            "shoes",
+            serde_json::json!({"table": "NO-SUCH-TABLE", "before": null, "limit": 10}),
+        )
+        .expect_err("no such table");
+        assert_eq!(shoes["code"], "not_found");
         let none = invoke(&webview, "incident", serde_json::json!({"id": 999_999}))
             .expect_err("no such incident");
         assert_eq!(none["code"], "not_found");

@@ -49,6 +49,20 @@ async function cardsIn(driver, css) {
   );
 }
 
+/**
+ * Sets the incident list's status filter (the store filters and pages the list, newest first, so
+ * an older incident is found by its status rather than by loading every page).
+ */
+async function filterStatus(driver, value) {
+  const select = await driver.waitFor("the status filter", () => driver.find('[data-testid="filter-status"]'));
+  assert.ok(select);
+  await driver.execute(
+    `const s = document.querySelector('[data-testid="filter-status"]');
+     s.value = arguments[0]; s.dispatchEvent(new Event("change"));`,
+    [value],
+  );
+}
+
 async function login(driver) {
   const hint = await driver.waitFor("the demo login hint", () => driver.find('[data-testid="demo-login"]'));
   assert.match(await driver.text(hint), /demo \/ pitwatch-demo/);
@@ -175,6 +189,7 @@ test("the resolved incident is still resolved after a restart", async () => {
   await driver.start(app);
   await login(driver);
   await driver.click(await driver.waitFor("the incidents tab", () => driver.find('[data-testid="nav-incidents"]')));
+  await filterStatus(driver, "resolved");
   const row = await driver.waitFor("the incident in the list", () => driver.find(`[data-testid="incident-row"][data-id="${resolvedId}"]`));
   assert.equal(await driver.attribute(row, "data-status"), "resolved");
   await driver.click(await driver.find(`[data-testid="incident-row"][data-id="${resolvedId}"] td`));
@@ -262,6 +277,8 @@ test("keyboard: N moves to the next alert and A acknowledges the one shown", asy
   assert.ok(second, "N moved the banner to another alert");
   await driver.press("a");
   await driver.click(await driver.find('[data-testid="nav-incidents"]'));
+  // The list keeps its filters across screens (the previous test left it on "resolved").
+  await filterStatus(driver, "acknowledged");
   const row = await driver.waitFor("the acknowledged incident", () => driver.find(`[data-testid="incident-row"][data-id="${second}"]`));
   await driver.waitFor("its status", async () => (await driver.attribute(row, "data-status")) === "acknowledged");
 });

@@ -21,14 +21,14 @@ use std::time::{Duration, Instant};
 use pitwatch_model::{Card, EventKind, ExposedDuring, TableEvent, TableState, Target, Timestamp};
 use pitwatch_rules::{BurnStatus, Output, RoundRecord, RuleBook, TableView};
 use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
-use pitwatch_store::{IncidentFilter, IncidentId, Role, Status, Store};
+use pitwatch_store::{ChainMark, IncidentFilter, IncidentId, OpenCount, Role, Status, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 
 use crate::dto::{
-    ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentQuery,
-    IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate, ReplayStep,
-    RoundOutcome, RoundResult, RuleText, Session, Severity, SeverityCounts, ShoeReplay, TableTile,
-    TimelineEntry, UserRow,
+    ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
+    IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
+    ReplayStep, RoundOutcome, RoundResult, RuleText, Session, Severity, SeverityCounts, ShoePage,
+    ShoeReplay, ShoeRow, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
 use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
@@ -192,17 +192,22 @@ impl PitModel {
         Some(copy)
     }
 
-    /// Sets every table's unresolved-incident counts from `incidents`.
-    pub fn set_incident_counts(&mut self, incidents: &[IncidentRow]) {
+    /// Sets every table's unresolved-incident counts (open or acknowledged, by severity) from
+    /// the store's counts; a table the pit does not have is left out.
+    pub fn set_incident_counts(&mut self, counts: &[OpenCount]) {
         for tile in &mut self.tables {
             tile.incidents = SeverityCounts::default();
         }
-        for incident in incidents {
-            if incident.status == IncidentStatus::Resolved {
-                continue;
-            }
-            if let Some(&i) = self.index.get(&incident.table) {
-                self.tables[i].incidents.add(incident.severity);
+        for count in counts {
+            if let Some(&i) = self.index.get(&count.table) {
+                let n = u32::try_from(count.count).unwrap_or(u32::MAX);
+                let tile = &mut self.tables[i].incidents;
+                match Severity::parse(&count.severity) {
+                    Severity::Critical => tile.critical = tile.critical.saturating_add(n),
+                    Severity::High => tile.high = tile.high.saturating_add(n),
+                    Severity::Medium => tile.medium = tile.medium.saturating_add(n),
+                    Severity::Low => tile.low = tile.low.saturating_add(n),
+                }
             }
         }
     }
@@ -595,6 +600,9 @@ pub struct Desk {
     fold: Mutex<Option<JoinHandle<()>>>,
     updates: Mutex<Sender<PitUpdate>>,
     clock: Arc<dyn Clock>,
+    /// How far each chain was verified (and when it was verified in full), so a replay verifies
+    /// only what was appended since.
+    verified: Mutex<Option<(Vec<ChainMark>, String)>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -696,12 +704,7 @@ impl Desk {
             });
         }
         let mut model = PitModel::new(&options.pit);
-        let open = store
-            .incidents(&IncidentFilter::default())?
-            .iter()
-            .map(incident_row)
-            .collect::<Vec<_>>();
-        model.set_incident_counts(&open);
+        model.set_incident_counts(&store.open_counts()?);
         let monitor_store = Store::open(&options.db)?;
         let (monitor, events) = Monitor::start(monitor_store, tables, clock.clone())?;
         let model = Arc::new(Mutex::new(model));
@@ -727,6 +730,7 @@ impl Desk {
                 fold: Mutex::new(Some(fold)),
                 updates: Mutex::new(updates),
                 clock,
+                verified: Mutex::new(None),
             },
             received,
         ))
@@ -883,20 +887,88 @@ impl Desk {
             .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
     }
 
-    /// Incidents matching `query`, newest first.
-    pub fn incidents(&self, query: &IncidentQuery) -> Result<Vec<IncidentRow>, ApiError> {
-        let filter = IncidentFilter {
-            table: query.table.clone(),
-            status: query.status.map(status_store),
-            since: None,
+    /// One page of the incidents matching `query`, newest first, with the cursor for the next
+    /// page and how many match in all. Filters and the page are applied by the store, with its
+    /// indexes, so a page costs the same however long the record is.
+    pub fn incidents(&self, query: &IncidentQuery) -> Result<IncidentPage, ApiError> {
+        let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+        let time = |field: &str, text: &Option<String>| -> Result<Option<Timestamp>, ApiError> {
+            match text.as_deref().map(str::trim) {
+                None | Some("") => Ok(None),
+                Some(t) => t
+                    .parse::<Timestamp>()
+                    .map(Some)
+                    .map_err(|e| invalid(format!("{field}: {e}"))),
+            }
         };
-        let mut rows: Vec<IncidentRow> = lock(&self.store)
-            .incidents(&filter)?
-            .iter()
-            .map(incident_row)
-            .collect();
-        rows.sort_by_key(|r| std::cmp::Reverse(r.id));
-        Ok(rows)
+        let nonempty = |text: &Option<String>| {
+            text.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+        };
+        let filter = IncidentFilter {
+            table: nonempty(&query.table),
+            status: query.status.map(status_store),
+            unresolved: query.unresolved,
+            severity: query.severity.map(|s| s.as_str().to_owned()),
+            code: nonempty(&query.code),
+            since: time("since", &query.since)?,
+            until: time("until", &query.until)?,
+        };
+        let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+        let page = lock(&self.store).incident_page(&filter, query.before.map(IncidentId), limit)?;
+        let incidents: Vec<IncidentRow> = page.incidents.iter().map(incident_row).collect();
+        Ok(IncidentPage {
+            next: if page.more {
+                incidents.last().map(|r| r.id)
+            } else {
+                None
+            },
+            incidents,
+            total: page.total,
+        })
+    }
+
+    /// Up to `limit` (default 50, at most 500) shoes of `table` numbered below `before`, newest
+    /// first, with their times and counts of rounds and incidents, for the replay picker.
+    pub fn shoes(
+        &self,
+        table: &str,
+        before: Option<u32>,
+        limit: Option<u32>,
+    ) -> Result<ShoePage, ApiError> {
+        let limit = limit.unwrap_or(50).clamp(1, 500);
+        let store = lock(&self.store);
+        let id = store.table_id(table)?.ok_or_else(|| {
+            ApiError::new(ErrorCode::NotFound, format!("no table {table} on record"))
+        })?;
+        let mut listed = store.shoe_listing(id, before, limit + 1)?;
+        drop(store);
+        let more = listed.len() > limit as usize;
+        listed.truncate(limit as usize);
+        let at = |ms: Option<i64>| {
+            ms.and_then(Timestamp::from_unix_millis)
+                .map(|t| t.to_string())
+        };
+        Ok(ShoePage {
+            table: table.to_owned(),
+            next: if more {
+                listed.last().map(|s| s.shoe)
+            } else {
+                None
+            },
+            shoes: listed
+                .iter()
+                .map(|s| ShoeRow {
+                    shoe: s.shoe,
+                    started_at: at(s.started_ms),
+                    ended_at: at(s.ended_ms),
+                    rounds: s.rounds,
+                    incidents: s.incidents,
+                })
+                .collect(),
+        })
     }
 
     /// One incident with its rule texts, evidence timeline, round and history.
@@ -923,10 +995,8 @@ impl Desk {
         if let Some(table) = store.table_id(&incident.table)? {
             if let (Some(shoe), Some(number)) = (incident.shoe, incident.round) {
                 round = store
-                    .rounds(table)?
-                    .iter()
-                    .filter(|(s, r, _)| *s == shoe && *r == number)
-                    .find_map(|(_, _, body)| stored_round(body));
+                    .round(table, shoe, number)?
+                    .and_then(|body| stored_round(&body));
             }
             let evidence: HashSet<u64> = incident.evidence.iter().copied().collect();
             let mut lo = incident
@@ -949,10 +1019,8 @@ impl Desk {
             }
             let lo = lo.saturating_sub(3);
             let hi = hi + 3;
-            for row in store.event_rows(table)? {
-                if row.event.seq < lo || row.event.seq > hi {
-                    continue;
-                }
+            // Only the events around the incident are read, however long the record is.
+            for row in store.event_rows_between(table, lo, hi)? {
                 timeline.push(TimelineEntry {
                     seq: row.event.seq,
                     at: row.event.at.map(|t| t.to_string()),
@@ -992,19 +1060,14 @@ impl Desk {
     }
 
     fn changed(&self, id: i64) -> Result<IncidentRow, ApiError> {
-        let (row, all) = {
+        let (row, counts) = {
             let store = lock(&self.store);
             let row = incident_row(&store.incident(IncidentId(id))?);
-            let all: Vec<IncidentRow> = store
-                .incidents(&IncidentFilter::default())?
-                .iter()
-                .map(incident_row)
-                .collect();
-            (row, all)
+            (row, store.open_counts()?)
         };
         let tile = {
             let mut model = lock(&self.model);
-            model.set_incident_counts(&all);
+            model.set_incident_counts(&counts);
             model.table(&row.table).cloned()
         };
         let updates = lock(&self.updates);
@@ -1051,18 +1114,22 @@ impl Desk {
             .parent()
             .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
         let path = dir.join(format!("incident-{id}.pdf"));
-        let mut store = lock(&self.store);
+        // The report verifies every chain (it states so): on a connection of its own, so the
+        // incident list and the workflow are not held up meanwhile.
+        let reader = Store::open_read_only(&self.db)?;
         let db_name = self
             .db
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let document = crate::report::incident_report(&store, IncidentId(id), &db_name)?;
+        let document = crate::report::incident_report(&reader, IncidentId(id), &db_name)?;
+        drop(reader);
         let bytes = pitwatch_report::render_pdf(&document);
         std::fs::create_dir_all(&dir)
             .and_then(|()| std::fs::write(&path, bytes))
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
+        let mut store = lock(&self.store);
         let mut batch = store.batch()?;
         batch.append_audit(
             &user,
@@ -1116,32 +1183,50 @@ impl Desk {
     }
 
     /// Shoe `shoe` of `table` (the last shoe if `None`) replayed from the record: the recorded
-    /// bytes re-decoded and run through the engine again, step by step, with a verdict on
-    /// whether the record verified intact.
+    /// bytes re-decoded and run through the engine again, step by step (only that shoe's and the
+    /// shoe's before it, see [`crate::replay::replay_shoe`]), with a verdict on whether the
+    /// record verified intact. The chains are verified in full on the first replay and after
+    /// that only where they grew (see [`Desk::verify`]); the verdict says which.
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
-        let store = lock(&self.store);
-        let replay = crate::replay::rebuild(&store, table)?;
-        let report = store.verify()?;
-        drop(store);
-        let verified = report.intact();
-        let verify_detail = match &report.first_problem {
-            None if verified => "every record chain verified intact".to_owned(),
-            None => format!("the database's own check says {}", report.integrity),
-            Some(problem) => problem.to_string(),
+        // A connection of its own: a long replay does not hold up the incident workflow.
+        let store = Store::open_read_only(&self.db)?;
+        let id = store.table_id(table)?.ok_or_else(|| {
+            ApiError::new(ErrorCode::NotFound, format!("no table {table} on record"))
+        })?;
+        let none_yet = || {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!("no shoe of {table} on record yet"),
+            )
         };
-        let shoes: Vec<u32> = replay.shoes().iter().map(|s| s.shoe).collect();
-        let shoe = match shoe.or_else(|| shoes.last().copied()) {
-            Some(shoe) => shoe,
+        let (shoe, steps, divergences, rule_book) = match store.last_shoe(id)? {
+            Some(last) => {
+                let shoe = shoe.unwrap_or(last);
+                let run = crate::replay::replay_shoe(&store, table, shoe)?;
+                (shoe, run.steps, run.divergences, run.rule_book)
+            }
+            // No shoe starts stored yet (a record from before they were kept, until the table's
+            // recorder resumes): the whole table, as before.
             None => {
-                return Err(ApiError::new(
-                    ErrorCode::NotFound,
-                    format!("no shoe of {table} on record yet"),
-                ))
+                let whole = crate::replay::rebuild(&store, table)?;
+                let shoe = shoe
+                    .or_else(|| whole.shoes().last().map(|s| s.shoe))
+                    .ok_or_else(none_yet)?;
+                let steps = whole
+                    .shoe_steps(shoe)
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default();
+                (shoe, steps, whole.divergences, whole.rule_book)
             }
         };
-        let steps = replay.shoe_steps(shoe).ok_or_else(|| {
-            ApiError::new(ErrorCode::NotFound, format!("no shoe {shoe} of {table}"))
-        })?;
+        let (verified, verify_detail) = self.verify(&store)?;
+        drop(store);
+        if steps.is_empty() {
+            return Err(ApiError::new(
+                ErrorCode::NotFound,
+                format!("no shoe {shoe} of {table}"),
+            ));
+        }
         let config = self
             .pit
             .tables
@@ -1186,15 +1271,58 @@ impl Desk {
             });
         }
         Ok(ShoeReplay {
-            table: replay.table.clone(),
-            rule_book: replay.rule_book.clone(),
-            shoes,
+            table: table.to_owned(),
+            rule_book,
             shoe,
             verified,
             verify_detail,
-            divergences: replay.divergences.clone(),
+            divergences,
             steps: out,
         })
+    }
+
+    /// Verifies the record's chains: in full (with SQLite's own integrity check) the first time,
+    /// then only the rows appended since, after checking that the last row verified still has
+    /// the hash it had (see [`Store::verify_after`]). Returns whether it is intact and what was
+    /// checked, in words.
+    pub fn verify(&self, store: &Store) -> Result<(bool, String), ApiError> {
+        let previous = lock(&self.verified).clone();
+        let now = self.clock.now().to_string();
+        let (report, full_at) = match &previous {
+            None => (store.verify()?, None),
+            Some((marks, at)) => (store.verify_after(marks)?, Some(at.clone())),
+        };
+        let rows = report.rows_checked();
+        let (ok, detail) = match (&report.first_problem, &full_at) {
+            (Some(problem), _) => (false, problem.to_string()),
+            (None, None) if report.intact() => (
+                true,
+                format!(
+                    "every record chain verified intact in full ({rows} rows) and the database's \
+                     own check passed"
+                ),
+            ),
+            (None, None) => (
+                false,
+                format!("the database's own check says {}", report.integrity),
+            ),
+            (None, Some(at)) => (
+                true,
+                format!(
+                    "every record chain verified intact: in full at {at}, and the {rows} rows \
+                     appended since verified now"
+                ),
+            ),
+        };
+        if ok {
+            if let Some(marks) = report.marks() {
+                *lock(&self.verified) = Some((marks, full_at.unwrap_or(now)));
+            }
+        } else {
+            // Found once, said every time: verify in full again next time.
+            *lock(&self.verified) = None;
+        }
+        Ok((ok, detail))
     }
 
     /// Stops the simulated devices, the monitor (which records the ends of the sessions) and the
@@ -1698,6 +1826,63 @@ mod tests {
                 .any(|i| i.starts_with(&raised.code)),
             "{flagged:?}"
         );
+        assert!(
+            shoe.verify_detail.contains("in full"),
+            "{}",
+            shoe.verify_detail
+        );
+        // The second replay verifies only what was appended since the first, and says so.
+        let again = desk.replay(&raised.table, None).expect("the last shoe");
+        assert!(again.verified, "{}", again.verify_detail);
+        assert!(
+            again.verify_detail.contains("appended since"),
+            "{}",
+            again.verify_detail
+        );
+        for shoe in [0, u32::MAX] {
+            let error = desk
+                .replay(&raised.table, Some(shoe))
+                .expect_err("no such shoe");
+            assert_eq!(error.code, ErrorCode::NotFound, "shoe {shoe}: {error}");
+        }
+        let shoes = desk.shoes(&raised.table, None, Some(1)).expect("shoes");
+        assert_eq!(shoes.shoes.len(), 1);
+        // Newest first (the demo deals on: a newer shoe may have started since).
+        assert!(shoes.shoes[0].shoe >= again.shoe, "{shoes:?}");
+        assert!(desk.shoes("NO-SUCH-TABLE", None, None).is_err());
+
+        // Incidents a page at a time, newest first, the resolved one found by its filter.
+        let first = desk
+            .incidents(&IncidentQuery {
+                limit: Some(1),
+                ..Default::default()
+            })
+            .expect("a page");
+        assert_eq!(first.incidents.len(), 1);
+        assert!(first.total >= 1);
+        assert_eq!(first.next.is_some(), first.total > 1);
+        let resolved_only = desk
+            .incidents(&IncidentQuery {
+                status: Some(IncidentStatus::Resolved),
+                table: Some(raised.table.clone()),
+                ..Default::default()
+            })
+            .expect("a filtered page");
+        assert_eq!(
+            resolved_only
+                .incidents
+                .iter()
+                .map(|r| r.id)
+                .collect::<Vec<_>>(),
+            [raised.id]
+        );
+        let bad = desk
+            .incidents(&IncidentQuery {
+                since: Some("yesterday".into()),
+                ..Default::default()
+            })
+            .expect_err("not a time");
+        assert_eq!(bad.code, ErrorCode::InvalidInput);
         let seq = desk
             .record_console("BAC-1", &ConsoleEntry::TableVacant)
             .expect("a console event");
@@ -1719,6 +1904,24 @@ mod tests {
         .expect("restarts");
         let detail = desk.incident(raised.id).expect("still there");
         assert_eq!(detail.incident.status, IncidentStatus::Resolved);
+        // The tiles count the unresolved incidents on record, read by a count query.
+        let unresolved = desk
+            .incidents(&IncidentQuery {
+                unresolved: true,
+                limit: Some(1000),
+                ..Default::default()
+            })
+            .expect("unresolved");
+        let tiles: u64 = desk
+            .overview()
+            .tables
+            .iter()
+            .map(|t| {
+                let c = t.incidents;
+                u64::from(c.critical + c.high + c.medium + c.low)
+            })
+            .sum();
+        assert!(tiles >= unresolved.total, "{tiles} < {}", unresolved.total);
         desk.stop();
     }
 }

@@ -161,7 +161,7 @@ impl SeverityCounts {
 }
 
 /// How serious an irregularity is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Worth a note.
@@ -183,6 +183,16 @@ impl Severity {
             "medium" => Severity::Medium,
             "critical" => Severity::Critical,
             _ => Severity::High,
+        }
+    }
+
+    /// The severity's name (`low` … `critical`), as recorded.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
         }
     }
 }
@@ -227,14 +237,73 @@ pub struct IncidentRow {
     pub status: IncidentStatus,
 }
 
-/// Which incidents to list; every field narrows the list.
+/// Which incidents to list, and which page of them; every filter narrows the list. A field left
+/// out is no filter (and the first page, of [`DEFAULT_PAGE`] incidents).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 pub struct IncidentQuery {
     /// Only this table.
     pub table: Option<String>,
     /// Only this status.
     pub status: Option<IncidentStatus>,
+    /// Only incidents not yet resolved (open or acknowledged).
+    pub unresolved: bool,
+    /// Only this severity.
+    pub severity: Option<Severity>,
+    /// Only this irregularity code (`BURN_COUNT_MISMATCH`).
+    pub code: Option<String>,
+    /// Only opened at or after this time (RFC 3339).
+    pub since: Option<String>,
+    /// Only opened before this time (RFC 3339).
+    pub until: Option<String>,
+    /// The page after this cursor: only incidents with an id below it (the `next` of the page
+    /// before); none for the first page.
+    pub before: Option<i64>,
+    /// At most this many incidents (1 to 1,000; [`DEFAULT_PAGE`] if none).
+    pub limit: Option<u32>,
+}
+
+/// Incidents in a page when the query does not say.
+pub const DEFAULT_PAGE: u32 = 100;
+
+/// One page of incidents, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IncidentPage {
+    /// The incidents, newest first.
+    pub incidents: Vec<IncidentRow>,
+    /// The cursor for the next (older) page, when there is one.
+    pub next: Option<i64>,
+    /// How many incidents match the query in all.
+    pub total: u64,
+}
+
+/// One shoe of a table in the replay picker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ShoeRow {
+    /// The shoe, 1-based in the table's record.
+    pub shoe: u32,
+    /// When its first event happened (RFC 3339), if known.
+    pub started_at: Option<String>,
+    /// When its last event so far happened, if known.
+    pub ended_at: Option<String>,
+    /// Rounds recorded in it.
+    pub rounds: u32,
+    /// Incidents opened in it.
+    pub incidents: u32,
+}
+
+/// A table's shoes, newest first, a page at a time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ShoePage {
+    /// The table.
+    pub table: String,
+    /// The shoes, newest first.
+    pub shoes: Vec<ShoeRow>,
+    /// The cursor for older shoes (pass it as `before`), when there are any.
+    pub next: Option<u32>,
 }
 
 /// An incident with everything a supervisor needs to work it.
@@ -360,13 +429,12 @@ pub struct ShoeReplay {
     pub table: String,
     /// The rule book it was checked against.
     pub rule_book: String,
-    /// Every shoe on record for the table, oldest first.
-    pub shoes: Vec<u32>,
     /// The shoe replayed.
     pub shoe: u32,
-    /// Whether the whole record verified intact (every hash chain and SQLite's own check).
+    /// Whether the record verified intact: every hash chain (in full, or what was appended since
+    /// it was last verified in full, as `verify_detail` says).
     pub verified: bool,
-    /// What verification found, for people.
+    /// What verification checked and found, for people.
     pub verify_detail: String,
     /// Where re-decoding the recorded bytes did not give the events on record (empty when it did).
     pub divergences: Vec<String>,
@@ -536,6 +604,9 @@ pub fn typescript_bindings() -> String {
         IncidentStatus::decl(&cfg),
         IncidentRow::decl(&cfg),
         IncidentQuery::decl(&cfg),
+        IncidentPage::decl(&cfg),
+        ShoeRow::decl(&cfg),
+        ShoePage::decl(&cfg),
         IncidentDetail::decl(&cfg),
         RuleText::decl(&cfg),
         TimelineEntry::decl(&cfg),

@@ -10,7 +10,7 @@
 use pitwatch_codec::Decoder;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{Engine, Irregularity, Output, RuleBook, TableView};
+use pitwatch_rules::{Carry, Engine, Irregularity, Output, RuleBook, TableView};
 use pitwatch_store::{
     Batch, DeviceIdentity, IncidentId, NewIncident, SessionId, Store, StoreError, TableId,
 };
@@ -26,6 +26,11 @@ pub fn resume_points(store: &Store, table: &str) -> Result<Vec<u64>, StoreError>
         .iter()
         .filter_map(|detail| detail.parse().ok())
         .collect())
+}
+
+/// What the engine carried into its current shoe, as stored with the shoe's start.
+fn carry_json(engine: &Engine) -> String {
+    serde_json::to_string(engine.shoe_carry()).unwrap_or_else(|_| "{}".into())
 }
 
 /// What the recorder derived from one chunk or console entry, once committed.
@@ -64,7 +69,10 @@ pub struct TableRecorder {
 
 impl TableRecorder {
     /// A recorder for table `name`, created in the store if new. The engine's state is rebuilt by
-    /// replaying the table's recorded events, so a restarted monitor carries on the same shoe.
+    /// replaying the table's recorded events, so a restarted monitor carries on the same shoe:
+    /// from the start of the last shoe, with what the engine carried into it (stored with the
+    /// shoe's start; see [`pitwatch_rules::Carry`]), or, for a record that has no shoe starts
+    /// stored (one from before they were kept), from the first event, storing them on the way.
     /// `protocol` is the device's codec; `None` for a source that delivers table events directly
     /// (an imported event file).
     pub fn resume(
@@ -76,19 +84,55 @@ impl TableRecorder {
         now: Timestamp,
     ) -> Result<TableRecorder, StoreError> {
         let table = store.ensure_table(name, game, book.id(), now)?;
-        let mut engine = Engine::new(book);
         let resumes = resume_points(store, name)?;
+        let stored = store.last_shoe(table)?;
+        let last_start = match stored {
+            Some(last) => store.shoe_start(table, last)?.and_then(|start| {
+                serde_json::from_str::<Carry>(&start.carry)
+                    .ok()
+                    .map(|carry| (start.first_seq, carry))
+            }),
+            None => None,
+        };
+        let whole = last_start.is_none();
+        let (mut engine, rows) = match last_start {
+            Some((first_seq, carry)) => (
+                Engine::resume(book, carry),
+                store.event_rows_between(table, first_seq, u64::MAX)?,
+            ),
+            None => (Engine::new(book), store.event_rows(table)?),
+        };
         let mut last_seq = 0;
-        for row in store.event_rows(table)? {
+        let mut shoes = Vec::new();
+        for row in rows {
             if resumes.contains(&row.event.seq) {
                 engine.interrupt();
             }
+            let shoe = engine.shoe();
             engine.handle_event(&row.event);
+            if engine.shoe() != shoe {
+                shoes.push((engine.shoe(), row.event.seq, carry_json(&engine)));
+            }
             last_seq = row.event.seq;
         }
         // The outputs of the events already recorded were recorded with them.
         while engine.poll_output().is_some() {}
         let next_seq = last_seq + 1;
+        // Where each shoe starts, for replaying one shoe (and resuming here next time): a record
+        // from before these were kept gets them here.
+        let missing: Vec<_> = shoes
+            .iter()
+            .filter(|(shoe, _, _)| {
+                (whole && stored != shoes.last().map(|s| s.0)) || stored < Some(*shoe)
+            })
+            .collect();
+        if !missing.is_empty() {
+            let mut batch = store.batch()?;
+            for (shoe, first_seq, carry) in missing {
+                batch.record_shoe(table, *shoe, *first_seq, carry)?;
+            }
+            batch.commit()?;
+        }
         if last_seq > 0 {
             // Nobody was listening while Pitwatch was down: whatever was dealt then is unknown, so
             // the shoe in play becomes partial (a round cut off is closed unfinished). The point is
@@ -330,7 +374,16 @@ impl TableRecorder {
         now: Timestamp,
         derived: &mut Vec<Derived>,
     ) -> Result<(), StoreError> {
+        let shoe = self.engine.shoe();
         self.engine.handle_event(&event);
+        if self.engine.shoe() != shoe {
+            batch.record_shoe(
+                self.table,
+                self.engine.shoe(),
+                event.seq,
+                &carry_json(&self.engine),
+            )?;
+        }
         derived.push(Derived::Event(event));
         while let Some(output) = self.engine.poll_output() {
             let incident = self.record_output(batch, &output, now)?;

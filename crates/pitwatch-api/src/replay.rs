@@ -13,7 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, RuleBook, ShoeSummary, TableView};
-use pitwatch_store::{SessionId, Store, StoreError};
+use pitwatch_store::{FrameId, SessionId, Store, StoreError};
 
 /// One event of the stream and what the engine made of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -266,5 +266,222 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         closing,
         rejected,
         divergences,
+    })
+}
+
+/// One shoe replayed from the record, without the table's whole history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShoeRun {
+    /// The table.
+    pub table: String,
+    /// The rule book it is checked against.
+    pub rule_book: String,
+    /// The shoe.
+    pub shoe: u32,
+    /// Every event of the shoe, in order, with the engine's outputs and view: the same as
+    /// [`Replay::shoe_steps`] of the whole table's replay.
+    pub steps: Vec<Step>,
+    /// Where re-decoding the bytes of the events run did not give the events on record.
+    pub divergences: Vec<String>,
+    /// The `seq` the engine started at: the first event of the shoe before (1 for shoe 1).
+    pub from_seq: u64,
+    /// Events run through the engine (the shoe's and the shoe's before it).
+    pub events_run: usize,
+    /// Raw chunks re-decoded.
+    pub chunks_decoded: usize,
+}
+
+/// Replays shoe `shoe` of table `name` from the record, reading only what that shoe needs.
+///
+/// The engine starts at the first event of the shoe before, resumed with what the live engine
+/// carried into that shoe ([`pitwatch_rules::Carry`], stored by the recorder with each shoe's
+/// start): a resumed engine reaches the whole stream's state after that first event, and running
+/// the shoe before whole gives the shoe's own first event exactly what it closes (a round cut
+/// off by the shuffle, the shoe's summary). Shoe 1 runs from the table's first event.
+///
+/// The bytes are re-decoded as in [`rebuild`], but only up to the chunk of the shoe's last
+/// frame: a codec keeps state across frames (duplicates, positions, partial lines), so each
+/// session is decoded from its first chunk (sessions decode independently), and events are
+/// matched to their re-decoded counterparts by frame.
+///
+/// `NotFound` when the record holds no start for the shoe (or for the shoe before it).
+pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, StoreError> {
+    let table = store
+        .table_id(name)?
+        .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
+    let row = store
+        .tables()?
+        .into_iter()
+        .find(|t| t.id == table)
+        .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
+    let book = RuleBook::load(&row.rule_book).map_err(|e| {
+        StoreError::Invalid(format!("table {name}: rule book {}: {e}", row.rule_book))
+    })?;
+    let missing = || StoreError::NotFound(format!("no shoe {shoe} of {name} on record"));
+    let start = store.shoe_start(table, shoe)?.ok_or_else(missing)?;
+    let (mut engine, from_seq) = if shoe <= 1 {
+        (Engine::new(book), 0)
+    } else {
+        let before = store.shoe_start(table, shoe - 1)?.ok_or_else(missing)?;
+        let carry: pitwatch_rules::Carry = serde_json::from_str(&before.carry).map_err(|e| {
+            StoreError::Invalid(format!(
+                "table {name}: the start of shoe {} is stored unreadably: {e}",
+                before.shoe
+            ))
+        })?;
+        (Engine::resume(book, carry), before.first_seq)
+    };
+    let end = match store.shoe_start(table, shoe.saturating_add(1))? {
+        Some(next) => next.first_seq.saturating_sub(1),
+        None => store.last_seq(table)?.unwrap_or(start.first_seq),
+    };
+    let rows = store.event_rows_between(table, from_seq, end)?;
+
+    // Re-decode, per session, the bytes up to the last frame these events came from.
+    let mut needed: HashMap<SessionId, (FrameId, FrameId)> = HashMap::new();
+    for row in &rows {
+        if let (Some(session), Some(frame)) = (row.session, row.frame) {
+            let span = needed.entry(session).or_insert((frame, frame));
+            span.0 = span.0.min(frame);
+            span.1 = span.1.max(frame);
+        }
+    }
+    let mut divergences = Vec::new();
+    let mut by_frame: HashMap<FrameId, VecDeque<TableEvent>> = HashMap::new();
+    let mut chunks_decoded = 0;
+    let mut sessions: Vec<_> = needed.into_iter().collect();
+    sessions.sort_by_key(|(session, _)| *session);
+    for (session_id, (first_frame, last_frame)) in sessions {
+        let session = store.session(session_id)?;
+        if session.device.protocol == "events" {
+            continue;
+        }
+        let config: ProtocolConfig = match serde_json::from_str(&session.device.settings) {
+            Ok(config) => config,
+            Err(_) => match ProtocolConfig::by_name(&session.device.protocol) {
+                Some(config) => config,
+                None => {
+                    divergences.push(format!(
+                        "session {}: unknown protocol {:?}; its bytes cannot be decoded",
+                        session_id.0, session.device.protocol
+                    ));
+                    continue;
+                }
+            },
+        };
+        let last_chunk = store.frame_chunk(last_frame)?;
+        let chunks = store.chunks_until(session_id, last_chunk)?;
+        chunks_decoded += chunks.len();
+        let mut decoder = config.decoder(1);
+        let mut outputs = Vec::new();
+        for (at_ms, bytes) in chunks {
+            let Some(at) = Timestamp::from_unix_millis(at_ms) else {
+                continue;
+            };
+            decoder.push(&bytes, at, &mut outputs);
+        }
+        // What the codec still held at the session's end was recorded against its last chunk.
+        if store.last_chunk(session_id)? == Some(last_chunk) {
+            if let Some(ended) = session
+                .ended_at
+                .as_deref()
+                .and_then(|t| t.parse::<Timestamp>().ok())
+            {
+                decoder.finish(ended, &mut outputs);
+            }
+        }
+        let frames = store.frame_ids_until(session_id, last_frame)?;
+        if outputs.len() < frames.len() {
+            divergences.push(format!(
+                "session {}: its bytes decode to {} frame(s) where the record has {}",
+                session_id.0,
+                outputs.len(),
+                frames.len()
+            ));
+        }
+        for (frame, output) in frames.into_iter().zip(outputs) {
+            if frame < first_frame {
+                continue;
+            }
+            if let DecodeOutput::Accepted(accepted) = output {
+                by_frame.insert(frame, accepted.events.into());
+            }
+        }
+    }
+
+    // The stream: re-decoded device events in the places the record gives them.
+    let mut stream = Vec::with_capacity(rows.len());
+    for row in rows {
+        match (row.session, row.frame) {
+            (Some(session), Some(frame)) => {
+                match by_frame.get_mut(&frame).and_then(VecDeque::pop_front) {
+                    Some(mut event) => {
+                        event.seq = row.event.seq;
+                        if event != row.event {
+                            divergences.push(format!(
+                                "seq {}: the bytes decode to {} but the record has {}",
+                                row.event.seq,
+                                event.to_json_line(),
+                                row.event.to_json_line()
+                            ));
+                        }
+                        stream.push(event);
+                    }
+                    None => {
+                        divergences.push(format!(
+                            "seq {}: recorded from session {} but its bytes hold no such event",
+                            row.event.seq, session.0
+                        ));
+                        stream.push(row.event);
+                    }
+                }
+            }
+            _ => stream.push(row.event),
+        }
+    }
+    let mut left: Vec<_> = by_frame.iter().filter(|(_, e)| !e.is_empty()).collect();
+    left.sort_by_key(|(frame, _)| **frame);
+    for (frame, events) in left {
+        divergences.push(format!(
+            "frame {}: {} decoded event(s) are not in the record",
+            frame.0,
+            events.len()
+        ));
+    }
+
+    let resumes = crate::recorder::resume_points(store, name)?;
+    let events_run = stream.len();
+    let mut steps = Vec::new();
+    let mut interrupted = Vec::new();
+    for event in stream {
+        if resumes.contains(&event.seq) {
+            engine.interrupt();
+            while let Some(output) = engine.poll_output() {
+                interrupted.push(output);
+            }
+        }
+        engine.handle_event(&event);
+        let mut outputs = std::mem::take(&mut interrupted);
+        while let Some(output) = engine.poll_output() {
+            outputs.push(output);
+        }
+        if event.seq >= start.first_seq {
+            let view = engine.view();
+            steps.push(Step {
+                event,
+                outputs,
+                view,
+            });
+        }
+    }
+    Ok(ShoeRun {
+        table: name.to_owned(),
+        rule_book: row.rule_book,
+        shoe,
+        steps,
+        divergences,
+        from_seq: from_seq.max(1),
+        events_run,
+        chunks_decoded,
     })
 }

@@ -139,7 +139,45 @@ fn assert_replay_equals_live(store: &Store) -> replay::Replay {
         })
         .collect();
     assert_eq!(again, live, "the same irregularities, at the same events");
+    assert_each_shoe_replays_as_the_whole(store, &replayed);
     replayed
+}
+
+/// Every shoe replayed on its own ([`replay::replay_shoe`]: from the shoe before, with the
+/// engine's carry) has exactly the steps of the whole table's replay.
+fn assert_each_shoe_replays_as_the_whole(store: &Store, whole: &replay::Replay) {
+    let shoes = whole.shoes();
+    assert!(!shoes.is_empty());
+    for summary in &shoes {
+        let one = replay::replay_shoe(store, "BAC-1", summary.shoe).unwrap();
+        assert_eq!(
+            one.divergences,
+            Vec::<String>::new(),
+            "shoe {}",
+            summary.shoe
+        );
+        let expected = whole.shoe_steps(summary.shoe).unwrap();
+        assert_eq!(one.steps.len(), expected.len(), "shoe {}", summary.shoe);
+        assert!(
+            one.steps.as_slice() == expected,
+            "shoe {}: the steps differ from the whole replay's",
+            summary.shoe
+        );
+        if summary.shoe > 2 {
+            assert!(
+                one.events_run < whole.steps.len(),
+                "shoe {} ran {} events, the whole table has {}",
+                summary.shoe,
+                one.events_run,
+                whole.steps.len()
+            );
+        }
+    }
+    let last = shoes.last().map_or(0, |s| s.shoe);
+    assert!(matches!(
+        replay::replay_shoe(store, "BAC-1", last + 1),
+        Err(pitwatch_store::StoreError::NotFound(_))
+    ));
 }
 
 #[test]
@@ -220,10 +258,50 @@ fn pitwatch_protocol_replay_from_the_record_equals_live() {
 
 #[test]
 fn a_restart_mid_round_is_replayed_as_the_live_recorder_saw_it() {
+    let replayed = restart_mid_round(1, 100);
+    let shoes = replayed.shoes();
+    assert!(
+        shoes[0].partial,
+        "the shoe cut off by the restart is partial: {shoes:?}"
+    );
+    assert!(
+        replayed.rounds().any(|r| r.partial && !r.complete)
+            || replayed.irregularities().count() == 0,
+        "a round cut off is closed unfinished, or the cut fell between rounds"
+    );
+    assert_eq!(
+        replayed.irregularities().count(),
+        0,
+        "the gap is not the dealer's fault: {:?}",
+        replayed.irregularities().collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_restart_mid_round_in_a_later_shoe_replays_shoe_by_shoe_as_the_whole() {
+    // Past the first shoe (about 500 frames): the cut-off shoe and the ones after it, each on
+    // its own, equal the whole replay (checked by assert_replay_equals_live).
+    let replayed = restart_mid_round(4, 700);
+    let shoes = replayed.shoes();
+    assert!(shoes.len() >= 4, "{shoes:?}");
+    assert!(
+        shoes.iter().skip(1).any(|s| s.partial),
+        "a later shoe was cut off: {shoes:?}"
+    );
+}
+
+/// Deals `shoes` shoes, records them live, kills the recorder in the middle of a round after
+/// `after` frames, loses five frames, restarts and records the rest; checks that replay equals
+/// what was recorded live.
+fn restart_mid_round(shoes: u32, after: usize) -> replay::Replay {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
     let book = RuleBook::load("nz-baccarat").unwrap();
-    let session = deal(&book, &DealerConfig::angel_eye(), &[], 23);
+    let config = DealerConfig {
+        shoes,
+        ..DealerConfig::angel_eye()
+    };
+    let session = deal(&book, &config, &[], 23);
     let config = ProtocolConfig::by_name("angel-eye").unwrap();
     let mut encoder = config.encoder();
     let mut frames: Vec<(Timestamp, Vec<u8>)> = Vec::new();
@@ -240,7 +318,7 @@ fn a_restart_mid_round_is_replayed_as_the_live_recorder_saw_it() {
         );
         if let Some(bytes) = encoder.encode(event) {
             frames.push((event.at.unwrap(), bytes));
-            if mid_round && cut.is_none() && frames.len() > 100 {
+            if mid_round && cut.is_none() && frames.len() > after {
                 cut = Some(frames.len());
             }
         }
@@ -288,22 +366,79 @@ fn a_restart_mid_round_is_replayed_as_the_live_recorder_saw_it() {
             .unwrap();
     }
     batch.commit().unwrap();
+    assert_replay_equals_live(&store)
+}
 
-    let replayed = assert_replay_equals_live(&store);
-    let shoes = replayed.shoes();
-    assert!(
-        shoes[0].partial,
-        "the shoe cut off by the restart is partial: {shoes:?}"
-    );
-    assert!(
-        replayed.rounds().any(|r| r.partial && !r.complete)
-            || replayed.irregularities().count() == 0,
-        "a round cut off is closed unfinished, or the cut fell between rounds"
-    );
-    assert_eq!(
-        replayed.irregularities().count(),
-        0,
-        "the gap is not the dealer's fault: {:?}",
-        replayed.irregularities().collect::<Vec<_>>()
-    );
+#[test]
+fn one_shoe_of_many_replays_as_in_the_whole_record_for_every_protocol() {
+    let faults = [
+        FaultPlan {
+            kind: FaultKind::OutOfOrderCard,
+            shoe: 2,
+            round: 4,
+        },
+        FaultPlan {
+            kind: FaultKind::CardExposed,
+            shoe: 3,
+            round: 2,
+        },
+        FaultPlan {
+            kind: FaultKind::RoundPastLastCoup,
+            shoe: 4,
+            round: 1,
+        },
+        FaultPlan {
+            kind: FaultKind::WrongDeclaredResult,
+            shoe: 5,
+            round: 6,
+        },
+    ];
+    for (protocol, config) in [
+        ("angel-eye", DealerConfig::angel_eye()),
+        ("barcode", DealerConfig::barcode()),
+        ("pitwatch", DealerConfig::angel_eye()),
+    ] {
+        let config = DealerConfig { shoes: 5, ..config };
+        let (_dir, store) = record_live(protocol, config, &faults, 31);
+        let replayed = assert_replay_equals_live(&store);
+        assert!(
+            replayed.shoes().len() >= 5,
+            "{protocol}: {:?}",
+            replayed.shoes()
+        );
+    }
+}
+
+#[test]
+fn a_record_from_before_shoe_starts_were_kept_gets_them_on_the_next_start() {
+    // Events on record with no shoe starts, as a database from before migration 2 has them.
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path().join("pit.db")).unwrap();
+    let book = RuleBook::load("nz-baccarat").unwrap();
+    let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+    let table = store
+        .ensure_table("BAC-1", "baccarat", "nz-baccarat", start)
+        .unwrap();
+    let faults = [FaultPlan {
+        kind: FaultKind::DeviceError,
+        shoe: 2,
+        round: 3,
+    }];
+    let config = DealerConfig {
+        shoes: 4,
+        ..DealerConfig::barcode()
+    };
+    let session = deal(&book, &config, &faults, 9);
+    let mut batch = store.batch().unwrap();
+    for event in &session.events {
+        batch.append_event(table, None, None, event).unwrap();
+    }
+    batch.commit().unwrap();
+    assert_eq!(store.last_shoe(table).unwrap(), None);
+    assert!(replay::replay_shoe(&store, "BAC-1", 3).is_err());
+
+    TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, None, start).unwrap();
+    assert_eq!(store.last_shoe(table).unwrap(), Some(4));
+    let whole = replay::rebuild(&store, "BAC-1").unwrap();
+    assert_each_shoe_replays_as_the_whole(&store, &whole);
 }

@@ -168,6 +168,7 @@ pub fn run_list(args: ListArgs) -> anyhow::Result<ExitCode> {
         table: args.table,
         status: args.status.map(Status::from),
         since: args.since,
+        ..Default::default()
     };
     let incidents = store.incidents(&filter)?;
     if args.json {

@@ -15,6 +15,8 @@
 
 use std::collections::VecDeque;
 
+use serde::{Deserialize, Serialize};
+
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
 };
@@ -48,7 +50,8 @@ enum Burn {
 }
 
 /// Why cards must not be dealt until the next shuffle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Unshuffled {
     /// The cards in play were replaced (7.10).
     Replaced,
@@ -142,6 +145,25 @@ struct Completed {
     open: bool,
 }
 
+/// What an engine carries from one shoe into the next: everything a new shoe does not start
+/// afresh (how many shoes came before, whether the stream reports shuffles and "no more bets",
+/// a pending "not shuffled", the device errors still open, the last round recorded).
+///
+/// [`Engine::shoe_carry`] is taken as the current shoe started; [`Engine::resume`] with it, fed
+/// from that shoe's first event on, reaches the same state after that event as the engine that
+/// followed the whole stream, so a shoe after it can be replayed without the shoes before. (The
+/// outputs of that first event may differ: in the whole stream it also closes the shoe before.)
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carry {
+    /// Shoes started before.
+    pub shoes: u32,
+    shuffles_reported: bool,
+    bets_reported: bool,
+    unshuffled: Option<(Unshuffled, u64)>,
+    open_errors: Vec<(String, u64)>,
+    last_round: Option<RoundRecord>,
+}
+
 /// Follows one table's event stream under one rule book.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -162,6 +184,8 @@ pub struct Engine {
     last_recorded: Option<RoundRecord>,
     /// `seq` of the last event handled.
     last_seq: Option<u64>,
+    /// What was carried into the current shoe.
+    carry: Carry,
 }
 
 impl Engine {
@@ -204,7 +228,28 @@ impl Engine {
             open_errors: Vec::new(),
             last_recorded: None,
             last_seq: None,
+            carry: Carry::default(),
         }
+    }
+
+    /// An engine that carries on after the shoes `carry` was taken after (see [`Carry`]): feed it
+    /// the events from the first event of the shoe [`Engine::shoe_carry`] returned it for.
+    pub fn resume(book: RuleBook, carry: Carry) -> Engine {
+        let mut engine = Engine::new(book);
+        engine.shoe_no = carry.shoes;
+        engine.shuffles_reported = carry.shuffles_reported;
+        engine.bets_reported = carry.bets_reported;
+        engine.unshuffled = carry.unshuffled;
+        engine.open_errors.clone_from(&carry.open_errors);
+        engine.last_recorded = carry.last_round;
+        engine.carry = carry;
+        engine
+    }
+
+    /// What the engine carried into the current shoe as it started (before any shoe: the
+    /// state of a new engine).
+    pub fn shoe_carry(&self) -> &Carry {
+        &self.carry
     }
 
     /// The rule book in force.
@@ -512,6 +557,15 @@ impl Engine {
     ) {
         let reuse = self.shoe_open && self.shoe.cards == 0 && self.shoe.rounds == 0;
         if !reuse {
+            // Once a shoe: what survives into the new shoe, as it stands now.
+            self.carry = Carry {
+                shoes: self.shoe_no,
+                shuffles_reported: self.shuffles_reported,
+                bets_reported: self.bets_reported,
+                unshuffled: self.unshuffled,
+                open_errors: self.open_errors.clone(),
+                last_round: self.last_recorded,
+            };
             self.end_shoe();
             self.shoe_no += 1;
             self.shoe.first_seq = seq;

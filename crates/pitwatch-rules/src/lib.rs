@@ -24,7 +24,7 @@ pub use book::{
     RuleBookData,
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
-pub use engine::{replay, Engine};
+pub use engine::{replay, Carry, Engine};
 pub use irregularity::{Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 pub use side::{BySide, Hand, Side};

@@ -2,13 +2,13 @@
 //! errors, all serialisable as the `type`-tagged JSON objects `pitwatch replay --json` prints.
 
 use pitwatch_model::Outcome;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::irregularity::Irregularity;
 use crate::side::Hand;
 
 /// One round as the engine followed it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundRecord {
     /// The shoe, 1-based within the stream.
     pub shoe: u32,

@@ -7,7 +7,7 @@ use std::fmt;
 
 use pitwatch_model::{Card, Rank};
 use serde::ser::SerializeSeq;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// One of the two hands dealt in every round (8.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -173,6 +173,25 @@ impl Serialize for Hand {
             seq.serialize_element(card)?;
         }
         seq.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Hand {
+    /// Reads what [`Hand`]'s `Serialize` writes: at most three cards, `null` for unreadable ones.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let cards = Vec::<Option<Card>>::deserialize(deserializer)?;
+        if cards.len() > Self::MAX {
+            return Err(serde::de::Error::custom(format!(
+                "a hand holds at most {} cards, not {}",
+                Self::MAX,
+                cards.len()
+            )));
+        }
+        let mut hand = Hand::new();
+        for card in cards {
+            hand.push(card);
+        }
+        Ok(hand)
     }
 }
 

@@ -158,15 +158,161 @@ pub struct IncidentStep {
     pub text: Option<String>,
 }
 
-/// Which incidents to list.
+/// Which incidents to list; every field narrows the list.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IncidentFilter {
     /// Only this table.
     pub table: Option<String>,
     /// Only this status.
     pub status: Option<Status>,
+    /// Only incidents not yet resolved (open or acknowledged).
+    pub unresolved: bool,
+    /// Only this severity (`low` … `critical`, as recorded).
+    pub severity: Option<String>,
+    /// Only this irregularity code.
+    pub code: Option<String>,
     /// Only opened at or after this time.
     pub since: Option<Timestamp>,
+    /// Only opened before this time.
+    pub until: Option<Timestamp>,
+}
+
+/// One page of incidents, newest first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncidentPage {
+    /// The incidents, newest (highest id) first.
+    pub incidents: Vec<Incident>,
+    /// Whether older incidents match too (ask again with the last id as the cursor).
+    pub more: bool,
+    /// How many incidents match the filter in all (every page).
+    pub total: u64,
+}
+
+/// How many incidents a page holds at most.
+pub const MAX_PAGE: u32 = 1000;
+
+/// Unresolved incidents of one table and one severity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenCount {
+    /// The table's name.
+    pub table: String,
+    /// The severity as recorded.
+    pub severity: String,
+    /// How many are open or acknowledged.
+    pub count: u64,
+}
+
+/// `at` as text that sorts before every stored time in the same second or later (the stored
+/// form has a variable number of fractional digits, so whole stored times do not sort as text).
+fn second_floor(at: Timestamp) -> String {
+    let text = at.to_string();
+    text.get(..19).unwrap_or(&text).to_owned()
+}
+
+/// The SQL condition and arguments for `filter` (over `incidents i` and `incident_status s`).
+/// Time bounds use the `opened_at` index on a whole-second text range and then compare exactly.
+fn filter_sql(filter: &IncidentFilter) -> (String, Vec<rusqlite::types::Value>) {
+    use rusqlite::types::Value;
+    let mut clauses = Vec::new();
+    let mut args = Vec::new();
+    let mut arg = |clause: String, value: Value, clauses: &mut Vec<String>| {
+        args.push(value);
+        clauses.push(clause.replace('?', &format!("?{}", args.len())));
+    };
+    // With a time range the `opened_at` index narrows best: keep the planner off the other
+    // indexes (a unary `+` makes a column unusable for one), which hold many rows per value.
+    let timed = filter.since.is_some() || filter.until.is_some();
+    let col = |name: &str| {
+        if timed {
+            format!("+{name}")
+        } else {
+            name.to_owned()
+        }
+    };
+    if let Some(table) = &filter.table {
+        arg(
+            format!(
+                "{} = (SELECT id FROM pit_tables WHERE name = ?)",
+                col("i.table_id")
+            ),
+            Value::Text(table.clone()),
+            &mut clauses,
+        );
+    }
+    if let Some(status) = filter.status {
+        arg(
+            format!("{} = ?", col("s.status")),
+            Value::Text(status.as_str().into()),
+            &mut clauses,
+        );
+    }
+    if filter.unresolved {
+        clauses.push(format!("{} IN ('open', 'acknowledged')", col("s.status")));
+    }
+    if let Some(severity) = &filter.severity {
+        arg(
+            format!("{} = ?", col("i.severity")),
+            Value::Text(severity.clone()),
+            &mut clauses,
+        );
+    }
+    if let Some(code) = &filter.code {
+        arg(
+            format!("{} = ?", col("i.code")),
+            Value::Text(code.clone()),
+            &mut clauses,
+        );
+    }
+    if let Some(since) = filter.since {
+        arg(
+            "i.opened_at >= ?".into(),
+            Value::Text(second_floor(since)),
+            &mut clauses,
+        );
+        arg(
+            "julianday(i.opened_at) >= julianday(?)".into(),
+            Value::Text(since.to_string()),
+            &mut clauses,
+        );
+    }
+    if let Some(until) = filter.until {
+        // Every stored time before `until` sorts before the second after `until`'s second.
+        let next = Timestamp::from_unix_millis(until.unix_millis().div_euclid(1000) * 1000 + 1000)
+            .map_or_else(|| until.to_string(), second_floor);
+        arg("i.opened_at < ?".into(), Value::Text(next), &mut clauses);
+        arg(
+            "julianday(i.opened_at) < julianday(?)".into(),
+            Value::Text(until.to_string()),
+            &mut clauses,
+        );
+    }
+    let sql = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", clauses.join(" AND "))
+    };
+    (sql, args)
+}
+
+const INCIDENT_COLUMNS: &str = "i.id, t.name, i.code, i.severity, i.rule, i.shoe, i.round, i.seq, \
+     i.evidence, i.message, i.opened_at";
+
+fn incident_from_row(r: &rusqlite::Row<'_>, status: &str) -> rusqlite::Result<Incident> {
+    let evidence: String = r.get(8)?;
+    Ok(Incident {
+        id: IncidentId(r.get(0)?),
+        table: r.get(1)?,
+        code: r.get(2)?,
+        severity: r.get(3)?,
+        rule: r.get(4)?,
+        shoe: r.get(5)?,
+        round: r.get(6)?,
+        seq: r.get::<_, i64>(7)?.max(0) as u64,
+        evidence: serde_json::from_str(&evidence).unwrap_or_default(),
+        message: r.get(9)?,
+        opened_at: r.get(10)?,
+        status: Status::parse(status).unwrap_or(Status::Open),
+    })
 }
 
 impl Batch<'_> {
@@ -315,58 +461,111 @@ impl Store {
             .is_some())
     }
 
-    /// One incident with its current status.
+    /// One incident with its current status, read from its chain of changes.
     pub fn incident(&self, id: IncidentId) -> Result<Incident, StoreError> {
-        self.query_incidents("WHERE i.id = ?1", &[&id.0])?
-            .pop()
+        let sql = format!(
+            "SELECT {INCIDENT_COLUMNS}, (SELECT c.status FROM incident_changes c \
+             WHERE c.incident_id = i.id ORDER BY c.id DESC LIMIT 1) \
+             FROM incidents i JOIN pit_tables t ON t.id = i.table_id WHERE i.id = ?1"
+        );
+        self.conn
+            .query_row(&sql, [id.0], |r| {
+                let status: String = r.get(11)?;
+                incident_from_row(r, &status)
+            })
+            .optional()?
             .ok_or_else(|| StoreError::NotFound(format!("no incident {}", id.0)))
     }
 
-    /// Incidents matching `filter`, oldest first.
+    /// Incidents matching `filter`, oldest first (every one: for a long record, page with
+    /// [`Store::incident_page`]).
     pub fn incidents(&self, filter: &IncidentFilter) -> Result<Vec<Incident>, StoreError> {
-        let all = self.query_incidents("", &[])?;
-        Ok(all
-            .into_iter()
-            .filter(|i| filter.table.as_ref().is_none_or(|t| &i.table == t))
-            .filter(|i| filter.status.is_none_or(|s| i.status == s))
-            .filter(|i| {
-                filter.since.is_none_or(|since| {
-                    i.opened_at
-                        .parse::<Timestamp>()
-                        .map(|at| at >= since)
-                        .unwrap_or(true)
-                })
-            })
-            .collect())
-    }
-
-    fn query_incidents(
-        &self,
-        clause: &str,
-        args: &[&dyn rusqlite::ToSql],
-    ) -> Result<Vec<Incident>, StoreError> {
+        let (clause, args) = filter_sql(filter);
         let sql = format!(
-            "SELECT i.id, t.name, i.code, i.severity, i.rule, i.shoe, i.round, i.seq, i.evidence, i.message, \
-             i.opened_at, (SELECT c.status FROM incident_changes c WHERE c.incident_id = i.id ORDER BY c.id DESC LIMIT 1) \
-             FROM incidents i JOIN pit_tables t ON t.id = i.table_id {clause} ORDER BY i.id"
+            "SELECT {INCIDENT_COLUMNS}, s.status FROM incidents i \
+             JOIN pit_tables t ON t.id = i.table_id JOIN incident_status s ON s.incident_id = i.id \
+             {clause} ORDER BY i.id"
         );
         let mut statement = self.conn.prepare(&sql)?;
-        let rows = statement.query_map(args, |r| {
-            let evidence: String = r.get(8)?;
+        let rows = statement.query_map(rusqlite::params_from_iter(args.iter()), |r| {
             let status: String = r.get(11)?;
-            Ok(Incident {
-                id: IncidentId(r.get(0)?),
-                table: r.get(1)?,
-                code: r.get(2)?,
-                severity: r.get(3)?,
-                rule: r.get(4)?,
-                shoe: r.get(5)?,
-                round: r.get(6)?,
-                seq: r.get::<_, i64>(7)?.max(0) as u64,
-                evidence: serde_json::from_str(&evidence).unwrap_or_default(),
-                message: r.get(9)?,
-                opened_at: r.get(10)?,
-                status: Status::parse(&status).unwrap_or(Status::Open),
+            incident_from_row(r, &status)
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// One page of the incidents matching `filter`, newest first: at most `limit` (1 to
+    /// [`MAX_PAGE`]) incidents with an id below `before` (the keyset cursor: the last id of the
+    /// previous page; `None` for the first page), whether older ones match too, and how many
+    /// match in all. New incidents never shift a page, since the cursor is an id, not an offset.
+    pub fn incident_page(
+        &self,
+        filter: &IncidentFilter,
+        before: Option<IncidentId>,
+        limit: u32,
+    ) -> Result<IncidentPage, StoreError> {
+        let limit = limit.clamp(1, MAX_PAGE);
+        // The count and the page from one snapshot, while the monitor goes on appending.
+        let snapshot = self.conn.unchecked_transaction()?;
+        let (clause, mut args) = filter_sql(filter);
+        // Every incident has its status row: the join is needed only to filter on status.
+        let join = if filter.status.is_some() || filter.unresolved {
+            "JOIN incident_status s ON s.incident_id = i.id"
+        } else {
+            ""
+        };
+        let total: i64 = snapshot.query_row(
+            &format!("SELECT COUNT(*) FROM incidents i {join} {clause}"),
+            rusqlite::params_from_iter(args.iter()),
+            |r| r.get(0),
+        )?;
+        let mut clause = clause;
+        if let Some(before) = before {
+            args.push(rusqlite::types::Value::Integer(before.0));
+            let cursor = format!("i.id < ?{}", args.len());
+            clause = if clause.is_empty() {
+                format!("WHERE {cursor}")
+            } else {
+                format!("{clause} AND {cursor}")
+            };
+        }
+        args.push(rusqlite::types::Value::Integer(i64::from(limit) + 1));
+        let sql = format!(
+            "SELECT {INCIDENT_COLUMNS}, s.status FROM incidents i \
+             JOIN pit_tables t ON t.id = i.table_id JOIN incident_status s ON s.incident_id = i.id \
+             {clause} ORDER BY i.id DESC LIMIT ?{}",
+            args.len()
+        );
+        let mut statement = snapshot.prepare(&sql)?;
+        let rows = statement.query_map(rusqlite::params_from_iter(args.iter()), |r| {
+            let status: String = r.get(11)?;
+            incident_from_row(r, &status)
+        })?;
+        let mut incidents: Vec<Incident> = rows.collect::<Result<_, _>>()?;
+        drop(statement);
+        snapshot.finish()?;
+        let more = incidents.len() > limit as usize;
+        incidents.truncate(limit as usize);
+        Ok(IncidentPage {
+            incidents,
+            more,
+            total: total.max(0) as u64,
+        })
+    }
+
+    /// Unresolved (open or acknowledged) incidents by table and severity; reads only the
+    /// unresolved ones, however many are resolved.
+    pub fn open_counts(&self) -> Result<Vec<OpenCount>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT t.name, i.severity, COUNT(*) FROM incident_status s \
+             JOIN incidents i ON i.id = s.incident_id JOIN pit_tables t ON t.id = i.table_id \
+             WHERE s.status IN ('open', 'acknowledged') GROUP BY t.name, i.severity ORDER BY 1, 2",
+        )?;
+        let rows = statement.query_map([], |r| {
+            Ok(OpenCount {
+                table: r.get(0)?,
+                severity: r.get(1)?,
+                count: r.get::<_, i64>(2)?.max(0) as u64,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

@@ -9,16 +9,19 @@
 pub mod chain;
 pub mod incidents;
 pub mod migrate;
+pub mod shoes;
 
 use std::collections::HashMap;
 use std::path::Path;
 
 pub use incidents::{
-    Incident, IncidentFilter, IncidentId, IncidentStep, NewIncident, Role, Status, UserRow,
+    Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, NewIncident, OpenCount, Role,
+    Status, UserRow, MAX_PAGE,
 };
 use pitwatch_model::{TableEvent, Timestamp};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
+pub use shoes::{ShoeListing, ShoeStart};
 
 use chain::{Chain, Hash, CHAINS, GENESIS};
 
@@ -545,7 +548,7 @@ impl Store {
             first_problem: None,
         };
         for chain in CHAINS {
-            let outcome = verify_chain(&self.conn, chain)?;
+            let outcome = verify_chain(&self.conn, chain, 0, GENESIS)?;
             if report.first_problem.is_none() {
                 report.first_problem = outcome.problem.clone();
             }
@@ -553,6 +556,41 @@ impl Store {
         }
         Ok(report)
     }
+
+    /// Verifies only what was appended since `marks` (each chain's rows up to a mark were
+    /// verified before): checks that each mark's row still has the hash it had, then recomputes
+    /// every row after it. Rewriting a verified row and every hash after it changes the mark's
+    /// row, so that is found; altering a verified row's content alone is not (only a full
+    /// [`Store::verify`] re-reads every row). SQLite's own integrity check is not run:
+    /// `integrity` says so. A chain with no mark is verified from its first row.
+    pub fn verify_after(&self, marks: &[ChainMark]) -> Result<VerifyReport, StoreError> {
+        let mut report = VerifyReport {
+            integrity: "not checked (incremental verification)".into(),
+            chains: Vec::new(),
+            first_problem: None,
+        };
+        for chain in CHAINS {
+            let mark = marks.iter().find(|m| m.table == chain.table);
+            let (after, hash) = mark.map_or((0, GENESIS), |m| (m.last_id, m.hash));
+            let outcome = verify_chain(&self.conn, chain, after, hash)?;
+            if report.first_problem.is_none() {
+                report.first_problem = outcome.problem.clone();
+            }
+            report.chains.push(outcome);
+        }
+        Ok(report)
+    }
+}
+
+/// How far a chain has been verified: rows 1 to `last_id`, the last with hash `hash`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChainMark {
+    /// The chained table.
+    pub table: &'static str,
+    /// The last row verified (0: none).
+    pub last_id: i64,
+    /// Its hash.
+    pub hash: Hash,
 }
 
 /// One row of the record that does not match its chain.
@@ -583,6 +621,10 @@ pub struct ChainReport {
     pub head: String,
     /// The first row that does not match, if any.
     pub problem: Option<ChainProblem>,
+    /// Rows up to this id were verified before and not read again (0: verified from the first).
+    pub after: i64,
+    /// Where the chain is verified up to now, when it is intact.
+    pub mark: Option<ChainMark>,
 }
 
 /// The outcome of [`Store::verify`].
@@ -601,19 +643,83 @@ impl VerifyReport {
     pub fn intact(&self) -> bool {
         self.integrity == "ok" && self.first_problem.is_none()
     }
+
+    /// Whether every chain checked is intact (SQLite's own check aside).
+    pub fn chains_intact(&self) -> bool {
+        self.first_problem.is_none()
+    }
+
+    /// Where each chain is verified up to, for [`Store::verify_after`]; `None` unless every chain
+    /// is intact.
+    pub fn marks(&self) -> Option<Vec<ChainMark>> {
+        self.chains.iter().map(|c| c.mark).collect()
+    }
+
+    /// Rows recomputed by this verification, over every chain.
+    pub fn rows_checked(&self) -> u64 {
+        self.chains.iter().map(|c| c.rows).sum()
+    }
 }
 
-fn verify_chain(conn: &Connection, chain: &Chain) -> Result<ChainReport, StoreError> {
+fn verify_chain(
+    conn: &Connection,
+    chain: &Chain,
+    after: i64,
+    after_hash: Hash,
+) -> Result<ChainReport, StoreError> {
+    let report = |rows: u64, head: Option<Hash>, last_id: i64, problem: Option<ChainProblem>| {
+        let mark = match (&problem, head) {
+            (None, Some(hash)) => Some(ChainMark {
+                table: chain.table,
+                last_id,
+                hash,
+            }),
+            (None, None) => Some(ChainMark {
+                table: chain.table,
+                last_id: after,
+                hash: after_hash,
+            }),
+            _ => None,
+        };
+        ChainReport {
+            table: chain.table,
+            rows,
+            head: head.map(hex::encode).unwrap_or_default(),
+            problem,
+            after,
+            mark,
+        }
+    };
+    if after > 0 {
+        // The row verified last must still be there with the hash it had then.
+        let stored: Option<Vec<u8>> = conn
+            .query_row(
+                &format!("SELECT hash FROM {} WHERE id = ?1", chain.table),
+                [after],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if stored.as_deref() != Some(&after_hash[..]) {
+            let problem = ChainProblem {
+                table: chain.table,
+                id: after,
+                reason: "it no longer has the hash it had when verified earlier (the row or one \
+                         before it was changed or removed)"
+                    .into(),
+            };
+            return Ok(report(0, None, after, Some(problem)));
+        }
+    }
     let sql = format!(
-        "SELECT {}, prev_hash, hash FROM {} ORDER BY id",
+        "SELECT {}, prev_hash, hash FROM {} WHERE id > ?1 ORDER BY id",
         chain.columns.join(", "),
         chain.table
     );
     let mut statement = conn.prepare(&sql)?;
-    let mut rows = statement.query([])?;
+    let mut rows = statement.query([after])?;
     let n = chain.columns.len();
-    let mut expected_prev = GENESIS;
-    let mut expected_id = 1i64;
+    let mut expected_prev = after_hash;
+    let mut expected_id = after + 1;
     let mut count = 0u64;
     let mut problem = None;
     while let Some(row) = rows.next()? {
@@ -649,16 +755,8 @@ fn verify_chain(conn: &Connection, chain: &Chain) -> Result<ChainReport, StoreEr
         expected_prev = computed;
         expected_id += 1;
     }
-    Ok(ChainReport {
-        table: chain.table,
-        rows: count,
-        head: if count == 0 {
-            String::new()
-        } else {
-            hex::encode(expected_prev)
-        },
-        problem,
-    })
+    let head = (count > 0 || after > 0).then_some(expected_prev);
+    Ok(report(count, head, expected_id - 1, problem))
 }
 
 fn load_heads(conn: &Connection) -> Result<HashMap<&'static str, Head>, StoreError> {

@@ -9,11 +9,18 @@ use rusqlite::Connection;
 use crate::StoreError;
 
 /// Every migration, in order: (version, name, SQL).
-pub const MIGRATIONS: &[(u32, &str, &str)] = &[(
-    1,
-    "initial",
-    include_str!("../../../migrations/0001_initial.sql"),
-)];
+pub const MIGRATIONS: &[(u32, &str, &str)] = &[
+    (
+        1,
+        "initial",
+        include_str!("../../../migrations/0001_initial.sql"),
+    ),
+    (
+        2,
+        "paging",
+        include_str!("../../../migrations/0002_paging.sql"),
+    ),
+];
 
 /// The schema version this binary writes.
 pub const LATEST: u32 = MIGRATIONS[MIGRATIONS.len() - 1].0;

@@ -1,6 +1,27 @@
 -- index frames_by_session
 CREATE INDEX frames_by_session ON frames (session_id, id);
 
+-- index incident_changes_by_incident
+CREATE INDEX incident_changes_by_incident ON incident_changes (incident_id, id);
+
+-- index incident_status_by_status
+CREATE INDEX incident_status_by_status ON incident_status (status, incident_id);
+
+-- index incidents_by_code
+CREATE INDEX incidents_by_code ON incidents (code, id);
+
+-- index incidents_by_opened_at
+CREATE INDEX incidents_by_opened_at ON incidents (opened_at);
+
+-- index incidents_by_severity
+CREATE INDEX incidents_by_severity ON incidents (severity, id);
+
+-- index incidents_by_shoe
+CREATE INDEX incidents_by_shoe ON incidents (table_id, shoe);
+
+-- index incidents_by_table
+CREATE INDEX incidents_by_table ON incidents (table_id, id);
+
 -- index raw_chunks_by_session
 CREATE INDEX raw_chunks_by_session ON raw_chunks (session_id, id);
 
@@ -92,6 +113,12 @@ CREATE TABLE incident_notes (
     hash        BLOB NOT NULL
 );
 
+-- table incident_status
+CREATE TABLE incident_status (
+    incident_id INTEGER PRIMARY KEY REFERENCES incidents (id),
+    status      TEXT NOT NULL CHECK (status IN ('open', 'acknowledged', 'resolved'))
+);
+
 -- table incidents
 CREATE TABLE incidents (
     id          INTEGER PRIMARY KEY,
@@ -144,6 +171,15 @@ CREATE TABLE rounds (
     UNIQUE (table_id, shoe, round)
 );
 
+-- table shoes
+CREATE TABLE shoes (
+    table_id    INTEGER NOT NULL REFERENCES pit_tables (id),
+    shoe        INTEGER NOT NULL,
+    first_seq   INTEGER NOT NULL,
+    carry       TEXT NOT NULL,
+    PRIMARY KEY (table_id, shoe)
+);
+
 -- table users
 CREATE TABLE users (
     id              INTEGER PRIMARY KEY,
@@ -192,6 +228,13 @@ BEGIN SELECT RAISE (ABORT, 'incident_notes is append-only'); END;
 -- trigger incident_notes_append_only_u
 CREATE TRIGGER incident_notes_append_only_u BEFORE UPDATE ON incident_notes
 BEGIN SELECT RAISE (ABORT, 'incident_notes is append-only'); END;
+
+-- trigger incident_status_follows_changes
+CREATE TRIGGER incident_status_follows_changes AFTER INSERT ON incident_changes
+BEGIN
+    INSERT INTO incident_status (incident_id, status) VALUES (NEW.incident_id, NEW.status)
+    ON CONFLICT (incident_id) DO UPDATE SET status = excluded.status;
+END;
 
 -- trigger raw_chunks_append_only_d
 CREATE TRIGGER raw_chunks_append_only_d BEFORE DELETE ON raw_chunks

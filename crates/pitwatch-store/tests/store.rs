@@ -524,3 +524,320 @@ fn two_connections_append_to_one_chain_without_forking_it() {
         11
     );
 }
+
+/// Two tables with 60 incidents between them: codes, severities, times and statuses vary in a
+/// known pattern (incident `k`, 0-based, is opened at `t(k * 1500 + k % 2)` ms).
+fn many_incidents(store: &mut Store) -> Vec<pitwatch_store::IncidentId> {
+    use pitwatch_store::Role;
+    let (bac1, _) = setup(store);
+    let bac2 = store
+        .ensure_table("BAC-2", "baccarat", "nz-baccarat", t(0))
+        .unwrap();
+    store
+        .add_user("ana", Role::Supervisor, "correct horse", t(1))
+        .unwrap();
+    let mut ids = Vec::new();
+    for k in 0..60u32 {
+        let mut batch = store.batch().unwrap();
+        let incident = pitwatch_store::NewIncident {
+            table: if k % 3 == 0 { bac2 } else { bac1 },
+            code: if k % 4 == 0 {
+                "NOT_SHUFFLED"
+            } else {
+                "OUT_OF_ORDER_CARD"
+            }
+            .into(),
+            severity: ["critical", "high", "medium", "low"][(k % 4) as usize].into(),
+            shoe: Some(k / 10 + 1),
+            seq: u64::from(k) + 1,
+            ..burn_incident(bac1)
+        };
+        ids.push(
+            batch
+                .open_incident(&incident, t(i64::from(k) * 1500 + i64::from(k % 2)))
+                .unwrap(),
+        );
+        batch.commit().unwrap();
+    }
+    for (k, id) in ids.iter().enumerate() {
+        match k % 5 {
+            1 => store.acknowledge(*id, "ana", t(100_000)).unwrap(),
+            2 => store.resolve(*id, "ana", "done", t(100_000)).unwrap(),
+            _ => {}
+        }
+    }
+    ids
+}
+
+#[test]
+fn incident_pages_follow_a_keyset_cursor_newest_first_with_filters_and_totals() {
+    use pitwatch_store::{IncidentFilter, IncidentId, Status};
+    let mut store = Store::open_in_memory().unwrap();
+    let ids = many_incidents(&mut store);
+    let page_ids = |p: &pitwatch_store::IncidentPage| -> Vec<i64> {
+        p.incidents.iter().map(|i| i.id.0).collect()
+    };
+
+    // Unfiltered: 25 + 25 + 10, newest first, no id twice, none left out.
+    let all = IncidentFilter::default();
+    let first = store.incident_page(&all, None, 25).unwrap();
+    assert_eq!(
+        (first.incidents.len(), first.more, first.total),
+        (25, true, 60)
+    );
+    let expected: Vec<i64> = ids.iter().rev().map(|i| i.0).collect();
+    assert_eq!(page_ids(&first), expected[..25]);
+    let cursor = first.incidents.last().map(|i| i.id);
+    let second = store.incident_page(&all, cursor, 25).unwrap();
+    assert_eq!(page_ids(&second), expected[25..50]);
+    let third = store
+        .incident_page(&all, second.incidents.last().map(|i| i.id), 25)
+        .unwrap();
+    assert_eq!(page_ids(&third), expected[50..]);
+    assert!(!third.more);
+    assert_eq!(third.total, 60, "the total counts every page");
+
+    // A new incident does not shift the pages already read: the cursor is an id.
+    let mut batch = store.batch().unwrap();
+    batch
+        .open_incident(&burn_incident(TableId(1)), t(200_000))
+        .unwrap();
+    batch.commit().unwrap();
+    let again = store.incident_page(&all, cursor, 25).unwrap();
+    assert_eq!(page_ids(&again), page_ids(&second));
+    assert_eq!(again.total, 61);
+
+    // Every filter, checked against the same filter applied by hand to the whole list.
+    let everything = store.incidents(&all).unwrap();
+    let by_hand = |keep: &dyn Fn(&pitwatch_store::Incident) -> bool| -> Vec<i64> {
+        everything
+            .iter()
+            .rev()
+            .filter(|i| keep(i))
+            .map(|i| i.id.0)
+            .collect()
+    };
+    let cases: Vec<(IncidentFilter, Vec<i64>)> = vec![
+        (
+            IncidentFilter {
+                table: Some("BAC-2".into()),
+                ..Default::default()
+            },
+            by_hand(&|i| i.table == "BAC-2"),
+        ),
+        (
+            IncidentFilter {
+                status: Some(Status::Acknowledged),
+                ..Default::default()
+            },
+            by_hand(&|i| i.status == Status::Acknowledged),
+        ),
+        (
+            IncidentFilter {
+                unresolved: true,
+                ..Default::default()
+            },
+            by_hand(&|i| i.status != Status::Resolved),
+        ),
+        (
+            IncidentFilter {
+                severity: Some("critical".into()),
+                table: Some("BAC-1".into()),
+                ..Default::default()
+            },
+            by_hand(&|i| i.severity == "critical" && i.table == "BAC-1"),
+        ),
+        (
+            IncidentFilter {
+                code: Some("NOT_SHUFFLED".into()),
+                status: Some(Status::Open),
+                ..Default::default()
+            },
+            by_hand(&|i| i.code == "NOT_SHUFFLED" && i.status == Status::Open),
+        ),
+        (
+            IncidentFilter {
+                table: Some("BAC-1".into()),
+                unresolved: true,
+                code: Some("OUT_OF_ORDER_CARD".into()),
+                severity: Some("medium".into()),
+                since: Some(t(20 * 1500)),
+                until: Some(t(50 * 1500)),
+                ..Default::default()
+            },
+            by_hand(&|i| {
+                let at: Timestamp = i.opened_at.parse().unwrap();
+                i.table == "BAC-1"
+                    && i.status != Status::Resolved
+                    && i.code == "OUT_OF_ORDER_CARD"
+                    && i.severity == "medium"
+                    && at >= t(20 * 1500)
+                    && at < t(50 * 1500)
+            }),
+        ),
+        (
+            IncidentFilter {
+                table: Some("BAC-9".into()),
+                ..Default::default()
+            },
+            Vec::new(),
+        ),
+    ];
+    for (filter, expected) in cases {
+        assert!(!expected.is_empty() || filter.table.as_deref() == Some("BAC-9"));
+        let mut seen = Vec::new();
+        let mut cursor: Option<IncidentId> = None;
+        loop {
+            let page = store.incident_page(&filter, cursor, 4).unwrap();
+            assert_eq!(page.total as usize, expected.len(), "{filter:?}");
+            assert!(page.incidents.len() <= 4);
+            seen.extend(page_ids(&page));
+            cursor = page.incidents.last().map(|i| i.id);
+            if !page.more {
+                break;
+            }
+        }
+        assert_eq!(seen, expected, "{filter:?}");
+    }
+
+    // A time range: since is inclusive, until exclusive, to the millisecond, across stored times
+    // with and without a fraction of a second (t(k * 1500 + k % 2)).
+    let in_range = IncidentFilter {
+        since: Some(t(3000)),     // incident 2, exactly
+        until: Some(t(9000 + 1)), // incident 6 is at t(9000): in
+        ..Default::default()
+    };
+    let page = store.incident_page(&in_range, None, 100).unwrap();
+    assert_eq!(
+        page_ids(&page),
+        [ids[6].0, ids[5].0, ids[4].0, ids[3].0, ids[2].0]
+    );
+    let to_the_ms = IncidentFilter {
+        since: Some(t(4501)), // incident 3 is at t(4501): in; incident 2 at t(3000): out
+        until: Some(t(9000)), // incident 6 at t(9000): out
+        ..Default::default()
+    };
+    let page = store.incident_page(&to_the_ms, None, 100).unwrap();
+    assert_eq!(page_ids(&page), [ids[5].0, ids[4].0, ids[3].0]);
+
+    // A limit out of range is clamped, not an error.
+    assert_eq!(
+        store.incident_page(&all, None, 0).unwrap().incidents.len(),
+        1
+    );
+}
+
+#[test]
+fn open_counts_count_only_unresolved_incidents_by_table_and_severity() {
+    let mut store = Store::open_in_memory().unwrap();
+    many_incidents(&mut store);
+    let counts = store.open_counts().unwrap();
+    let everything = store
+        .incidents(&pitwatch_store::IncidentFilter::default())
+        .unwrap();
+    let mut expected: std::collections::BTreeMap<(String, String), u64> = Default::default();
+    for i in everything
+        .iter()
+        .filter(|i| i.status != pitwatch_store::Status::Resolved)
+    {
+        *expected
+            .entry((i.table.clone(), i.severity.clone()))
+            .or_default() += 1;
+    }
+    let got: std::collections::BTreeMap<(String, String), u64> = counts
+        .into_iter()
+        .map(|c| ((c.table, c.severity), c.count))
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(got.values().sum::<u64>(), 48, "12 of the 60 are resolved");
+}
+
+#[test]
+fn a_database_of_version_1_gets_the_current_status_of_its_incidents() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.db");
+    {
+        // A version-1 database with an incident that was acknowledged.
+        let mut conn = Connection::open(&path).unwrap();
+        let tx = conn.transaction().unwrap();
+        tx.execute_batch(migrate::MIGRATIONS[0].2).unwrap();
+        tx.pragma_update(None, "user_version", 1).unwrap();
+        tx.execute_batch(
+            "INSERT INTO pit_tables VALUES (1, 'BAC-1', 'baccarat', 'nz-baccarat', 'x');
+             INSERT INTO incidents VALUES (1, 1, 'C', 'high', 'r', 1, 1, 5, '[]', 'm', '2026-01-01T00:00:00Z');
+             INSERT INTO incidents VALUES (2, 1, 'C', 'low', 'r', 1, 1, 6, '[]', 'm', '2026-01-01T00:00:01Z');
+             INSERT INTO incident_changes VALUES (1, 1, 'open', NULL, NULL, 'x', x'', x'');
+             INSERT INTO incident_changes VALUES (2, 2, 'open', NULL, NULL, 'x', x'', x'');
+             INSERT INTO incident_changes VALUES (3, 1, 'acknowledged', 'ana', NULL, 'x', x'', x'');",
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let statuses: Vec<(i64, pitwatch_store::Status)> = store
+        .incidents(&Default::default())
+        .unwrap()
+        .iter()
+        .map(|i| (i.id.0, i.status))
+        .collect();
+    use pitwatch_store::Status::{Acknowledged, Open};
+    assert_eq!(statuses, [(1, Acknowledged), (2, Open)]);
+}
+
+#[test]
+fn verifying_after_marks_reads_only_new_rows_and_still_finds_a_rewritten_past() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut store = Store::open(&path).unwrap();
+    let (table, session) = setup(&mut store);
+    ingest(&mut store, table, session, 0, 50);
+    let full = store.verify().unwrap();
+    assert!(full.intact());
+    let marks = full.marks().expect("intact chains have marks");
+    ingest(&mut store, table, session, 50, 5);
+    let since = store.verify_after(&marks).unwrap();
+    assert!(since.chains_intact(), "{:?}", since.first_problem);
+    assert!(
+        !since.intact(),
+        "SQLite's own check was not run, and it says so"
+    );
+    let chunks = since
+        .chains
+        .iter()
+        .find(|c| c.table == "raw_chunks")
+        .unwrap();
+    assert_eq!(
+        (chunks.after, chunks.rows),
+        (50, 5),
+        "only the new rows were read"
+    );
+    assert_eq!(
+        since.marks().unwrap(),
+        store.verify().unwrap().marks().unwrap(),
+        "the same marks as a full verification"
+    );
+
+    // An altered new row is found.
+    let marks = since.marks().unwrap();
+    ingest(&mut store, table, session, 55, 3);
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP TRIGGER frames_append_only_u; UPDATE frames SET bytes = x'00' WHERE id = 57;",
+    )
+    .unwrap();
+    let problem = store.verify_after(&marks).unwrap().first_problem.unwrap();
+    assert_eq!((problem.table, problem.id), ("frames", 57));
+
+    // Rewriting a verified row together with every hash after it changes the marked row.
+    let marks_before = full.marks().unwrap();
+    conn.execute_batch(
+        "DROP TRIGGER raw_chunks_append_only_u; UPDATE raw_chunks SET hash = x'01' WHERE id = 50;",
+    )
+    .unwrap();
+    let problem = store
+        .verify_after(&marks_before)
+        .unwrap()
+        .first_problem
+        .unwrap();
+    assert_eq!((problem.table, problem.id), ("raw_chunks", 50));
+}

@@ -276,7 +276,86 @@ table: string | null,
 /**
  * Only this status.
  */
-status: IncidentStatus | null, };
+status: IncidentStatus | null, 
+/**
+ * Only incidents not yet resolved (open or acknowledged).
+ */
+unresolved: boolean, 
+/**
+ * Only this severity.
+ */
+severity: Severity | null, 
+/**
+ * Only this irregularity code (`BURN_COUNT_MISMATCH`).
+ */
+code: string | null, 
+/**
+ * Only opened at or after this time (RFC 3339).
+ */
+since: string | null, 
+/**
+ * Only opened before this time (RFC 3339).
+ */
+until: string | null, 
+/**
+ * The page after this cursor: only incidents with an id below it (the `next` of the page
+ * before); none for the first page.
+ */
+before: number | null, 
+/**
+ * At most this many incidents (1 to 1,000; [`DEFAULT_PAGE`] if none).
+ */
+limit: number | null, };
+
+export type IncidentPage = { 
+/**
+ * The incidents, newest first.
+ */
+incidents: Array<IncidentRow>, 
+/**
+ * The cursor for the next (older) page, when there is one.
+ */
+next: number | null, 
+/**
+ * How many incidents match the query in all.
+ */
+total: number, };
+
+export type ShoeRow = { 
+/**
+ * The shoe, 1-based in the table's record.
+ */
+shoe: number, 
+/**
+ * When its first event happened (RFC 3339), if known.
+ */
+startedAt: string | null, 
+/**
+ * When its last event so far happened, if known.
+ */
+endedAt: string | null, 
+/**
+ * Rounds recorded in it.
+ */
+rounds: number, 
+/**
+ * Incidents opened in it.
+ */
+incidents: number, };
+
+export type ShoePage = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The shoes, newest first.
+ */
+shoes: Array<ShoeRow>, 
+/**
+ * The cursor for older shoes (pass it as `before`), when there are any.
+ */
+next: number | null, };
 
 export type IncidentDetail = { 
 /**
@@ -417,19 +496,16 @@ table: string,
  */
 ruleBook: string, 
 /**
- * Every shoe on record for the table, oldest first.
- */
-shoes: Array<number>, 
-/**
  * The shoe replayed.
  */
 shoe: number, 
 /**
- * Whether the whole record verified intact (every hash chain and SQLite's own check).
+ * Whether the record verified intact: every hash chain (in full, or what was appended since
+ * it was last verified in full, as `verify_detail` says).
  */
 verified: boolean, 
 /**
- * What verification found, for people.
+ * What verification checked and found, for people.
  */
 verifyDetail: string, 
 /**

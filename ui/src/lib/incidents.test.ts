@@ -1,6 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { IncidentRow } from "./bindings";
-import { alerts, codeLabel, filterIncidents, nextAlert, NO_FILTER, severityBadges, upsertIncident } from "./incidents";
+import {
+  alerts,
+  appendPage,
+  applyLive,
+  codeLabel,
+  filterIncidents,
+  firstPage,
+  matchesQuery,
+  nextAlert,
+  NO_FILTER,
+  PAGE_SIZE,
+  reveal,
+  sameQuery,
+  severityBadges,
+  toQuery,
+  upsertIncident,
+} from "./incidents";
 
 function row(id: number, extra: Partial<IncidentRow> = {}): IncidentRow {
   return {
@@ -68,5 +84,103 @@ describe("labels", () => {
       { severity: "high", count: 2 },
       { severity: "low", count: 1 },
     ]);
+  });
+});
+
+function page(ids: number[], next: number | null, total: number, extra: Partial<IncidentRow> = {}) {
+  return { incidents: ids.map((id) => row(id, extra)), next, total };
+}
+
+describe("toQuery", () => {
+  it("asks the store for exactly the filters set, a page at a time", () => {
+    expect(toQuery(NO_FILTER)).toEqual({
+      table: null, status: null, unresolved: false, severity: null, code: null, since: null, until: null, before: null, limit: PAGE_SIZE,
+    });
+    const f = { ...NO_FILTER, table: "BAC-2", status: "unresolved" as const, severity: "critical" as const, code: " FOREIGN_CARD ", since: "2026-11-30T09:00", until: "2026-11-30T10:30:15" };
+    expect(toQuery(f, 42, 10)).toEqual({
+      table: "BAC-2", status: null, unresolved: true, severity: "critical", code: "FOREIGN_CARD",
+      since: "2026-11-30T09:00:00Z", until: "2026-11-30T10:30:15Z", before: 42, limit: 10,
+    });
+    expect(toQuery({ ...NO_FILTER, status: "acknowledged" }).status).toBe("acknowledged");
+    expect(toQuery({ ...NO_FILTER, since: "not a time" }).since).toBeNull();
+  });
+
+  it("is the same for filters that differ only in the search of the rows loaded", () => {
+    expect(sameQuery(NO_FILTER, { ...NO_FILTER, text: "burn" })).toBe(true);
+    expect(sameQuery(NO_FILTER, { ...NO_FILTER, code: "X" })).toBe(false);
+  });
+});
+
+describe("matchesQuery", () => {
+  it("applies the store's filters, the time range from inclusive to exclusive", () => {
+    const r = row(5, { openedAt: "2026-11-30T09:00:00.250Z", code: "FOREIGN_CARD", status: "acknowledged" });
+    expect(matchesQuery(r, NO_FILTER)).toBe(true);
+    expect(matchesQuery(r, { ...NO_FILTER, status: "unresolved" })).toBe(true);
+    expect(matchesQuery(r, { ...NO_FILTER, status: "open" })).toBe(false);
+    expect(matchesQuery(r, { ...NO_FILTER, code: "FOREIGN_CARD" })).toBe(true);
+    expect(matchesQuery(r, { ...NO_FILTER, code: "NOT_SHUFFLED" })).toBe(false);
+    expect(matchesQuery(r, { ...NO_FILTER, since: "2026-11-30T09:00" })).toBe(true);
+    expect(matchesQuery(r, { ...NO_FILTER, since: "2026-11-30T09:00:01" })).toBe(false);
+    expect(matchesQuery(r, { ...NO_FILTER, until: "2026-11-30T09:00" })).toBe(false);
+    expect(matchesQuery(r, { ...NO_FILTER, until: "2026-11-30T09:01" })).toBe(true);
+  });
+});
+
+describe("paging", () => {
+  it("appends older pages newest first, each row once, with the store's cursor and total", () => {
+    let list = firstPage(page([10, 9, 8], 8, 7));
+    expect(list).toMatchObject({ next: 8, total: 7 });
+    // A new incident arrived live before the next page: shown once, and counted.
+    list = applyLive(list, row(11), NO_FILTER, true).list;
+    expect(list.total).toBe(8);
+    list = appendPage(list, page([7, 6, 5], 5, 8));
+    list = appendPage(list, page([4, 5], null, 8));
+    expect(list.rows.map((r) => r.id)).toEqual([11, 10, 9, 8, 7, 6, 5, 4]);
+    expect(list.next).toBeNull();
+  });
+
+  it("follows live changes: in when it matches, out when it stops, the total with it", () => {
+    const open = { ...NO_FILTER, status: "open" as const };
+    let list = firstPage(page([10, 9, 8], 8, 5));
+    // A new open incident joins an open list; a new resolved one does not.
+    let step = applyLive(list, row(12), open, true);
+    expect(step).toMatchObject({ recount: false });
+    list = step.list;
+    expect(list.rows.map((r) => r.id)).toEqual([12, 10, 9, 8]);
+    expect(applyLive(list, row(13, { status: "resolved" }), open, true)).toEqual({ list, recount: false });
+    // Acknowledged: it leaves the open list, which counts one fewer.
+    step = applyLive(list, row(9, { status: "acknowledged" }), open, false);
+    expect(step.list.rows.map((r) => r.id)).toEqual([12, 10, 8]);
+    expect(step.list.total).toBe(5);
+    expect(step.recount).toBe(false);
+    // In the same list with no filter it stays, changed.
+    const all = applyLive(firstPage(page([10, 9, 8], 8, 5)), row(9, { status: "acknowledged" }), NO_FILTER, false).list;
+    expect(all.rows.find((r) => r.id === 9)?.status).toBe("acknowledged");
+    expect(all.total).toBe(5);
+  });
+
+  it("asks for a recount only when an incident not loaded changed", () => {
+    const acknowledged = { ...NO_FILTER, status: "acknowledged" as const };
+    const list = firstPage(page([10, 9, 8], 8, 5, { status: "acknowledged" }));
+    // Incident 3 is older than the pages loaded: it may or may not have been counted.
+    expect(applyLive(list, row(3, { status: "resolved" }), acknowledged, false).recount).toBe(true);
+    const joined = applyLive(list, row(3, { status: "acknowledged" }), acknowledged, false);
+    expect(joined.recount).toBe(true);
+    expect(joined.list.rows.map((r) => r.id)).toEqual([10, 9, 8]);
+    // Incident 11 is newer than the cursor, among the pages loaded: a change there is exact.
+    const within = applyLive(list, row(11, { status: "acknowledged" }), acknowledged, false);
+    expect(within).toMatchObject({ recount: false });
+    expect(within.list.total).toBe(6);
+  });
+
+  it("reveals the incident an alert opens without counting it twice", () => {
+    const list = firstPage(page([10, 9], 9, 4));
+    const shown = reveal(list, row(3), NO_FILTER);
+    expect(shown.rows.map((r) => r.id)).toEqual([10, 9, 3]);
+    expect(shown.total).toBe(4);
+    expect(reveal(shown, row(3), NO_FILTER)).toBe(shown);
+    expect(reveal(list, row(3, { status: "resolved" }), { ...NO_FILTER, status: "open" })).toBe(list);
+    // Loading the page that holds it later shows it once.
+    expect(appendPage(shown, page([8, 3], null, 4)).rows.map((r) => r.id)).toEqual([10, 9, 8, 3]);
   });
 });

@@ -1,5 +1,5 @@
 // Pure view logic for incidents and alerts: labels, filters, and which alert comes next.
-import type { IncidentRow, IncidentStatus, Severity, SeverityCounts } from "./bindings";
+import type { IncidentPage, IncidentQuery, IncidentRow, IncidentStatus, Severity, SeverityCounts } from "./bindings";
 
 /** Severity with a word and a shape, so it never relies on colour alone. */
 export const SEVERITY: Record<Severity, { label: string; short: string; glyph: string; rank: number }> = {
@@ -23,30 +23,155 @@ export function codeLabel(code: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * The incident list's filters. All but `text` are applied by the store (server-side, over the whole
+ * record); `text` narrows the pages already loaded. `since` and `until` are UTC times as a
+ * `datetime-local` input gives them ("2026-11-30T09:00"), empty for no bound.
+ */
 export interface IncidentFilter {
   table: string;
   status: IncidentStatus | "unresolved" | "all";
   severity: Severity | "all";
+  code: string;
+  since: string;
+  until: string;
   text: string;
 }
 
-export const NO_FILTER: IncidentFilter = { table: "", status: "all", severity: "all", text: "" };
+export const NO_FILTER: IncidentFilter = { table: "", status: "all", severity: "all", code: "", since: "", until: "", text: "" };
 
-export function filterIncidents(rows: readonly IncidentRow[], f: IncidentFilter): IncidentRow[] {
-  const text = f.text.trim().toLowerCase();
-  return rows.filter(
-    (r) =>
-      (f.table === "" || r.table === f.table) &&
-      (f.status === "all" || (f.status === "unresolved" ? r.status !== "resolved" : r.status === f.status)) &&
-      (f.severity === "all" || r.severity === f.severity) &&
-      (text === "" || [r.code, codeLabel(r.code), r.message, r.rule, r.table].some((s) => s.toLowerCase().includes(text))),
+/** Incidents per page of the list. */
+export const PAGE_SIZE = 100;
+
+/** "2026-11-30T09:00" (UTC, from a datetime-local input) → RFC 3339, or null when empty or invalid. */
+export function utcTime(value: string): string | null {
+  const v = value.trim();
+  if (v === "") return null;
+  const withSeconds = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00` : v;
+  const iso = /(Z|[+-]\d{2}:\d{2})$/.test(withSeconds) ? withSeconds : `${withSeconds}Z`;
+  return Number.isNaN(Date.parse(iso)) ? null : iso;
+}
+
+/** The store's query for `f`: one page of `limit` incidents older than `before` (null: the first). */
+export function toQuery(f: IncidentFilter, before: number | null = null, limit: number = PAGE_SIZE): IncidentQuery {
+  return {
+    table: f.table === "" ? null : f.table,
+    status: f.status === "all" || f.status === "unresolved" ? null : f.status,
+    unresolved: f.status === "unresolved",
+    severity: f.severity === "all" ? null : f.severity,
+    code: f.code.trim() === "" ? null : f.code.trim(),
+    since: utcTime(f.since),
+    until: utcTime(f.until),
+    before,
+    limit,
+  };
+}
+
+/** Whether `a` and `b` ask the store the same (they differ at most in the text search). */
+export function sameQuery(a: IncidentFilter, b: IncidentFilter): boolean {
+  return JSON.stringify(toQuery(a)) === JSON.stringify(toQuery(b));
+}
+
+/** Whether `row` matches the store-side part of `f` (the same test the store applies). */
+export function matchesQuery(row: IncidentRow, f: IncidentFilter): boolean {
+  const at = Date.parse(row.openedAt);
+  const since = utcTime(f.since);
+  const until = utcTime(f.until);
+  return (
+    (f.table === "" || row.table === f.table) &&
+    (f.status === "all" || (f.status === "unresolved" ? row.status !== "resolved" : row.status === f.status)) &&
+    (f.severity === "all" || row.severity === f.severity) &&
+    (f.code.trim() === "" || row.code === f.code.trim()) &&
+    (since === null || at >= Date.parse(since)) &&
+    (until === null || at < Date.parse(until))
   );
 }
+
+/** The loaded text search over rows already on screen (code, rule, message, table). */
+export function searchLoaded(rows: readonly IncidentRow[], text: string): IncidentRow[] {
+  const t = text.trim().toLowerCase();
+  if (t === "") return [...rows];
+  return rows.filter((r) => [r.code, codeLabel(r.code), r.message, r.rule, r.table].some((s) => s.toLowerCase().includes(t)));
+}
+
+/** Every filter at once, over rows in memory (the store's part and the text search). */
+export function filterIncidents(rows: readonly IncidentRow[], f: IncidentFilter): IncidentRow[] {
+  return searchLoaded(
+    rows.filter((r) => matchesQuery(r, f)),
+    f.text,
+  );
+}
+
+/**
+ * The pages of the list loaded so far: rows newest first, the cursor for the next page (the last
+ * row's id; null when every match is loaded), and how many match in all.
+ */
+export interface IncidentList {
+  rows: IncidentRow[];
+  next: number | null;
+  total: number;
+}
+
+export const EMPTY_LIST: IncidentList = { rows: [], next: null, total: 0 };
 
 /** Newest first; a row that changed replaces the old one, a new one is added. */
 export function upsertIncident(rows: readonly IncidentRow[], row: IncidentRow): IncidentRow[] {
   const rest = rows.filter((r) => r.id !== row.id);
   return [row, ...rest].sort((a, b) => b.id - a.id);
+}
+
+/** The first page of a list. */
+export function firstPage(page: IncidentPage): IncidentList {
+  return { rows: [...page.incidents].sort((a, b) => b.id - a.id), next: page.next, total: page.total };
+}
+
+/** `list` with the next page appended (a row already shown, e.g. one that arrived live, once). */
+export function appendPage(list: IncidentList, page: IncidentPage): IncidentList {
+  let rows = list.rows;
+  for (const row of page.incidents) {
+    if (!rows.some((r) => r.id === row.id)) rows = [...rows, row];
+  }
+  return { rows: [...rows].sort((a, b) => b.id - a.id), next: page.next, total: page.total };
+}
+
+/** Whether `id` falls among the pages loaded (newer than the cursor, or every page is loaded). */
+function inLoadedRange(list: IncidentList, id: number): boolean {
+  return list.next === null || id > list.next;
+}
+
+/**
+ * A live change to `list` (filtered by `f`): a new or changed incident is added, replaced or taken
+ * out as it now matches, and the total follows. `recount` is true when the change may have moved
+ * the total in a way the list cannot know (an incident not loaded that may have stopped matching):
+ * ask the store for the total again.
+ */
+export function applyLive(
+  list: IncidentList,
+  row: IncidentRow,
+  f: IncidentFilter,
+  isNew: boolean,
+): { list: IncidentList; recount: boolean } {
+  const present = list.rows.some((r) => r.id === row.id);
+  const matches = matchesQuery(row, f);
+  if (present && matches) return { list: { ...list, rows: upsertIncident(list.rows, row) }, recount: false };
+  if (present) return { list: { ...list, rows: list.rows.filter((r) => r.id !== row.id), total: Math.max(list.total - 1, 0) }, recount: false };
+  if (matches) {
+    const total = list.total + 1;
+    // An older incident that now matches is counted; its page shows it when it is loaded.
+    const rows = inLoadedRange(list, row.id) ? upsertIncident(list.rows, row) : list.rows;
+    // Among the pages loaded every match is shown, so a changed one shown nowhere did not match
+    // before; an older one not loaded yet may have (and so be counted already).
+    return { list: { ...list, rows, total }, recount: !isNew && !inLoadedRange(list, row.id) };
+  }
+  // Not shown and not matching: a new one is simply not for this list; a changed one not loaded
+  // may have matched before.
+  return { list, recount: !isNew && !inLoadedRange(list, row.id) };
+}
+
+/** Puts `row` in the list if it matches (e.g. the incident an alert opens), without counting it. */
+export function reveal(list: IncidentList, row: IncidentRow, f: IncidentFilter): IncidentList {
+  if (!matchesQuery(row, f) || list.rows.some((r) => r.id === row.id)) return list;
+  return { ...list, rows: upsertIncident(list.rows, row) };
 }
 
 /** Alerts: incidents nobody has acknowledged, most severe first, then newest. */

@@ -6,11 +6,13 @@ import type {
   ApiError,
   ConsoleEntry,
   IncidentDetail,
+  IncidentPage,
   IncidentQuery,
   IncidentRow,
   PitOverview,
   PitUpdate,
   Session,
+  ShoePage,
   ShoeReplay,
   UserRow,
 } from "./bindings";
@@ -66,8 +68,9 @@ export function logout(): Promise<void> {
   return call<void>("logout");
 }
 
-export function incidents(query: IncidentQuery): Promise<IncidentRow[]> {
-  return call<IncidentRow[]>("incidents", { query });
+/** One page of the incidents matching `query`, newest first (filters and paging by the store). */
+export function incidents(query: IncidentQuery): Promise<IncidentPage> {
+  return call<IncidentPage>("incidents", { query });
 }
 
 export function incident(id: number): Promise<IncidentDetail> {
@@ -92,6 +95,11 @@ export function recordConsole(table: string, entry: ConsoleEntry): Promise<numbe
 
 export function replay(table: string, shoe: number | null): Promise<ShoeReplay> {
   return call<ShoeReplay>("replay", { table, shoe });
+}
+
+/** A table's shoes, newest first: up to `limit` numbered below `before` (null: the newest). */
+export function shoes(table: string, before: number | null, limit: number | null): Promise<ShoePage> {
+  return call<ShoePage>("shoes", { table, before, limit });
 }
 
 /** Writes the incident's PDF report and returns the file's path. */

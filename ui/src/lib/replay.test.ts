@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ReplayStep } from "./bindings";
-import { indexOfRound, indexOfSeq, markers, nextIrregularity, nextRound, playDelay, previousRound, roundsUpTo, stepBy } from "./replay";
+import type { ReplayStep, ShoeRow } from "./bindings";
+import { indexOfRound, indexOfSeq, markers, nextIrregularity, nextRound, playDelay, previousRound, roundsUpTo, shoeLabel, shoeOptions, stepBy } from "./replay";
 
 function step(seq: number, round: number, completes = false, irregularity = ""): ReplayStep {
   return {
@@ -68,5 +68,29 @@ describe("stepping", () => {
     expect(playDelay(1)).toBe(800);
     expect(playDelay(4)).toBe(200);
     expect(playDelay(1000)).toBe(30);
+  });
+});
+
+describe("the shoe picker", () => {
+  const shoe = (n: number, extra: Partial<ShoeRow> = {}): ShoeRow => ({
+    shoe: n,
+    startedAt: "2026-11-30T09:14:03Z",
+    endedAt: "2026-11-30T10:02:55Z",
+    rounds: 71,
+    incidents: 0,
+    ...extra,
+  });
+
+  it("offers the shoes listed, newest first, and the one shown even if it is older", () => {
+    expect(shoeOptions([shoe(9), shoe(8)], 8).map((s) => s.shoe)).toEqual([9, 8]);
+    expect(shoeOptions([shoe(9), shoe(8)], 3).map((s) => s.shoe)).toEqual([9, 8, 3]);
+    expect(shoeOptions([], 5).map((s) => s.shoe)).toEqual([5]);
+    expect(shoeOptions([shoe(2)], null).map((s) => s.shoe)).toEqual([2]);
+  });
+
+  it("labels a shoe with its times, rounds and incidents", () => {
+    expect(shoeLabel(shoe(12, { incidents: 2 }))).toBe("Shoe 12 · 11-30 09:14–10:02 · 71 rounds · 2 incidents");
+    expect(shoeLabel(shoe(3, { endedAt: "2026-12-01T00:10:00Z", rounds: 1 }))).toBe("Shoe 3 · 11-30 09:14–12-01 00:10 · 1 round");
+    expect(shoeLabel({ shoe: 4, startedAt: null, endedAt: null, rounds: 0, incidents: 0 })).toBe("Shoe 4");
   });
 });

@@ -1,6 +1,6 @@
 // Pure stepping logic for the replay screen: moving through a shoe event by event or round by
 // round, the markers on its timeline, and the rounds completed by a given step.
-import type { ReplayStep, RoundResult } from "./bindings";
+import type { ReplayStep, RoundResult, ShoeRow } from "./bindings";
 
 export type Marker = { index: number; kind: "round" | "irregularity"; label: string };
 
@@ -69,4 +69,25 @@ export function markers(steps: readonly ReplayStep[]): Marker[] {
 /** Milliseconds between steps when playing at `speed` (1 = about a dealer's pace). */
 export function playDelay(speed: number): number {
   return Math.max(30, Math.round(800 / Math.max(speed, 0.1)));
+}
+
+/** The replay picker's shoes: those listed (newest first), and the shoe shown if it is not among them. */
+export function shoeOptions(listed: readonly ShoeRow[], shown: number | null): ShoeRow[] {
+  if (shown === null || listed.some((s) => s.shoe === shown)) return [...listed];
+  const placeholder: ShoeRow = { shoe: shown, startedAt: null, endedAt: null, rounds: 0, incidents: 0 };
+  return [...listed, placeholder].sort((a, b) => b.shoe - a.shoe);
+}
+
+/** "Shoe 12 · 30 Nov 09:14–10:02 · 71 rounds · 2 incidents" (UTC times as recorded). */
+export function shoeLabel(s: ShoeRow): string {
+  const day = (t: string) => t.slice(5, 10);
+  const time = (t: string) => t.slice(11, 16);
+  const parts = [`Shoe ${s.shoe}`];
+  if (s.startedAt) {
+    const end = s.endedAt ? (day(s.endedAt) === day(s.startedAt) ? time(s.endedAt) : `${day(s.endedAt)} ${time(s.endedAt)}`) : "";
+    parts.push(`${day(s.startedAt)} ${time(s.startedAt)}${end ? `–${end}` : ""}`);
+    parts.push(`${s.rounds} round${s.rounds === 1 ? "" : "s"}`);
+    if (s.incidents > 0) parts.push(`${s.incidents} incident${s.incidents === 1 ? "" : "s"}`);
+  }
+  return parts.join(" · ");
 }

@@ -25,7 +25,7 @@ fn target() -> impl Strategy<Value = Option<Target>> {
     ]
 }
 
-fn kind() -> impl Strategy<Value = EventKind> {
+pub(crate) fn kind() -> impl Strategy<Value = EventKind> {
     prop_oneof![
         12 => (card(), target(), proptest::option::of(1u8..5), proptest::option::of(any::<bool>()), proptest::option::of(any::<bool>()))
             .prop_map(|(card, target, index, face_up, retransmit)| EventKind::CardDrawn { card, target, index, face_up, retransmit }),

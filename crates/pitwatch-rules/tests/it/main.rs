@@ -2,6 +2,7 @@
 //! and without injected faults, and arbitrary event sequences.
 
 mod arbitrary;
+mod carry;
 mod fixtures;
 mod interrupt;
 mod naive;
