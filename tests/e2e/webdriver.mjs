@@ -22,13 +22,19 @@ export class Driver {
   }
 
   async request(method, path, body) {
-    // A stuck driver or app fails the test within a minute instead of hanging the suite.
-    const response = await fetch(this.base + path, {
-      method,
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(60000),
-    });
+    // A stuck driver or app fails the test within a minute instead of hanging the suite, and
+    // says which command it was stuck on.
+    let response;
+    try {
+      response = await fetch(this.base + path, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(60000),
+      });
+    } catch (error) {
+      throw new Error(`WebDriver ${method} ${path} ${body === undefined ? "" : JSON.stringify(body).slice(0, 200)}: ${error.message}`);
+    }
     const json = await response.json().catch(() => ({}));
     if (!response.ok) {
       const v = json.value ?? {};
@@ -124,6 +130,20 @@ export class Driver {
 
   async screenshot() {
     await this.settle();
+    // WebKitGTK answers a snapshot after its next drawing update; when the page composites on
+    // the CPU (the app's default) and nothing on it changes, that update never comes and the
+    // snapshot waits for ever. A pixel that changes a few times in the next second (invisible
+    // at the corner of the page, removed after) gives it the update it waits for.
+    await this.execute(`
+      const dot = document.createElement("div");
+      dot.style.cssText = "position:fixed;right:0;bottom:0;width:1px;height:1px;pointer-events:none;z-index:2147483647;opacity:0.01;background:#000";
+      document.body.appendChild(dot);
+      let n = 0;
+      const tick = setInterval(() => {
+        dot.style.background = n % 2 ? "#000" : "#010101";
+        if (++n > 20) { clearInterval(tick); dot.remove(); }
+      }, 50);
+      return true;`);
     return Buffer.from(await this.request("GET", this.s("/screenshot")), "base64");
   }
 
