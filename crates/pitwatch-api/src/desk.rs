@@ -154,6 +154,9 @@ pub struct PitModel {
     /// Per table, the device errors its device has raised and not cleared, oldest first, as
     /// (code, what the tile says of it).
     device_errors: Vec<Vec<(String, String)>>,
+    /// Per table, device errors the engine has open that this model never saw raised (raised
+    /// before a restart: the engine carries them, their texts are in the record only).
+    carried_errors: Vec<u32>,
 }
 
 impl PitModel {
@@ -166,10 +169,12 @@ impl PitModel {
             .map(|(i, t)| (t.name.clone(), i))
             .collect();
         let device_errors = vec![Vec::new(); tables.len()];
+        let carried_errors = vec![0; tables.len()];
         PitModel {
             tables,
             index,
             device_errors,
+            carried_errors,
         }
     }
 
@@ -236,7 +241,7 @@ impl PitModel {
                 };
                 tile.status_detail = detail.clone();
                 // A link back while the device still has an error open: the error shows again.
-                show_device_errors(tile, &self.device_errors[i]);
+                show_device_errors(tile, &self.device_errors[i], self.carried_errors[i]);
                 (table, None)
             }
             MonitorEvent::Failed { table, message } => {
@@ -269,14 +274,26 @@ impl PitModel {
                     }
                 }
                 // Clearing one of two errors leaves the tile in error with the other.
-                show_device_errors(tile, open);
+                show_device_errors(tile, open, self.carried_errors[i]);
                 (table, raised)
             }
             MonitorEvent::View { table, view } => {
-                let Some(tile) = self.tile_mut(table) else {
+                let Some(&i) = self.index.get(table) else {
                     return (None, None);
                 };
+                let tile = &mut self.tables[i];
                 show_view(tile, view);
+                let known = u32::try_from(self.device_errors[i].len()).unwrap_or(u32::MAX);
+                let carried = view.open_device_errors.saturating_sub(known);
+                if carried == 0 && self.carried_errors[i] > 0 && self.device_errors[i].is_empty() {
+                    // The last error from before the restart was cleared.
+                    if tile.status == LinkStatus::Error {
+                        tile.status = LinkStatus::Connected;
+                        tile.status_detail.clear();
+                    }
+                }
+                self.carried_errors[i] = carried;
+                show_device_errors(tile, &self.device_errors[i], carried);
                 (table, None)
             }
         };
@@ -391,18 +408,22 @@ fn fold_event(tile: &mut TableTile, event: &TableEvent) {
     }
 }
 
-/// Puts the device errors still open on a tile whose link is up: the latest first.
-fn show_device_errors(tile: &mut TableTile, open: &[(String, String)]) {
-    if open.is_empty() || tile.status == LinkStatus::Reconnecting {
+/// Puts the device errors still open on a tile whose link is up: the latest first, then those
+/// raised before a restart (`carried`, known by number only).
+fn show_device_errors(tile: &mut TableTile, open: &[(String, String)], carried: u32) {
+    if (open.is_empty() && carried == 0) || tile.status == LinkStatus::Reconnecting {
         return;
     }
     tile.status = LinkStatus::Error;
-    tile.status_detail = open
-        .iter()
-        .rev()
-        .map(|(_, detail)| detail.as_str())
-        .collect::<Vec<_>>()
-        .join("; ");
+    let mut details: Vec<String> = open.iter().rev().map(|(_, d)| d.clone()).collect();
+    match carried {
+        0 => {}
+        1 => details.push("a device error raised before the restart is not cleared yet".into()),
+        n => details.push(format!(
+            "{n} device errors raised before the restart are not cleared yet"
+        )),
+    }
+    tile.status_detail = details.join("; ");
 }
 
 /// A device error for people at the pit: what the device says first, then its own code (the
@@ -2176,6 +2197,72 @@ mod fold {
         let t = tile(&model);
         assert_eq!(t.status, LinkStatus::Connected, "{t:?}");
         assert_eq!(t.status_detail, "device error DOOR_OPEN cleared");
+    }
+
+    #[test]
+    fn a_device_error_open_before_a_restart_keeps_the_tile_in_error_until_cleared() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let mut engine = Engine::new(book);
+        // Before the restart: the shoe jammed (the engine, rebuilt from the record, knows).
+        engine.handle_event(&TableEvent::new(
+            1,
+            EventKind::DeviceError {
+                code: "JAM".into(),
+                text: "card jam".into(),
+            },
+        ));
+        while engine.poll_output().is_some() {}
+        // After it: a new model, the link up, the engine's view published at start.
+        let mut model = PitModel::new(&pit);
+        let at = SystemClock.now();
+        model.apply(
+            &MonitorEvent::Link {
+                table: "BAC-1".into(),
+                state: LinkState::Connected,
+                detail: "serial /dev/pts/9 9600 8N1".into(),
+                at,
+            },
+            at,
+        );
+        model.apply(
+            &MonitorEvent::View {
+                table: "BAC-1".into(),
+                view: engine.view(),
+            },
+            at,
+        );
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(
+            t.status_detail,
+            "a device error raised before the restart is not cleared yet"
+        );
+        // A new error adds to it; clearing the old one leaves the new one.
+        let raise = TableEvent::new(
+            2,
+            EventKind::DeviceError {
+                code: "DOOR_OPEN".into(),
+                text: "door open".into(),
+            },
+        );
+        feed(&mut model, &mut engine, raise);
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(
+            t.status_detail,
+            "door open (device error DOOR_OPEN); a device error raised before the restart is not \
+             cleared yet"
+        );
+        let clear = |seq, code: &str| {
+            TableEvent::new(seq, EventKind::DeviceErrorCleared { code: code.into() })
+        };
+        feed(&mut model, &mut engine, clear(3, "JAM"));
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(t.status_detail, "door open (device error DOOR_OPEN)");
+        feed(&mut model, &mut engine, clear(4, "DOOR_OPEN"));
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(t.status, LinkStatus::Connected, "{t:?}");
     }
 
     #[test]

@@ -114,7 +114,11 @@ impl SerialConnection {
             .open()
             .map_err(|e| TransportError::Open {
                 target: config.path.clone(),
-                reason: e.to_string(),
+                reason: match e.kind {
+                    serialport::ErrorKind::NoDevice => "no such port".into(),
+                    serialport::ErrorKind::Io(kind) => reason(&std::io::Error::from(kind)),
+                    _ => e.description,
+                },
             })?;
         let usb = crate::ports::usb_info_for(&config.path);
         Ok(SerialConnection { port, usb })
@@ -179,8 +183,8 @@ impl TcpConnection {
                     return Ok(TcpConnection { stream });
                 }
                 // The resolved address only when it says more than the configured one.
-                Err(e) if address.to_string() == config.address => last = open_error(e.to_string()),
-                Err(e) => last = open_error(format!("{address}: {e}")),
+                Err(e) if address.to_string() == config.address => last = open_error(reason(&e)),
+                Err(e) => last = open_error(format!("{address}: {}", reason(&e))),
             }
         }
         Err(last)
@@ -196,13 +200,36 @@ impl Connection for TcpConnection {
             Ok(n) => Ok(n),
             Err(e) if matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock) => Ok(0),
             Err(e) if e.kind() == ErrorKind::Interrupted => Ok(0),
-            Err(e) => Err(TransportError::Io(e.to_string())),
+            Err(e) => Err(TransportError::Io(reason(&e))),
         }
     }
 
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), TransportError> {
         self.stream
             .write_all(bytes)
-            .map_err(|e| TransportError::Io(e.to_string()))
+            .map_err(|e| TransportError::Io(reason(&e)))
+    }
+}
+
+/// What an I/O error means for people at the pit: the common ones in plain words, the others as
+/// the system words them without its error number.
+pub(crate) fn reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        ErrorKind::ConnectionRefused => "connection refused (nothing is listening there)".into(),
+        ErrorKind::ConnectionReset => "the connection was reset by the other end".into(),
+        ErrorKind::ConnectionAborted => "the connection was aborted".into(),
+        ErrorKind::TimedOut => "no answer in time".into(),
+        ErrorKind::NotFound => "no such port".into(),
+        ErrorKind::PermissionDenied => {
+            "permission denied (the user may need to be in the port's group, e.g. dialout)".into()
+        }
+        ErrorKind::BrokenPipe => "the connection was closed by the other end".into(),
+        _ => {
+            let text = error.to_string();
+            match text.rfind(" (os error ") {
+                Some(i) if text.ends_with(')') => text[..i].to_owned(),
+                _ => text,
+            }
+        }
     }
 }

@@ -248,6 +248,11 @@ fn a_refused_tcp_connection_names_the_address_once() {
         "{message}"
     );
     assert_eq!(message.matches(&address).count(), 1, "{message}");
+    // In words for the pit, not the system's error number.
+    assert_eq!(
+        message,
+        format!("cannot open {address}: connection refused (nothing is listening there)")
+    );
 }
 
 #[test]
