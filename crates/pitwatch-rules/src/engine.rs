@@ -556,6 +556,10 @@ impl Engine {
         partial: bool,
     ) {
         let reuse = self.shoe_open && self.shoe.cards == 0 && self.shoe.rounds == 0;
+        // A shoe cut off before its first card is followed from that card on (burn and rounds
+        // as usual), but stays marked partial: the cut and the cutting card may have gone by
+        // while nobody was listening (`interrupt`), so what is flagged in it may lack context.
+        let cut_off_before_first_card = reuse && self.shoe.interrupted;
         if !reuse {
             // Once a shoe: what survives into the new shoe, as it stands now.
             self.carry = Carry {
@@ -589,7 +593,7 @@ impl Engine {
             composition,
             counter: composition.counter(),
             continuous,
-            partial,
+            partial: partial || cut_off_before_first_card,
             synced: !partial,
             cards: 0,
             rounds: 0,
