@@ -235,6 +235,7 @@ fn fail(what: &str, error: impl std::fmt::Display) -> ! {
 /// Runs the desktop app (on the demo pit unless a pit definition is given). When the pit cannot
 /// start, the window says why (and so does stderr).
 pub fn run() {
+    web_process_environment();
     let context = tauri::generate_context!();
     let data_dir = dirs_data(context.config().identifier.as_str());
     let started = options(data_dir)
@@ -269,6 +270,23 @@ pub fn run() {
             handle.state::<Desk>().stop();
         }
     });
+}
+
+/// JavaScriptCore options for the web-content process, which inherits this process's
+/// environment: the optimising JIT tiers (DFG, FTL) off. The page's script is small and
+/// event-driven; the interpreter and the baseline JIT run it as fast for this work (50 tables at
+/// ten times a dealer's pace reach the screen just as quickly) and it saves about 8 MB
+/// (docs/benchmarks.md, "Desktop app memory").
+const WEB_PROCESS_ENV: &[(&str, &str)] = &[("JSC_useDFGJIT", "false"), ("JSC_useFTLJIT", "false")];
+
+/// Sets [`WEB_PROCESS_ENV`] where the environment does not already say otherwise. Called first
+/// thing in [`run`], before any thread exists.
+fn web_process_environment() {
+    for (name, value) in WEB_PROCESS_ENV {
+        if std::env::var_os(name).is_none() {
+            std::env::set_var(name, value);
+        }
+    }
 }
 
 /// Whether the window may use the GPU to composite the page (`PITWATCH_GPU=1`). Off by default:

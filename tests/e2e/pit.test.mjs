@@ -156,6 +156,17 @@ test("an injected irregularity raises an alert; acknowledging and resolving it w
   const { driver } = harness;
   const banner = await driver.waitFor("the alert banner", () => driver.find('[data-testid="alert-banner"]'), 90000);
   assert.match(await driver.text(banner), /Acknowledge/);
+  // The alert's table flashes: its tile is marked, and the flash goes on and off (lib/blink.ts).
+  const flashing = await driver.execute(
+    `return [...document.querySelectorAll('[data-testid="table-tile"].flashing')].map(t => t.dataset.table);`,
+  );
+  assert.ok(flashing.length > 0, "a tile flashes");
+  const phases = new Set();
+  for (let i = 0; i < 12 && phases.size < 2; i++) {
+    phases.add(await driver.execute(`return document.documentElement.classList.contains("blink-on");`));
+    await sleep(200);
+  }
+  assert.equal(phases.size, 2, "the flash goes on and off");
   await shot("alert.png");
 
   await login(driver);
