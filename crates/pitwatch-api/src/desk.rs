@@ -622,9 +622,13 @@ pub struct Desk {
     updates: Mutex<Sender<PitUpdate>>,
     clock: Arc<dyn Clock>,
     /// How far each chain was verified (and when it was verified in full), so a replay verifies
-    /// only what was appended since.
-    verified: Mutex<Option<(Vec<ChainMark>, String)>>,
+    /// only what was appended since. A thread started with the desk verifies in full at once, so
+    /// even the first replay of a long record does not wait for it.
+    verified: Arc<Mutex<Option<(Vec<ChainMark>, String)>>>,
 }
+
+/// What a verification found, and the marks to carry on from.
+type Verified = Option<(Vec<ChainMark>, String)>;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic in another thread must not take the desk down with it: the data is still usable.
@@ -739,6 +743,22 @@ impl Desk {
                 .spawn(move || fold_loop(events, &model, &updates, clock.as_ref()))
                 .map_err(|e| internal(format!("cannot start the fold thread: {e}")))?
         };
+        // The record is verified in full in the background while the pit runs; a replay then
+        // only checks what was appended since. A failure is found again by the first replay.
+        let verified: Arc<Mutex<Verified>> = Arc::new(Mutex::new(None));
+        {
+            let verified = Arc::clone(&verified);
+            let clock = Arc::clone(&clock);
+            let db = options.db.clone();
+            std::thread::Builder::new()
+                .name("pitwatch-verify".into())
+                .spawn(move || {
+                    if let Ok(store) = Store::open_read_only(&db) {
+                        let _ = verify_into(&verified, clock.as_ref(), &store);
+                    }
+                })
+                .map_err(|e| internal(format!("cannot start the verification thread: {e}")))?;
+        }
         Ok((
             Desk {
                 pit: options.pit,
@@ -751,7 +771,7 @@ impl Desk {
                 fold: Mutex::new(Some(fold)),
                 updates: Mutex::new(updates),
                 clock,
-                verified: Mutex::new(None),
+                verified,
             },
             received,
         ))
@@ -1307,43 +1327,13 @@ impl Desk {
     /// the hash it had (see [`Store::verify_after`]). Returns whether it is intact and what was
     /// checked, in words.
     pub fn verify(&self, store: &Store) -> Result<(bool, String), ApiError> {
-        let previous = lock(&self.verified).clone();
-        let now = self.clock.now().to_string();
-        let (report, full_at) = match &previous {
-            None => (store.verify()?, None),
-            Some((marks, at)) => (store.verify_after(marks)?, Some(at.clone())),
-        };
-        let rows = report.rows_checked();
-        let (ok, detail) = match (&report.first_problem, &full_at) {
-            (Some(problem), _) => (false, problem.to_string()),
-            (None, None) if report.intact() => (
-                true,
-                format!(
-                    "every record chain verified intact in full ({rows} rows) and the database's \
-                     own check passed"
-                ),
-            ),
-            (None, None) => (
-                false,
-                format!("the database's own check says {}", report.integrity),
-            ),
-            (None, Some(at)) => (
-                true,
-                format!(
-                    "every record chain verified intact: in full at {at}, and the {rows} rows \
-                     appended since verified now"
-                ),
-            ),
-        };
-        if ok {
-            if let Some(marks) = report.marks() {
-                *lock(&self.verified) = Some((marks, full_at.unwrap_or(now)));
-            }
-        } else {
-            // Found once, said every time: verify in full again next time.
-            *lock(&self.verified) = None;
-        }
-        Ok((ok, detail))
+        verify_into(&self.verified, self.clock.as_ref(), store)
+    }
+
+    /// Whether the record has been verified in full since the desk started (by the background
+    /// check or a replay) and was intact then.
+    pub fn verified_in_full(&self) -> bool {
+        lock(&self.verified).is_some()
     }
 
     /// Stops the simulated devices, the monitor (which records the ends of the sessions) and the
@@ -1374,6 +1364,51 @@ fn conflict(error: pitwatch_store::StoreError) -> ApiError {
     } else {
         api
     }
+}
+
+/// Verifies the record's chains into `verified` (see [`Desk::verify`]).
+fn verify_into(
+    verified: &Mutex<Verified>,
+    clock: &dyn Clock,
+    store: &Store,
+) -> Result<(bool, String), ApiError> {
+    let previous = lock(verified).clone();
+    let now = clock.now().to_string();
+    let (report, full_at) = match &previous {
+        None => (store.verify()?, None),
+        Some((marks, at)) => (store.verify_after(marks)?, Some(at.clone())),
+    };
+    let rows = report.rows_checked();
+    let (ok, detail) = match (&report.first_problem, &full_at) {
+        (Some(problem), _) => (false, problem.to_string()),
+        (None, None) if report.intact() => (
+            true,
+            format!(
+                "every record chain verified intact in full ({rows} rows) and the database's \
+                     own check passed"
+            ),
+        ),
+        (None, None) => (
+            false,
+            format!("the database's own check says {}", report.integrity),
+        ),
+        (None, Some(at)) => (
+            true,
+            format!(
+                "every record chain verified intact: in full at {at}, and the {rows} rows \
+                     appended since verified now"
+            ),
+        ),
+    };
+    if ok {
+        if let Some(marks) = report.marks() {
+            *lock(verified) = Some((marks, full_at.unwrap_or(now)));
+        }
+    } else {
+        // Found once, said every time: verify in full again next time.
+        *lock(verified) = None;
+    }
+    Ok((ok, detail))
 }
 
 fn fold_loop(
@@ -1943,6 +1978,22 @@ mod tests {
             })
             .sum();
         assert!(tiles >= unresolved.total, "{tiles} < {}", unresolved.total);
+        // The restarted desk verified the record in full in the background: its first replay
+        // checks only what was appended since.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !desk.verified_in_full() {
+            assert!(Instant::now() < deadline, "the start-up verification finishes");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let first = desk
+            .replay(&raised.table, raised.shoe)
+            .expect("the incident's shoe replays");
+        assert!(first.verified, "{}", first.verify_detail);
+        assert!(
+            first.verify_detail.contains("appended since"),
+            "{}",
+            first.verify_detail
+        );
         desk.stop();
     }
 }
