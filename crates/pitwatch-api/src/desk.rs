@@ -624,7 +624,7 @@ pub struct Desk {
     /// How far each chain was verified (and when it was verified in full), so a replay verifies
     /// only what was appended since. A thread started with the desk verifies in full at once, so
     /// even the first replay of a long record does not wait for it.
-    verified: Arc<Mutex<Option<(Vec<ChainMark>, String)>>>,
+    verified: Arc<Mutex<Verified>>,
 }
 
 /// What a verification found, and the marks to carry on from.
@@ -1982,7 +1982,10 @@ mod tests {
         // checks only what was appended since.
         let deadline = Instant::now() + Duration::from_secs(30);
         while !desk.verified_in_full() {
-            assert!(Instant::now() < deadline, "the start-up verification finishes");
+            assert!(
+                Instant::now() < deadline,
+                "the start-up verification finishes"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         let first = desk
