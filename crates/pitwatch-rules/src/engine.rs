@@ -470,7 +470,19 @@ impl Engine {
             EventKind::CardsReplaced => self.on_cards_replaced(seq),
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
+                let first_bets_closed = !self.bets_reported;
                 self.bets_reported = true;
+                if first_bets_closed
+                    && self.shoe.interrupted
+                    && self.shoe.resync_round > 0
+                    && self.round.active
+                {
+                    // A plain shoe resumed at once after an interruption, before the stream was
+                    // known to close bets (the burn may have been dealt into its first rounds):
+                    // this first "no more bets" shows where rounds really begin, so the round it
+                    // closes may have begun unseen and is not judged.
+                    self.shoe.resync_round = self.round.number;
+                }
                 if self.shoe.await_bets {
                     // After an interruption: the next round begins here.
                     self.shoe.await_bets = false;

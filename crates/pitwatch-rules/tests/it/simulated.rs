@@ -551,15 +551,6 @@ proptest! {
         let bound = session.events.iter().position(|e| e.seq == start).unwrap();
         let cut = 1 + cut.index(bound - 1);
         let gap = gap.min(bound - cut);
-        // Known limitation (docs/irregularities.md, "Restarts"): a plain shoe cut off before the
-        // engine has seen any "no more bets" in its stream resumes at once and can misplace the
-        // burn into its first rounds, so a fault there may come with a false one.
-        prop_assume!(
-            !plain
-                || session.events[..cut]
-                    .iter()
-                    .any(|e| matches!(e.kind, EventKind::BetsClosed))
-        );
         let (before, after, resumed) = cut_off(&session.events, cut, gap);
         prop_assert!(split(&before).1.is_empty());
         let (rounds, flagged) = split(&after);
@@ -571,6 +562,23 @@ proptest! {
         prop_assert!(flagged.seq >= resumed);
         let faulted = |r: &RoundRecord| r.shoe == fault.shoe && r.first_seq <= fault.seq && fault.seq <= r.last_seq + 1
             || r.shoe == fault.shoe && Some(r.round) == fault.round && session.rounds.contains(r);
-        check_rounds_after_gap(&rounds, &session.rounds, resumed, faulted)?;
+        // A plain shoe cut off before the engine knew its stream closes bets resumes at once and
+        // can take the burn for a round until the first "no more bets" realigns it
+        // (docs/irregularities.md, "Known limitation"): nothing is flagged for it (checked
+        // above), but the rounds before that boundary are not compared.
+        let knew_bets = session.events[..cut]
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::BetsClosed));
+        let realigned = if plain && !knew_bets {
+            session
+                .events
+                .iter()
+                .find(|e| e.seq >= resumed && matches!(e.kind, EventKind::BetsClosed))
+                .map_or(u64::MAX, |e| e.seq)
+        } else {
+            0
+        };
+        let skip = |r: &RoundRecord| faulted(r) || r.first_seq < realigned;
+        check_rounds_after_gap(&rounds, &session.rounds, resumed, skip)?;
     }
 }
