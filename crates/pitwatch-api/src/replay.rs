@@ -121,6 +121,38 @@ impl Replay {
     }
 }
 
+/// The event to replay where the record has `recorded` from `session`: the one its bytes decode
+/// to again (`again`, given the recorded `seq`), with a divergence noted when the two differ or
+/// the bytes hold none (then the recorded event stands).
+fn placed(
+    recorded: TableEvent,
+    again: Option<TableEvent>,
+    session: SessionId,
+    divergences: &mut Vec<String>,
+) -> TableEvent {
+    match again {
+        Some(mut event) => {
+            event.seq = recorded.seq;
+            if event != recorded {
+                divergences.push(format!(
+                    "seq {}: the bytes decode to {} but the record has {}",
+                    recorded.seq,
+                    event.to_json_line(),
+                    recorded.to_json_line()
+                ));
+            }
+            event
+        }
+        None => {
+            divergences.push(format!(
+                "seq {}: recorded from session {} but its bytes hold no such event",
+                recorded.seq, session.0
+            ));
+            recorded
+        }
+    }
+}
+
 /// Rebuilds table `name` from its record.
 pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
     let table = store
@@ -189,27 +221,8 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
     for row in store.event_rows(table)? {
         match (row.session, row.frame) {
             (Some(session), Some(_)) => {
-                match decoded.get_mut(&session).and_then(VecDeque::pop_front) {
-                    Some(mut event) => {
-                        event.seq = row.event.seq;
-                        if event != row.event {
-                            divergences.push(format!(
-                                "seq {}: the bytes decode to {} but the record has {}",
-                                row.event.seq,
-                                event.to_json_line(),
-                                row.event.to_json_line()
-                            ));
-                        }
-                        stream.push(event);
-                    }
-                    None => {
-                        divergences.push(format!(
-                            "seq {}: recorded from session {} but its bytes hold no such event",
-                            row.event.seq, session.0
-                        ));
-                        stream.push(row.event);
-                    }
-                }
+                let again = decoded.get_mut(&session).and_then(VecDeque::pop_front);
+                stream.push(placed(row.event, again, session, &mut divergences));
             }
             _ => stream.push(row.event),
         }
@@ -414,27 +427,8 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
     for row in rows {
         match (row.session, row.frame) {
             (Some(session), Some(frame)) => {
-                match by_frame.get_mut(&frame).and_then(VecDeque::pop_front) {
-                    Some(mut event) => {
-                        event.seq = row.event.seq;
-                        if event != row.event {
-                            divergences.push(format!(
-                                "seq {}: the bytes decode to {} but the record has {}",
-                                row.event.seq,
-                                event.to_json_line(),
-                                row.event.to_json_line()
-                            ));
-                        }
-                        stream.push(event);
-                    }
-                    None => {
-                        divergences.push(format!(
-                            "seq {}: recorded from session {} but its bytes hold no such event",
-                            row.event.seq, session.0
-                        ));
-                        stream.push(row.event);
-                    }
-                }
+                let again = by_frame.get_mut(&frame).and_then(VecDeque::pop_front);
+                stream.push(placed(row.event, again, session, &mut divergences));
             }
             _ => stream.push(row.event),
         }
