@@ -5,10 +5,12 @@
     reason = "criterion_group! generates an undocumented public function"
 )]
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+#[path = "../../decode_bench.rs"]
+mod support;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use pitwatch_angel_eye::{AngelEyeDecoder, CardSlotKind, Report, ReportEncoder};
-use pitwatch_codec::Decoder;
-use pitwatch_model::{Card, Outcome, Timestamp};
+use pitwatch_model::{Card, Outcome};
 
 fn stream() -> Vec<u8> {
     let mut encoder = ReportEncoder::new();
@@ -40,24 +42,7 @@ fn stream() -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let bytes = stream();
-    let now = Timestamp::from_unix_millis(1_796_000_000_000).unwrap();
-    let mut group = c.benchmark_group("angel_eye");
-    group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.bench_function("decode_1MiB_4KiB_chunks", |b| {
-        let mut out = Vec::new();
-        b.iter(|| {
-            let mut decoder = AngelEyeDecoder::default();
-            let mut outputs = 0;
-            for chunk in bytes.chunks(4096) {
-                // The monitor drains the outputs of each chunk before the next arrives.
-                decoder.push(chunk, now, &mut out);
-                outputs += out.len();
-                out.clear();
-            }
-            outputs
-        })
-    });
-    group.finish();
+    support::decode_in_chunks::<AngelEyeDecoder>(c, "angel_eye", &bytes);
 }
 
 criterion_group!(benches, bench);

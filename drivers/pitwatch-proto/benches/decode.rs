@@ -5,9 +5,11 @@
     reason = "criterion_group! generates an undocumented public function"
 )]
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use pitwatch_codec::Decoder;
-use pitwatch_model::{Card, Outcome, Target, Timestamp};
+#[path = "../../decode_bench.rs"]
+mod support;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use pitwatch_model::{Card, Outcome, Target};
 use pitwatch_proto::{Message, MessageEncoder, ProtoDecoder};
 
 fn bench(c: &mut Criterion) {
@@ -37,24 +39,7 @@ fn bench(c: &mut Criterion) {
         }));
         bytes.extend(encoder.encode(&Message::Heartbeat));
     }
-    let now = Timestamp::from_unix_millis(1_796_000_000_000).unwrap();
-    let mut group = c.benchmark_group("pitwatch_proto");
-    group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.bench_function("decode_1MiB_4KiB_chunks", |b| {
-        let mut out = Vec::new();
-        b.iter(|| {
-            let mut decoder = ProtoDecoder::default();
-            let mut outputs = 0;
-            for chunk in bytes.chunks(4096) {
-                // The monitor drains the outputs of each chunk before the next arrives.
-                decoder.push(chunk, now, &mut out);
-                outputs += out.len();
-                out.clear();
-            }
-            outputs
-        })
-    });
-    group.finish();
+    support::decode_in_chunks::<ProtoDecoder>(c, "pitwatch_proto", &bytes);
 }
 
 criterion_group!(benches, bench);
