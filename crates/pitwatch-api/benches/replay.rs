@@ -16,20 +16,31 @@ use pitwatch_store::Store;
 
 fn rebuild(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path().join("bench.db")).unwrap();
+    let mut store = Store::open(
+        dir.path().join("bench.db"),
+        &pitwatch_store::Sealing::key_file(dir.path().join("signing.key")),
+    )
+    .unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
     let session = deal(&book, &DealerConfig::angel_eye(), &[], 42);
     let protocol = ProtocolConfig::by_name("angel-eye").unwrap();
     let mut encoder = protocol.encoder();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
-    let mut recorder =
-        TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, Some(protocol), start)
-            .unwrap();
+    let mut recorder = TableRecorder::resume(
+        &mut store,
+        "BAC-1",
+        "baccarat",
+        book,
+        None,
+        Some(protocol),
+        start,
+    )
+    .unwrap();
     recorder
         .connect(&mut store, "bench", Default::default(), start)
         .unwrap();
     let mut derived = Vec::new();
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(start).unwrap();
     let mut frames = 0;
     for event in &session.events {
         if let Some(bytes) = encoder.encode(event) {

@@ -25,7 +25,7 @@ use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
-use pitwatch_store::{IncidentFilter, IncidentId, Role, Status, Store};
+use pitwatch_store::{IncidentFilter, IncidentId, Role, Sealing, Status, Store};
 
 const ROUND_FAULTS: &[FaultKind] = &[
     FaultKind::OutOfOrderCard,
@@ -60,7 +60,7 @@ fn main() -> Result<()> {
 }
 
 fn build(db: &std::path::Path, tables: u32, shoes: u32, every: u32) -> Result<()> {
-    let mut store = Store::open(db)?;
+    let mut store = Store::open(db, &Sealing::key_file(db.with_file_name("signing.key")))?;
     let book = RuleBook::load("nz-baccarat")?;
     let start = Timestamp::from_unix_millis(1_796_025_600_000).ok_or("time")?;
     for t in 0..tables {
@@ -91,12 +91,13 @@ fn build(db: &std::path::Path, tables: u32, shoes: u32, every: u32) -> Result<()
             &name,
             "baccarat",
             book.clone(),
+            None,
             Some(protocol),
             start,
         )?;
         recorder.connect(&mut store, "/dev/ttyUSB0", Default::default(), start)?;
         let mut derived = Vec::new();
-        let mut batch = store.batch()?;
+        let mut batch = store.batch(start)?;
         let mut at = start;
         for (i, event) in session.events.iter().enumerate() {
             at = event.at.unwrap_or(at);
@@ -106,7 +107,7 @@ fn build(db: &std::path::Path, tables: u32, shoes: u32, every: u32) -> Result<()
             if i % 500 == 499 {
                 batch.commit()?;
                 derived.clear();
-                batch = store.batch()?;
+                batch = store.batch(start)?;
             }
         }
         let id = recorder
@@ -147,7 +148,11 @@ fn row(what: &str, median: f64, max: f64, note: &str) {
 }
 
 fn measure(db: &std::path::Path, tables: u32) -> Result<()> {
-    let store = Store::open_read_only(db)?;
+    let mut store = Store::open_read_only(db)?;
+    store.trust(vec![pitwatch_store::SigningKey::load(
+        &db.with_file_name("signing.key"),
+    )?
+    .public()]);
     let report = store.verify()?;
     let rows: Vec<(String, u64)> = report
         .chains
@@ -291,7 +296,7 @@ fn resume_all(db: &std::path::Path, tables: u32) -> Result<()> {
     let dir = tempfile::tempdir()?;
     let copy = dir.path().join("copy.db");
     std::fs::copy(db, &copy)?;
-    let mut store = Store::open(&copy)?;
+    let mut store = Store::open(&copy, &Sealing::key_file(db.with_file_name("signing.key")))?;
     let book = RuleBook::load("nz-baccarat")?;
     let now = Timestamp::from_unix_millis(1_796_200_000_000).ok_or("time")?;
     let started = Instant::now();
@@ -302,6 +307,7 @@ fn resume_all(db: &std::path::Path, tables: u32) -> Result<()> {
             &name,
             "baccarat",
             book.clone(),
+            None,
             ProtocolConfig::by_name("angel-eye"),
             now,
         )?;

@@ -17,7 +17,7 @@ use pitwatch_api::recorder::Derived;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
-use pitwatch_store::Store;
+use pitwatch_store::{Sealing, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -56,7 +56,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         });
     }
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-    let (monitor, events) = Monitor::start(Store::open(&db)?, monitored, clock.clone())?;
+    let (monitor, events) = Monitor::start(
+        Store::open(&db, &Sealing::key_file(db.with_file_name("signing.key")))?,
+        monitored,
+        clock.clone(),
+    )?;
     let started = Instant::now();
     let mut lags_ms: Vec<i64> = Vec::new();
     let mut rounds = 0u64;
@@ -96,7 +100,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .copied()
             .unwrap_or(0)
     };
-    let verified = Store::open(&db)?.verify()?;
+    let verified =
+        Store::open(&db, &Sealing::key_file(db.with_file_name("signing.key")))?.verify()?;
     println!(
         "{tables} tables at {pace}x for {elapsed:.0} s: {} events ({:.0}/s), {rounds} rounds, {incidents} incidents",
         lags_ms.len(),

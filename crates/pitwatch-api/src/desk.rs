@@ -27,11 +27,12 @@ use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 use crate::dto::{
     ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
     IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
-    ReplayStep, RoundOutcome, RoundResult, RuleText, Session, Severity, SeverityCounts, ShoePage,
-    ShoeReplay, ShoeRow, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+    RecordAlert, RecordStatus, ReplayStep, RoundOutcome, RoundResult, RuleText, Session, Severity,
+    SeverityCounts, ShoePage, ShoeReplay, ShoeRow, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
 use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
+use crate::record::{Installation, SegmentFailure};
 use crate::recorder::Derived;
 
 /// The demo supervisor's name, created in the demo pit's database.
@@ -58,16 +59,21 @@ pub struct DeskOptions {
     pub pace: Pace,
     /// Rounds between injected irregularities at each simulated table.
     pub fault_every: u32,
+    /// The installation: its signing key and witness folders.
+    pub installation: Installation,
 }
 
 impl DeskOptions {
-    /// The demo pit at a dealer's pace, recording into `db`.
+    /// The demo pit at a dealer's pace, recording into `db`, signed with a key kept beside it
+    /// (`signing.key`; [`DeskOptions::from_env`] uses the installation's key instead).
     pub fn demo(db: PathBuf) -> DeskOptions {
+        let installation = Installation::with_key(db.with_file_name("signing.key"));
         DeskOptions {
             pit: PitConfig::demo(),
             db,
             pace: Pace::RealTime,
             fault_every: DEMO_FAULT_EVERY,
+            installation,
         }
     }
 }
@@ -97,8 +103,15 @@ impl DeskOptions {
         let db = env("PITWATCH_DB")
             .map(PathBuf::from)
             .unwrap_or_else(|| data_dir.join("pitwatch.db"));
+        let installation = Installation {
+            key: env("PITWATCH_KEY")
+                .filter(|k| !k.is_empty())
+                .map_or_else(crate::record::default_key_path, PathBuf::from),
+            witness_dirs: pit.record.witness.clone(),
+        };
         let mut options = DeskOptions {
             pit,
+            installation,
             ..DeskOptions::demo(db)
         };
         if let Some(pace) = env("PITWATCH_DEMO_PACE") {
@@ -244,6 +257,7 @@ impl PitModel {
                 show_device_errors(tile, &self.device_errors[i], self.carried_errors[i]);
                 (table, None)
             }
+            MonitorEvent::Witness(_) => return (None, None),
             MonitorEvent::Failed { table, message } => {
                 let Some(table) = table else {
                     return (None, None);
@@ -625,6 +639,47 @@ pub struct Desk {
     /// only what was appended since. A thread started with the desk verifies in full at once, so
     /// even the first replay of a long record does not wait for it.
     verified: Arc<Mutex<Verified>>,
+    /// The installation: its key, which verification trusts, and its witnesses.
+    installation: Installation,
+    /// What is wrong with the record, shown on every screen (see [`RecordAlerts`]).
+    alerts: Arc<Mutex<RecordAlerts>>,
+}
+
+/// What is wrong with the record: segments that failed verification at start-up, a failure the
+/// full verification found since, and journals that cannot be written.
+#[derive(Debug, Clone, Default)]
+struct RecordAlerts {
+    segments: Vec<SegmentFailure>,
+    verification: Option<String>,
+    journals: Vec<String>,
+}
+
+impl RecordAlerts {
+    fn alerts(&self) -> Vec<RecordAlert> {
+        let mut out: Vec<RecordAlert> = self
+            .segments
+            .iter()
+            .map(|f| RecordAlert {
+                severity: Severity::Critical,
+                message: f.message(),
+            })
+            .collect();
+        if let Some(problem) = &self.verification {
+            out.push(RecordAlert {
+                severity: Severity::Critical,
+                message: format!(
+                    "The record failed verification: {problem}. Recording goes on in a new segment from the next start; the record is kept unchanged as evidence."
+                ),
+            });
+        }
+        out.extend(self.journals.iter().map(|j| RecordAlert {
+            severity: Severity::High,
+            message: format!(
+                "A checkpoint journal cannot be written ({j}); recording goes on, but that witness falls behind."
+            ),
+        }));
+        out
+    }
 }
 
 /// What a verification found, and the marks to carry on from.
@@ -653,7 +708,15 @@ impl Desk {
                     .map_err(|e| internal(format!("cannot create {}: {e}", dir.display())))?;
             }
         }
-        let mut store = Store::open(&options.db)?;
+        // The record is verified quickly before anything is appended to it; one that fails is
+        // kept as it is and recording goes on in a new segment (see crate::record).
+        let opened = crate::record::open_for_recording(&options.installation, &options.db)?;
+        let db = opened.path.clone();
+        let mut store = opened.store;
+        let alerts = Arc::new(Mutex::new(RecordAlerts {
+            segments: opened.failures,
+            ..RecordAlerts::default()
+        }));
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
             store.add_user(DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }
@@ -730,31 +793,53 @@ impl Desk {
         }
         let mut model = PitModel::new(&options.pit);
         model.set_incident_counts(&store.open_counts()?);
-        let monitor_store = Store::open(&options.db)?;
+        let monitor_store = options.installation.open(&db)?;
         let (monitor, events) = Monitor::start(monitor_store, tables, clock.clone())?;
         let model = Arc::new(Mutex::new(model));
         let (updates, received) = mpsc::channel();
         let fold = {
+            let alerts = Arc::clone(&alerts);
+            let status = RecordStatusSource {
+                installation: options.installation.clone(),
+                db: db.clone(),
+            };
             let model = Arc::clone(&model);
             let updates = updates.clone();
             let clock = Arc::clone(&clock);
             std::thread::Builder::new()
                 .name("pitwatch-fold".into())
-                .spawn(move || fold_loop(events, &model, &updates, clock.as_ref()))
+                .spawn(move || {
+                    fold_loop(events, &model, &updates, clock.as_ref(), &alerts, &status)
+                })
                 .map_err(|e| internal(format!("cannot start the fold thread: {e}")))?
         };
         // The record is verified in full in the background while the pit runs; a replay then
-        // only checks what was appended since. A failure is found again by the first replay.
+        // only checks what was appended since. A failure is a critical alert on every screen,
+        // and marks the segment so that the next start records into a new one.
         let verified: Arc<Mutex<Verified>> = Arc::new(Mutex::new(None));
         {
             let verified = Arc::clone(&verified);
             let clock = Arc::clone(&clock);
-            let db = options.db.clone();
+            let db = db.clone();
+            let installation = options.installation.clone();
+            let alerts = Arc::clone(&alerts);
+            let updates = updates.clone();
             std::thread::Builder::new()
                 .name("pitwatch-verify".into())
                 .spawn(move || {
-                    if let Ok(store) = Store::open_read_only(&db) {
-                        let _ = verify_into(&verified, clock.as_ref(), &store);
+                    let outcome = installation
+                        .open_read_only(&db)
+                        .map_err(ApiError::from)
+                        .and_then(|store| {
+                            verify_into(&verified, clock.as_ref(), &installation, &store)
+                        });
+                    if let Ok((false, problem)) = outcome {
+                        crate::record::mark_failed(&db, &problem);
+                        lock(&alerts).verification = Some(problem);
+                        let status = RecordStatusSource { installation, db };
+                        let _ = updates.send(PitUpdate::Record {
+                            record: status.status(&lock(&alerts)),
+                        });
                     }
                 })
                 .map_err(|e| internal(format!("cannot start the verification thread: {e}")))?;
@@ -762,7 +847,9 @@ impl Desk {
         Ok((
             Desk {
                 pit: options.pit,
-                db: options.db,
+                db,
+                installation: options.installation,
+                alerts,
                 model,
                 store: Mutex::new(store),
                 session: Mutex::new(None),
@@ -788,7 +875,18 @@ impl Desk {
             }),
             session: lock(&self.session).clone(),
             tables: lock(&self.model).tables().to_vec(),
+            record: self.record_status(),
         }
+    }
+
+    /// The record: where it is, its id, the installation key's fingerprint, the latest
+    /// checkpoint, and what is wrong with it.
+    pub fn record_status(&self) -> RecordStatus {
+        RecordStatusSource {
+            installation: self.installation.clone(),
+            db: self.db.clone(),
+        }
+        .status(&lock(&self.alerts))
     }
 
     /// The database in use.
@@ -802,7 +900,7 @@ impl Desk {
         let role = store
             .authenticate(user, password)
             .map_err(|_| ApiError::new(ErrorCode::Unauthorised, "wrong user name or password"))?;
-        let mut batch = store.batch()?;
+        let mut batch = store.batch(self.clock.now())?;
         batch.append_audit(user, "session.login", user, role.as_str(), self.clock.now())?;
         batch.commit()?;
         drop(store);
@@ -819,7 +917,7 @@ impl Desk {
         let session = lock(&self.session).take();
         if let Some(session) = session {
             let mut store = lock(&self.store);
-            let mut batch = store.batch()?;
+            let mut batch = store.batch(self.clock.now())?;
             let user = session.user.as_str();
             batch.append_audit(user, "session.logout", user, "", self.clock.now())?;
             batch.commit()?;
@@ -851,7 +949,7 @@ impl Desk {
         let now = self.clock.now();
         let mut store = lock(&self.store);
         store.add_user(name, parsed, password, now)?;
-        let mut batch = store.batch()?;
+        let mut batch = store.batch(now)?;
         batch.append_audit(&admin, "user.added_by", name, parsed.as_str(), now)?;
         batch.commit()?;
         Ok(UserRow {
@@ -914,7 +1012,7 @@ impl Desk {
                 ));
             }
             store.add_user(name, Role::Admin, password, now)?;
-            let mut batch = store.batch()?;
+            let mut batch = store.batch(self.clock.now())?;
             batch.append_audit(name, "user.first_admin", name, Role::Admin.as_str(), now)?;
             batch.commit()?;
         }
@@ -1157,7 +1255,7 @@ impl Desk {
         let path = dir.join(format!("incident-{id}.pdf"));
         // The report verifies every chain (it states so): on a connection of its own, so the
         // incident list and the workflow are not held up meanwhile.
-        let reader = Store::open_read_only(&self.db)?;
+        let reader = self.installation.open_read_only(&self.db)?;
         let db_name = self
             .db
             .file_name()
@@ -1171,7 +1269,7 @@ impl Desk {
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
         let mut store = lock(&self.store);
-        let mut batch = store.batch()?;
+        let mut batch = store.batch(self.clock.now())?;
         batch.append_audit(
             &user,
             "incident.export",
@@ -1230,7 +1328,7 @@ impl Desk {
     /// that only where they grew (see [`Desk::verify`]); the verdict says which.
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
         // A connection of its own: a long replay does not hold up the incident workflow.
-        let store = Store::open_read_only(&self.db)?;
+        let store = self.installation.open_read_only(&self.db)?;
         let id = store.table_id(table)?.ok_or_else(|| {
             ApiError::new(ErrorCode::NotFound, format!("no table {table} on record"))
         })?;
@@ -1327,7 +1425,12 @@ impl Desk {
     /// the hash it had (see [`Store::verify_after`]). Returns whether it is intact and what was
     /// checked, in words.
     pub fn verify(&self, store: &Store) -> Result<(bool, String), ApiError> {
-        verify_into(&self.verified, self.clock.as_ref(), store)
+        verify_into(
+            &self.verified,
+            self.clock.as_ref(),
+            &self.installation,
+            store,
+        )
     }
 
     /// Whether the record has been verified in full since the desk started (by the background
@@ -1366,37 +1469,57 @@ fn conflict(error: pitwatch_store::StoreError) -> ApiError {
     }
 }
 
-/// Verifies the record's chains into `verified` (see [`Desk::verify`]).
+/// Verifies the record into `verified` (see [`Desk::verify`]): against the installation's key
+/// and witnesses, in full the first time, then only what was appended since.
 fn verify_into(
     verified: &Mutex<Verified>,
     clock: &dyn Clock,
+    installation: &Installation,
     store: &Store,
 ) -> Result<(bool, String), ApiError> {
     let previous = lock(verified).clone();
     let now = clock.now().to_string();
-    let (report, full_at) = match &previous {
-        None => (store.verify()?, None),
-        Some((marks, at)) => (store.verify_after(marks)?, Some(at.clone())),
-    };
+    let mut options = installation.verify_options(store, pitwatch_store::Depth::Full)?;
+    let full_at = previous.as_ref().map(|(marks, at)| {
+        options.marks = Some(marks.clone());
+        at.clone()
+    });
+    let report = store.verify_with(&options)?;
     let rows = report.rows_checked();
-    let (ok, detail) = match (&report.first_problem, &full_at) {
-        (Some(problem), _) => (false, problem.to_string()),
-        (None, None) if report.intact() => (
+    let signed = match &report.latest {
+        Some(latest) => format!(
+            "signed by this installation's key {} up to checkpoint {} ({})",
+            latest.key, latest.text.id, latest.text.at
+        ),
+        None => "no checkpoint yet".to_owned(),
+    };
+    let predating = if report.predating.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; rows written before signing began ({}) are vouched for by their chains alone",
+            report
+                .predating
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let (ok, detail) = match (report.intact(), &full_at) {
+        (false, _) => (false, report.problems.join("; ")),
+        (true, None) => (
             true,
             format!(
-                "every record chain verified intact in full ({rows} rows) and the database's \
-                     own check passed"
+                "the record proves itself: every chain verified in full ({rows} rows), {signed}, \
+                 no witness contradicts it, and the database's own check passed{predating}"
             ),
         ),
-        (None, None) => (
-            false,
-            format!("the database's own check says {}", report.integrity),
-        ),
-        (None, Some(at)) => (
+        (true, Some(at)) => (
             true,
             format!(
-                "every record chain verified intact: in full at {at}, and the {rows} rows \
-                     appended since verified now"
+                "the record proves itself: verified in full at {at}, and the {rows} rows \
+                 appended since verified now; {signed}{predating}"
             ),
         ),
     };
@@ -1411,11 +1534,47 @@ fn verify_into(
     Ok((ok, detail))
 }
 
+/// What the record's status is read from.
+struct RecordStatusSource {
+    installation: Installation,
+    db: PathBuf,
+}
+
+impl RecordStatusSource {
+    fn status(&self, alerts: &RecordAlerts) -> RecordStatus {
+        let store = self.installation.open_read_only(&self.db).ok();
+        let record_id = store.as_ref().and_then(|s| s.record_id().ok().flatten());
+        let latest_checkpoint = store
+            .as_ref()
+            .and_then(|s| s.latest_checkpoint().ok().flatten())
+            .map(|c| c.to_string());
+        let mut journals = vec![pitwatch_store::witness::journal_beside(&self.db)];
+        if let Some(record) = &record_id {
+            journals.extend(
+                self.installation
+                    .witness_dirs
+                    .iter()
+                    .map(|d| pitwatch_store::witness::journal_in(d, record)),
+            );
+        }
+        RecordStatus {
+            path: self.db.display().to_string(),
+            record_id,
+            key_fingerprint: self.installation.fingerprint(),
+            latest_checkpoint,
+            journals: journals.iter().map(|j| j.display().to_string()).collect(),
+            alerts: alerts.alerts(),
+        }
+    }
+}
+
 fn fold_loop(
     events: Receiver<MonitorEvent>,
     model: &Mutex<PitModel>,
     updates: &Sender<PitUpdate>,
     clock: &dyn Clock,
+    alerts: &Mutex<RecordAlerts>,
+    status: &RecordStatusSource,
 ) {
     let mut dirty: Vec<String> = Vec::new();
     let mut last_flush = Instant::now();
@@ -1423,7 +1582,21 @@ fn fold_loop(
         let wait = FLUSH_EVERY.saturating_sub(last_flush.elapsed());
         let received = events.recv_timeout(wait);
         let ended = matches!(received, Err(RecvTimeoutError::Disconnected));
-        if let Ok(event) = received {
+        if let Ok(MonitorEvent::Witness(journals)) = &received {
+            // A journal that cannot be written is an alert on every screen, until it can be.
+            let failing: Vec<String> = journals.iter().filter_map(|j| j.error.clone()).collect();
+            let changed = {
+                let mut alerts = lock(alerts);
+                let changed = alerts.journals != failing;
+                alerts.journals = failing;
+                changed
+            };
+            if changed {
+                let _ = updates.send(PitUpdate::Record {
+                    record: status.status(&lock(alerts)),
+                });
+            }
+        } else if let Ok(event) = received {
             let (table, raised) = lock(model).apply(&event, clock.now());
             if let Some(table) = table {
                 if !dirty.contains(&table) {
@@ -1457,6 +1630,15 @@ fn fold_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The record at `db` as the desk opens it (signed with the key [`DeskOptions::demo`] keeps
+    /// beside it).
+    fn test_store(db: &std::path::Path) -> Store {
+        DeskOptions::demo(db.to_owned())
+            .installation
+            .open(db)
+            .expect("the store opens")
+    }
 
     #[test]
     fn frames_print_their_control_bytes_as_hex() {
@@ -1523,12 +1705,12 @@ mod tests {
         let book = RuleBook::load("nz-baccarat").expect("a rule book");
         {
             // A shoe under way, on record from an earlier run.
-            let mut store = Store::open(&db).expect("the store opens");
+            let mut store = test_store(&db);
             let mut recorder = crate::recorder::TableRecorder::resume(
-                &mut store, "T1", "baccarat", book, None, now,
+                &mut store, "T1", "baccarat", book, None, None, now,
             )
             .expect("a recorder");
-            let mut batch = store.batch().expect("a batch");
+            let mut batch = store.batch(now).expect("a batch");
             let mut derived = Vec::new();
             let card = |code: &str, target| EventKind::CardDrawn {
                 card: Some(code.parse().expect("a card")),
@@ -1593,7 +1775,7 @@ mod tests {
         let db = dir.path().join("users.db");
         {
             // The first admin, as `pitwatch user add` makes one.
-            let mut store = Store::open(&db).expect("the store opens");
+            let mut store = test_store(&db);
             store
                 .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
                 .expect("an admin");
@@ -1640,7 +1822,7 @@ mod tests {
             .expect("the new user logs in");
         assert_eq!(session.role, "surveillance");
         desk.stop();
-        let store = Store::open(&db).expect("the store opens");
+        let store = test_store(&db);
         assert_eq!(
             store.audit_details("user.add", "bob").expect("audit"),
             ["surveillance"]
@@ -1670,7 +1852,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("list.db");
         {
-            let mut store = Store::open(&db).expect("the store opens");
+            let mut store = test_store(&db);
             store
                 .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
                 .expect("an admin");
@@ -1755,7 +1937,7 @@ mod tests {
             .expect("the first admin logs in again");
         desk.stop();
 
-        let store = Store::open(&db).expect("the store opens");
+        let store = test_store(&db);
         assert_eq!(
             store.audit_details("user.add", "root").expect("audit"),
             ["admin"]

@@ -23,6 +23,39 @@ pub struct PitOverview {
     pub session: Option<Session>,
     /// The tables, in the pit definition's order.
     pub tables: Vec<TableTile>,
+    /// The record: where it is, who signs it, and what is wrong with it if anything.
+    pub record: RecordStatus,
+}
+
+/// The record as the workstation keeps it (Settings/About, and its alerts on every screen).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordStatus {
+    /// The database file recording goes to (a new segment after a record failed verification).
+    pub path: String,
+    /// The record's id (hex), once it has one.
+    pub record_id: Option<String>,
+    /// The fingerprint of the installation's signing key, which every checkpoint is signed with
+    /// and every report prints.
+    pub key_fingerprint: Option<String>,
+    /// The latest signed checkpoint, as printed in reports (`pitwatch-checkpoint:1:…`).
+    pub latest_checkpoint: Option<String>,
+    /// The checkpoint journals that witness the record.
+    pub journals: Vec<String>,
+    /// What is wrong with the record or its witnesses, most serious first; each stays until
+    /// what caused it is dealt with.
+    pub alerts: Vec<RecordAlert>,
+}
+
+/// Something wrong with the record that every screen shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordAlert {
+    /// How serious: `critical` (the record failed verification) or `high` (a witness cannot be
+    /// written).
+    pub severity: Severity,
+    /// What is wrong and what Pitwatch did about it, for people.
+    pub message: String,
 }
 
 /// One table's tile in the pit overview, with everything live about it.
@@ -493,6 +526,12 @@ pub enum PitUpdate {
         /// The incident as it is now.
         incident: IncidentRow,
     },
+    /// The record's state changed (a verification failed, a journal cannot be written, or
+    /// that was mended).
+    Record {
+        /// The record as it is now.
+        record: RecordStatus,
+    },
 }
 
 /// The state of a table's device link.
@@ -591,6 +630,8 @@ pub fn typescript_bindings() -> String {
     let cfg = ts_rs::Config::new().with_large_int("number");
     let decls = [
         PitOverview::decl(&cfg),
+        RecordStatus::decl(&cfg),
+        RecordAlert::decl(&cfg),
         UserRow::decl(&cfg),
         TableTile::decl(&cfg),
         Game::decl(&cfg),

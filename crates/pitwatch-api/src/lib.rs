@@ -8,6 +8,7 @@ pub mod desk;
 pub mod dto;
 pub mod monitor;
 pub mod pit;
+pub mod record;
 pub mod recorder;
 pub mod replay;
 pub mod report;
@@ -45,6 +46,7 @@ impl Pitwatch {
             demo_login: None,
             session: None,
             tables: self.pit.tables.iter().map(TableTile::from).collect(),
+            record: dto::RecordStatus::default(),
         }
     }
 }

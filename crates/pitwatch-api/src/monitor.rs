@@ -25,6 +25,9 @@ use crate::recorder::{Derived, TableRecorder};
 /// The most messages recorded in one transaction.
 pub const GROUP_MAX: usize = 1024;
 
+/// How long the writer waits idle before it writes a checkpoint kept back from the journals.
+const WITNESS_IDLE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// A table to monitor, with its link resolved (for a simulated table, the pseudo-terminal).
 #[derive(Debug, Clone)]
 pub struct MonitoredTable {
@@ -74,6 +77,9 @@ pub enum MonitorEvent {
         /// The engine's view.
         view: TableView,
     },
+    /// The checkpoint journals and what went wrong writing each (sent when it changes): a
+    /// journal that cannot be written never stops recording, but must be shown.
+    Witness(Vec<pitwatch_store::JournalStatus>),
     /// Recording failed; the message says what and where.
     Failed {
         /// The table, when the failure is one table's.
@@ -122,6 +128,7 @@ impl Monitor {
                 &table.config.name,
                 table.config.game.as_str(),
                 book,
+                crate::record::book_text(&table.config.rules).as_deref(),
                 Some(table.config.device),
                 now,
             )?);
@@ -238,10 +245,16 @@ fn write_loop(
     }
     let mut pending = Vec::with_capacity(GROUP_MAX);
     let mut stopping = false;
+    let mut journals = store.journal_status();
     while !stopping {
-        match inputs.recv() {
+        match inputs.recv_timeout(WITNESS_IDLE) {
             Ok(input) => pending.push(input),
-            Err(_) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // Idle: the checkpoint the journals were kept waiting for is written now.
+                store.flush_witness();
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         while pending.len() < GROUP_MAX {
             match inputs.try_recv() {
@@ -318,7 +331,13 @@ fn write_loop(
                 }
             }
         }
+        let now = store.journal_status();
+        if now != journals {
+            journals = now;
+            publish(MonitorEvent::Witness(journals.clone()));
+        }
     }
+    store.flush_witness();
     Ok(())
 }
 
@@ -336,7 +355,20 @@ fn record_run(
     let mut ended: Vec<(SessionId, Timestamp, String)> = Vec::new();
     let mut replies = Vec::new();
     let mut failures = Vec::new();
-    let mut batch = store.batch()?;
+    // The transaction's time, for its checkpoint: the latest time among its inputs.
+    let now = run
+        .iter()
+        .filter_map(|input| match input {
+            Input::Transport(_, TransportEvent::Chunk { received_at, .. }) => Some(*received_at),
+            Input::Transport(_, TransportEvent::Disconnected { at, .. })
+            | Input::Console { at, .. } => Some(*at),
+            _ => None,
+        })
+        .max();
+    let Some(now) = now else {
+        return Ok(());
+    };
+    let mut batch = store.batch(now)?;
     for input in run {
         let mut derived = Vec::new();
         match input {
@@ -380,10 +412,10 @@ fn record_run(
             Input::Transport(_, _) | Input::Stop => {}
         }
     }
-    batch.commit()?;
-    for (session, at, reason) in ended {
-        store.end_session(session, at, &reason)?;
+    for (session, at, reason) in &ended {
+        batch.end_session(*session, *at, reason)?;
     }
+    batch.commit()?;
     // Only now, with everything on record, is anything shown.
     for (table, derived, view) in shown {
         for item in derived {

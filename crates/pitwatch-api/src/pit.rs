@@ -26,6 +26,19 @@ pub struct PitConfig {
     /// The tables, in display order.
     #[serde(rename = "table", default)]
     pub tables: Vec<TableConfig>,
+    /// Where the record is witnessed.
+    #[serde(default)]
+    pub record: RecordConfig,
+}
+
+/// The record's witnesses (`[record]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordConfig {
+    /// Folders (another disk, a network share) where each checkpoint is written down too, in
+    /// `<record id>.checkpoints`, besides the journal kept beside the database.
+    #[serde(default)]
+    pub witness: Vec<std::path::PathBuf>,
 }
 
 /// The site.
@@ -153,6 +166,14 @@ impl PitConfig {
         }
         if self.tables.is_empty() {
             problems.push("no [[table]] is defined".to_owned());
+        }
+        for dir in &self.record.witness {
+            if !dir.is_dir() {
+                problems.push(format!(
+                    "record.witness {:?} is not a folder (create it, or mount the disk or share)",
+                    dir.display().to_string()
+                ));
+            }
         }
         let mut seen = BTreeSet::new();
         for (i, table) in self.tables.iter().enumerate() {

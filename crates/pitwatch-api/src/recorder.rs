@@ -74,16 +74,18 @@ impl TableRecorder {
     /// shoe's start; see [`pitwatch_rules::Carry`]), or, for a record that has no shoe starts
     /// stored (one from before they were kept), from the first event, storing them on the way.
     /// `protocol` is the device's codec; `None` for a source that delivers table events directly
-    /// (an imported event file).
+    /// (an imported event file). `book_text` is the rule book's TOML, kept in the record (a
+    /// chained fact) so that replay judges the table by the same rules.
     pub fn resume(
         store: &mut Store,
         name: &str,
         game: &str,
         book: RuleBook,
+        book_text: Option<&str>,
         protocol: Option<ProtocolConfig>,
         now: Timestamp,
     ) -> Result<TableRecorder, StoreError> {
-        let table = store.ensure_table(name, game, book.id(), now)?;
+        let table = store.configure_table(name, game, book.id(), book_text, now)?;
         let resumes = resume_points(store, name)?;
         let stored = store.last_shoe(table)?;
         let last_start = match stored {
@@ -127,7 +129,7 @@ impl TableRecorder {
             })
             .collect();
         if !missing.is_empty() {
-            let mut batch = store.batch()?;
+            let mut batch = store.batch(now)?;
             for (shoe, first_seq, carry) in missing {
                 batch.record_shoe(table, *shoe, *first_seq, carry)?;
             }
@@ -138,7 +140,7 @@ impl TableRecorder {
             // the shoe in play becomes partial (a round cut off is closed unfinished). The point is
             // recorded in the chained audit log, so replay interrupts the stream at the same place.
             engine.interrupt();
-            let mut batch = store.batch()?;
+            let mut batch = store.batch(now)?;
             batch.append_audit(
                 "pitwatch",
                 RESUMED,

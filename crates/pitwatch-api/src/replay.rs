@@ -12,7 +12,7 @@ use std::collections::{HashMap, VecDeque};
 
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, RuleBook, ShoeSummary, TableView};
+use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, ShoeSummary, TableView};
 use pitwatch_store::{FrameId, SessionId, Store, StoreError};
 
 /// One event of the stream and what the engine made of it.
@@ -163,7 +163,8 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         .into_iter()
         .find(|t| t.id == table)
         .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
-    let book = RuleBook::load(&row.rule_book).map_err(|e| {
+    // The rules the table was judged by, as kept in the record.
+    let book = crate::record::recorded_book(store, table, &row.rule_book).map_err(|e| {
         StoreError::Invalid(format!("table {name}: rule book {}: {e}", row.rule_book))
     })?;
 
@@ -327,7 +328,8 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         .into_iter()
         .find(|t| t.id == table)
         .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
-    let book = RuleBook::load(&row.rule_book).map_err(|e| {
+    // The rules the table was judged by, as kept in the record.
+    let book = crate::record::recorded_book(store, table, &row.rule_book).map_err(|e| {
         StoreError::Invalid(format!("table {name}: rule book {}: {e}", row.rule_book))
     })?;
     let missing = || StoreError::NotFound(format!("no shoe {shoe} of {name} on record"));

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use pitwatch_model::Timestamp;
 use pitwatch_report::{Block, Document};
 use pitwatch_rules::{RoundRecord, RuleBook};
-use pitwatch_store::{IncidentId, Store, StoreError, TableId};
+use pitwatch_store::{IncidentId, Store, StoreError};
 
 fn time(ms: i64) -> String {
     Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), |t| t.to_string())
@@ -43,53 +43,27 @@ fn total(t: Option<u8>) -> String {
     t.map_or_else(|| "?".into(), |t| t.to_string())
 }
 
-/// A round as stored, decoded.
-fn stored_rounds(store: &Store, table: TableId) -> Result<Vec<RoundRecord>, StoreError> {
-    let mut rounds = Vec::new();
-    for (_, _, body) in store.rounds(table)? {
-        if let Ok(round) = serde_json::from_str::<StoredRound>(&body) {
-            rounds.push(round.into_record());
-        }
-    }
-    Ok(rounds)
-}
-
-/// The fields of a stored round a report shows (the stored JSON is the engine's record).
-#[derive(serde::Deserialize)]
-struct StoredRound {
-    shoe: u32,
-    round: u32,
-    player: Vec<Option<String>>,
-    banker: Vec<Option<String>>,
-    player_total: Option<u8>,
-    banker_total: Option<u8>,
-    outcome: Option<String>,
-    first_seq: u64,
-    last_seq: u64,
-}
-
-impl StoredRound {
-    fn into_record(self) -> RoundRecord {
-        let parse = |cards: &[Option<String>]| {
-            let mut hand = pitwatch_rules::Hand::new();
-            for card in cards {
-                hand.push(card.as_deref().and_then(|c| c.parse().ok()));
-            }
-            hand
-        };
-        let mut record = RoundRecord::from_hands(
-            self.shoe,
-            self.round,
-            parse(&self.player),
-            parse(&self.banker),
-        );
-        record.player_total = self.player_total;
-        record.banker_total = self.banker_total;
-        record.outcome = self.outcome.as_deref().and_then(|o| o.parse().ok());
-        record.first_seq = self.first_seq;
-        record.last_seq = self.last_seq;
-        record
-    }
+/// The rounds of shoe `shoe` of table `name` as a replay of the record gives them (the events
+/// are chained and the carry into the shoe is checked against its chained fact; the derived
+/// `rounds` table is never printed unchecked). Without a shoe start on record, the whole table.
+fn replayed_rounds(store: &Store, name: &str, shoe: u32) -> Result<Vec<RoundRecord>, StoreError> {
+    let rounds: Vec<RoundRecord> = match crate::replay::replay_shoe(store, name, shoe) {
+        Ok(run) => run
+            .steps
+            .iter()
+            .flat_map(|step| step.outputs.iter())
+            .filter_map(|output| match output {
+                pitwatch_rules::Output::Round(round) => Some(*round),
+                _ => None,
+            })
+            .collect(),
+        Err(StoreError::NotFound(_)) => crate::replay::rebuild(store, name)?
+            .rounds()
+            .cloned()
+            .collect(),
+        Err(e) => return Err(e),
+    };
+    Ok(rounds.into_iter().filter(|r| r.shoe == shoe).collect())
 }
 
 fn rounds_table(rounds: &[RoundRecord]) -> Block {
@@ -134,6 +108,78 @@ fn book_fields(rule_book: &str) -> Vec<(String, String)> {
             format!("{rule_book} (cannot be loaded: {e})"),
         )],
     }
+}
+
+/// What a report says about the record it was made from: whether it proves itself (every chain,
+/// the signature, the witnesses), the installation key's fingerprint, the latest signed
+/// checkpoint (which anyone can check the record against later), and each chain's head.
+pub fn integrity_blocks(
+    store: &Store,
+    mut fields: Vec<(String, String)>,
+    db_name: &str,
+) -> Result<Vec<Block>, StoreError> {
+    let report = store.verify()?;
+    fields.push((
+        "Record at export".into(),
+        if report.intact() {
+            "intact: every chain verified, signed by a trusted key, no witness contradicts it"
+                .into()
+        } else {
+            format!("NOT INTACT: {}", report.problems.join("; "))
+        },
+    ));
+    if let Some(record) = &report.record {
+        fields.push(("Record id".into(), record.clone()));
+    }
+    match &report.latest {
+        Some(latest) => {
+            fields.push(("Signing key".into(), latest.key.clone()));
+            fields.push(("Latest checkpoint".into(), latest.text.to_string()));
+        }
+        None => fields.push((
+            "Signing key".into(),
+            "none: this record has no signed checkpoint".into(),
+        )),
+    }
+    if !report.predating.is_empty() {
+        fields.push((
+            "Written before signing".into(),
+            report
+                .predating
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    for chain in &report.chains {
+        fields.push((
+            format!("{} head", chain.table),
+            format!(
+                "{} rows, {}",
+                chain.length,
+                if chain.head.is_empty() {
+                    "-"
+                } else {
+                    &chain.head
+                }
+            ),
+        ));
+    }
+    let check = match &report.latest {
+        Some(latest) => format!(
+            "Anyone holding the record can check it against this report: `pitwatch verify --db {db_name} --checkpoint '{}'` recomputes every chain, checks the signature and fails if the record no longer holds this checkpoint; the anchor above must be the hash of that row.",
+            latest.text
+        ),
+        None => format!("Anyone holding the record can check it: `pitwatch verify --db {db_name}` recomputes every chain; the anchor above must be the hash of that row."),
+    };
+    Ok(vec![
+        Block::Heading {
+            text: "Integrity".into(),
+        },
+        Block::Fields { fields },
+        Block::Paragraph { text: check },
+    ])
 }
 
 /// The report of incident `id`. `db_name` is how the record file is named in the report's
@@ -277,7 +323,11 @@ pub fn incident_report(
         }),
     }
 
-    let rounds: Vec<RoundRecord> = stored_rounds(store, table)?
+    let in_shoe = match incident.shoe {
+        Some(shoe) => replayed_rounds(store, &incident.table, shoe)?,
+        None => Vec::new(),
+    };
+    let rounds: Vec<RoundRecord> = in_shoe
         .into_iter()
         .filter(|r| {
             (Some(r.shoe) == incident.shoe && Some(r.round) == incident.round)
@@ -411,47 +461,14 @@ pub fn incident_report(
             .collect(),
     });
 
-    blocks.push(Block::Heading {
-        text: "Integrity".into(),
-    });
-    let report = store.verify()?;
-    let mut fields = vec![
-        (
+    blocks.extend(integrity_blocks(
+        store,
+        vec![(
             "Anchor".into(),
             format!("incident_changes row {anchor_row}, SHA-256 {anchor_hash}"),
-        ),
-        (
-            "Record at export".into(),
-            if report.intact() {
-                "intact (every chain verified)".into()
-            } else {
-                format!(
-                    "NOT INTACT: {}",
-                    report
-                        .first_problem
-                        .map_or_else(|| report.integrity.clone(), |p| p.to_string())
-                )
-            },
-        ),
-    ];
-    for chain in &report.chains {
-        fields.push((
-            format!("{} head", chain.table),
-            format!(
-                "{} rows, {}",
-                chain.rows,
-                if chain.head.is_empty() {
-                    "-"
-                } else {
-                    &chain.head
-                }
-            ),
-        ));
-    }
-    blocks.push(Block::Fields { fields });
-    blocks.push(Block::Paragraph {
-        text: format!("Anyone holding the record can check it: `pitwatch verify --db {db_name}` recomputes every chain; the anchor above must appear as the hash of that row."),
-    });
+        )],
+        db_name,
+    )?);
 
     Ok(Document {
         title: format!("Incident {}: {}", id.0, incident.code),
@@ -478,10 +495,7 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
     let site = store
         .meta("site")?
         .unwrap_or_else(|| "(site not recorded)".into());
-    let rounds: Vec<RoundRecord> = stored_rounds(store, table)?
-        .into_iter()
-        .filter(|r| r.shoe == shoe)
-        .collect();
+    let rounds: Vec<RoundRecord> = replayed_rounds(store, table_name, shoe)?;
     if rounds.is_empty() {
         return Err(StoreError::NotFound(format!(
             "table {table_name} has no recorded round in shoe {shoe}"
@@ -539,6 +553,11 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
     blocks.push(Block::Fields {
         fields: book_fields(row.as_ref().map_or("nz-baccarat", |r| r.rule_book.as_str())),
     });
+    let db_name = store
+        .path()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "FILE".into());
+    blocks.extend(integrity_blocks(store, Vec::new(), &db_name)?);
     Ok(Document {
         title: format!("Shoe {shoe} at {table_name}"),
         subtitle: format!(

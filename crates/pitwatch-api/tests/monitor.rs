@@ -14,7 +14,7 @@ use pitwatch_api::recorder::Derived;
 use pitwatch_model::{EventKind, ExposedDuring};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::Output;
-use pitwatch_store::{IncidentFilter, Store};
+use pitwatch_store::{IncidentFilter, Sealing, Store};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
 
 fn card(text: &str) -> Vec<u8> {
@@ -61,7 +61,7 @@ fn a_table_is_recorded_live_across_a_reconnect() {
         link,
     };
     let (monitor, events) = Monitor::start(
-        Store::open(&db).unwrap(),
+        Store::open(&db, &Sealing::key_file(db.with_file_name("signing.key"))).unwrap(),
         vec![table],
         Arc::new(SystemClock),
     )
@@ -157,7 +157,7 @@ fn a_table_is_recorded_live_across_a_reconnect() {
         .is_err());
     monitor.stop().unwrap();
 
-    let store = Store::open(&db).unwrap();
+    let store = Store::open(&db, &Sealing::key_file(db.with_file_name("signing.key"))).unwrap();
     let report = store.verify().unwrap();
     assert!(report.intact(), "{:?}", report.first_problem);
     let table = store.table_id("MINI-1").unwrap().unwrap();

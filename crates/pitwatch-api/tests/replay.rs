@@ -8,7 +8,12 @@ use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::{EventKind, ExposedDuring, Timestamp};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
-use pitwatch_store::{IncidentFilter, Store};
+use pitwatch_store::{IncidentFilter, Sealing, Store};
+
+/// How the records these tests make are signed: a key beside them.
+fn sealing(dir: &std::path::Path) -> Sealing {
+    Sealing::key_file(dir.join("signing.key"))
+}
 
 fn plan(kind: FaultKind, round: u32) -> FaultPlan {
     FaultPlan {
@@ -26,21 +31,29 @@ fn record_live(
     seed: u64,
 ) -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path().join("pit.db")).unwrap();
+    let mut store = Store::open(dir.path().join("pit.db"), &sealing(dir.path())).unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
     let session = deal(&book, &config, faults, seed);
     assert!(!session.faults.is_empty() || faults.is_empty());
     let config = ProtocolConfig::by_name(protocol).unwrap();
     let mut encoder = config.encoder();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
-    let mut recorder =
-        TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, Some(config), start).unwrap();
+    let mut recorder = TableRecorder::resume(
+        &mut store,
+        "BAC-1",
+        "baccarat",
+        book,
+        None,
+        Some(config),
+        start,
+    )
+    .unwrap();
     recorder
         .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
         .unwrap();
     let mut derived = Vec::new();
     let half = session.events.len() / 2;
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(start).unwrap();
     for (i, event) in session.events.iter().enumerate() {
         let at = event.at.unwrap_or(start);
         let Some(mut bytes) = encoder.encode(event) else {
@@ -73,7 +86,7 @@ fn record_live(
             recorder
                 .connect(&mut store, "/dev/ttyUSB0", Default::default(), at)
                 .unwrap();
-            batch = store.batch().unwrap();
+            batch = store.batch(start).unwrap();
             recorder
                 .console(
                     &mut batch,
@@ -326,12 +339,13 @@ fn restart_mid_round(shoes: u32, after: usize) -> replay::Replay {
     let cut = cut.expect("a round to cut");
     let start = frames[0].0;
     {
-        let mut store = Store::open(&path).unwrap();
+        let mut store = Store::open(&path, &sealing(dir.path())).unwrap();
         let mut recorder = TableRecorder::resume(
             &mut store,
             "BAC-1",
             "baccarat",
             book.clone(),
+            None,
             Some(config),
             start,
         )
@@ -340,7 +354,7 @@ fn restart_mid_round(shoes: u32, after: usize) -> replay::Replay {
             .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
             .unwrap();
         let mut derived = Vec::new();
-        let mut batch = store.batch().unwrap();
+        let mut batch = store.batch(start).unwrap();
         for (at, bytes) in &frames[..cut] {
             recorder
                 .ingest(&mut batch, *at, bytes, &mut derived)
@@ -349,16 +363,23 @@ fn restart_mid_round(shoes: u32, after: usize) -> replay::Replay {
         batch.commit().unwrap();
         // The process dies here: no disconnect, no end of session.
     }
-    let mut store = Store::open(&path).unwrap();
+    let mut store = Store::open(&path, &sealing(dir.path())).unwrap();
     let restart = frames[cut + 5].0;
-    let mut recorder =
-        TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, Some(config), restart)
-            .unwrap();
+    let mut recorder = TableRecorder::resume(
+        &mut store,
+        "BAC-1",
+        "baccarat",
+        book,
+        None,
+        Some(config),
+        restart,
+    )
+    .unwrap();
     recorder
         .connect(&mut store, "/dev/ttyUSB0", Default::default(), restart)
         .unwrap();
     let mut derived = Vec::new();
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(start).unwrap();
     // Five frames were sent while nobody was listening.
     for (at, bytes) in &frames[cut + 5..] {
         recorder
@@ -413,7 +434,7 @@ fn one_shoe_of_many_replays_as_in_the_whole_record_for_every_protocol() {
 fn a_record_from_before_shoe_starts_were_kept_gets_them_on_the_next_start() {
     // Events on record with no shoe starts, as a database from before migration 2 has them.
     let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(dir.path().join("pit.db")).unwrap();
+    let mut store = Store::open(dir.path().join("pit.db"), &sealing(dir.path())).unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
     let table = store
@@ -429,7 +450,7 @@ fn a_record_from_before_shoe_starts_were_kept_gets_them_on_the_next_start() {
         ..DealerConfig::barcode()
     };
     let session = deal(&book, &config, &faults, 9);
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(start).unwrap();
     for event in &session.events {
         batch.append_event(table, None, None, event).unwrap();
     }
@@ -437,7 +458,7 @@ fn a_record_from_before_shoe_starts_were_kept_gets_them_on_the_next_start() {
     assert_eq!(store.last_shoe(table).unwrap(), None);
     assert!(replay::replay_shoe(&store, "BAC-1", 3).is_err());
 
-    TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, None, start).unwrap();
+    TableRecorder::resume(&mut store, "BAC-1", "baccarat", book, None, None, start).unwrap();
     assert_eq!(store.last_shoe(table).unwrap(), Some(4));
     let whole = replay::rebuild(&store, "BAC-1").unwrap();
     assert_each_shoe_replays_as_the_whole(&store, &whole);

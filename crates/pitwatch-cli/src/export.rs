@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
+use pitwatch_api::record::Installation;
 use pitwatch_report::Document;
 use pitwatch_store::{IncidentId, Store};
 
@@ -84,7 +85,9 @@ fn open(db: &Path) -> anyhow::Result<Store> {
     if !db.exists() {
         bail!("{} does not exist", db.display());
     }
-    Store::open_read_only(db).with_context(|| format!("cannot open {}", db.display()))
+    Installation::from_env()
+        .open_read_only(db)
+        .with_context(|| format!("cannot open {}", db.display()))
 }
 
 fn write(

@@ -14,11 +14,11 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use pitwatch_api::record::{book_text, Installation};
 use pitwatch_api::recorder::{Derived, TableRecorder};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::{Output, RuleBook};
-use pitwatch_store::Store;
 
 /// What a capture file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,40 +65,48 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     File::open(&args.capture)
         .and_then(|f| BufReader::new(f).read_to_end(&mut bytes))
         .with_context(|| format!("cannot read {}", args.capture.display()))?;
-    let mut store =
-        Store::open(&args.db).with_context(|| format!("cannot open {}", args.db.display()))?;
-    if let Some(site) = &args.site {
-        store.set_meta("site", site)?;
-    }
     let start = crate::now();
+    let mut store = Installation::from_env()
+        .open(&args.db)
+        .with_context(|| format!("cannot open {}", args.db.display()))?;
+    if let Some(site) = &args.site {
+        store.set_meta("site", site, start)?;
+    }
     let protocol = match args.format {
         CaptureFormat::AngelEye => ProtocolConfig::by_name("angel-eye"),
         CaptureFormat::Barcode => ProtocolConfig::by_name("barcode"),
         CaptureFormat::Pitwatch => ProtocolConfig::by_name("pitwatch"),
         CaptureFormat::Events => None,
     };
-    let mut recorder =
-        TableRecorder::resume(&mut store, &args.table, "baccarat", book, protocol, start)?;
+    let mut recorder = TableRecorder::resume(
+        &mut store,
+        &args.table,
+        "baccarat",
+        book,
+        book_text(&args.rules).as_deref(),
+        protocol,
+        start,
+    )?;
     let port = format!("import:{}", args.capture.display());
     let mut derived = Vec::new();
     let session = recorder.connect(&mut store, &port, Default::default(), start)?;
     match protocol {
         Some(_) => {
             let chunks = split(&bytes, args.format);
-            let mut batch = store.batch()?;
+            let mut batch = store.batch(start)?;
             for (i, chunk) in chunks.iter().enumerate() {
                 let at = at_offset(start, i as i64 * args.pace_ms)?;
                 recorder.ingest(&mut batch, at, chunk, &mut derived)?;
             }
             let end = at_offset(start, chunks.len() as i64 * args.pace_ms)?;
             recorder.disconnect(&mut batch, end, &mut derived)?;
+            batch.end_session(session, end, "end of capture")?;
             batch.commit()?;
-            store.end_session(session, end, "end of capture")?;
         }
         None => {
             let events = pitwatch_model::read_events(&bytes[..])
                 .with_context(|| format!("{} is not a valid event file", args.capture.display()))?;
-            let mut batch = store.batch()?;
+            let mut batch = store.batch(start)?;
             for event in &events {
                 // Events carry their own time when the file has one; otherwise they count as
                 // received now.
@@ -106,8 +114,8 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
                 recorder.ingest_event(&mut batch, event.clone(), at, &mut derived)?;
             }
             recorder.disconnect(&mut batch, start, &mut derived)?;
+            batch.end_session(session, start, "end of event file")?;
             batch.commit()?;
-            store.end_session(session, start, "end of event file")?;
         }
     }
     summarise(&args, &derived);

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
+use pitwatch_api::record::Installation;
 use pitwatch_model::Timestamp;
 use pitwatch_store::{Incident, IncidentFilter, IncidentId, Role, Status, Store};
 
@@ -140,17 +141,21 @@ fn password() -> anyhow::Result<String> {
     Ok(password)
 }
 
-fn open(db: &PathBuf) -> anyhow::Result<Store> {
+fn open(db: &std::path::Path) -> anyhow::Result<Store> {
     if !db.exists() {
         bail!("{} does not exist", db.display());
     }
-    Store::open(db).with_context(|| format!("cannot open {}", db.display()))
+    Installation::from_env()
+        .open(db)
+        .with_context(|| format!("cannot open {}", db.display()))
 }
 
 /// Runs `pitwatch user …`.
 pub fn run_user(command: UserCommand) -> anyhow::Result<ExitCode> {
     let UserCommand::Add { db, role, name } = command;
-    let mut store = Store::open(&db).with_context(|| format!("cannot open {}", db.display()))?;
+    let mut store = Installation::from_env()
+        .open(&db)
+        .with_context(|| format!("cannot open {}", db.display()))?;
     let role = match role {
         RoleArg::Supervisor => Role::Supervisor,
         RoleArg::Surveillance => Role::Surveillance,

@@ -12,9 +12,9 @@ use anyhow::{bail, Context};
 use clap::Args;
 use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
 use pitwatch_api::pit::PitConfig;
+use pitwatch_api::record::{self, Installation};
 use pitwatch_api::recorder::Derived;
 use pitwatch_rules::Output;
-use pitwatch_store::Store;
 use pitwatch_transport::SystemClock;
 
 /// Arguments of `pitwatch monitor`.
@@ -50,27 +50,23 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
             ),
         }
     }
-    let mut store =
-        Store::open(&args.db).with_context(|| format!("cannot open {}", args.db.display()))?;
-    store.set_meta("site", &pit.site.name)?;
-    // The record's integrity is checked at start-up, before anything is added to it.
-    let report = store.verify().context("cannot check the record")?;
-    let rows: u64 = report.chains.iter().map(|c| c.rows).sum();
-    match &report.first_problem {
-        None if report.integrity == "ok" => {
-            println!(
-                "record {} verified intact ({rows} chained rows)",
-                args.db.display()
-            );
-        }
-        problem => eprintln!(
-            "WARNING: record {} is NOT intact ({}); monitoring continues, run `pitwatch verify`",
-            args.db.display(),
-            problem
-                .as_ref()
-                .map_or_else(|| report.integrity.clone(), |p| p.to_string())
-        ),
+    // The record is verified (quickly: everything but re-hashing every row) before anything is
+    // added to it; a record that fails is kept as evidence and recording goes on in a new
+    // segment beside it. `pitwatch verify` checks every row.
+    let installation = Installation::from_env().witnessed_in(pit.record.witness.clone());
+    let opened = record::open_for_recording(&installation, &args.db)
+        .with_context(|| format!("cannot open {}", args.db.display()))?;
+    for failure in &opened.failures {
+        eprintln!("CRITICAL: {}", failure.message());
     }
+    let db = opened.path.clone();
+    let mut store = opened.store;
+    store.set_meta("site", &pit.site.name, crate::now())?;
+    println!(
+        "record {} verified intact at start-up (signed by key {}); recording into it",
+        db.display(),
+        installation.fingerprint().unwrap_or_else(|| "-".into())
+    );
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
@@ -80,7 +76,7 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
         "monitoring {} table(s) of {} into {}; Ctrl-C to stop",
         pit.tables.len(),
         pit.site.name,
-        args.db.display()
+        db.display()
     );
     let mut failed = false;
     while !stop.load(Ordering::SeqCst) {
@@ -108,10 +104,10 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     if failed {
         println!(
             "stopped after a failure; everything before it is on record in {}",
-            args.db.display()
+            db.display()
         );
     } else {
-        println!("stopped; everything is on record in {}", args.db.display());
+        println!("stopped; everything is on record in {}", db.display());
     }
     Ok(if failed {
         ExitCode::from(1)
@@ -139,6 +135,21 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
         }
         // Where the table stands is for screens; the console prints what happened.
         MonitorEvent::View { .. } => false,
+        MonitorEvent::Witness(journals) => {
+            for journal in journals {
+                match &journal.error {
+                    Some(error) => eprintln!(
+                        "WARNING checkpoint journal {}: {error}; recording goes on",
+                        journal.path.display()
+                    ),
+                    None => println!(
+                        "checkpoint journal {} written again",
+                        journal.path.display()
+                    ),
+                }
+            }
+            false
+        }
         MonitorEvent::Failed { table, message } => {
             eprintln!(
                 "FAILED {}: {message}",

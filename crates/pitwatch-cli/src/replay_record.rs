@@ -10,10 +10,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use pitwatch_api::record::Installation;
 use pitwatch_api::replay;
 use pitwatch_model::Timestamp;
 use pitwatch_rules::RuleBook;
-use pitwatch_store::Store;
 
 /// Runs a replay from the record.
 pub fn run(
@@ -27,8 +27,9 @@ pub fn run(
     if !db.exists() {
         bail!("{} does not exist", db.display());
     }
-    let store =
-        Store::open_read_only(db).with_context(|| format!("cannot open {}", db.display()))?;
+    let store = Installation::from_env()
+        .open_read_only(db)
+        .with_context(|| format!("cannot open {}", db.display()))?;
     let verified = store.verify().context("cannot check the record")?;
     let replayed = replay::rebuild(&store, table)?;
     let shoes = replayed.shoes();

@@ -1,13 +1,19 @@
-//! `pitwatch verify --db FILE`: recomputes every hash chain of a record and SQLite's integrity
-//! check. Exit 0 with the counts and chain heads when all is intact; exit 1 naming the first row
-//! that does not match; exit 2 when the file cannot be read as a Pitwatch database.
+//! `pitwatch verify --db FILE`: does the record prove itself? Recomputes every hash chain and
+//! SQLite's integrity check, compares the derived tables and the schema with the chained record,
+//! checks that the latest checkpoint is a valid signature by a trusted key covering every row,
+//! and that no witness (the journal beside the record, `--witness` journals or folders, a
+//! `--checkpoint` printed in a report) holds a checkpoint the record no longer has.
+//!
+//! Exit 0 when intact, 1 naming what failed, 2 when the file cannot be read as a Pitwatch
+//! database or no trusted key is at hand to check its signature.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
-use pitwatch_store::Store;
+use pitwatch_api::record::{self, Installation};
+use pitwatch_store::{CheckpointText, Depth, PublicKey, VerifyReport};
 
 /// Arguments of `pitwatch verify`.
 #[derive(Debug, Args)]
@@ -15,17 +21,102 @@ pub struct VerifyArgs {
     /// The Pitwatch database file.
     #[arg(long)]
     db: PathBuf,
+    /// Another witness: a checkpoint journal, or a folder holding `<record id>.checkpoints`
+    /// (repeatable). The journal beside the database is always read.
+    #[arg(long, value_name = "PATH")]
+    witness: Vec<PathBuf>,
+    /// A checkpoint written down elsewhere (as printed in a report: `pitwatch-checkpoint:1:…`)
+    /// that the record must still hold, unchanged (repeatable).
+    #[arg(long, value_name = "TEXT")]
+    checkpoint: Vec<String>,
+    /// A public key to trust besides the installation's (64 hexadecimal digits, as
+    /// `pitwatch verify` prints it), for checking a record on another machine (repeatable).
+    #[arg(long, value_name = "HEX")]
+    public_key: Vec<String>,
+    /// Check everything but re-hashing every row (what start-up does).
+    #[arg(long)]
+    quick: bool,
 }
 
 /// Runs `pitwatch verify`.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if !args.db.exists() {
-        anyhow::bail!("{} does not exist", args.db.display());
+        bail!("{} does not exist", args.db.display());
     }
-    let store = Store::open_read_only(&args.db)
+    let installation = Installation::from_env();
+    let mut trusted = Vec::new();
+    for key in &args.public_key {
+        trusted.push(PublicKey::from_hex(key).with_context(|| {
+            format!("--public-key {key:?} is not a public key (64 hexadecimal digits)")
+        })?);
+    }
+    let mut checkpoints = Vec::new();
+    for text in &args.checkpoint {
+        checkpoints.push(
+            text.parse::<CheckpointText>()
+                .map_err(|e| anyhow::anyhow!("--checkpoint {text:?}: {e}"))?,
+        );
+    }
+    let store = installation
+        .open_read_only(&args.db)
         .with_context(|| format!("cannot open {}", args.db.display()))?;
-    let report = store.verify().context("cannot read the record")?;
-    println!("{}", args.db.display());
+    let record_id = store.record_id().context("cannot read the record")?;
+    drop(store);
+    let mut journals = Vec::new();
+    for witness in &args.witness {
+        if witness.is_dir() {
+            match &record_id {
+                Some(id) => journals.push(pitwatch_store::witness::journal_in(witness, id)),
+                None => eprintln!(
+                    "note: {} is a folder, but the record has no id to find its journal by",
+                    witness.display()
+                ),
+            }
+        } else {
+            journals.push(witness.clone());
+        }
+    }
+    let depth = if args.quick {
+        Depth::Quick
+    } else {
+        Depth::Full
+    };
+    let report = record::verify(
+        &installation,
+        &args.db,
+        depth,
+        &trusted,
+        &journals,
+        &checkpoints,
+    )
+    .context("cannot read the record")?;
+    let trust_known = !trusted.is_empty() || installation.trusted().is_ok_and(|k| !k.is_empty());
+    print_report(&args.db, &report, &installation);
+    if !trust_known && report.latest.is_some() {
+        eprintln!(
+            "CANNOT CHECK THE SIGNATURE: no trusted key (the installation key {} is not here); \
+             give the installation's public key with --public-key (its fingerprint is printed \
+             in every report)",
+            installation.key.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    if report.intact() {
+        println!("intact");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for problem in &report.problems {
+            eprintln!("NOT INTACT: {problem}");
+        }
+        Ok(ExitCode::from(1))
+    }
+}
+
+fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Installation) {
+    println!("{}", db.display());
+    if let Some(record) = &report.record {
+        println!("  record {record}");
+    }
     println!("  sqlite integrity check: {}", report.integrity);
     for chain in &report.chains {
         let state = match &chain.problem {
@@ -39,21 +130,64 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         };
         println!(
             "  {:<17} {:>9} rows  {state:<6}  head {head}",
-            chain.table, chain.rows
+            chain.table, chain.length
         );
     }
-    match &report.first_problem {
-        Some(problem) => {
-            eprintln!("NOT INTACT: {problem}");
-            Ok(ExitCode::from(1))
+    match &report.latest {
+        Some(latest) => {
+            println!(
+                "  signed: checkpoint {} of {} at {} by key {}{}",
+                latest.text.id,
+                report.checkpoints,
+                latest.text.at,
+                latest.key,
+                match (latest.signature_valid, latest.trusted) {
+                    (true, true) => " (valid, trusted)",
+                    (true, false) => " (valid, but NOT a trusted key)",
+                    (false, _) => " (NOT a valid signature of the record as it stands)",
+                }
+            );
+            println!("  latest checkpoint: {}", latest.text);
         }
-        None if report.integrity != "ok" => {
-            eprintln!("NOT INTACT: SQLite integrity check: {}", report.integrity);
-            Ok(ExitCode::from(1))
+        None => println!("  signed: no checkpoint"),
+    }
+    match installation.trusted() {
+        Ok(keys) if !keys.is_empty() => {
+            for key in keys {
+                println!(
+                    "  installation key {} ({}), public key {}",
+                    key.fingerprint(),
+                    installation.key.display(),
+                    key.to_hex()
+                );
+            }
         }
-        None => {
-            println!("intact");
-            Ok(ExitCode::SUCCESS)
+        Ok(_) => println!("  installation key: none at {}", installation.key.display()),
+        Err(e) => println!("  installation key: {e}"),
+    }
+    for journal in &report.journals {
+        match &journal.read {
+            Ok(()) => println!(
+                "  witness {}: {} checkpoint(s) of this record{}{}",
+                journal.path.display(),
+                journal.checkpoints,
+                journal
+                    .latest
+                    .as_ref()
+                    .map_or_else(String::new, |c| format!(", latest {} at {}", c.id, c.at)),
+                if journal.unreadable > 0 {
+                    format!(", {} line(s) unreadable", journal.unreadable)
+                } else {
+                    String::new()
+                }
+            ),
+            Err(e) => println!(
+                "  witness {}: not read ({e}); truncation and rollback cannot be checked against it",
+                journal.path.display()
+            ),
         }
+    }
+    for range in &report.predating {
+        println!("  written before signing (vouched for by its chain alone): {range}");
     }
 }

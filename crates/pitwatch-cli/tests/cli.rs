@@ -3,11 +3,20 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The installation key every `pitwatch` these tests run signs with (never the user's own).
+fn key_file() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-tests/signing.key")
+}
+
+/// `pitwatch`, as an installation of its own.
+fn command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pitwatch"));
+    command.env("PITWATCH_KEY", key_file());
+    command
+}
+
 fn pitwatch(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pitwatch"))
-        .args(args)
-        .output()
-        .expect("pitwatch runs")
+    command().args(args).output().expect("pitwatch runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -86,7 +95,8 @@ fn events_check_on_a_missing_file_is_a_clear_error() {
 fn recorded_database(dir: &Path) -> PathBuf {
     use pitwatch_model::{EventKind, TableEvent, Timestamp};
     let path = dir.join("pit.db");
-    let mut store = pitwatch_store::Store::open(&path).unwrap();
+    let mut store =
+        pitwatch_store::Store::open(&path, &pitwatch_store::Sealing::key_file(key_file())).unwrap();
     let now = Timestamp::from_unix_millis(1_796_000_000_000).unwrap();
     let table = store
         .ensure_table("BAC-1", "baccarat", "nz-baccarat", now)
@@ -102,7 +112,7 @@ fn recorded_database(dir: &Path) -> PathBuf {
         )
         .unwrap();
     let session = store.start_session(table, device, now).unwrap();
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(now).unwrap();
     for (i, code) in ["029\r", "001\r", "052\r"].iter().enumerate() {
         let chunk = batch.append_chunk(session, now, code.as_bytes()).unwrap();
         let frame = batch
@@ -185,7 +195,7 @@ const BURN_AND_RESULT_FAULTS: &str = r#"{"event":"shuffled","decks":8,"shuffler"
 "#;
 
 fn pitwatch_as(password: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+    command()
         .args(args)
         .env("PITWATCH_PASSWORD", password)
         .output()
@@ -563,7 +573,7 @@ struct RunningMonitor {
 impl RunningMonitor {
     fn start(config: &Path, db: &Path) -> RunningMonitor {
         use std::io::BufRead;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+        let mut child = command()
             .args([
                 "monitor",
                 "--config",

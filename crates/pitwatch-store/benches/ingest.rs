@@ -20,7 +20,11 @@ fn ingest(c: &mut Criterion) {
         b.iter_with_setup(
             || {
                 let dir = tempfile::tempdir().unwrap();
-                let mut store = Store::open(dir.path().join("bench.db")).unwrap();
+                let mut store = Store::open(
+                    dir.path().join("bench.db"),
+                    &pitwatch_store::Sealing::key_file(dir.path().join("signing.key")),
+                )
+                .unwrap();
                 let now = Timestamp::from_unix_millis(1_796_000_000_000).unwrap();
                 let table = store
                     .ensure_table("BAC-1", "baccarat", "nz-baccarat", now)
@@ -43,7 +47,7 @@ fn ingest(c: &mut Criterion) {
                 let frame_bytes = [0x05, b'1', b'D', 0x81, 0xB8, 0x03, b'4', b'F'];
                 let mut seq = 0;
                 while seq < FRAMES {
-                    let mut batch = store.batch().unwrap();
+                    let mut batch = store.batch(now).unwrap();
                     for _ in 0..GROUP {
                         seq += 1;
                         let chunk = batch.append_chunk(session, now, &frame_bytes).unwrap();

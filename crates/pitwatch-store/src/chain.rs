@@ -24,8 +24,25 @@ pub struct Chain {
     pub columns: &'static [&'static str],
 }
 
-/// Every chained table, in the order `verify` reports them.
+/// Every chained table, in the order `verify` reports them: the signed chains, then the chain of
+/// checkpoints that signs them.
 pub const CHAINS: &[Chain] = &[
+    RAW_CHUNKS,
+    FRAMES,
+    EVENTS,
+    INCIDENTS,
+    INCIDENT_CHANGES,
+    INCIDENT_NOTES,
+    AUDIT_LOG,
+    FACTS,
+    CHECKPOINTS,
+];
+
+/// The chains a checkpoint signs (every chain but its own), in the order its counts list them.
+pub const SIGNED: &[Chain] = CHAINS.split_at(CHAINS.len() - 1).0;
+
+/// The chains of a record from before signed checkpoints (schema version 2 and older).
+pub const LEGACY_CHAINS: &[Chain] = &[
     RAW_CHUNKS,
     FRAMES,
     EVENTS,
@@ -66,6 +83,23 @@ pub const EVENTS: Chain = Chain {
         "body",
     ],
 };
+/// Incidents as opened: what the irregularity was, where, and the evidence.
+pub const INCIDENTS: Chain = Chain {
+    table: "incidents",
+    columns: &[
+        "id",
+        "table_id",
+        "code",
+        "severity",
+        "rule",
+        "shoe",
+        "round",
+        "seq",
+        "evidence",
+        "message",
+        "opened_at",
+    ],
+};
 /// Incident status changes.
 pub const INCIDENT_CHANGES: Chain = Chain {
     table: "incident_changes",
@@ -87,6 +121,17 @@ pub const INCIDENT_NOTES: Chain = Chain {
 pub const AUDIT_LOG: Chain = Chain {
     table: "audit_log",
     columns: &["id", "user_name", "action", "subject", "detail", "at"],
+};
+
+/// Facts about the record's setup and derived state (see [`crate::facts`]).
+pub const FACTS: Chain = Chain {
+    table: "facts",
+    columns: &["id", "kind", "subject", "body", "at"],
+};
+/// Signed checkpoints (see [`crate::seal`]).
+pub const CHECKPOINTS: Chain = Chain {
+    table: "checkpoints",
+    columns: &["id", "at", "counts", "public_key", "signature"],
 };
 
 /// The hash of one row of `chain` whose content columns hold `values` (in `chain.columns` order).

@@ -9,7 +9,7 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::Argon2;
 use password_hash::rand_core::OsRng;
 use pitwatch_model::Timestamp;
-use rusqlite::{params, OptionalExtension};
+use rusqlite::OptionalExtension;
 
 use crate::chain;
 use crate::{Batch, Field, Store, StoreError, TableId};
@@ -323,23 +323,22 @@ impl Batch<'_> {
         now: Timestamp,
     ) -> Result<IncidentId, StoreError> {
         let evidence = serde_json::to_string(&incident.evidence).unwrap_or_else(|_| "[]".into());
-        self.tx.execute(
-            "INSERT INTO incidents (table_id, code, severity, rule, shoe, round, seq, evidence, message, opened_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                incident.table.0,
-                incident.code,
-                incident.severity,
-                incident.rule,
-                incident.shoe,
-                incident.round,
-                i64::try_from(incident.seq).unwrap_or(i64::MAX),
-                evidence,
-                incident.message,
-                now.to_string()
+        let opened_at = now.to_string();
+        let id = IncidentId(self.append(
+            &chain::INCIDENTS,
+            &[
+                Field::Int(incident.table.0),
+                Field::Text(&incident.code),
+                Field::Text(&incident.severity),
+                Field::Text(&incident.rule),
+                Field::OptInt(incident.shoe.map(i64::from)),
+                Field::OptInt(incident.round.map(i64::from)),
+                Field::Int(i64::try_from(incident.seq).unwrap_or(i64::MAX)),
+                Field::Text(&evidence),
+                Field::Text(&incident.message),
+                Field::Text(&opened_at),
             ],
-        )?;
-        let id = IncidentId(self.tx.last_insert_rowid());
+        )?);
         self.change(id, Status::Open, None, None, now)?;
         Ok(id)
     }
@@ -388,23 +387,31 @@ impl Store {
             .hash_password(password.as_bytes(), &salt)
             .map_err(|e| StoreError::Invalid(format!("cannot hash the password: {e}")))?
             .to_string();
-        let mut batch = self.batch()?;
-        let inserted = batch.tx.execute(
-            "INSERT INTO users (name, role, password_hash, created_at) VALUES (?1, ?2, ?3, ?4)",
-            params![name, role.as_str(), hash, now.to_string()],
-        );
-        match inserted {
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
-                return Err(StoreError::Invalid(format!(
-                    "a user named {name:?} already exists"
-                )));
-            }
-            other => {
-                other?;
-            }
+        let mut batch = self.batch(now)?;
+        if batch
+            .tx
+            .query_row("SELECT 1 FROM users WHERE name = ?1", [name], |_| Ok(()))
+            .optional()?
+            .is_some()
+        {
+            return Err(StoreError::Invalid(format!(
+                "a user named {name:?} already exists"
+            )));
         }
+        let id = batch.next_id("users")?;
+        let at = now.to_string();
+        batch.put_fact(
+            &crate::facts::USERS,
+            &[
+                ("id", id.into()),
+                ("name", name.into()),
+                ("role", role.as_str().into()),
+                ("password_hash", hash.into()),
+                ("created_at", at.as_str().into()),
+                ("active", 1.into()),
+            ],
+            &at,
+        )?;
         batch.append_audit(name, "user.add", name, role.as_str(), now)?;
         batch.commit()
     }
@@ -622,7 +629,7 @@ impl Store {
                 incident.status.as_str()
             )));
         }
-        let mut batch = self.batch()?;
+        let mut batch = self.batch(now)?;
         batch.change(id, Status::Acknowledged, Some(user), None, now)?;
         batch.append_audit(
             user,
@@ -655,7 +662,7 @@ impl Store {
                 id.0
             )));
         }
-        let mut batch = self.batch()?;
+        let mut batch = self.batch(now)?;
         batch.change(id, Status::Resolved, Some(user), Some(resolution), now)?;
         batch.append_audit(
             user,
@@ -681,7 +688,7 @@ impl Store {
         }
         self.incident(id)?;
         let at = now.to_string();
-        let mut batch = self.batch()?;
+        let mut batch = self.batch(now)?;
         batch.append(
             &chain::INCIDENT_NOTES,
             &[

@@ -7,12 +7,16 @@
 //! at once; nothing in a batch is visible, or derived from, until it commits.
 
 pub mod chain;
+pub mod facts;
 pub mod incidents;
 pub mod migrate;
+pub mod seal;
 pub mod shoes;
+pub mod verify;
+pub mod witness;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use incidents::{
     Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, NewIncident, OpenCount, Role,
@@ -24,6 +28,21 @@ use rusqlite::{params, Connection, OptionalExtension, ToSql};
 pub use shoes::{ShoeListing, ShoeStart};
 
 use chain::{Chain, Hash, CHAINS, GENESIS};
+pub use facts::{DerivedProblem, FactValue};
+use password_hash::rand_core::{OsRng, RngCore};
+pub use seal::{CheckpointText, KeyError, PublicKey, SigningKey};
+pub use verify::{
+    ChainMark, ChainProblem, ChainReport, CheckpointInfo, Depth, JournalReport, RowRange,
+    VerifyOptions, VerifyReport,
+};
+pub use witness::JournalStatus;
+use witness::Witness;
+
+fn new_record_id() -> [u8; 16] {
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    id
+}
 
 /// What can go wrong with the store.
 #[derive(Debug, thiserror::Error)]
@@ -61,6 +80,9 @@ pub enum StoreError {
     /// The user is unknown or the password wrong.
     #[error("{0}")]
     Denied(String),
+    /// The installation's signing key cannot be used.
+    #[error(transparent)]
+    Key(#[from] KeyError),
 }
 
 /// A row id in `pit_tables`.
@@ -183,22 +205,94 @@ struct Head {
     hash: Hash,
 }
 
+/// The meta key of the record's id (16 random bytes, hex), chosen when it is created.
+pub const RECORD_ID: &str = "record_id";
+/// The meta key of the row counts (per signed chain) written before the record was signed.
+pub const UNSIGNED_BEFORE: &str = "unsigned_before";
+
+/// Where the installation's signing key comes from.
+#[derive(Debug, Clone)]
+pub enum KeySource {
+    /// A key file: read if it exists, created (owner-only) if it does not and the record has
+    /// never been signed; a record that was signed and whose key file is missing is refused.
+    File(PathBuf),
+    /// A key already in hand.
+    Key(SigningKey),
+}
+
+/// How a writable store signs: the key, and where its checkpoints are witnessed.
+#[derive(Debug, Clone)]
+pub struct Sealing {
+    /// The signing key.
+    pub key: KeySource,
+    /// Further witness folders (each gets `<record id>.checkpoints`), besides the journal kept
+    /// beside the database file.
+    pub witness_dirs: Vec<PathBuf>,
+    /// How far, in checkpoint time, a journal may trail the record (ms).
+    pub journal_interval_ms: i64,
+}
+
+impl Sealing {
+    /// Signing with the key in `path` (see [`KeySource::File`]).
+    pub fn key_file(path: impl Into<PathBuf>) -> Sealing {
+        Sealing {
+            key: KeySource::File(path.into()),
+            witness_dirs: Vec::new(),
+            journal_interval_ms: 1000,
+        }
+    }
+
+    /// Signing with `key`.
+    pub fn key(key: SigningKey) -> Sealing {
+        Sealing {
+            key: KeySource::Key(key),
+            witness_dirs: Vec::new(),
+            journal_interval_ms: 1000,
+        }
+    }
+
+    /// Also witnessed in `dir`.
+    pub fn witness_dir(mut self, dir: impl Into<PathBuf>) -> Sealing {
+        self.witness_dirs.push(dir.into());
+        self
+    }
+}
+
+/// What a writable store signs with.
+struct Seal {
+    key: SigningKey,
+    /// The record's id.
+    record: [u8; 16],
+    /// Whether the record's id is on record yet (the first batch of a new record writes it).
+    record_written: bool,
+    witness: Witness,
+}
+
 /// The record.
 pub struct Store {
     conn: Connection,
     heads: HashMap<&'static str, Head>,
+    seal: Option<Seal>,
+    /// Keys verification trusts besides this store's own.
+    trusted: Vec<PublicKey>,
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path`, in WAL mode, migrated to the latest schema.
-    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
-        let conn = Connection::open(path.as_ref())?;
-        Store::setup(conn)
+    /// Opens (creating if needed) the database at `path`, in WAL mode, migrated to the latest
+    /// schema, signing every write transaction as `sealing` says.
+    pub fn open(path: impl AsRef<Path>, sealing: &Sealing) -> Result<Store, StoreError> {
+        let path = path.as_ref();
+        let conn = Connection::open(path)?;
+        Store::setup(conn, sealing, Some(path))
     }
 
-    /// A throw-away database in memory, for tests.
+    /// A throw-away database in memory, for tests, signed by a key that lives as long as it.
     pub fn open_in_memory() -> Result<Store, StoreError> {
-        Store::setup(Connection::open_in_memory()?)
+        Store::setup(
+            Connection::open_in_memory()?,
+            &Sealing::key(SigningKey::generate()),
+            None,
+        )
     }
 
     /// Opens an existing database for reading and checking only; nothing is created or migrated.
@@ -226,19 +320,150 @@ impl Store {
             });
         }
         let heads = load_heads(&conn)?;
-        Ok(Store { conn, heads })
+        Ok(Store {
+            conn,
+            heads,
+            seal: None,
+            trusted: Vec::new(),
+        })
     }
 
-    fn setup(mut conn: Connection) -> Result<Store, StoreError> {
+    fn setup(
+        mut conn: Connection,
+        sealing: &Sealing,
+        path: Option<&Path>,
+    ) -> Result<Store, StoreError> {
         // WAL: readers never block the writer; with synchronous=FULL a committed transaction
         // survives power loss, which is the promise the record makes.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // The key first: a signed record whose key is gone is refused before anything changes.
+        let signed_by = match migrate::version(&conn)? {
+            v if v >= migrate::SEALED => verify::latest_checkpoint(&conn)?.map(|c| c.public_key),
+            _ => None,
+        };
+        let key = match &sealing.key {
+            KeySource::Key(key) => key.clone(),
+            KeySource::File(file) if file.exists() => SigningKey::load(file)?,
+            KeySource::File(file) => match signed_by {
+                Some(public_key) => {
+                    return Err(KeyError::Missing {
+                        path: file.clone(),
+                        fingerprint: seal::fingerprint(&public_key),
+                    }
+                    .into())
+                }
+                // Another process may create it at the same moment: then it is read.
+                None => match SigningKey::create(file) {
+                    Err(KeyError::Create { .. }) if file.exists() => SigningKey::load(file)?,
+                    other => other?,
+                },
+            },
+        };
         migrate::migrate(&mut conn)?;
         let heads = load_heads(&conn)?;
-        Ok(Store { conn, heads })
+        let (record, _) = verify::record_meta(&conn)?;
+        let (record, record_written) = match record.and_then(|r| hex::decode(r).ok()) {
+            Some(bytes) => (
+                bytes
+                    .try_into()
+                    .map_err(|_| StoreError::NotADatabase("the record's id is malformed".into()))?,
+                true,
+            ),
+            None => (new_record_id(), false),
+        };
+        let mut journals: Vec<PathBuf> = path.map(witness::journal_beside).into_iter().collect();
+        journals.extend(
+            sealing
+                .witness_dirs
+                .iter()
+                .map(|dir| witness::journal_in(dir, &hex::encode(record))),
+        );
+        Ok(Store {
+            conn,
+            heads,
+            seal: Some(Seal {
+                key,
+                record,
+                record_written,
+                witness: Witness::new(journals, sealing.journal_interval_ms),
+            }),
+            trusted: Vec::new(),
+        })
+    }
+
+    /// The database file, if the record is not in memory.
+    pub fn path(&self) -> Option<PathBuf> {
+        self.conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+    }
+
+    /// Trusts `keys` when verifying (a read-only store trusts no key of its own).
+    pub fn trust(&mut self, keys: Vec<PublicKey>) {
+        self.trusted.extend(keys);
+    }
+
+    /// The public key this store signs with (none for a read-only store).
+    pub fn public_key(&self) -> Option<PublicKey> {
+        self.seal.as_ref().map(|s| s.key.public())
+    }
+
+    /// The record's id (hex), once it has one.
+    pub fn record_id(&self) -> Result<Option<String>, StoreError> {
+        Ok(verify::record_meta(&self.conn)?.0)
+    }
+
+    /// The journals this store witnesses its checkpoints in (for a read-only store: the one
+    /// beside the database file).
+    pub fn journals(&self) -> Vec<PathBuf> {
+        match &self.seal {
+            Some(seal) => seal.witness.status().into_iter().map(|j| j.path).collect(),
+            None => self
+                .conn
+                .path()
+                .filter(|p| !p.is_empty())
+                .map(|p| witness::journal_beside(Path::new(p)))
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// The journals and what went wrong writing each, if anything (a journal that cannot be
+    /// written never stops recording, but must be shown).
+    pub fn journal_status(&self) -> Vec<JournalStatus> {
+        self.seal
+            .as_ref()
+            .map(|s| s.witness.status())
+            .unwrap_or_default()
+    }
+
+    /// Writes the checkpoint the journals were kept waiting for, if any (call when idle).
+    pub fn flush_witness(&mut self) {
+        if let Some(seal) = &mut self.seal {
+            seal.witness.flush();
+        }
+    }
+
+    /// The latest checkpoint in the record, as it would be written down (no signature check:
+    /// see [`Store::verify`]).
+    pub fn latest_checkpoint(&self) -> Result<Option<CheckpointText>, StoreError> {
+        let (record, _) = verify::record_meta(&self.conn)?;
+        if self.schema_version()? < migrate::SEALED {
+            return Ok(None);
+        }
+        Ok(
+            verify::latest_checkpoint(&self.conn)?.map(|row| CheckpointText {
+                record: record.unwrap_or_default(),
+                id: row.id,
+                at: row.at,
+                hash: row.hash.try_into().unwrap_or(GENESIS),
+                key: seal::fingerprint(&row.public_key),
+            }),
+        )
     }
 
     /// The schema version of the open database.
@@ -254,14 +479,68 @@ impl Store {
         rule_book: &str,
         now: Timestamp,
     ) -> Result<TableId, StoreError> {
-        if let Some(id) = self.table_id(name)? {
-            return Ok(id);
-        }
-        self.conn.execute(
-            "INSERT INTO pit_tables (name, game, rule_book, created_at) VALUES (?1, ?2, ?3, ?4)",
-            params![name, game, rule_book, now.to_string()],
-        )?;
-        Ok(TableId(self.conn.last_insert_rowid()))
+        self.configure_table(name, game, rule_book, None, now)
+    }
+
+    /// The table named `name`, judged by `rule_book` whose TOML is `book` (kept in the record,
+    /// so replay judges it by the same rules): created if new; if its game or rule book changed
+    /// since recorded, the change is recorded (a chained fact).
+    pub fn configure_table(
+        &mut self,
+        name: &str,
+        game: &str,
+        rule_book: &str,
+        book: Option<&str>,
+        now: Timestamp,
+    ) -> Result<TableId, StoreError> {
+        let existing: Option<(i64, String, String, Option<String>)> = self
+            .conn
+            .query_row(
+                "SELECT id, game, rule_book, book FROM pit_tables WHERE name = ?1",
+                [name],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let at = now.to_string();
+        let mut batch = self.batch(now)?;
+        let id = match existing {
+            Some((id, g, r, b))
+                if g == game && r == rule_book && (book.is_none() || b.as_deref() == book) =>
+            {
+                return Ok(TableId(id));
+            }
+            Some((id, _, _, _)) => {
+                batch.put_fact(
+                    &facts::PIT_TABLES,
+                    &[
+                        ("id", id.into()),
+                        ("game", game.into()),
+                        ("rule_book", rule_book.into()),
+                        ("book", book.into()),
+                    ],
+                    &at,
+                )?;
+                id
+            }
+            None => {
+                let id = batch.next_id("pit_tables")?;
+                batch.put_fact(
+                    &facts::PIT_TABLES,
+                    &[
+                        ("id", id.into()),
+                        ("name", name.into()),
+                        ("game", game.into()),
+                        ("rule_book", rule_book.into()),
+                        ("created_at", at.as_str().into()),
+                        ("book", book.into()),
+                    ],
+                    &at,
+                )?;
+                id
+            }
+        };
+        batch.commit()?;
+        Ok(TableId(id))
     }
 
     /// The id of the table named `name`, if recorded.
@@ -273,6 +552,19 @@ impl Store {
             })
             .optional()?
             .map(TableId))
+    }
+
+    /// The rule book's TOML as recorded for `table` (`None` for a record from before it was kept).
+    pub fn table_book(&self, table: TableId) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT book FROM pit_tables WHERE id = ?1",
+                [table.0],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
     }
 
     /// The device with this identity, recorded on first sight.
@@ -301,21 +593,26 @@ impl Store {
         if let Some(id) = existing {
             return Ok(DeviceId(id));
         }
-        self.conn.execute(
-            "INSERT INTO devices (protocol, make, model, serial, firmware, settings, port, first_seen_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                device.protocol,
-                device.make,
-                device.model,
-                device.serial,
-                device.firmware,
-                settings_or_default(&device.settings),
-                device.port,
-                now.to_string()
+        let at = now.to_string();
+        let mut batch = self.batch(now)?;
+        let id = batch.next_id("devices")?;
+        batch.put_fact(
+            &facts::DEVICES,
+            &[
+                ("id", id.into()),
+                ("protocol", device.protocol.as_str().into()),
+                ("make", device.make.as_str().into()),
+                ("model", device.model.as_str().into()),
+                ("serial", device.serial.as_str().into()),
+                ("firmware", device.firmware.as_str().into()),
+                ("settings", settings_or_default(&device.settings).into()),
+                ("port", device.port.as_str().into()),
+                ("first_seen_at", at.as_str().into()),
             ],
+            &at,
         )?;
-        Ok(DeviceId(self.conn.last_insert_rowid()))
+        batch.commit()?;
+        Ok(DeviceId(id))
     }
 
     /// Records that `device` connected to `table`.
@@ -325,29 +622,40 @@ impl Store {
         device: DeviceId,
         now: Timestamp,
     ) -> Result<SessionId, StoreError> {
-        self.conn.execute(
-            "INSERT INTO device_sessions (table_id, device_id, started_at) VALUES (?1, ?2, ?3)",
-            params![table.0, device.0, now.to_string()],
+        let at = now.to_string();
+        let mut batch = self.batch(now)?;
+        let id = batch.next_id("device_sessions")?;
+        batch.put_fact(
+            &facts::DEVICE_SESSIONS,
+            &[
+                ("id", id.into()),
+                ("table_id", table.0.into()),
+                ("device_id", device.0.into()),
+                ("started_at", at.as_str().into()),
+                ("ended_at", FactValue::Null),
+                ("end_reason", FactValue::Null),
+            ],
+            &at,
         )?;
-        Ok(SessionId(self.conn.last_insert_rowid()))
+        batch.commit()?;
+        Ok(SessionId(id))
     }
 
-    /// Records that a session ended, and why.
+    /// Records that a session ended, and why (a session already ended keeps its first end).
     pub fn end_session(
         &mut self,
         session: SessionId,
         now: Timestamp,
         reason: &str,
     ) -> Result<(), StoreError> {
-        self.conn.execute(
-            "UPDATE device_sessions SET ended_at = ?2, end_reason = ?3 WHERE id = ?1 AND ended_at IS NULL",
-            params![session.0, now.to_string(), reason],
-        )?;
-        Ok(())
+        let mut batch = self.batch(now)?;
+        batch.end_session(session, now, reason)?;
+        batch.commit()
     }
 
-    /// Starts a batch of appends: one transaction, committed by [`Batch::commit`].
-    pub fn batch(&mut self) -> Result<Batch<'_>, StoreError> {
+    /// Starts a batch of appends at `now`: one transaction, committed (and signed) by
+    /// [`Batch::commit`].
+    pub fn batch(&mut self, now: Timestamp) -> Result<Batch<'_>, StoreError> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -355,11 +663,40 @@ impl Store {
         // monitor's writer and the desktop's incident actions) can append to the same chains
         // without forking them: SQLite lets one writer in at a time, and each sees the last head.
         let heads = load_heads(&tx)?;
-        Ok(Batch {
+        let mut batch = Batch {
+            start: heads.clone(),
             heads,
             tx,
             store_heads: &mut self.heads,
-        })
+            seal: self.seal.as_mut(),
+            now,
+        };
+        let pending = batch.seal.as_ref().is_some_and(|s| !s.record_written);
+        if pending {
+            // Another connection may have given the record its id since this one opened.
+            let (written, _) = verify::record_meta(&batch.tx)?;
+            match written.and_then(|w| <[u8; 16]>::try_from(hex::decode(w).ok()?).ok()) {
+                Some(id) => {
+                    if let Some(seal) = batch.seal.as_deref_mut() {
+                        seal.record = id;
+                        seal.record_written = true;
+                    }
+                }
+                None => {
+                    let id = batch.seal.as_ref().map(|s| hex::encode(s.record));
+                    let at = now.to_string();
+                    batch.put_fact(
+                        &facts::META,
+                        &[
+                            ("key", RECORD_ID.into()),
+                            ("value", id.unwrap_or_default().into()),
+                        ],
+                        &at,
+                    )?;
+                }
+            }
+        }
+        Ok(batch)
     }
 
     /// The events recorded for `table`, in `seq` order.
@@ -469,13 +806,18 @@ impl Store {
     }
 
     /// Sets an installation fact (e.g. `site`).
-    pub fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2) \
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![key, value],
+    pub fn set_meta(&mut self, key: &str, value: &str, now: Timestamp) -> Result<(), StoreError> {
+        if self.meta(key)?.as_deref() == Some(value) {
+            return Ok(());
+        }
+        let at = now.to_string();
+        let mut batch = self.batch(now)?;
+        batch.put_fact(
+            &facts::META,
+            &[("key", key.into()), ("value", value.into())],
+            &at,
         )?;
-        Ok(())
+        batch.commit()
     }
 
     /// An installation fact, if set.
@@ -537,231 +879,60 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Recomputes every hash chain and runs SQLite's integrity check.
+    /// Verifies the record in full against this store's own key and journals (see
+    /// [`verify::verify`]). A read-only store has no key: use [`Store::verify_with`].
     pub fn verify(&self) -> Result<VerifyReport, StoreError> {
-        let integrity: String = self
-            .conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
-        let mut report = VerifyReport {
-            integrity,
-            chains: Vec::new(),
-            first_problem: None,
-        };
-        for chain in CHAINS {
-            let outcome = verify_chain(&self.conn, chain, 0, GENESIS)?;
-            if report.first_problem.is_none() {
-                report.first_problem = outcome.problem.clone();
-            }
-            report.chains.push(outcome);
-        }
-        Ok(report)
+        self.verify_with(&self.verify_options(Depth::Full))
     }
 
     /// Verifies only what was appended since `marks` (each chain's rows up to a mark were
     /// verified before): checks that each mark's row still has the hash it had, then recomputes
-    /// every row after it. Rewriting a verified row and every hash after it changes the mark's
-    /// row, so that is found; altering a verified row's content alone is not (only a full
-    /// [`Store::verify`] re-reads every row). SQLite's own integrity check is not run:
-    /// `integrity` says so. A chain with no mark is verified from its first row.
+    /// every row after it, and everything but the rows themselves as in full. SQLite's own
+    /// integrity check is not run: `integrity` says so.
     pub fn verify_after(&self, marks: &[ChainMark]) -> Result<VerifyReport, StoreError> {
-        let mut report = VerifyReport {
-            integrity: "not checked (incremental verification)".into(),
-            chains: Vec::new(),
-            first_problem: None,
-        };
-        for chain in CHAINS {
-            let mark = marks.iter().find(|m| m.table == chain.table);
-            let (after, hash) = mark.map_or((0, GENESIS), |m| (m.last_id, m.hash));
-            let outcome = verify_chain(&self.conn, chain, after, hash)?;
-            if report.first_problem.is_none() {
-                report.first_problem = outcome.problem.clone();
-            }
-            report.chains.push(outcome);
-        }
-        Ok(report)
-    }
-}
-
-/// How far a chain has been verified: rows 1 to `last_id`, the last with hash `hash`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChainMark {
-    /// The chained table.
-    pub table: &'static str,
-    /// The last row verified (0: none).
-    pub last_id: i64,
-    /// Its hash.
-    pub hash: Hash,
-}
-
-/// One row of the record that does not match its chain.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChainProblem {
-    /// The chained table.
-    pub table: &'static str,
-    /// The row's id.
-    pub id: i64,
-    /// What does not match.
-    pub reason: String,
-}
-
-impl std::fmt::Display for ChainProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} row {}: {}", self.table, self.id, self.reason)
-    }
-}
-
-/// The outcome of checking one chain.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChainReport {
-    /// The chained table.
-    pub table: &'static str,
-    /// Rows checked.
-    pub rows: u64,
-    /// The hash of the last row (the chain's head), hex, or empty for an empty chain.
-    pub head: String,
-    /// The first row that does not match, if any.
-    pub problem: Option<ChainProblem>,
-    /// Rows up to this id were verified before and not read again (0: verified from the first).
-    pub after: i64,
-    /// Where the chain is verified up to now, when it is intact.
-    pub mark: Option<ChainMark>,
-}
-
-/// The outcome of [`Store::verify`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerifyReport {
-    /// SQLite's `PRAGMA integrity_check` answer (`ok` when sound).
-    pub integrity: String,
-    /// Every chain, in [`CHAINS`] order.
-    pub chains: Vec<ChainReport>,
-    /// The first row, in chain order, that does not match.
-    pub first_problem: Option<ChainProblem>,
-}
-
-impl VerifyReport {
-    /// Whether the database is sound and every chain intact.
-    pub fn intact(&self) -> bool {
-        self.integrity == "ok" && self.first_problem.is_none()
+        let mut options = self.verify_options(Depth::Full);
+        options.marks = Some(marks.to_vec());
+        self.verify_with(&options)
     }
 
-    /// Whether every chain checked is intact (SQLite's own check aside).
-    pub fn chains_intact(&self) -> bool {
-        self.first_problem.is_none()
-    }
-
-    /// Where each chain is verified up to, for [`Store::verify_after`]; `None` unless every chain
-    /// is intact.
-    pub fn marks(&self) -> Option<Vec<ChainMark>> {
-        self.chains.iter().map(|c| c.mark).collect()
-    }
-
-    /// Rows recomputed by this verification, over every chain.
-    pub fn rows_checked(&self) -> u64 {
-        self.chains.iter().map(|c| c.rows).sum()
-    }
-}
-
-fn verify_chain(
-    conn: &Connection,
-    chain: &Chain,
-    after: i64,
-    after_hash: Hash,
-) -> Result<ChainReport, StoreError> {
-    let report = |rows: u64, head: Option<Hash>, last_id: i64, problem: Option<ChainProblem>| {
-        let mark = match (&problem, head) {
-            (None, Some(hash)) => Some(ChainMark {
-                table: chain.table,
-                last_id,
-                hash,
-            }),
-            (None, None) => Some(ChainMark {
-                table: chain.table,
-                last_id: after,
-                hash: after_hash,
-            }),
-            _ => None,
-        };
-        ChainReport {
-            table: chain.table,
-            rows,
-            head: head.map(hex::encode).unwrap_or_default(),
-            problem,
-            after,
-            mark,
-        }
-    };
-    if after > 0 {
-        // The row verified last must still be there with the hash it had then.
-        let stored: Option<Vec<u8>> = conn
-            .query_row(
-                &format!("SELECT hash FROM {} WHERE id = ?1", chain.table),
-                [after],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if stored.as_deref() != Some(&after_hash[..]) {
-            let problem = ChainProblem {
-                table: chain.table,
-                id: after,
-                reason: "it no longer has the hash it had when verified earlier (the row or one \
-                         before it was changed or removed)"
-                    .into(),
-            };
-            return Ok(report(0, None, after, Some(problem)));
+    /// What this store verifies against: its own key (none for a read-only store) and
+    /// journals.
+    pub fn verify_options(&self, depth: Depth) -> VerifyOptions {
+        VerifyOptions {
+            depth,
+            trusted: self
+                .seal
+                .iter()
+                .map(|s| s.key.public())
+                .chain(self.trusted.iter().copied())
+                .collect(),
+            journals: self.journals(),
+            checkpoints: Vec::new(),
+            marks: None,
         }
     }
-    let sql = format!(
-        "SELECT {}, prev_hash, hash FROM {} WHERE id > ?1 ORDER BY id",
-        chain.columns.join(", "),
-        chain.table
-    );
-    let mut statement = conn.prepare(&sql)?;
-    let mut rows = statement.query([after])?;
-    let n = chain.columns.len();
-    let mut expected_prev = after_hash;
-    let mut expected_id = after + 1;
-    let mut count = 0u64;
-    let mut problem = None;
-    while let Some(row) = rows.next()? {
-        let values: Vec<ValueRef<'_>> = (0..n).map(|i| row.get_ref(i)).collect::<Result<_, _>>()?;
-        let id = values[0].as_i64().unwrap_or(-1);
-        let prev = row.get_ref(n)?.as_blob().unwrap_or(&[]).to_vec();
-        let stored = row.get_ref(n + 1)?.as_blob().unwrap_or(&[]).to_vec();
-        count += 1;
-        let fail = |reason: String| ChainProblem {
-            table: chain.table,
-            id,
-            reason,
-        };
-        if id != expected_id {
-            problem = Some(fail(format!(
-                "expected row {expected_id} here: a row is missing"
-            )));
-            break;
-        }
-        if prev != expected_prev {
-            problem = Some(fail(
-                "prev_hash does not match the previous row's hash".into(),
-            ));
-            break;
-        }
-        let computed = chain::row_hash(chain, &expected_prev, &values);
-        if stored != computed {
-            problem = Some(fail(
-                "its content does not match its hash (the row was altered)".into(),
-            ));
-            break;
-        }
-        expected_prev = computed;
-        expected_id += 1;
+
+    /// Verifies the record as `options` say.
+    pub fn verify_with(&self, options: &VerifyOptions) -> Result<VerifyReport, StoreError> {
+        verify::verify(&self.conn, options)
     }
-    let head = (count > 0 || after > 0).then_some(expected_prev);
-    Ok(report(count, head, expected_id - 1, problem))
 }
 
 fn load_heads(conn: &Connection) -> Result<HashMap<&'static str, Head>, StoreError> {
+    let chains = if migrate::version(conn)? >= migrate::SEALED {
+        CHAINS
+    } else {
+        chain::LEGACY_CHAINS
+    };
+    load_chain_heads(conn, chains)
+}
+
+fn load_chain_heads(
+    conn: &Connection,
+    chains: &[Chain],
+) -> Result<HashMap<&'static str, Head>, StoreError> {
     let mut heads = HashMap::new();
-    for chain in CHAINS {
+    for chain in chains {
         let head = conn
             .query_row(
                 &format!(
@@ -791,7 +962,11 @@ fn load_heads(conn: &Connection) -> Result<HashMap<&'static str, Head>, StoreErr
 pub struct Batch<'a> {
     tx: rusqlite::Transaction<'a>,
     heads: HashMap<&'static str, Head>,
+    /// The heads when the batch began: a batch that appended nothing needs no checkpoint.
+    start: HashMap<&'static str, Head>,
     store_heads: &'a mut HashMap<&'static str, Head>,
+    seal: Option<&'a mut Seal>,
+    now: Timestamp,
 }
 
 /// A value for a chained row's column.
@@ -828,39 +1003,168 @@ impl Field<'_> {
     }
 }
 
+/// Appends one row to `chain` on `conn`, whose heads are `heads`; `fields` are the content
+/// columns after `id`.
+fn append_row(
+    conn: &Connection,
+    heads: &mut HashMap<&'static str, Head>,
+    chain: &Chain,
+    fields: &[Field<'_>],
+) -> Result<(i64, Hash), StoreError> {
+    let head = heads.get(chain.table).copied().unwrap_or(Head {
+        last_id: 0,
+        hash: GENESIS,
+    });
+    let id = head.last_id + 1;
+    let mut values = Vec::with_capacity(fields.len() + 1);
+    values.push(ValueRef::Integer(id));
+    values.extend(fields.iter().map(Field::value_ref));
+    let hash = chain::row_hash(chain, &head.hash, &values);
+    let placeholders: Vec<String> = (1..=chain.columns.len() + 2)
+        .map(|i| format!("?{i}"))
+        .collect();
+    let sql = format!(
+        "INSERT INTO {} ({}, prev_hash, hash) VALUES ({})",
+        chain.table,
+        chain.columns.join(", "),
+        placeholders.join(", ")
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let id_field = Field::Int(id);
+    let prev_field = Field::Blob(&head.hash);
+    let hash_field = Field::Blob(&hash);
+    let mut all: Vec<&dyn ToSql> = Vec::with_capacity(fields.len() + 3);
+    all.push(&id_field);
+    all.extend(fields.iter().map(|f| f as &dyn ToSql));
+    all.push(&prev_field);
+    all.push(&hash_field);
+    statement.execute(all.as_slice())?;
+    heads.insert(chain.table, Head { last_id: id, hash });
+    Ok((id, hash))
+}
+
+/// Migration 3's upgrade step for a record from before signing (see [`migrate`]): chains the
+/// incidents it has, records every derived row as a fact, gives the record its id, and marks how
+/// many rows of each chain predate signing. Runs inside the migration's transaction.
+pub(crate) fn upgrade_to_sealed(tx: &Connection) -> Result<(), StoreError> {
+    // Incidents were only ever inserted: chain them in id order, as if appended one by one.
+    {
+        let columns = chain::INCIDENTS.columns;
+        let mut statement = tx.prepare(&format!(
+            "SELECT {} FROM incidents ORDER BY id",
+            columns.join(", ")
+        ))?;
+        let mut rows = statement.query([])?;
+        let mut prev = GENESIS;
+        let mut expected = 1;
+        let mut hashes = Vec::new();
+        while let Some(row) = rows.next()? {
+            let values: Vec<ValueRef<'_>> = (0..columns.len())
+                .map(|i| row.get_ref(i))
+                .collect::<Result<_, _>>()?;
+            let id = values[0].as_i64().unwrap_or(-1);
+            if id != expected {
+                return Err(StoreError::Invalid(format!(
+                    "incident {expected} is missing from the record, so its incidents cannot be chained"
+                )));
+            }
+            let hash = chain::row_hash(&chain::INCIDENTS, &prev, &values);
+            hashes.push((id, prev, hash));
+            prev = hash;
+            expected += 1;
+        }
+        drop(rows);
+        let mut update =
+            tx.prepare("UPDATE incidents SET prev_hash = ?2, hash = ?3 WHERE id = ?1")?;
+        for (id, prev, hash) in hashes {
+            update.execute(params![id, &prev[..], &hash[..]])?;
+        }
+    }
+    // The schema version is still the old one here: every chain of the new one.
+    let mut heads = load_chain_heads(tx, CHAINS)?;
+    let at = "";
+    let record = hex::encode(new_record_id());
+    for derived in facts::DERIVED {
+        for row in facts::existing_rows(tx, derived)? {
+            facts::put(tx, &mut heads, derived, &row, at)?;
+        }
+    }
+    facts::put(
+        tx,
+        &mut heads,
+        &facts::META,
+        &[("key", RECORD_ID.into()), ("value", record.into())],
+        at,
+    )?;
+    // Everything so far, and the mark itself, predates signing.
+    let counts: Vec<i64> = chain::SIGNED
+        .iter()
+        .map(|c| {
+            let n = heads.get(c.table).map_or(0, |h| h.last_id);
+            if c.table == chain::FACTS.table {
+                n + 1
+            } else {
+                n
+            }
+        })
+        .collect();
+    facts::put(
+        tx,
+        &mut heads,
+        &facts::META,
+        &[
+            ("key", UNSIGNED_BEFORE.into()),
+            ("value", seal::counts_text(&counts).into()),
+        ],
+        at,
+    )?;
+    Ok(())
+}
+
 impl Batch<'_> {
     /// Appends one row to `chain`; `fields` are the content columns after `id`.
     fn append(&mut self, chain: &Chain, fields: &[Field<'_>]) -> Result<i64, StoreError> {
-        let head = self.heads.get(chain.table).copied().unwrap_or(Head {
-            last_id: 0,
-            hash: GENESIS,
-        });
-        let id = head.last_id + 1;
-        let mut values = Vec::with_capacity(fields.len() + 1);
-        values.push(ValueRef::Integer(id));
-        values.extend(fields.iter().map(Field::value_ref));
-        let hash = chain::row_hash(chain, &head.hash, &values);
-        let placeholders: Vec<String> = (1..=chain.columns.len() + 2)
-            .map(|i| format!("?{i}"))
-            .collect();
-        let sql = format!(
-            "INSERT INTO {} ({}, prev_hash, hash) VALUES ({})",
-            chain.table,
-            chain.columns.join(", "),
-            placeholders.join(", ")
-        );
-        let mut statement = self.tx.prepare_cached(&sql)?;
-        let id_field = Field::Int(id);
-        let prev_field = Field::Blob(&head.hash);
-        let hash_field = Field::Blob(&hash);
-        let mut all: Vec<&dyn ToSql> = Vec::with_capacity(fields.len() + 3);
-        all.push(&id_field);
-        all.extend(fields.iter().map(|f| f as &dyn ToSql));
-        all.push(&prev_field);
-        all.push(&hash_field);
-        statement.execute(all.as_slice())?;
-        self.heads.insert(chain.table, Head { last_id: id, hash });
-        Ok(id)
+        append_row(&self.tx, &mut self.heads, chain, fields).map(|(id, _)| id)
+    }
+
+    /// Records that a session ended, and why (a session already ended keeps its first end).
+    pub fn end_session(
+        &mut self,
+        session: SessionId,
+        now: Timestamp,
+        reason: &str,
+    ) -> Result<(), StoreError> {
+        let open: bool = self
+            .tx
+            .query_row(
+                "SELECT ended_at IS NULL FROM device_sessions WHERE id = ?1",
+                [session.0],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(false);
+        if !open {
+            return Ok(());
+        }
+        let at = now.to_string();
+        self.put_fact(
+            &facts::DEVICE_SESSIONS,
+            &[
+                ("id", session.0.into()),
+                ("ended_at", at.as_str().into()),
+                ("end_reason", reason.into()),
+            ],
+            &at,
+        )
+    }
+
+    /// The id the next row of a derived table gets.
+    fn next_id(&self, table: &str) -> Result<i64, StoreError> {
+        Ok(self.tx.query_row(
+            &format!("SELECT COALESCE(MAX(id), 0) + 1 FROM {table}"),
+            [],
+            |r| r.get(0),
+        )?)
     }
 
     /// Journals bytes exactly as received from a device session, with the host receive time.
@@ -978,10 +1282,69 @@ impl Batch<'_> {
         Ok(())
     }
 
-    /// Commits everything in the batch at once (durably, before returning).
-    pub fn commit(self) -> Result<(), StoreError> {
+    /// Commits everything in the batch at once (durably, before returning), ending with a
+    /// checkpoint signed by the installation's key when anything was appended; the checkpoint
+    /// then goes to the journals (see [`witness`]).
+    pub fn commit(mut self) -> Result<(), StoreError> {
+        let mut witnessed = None;
+        if self.heads != self.start {
+            if let Some(seal) = self.seal.as_deref() {
+                let heads: Vec<(i64, Hash)> = chain::SIGNED
+                    .iter()
+                    .map(|c| {
+                        self.heads
+                            .get(c.table)
+                            .map_or((0, GENESIS), |h| (h.last_id, h.hash))
+                    })
+                    .collect();
+                let previous = self
+                    .heads
+                    .get(chain::CHECKPOINTS.table)
+                    .copied()
+                    .unwrap_or(Head {
+                        last_id: 0,
+                        hash: GENESIS,
+                    });
+                let id = previous.last_id + 1;
+                let at = self.now.to_string();
+                let signed = seal::Signed {
+                    record: &seal.record,
+                    id,
+                    at: &at,
+                    heads: &heads,
+                    prev: &previous.hash,
+                };
+                let signature = seal.key.sign(&signed.message());
+                let public_key = seal.key.public();
+                let counts: Vec<i64> = heads.iter().map(|(n, _)| *n).collect();
+                let (_, hash) = append_row(
+                    &self.tx,
+                    &mut self.heads,
+                    &chain::CHECKPOINTS,
+                    &[
+                        Field::Text(&at),
+                        Field::Text(&seal::counts_text(&counts)),
+                        Field::Blob(&public_key.to_bytes()),
+                        Field::Blob(&signature),
+                    ],
+                )?;
+                witnessed = Some(CheckpointText {
+                    record: hex::encode(seal.record),
+                    id,
+                    at,
+                    hash,
+                    key: public_key.fingerprint(),
+                });
+            }
+        }
         self.tx.commit()?;
         *self.store_heads = self.heads;
+        if let Some(seal) = self.seal {
+            seal.record_written = true;
+            if let Some(text) = witnessed {
+                seal.witness.checkpoint(text, self.now.unix_millis(), false);
+            }
+        }
         Ok(())
     }
 }

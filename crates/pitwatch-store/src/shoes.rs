@@ -50,13 +50,17 @@ impl Batch<'_> {
         first_seq: u64,
         carry: &str,
     ) -> Result<(), StoreError> {
-        self.tx.execute(
-            "INSERT INTO shoes (table_id, shoe, first_seq, carry) VALUES (?1, ?2, ?3, ?4) \
-             ON CONFLICT (table_id, shoe) DO UPDATE SET first_seq = excluded.first_seq, \
-             carry = excluded.carry",
-            params![table.0, shoe, seq_i64(first_seq), carry],
-        )?;
-        Ok(())
+        let at = self.now.to_string();
+        self.put_fact(
+            &crate::facts::SHOES,
+            &[
+                ("table_id", table.0.into()),
+                ("shoe", i64::from(shoe).into()),
+                ("first_seq", seq_i64(first_seq).into()),
+                ("carry", carry.into()),
+            ],
+            &at,
+        )
     }
 }
 

@@ -37,6 +37,17 @@ CREATE TABLE audit_log (
     hash        BLOB NOT NULL
 );
 
+-- table checkpoints
+CREATE TABLE checkpoints (
+    id          INTEGER PRIMARY KEY,
+    at          TEXT NOT NULL,
+    counts      TEXT NOT NULL,
+    public_key  BLOB NOT NULL,
+    signature   BLOB NOT NULL,
+    prev_hash   BLOB NOT NULL,
+    hash        BLOB NOT NULL
+);
+
 -- table device_sessions
 CREATE TABLE device_sessions (
     id          INTEGER PRIMARY KEY,
@@ -75,6 +86,17 @@ CREATE TABLE events (
     prev_hash   BLOB NOT NULL,
     hash        BLOB NOT NULL,
     UNIQUE (table_id, seq)
+);
+
+-- table facts
+CREATE TABLE facts (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    subject     TEXT NOT NULL,
+    body        TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    prev_hash   BLOB NOT NULL,
+    hash        BLOB NOT NULL
 );
 
 -- table frames
@@ -132,7 +154,7 @@ CREATE TABLE incidents (
     evidence    TEXT NOT NULL,
     message     TEXT NOT NULL,
     opened_at   TEXT NOT NULL
-);
+, prev_hash BLOB, hash BLOB);
 
 -- table meta
 CREATE TABLE meta (
@@ -147,7 +169,7 @@ CREATE TABLE pit_tables (
     game        TEXT NOT NULL,
     rule_book   TEXT NOT NULL,
     created_at  TEXT NOT NULL
-);
+, book TEXT);
 
 -- table raw_chunks
 CREATE TABLE raw_chunks (
@@ -187,7 +209,7 @@ CREATE TABLE users (
     role            TEXT NOT NULL CHECK (role IN ('supervisor', 'surveillance', 'admin')),
     password_hash   TEXT NOT NULL,
     created_at      TEXT NOT NULL
-);
+, active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)));
 
 -- trigger audit_log_append_only_d
 CREATE TRIGGER audit_log_append_only_d BEFORE DELETE ON audit_log
@@ -197,6 +219,14 @@ BEGIN SELECT RAISE (ABORT, 'audit_log is append-only'); END;
 CREATE TRIGGER audit_log_append_only_u BEFORE UPDATE ON audit_log
 BEGIN SELECT RAISE (ABORT, 'audit_log is append-only'); END;
 
+-- trigger checkpoints_append_only_d
+CREATE TRIGGER checkpoints_append_only_d BEFORE DELETE ON checkpoints
+BEGIN SELECT RAISE (ABORT, 'checkpoints is append-only'); END;
+
+-- trigger checkpoints_append_only_u
+CREATE TRIGGER checkpoints_append_only_u BEFORE UPDATE ON checkpoints
+BEGIN SELECT RAISE (ABORT, 'checkpoints is append-only'); END;
+
 -- trigger events_append_only_d
 CREATE TRIGGER events_append_only_d BEFORE DELETE ON events
 BEGIN SELECT RAISE (ABORT, 'events is append-only'); END;
@@ -204,6 +234,14 @@ BEGIN SELECT RAISE (ABORT, 'events is append-only'); END;
 -- trigger events_append_only_u
 CREATE TRIGGER events_append_only_u BEFORE UPDATE ON events
 BEGIN SELECT RAISE (ABORT, 'events is append-only'); END;
+
+-- trigger facts_append_only_d
+CREATE TRIGGER facts_append_only_d BEFORE DELETE ON facts
+BEGIN SELECT RAISE (ABORT, 'facts is append-only'); END;
+
+-- trigger facts_append_only_u
+CREATE TRIGGER facts_append_only_u BEFORE UPDATE ON facts
+BEGIN SELECT RAISE (ABORT, 'facts is append-only'); END;
 
 -- trigger frames_append_only_d
 CREATE TRIGGER frames_append_only_d BEFORE DELETE ON frames
@@ -235,6 +273,14 @@ BEGIN
     INSERT INTO incident_status (incident_id, status) VALUES (NEW.incident_id, NEW.status)
     ON CONFLICT (incident_id) DO UPDATE SET status = excluded.status;
 END;
+
+-- trigger incidents_append_only_d
+CREATE TRIGGER incidents_append_only_d BEFORE DELETE ON incidents
+BEGIN SELECT RAISE (ABORT, 'incidents is append-only'); END;
+
+-- trigger incidents_append_only_u
+CREATE TRIGGER incidents_append_only_u BEFORE UPDATE ON incidents
+BEGIN SELECT RAISE (ABORT, 'incidents is append-only'); END;
 
 -- trigger raw_chunks_append_only_d
 CREATE TRIGGER raw_chunks_append_only_d BEFORE DELETE ON raw_chunks

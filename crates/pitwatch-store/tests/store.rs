@@ -6,8 +6,31 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
-use pitwatch_store::{migrate, DeviceIdentity, SessionId, Store, StoreError, TableId};
+use pitwatch_store::{
+    migrate, DeviceIdentity, Sealing, SessionId, SigningKey, Store, StoreError, TableId,
+    VerifyOptions, VerifyReport,
+};
 use rusqlite::Connection;
+
+/// Opens the record at `path`, signing with the installation key kept beside it (as each test's
+/// installation).
+fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+    let path = path.as_ref();
+    Store::open(path, &Sealing::key_file(key_file(path)))
+}
+
+fn key_file(db: &Path) -> std::path::PathBuf {
+    db.with_file_name("installation.key")
+}
+
+/// Verifies a record read-only, in full, trusting the installation key beside it.
+fn verify_read_only(path: &Path) -> VerifyReport {
+    let key = SigningKey::load(&key_file(path)).unwrap();
+    let store = Store::open_read_only(path).unwrap();
+    store
+        .verify_with(&VerifyOptions::full(vec![key.public()], store.journals()))
+        .unwrap()
+}
 
 fn t(ms: i64) -> Timestamp {
     Timestamp::from_unix_millis(1_796_000_000_000 + ms).unwrap()
@@ -33,7 +56,7 @@ fn setup(store: &mut Store) -> (TableId, SessionId) {
 
 /// Appends `n` chunks, each with one accepted frame and one event, in one batch.
 fn ingest(store: &mut Store, table: TableId, session: SessionId, from: u64, n: u64) {
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(t(0)).unwrap();
     for i in from..from + n {
         let bytes = format!("\x05{}D\u{81}\u{b8}\x03", i % 10).into_bytes();
         let chunk = batch.append_chunk(session, t(i as i64), &bytes).unwrap();
@@ -52,7 +75,7 @@ fn ingest(store: &mut Store, table: TableId, session: SessionId, from: u64, n: u
 fn a_new_database_is_migrated_and_reopening_applies_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let store = Store::open(&path).unwrap();
+    let store = open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), migrate::LATEST);
     drop(store);
     let mut conn = Connection::open(&path).unwrap();
@@ -63,12 +86,12 @@ fn a_new_database_is_migrated_and_reopening_applies_nothing() {
 fn a_newer_database_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    drop(Store::open(&path).unwrap());
+    drop(open(&path).unwrap());
     Connection::open(&path)
         .unwrap()
         .pragma_update(None, "user_version", migrate::LATEST + 1)
         .unwrap();
-    match Store::open(&path) {
+    match open(&path) {
         Err(StoreError::NewerSchema { found, supported }) => {
             assert_eq!((found, supported), (migrate::LATEST + 1, migrate::LATEST));
         }
@@ -85,7 +108,7 @@ fn a_failing_migration_leaves_the_database_unchanged() {
     conn.execute_batch("CREATE TABLE audit_log (x INTEGER);")
         .unwrap();
     drop(conn);
-    let err = Store::open(&path).err().expect("migration fails");
+    let err = open(&path).err().expect("migration fails");
     assert!(
         matches!(err, StoreError::Migration { version: 1, .. }),
         "{err}"
@@ -112,7 +135,7 @@ fn a_failing_migration_leaves_the_database_unchanged() {
 fn schema_matches_the_snapshot() {
     let store_dir = tempfile::tempdir().unwrap();
     let path = store_dir.path().join("pit.db");
-    drop(Store::open(&path).unwrap());
+    drop(open(&path).unwrap());
     let conn = Connection::open(&path).unwrap();
     let mut statement = conn
         .prepare(
@@ -148,10 +171,10 @@ fn schema_matches_the_snapshot() {
 fn chained_tables_reject_update_and_delete() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let mut store = Store::open(&path).unwrap();
+    let mut store = open(&path).unwrap();
     let (table, session) = setup(&mut store);
     ingest(&mut store, table, session, 0, 3);
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(t(0)).unwrap();
     batch
         .append_audit("ana", "login", "session", "", t(5))
         .unwrap();
@@ -182,11 +205,20 @@ fn an_intact_record_verifies_with_counts_and_heads() {
             ("raw_chunks", 10),
             ("frames", 10),
             ("events", 10),
+            ("incidents", 0),
             ("incident_changes", 0),
             ("incident_notes", 0),
-            ("audit_log", 0)
+            ("audit_log", 0),
+            // The record's id, the table, the device and the session.
+            ("facts", 4),
+            // One per write transaction.
+            ("checkpoints", 4),
         ]
     );
+    let latest = report.latest.as_ref().expect("a checkpoint");
+    assert!(latest.signature_valid && latest.trusted, "{latest:?}");
+    assert_eq!(latest.text.id, 4);
+    assert!(report.predating.is_empty());
     assert_eq!(report.chains[0].head.len(), 64);
 }
 
@@ -194,7 +226,7 @@ fn an_intact_record_verifies_with_counts_and_heads() {
 fn changing_one_byte_of_one_row_is_found_and_named() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let mut store = Store::open(&path).unwrap();
+    let mut store = open(&path).unwrap();
     let (table, session) = setup(&mut store);
     ingest(&mut store, table, session, 0, 5);
     drop(store);
@@ -206,7 +238,7 @@ fn changing_one_byte_of_one_row_is_found_and_named() {
     )
     .unwrap();
     drop(conn);
-    let report = Store::open_read_only(&path).unwrap().verify().unwrap();
+    let report = verify_read_only(&path);
     assert!(!report.intact());
     let problem = report.first_problem.unwrap();
     assert_eq!((problem.table, problem.id), ("raw_chunks", 3));
@@ -219,7 +251,7 @@ fn changing_one_byte_of_one_row_is_found_and_named() {
 fn a_removed_row_is_found() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let mut store = Store::open(&path).unwrap();
+    let mut store = open(&path).unwrap();
     let (table, session) = setup(&mut store);
     ingest(&mut store, table, session, 0, 5);
     drop(store);
@@ -241,11 +273,11 @@ fn a_removed_row_is_found() {
 fn chains_continue_across_restarts() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let mut store = Store::open(&path).unwrap();
+    let mut store = open(&path).unwrap();
     let (table, session) = setup(&mut store);
     ingest(&mut store, table, session, 0, 4);
     drop(store);
-    let mut store = Store::open(&path).unwrap();
+    let mut store = open(&path).unwrap();
     ingest(&mut store, table, session, 4, 4);
     let report = store.verify().unwrap();
     assert!(report.intact(), "{:?}", report.first_problem);
@@ -259,10 +291,10 @@ fn an_uncommitted_batch_writes_nothing() {
     let mut store = Store::open_in_memory().unwrap();
     let (_table, session) = setup(&mut store);
     {
-        let mut batch = store.batch().unwrap();
+        let mut batch = store.batch(t(0)).unwrap();
         batch.append_chunk(session, t(1), b"lost").unwrap();
     }
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(t(0)).unwrap();
     let id = batch.append_chunk(session, t(2), b"kept").unwrap();
     batch.commit().unwrap();
     assert_eq!(id.0, 1, "the dropped batch did not advance the chain");
@@ -280,7 +312,7 @@ fn kill_child_writer() {
     let Some(path) = std::env::var_os("PITWATCH_KILL_CHILD_DB") else {
         return; // Only meaningful when started by the parent test.
     };
-    let mut store = Store::open(path).unwrap();
+    let mut store = open(path).unwrap();
     let (table, session) = setup(&mut store);
     let mut next = 0;
     loop {
@@ -315,7 +347,7 @@ fn a_kill_during_ingest_loses_nothing_committed() {
     }
     child.kill().unwrap(); // SIGKILL: no destructor, no flush, mid-transaction.
     child.wait().unwrap();
-    let store = Store::open(&path).unwrap();
+    let store = open(&path).unwrap();
     let report = store.verify().unwrap();
     assert!(report.intact(), "{:?}", report.first_problem);
     let events = report.chains[2].rows;
@@ -332,7 +364,7 @@ fn every_chain_hashes_every_column_of_its_table() {
     // or the new column would be unprotected.
     let store_dir = tempfile::tempdir().unwrap();
     let path = store_dir.path().join("pit.db");
-    drop(Store::open(&path).unwrap());
+    drop(open(&path).unwrap());
     let conn = Connection::open(&path).unwrap();
     for chain in pitwatch_store::chain::CHAINS {
         let mut statement = conn
@@ -371,12 +403,12 @@ fn incidents_move_open_acknowledged_resolved_and_persist_with_history() {
     use pitwatch_store::{IncidentFilter, Role, Status};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let mut store = Store::open(&path).unwrap();
+    let mut store = open(&path).unwrap();
     let (table, _) = setup(&mut store);
     store
         .add_user("ana", Role::Supervisor, "correct horse", t(1))
         .unwrap();
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(t(0)).unwrap();
     let id = batch.open_incident(&burn_incident(table), t(2)).unwrap();
     batch.commit().unwrap();
     assert_eq!(store.incident(id).unwrap().status, Status::Open);
@@ -401,7 +433,7 @@ fn incidents_move_open_acknowledged_resolved_and_persist_with_history() {
     drop(store);
 
     // After a restart the state and the whole history are still there, and the chains verify.
-    let store = Store::open(&path).unwrap();
+    let store = open(&path).unwrap();
     let incident = store.incident(id).unwrap();
     assert_eq!(
         (incident.status, incident.evidence.clone()),
@@ -488,14 +520,14 @@ fn two_connections_append_to_one_chain_without_forking_it() {
     use pitwatch_store::Role;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let mut writer = Store::open(&path).unwrap();
+    let mut writer = open(&path).unwrap();
     let (table, session) = setup(&mut writer);
-    let mut desk = Store::open(&path).unwrap();
+    let mut desk = open(&path).unwrap();
     desk.add_user("ana", Role::Supervisor, "correct horse", t(1))
         .unwrap();
     for round in 0..5 {
         ingest(&mut writer, table, session, round * 3, 3);
-        let mut batch = writer.batch().unwrap();
+        let mut batch = writer.batch(t(0)).unwrap();
         batch
             .append_audit(
                 "monitor",
@@ -506,13 +538,13 @@ fn two_connections_append_to_one_chain_without_forking_it() {
             )
             .unwrap();
         batch.commit().unwrap();
-        let mut batch = desk.batch().unwrap();
+        let mut batch = desk.batch(t(0)).unwrap();
         batch
             .append_audit("ana", "view", "table BAC-1", "", t(round as i64))
             .unwrap();
         batch.commit().unwrap();
     }
-    let report = Store::open_read_only(&path).unwrap().verify().unwrap();
+    let report = verify_read_only(&path);
     assert!(report.intact(), "{:?}", report.first_problem);
     assert_eq!(
         report
@@ -538,7 +570,7 @@ fn many_incidents(store: &mut Store) -> Vec<pitwatch_store::IncidentId> {
         .unwrap();
     let mut ids = Vec::new();
     for k in 0..60u32 {
-        let mut batch = store.batch().unwrap();
+        let mut batch = store.batch(t(0)).unwrap();
         let incident = pitwatch_store::NewIncident {
             table: if k % 3 == 0 { bac2 } else { bac1 },
             code: if k % 4 == 0 {
@@ -598,7 +630,7 @@ fn incident_pages_follow_a_keyset_cursor_newest_first_with_filters_and_totals() 
     assert_eq!(third.total, 60, "the total counts every page");
 
     // A new incident does not shift the pages already read: the cursor is an id.
-    let mut batch = store.batch().unwrap();
+    let mut batch = store.batch(t(0)).unwrap();
     batch
         .open_incident(&burn_incident(TableId(1)), t(200_000))
         .unwrap();
@@ -773,7 +805,7 @@ fn a_database_of_version_1_gets_the_current_status_of_its_incidents() {
         .unwrap();
         tx.commit().unwrap();
     }
-    let store = Store::open(&path).unwrap();
+    let store = open(&path).unwrap();
     let statuses: Vec<(i64, pitwatch_store::Status)> = store
         .incidents(&Default::default())
         .unwrap()
@@ -788,7 +820,7 @@ fn a_database_of_version_1_gets_the_current_status_of_its_incidents() {
 fn verifying_after_marks_reads_only_new_rows_and_still_finds_a_rewritten_past() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pit.db");
-    let mut store = Store::open(&path).unwrap();
+    let mut store = open(&path).unwrap();
     let (table, session) = setup(&mut store);
     ingest(&mut store, table, session, 0, 50);
     let full = store.verify().unwrap();
@@ -797,8 +829,9 @@ fn verifying_after_marks_reads_only_new_rows_and_still_finds_a_rewritten_past() 
     ingest(&mut store, table, session, 50, 5);
     let since = store.verify_after(&marks).unwrap();
     assert!(since.chains_intact(), "{:?}", since.first_problem);
+    assert!(since.intact(), "{:?}", since.problems);
     assert!(
-        !since.intact(),
+        since.integrity.contains("not checked"),
         "SQLite's own check was not run, and it says so"
     );
     let chunks = since

@@ -21,7 +21,50 @@ session: Session | null,
 /**
  * The tables, in the pit definition's order.
  */
-tables: Array<TableTile>, };
+tables: Array<TableTile>, 
+/**
+ * The record: where it is, who signs it, and what is wrong with it if anything.
+ */
+record: RecordStatus, };
+
+export type RecordStatus = { 
+/**
+ * The database file recording goes to (a new segment after a record failed verification).
+ */
+path: string, 
+/**
+ * The record's id (hex), once it has one.
+ */
+recordId: string | null, 
+/**
+ * The fingerprint of the installation's signing key, which every checkpoint is signed with
+ * and every report prints.
+ */
+keyFingerprint: string | null, 
+/**
+ * The latest signed checkpoint, as printed in reports (`pitwatch-checkpoint:1:…`).
+ */
+latestCheckpoint: string | null, 
+/**
+ * The checkpoint journals that witness the record.
+ */
+journals: Array<string>, 
+/**
+ * What is wrong with the record or its witnesses, most serious first; each stays until
+ * what caused it is dealt with.
+ */
+alerts: Array<RecordAlert>, };
+
+export type RecordAlert = { 
+/**
+ * How serious: `critical` (the record failed verification) or `high` (a witness cannot be
+ * written).
+ */
+severity: Severity, 
+/**
+ * What is wrong and what Pitwatch did about it, for people.
+ */
+message: string, };
 
 export type UserRow = { 
 /**
@@ -484,7 +527,11 @@ incident: IncidentRow, } | { "type": "incident_changed",
 /**
  * The incident as it is now.
  */
-incident: IncidentRow, };
+incident: IncidentRow, } | { "type": "record", 
+/**
+ * The record as it is now.
+ */
+record: RecordStatus, };
 
 export type ShoeReplay = { 
 /**

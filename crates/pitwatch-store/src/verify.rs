@@ -1,0 +1,757 @@
+//! Verification: does the record prove itself?
+//!
+//! In full ([`Depth::Full`]) every row of every chain is hashed again, SQLite's own integrity
+//! check runs, the derived tables are rebuilt from the chained rows and compared, the schema is
+//! compared with what the migrations create, the latest checkpoint's signature is checked against
+//! the trusted keys and must cover every row, and every checkpoint written down outside the
+//! record (journals, a checkpoint printed in a report) must be in the record, unchanged.
+//!
+//! [`Depth::Quick`] is what start-up runs on a record of any age: everything but re-hashing the
+//! rows before the latest checkpoint and SQLite's page-level check. It still finds a record
+//! rewritten with recomputed hashes (the signed heads no longer match), rows appended, removed
+//! or cut off, an older copy put back (the journals), a derived table or the schema changed; it
+//! does not find a row altered *without* recomputing hashes, which the full verification,
+//! started in the background, does.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OptionalExtension};
+
+use crate::chain::{self, Chain, Hash, GENESIS};
+use crate::facts::{self, DerivedProblem};
+use crate::seal::{self, CheckpointText, PublicKey, Signed};
+use crate::witness::{self, JournalRead};
+use crate::{migrate, StoreError};
+
+/// How much to verify.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// Every row hashed again, SQLite's integrity check, everything else.
+    Full,
+    /// Everything but re-hashing rows and SQLite's integrity check (start-up).
+    Quick,
+}
+
+/// What to verify against.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// How much.
+    pub depth: Depth,
+    /// Keys whose signatures are trusted (the installation's, or given by whoever checks).
+    pub trusted: Vec<PublicKey>,
+    /// Checkpoint journals to check the record against (missing files are reported, not fatal).
+    pub journals: Vec<PathBuf>,
+    /// Checkpoints written down elsewhere (a report, paper) that the record must contain.
+    pub checkpoints: Vec<CheckpointText>,
+    /// Chains verified before up to these marks: only rows after them are hashed again.
+    pub marks: Option<Vec<ChainMark>>,
+}
+
+impl VerifyOptions {
+    /// Full verification against `trusted` keys and `journals`.
+    pub fn full(trusted: Vec<PublicKey>, journals: Vec<PathBuf>) -> VerifyOptions {
+        VerifyOptions {
+            depth: Depth::Full,
+            trusted,
+            journals,
+            checkpoints: Vec::new(),
+            marks: None,
+        }
+    }
+}
+
+/// How far a chain has been verified: rows 1 to `last_id`, the last with hash `hash`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChainMark {
+    /// The chained table.
+    pub table: &'static str,
+    /// The last row verified (0: none).
+    pub last_id: i64,
+    /// Its hash.
+    pub hash: Hash,
+}
+
+/// One row of the record that does not match its chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainProblem {
+    /// The chained table.
+    pub table: &'static str,
+    /// The row's id.
+    pub id: i64,
+    /// What does not match.
+    pub reason: String,
+}
+
+impl std::fmt::Display for ChainProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} row {}: {}", self.table, self.id, self.reason)
+    }
+}
+
+/// The outcome of checking one chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainReport {
+    /// The chained table.
+    pub table: &'static str,
+    /// Rows checked.
+    pub rows: u64,
+    /// Rows in the chain.
+    pub length: i64,
+    /// The hash of the last row (the chain's head), hex, or empty for an empty chain.
+    pub head: String,
+    /// The first row that does not match, if any.
+    pub problem: Option<ChainProblem>,
+    /// Rows up to this id were verified before and not read again (0: verified from the first).
+    pub after: i64,
+    /// Where the chain is verified up to now, when it is intact.
+    pub mark: Option<ChainMark>,
+}
+
+/// A checkpoint as verification found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckpointInfo {
+    /// Its text form (as in journals and reports).
+    pub text: CheckpointText,
+    /// The fingerprint of the key that signed it.
+    pub key: String,
+    /// Whether that key is one of the trusted ones.
+    pub trusted: bool,
+    /// Whether its signature is that key's signature of the chains' heads as stored.
+    pub signature_valid: bool,
+}
+
+/// Rows of one chain in a range of ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowRange {
+    /// The chained table.
+    pub table: &'static str,
+    /// The first id.
+    pub first: i64,
+    /// The last id.
+    pub last: i64,
+}
+
+impl std::fmt::Display for RowRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.first == self.last {
+            write!(f, "{} row {}", self.table, self.first)
+        } else {
+            write!(f, "{} rows {}–{}", self.table, self.first, self.last)
+        }
+    }
+}
+
+/// What a journal said about the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalReport {
+    /// The journal file.
+    pub path: PathBuf,
+    /// Whether it could be read (a missing journal is not tampering, but witnesses nothing).
+    pub read: Result<(), String>,
+    /// Checkpoints of this record it holds.
+    pub checkpoints: u64,
+    /// The latest of them.
+    pub latest: Option<CheckpointText>,
+    /// Checkpoints of other records it holds.
+    pub other_records: u64,
+    /// Lines that are not checkpoints.
+    pub unreadable: u64,
+}
+
+/// The outcome of a verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifyReport {
+    /// How much was verified.
+    pub depth: Depth,
+    /// SQLite's `PRAGMA integrity_check` answer (`ok` when sound), or why it was not run.
+    pub integrity: String,
+    /// Every chain, in [`chain::CHAINS`] order.
+    pub chains: Vec<ChainReport>,
+    /// The first row, in chain order, that does not match its chain.
+    pub first_problem: Option<ChainProblem>,
+    /// The record's id, hex, once it has one.
+    pub record: Option<String>,
+    /// Checkpoints in the record.
+    pub checkpoints: i64,
+    /// The latest checkpoint, if any.
+    pub latest: Option<CheckpointInfo>,
+    /// Rows written before the record was signed (an upgraded record): vouched for by nothing
+    /// but their chain from then on.
+    pub predating: Vec<RowRange>,
+    /// The journals checked.
+    pub journals: Vec<JournalReport>,
+    /// Every problem found, in plain words, most fundamental first. Empty when intact.
+    pub problems: Vec<String>,
+}
+
+impl VerifyReport {
+    /// Whether the record proves itself: sound, every chain intact, every row signed (or
+    /// predating signing), nothing contradicted.
+    pub fn intact(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// Whether every chain checked is intact (all else aside).
+    pub fn chains_intact(&self) -> bool {
+        self.first_problem.is_none()
+    }
+
+    /// Where each chain is verified up to, for verifying only what is appended later; `None`
+    /// unless every chain is intact.
+    pub fn marks(&self) -> Option<Vec<ChainMark>> {
+        self.chains.iter().map(|c| c.mark).collect()
+    }
+
+    /// Rows hashed again by this verification, over every chain.
+    pub fn rows_checked(&self) -> u64 {
+        self.chains.iter().map(|c| c.rows).sum()
+    }
+}
+
+/// The schema the migrations create, as `sqlite_master` lists it: (type, name) → SQL.
+fn expected_schema() -> &'static BTreeMap<(String, String), String> {
+    static SCHEMA: std::sync::OnceLock<BTreeMap<(String, String), String>> =
+        std::sync::OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let mut conn = Connection::open_in_memory().expect("an in-memory database opens");
+        migrate::migrate(&mut conn).expect("the migrations apply to an empty database");
+        schema_of(&conn).expect("an in-memory schema reads")
+    })
+}
+
+fn schema_of(conn: &Connection) -> Result<BTreeMap<(String, String), String>, StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT type, name, COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'",
+    )?;
+    let rows = statement.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// How the database's schema differs from what the migrations create.
+pub fn schema_problems(conn: &Connection) -> Result<Vec<String>, StoreError> {
+    let expected = expected_schema();
+    let found = schema_of(conn)?;
+    let mut problems = Vec::new();
+    for ((kind, name), sql) in &found {
+        match expected.get(&(kind.clone(), name.clone())) {
+            None => problems.push(format!(
+                "the schema has a {kind} {name:?} that no migration creates: {sql}"
+            )),
+            Some(want) if want != sql => problems.push(format!(
+                "the schema's {kind} {name:?} differs from what the migrations create: {sql}"
+            )),
+            Some(_) => {}
+        }
+    }
+    for (kind, name) in expected.keys() {
+        if !found.contains_key(&(kind.clone(), name.clone())) {
+            problems.push(format!("the schema lacks the {kind} {name:?}"));
+        }
+    }
+    Ok(problems)
+}
+
+pub(crate) fn chain_length(conn: &Connection, chain: &Chain) -> Result<i64, StoreError> {
+    Ok(conn.query_row(
+        &format!("SELECT COALESCE(MAX(id), 0) FROM {}", chain.table),
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// The stored hash of row `id` of `chain` (the genesis for row 0), if the row exists.
+pub(crate) fn stored_hash(
+    conn: &Connection,
+    chain: &Chain,
+    id: i64,
+) -> Result<Option<Hash>, StoreError> {
+    if id == 0 {
+        return Ok(Some(GENESIS));
+    }
+    let hash: Option<Vec<u8>> = conn
+        .query_row(
+            &format!("SELECT hash FROM {} WHERE id = ?1", chain.table),
+            [id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(hash.and_then(|h| h.try_into().ok()))
+}
+
+/// The record's id and the rows that predate signing, as the (derived, checked) meta says.
+pub(crate) fn record_meta(
+    conn: &Connection,
+) -> Result<(Option<String>, Option<Vec<i64>>), StoreError> {
+    let get = |key: &str| -> Result<Option<String>, StoreError> {
+        Ok(conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    };
+    let record = get(crate::RECORD_ID)?;
+    let unsigned = get(crate::UNSIGNED_BEFORE)?.and_then(|t| seal::parse_counts(&t));
+    Ok((record, unsigned))
+}
+
+/// A stored checkpoint row.
+pub(crate) struct CheckpointRow {
+    pub id: i64,
+    pub at: String,
+    pub counts: Vec<i64>,
+    pub public_key: Vec<u8>,
+    pub signature: Vec<u8>,
+    pub prev_hash: Vec<u8>,
+    pub hash: Vec<u8>,
+}
+
+pub(crate) fn latest_checkpoint(conn: &Connection) -> Result<Option<CheckpointRow>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT id, at, counts, public_key, signature, prev_hash, hash FROM checkpoints \
+             ORDER BY id DESC LIMIT 1",
+            [],
+            |r| {
+                Ok(CheckpointRow {
+                    id: r.get(0)?,
+                    at: r.get(1)?,
+                    counts: seal::parse_counts(&r.get::<_, String>(2)?).unwrap_or_default(),
+                    public_key: r.get(3)?,
+                    signature: r.get(4)?,
+                    prev_hash: r.get(5)?,
+                    hash: r.get(6)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Verifies the record on `conn` (see the module's documentation), as of one moment: every
+/// read is in one read transaction, so rows committed meanwhile by a writer are not half seen.
+pub fn verify(conn: &Connection, options: &VerifyOptions) -> Result<VerifyReport, StoreError> {
+    let snapshot = conn.unchecked_transaction()?;
+    let report = verify_snapshot(&snapshot, options)?;
+    snapshot.finish()?;
+    Ok(report)
+}
+
+fn verify_snapshot(conn: &Connection, options: &VerifyOptions) -> Result<VerifyReport, StoreError> {
+    let version = migrate::version(conn)?;
+    let sealed = version >= migrate::SEALED;
+    let chains: &[Chain] = if sealed {
+        chain::CHAINS
+    } else {
+        chain::LEGACY_CHAINS
+    };
+    let mut report = VerifyReport {
+        depth: options.depth,
+        integrity: String::new(),
+        chains: Vec::new(),
+        first_problem: None,
+        record: None,
+        checkpoints: 0,
+        latest: None,
+        predating: Vec::new(),
+        journals: Vec::new(),
+        problems: Vec::new(),
+    };
+    if options.marks.is_some() {
+        report.integrity = "not checked (incremental verification)".into();
+    } else if options.depth == Depth::Full {
+        report.integrity = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        if report.integrity != "ok" {
+            report
+                .problems
+                .push(format!("SQLite's integrity check: {}", report.integrity));
+        }
+    } else {
+        report.integrity = "not checked (quick verification)".into();
+    }
+    if version == migrate::LATEST {
+        for problem in schema_problems(conn)? {
+            report.problems.push(problem);
+        }
+    }
+
+    // The chains: every row hashed again (from the marks, if any), or, quick, only the rows
+    // after the latest checkpoint (which the signature does not cover and must not exist).
+    let latest = if sealed {
+        latest_checkpoint(conn)?
+    } else {
+        None
+    };
+    for (index, chain) in chains.iter().enumerate() {
+        let length = chain_length(conn, chain)?;
+        let (after, hash) = match (options.depth, &options.marks) {
+            (_, Some(marks)) => marks
+                .iter()
+                .find(|m| m.table == chain.table)
+                .map_or((0, GENESIS), |m| (m.last_id, m.hash)),
+            (Depth::Quick, None) => {
+                let signed = match (&latest, chain.table) {
+                    (Some(c), "checkpoints") => c.id,
+                    (Some(c), _) => c.counts.get(index).copied().unwrap_or(0),
+                    (None, _) => length,
+                };
+                let from = signed.min(length);
+                (from, stored_hash(conn, chain, from)?.unwrap_or(GENESIS))
+            }
+            (Depth::Full, None) => (0, GENESIS),
+        };
+        let outcome = verify_chain(conn, chain, after, hash, length)?;
+        if report.first_problem.is_none() {
+            report.first_problem = outcome.problem.clone();
+        }
+        report.chains.push(outcome);
+    }
+    if let Some(problem) = &report.first_problem {
+        report.problems.push(problem.to_string());
+    }
+    if !sealed {
+        report.predating = chains
+            .iter()
+            .zip(&report.chains)
+            .filter(|(_, c)| c.length > 0)
+            .map(|(chain, c)| RowRange {
+                table: chain.table,
+                first: 1,
+                last: c.length,
+            })
+            .collect();
+        check_journals(conn, options, None, &mut report)?;
+        return Ok(report);
+    }
+
+    // The derived tables.
+    for DerivedProblem { table, key, reason } in facts::derived_problems(conn)? {
+        report.problems.push(format!("{table} row {key}: {reason}"));
+    }
+
+    // The signature: the latest checkpoint must be a trusted key's signature of every chain's
+    // head as stored, and cover every row.
+    let (record, unsigned_before) = record_meta(conn)?;
+    report.record = record.clone();
+    report.checkpoints = chain_length(conn, &chain::CHECKPOINTS)?;
+    let signed_chains = chain::SIGNED;
+    let unsigned_before = unsigned_before.unwrap_or_default();
+    for (index, chain) in signed_chains.iter().enumerate() {
+        let legacy = unsigned_before.get(index).copied().unwrap_or(0);
+        if legacy > 0 {
+            report.predating.push(RowRange {
+                table: chain.table,
+                first: 1,
+                last: legacy,
+            });
+        }
+    }
+    match &latest {
+        None => {
+            for (index, chain) in signed_chains.iter().enumerate() {
+                let length = chain_length(conn, chain)?;
+                let legacy = unsigned_before.get(index).copied().unwrap_or(0);
+                if length > legacy {
+                    report.problems.push(format!(
+                        "{} are covered by no signature (the record has no checkpoint)",
+                        RowRange {
+                            table: chain.table,
+                            first: legacy + 1,
+                            last: length
+                        }
+                    ));
+                }
+            }
+        }
+        Some(row) => {
+            let record_bytes = record.as_deref().and_then(|r| hex::decode(r).ok());
+            let mut heads = Vec::with_capacity(signed_chains.len());
+            let mut heads_found = row.counts.len() == signed_chains.len();
+            if !heads_found {
+                report.problems.push(format!(
+                    "checkpoint {} counts {} chains, not {}",
+                    row.id,
+                    row.counts.len(),
+                    signed_chains.len()
+                ));
+            }
+            for (index, chain) in signed_chains.iter().enumerate() {
+                let count = row.counts.get(index).copied().unwrap_or(0);
+                let length = chain_length(conn, chain)?;
+                if length > count {
+                    report.problems.push(format!(
+                        "{} are covered by no signature (added after checkpoint {}, the latest)",
+                        RowRange {
+                            table: chain.table,
+                            first: count + 1,
+                            last: length
+                        },
+                        row.id
+                    ));
+                } else if length < count {
+                    report.problems.push(format!(
+                        "{} had {count} rows at checkpoint {} but has {length}: rows were removed",
+                        chain.table, row.id
+                    ));
+                }
+                match stored_hash(conn, chain, count)? {
+                    Some(hash) => heads.push((count, hash)),
+                    None => heads_found = false,
+                }
+            }
+            let public_key = PublicKey::from_bytes(&row.public_key);
+            let key_fingerprint = seal::fingerprint(&row.public_key);
+            let trusted = public_key.is_some_and(|k| options.trusted.contains(&k));
+            let signature_valid = heads_found
+                && record_bytes.as_deref().is_some()
+                && public_key.is_some_and(|key| {
+                    let prev: Hash = row.prev_hash.clone().try_into().unwrap_or(GENESIS);
+                    let signed = Signed {
+                        record: record_bytes.as_deref().unwrap_or_default(),
+                        id: row.id,
+                        at: &row.at,
+                        heads: &heads,
+                        prev: &prev,
+                    };
+                    key.verifies(&signed.message(), &row.signature)
+                });
+            if !signature_valid {
+                report.problems.push(format!(
+                    "checkpoint {} (the latest) is not a valid signature of the record as it \
+                     stands: the chains' heads, the record's id or the checkpoint were changed",
+                    row.id
+                ));
+            } else if !trusted {
+                report.problems.push(format!(
+                    "checkpoint {} (the latest) is signed by key {key_fingerprint}, which is not \
+                     a trusted key{}",
+                    row.id,
+                    if options.trusted.is_empty() {
+                        " (none was given)".to_owned()
+                    } else {
+                        format!(
+                            " (trusted: {})",
+                            options
+                                .trusted
+                                .iter()
+                                .map(PublicKey::fingerprint)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    }
+                ));
+            }
+            report.latest = Some(CheckpointInfo {
+                text: CheckpointText {
+                    record: record.clone().unwrap_or_default(),
+                    id: row.id,
+                    at: row.at.clone(),
+                    hash: row.hash.clone().try_into().unwrap_or(GENESIS),
+                    key: key_fingerprint.clone(),
+                },
+                key: key_fingerprint,
+                trusted,
+                signature_valid,
+            });
+        }
+    }
+    check_journals(conn, options, record.as_deref(), &mut report)?;
+    Ok(report)
+}
+
+/// Checks the record against every checkpoint written down elsewhere.
+fn check_journals(
+    conn: &Connection,
+    options: &VerifyOptions,
+    record: Option<&str>,
+    report: &mut VerifyReport,
+) -> Result<(), StoreError> {
+    let sealed = migrate::version(conn)? >= migrate::SEALED;
+    let check = |text: &CheckpointText, source: &str, problems: &mut Vec<String>| {
+        if !sealed {
+            problems.push(format!(
+                "{source} holds checkpoint {} of record {}, but this record has no checkpoints \
+                 (its checkpoints were removed, or it is another record)",
+                text.id, text.record
+            ));
+            return Ok::<(), StoreError>(());
+        }
+        if Some(text.record.as_str()) != record {
+            return Ok(());
+        }
+        match stored_hash(conn, &chain::CHECKPOINTS, text.id)? {
+            None => problems.push(format!(
+                "{source}: checkpoint {} (at {}) is not in the record, which ends at checkpoint \
+                 {}: the record was cut short or an older copy was put back",
+                text.id, text.at, report.checkpoints
+            )),
+            Some(hash) if hash != text.hash => problems.push(format!(
+                "{source}: checkpoint {} (at {}) differs from the record's checkpoint {}: the \
+                 record was rewritten or replaced",
+                text.id, text.at, text.id
+            )),
+            Some(_) => {}
+        }
+        Ok(())
+    };
+    for path in &options.journals {
+        let mut journal = JournalReport {
+            path: path.clone(),
+            read: Ok(()),
+            checkpoints: 0,
+            latest: None,
+            other_records: 0,
+            unreadable: 0,
+        };
+        match witness::read_journal(path) {
+            Err(e) => journal.read = Err(e.to_string()),
+            Ok(JournalRead {
+                checkpoints,
+                unreadable,
+                ..
+            }) => {
+                journal.unreadable = unreadable.len() as u64;
+                let source = format!("journal {}", path.display());
+                // Only the latest checkpoint of each record matters: the record's chain of
+                // checkpoints vouches for the ones before it. But every line is compared, so
+                // a journal that contradicts itself is found too.
+                for (_, text) in &checkpoints {
+                    if Some(text.record.as_str()) == record {
+                        journal.checkpoints += 1;
+                        journal.latest = Some(text.clone());
+                    } else {
+                        journal.other_records += 1;
+                    }
+                }
+                let mut latest_per_record: BTreeMap<&str, &CheckpointText> = BTreeMap::new();
+                for (_, text) in &checkpoints {
+                    let entry = latest_per_record.entry(&text.record).or_insert(text);
+                    if text.id > entry.id {
+                        *entry = text;
+                    }
+                }
+                for text in latest_per_record.values() {
+                    check(text, &source, &mut report.problems)?;
+                }
+                if journal.checkpoints == 0 && journal.other_records > 0 && sealed {
+                    report.problems.push(format!(
+                        "{source} holds checkpoints of record{} {}, none of this record ({}): \
+                         the database file was replaced by another record",
+                        if latest_per_record.len() > 1 { "s" } else { "" },
+                        latest_per_record
+                            .keys()
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        record.unwrap_or("with no id")
+                    ));
+                }
+            }
+        }
+        report.journals.push(journal);
+    }
+    for text in &options.checkpoints {
+        if sealed && Some(text.record.as_str()) != record {
+            report.problems.push(format!(
+                "the checkpoint given is of record {}, not of this record ({})",
+                text.record,
+                record.unwrap_or("with no id")
+            ));
+            continue;
+        }
+        check(text, "the checkpoint given", &mut report.problems)?;
+    }
+    Ok(())
+}
+
+fn verify_chain(
+    conn: &Connection,
+    chain: &Chain,
+    after: i64,
+    after_hash: Hash,
+    length: i64,
+) -> Result<ChainReport, StoreError> {
+    let report = |rows: u64, head: Option<Hash>, last_id: i64, problem: Option<ChainProblem>| {
+        let mark = match (&problem, head) {
+            (None, Some(hash)) => Some(ChainMark {
+                table: chain.table,
+                last_id,
+                hash,
+            }),
+            (None, None) => Some(ChainMark {
+                table: chain.table,
+                last_id: after,
+                hash: after_hash,
+            }),
+            _ => None,
+        };
+        ChainReport {
+            table: chain.table,
+            rows,
+            length,
+            head: head.map(hex::encode).unwrap_or_default(),
+            problem,
+            after,
+            mark,
+        }
+    };
+    if after > 0 {
+        // The row verified last must still be there with the hash it had then.
+        let stored = stored_hash(conn, chain, after)?;
+        if stored != Some(after_hash) {
+            let problem = ChainProblem {
+                table: chain.table,
+                id: after,
+                reason: "it no longer has the hash it had when verified earlier (the row or one \
+                         before it was changed or removed)"
+                    .into(),
+            };
+            return Ok(report(0, None, after, Some(problem)));
+        }
+    }
+    let sql = format!(
+        "SELECT {}, prev_hash, hash FROM {} WHERE id > ?1 ORDER BY id",
+        chain.columns.join(", "),
+        chain.table
+    );
+    let mut statement = conn.prepare(&sql)?;
+    let mut rows = statement.query([after])?;
+    let n = chain.columns.len();
+    let mut expected_prev = after_hash;
+    let mut expected_id = after + 1;
+    let mut count = 0u64;
+    let mut problem = None;
+    while let Some(row) = rows.next()? {
+        let values: Vec<ValueRef<'_>> = (0..n).map(|i| row.get_ref(i)).collect::<Result<_, _>>()?;
+        let id = values[0].as_i64().unwrap_or(-1);
+        let prev = row.get_ref(n)?.as_blob().unwrap_or(&[]);
+        let stored = row.get_ref(n + 1)?.as_blob().unwrap_or(&[]);
+        count += 1;
+        let fail = |reason: String| ChainProblem {
+            table: chain.table,
+            id,
+            reason,
+        };
+        if id != expected_id {
+            problem = Some(fail(format!(
+                "expected row {expected_id} here: a row is missing"
+            )));
+            break;
+        }
+        if prev != expected_prev {
+            problem = Some(fail(
+                "prev_hash does not match the previous row's hash".into(),
+            ));
+            break;
+        }
+        let computed = chain::row_hash(chain, &expected_prev, &values);
+        if stored != computed {
+            problem = Some(fail(
+                "its content does not match its hash (the row was altered)".into(),
+            ));
+            break;
+        }
+        expected_prev = computed;
+        expected_id += 1;
+    }
+    let head = (count > 0 || after > 0).then_some(expected_prev);
+    Ok(report(count, head, expected_id - 1, problem))
+}
