@@ -104,6 +104,8 @@ const PURE: &[&str] = &[
 /// Outside dependencies that only certain crates may reach.
 const OWNED: &[(&str, &[&str])] = &[
     ("rusqlite", &["pitwatch-store"]),
+    // Signing the record is the store's: nothing else holds or uses the key's primitives.
+    ("ed25519-dalek", &["pitwatch-store"]),
     ("serialport", &["pitwatch-transport"]),
     ("tauri", &["pitwatch-desktop"]),
     ("webkit2gtk", &["pitwatch-desktop"]),

@@ -61,7 +61,7 @@ pub fn run(
                 "shoe": shoe,
                 "rule_book": replayed.rule_book,
                 "intact": intact,
-                "problem": verified.first_problem.as_ref().map(|p| p.to_string()),
+                "problem": (!intact).then(|| verified.problems.join("; ")),
                 "divergences": replayed.divergences,
             });
             writeln!(out, "{header}")?;
@@ -73,13 +73,7 @@ pub fn run(
                 if intact {
                     "verified intact".to_owned()
                 } else {
-                    format!(
-                        "NOT INTACT ({})",
-                        verified
-                            .first_problem
-                            .as_ref()
-                            .map_or_else(|| verified.integrity.clone(), |p| p.to_string())
-                    )
+                    format!("NOT INTACT ({})", verified.problems.join("; "))
                 }
             )?;
             for divergence in &replayed.divergences {

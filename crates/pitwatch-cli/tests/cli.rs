@@ -163,6 +163,121 @@ fn verify_names_the_first_altered_row_and_exits_1() {
 }
 
 #[test]
+fn verify_checks_the_signature_the_witness_and_a_printed_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = recorded_database(dir.path());
+    let db_arg = db.to_str().unwrap();
+    let out = pitwatch(&["verify", "--db", db_arg]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("(valid, trusted)"), "{stdout}");
+    let checkpoint = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("latest checkpoint: "))
+        .expect("the latest checkpoint is printed")
+        .to_owned();
+    let fingerprint = pitwatch_store::SigningKey::load(&key_file())
+        .unwrap()
+        .public()
+        .fingerprint();
+    assert!(stdout.contains(&fingerprint), "{stdout}");
+
+    // The checkpoint a report printed is checked on its own, and a witness folder is read.
+    let witness = dir.path().join("witness");
+    std::fs::create_dir(&witness).unwrap();
+    let out = pitwatch(&[
+        "verify",
+        "--db",
+        db_arg,
+        "--checkpoint",
+        &checkpoint,
+        "--witness",
+        witness.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // Another installation's key is not trusted: the record cannot be vouched for.
+    let stranger = dir.path().join("stranger.key");
+    let out = command()
+        .env("PITWATCH_KEY", &stranger)
+        .args(["verify", "--db", db_arg])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("no trusted key"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Given the installation's public key, it is.
+    let public = pitwatch_store::SigningKey::load(&key_file())
+        .unwrap()
+        .public()
+        .to_hex();
+    let out = command()
+        .env("PITWATCH_KEY", &stranger)
+        .args(["verify", "--db", db_arg, "--public-key", &public])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // An old copy put back: the journal beside it and the printed checkpoint both say so.
+    let copy = dir.path().join("copy.db");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("VACUUM INTO ?1", [copy.to_str().unwrap()])
+        .unwrap();
+    let mut store =
+        pitwatch_store::Store::open(&db, &pitwatch_store::Sealing::key_file(key_file())).unwrap();
+    let now = pitwatch_model::Timestamp::from_unix_millis(1_796_000_100_000).unwrap();
+    store.set_meta("site", "Main pit", now).unwrap();
+    let later = store.latest_checkpoint().unwrap().unwrap().to_string();
+    drop(store);
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{db_arg}{suffix}"));
+    }
+    std::fs::copy(&copy, &db).unwrap();
+    let out = pitwatch(&["verify", "--db", db_arg, "--checkpoint", &later]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("older copy was put back"), "{stderr}");
+    assert!(stderr.contains("the checkpoint given"), "{stderr}");
+
+    // A checkpoint that is not one is a usage error.
+    let out = pitwatch(&["verify", "--db", db_arg, "--checkpoint", "nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_signed_record_whose_key_is_gone_is_refused_naming_the_key_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = recorded_database(dir.path());
+    let elsewhere = dir.path().join("gone.key");
+    let out = command()
+        .env("PITWATCH_KEY", &elsewhere)
+        .env("PITWATCH_PASSWORD", "a long passphrase")
+        .args([
+            "user",
+            "add",
+            "--db",
+            db.to_str().unwrap(),
+            "--role",
+            "supervisor",
+            "ana",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(elsewhere.to_str().unwrap()), "{stderr}");
+    assert!(stderr.contains("restore the key"), "{stderr}");
+    assert!(
+        !elsewhere.exists(),
+        "no new key is made for a signed record"
+    );
+}
+
+#[test]
 fn verify_refuses_what_is_not_a_pitwatch_database() {
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.db");

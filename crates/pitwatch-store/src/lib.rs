@@ -556,6 +556,9 @@ impl Store {
 
     /// The rule book's TOML as recorded for `table` (`None` for a record from before it was kept).
     pub fn table_book(&self, table: TableId) -> Result<Option<String>, StoreError> {
+        if self.schema_version()? < migrate::SEALED {
+            return Ok(None);
+        }
         Ok(self
             .conn
             .query_row(
