@@ -10,8 +10,8 @@ use std::sync::mpsc::Receiver;
 
 use pitwatch_api::desk::{Desk, DeskOptions};
 use pitwatch_api::dto::{
-    ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate, Session,
-    ShoePage, ShoeReplay, UserRow,
+    ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate,
+    RecordStatus, Session, ShoePage, ShoeReplay, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use tauri::{Emitter, Manager, State};
@@ -23,6 +23,12 @@ pub const UPDATE_EVENT: &str = "pit-update";
 #[tauri::command]
 fn pit_overview(desk: State<'_, Desk>) -> PitOverview {
     desk.overview()
+}
+
+/// The record: where it is, its signing key's fingerprint, its latest checkpoint, its alerts.
+#[tauri::command]
+async fn record_status(desk: State<'_, Desk>) -> Result<RecordStatus, ApiError> {
+    Ok(desk.record_status())
 }
 
 /// Logs a user in at this workstation.
@@ -170,6 +176,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
     builder.invoke_handler(tauri::generate_handler![
         startup_error,
         pit_overview,
+        record_status,
         login,
         logout,
         incidents,

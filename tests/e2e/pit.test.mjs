@@ -21,6 +21,8 @@ const dataDir = mkdtempSync(join(tmpdir(), "pitwatch-e2e-"));
 
 // Inherited by tauri-driver, WebKitWebDriver and the app it launches.
 process.env.PITWATCH_DB = join(dataDir, "pit.db");
+// The installation's signing key, of this run alone (never the user's own).
+process.env.PITWATCH_KEY = join(dataDir, "signing.key");
 process.env.PITWATCH_DEMO_PACE = process.env.PITWATCH_DEMO_PACE ?? "20x";
 process.env.PITWATCH_DEMO_FAULT_EVERY = process.env.PITWATCH_DEMO_FAULT_EVERY ?? "6";
 
@@ -210,6 +212,39 @@ test("the resolved incident is still resolved after a restart", async () => {
   });
   assert.match(history, /resolved by demo/);
   await shot("after-restart.png");
+});
+
+/** The `pitwatch` CLI built beside the app. */
+const cli = join(dirname(app), "pitwatch");
+
+/** Runs a command; resolves with its exit code and output. */
+function run(command, args) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => done({ code, out }));
+  });
+}
+
+test("About shows the signing key's fingerprint and the latest checkpoint, which pitwatch verify accepts", async () => {
+  const { driver } = harness;
+  await driver.clickCss('[data-testid="nav-about"]');
+  const fingerprint = await driver.waitFor("the fingerprint", async () => {
+    const f = await driver.find('[data-testid="about-fingerprint"]');
+    return f && (await driver.text(f));
+  });
+  assert.match(fingerprint, /^[0-9a-f]{4}(-[0-9a-f]{4}){7}$/);
+  const checkpoint = await driver.text(await driver.find('[data-testid="about-checkpoint"]'));
+  assert.match(checkpoint, /^pitwatch-checkpoint:1:[0-9a-f]{32}:\d+:/);
+  assert.ok(await driver.find('[data-testid="about-ok"]'), "no record alert on an honest record");
+  await shot("about.png");
+  // The checkpoint shown is one the record holds, checked by the CLI against the same key.
+  const checked = await run(cli, ["verify", "--db", process.env.PITWATCH_DB, "--checkpoint", checkpoint]);
+  assert.equal(checked.code, 0, checked.out);
+  assert.ok(checked.out.includes(fingerprint), checked.out);
+  await driver.clickCss('[data-testid="nav-pit"]');
 });
 
 test("replay of the incident's shoe steps to its round and shows the cards that were dealt", async () => {
@@ -658,4 +693,52 @@ link = { kind = "serial", path = "${serialPath}", baud = 9600, backoff = { initi
     serial?.unplug();
     await device.stop();
   }
+});
+
+test("a record altered behind Pitwatch's back is a critical alert on every screen, and recording goes on in a new segment", async () => {
+  await harness.driver.quit();
+  // A copy of the demo pit's record in which someone made themselves an administrator.
+  const db = join(dataDir, "tampered.db");
+  const copied = await run("python3", [
+    "-c",
+    `import sqlite3, sys
+src = sqlite3.connect(sys.argv[1]); src.execute("VACUUM INTO ?", (sys.argv[2],)); src.close()
+db = sqlite3.connect(sys.argv[2])
+db.execute("INSERT INTO users (name, role, password_hash, created_at) VALUES ('mallory', 'admin', 'x', 'now')")
+db.commit()`,
+    process.env.PITWATCH_DB,
+    db,
+  ]);
+  assert.equal(copied.code, 0, copied.out);
+  const own = await driverWithDb(db);
+  const { driver } = own;
+  try {
+    await driver.start(app);
+    const banner = await driver.waitFor("the record alert", async () => {
+      const b = await driver.find('[data-testid="record-alert"]');
+      return b && (await driver.text(b));
+    });
+    assert.match(banner, /RECORD/);
+    assert.match(banner, /failed verification/);
+    assert.match(banner, /mallory/);
+    assert.match(banner, /new segment/);
+    // Every screen keeps it.
+    await driver.clickCss('[data-testid="nav-incidents"]');
+    assert.ok(await driver.find('[data-testid="record-alert"]'), "on the incident screen too");
+    await shot("record-alert.png", driver);
+    await driver.clickCss('[data-testid="nav-about"]');
+    const path = await driver.waitFor("the segment in use", async () => {
+      const p = await driver.find('[data-testid="about-path"]');
+      return p && (await driver.text(p));
+    });
+    assert.match(path, /tampered\.segment-2\.db$/);
+    await shot("about-record-alert.png", driver);
+  } finally {
+    await driver.quit();
+    await own.stop();
+  }
+  // The altered record is kept as it was: still found by verify, naming the row.
+  const checked = await run(cli, ["verify", "--db", db]);
+  assert.equal(checked.code, 1, checked.out);
+  assert.match(checked.out, /users row "mallory"/);
 });

@@ -1967,6 +1967,70 @@ mod tests {
     }
 
     #[test]
+    fn the_record_shows_its_key_and_checkpoint_and_a_failing_witness_is_an_alert() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("pit.db");
+        let witness = dir.path().join("witness");
+        std::fs::create_dir(&witness).expect("a witness folder");
+        let mut options = DeskOptions::demo(db.clone());
+        options.pace = Pace::Times(20.0);
+        options.installation.witness_dirs = vec![witness.clone()];
+        // The record exists; its journal in the witness folder cannot be written (a folder
+        // stands where the file should be).
+        let mut store = options.installation.open(&db).expect("the record");
+        store
+            .set_meta("site", "Witness test", SystemClock.now())
+            .expect("written");
+        let record = store.record_id().expect("read").expect("an id");
+        drop(store);
+        let journal = pitwatch_store::witness::journal_in(&witness, &record);
+        std::fs::remove_file(&journal).expect("the journal was written");
+        std::fs::create_dir(&journal).expect("a folder in the journal's place");
+
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        let status = desk.overview().record;
+        assert_eq!(status.record_id.as_deref(), Some(record.as_str()));
+        let fingerprint = status.key_fingerprint.clone().expect("a key");
+        assert_eq!(fingerprint.len(), 39, "{fingerprint}");
+        assert!(
+            status.latest_checkpoint.as_deref().is_some_and(|c| c
+                .starts_with("pitwatch-checkpoint:1:")
+                && c.ends_with(&fingerprint)),
+            "{status:?}"
+        );
+        assert_eq!(status.journals.len(), 2, "{status:?}");
+        // The monitor writes checkpoints as the demo deals; the witness cannot take them.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let alert = loop {
+            match updates.recv_timeout(Duration::from_millis(500)) {
+                Ok(PitUpdate::Record { record }) if !record.alerts.is_empty() => break record,
+                _ if Instant::now() > deadline => panic!("no record alert"),
+                _ => {}
+            }
+        };
+        assert_eq!(alert.alerts[0].severity, Severity::High);
+        assert!(
+            alert.alerts[0].message.contains("cannot be written"),
+            "{:?}",
+            alert.alerts
+        );
+        assert_eq!(
+            desk.overview().record.alerts,
+            alert.alerts,
+            "every screen shows it"
+        );
+        // Recording went on: the record itself is intact and growing.
+        desk.stop();
+        let store = test_store(&db);
+        let report = store.verify().expect("verifies");
+        assert!(report
+            .problems
+            .iter()
+            .all(|p| !p.contains("not in the record")));
+        assert!(report.chains_intact());
+    }
+
+    #[test]
     fn the_demo_pit_never_asks_for_a_first_admin() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (desk, updates) =

@@ -245,7 +245,9 @@ fn write_loop(
     }
     let mut pending = Vec::with_capacity(GROUP_MAX);
     let mut stopping = false;
-    let mut journals = store.journal_status();
+    // Published at the first chance, so a journal that failed while the tables were resumed
+    // (before this loop) is shown too.
+    let mut journals = Vec::new();
     while !stopping {
         match inputs.recv_timeout(WITNESS_IDLE) {
             Ok(input) => pending.push(input),

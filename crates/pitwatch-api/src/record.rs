@@ -247,6 +247,21 @@ pub fn open_for_recording(installation: &Installation, db: &Path) -> Result<Open
             .map_err(|e| StoreError::Invalid(format!("cannot create {}: {e}", dir.display())))?;
     }
     let existing = segments(db);
+    // A record that was signed and whose key is gone is refused: a new key (for it, or for a new
+    // segment beside it) would vouch for anything.
+    if !installation.key.exists() {
+        for (_, path) in &existing {
+            let signer = Store::open_read_only(path)
+                .ok()
+                .and_then(|store| store.latest_checkpoint().ok().flatten());
+            if let Some(checkpoint) = signer {
+                return Err(StoreError::Key(pitwatch_store::KeyError::Missing {
+                    path: installation.key.clone(),
+                    fingerprint: checkpoint.key,
+                }));
+            }
+        }
+    }
     let mut failures = Vec::new();
     for (_, path) in &existing {
         if let Some(problems) = check_segment(installation, path)? {

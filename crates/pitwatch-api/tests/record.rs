@@ -167,3 +167,18 @@ fn the_rule_book_a_table_was_judged_by_is_kept_in_the_record() {
         record::book_text("nz-baccarat").as_deref()
     );
 }
+
+#[test]
+fn a_signed_record_whose_key_is_gone_is_refused_not_moved_to_a_new_segment_with_a_new_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let installation = Installation::with_key(dir.path().join("signing.key"));
+    let db = dir.path().join("pit.db");
+    record_two_shoes(&installation, &db);
+    std::fs::remove_file(&installation.key).unwrap();
+    let err = record::open_for_recording(&installation, &db)
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("signing.key"), "{err}");
+    assert!(!installation.key.exists());
+    assert!(!record::segment_path(&db, 2).exists());
+}

@@ -11,6 +11,7 @@ import type {
   IncidentRow,
   PitOverview,
   PitUpdate,
+  RecordStatus,
   Session,
   ShoePage,
   ShoeReplay,
@@ -51,6 +52,11 @@ export function startupError(): Promise<ApiError | null> {
 
 export function pitOverview(): Promise<PitOverview> {
   return call<PitOverview>("pit_overview");
+}
+
+/** The record: its file, id, signing key's fingerprint, latest checkpoint and alerts. */
+export function recordStatus(): Promise<RecordStatus> {
+  return call<RecordStatus>("record_status");
 }
 
 /** Calls `handler` for each live change, in the order the desk sent them. */

@@ -1,0 +1,38 @@
+// The record's own state, as every screen shows it: what is wrong with it (most serious first)
+// and how anyone holding it can check it later.
+import type { RecordAlert, RecordStatus } from "./bindings";
+
+const ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3 };
+
+/** The record's alerts, most serious first (the desk's order kept within a severity). */
+export function recordAlerts(record: RecordStatus | null | undefined): RecordAlert[] {
+  if (!record) return [];
+  return record.alerts
+    .map((alert, index) => ({ alert, index }))
+    .sort((a, b) => (ORDER[a.alert.severity] ?? 9) - (ORDER[b.alert.severity] ?? 9) || a.index - b.index)
+    .map(({ alert }) => alert);
+}
+
+/** The file name of a path, for a command someone copies (`/x/pit.db` → `pit.db`). */
+export function fileName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+/**
+ * The command that checks the record against its latest signed checkpoint, as a report prints it;
+ * without a checkpoint yet, the plain verification.
+ */
+export function verifyCommand(record: RecordStatus): string {
+  const db = fileName(record.path);
+  return record.latestCheckpoint
+    ? `pitwatch verify --db ${db} --checkpoint '${record.latestCheckpoint}'`
+    : `pitwatch verify --db ${db}`;
+}
+
+/** The parts of a checkpoint people read: its number and time (`pitwatch-checkpoint:1:rec:N:time:hash:key`). */
+export function checkpointSummary(text: string | null): { id: number; at: string } | null {
+  if (!text) return null;
+  const m = /^pitwatch-checkpoint:1:[0-9a-f]{32}:(\d+):(.+):[0-9a-f]{64}:[^:]+$/.exec(text);
+  return m && m[1] && m[2] ? { id: Number(m[1]), at: m[2] } : null;
+}
