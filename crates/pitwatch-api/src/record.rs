@@ -228,8 +228,13 @@ fn check_segment(
     }
     let store = match installation.open_read_only(path) {
         Ok(store) => store,
-        Err(StoreError::Key(e)) => return Err(StoreError::Key(e)),
-        Err(e) => return Ok(Some(vec![format!("it cannot be read: {e}")])),
+        // Not a record (a damaged file, or not a database at all): kept, and a new segment.
+        Err(e @ StoreError::NotADatabase(_)) => {
+            return Ok(Some(vec![format!("it cannot be read: {e}")]))
+        }
+        // Anything else (a folder, no permission, a key that cannot be used) is a problem of
+        // the installation, said at start-up rather than worked around.
+        Err(e) => return Err(e),
     };
     let options = installation.verify_options(&store, Depth::Quick)?;
     match store.verify_with(&options) {
@@ -245,6 +250,10 @@ pub fn open_for_recording(installation: &Installation, db: &Path) -> Result<Open
     if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::Invalid(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    if db.exists() && !db.is_file() {
+        // Not a file at all (a folder): SQLite says why it cannot be opened.
+        installation.open(db)?;
     }
     let existing = segments(db);
     // A record that was signed and whose key is gone is refused: a new key (for it, or for a new

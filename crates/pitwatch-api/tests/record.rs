@@ -182,3 +182,17 @@ fn a_signed_record_whose_key_is_gone_is_refused_not_moved_to_a_new_segment_with_
     assert!(!installation.key.exists());
     assert!(!record::segment_path(&db, 2).exists());
 }
+
+#[test]
+fn a_record_path_that_cannot_be_opened_is_an_error_not_a_new_segment() {
+    let dir = tempfile::tempdir().unwrap();
+    let installation = Installation::with_key(dir.path().join("signing.key"));
+    // A folder where the database file should be: the installation is wrong, and says so.
+    let db = dir.path().join("pit.db");
+    std::fs::create_dir(&db).unwrap();
+    let err = record::open_for_recording(&installation, &db)
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("unable to open"), "{err}");
+    assert!(!record::segment_path(&db, 2).exists());
+}
