@@ -277,6 +277,14 @@ fn measure(db: &std::path::Path, tables: u32) -> Result<()> {
         x,
         &format!("{} rows", full.rows_checked()),
     );
+    let quick = store.verify_options(pitwatch_store::Depth::Quick);
+    let (checked, m, x) = time(10, || Ok(store.verify_with(&quick)?))?;
+    row(
+        "quick verification (what start-up runs)",
+        m,
+        x,
+        &format!("intact {}", checked.intact()),
+    );
     let marks = full.marks().ok_or("intact")?;
     let (since, m, x) = time(20, || Ok(store.verify_after(&marks)?))?;
     row(

@@ -2031,6 +2031,65 @@ mod tests {
     }
 
     #[test]
+    fn a_row_altered_in_place_is_found_by_the_background_verification_and_moves_the_next_start() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("pit.db");
+        let options = DeskOptions::demo(db.clone());
+        {
+            let mut store = options.installation.open(&db).expect("the record");
+            let now = SystemClock.now();
+            store.set_meta("site", "Main pit", now).expect("written");
+            store
+                .add_user("ana", Role::Supervisor, "a long passphrase", now)
+                .expect("a user");
+        }
+        // The audit row's text is changed without recomputing its hash: the quick start-up check
+        // (which does not hash rows again) passes; the full one does not.
+        let conn = rusqlite::Connection::open(&db).expect("the file");
+        let trigger: String = conn
+            .query_row(
+                "SELECT sql FROM sqlite_master WHERE name = 'audit_log_append_only_u'",
+                [],
+                |r| r.get(0),
+            )
+            .expect("the trigger");
+        conn.execute_batch(
+            "DROP TRIGGER audit_log_append_only_u; \
+             UPDATE audit_log SET detail = 'admin' WHERE action = 'user.add';",
+        )
+        .expect("altered");
+        // Put back exactly as it was, so the schema shows nothing.
+        conn.execute_batch(&trigger).expect("the trigger back");
+        drop(conn);
+        let (desk, updates) = Desk::start(options.clone()).expect("the desk starts");
+        assert_eq!(desk.db(), db.as_path(), "the quick check passed");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let alert = loop {
+            match updates.recv_timeout(Duration::from_millis(500)) {
+                Ok(PitUpdate::Record { record }) if !record.alerts.is_empty() => break record,
+                _ if Instant::now() > deadline => panic!("no record alert"),
+                _ => {}
+            }
+        };
+        assert_eq!(alert.alerts[0].severity, Severity::Critical);
+        assert!(
+            alert.alerts[0].message.contains("audit_log row"),
+            "{:?}",
+            alert.alerts
+        );
+        desk.stop();
+        drop(desk);
+        assert!(crate::record::failed_marker(&db).exists());
+        // The next start records into a new segment, and still says why.
+        let (desk, updates) = Desk::start(options).expect("the desk starts again");
+        drop(updates);
+        assert_eq!(desk.db(), crate::record::segment_path(&db, 2).as_path());
+        let alerts = desk.overview().record.alerts;
+        assert!(alerts[0].message.contains("audit_log row"), "{alerts:?}");
+        desk.stop();
+    }
+
+    #[test]
     fn the_demo_pit_never_asks_for_a_first_admin() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (desk, updates) =
