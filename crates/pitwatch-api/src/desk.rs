@@ -661,7 +661,7 @@ impl Desk {
         let mut tables = Vec::new();
         for (index, table) in options.pit.tables.iter().enumerate() {
             let link = if table.simulated {
-                let rules = RuleBook::load(&table.rules).map_err(|e| {
+                let rules = table.rule_book().map_err(|e| {
                     ApiError::new(
                         ErrorCode::InvalidInput,
                         format!("table {}: {e}", table.name),

@@ -83,7 +83,8 @@ impl TableRecorder {
         protocol: Option<ProtocolConfig>,
         now: Timestamp,
     ) -> Result<TableRecorder, StoreError> {
-        let table = store.ensure_table(name, game, book.id(), now)?;
+        // The book's reference, with the table's deck count if it has one, so replay loads it.
+        let table = store.ensure_table(name, game, &book.reference(), now)?;
         let resumes = resume_points(store, name)?;
         let stored = store.last_shoe(table)?;
         let last_start = match stored {
