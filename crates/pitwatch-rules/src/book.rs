@@ -447,10 +447,21 @@ impl RuleBook {
                 p.push("[shoe]: missing shuffler (manual, batch or continuous)".into());
                 ShufflerKind::Manual
             }
-            Some(s) => s.parse::<ShufflerKind>().unwrap_or_else(|e| {
-                p.push(format!("[shoe]: {e}"));
-                ShufflerKind::Manual
-            }),
+            Some(s) => match s.parse::<ShufflerKind>() {
+                Ok(ShufflerKind::PreShuffled) => {
+                    p.push(
+                        "[shoe]: shuffler \"pre_shuffled\" names cards delivered shuffled, not how a \
+                         table shuffles (manual, batch or continuous)"
+                            .into(),
+                    );
+                    ShufflerKind::Manual
+                }
+                Ok(kind) => kind,
+                Err(e) => {
+                    p.push(format!("[shoe]: {e}"));
+                    ShufflerKind::Manual
+                }
+            },
         };
         let composition = ShoeComposition::new(decks, kind);
         let total = composition.total_cards();
