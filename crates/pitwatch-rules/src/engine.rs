@@ -119,7 +119,15 @@ struct Shoe {
     /// A "no more bets" was seen in this shoe: in a stream that reports them, every card before
     /// the shoe's first one belongs to the burn.
     bets_seen: bool,
+    /// A plain shoe's cards after an unreadable first card, in a stream not yet known to report
+    /// "no more bets": held as burn cards until "no more bets" or the device's burn count says
+    /// where the burn ended, or, if neither comes within the longest burn, followed as rounds.
+    held_burn: [(Option<Card>, u64); HELD_BURN],
+    held_burn_len: u8,
 }
+
+/// The longest burn: a first card worth 10 (or an ace worth 11), then as many cards.
+const HELD_BURN: usize = 11;
 
 /// A result declared while a third card was still due (10.1 says the result is announced when
 /// each hand has all its cards): the round is kept open for that card until the next boundary.
@@ -153,6 +161,12 @@ struct Round {
     confirming: bool,
     /// A result declared early, while a third card was still due.
     held: Option<Declared>,
+    /// A plain round begun with no boundary after a round still awaiting its result (in a
+    /// stream without "no more bets"): if that result comes while this round holds fewer than
+    /// four cards, they were dealt before it, as extra cards of the round before.
+    unannounced: bool,
+    /// "No more bets" came while the round held only a card carried over to it.
+    after_bets: bool,
 }
 
 impl Round {
@@ -172,6 +186,8 @@ impl Round {
         tentative: false,
         confirming: false,
         held: None,
+        unannounced: false,
+        after_bets: false,
     };
 
     fn cards(&self) -> usize {
@@ -212,9 +228,10 @@ pub struct Carry {
     unshuffled: Option<(Unshuffled, u64)>,
     open_errors: Vec<(String, u64)>,
     last_round: Option<RoundRecord>,
-    /// The stream declares results (absent from carries written before it was kept).
+    /// Rounds in a row whose result was declared before the next round began (absent from
+    /// carries written before it was kept).
     #[serde(default)]
-    results_reported: bool,
+    results_run: u32,
     /// The stream reports where cards go (absent from carries written before it was kept).
     #[serde(default)]
     targets_reported: bool,
@@ -234,8 +251,10 @@ pub struct Engine {
     shuffles_reported: bool,
     /// The stream reports "no more bets", so a plain shoe can tell a card dealt between rounds.
     bets_reported: bool,
-    /// The stream declares results.
-    results_reported: bool,
+    /// Rounds in a row whose result was declared before the next round began: from two on, the
+    /// stream declares every round's result, so a result settles its round and a card after a
+    /// completed round but before its result is a card between rounds.
+    results_run: u32,
     /// The stream reports where cards go (targets), so a card reported to no hand is a stray.
     targets_reported: bool,
     unshuffled: Option<(Unshuffled, u64)>,
@@ -249,8 +268,8 @@ pub struct Engine {
     /// The irregularity of a round not yet settled: what else goes wrong in that round is added
     /// to it.
     pending: Option<Irregularity>,
-    /// The last card counted (card, target, index), so a retransmitted repeat of it is not
-    /// counted twice.
+    /// The last card counted (card, target, index), so a retransmitted repeat of it (with a
+    /// target) is not counted twice.
     last_card: Option<(Option<Card>, Option<Target>, Option<u8>)>,
 }
 
@@ -282,6 +301,8 @@ impl Engine {
                 await_bets: false,
                 resync_round: 0,
                 bets_seen: false,
+                held_burn: [(None, 0); HELD_BURN],
+                held_burn_len: 0,
             },
             book,
             out: VecDeque::with_capacity(64),
@@ -291,7 +312,7 @@ impl Engine {
             prev: None,
             shuffles_reported: false,
             bets_reported: false,
-            results_reported: false,
+            results_run: 0,
             targets_reported: false,
             unshuffled: None,
             open_errors: Vec::new(),
@@ -310,7 +331,7 @@ impl Engine {
         engine.shoe_no = carry.shoes;
         engine.shuffles_reported = carry.shuffles_reported;
         engine.bets_reported = carry.bets_reported;
-        engine.results_reported = carry.results_reported;
+        engine.results_run = carry.results_run;
         engine.targets_reported = carry.targets_reported;
         engine.unshuffled = carry.unshuffled;
         engine.open_errors.clone_from(&carry.open_errors);
@@ -486,7 +507,15 @@ impl Engine {
         if self.round.active && is_boundary(&event.kind) {
             // A boundary settles a round left open for what might still belong to it.
             if self.round.confirming {
-                self.confirm_round();
+                match event.kind {
+                    // The declared result is the round's without the card it began with.
+                    EventKind::ResultDeclared { outcome, .. }
+                        if self.result_says_set_aside(outcome) =>
+                    {
+                        self.redeal_tentative();
+                    }
+                    _ => self.confirm_round(),
+                }
             }
             if self.round.held.is_some() {
                 self.end_hold();
@@ -657,7 +686,7 @@ impl Engine {
                 unshuffled: self.unshuffled,
                 open_errors: self.open_errors.clone(),
                 last_round: self.last_recorded,
-                results_reported: self.results_reported,
+                results_run: self.results_run,
                 targets_reported: self.targets_reported,
             };
             self.end_shoe();
@@ -701,6 +730,8 @@ impl Engine {
             await_bets: false,
             resync_round: 0,
             bets_seen: false,
+            held_burn: [(None, 0); HELD_BURN],
+            held_burn_len: 0,
         };
         self.shoe_open = true;
         self.round = Round::IDLE;
@@ -1034,6 +1065,30 @@ impl Engine {
                     }
                     true
                 }
+                None if expected.is_none() && !self.bets_reported && !self.shoe.partial => {
+                    let held = usize::from(self.shoe.held_burn_len);
+                    if held < HELD_BURN {
+                        // The first card was unreadable, so only "no more bets" or the device's
+                        // burn count can say where the burn ends: hold the card until then.
+                        self.shoe.held_burn[held] = (card, seq);
+                        self.shoe.held_burn_len += 1;
+                        self.shoe.burn = Burn::Burning {
+                            expected,
+                            seen: seen + 1,
+                            first_seq,
+                        };
+                        return true;
+                    }
+                    // Neither came within the longest burn: the stream cannot say where the burn
+                    // ended, so the cards after its first card are followed as rounds.
+                    self.shoe.burn = Burn::Done {
+                        expected,
+                        seen: 0,
+                        first_seq,
+                    };
+                    self.release_held_burn(0);
+                    false
+                }
                 None if expected.is_some_and(|e| seen < e) || self.before_first_bets(target) => {
                     // Counted off by the first card's value; in a stream that reports "no more
                     // bets", every card until the first one (an unreadable first card, or a burn
@@ -1106,6 +1161,8 @@ impl Engine {
                 seen,
                 first_seq,
             } => {
+                // Cards held after an unreadable first card were the burn's.
+                self.shoe.held_burn_len = 0;
                 self.shoe.burn = Burn::Done {
                     expected,
                     seen,
@@ -1202,6 +1259,27 @@ impl Engine {
                 self.flag_burn_count(seq, first_seq, e, count, how);
             }
         }
+        if burning && self.shoe.held_burn_len > 0 {
+            // Cards held after an unreadable first card: the device's count says how many were
+            // the burn's; the rest began round 1.
+            let burned = count.min(seen);
+            self.shoe.burn = Burn::Done {
+                expected: Some(count),
+                seen: burned,
+                first_seq,
+            };
+            if count > seen {
+                self.shoe.burn = Burn::Burning {
+                    expected: Some(count),
+                    seen,
+                    first_seq,
+                };
+                self.shoe.held_burn_len = 0;
+            } else {
+                self.release_held_burn(burned as usize);
+            }
+            return;
+        }
         // The device counted the burn, so it knows where the burn ended even when a plain shoe
         // could not say: resynchronise on its count.
         if burning && count <= seen {
@@ -1227,6 +1305,18 @@ impl Engine {
         }
     }
 
+    /// Deals the cards held after an unreadable first card, from the `from`th on, as rounds
+    /// (they were counted against the shoe when they came).
+    fn release_held_burn(&mut self, from: usize) {
+        let held = self.shoe.held_burn;
+        let len = usize::from(self.shoe.held_burn_len);
+        self.shoe.held_burn_len = 0;
+        for &(card, seq) in held.iter().take(len).skip(from) {
+            self.deal_plain(seq, card, None);
+            self.complete_if_done();
+        }
+    }
+
     /// Forgets the round in progress, which proved not to be a round (its cards were burn
     /// cards); what was flagged about it so far no longer has a round.
     fn drop_round(&mut self) {
@@ -1243,14 +1333,20 @@ impl Engine {
 
     // ----- cards and rounds -----
 
-    /// Whether a retransmitted report repeats a card already counted: the last card counted, or
-    /// the card already at the position it names in the round (or in the round just completed).
+    /// Whether a retransmitted report repeats a card already counted: it names a position
+    /// (target and index) that already holds that very card, in the round being dealt or the one
+    /// just completed, or it repeats the last card's target, index and card. A plain report
+    /// names no position, so nothing tells it from the next card: the driver drops repeats of
+    /// those (`docs/events.md`).
     fn already_counted(
         &self,
         card: Option<Card>,
         target: Option<Target>,
         index: Option<u8>,
     ) -> bool {
+        if target.is_none() {
+            return false;
+        }
         if self.last_card == Some((card, target, index)) {
             return true;
         }
@@ -1492,6 +1588,12 @@ impl Engine {
         );
     }
 
+    /// Whether the stream declares every round's result (the last rounds' results all came
+    /// before the next round began).
+    fn results_declared(&self) -> bool {
+        self.results_run >= 2
+    }
+
     fn current_round(&self) -> Option<u32> {
         self.round.active.then_some(self.round.number)
     }
@@ -1502,6 +1604,13 @@ impl Engine {
     fn start_round(&mut self, seq: u64, carried: bool) {
         if !carried {
             self.settle();
+            if let Some(prev) = self.prev {
+                self.results_run = if prev.result_checked {
+                    self.results_run.saturating_add(1)
+                } else {
+                    0
+                };
+            }
         }
         self.shoe.rounds += 1;
         self.round = Round {
@@ -1732,7 +1841,10 @@ impl Engine {
             if let Some(r) = self.card_between_rounds(seq, card, face_up) {
                 return Some(r);
             }
+            let unannounced =
+                !self.bets_reported && self.prev.is_some_and(|p| p.open && !p.result_checked);
             self.start_round(seq, false);
+            self.round.unannounced = unannounced;
         }
         if let Some(prev) = &mut self.prev {
             prev.open = false;
@@ -1761,12 +1873,27 @@ impl Engine {
         face_up: Option<bool>,
     ) -> Option<u32> {
         let prev = self.prev.filter(|p| {
-            p.open && (self.bets_reported || self.results_reported && !p.result_checked)
+            p.open && (self.bets_reported || self.results_declared() && !p.result_checked)
         })?;
-        let record = prev.record;
+        self.flag_card_between_rounds(prev.record, seq, card, face_up);
+        self.start_round(seq, true);
+        self.round.tentative = true;
+        self.round.no_bets = face_up == Some(true);
+        self.push(seq, Side::Player, card);
+        Some(self.round.number)
+    }
+
+    /// Flags a plain card dealt after `record`'s round was complete and before the next round's
+    /// boundary, read as 12.1(b).
+    fn flag_card_between_rounds(
+        &mut self,
+        record: RoundRecord,
+        seq: u64,
+        card: Option<Card>,
+        face_up: Option<bool>,
+    ) {
         let shown = card.map_or(String::new(), |c| format!(" ({c})"));
-        let disclosed = face_up == Some(true);
-        let then = if disclosed {
+        let then = if face_up == Some(true) {
             " It was disclosed, so the dealer announces \"No bets this hand\" for that round."
         } else {
             ""
@@ -1790,11 +1917,6 @@ impl Engine {
                 record.round
             ),
         );
-        self.start_round(seq, true);
-        self.round.tentative = true;
-        self.round.no_bets = disclosed;
-        self.push(seq, Side::Player, card);
-        Some(self.round.number)
     }
 
     /// A third card for a round that already finished: 12.1(b) for the Player, the drawing
@@ -1921,26 +2043,39 @@ impl Engine {
         (cards, n)
     }
 
-    /// Whether the cards of a tentative round after its first (the card between rounds) would
-    /// make a complete round by themselves.
-    fn rest_is_a_round(&self) -> bool {
+    /// The hands the cards of a tentative round after its first (the card between rounds) make,
+    /// if they make a complete round by themselves.
+    fn rest_round(&self) -> Option<BySide<Hand>> {
         let (cards, n) = Self::plain_order(&self.round.hands);
+        if n < 2 {
+            return None;
+        }
         let mut hands = BySide {
             player: Hand::new(),
             banker: Hand::new(),
         };
-        for (i, card) in cards.iter().enumerate().take(n).skip(1) {
+        for card in cards.iter().take(n).skip(1) {
             match self.drawing.next_card(&hands.player, &hands.banker) {
                 NextCard::To(s, _) | NextCard::Unknown(s) => {
                     hands.get_mut(s).push(*card);
                 }
-                NextCard::Complete => return false,
-            }
-            if i + 1 == n {
-                return self.drawing.next_card(&hands.player, &hands.banker) == NextCard::Complete;
+                NextCard::Complete => return None,
             }
         }
-        false
+        (self.drawing.next_card(&hands.player, &hands.banker) == NextCard::Complete)
+            .then_some(hands)
+    }
+
+    /// Whether a declared `outcome` shows that a tentative round complete by the rules was dealt
+    /// without its first card: the cards after it make a round with that result, and the round
+    /// with it does not.
+    fn result_says_set_aside(&self, outcome: Outcome) -> bool {
+        let hands = &self.round.hands;
+        let with = RoundRecord::from_hands(0, 0, hands.player, hands.banker).outcome;
+        let without = self
+            .rest_round()
+            .and_then(|h| RoundRecord::from_hands(0, 0, h.player, h.banker).outcome);
+        with != Some(outcome) && without == Some(outcome)
     }
 
     /// Deals a tentative round again without the card between rounds it began with: that card
@@ -1978,8 +2113,9 @@ impl Engine {
         record.complete = complete;
         record.partial = self.shoe.partial;
         record.no_bets = r.no_bets;
-        if !self.results_reported && r.held.is_none() {
-            // No result will settle the round: its irregularity comes out now, before it.
+        if self.results_run == 0 && r.held.is_none() {
+            // The last round had no result before the next began, so none is expected to settle
+            // this one: its irregularity comes out now, before it.
             self.settle();
         }
         self.out.push_back(Output::Round(record));
@@ -2013,7 +2149,7 @@ impl Engine {
             self.round = Round::IDLE;
             return;
         }
-        if self.round.tentative && self.round.cards() > 1 && self.rest_is_a_round() {
+        if self.round.tentative && self.rest_round().is_some() {
             // The round began with a card between rounds, and the cards after it make a whole
             // round: the card was set aside.
             self.redeal_tentative();
@@ -2120,6 +2256,18 @@ impl Engine {
             self.shoe.await_bets = false;
             self.shoe.synced = true;
         }
+        if self.round.active && self.round.carried_only() {
+            self.round.after_bets = true;
+        }
+        if self.round.active
+            && self.round.tentative
+            && !self.round.after_bets
+            && self.round.cards() > 1
+        {
+            // More than one card after the last round was complete and before "no more bets":
+            // the next round begins only now (8.2), so they were all extra cards of that round.
+            self.set_aside_round(seq, "before \"No more bets\" for the next round");
+        }
         if self.round.active && !self.round.carried_only() {
             self.close_round(seq, Boundary::BetsClosed);
         }
@@ -2129,6 +2277,37 @@ impl Engine {
         self.settle();
     }
 
+    /// The round being dealt was no round: its cards came after the last round was complete and
+    /// `before` the boundary that shows the next round had not begun. They were extra cards of
+    /// the last round, set aside; the finding joins that round's irregularity.
+    fn set_aside_round(&mut self, seq: u64, before: &str) {
+        let r = self.round;
+        let Some(prev) = self.prev.map(|p| p.record) else {
+            return;
+        };
+        self.shoe.rounds = self.shoe.rounds.saturating_sub(1);
+        self.round = Round::IDLE;
+        let (cards, n) = Self::plain_order(&r.hands);
+        let shown: Vec<String> = cards
+            .iter()
+            .take(n)
+            .map(|c| c.map_or("??".to_owned(), |c| c.to_string()))
+            .collect();
+        self.flag(
+            Code::UnauthorisedThirdCard,
+            Some(prev.round),
+            seq,
+            &[prev.first_seq, prev.last_seq, r.first_seq, r.last_seq, seq],
+            format!(
+                "{} card(s) ({}) were dealt after round {} was complete and {before}: cards the \
+                 rules give no hand, set aside. The round stands on its own cards.",
+                n,
+                shown.join(" "),
+                prev.round
+            ),
+        );
+    }
+
     fn on_result(
         &mut self,
         seq: u64,
@@ -2136,13 +2315,36 @@ impl Engine {
         player_pair: Option<bool>,
         banker_pair: Option<bool>,
     ) {
-        self.results_reported = true;
         let declared = Declared {
             outcome,
             player_pair,
             banker_pair,
             seq,
         };
+        let awaiting = self.prev.filter(|p| !p.result_checked);
+        if let Some(prev) = awaiting.filter(|_| self.round.active && self.round.unannounced) {
+            if self.round.cards() == 1 {
+                // One card between the last round and its result: read as 12.1(b), the first
+                // card of the next round (the stream was not yet known to declare every result).
+                let (card, first) = (
+                    self.round.hands.player.card(0).flatten(),
+                    self.round.first_seq,
+                );
+                self.round.unannounced = false;
+                self.round.carried = true;
+                self.round.tentative = true;
+                self.flag_card_between_rounds(prev.record, first, card, None);
+            }
+        }
+        let before_result = self.prev.is_some_and(|p| !p.result_checked)
+            && (self.round.tentative && self.round.cards() > 1
+                || self.round.unannounced && self.round.cards() < 4);
+        if self.round.active && before_result {
+            // Cards dealt after the last round was complete and before its result: the result
+            // is that round's, and the cards were extra cards of it, set aside; the next round
+            // begins after the result.
+            self.set_aside_round(seq, "before its result was declared");
+        }
         if self.round.active && !self.round.carried_only() {
             if outcome == Outcome::Void {
                 // A forced quit: the round is void, nothing is missing from it.
@@ -2156,11 +2358,12 @@ impl Engine {
                 // Declared while a third card is still due: the card may yet come (a device that
                 // places cards says where it goes; a plain shoe's cards until "no more bets" are
                 // this round's).
+                self.round.held = Some(declared);
                 if third_due && (self.targets_reported || self.bets_reported) {
-                    self.round.held = Some(declared);
                     return;
                 }
-                self.close_round(seq, Boundary::Result);
+                // Closed by its result: judged on the cards it got, with the result, as one.
+                self.end_hold();
             }
         }
         self.check_result(declared);
