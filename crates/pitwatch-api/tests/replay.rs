@@ -195,7 +195,7 @@ fn angel_eye_replay_from_the_record_equals_live() {
     // per round: the exposure entered at the console falls in the device error's round).
     let codes: Vec<String> = replayed
         .irregularities()
-        .flat_map(|i| std::iter::once(i.code).chain(i.also.iter().copied()))
+        .flat_map(|i| std::iter::once(i.code).chain(i.also.iter()))
         .map(|code| code.to_string())
         .collect();
     for expected in [

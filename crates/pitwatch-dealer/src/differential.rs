@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 
 use pitwatch_model::{Card, EventKind};
 use pitwatch_rules::{
-    replay, DrawingTable, Hand, IrregularityCode, NextCard, Output, RoundRecord, RuleBook,
+    replay, CodeSet, DrawingTable, Hand, IrregularityCode, NextCard, Output, RoundRecord, RuleBook,
 };
 
 use crate::{deal, DealerConfig, FaultKind, FaultPlan, InjectedFault, Mode};
@@ -80,7 +80,7 @@ pub struct Raised {
     /// Its code.
     pub code: IrregularityCode,
     /// Further findings merged into it.
-    pub also: Vec<IrregularityCode>,
+    pub also: CodeSet,
     /// Its shoe.
     pub shoe: u32,
     /// Its round.
@@ -144,7 +144,7 @@ pub fn run(
             Output::Irregularity(i) => {
                 raised.push(Raised {
                     code: i.code,
-                    also: i.also.clone(),
+                    also: i.also,
                     shoe: i.shoe,
                     round: i.round,
                 });

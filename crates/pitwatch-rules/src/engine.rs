@@ -268,8 +268,8 @@ pub struct Engine {
     /// The irregularity of a round not yet settled: what else goes wrong in that round is added
     /// to it.
     pending: Option<Irregularity>,
-    /// The last card counted (card, target, index), so a retransmitted repeat of it (with a
-    /// target) is not counted twice.
+    /// The last burn card counted (card, target, index), so a retransmitted repeat of it is not
+    /// counted twice (a Player or Banker card's position is in its round).
     last_card: Option<(Option<Card>, Option<Target>, Option<u8>)>,
 }
 
@@ -970,7 +970,7 @@ impl Engine {
     /// Whether a plain card drawn now belongs to the burn whatever the count says: the stream
     /// reports "no more bets" and none has come in this shoe yet, so no round has begun (8.2).
     fn before_first_bets(&self, target: Option<Target>) -> bool {
-        target.is_none() && self.bets_reported && !self.shoe.bets_seen && !self.shoe.partial
+        !self.shoe.bets_seen && target.is_none() && self.bets_reported && !self.shoe.partial
     }
 
     /// Handles a card during the burn; returns `true` when the card was a burn card.
@@ -1335,7 +1335,7 @@ impl Engine {
 
     /// Whether a retransmitted report repeats a card already counted: it names a position
     /// (target and index) that already holds that very card, in the round being dealt or the one
-    /// just completed, or it repeats the last card's target, index and card. A plain report
+    /// just completed, or it repeats the last burn card's target, index and card. A plain report
     /// names no position, so nothing tells it from the next card: the driver drops repeats of
     /// those (`docs/events.md`).
     fn already_counted(
@@ -1399,92 +1399,33 @@ impl Engine {
             // counted when it first arrived.
             return;
         }
-        if matches!(
-            target,
-            Some(Target::Player | Target::Banker | Target::First | Target::Burn)
-        ) {
+        if !self.targets_reported
+            && matches!(
+                target,
+                Some(Target::Player | Target::Banker | Target::First | Target::Burn)
+            )
+        {
             self.targets_reported = true;
         }
-        if self.round.active {
-            if self.round.confirming {
-                if target == Some(Target::First) {
-                    self.confirm_round();
-                } else {
-                    // One card more than a round that began with the card between rounds takes:
-                    // that card was set aside, and the round is the cards after it.
-                    self.redeal_tentative();
-                }
-            } else if self.round.held.is_some() && !self.is_due(target, index) {
-                self.end_hold();
-            }
+        if self.round.active && (self.round.confirming || self.round.held.is_some()) {
+            self.settle_open_round(target, index);
         }
         let first_of_shoe = target == Some(Target::First)
             && !(self.shoe_open && self.shoe.burn == Burn::AwaitFirst);
         if first_of_shoe {
-            // After an interruption the shuffle may have happened while nobody was listening.
-            let interrupted = self.shoe_open && self.shoe.interrupted;
-            // A device that reports the first card announces a new shoe by itself (the Angel Eye
-            // sends no shuffle): start one, but if the stream does report shuffles, this shoe
-            // was not shuffled.
-            if self.round.active {
-                self.close_round(seq, Boundary::Reshuffle);
-            }
-            // A shoe just shuffled with nothing drawn yet is this shoe, not a previous one.
-            let fresh = self.shoe_open && self.shoe.cards == 0 && self.unshuffled.is_none();
-            let composition = if fresh {
-                self.shoe.composition
-            } else {
-                self.book.composition()
-            };
-            let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
-            self.start_shoe(seq, composition, shuffler, false);
-            if !fresh && !interrupted && (self.shuffles_reported || self.unshuffled.is_some()) {
-                self.unshuffled = None;
-                self.flag(
-                    Code::NotShuffled,
-                    None,
-                    seq,
-                    &[seq],
-                    "A new shoe began (first card of the burn) with no shuffle since the last \
-                     shoe. The cards must be shuffled and cut before play."
-                        .to_owned(),
-                );
-            }
+            self.first_card_of_a_shoe(seq);
         }
         self.ensure_shoe(seq);
         self.shoe.cards += 1;
-        self.last_card = Some((card, target, index));
-        if let Some((why, since)) = self.unshuffled.take() {
-            let message = match why {
-                Unshuffled::Replaced => {
-                    "Cards were dealt from replaced cards that were not shuffled and cut (7.10), \
-                     nor accepted as pre-shuffled. Stop: the new cards must be checked, shuffled \
-                     and cut."
-                }
-                Unshuffled::Exposed => {
-                    "Cards were dealt after a card was exposed before play, without a new \
-                     shuffle. This is a misdeal: reshuffle and cut."
-                }
-            };
-            self.flag(
-                Code::NotShuffled,
-                self.current_round(),
-                seq,
-                &[since, seq],
-                message.to_owned(),
-            );
+        if matches!(target, Some(Target::First | Target::Burn)) {
+            // A Player or Banker card's position is in its round; a burn card's only here.
+            self.last_card = Some((card, target, index));
+        }
+        if self.unshuffled.is_some() {
+            self.flag_unshuffled(seq);
         }
         if target.is_none() && self.targets_reported {
-            // A device that reports where every card goes reported this one to no hand (an
-            // Angel Eye card drawn outside a game): it left the shoe, but it starts no round.
-            let round = self.current_round();
-            self.see(seq, card, round);
-            self.unplaceable(
-                seq,
-                card,
-                round,
-                "to no hand, by a device that reports where every card goes".to_owned(),
-            );
+            self.stray_card(seq, card);
             return;
         }
         if self.burn_card(seq, card, target, face_up) {
@@ -1540,39 +1481,148 @@ impl Engine {
         self.complete_if_done();
     }
 
+    /// A round left open for a card that might still belong to it meets the next card: a
+    /// tentative round complete by the rules proves one card too long (or a new shoe begins), a
+    /// round held by an early result gets its due card or is closed without it.
+    #[cold]
+    #[inline(never)]
+    fn settle_open_round(&mut self, target: Option<Target>, index: Option<u8>) {
+        if self.round.confirming {
+            if target == Some(Target::First) {
+                self.confirm_round();
+            } else {
+                // One card more than a round that began with the card between rounds takes:
+                // that card was set aside, and the round is the cards after it.
+                self.redeal_tentative();
+            }
+        } else if self.round.held.is_some() && !self.is_due(target, index) {
+            self.end_hold();
+        }
+    }
+
+    /// A device that reports the first card announces a new shoe by itself (the Angel Eye sends no
+    /// shuffle): start one, but if the stream does report shuffles, this shoe was not shuffled.
+    #[cold]
+    #[inline(never)]
+    fn first_card_of_a_shoe(&mut self, seq: u64) {
+        // After an interruption the shuffle may have happened while nobody was listening.
+        let interrupted = self.shoe_open && self.shoe.interrupted;
+        if self.round.active {
+            self.close_round(seq, Boundary::Reshuffle);
+        }
+        // A shoe just shuffled with nothing drawn yet is this shoe, not a previous one.
+        let fresh = self.shoe_open && self.shoe.cards == 0 && self.unshuffled.is_none();
+        let composition = if fresh {
+            self.shoe.composition
+        } else {
+            self.book.composition()
+        };
+        let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
+        self.start_shoe(seq, composition, shuffler, false);
+        if !fresh && !interrupted && (self.shuffles_reported || self.unshuffled.is_some()) {
+            self.unshuffled = None;
+            self.flag(
+                Code::NotShuffled,
+                None,
+                seq,
+                &[seq],
+                "A new shoe began (first card of the burn) with no shuffle since the last \
+                 shoe. The cards must be shuffled and cut before play."
+                    .to_owned(),
+            );
+        }
+    }
+
+    /// Cards dealt while the cards must first be shuffled.
+    #[cold]
+    #[inline(never)]
+    fn flag_unshuffled(&mut self, seq: u64) {
+        let Some((why, since)) = self.unshuffled.take() else {
+            return;
+        };
+        let message = match why {
+            Unshuffled::Replaced => {
+                "Cards were dealt from replaced cards that were not shuffled and cut (7.10), \
+                 nor accepted as pre-shuffled. Stop: the new cards must be checked, shuffled \
+                 and cut."
+            }
+            Unshuffled::Exposed => {
+                "Cards were dealt after a card was exposed before play, without a new \
+                 shuffle. This is a misdeal: reshuffle and cut."
+            }
+        };
+        self.flag(
+            Code::NotShuffled,
+            self.current_round(),
+            seq,
+            &[since, seq],
+            message.to_owned(),
+        );
+    }
+
+    /// A device that reports where every card goes reported this one to no hand (an Angel Eye
+    /// card drawn outside a game): it left the shoe, but it starts no round.
+    #[cold]
+    #[inline(never)]
+    fn stray_card(&mut self, seq: u64, card: Option<Card>) {
+        let round = self.current_round();
+        self.see(seq, card, round);
+        self.unplaceable(
+            seq,
+            card,
+            round,
+            "to no hand, by a device that reports where every card goes".to_owned(),
+        );
+    }
+
     /// Counts a card against the shoe and flags excess and unreadable cards.
+    #[inline(always)]
     fn see(&mut self, seq: u64, card: Option<Card>, round: Option<u32>) {
         match card {
             Some(card) => {
                 if !self.shoe.counter.see(card) {
-                    let copies = self.shoe.counter.seen(card);
-                    let holds = self.shoe.composition.copies_of(card);
-                    self.flag(
-                        Code::ExcessCard,
-                        round,
-                        seq,
-                        &[seq],
-                        format!(
-                            "{card} is copy {copies} of a card the shoe holds {holds} times: a \
-                             foreign or duplicate card. Stop play, remove it and check the cards."
-                        ),
-                    );
+                    self.flag_excess(seq, card, round);
                 }
             }
-            None => self.flag(
-                Code::UnreadableCard,
-                round,
-                seq,
-                &[seq],
-                "The device could not read a card. Read it at the table and record it; the \
-                 round's result is unknown to the monitor until then."
-                    .to_owned(),
-            ),
+            None => self.flag_unreadable(seq, round),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flag_excess(&mut self, seq: u64, card: Card, round: Option<u32>) {
+        let copies = self.shoe.counter.seen(card);
+        let holds = self.shoe.composition.copies_of(card);
+        self.flag(
+            Code::ExcessCard,
+            round,
+            seq,
+            &[seq],
+            format!(
+                "{card} is copy {copies} of a card the shoe holds {holds} times: a foreign or \
+                 duplicate card. Stop play, remove it and check the cards."
+            ),
+        );
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flag_unreadable(&mut self, seq: u64, round: Option<u32>) {
+        self.flag(
+            Code::UnreadableCard,
+            round,
+            seq,
+            &[seq],
+            "The device could not read a card. Read it at the table and record it; the round's \
+             result is unknown to the monitor until then."
+                .to_owned(),
+        );
     }
 
     /// Flags a card the engine cannot place in any hand (reported `what`). It is counted against
     /// the shoe, and no round is started for it.
+    #[cold]
+    #[inline(never)]
     fn unplaceable(&mut self, seq: u64, card: Option<Card>, round: Option<u32>, what: String) {
         let shown = card.map_or("An unreadable card".to_owned(), |c| format!("Card {c}"));
         self.flag(
@@ -1752,41 +1802,13 @@ impl Engine {
         {
             // 12.1: a third card to the Player that the rules do not authorise, while the round
             // is still open, so the Banker must draw: 12.1(a) makes it the Banker's third card.
-            self.flag(
-                Code::UnauthorisedThirdCard,
-                Some(number),
-                seq,
-                &[seq],
-                format!(
-                    "A third card{} was dealt to the Player's hand, which the rules do not \
-                     authorise. The Banker's hand must draw, so by 12.1(a) it becomes the Banker's \
-                     third card. Check that the hands were settled that way.",
-                    card.map_or(String::new(), |c| format!(" ({c})"))
-                ),
-            );
+            self.flag_player_card_to_banker(seq, card, number);
             self.push(seq, Side::Banker, card);
             return Some(number);
         } else {
             if !self.round.order_flagged {
                 self.round.order_flagged = true;
-                let expected = match next {
-                    NextCard::To(s, i) => format!("{s} card {i}"),
-                    NextCard::Unknown(s) => format!("possibly {s} card 3"),
-                    NextCard::Complete => "no further card".to_owned(),
-                };
-                self.flag(
-                    Code::DealOutOfOrder,
-                    Some(number),
-                    seq,
-                    &[seq],
-                    format!(
-                        "{} was dealt to {side} card {position}, but by 8.4 and the Table of Play \
-                         the next card is {expected}. The hands are followed as dealt; the \
-                         supervisor decides whether the round can be reconstructed or is a \
-                         misdeal.",
-                        card.map_or("An unreadable card".to_owned(), |c| format!("Card {c}")),
-                    ),
-                );
+                self.flag_out_of_order(seq, card, side, position, next, number);
             }
             self.push(seq, side, card);
         }
@@ -1794,6 +1816,53 @@ impl Engine {
             self.check_early_banker_card(seq);
         }
         Some(number)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flag_player_card_to_banker(&mut self, seq: u64, card: Option<Card>, number: u32) {
+        self.flag(
+            Code::UnauthorisedThirdCard,
+            Some(number),
+            seq,
+            &[seq],
+            format!(
+                "A third card{} was dealt to the Player's hand, which the rules do not authorise. \
+                 The Banker's hand must draw, so by 12.1(a) it becomes the Banker's third card. \
+                 Check that the hands were settled that way.",
+                card.map_or(String::new(), |c| format!(" ({c})"))
+            ),
+        );
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flag_out_of_order(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        side: Side,
+        position: usize,
+        next: NextCard,
+        number: u32,
+    ) {
+        let expected = match next {
+            NextCard::To(s, i) => format!("{s} card {i}"),
+            NextCard::Unknown(s) => format!("possibly {s} card 3"),
+            NextCard::Complete => "no further card".to_owned(),
+        };
+        self.flag(
+            Code::DealOutOfOrder,
+            Some(number),
+            seq,
+            &[seq],
+            format!(
+                "{} was dealt to {side} card {position}, but by 8.4 and the Table of Play the next \
+                 card is {expected}. The hands are followed as dealt; the supervisor decides \
+                 whether the round can be reconstructed or is a misdeal.",
+                card.map_or("An unreadable card".to_owned(), |c| format!("Card {c}")),
+            ),
+        );
     }
 
     /// The Player's third card has come after a Banker third card (dealt out of order): now the
@@ -1836,15 +1905,12 @@ impl Engine {
     }
 
     /// Places a card from a plain shoe where the rules say the next card goes; returns the round.
+    #[inline(always)]
     fn deal_plain(&mut self, seq: u64, card: Option<Card>, face_up: Option<bool>) -> Option<u32> {
         if !self.round.active {
-            if let Some(r) = self.card_between_rounds(seq, card, face_up) {
+            if let Some(r) = self.start_plain_round(seq, card, face_up) {
                 return Some(r);
             }
-            let unannounced =
-                !self.bets_reported && self.prev.is_some_and(|p| p.open && !p.result_checked);
-            self.start_round(seq, false);
-            self.round.unannounced = unannounced;
         }
         if let Some(prev) = &mut self.prev {
             prev.open = false;
@@ -1859,6 +1925,25 @@ impl Engine {
         self.check_past_last_coup(seq);
         self.push(seq, to, card);
         Some(self.round.number)
+    }
+
+    /// Starts a plain round with this card, or, if it is a card between rounds, the round it
+    /// begins under 12.1(b) (returned).
+    #[inline(never)]
+    fn start_plain_round(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        face_up: Option<bool>,
+    ) -> Option<u32> {
+        if let Some(r) = self.card_between_rounds(seq, card, face_up) {
+            return Some(r);
+        }
+        let unannounced =
+            !self.bets_reported && self.prev.is_some_and(|p| p.open && !p.result_checked);
+        self.start_round(seq, false);
+        self.round.unannounced = unannounced;
+        None
     }
 
     /// A plain card after a completed round and before the next round's boundary ("no more bets",
@@ -1985,6 +2070,7 @@ impl Engine {
         }
     }
 
+    #[inline]
     fn push(&mut self, seq: u64, side: Side, card: Option<Card>) {
         let at = self.round.cards();
         if self.round.hands.get_mut(side).push(card) {
@@ -2002,6 +2088,7 @@ impl Engine {
     /// completed it has been counted, so a flag about that card is part of the round's
     /// irregularity. A tentative round (begun with a card between rounds) waits for the next
     /// event to confirm it.
+    #[inline]
     fn complete_if_done(&mut self) {
         let hands = &self.round.hands;
         if self.round.active
@@ -2105,15 +2192,17 @@ impl Engine {
     }
 
     fn complete_round(&mut self, complete: bool) {
-        let r = self.round;
+        // Field by field: the round is large, and this runs for every round.
+        let r = &self.round;
+        let (number, held) = (r.number, r.held);
         let mut record =
-            RoundRecord::from_hands(self.shoe_no, r.number, r.hands.player, r.hands.banker);
+            RoundRecord::from_hands(self.shoe_no, number, r.hands.player, r.hands.banker);
         record.first_seq = r.first_seq;
         record.last_seq = r.last_seq;
         record.complete = complete;
         record.partial = self.shoe.partial;
         record.no_bets = r.no_bets;
-        if self.results_run == 0 && r.held.is_none() {
+        if self.results_run == 0 && held.is_none() {
             // The last round had no result before the next began, so none is expected to settle
             // this one: its irregularity comes out now, before it.
             self.settle();
@@ -2129,10 +2218,10 @@ impl Engine {
         self.round.held = None;
         self.round.tentative = false;
         self.round.confirming = false;
-        if self.shoe.last_round.is_some_and(|last| r.number >= last) {
+        if self.shoe.last_round.is_some_and(|last| number >= last) {
             self.shoe.ended = true;
         }
-        if let Some(declared) = r.held {
+        if let Some(declared) = held {
             self.check_result(declared);
             self.settle();
         }
@@ -2473,7 +2562,7 @@ impl Engine {
             evidence,
             message,
             partial: self.shoe_open && self.shoe.partial,
-            also: Vec::new(),
+            also: crate::irregularity::CodeSet::EMPTY,
         };
         if round.is_none() {
             self.out.push_back(Output::Irregularity(irregularity));

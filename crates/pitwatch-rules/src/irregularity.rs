@@ -151,9 +151,48 @@ pub struct Irregularity {
     /// Whether the engine joined this shoe part-way, so it may lack context.
     pub partial: bool,
     /// The codes of further findings in the same round, added to this one rather than raised
-    /// again, in the order found.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<IrregularityCode>,
+    /// again.
+    #[serde(skip_serializing_if = "CodeSet::is_empty")]
+    pub also: CodeSet,
+}
+
+/// A set of irregularity codes, in code order: two bytes, so an [`Irregularity`] (and every
+/// output of the engine) stays small enough to move without a call to `memcpy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct CodeSet(u16);
+
+impl CodeSet {
+    /// The empty set.
+    pub const EMPTY: CodeSet = CodeSet(0);
+
+    /// Adds `code`.
+    pub fn insert(&mut self, code: IrregularityCode) {
+        self.0 |= 1 << (code as u16);
+    }
+
+    /// Whether `code` is in the set.
+    pub const fn contains(self, code: IrregularityCode) -> bool {
+        self.0 & (1 << (code as u16)) != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    /// The codes, in code order.
+    pub fn iter(self) -> impl Iterator<Item = IrregularityCode> {
+        IrregularityCode::ALL
+            .iter()
+            .copied()
+            .filter(move |c| self.contains(*c))
+    }
+}
+
+impl Serialize for CodeSet {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
 }
 
 impl Irregularity {
@@ -175,8 +214,8 @@ impl Irregularity {
             self.message, other.code, other.rule, other.message
         );
         self.partial |= other.partial;
-        self.also.push(other.code);
-        self.also.extend(other.also);
+        self.also.insert(other.code);
+        self.also.0 |= other.also.0;
     }
 }
 
@@ -196,7 +235,7 @@ mod tests {
             evidence: vec![seq - 1, seq],
             message: format!("{code} at {seq}."),
             partial: false,
-            also: Vec::new(),
+            also: CodeSet::EMPTY,
         }
     }
 
@@ -211,11 +250,15 @@ mod tests {
         assert_eq!(first.evidence, [9, 10, 11, 12]);
         assert_eq!(first.rule, "8.4; misdeal (h)");
         assert_eq!(
-            first.also,
+            first.also.iter().collect::<Vec<_>>(),
             [
-                IrregularityCode::ExcessCard,
-                IrregularityCode::DealOutOfOrder
+                IrregularityCode::DealOutOfOrder,
+                IrregularityCode::ExcessCard
             ]
+        );
+        assert_eq!(
+            serde_json::to_value(&first).unwrap()["also"],
+            serde_json::json!(["DEAL_OUT_OF_ORDER", "EXCESS_CARD"])
         );
         assert!(first
             .message
