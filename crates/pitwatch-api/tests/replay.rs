@@ -40,6 +40,7 @@ fn record_live(
         .unwrap();
     let mut derived = Vec::new();
     let half = session.events.len() / 2;
+    let mut reconnected = false;
     let mut batch = store.batch().unwrap();
     for (i, event) in session.events.iter().enumerate() {
         let at = event.at.unwrap_or(start);
@@ -60,8 +61,10 @@ fn record_live(
         let (a, b) = bytes.split_at(bytes.len() / 2);
         recorder.ingest(&mut batch, at, a, &mut derived).unwrap();
         recorder.ingest(&mut batch, at, b, &mut derived).unwrap();
-        if i == half {
-            // The device server drops and the monitor reconnects; a supervisor notes an exposure.
+        if i >= half && !reconnected {
+            // The device server drops and the monitor reconnects; a supervisor notes an exposure
+            // (at the first event past half the stream that the protocol carries).
+            reconnected = true;
             let session_id = recorder
                 .disconnect(&mut batch, at, &mut derived)
                 .unwrap()
