@@ -139,6 +139,9 @@ struct Declared {
     seq: u64,
 }
 
+/// A card held for a later position of a hand: (side, index, card, `seq`).
+type Ahead = Option<(Side, u8, Option<Card>, u64)>;
+
 #[derive(Debug, Clone, Copy)]
 struct Round {
     active: bool,
@@ -167,6 +170,11 @@ struct Round {
     unannounced: bool,
     /// "No more bets" came while the round held only a card carried over to it.
     after_bets: bool,
+    /// Cards a device reported to a later position of a hand than the next (side, index, card,
+    /// `seq`): held there until the positions before it are filled.
+    ahead: [Ahead; 4],
+    /// How many cards `ahead` holds (so a card in order costs one test).
+    ahead_len: u8,
 }
 
 impl Round {
@@ -188,6 +196,8 @@ impl Round {
         held: None,
         unannounced: false,
         after_bets: false,
+        ahead: [None; 4],
+        ahead_len: 0,
     };
 
     fn cards(&self) -> usize {
@@ -1786,6 +1796,19 @@ impl Engine {
         // the last coup only once it is dealt on.
         self.check_past_last_coup(seq);
         let next = self.drawing.next_card(&hands.player, &hands.banker);
+        if position > len + 1 {
+            if let Some(slot) = self.round.ahead.iter_mut().find(|a| a.is_none()) {
+                // A later position of the hand than the next: the device says where the card
+                // is, so it waits there until the positions before it are filled.
+                *slot = Some((side, position as u8, card, seq));
+                self.round.ahead_len += 1;
+                if !self.round.order_flagged {
+                    self.round.order_flagged = true;
+                    self.flag_out_of_order(seq, card, side, position, next, number);
+                }
+                return Some(number);
+            }
+        }
         let as_expected = position == len + 1
             && match next {
                 NextCard::To(s, i) => s == side && position == usize::from(i),
@@ -1812,10 +1835,49 @@ impl Engine {
             }
             self.push(seq, side, card);
         }
+        if self.round.ahead_len > 0 {
+            self.place_ahead();
+        }
         if side == Side::Player && self.round.hands.player.len() == 3 {
             self.check_early_banker_card(seq);
         }
         Some(number)
+    }
+
+    /// Places the cards held for later positions whose turn has come.
+    #[cold]
+    #[inline(never)]
+    fn place_ahead(&mut self) {
+        let mut placed = true;
+        while placed {
+            placed = false;
+            for i in 0..self.round.ahead.len() {
+                let Some((side, index, card, seq)) = self.round.ahead[i] else {
+                    continue;
+                };
+                if usize::from(index) == self.round.hands.get(side).len() + 1 {
+                    self.round.ahead[i] = None;
+                    self.round.ahead_len -= 1;
+                    let last = self.round.last_seq;
+                    self.push(seq, side, card);
+                    self.round.last_seq = last.max(seq);
+                    placed = true;
+                }
+            }
+        }
+    }
+
+    /// Cards still held for later positions when the round ends: their positions never came,
+    /// so they join the hands as dealt.
+    fn flush_ahead(&mut self) {
+        for i in 0..self.round.ahead.len() {
+            if let Some((side, _, card, seq)) = self.round.ahead[i].take() {
+                self.round.ahead_len -= 1;
+                let last = self.round.last_seq;
+                self.push(seq, side, card);
+                self.round.last_seq = last.max(seq);
+            }
+        }
     }
 
     #[cold]
@@ -2248,6 +2310,9 @@ impl Engine {
                 self.complete_round(true);
             }
             return;
+        }
+        if self.round.ahead_len > 0 {
+            self.flush_ahead();
         }
         let hands = self.round.hands;
         let number = self.round.number;

@@ -152,3 +152,64 @@ fn every_stream_is_dealt_and_every_fault_is_injected_in_one() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases() / 4))]
+
+    /// The device is believed about where each card went: a round whose cards are reported in
+    /// any order (starting with a card 1) is still exactly that round, with at most one
+    /// irregularity (DEAL_OUT_OF_ORDER) for it, and every other round unchanged.
+    #[test]
+    fn a_targeted_round_reported_in_any_order_is_that_round(
+        seed in any::<u64>(),
+        round in 1u32..60,
+        order in proptest::collection::vec(any::<proptest::sample::Index>(), 6),
+    ) {
+        use pitwatch_model::Target;
+        let book = RuleBook::nz_baccarat();
+        let session = deal(&book, &DealerConfig { shoes: 1, ..DealerConfig::angel_eye() }, &[], seed);
+        let Some(truth) = session.rounds.iter().find(|r| r.round == round).copied() else {
+            return Ok(());
+        };
+        // The round's card events, in a shuffled order that starts with a card 1.
+        let at: Vec<usize> = session
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                (truth.first_seq..=truth.last_seq).contains(&e.seq)
+                    && matches!(e.kind, EventKind::CardDrawn { target: Some(Target::Player | Target::Banker), .. })
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let mut kinds: Vec<EventKind> = at.iter().map(|&i| session.events[i].kind.clone()).collect();
+        for (i, pick) in order.iter().enumerate().take(kinds.len()) {
+            let j = i + pick.index(kinds.len() - i);
+            kinds.swap(i, j);
+        }
+        if let Some(first) = kinds.iter().position(|k| matches!(k, EventKind::CardDrawn { index: Some(1), .. })) {
+            kinds.swap(0, first);
+        }
+        let mut events = session.events.clone();
+        for (&i, kind) in at.iter().zip(kinds) {
+            events[i].kind = kind;
+        }
+        let outputs = replay(&book, &events);
+        let flagged: Vec<_> = outputs.iter().filter_map(|o| match o {
+            Output::Irregularity(i) => Some(i.clone()),
+            _ => None,
+        }).collect();
+        prop_assert!(flagged.len() <= 1, "{:#?}", flagged);
+        for i in &flagged {
+            prop_assert_eq!(i.code, pitwatch_rules::IrregularityCode::DealOutOfOrder, "{}", i.message);
+            prop_assert_eq!(i.round, Some(round));
+        }
+        let rounds: Vec<(u32, pitwatch_rules::Hand, pitwatch_rules::Hand)> = outputs.iter().filter_map(|o| match o {
+            Output::Round(r) => Some((r.round, r.player, r.banker)),
+            _ => None,
+        }).collect();
+        let want: Vec<(u32, pitwatch_rules::Hand, pitwatch_rules::Hand)> =
+            session.rounds.iter().map(|r| (r.round, r.player, r.banker)).collect();
+        prop_assert_eq!(rounds, want);
+    }
+}
