@@ -134,6 +134,9 @@ pub enum FaultKind {
     RecoveredCard,
     /// A card report that arrived is sent again as a retransmission (`retransmit: true`).
     RepeatedReport,
+    /// A card report lost on the way, its retransmission arriving after the next card's report,
+    /// so the cards arrive out of order though they were dealt in order.
+    RecoveredCardLate,
     /// The cutting card is placed closer to the back than the rule book allows.
     CuttingCardTooCloseToBack,
     /// One more round after the last coup.
@@ -164,6 +167,7 @@ impl FaultKind {
         FaultKind::FourthCard,
         FaultKind::RecoveredCard,
         FaultKind::RepeatedReport,
+        FaultKind::RecoveredCardLate,
         FaultKind::CuttingCardTooCloseToBack,
         FaultKind::RoundPastLastCoup,
         FaultKind::CardExposed,
@@ -190,6 +194,7 @@ impl FaultKind {
             FaultKind::FourthCard => "fourth_card",
             FaultKind::RecoveredCard => "recovered_card",
             FaultKind::RepeatedReport => "repeated_report",
+            FaultKind::RecoveredCardLate => "recovered_card_late",
             FaultKind::CuttingCardTooCloseToBack => "cutting_card_too_close_to_back",
             FaultKind::RoundPastLastCoup => "round_past_last_coup",
             FaultKind::CardExposed => "card_exposed",
@@ -221,9 +226,10 @@ impl FaultKind {
             FaultKind::RoundPastLastCoup => IrregularityCode::DealtPastLastCoup,
             FaultKind::CardExposed => IrregularityCode::CardExposed,
             FaultKind::DeviceError => IrregularityCode::DeviceError,
-            FaultKind::EarlyResult | FaultKind::RecoveredCard | FaultKind::RepeatedReport => {
-                return None
-            }
+            FaultKind::EarlyResult
+            | FaultKind::RecoveredCard
+            | FaultKind::RepeatedReport
+            | FaultKind::RecoveredCardLate => return None,
         })
     }
 
@@ -252,7 +258,8 @@ impl FaultKind {
     ///
     /// - A stray card with no hand and a fourth card exist only for a shoe that reports hands; a
     ///   repeated report is told from the next card only by the position it names (a plain
-    ///   shoe's repeats are the driver's to drop).
+    ///   shoe's repeats are the driver's to drop), and a late retransmission put in its place only
+    ///   by that position.
     /// - In a plain shoe (no targets) a fault that moves cards between rounds can be followed
     ///   only if the stream reports round boundaries ("no more bets" or declared results);
     ///   without them every later round would shift. A burn fault needs "no more bets" (or, for
@@ -265,7 +272,10 @@ impl FaultKind {
         let boundary = config.bets_closed || config.declare_results;
         match self {
             // A repeated plain report names no position, so only the driver can drop it.
-            FaultKind::StrayCard | FaultKind::FourthCard | FaultKind::RepeatedReport => false,
+            FaultKind::StrayCard
+            | FaultKind::FourthCard
+            | FaultKind::RepeatedReport
+            | FaultKind::RecoveredCardLate => false,
             FaultKind::BurnMiscount | FaultKind::BurnTooLong => {
                 config.bets_closed || config.report_burn_count
             }
@@ -333,9 +343,10 @@ impl FaultKind {
             FaultKind::RoundPastLastCoup => &[Some(C::DealtPastLastCoup)],
             FaultKind::CardExposed => &[Some(C::CardExposed)],
             FaultKind::DeviceError => &[Some(C::DeviceError)],
-            FaultKind::EarlyResult | FaultKind::RecoveredCard | FaultKind::RepeatedReport => {
-                &[None]
-            }
+            FaultKind::EarlyResult
+            | FaultKind::RecoveredCard
+            | FaultKind::RepeatedReport
+            | FaultKind::RecoveredCardLate => &[None],
         }
     }
 }
@@ -748,6 +759,17 @@ impl Table<'_> {
         let repeated = self
             .due(FaultKind::RepeatedReport, Some(round))
             .then(|| self.rng.gen_range(1..4usize));
+        // A card report lost, its retransmission arriving after the next card's report (in a
+        // round with no other fault on its initial cards).
+        let others = unreadable
+            || out_of_order
+            || device_error
+            || foreign.is_some()
+            || recovered.is_some()
+            || repeated.is_some();
+        let late = (!others && self.due(FaultKind::RecoveredCardLate, Some(round)))
+            .then(|| self.rng.gen_range(1..3usize));
+        let mut held: Option<(Option<Card>, Target, u8)> = None;
 
         // The initial deal (8.4): P, B, P, B, or P, P, B, B for the out-of-order fault.
         let order: [(Target, u8); 4] = if out_of_order {
@@ -785,11 +807,29 @@ impl Table<'_> {
             } else {
                 Some(card)
             };
+            if late == Some(i) {
+                // Its report is lost: it comes again after the next card's.
+                held = Some((reported, target, index));
+                match target {
+                    Target::Player => player.push(card),
+                    _ => banker.push(card),
+                }
+                continue;
+            }
             let retransmit = (recovered == Some(i)).then_some(true);
             let seq = self.card_event_with(reported, Some(target), index, true, retransmit);
             if retransmit.is_some() {
                 self.record_fault(FaultKind::RecoveredCard, Some(round), seq);
             }
+            let seq = match held.take() {
+                Some((reported, target, index)) => {
+                    let again =
+                        self.card_event_with(reported, Some(target), index, true, Some(true));
+                    self.record_fault(FaultKind::RecoveredCardLate, Some(round), again);
+                    again
+                }
+                None => seq,
+            };
             if repeated == Some(i) {
                 let again = self.card_event_with(reported, Some(target), index, true, Some(true));
                 self.record_fault(FaultKind::RepeatedReport, Some(round), again);

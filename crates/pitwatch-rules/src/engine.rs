@@ -175,6 +175,10 @@ struct Round {
     ahead: [Ahead; 4],
     /// How many cards `ahead` holds (so a card in order costs one test).
     ahead_len: u8,
+    /// The position the rules expected when a card came out of order: if the card for it then
+    /// arrives as a retransmission (its first report was lost), the order was the transmission's,
+    /// not the deal's.
+    order_gap: Option<(Side, u8)>,
 }
 
 impl Round {
@@ -198,6 +202,7 @@ impl Round {
         after_bets: false,
         ahead: [None; 4],
         ahead_len: 0,
+        order_gap: None,
     };
 
     fn cards(&self) -> usize {
@@ -1484,7 +1489,7 @@ impl Engine {
             }
         }
         let round = match side {
-            Some(side) => self.deal_targeted(seq, card, side, index, face_up),
+            Some(side) => self.deal_targeted(seq, card, side, index, face_up, retransmit),
             None => self.deal_plain(seq, card, face_up),
         };
         self.see(seq, card, round);
@@ -1719,6 +1724,7 @@ impl Engine {
         side: Side,
         index: Option<u8>,
         face_up: Option<bool>,
+        retransmit: bool,
     ) -> Option<u32> {
         let what = |index: Option<u8>| match index {
             Some(i) => format!("as {side} card {i}"),
@@ -1804,6 +1810,7 @@ impl Engine {
                 self.round.ahead_len += 1;
                 if !self.round.order_flagged {
                     self.round.order_flagged = true;
+                    self.round.order_gap = expected_position(next);
                     self.flag_out_of_order(seq, card, side, position, next, number);
                 }
                 return Some(number);
@@ -1818,6 +1825,9 @@ impl Engine {
             };
         if as_expected {
             self.push(seq, side, card);
+            if retransmit && self.round.order_gap == Some((side, position as u8)) {
+                self.withdraw_order_flag();
+            }
         } else if side == Side::Player
             && position == 3
             && len == 2
@@ -1831,6 +1841,7 @@ impl Engine {
         } else {
             if !self.round.order_flagged {
                 self.round.order_flagged = true;
+                self.round.order_gap = expected_position(next);
                 self.flag_out_of_order(seq, card, side, position, next, number);
             }
             self.push(seq, side, card);
@@ -1842,6 +1853,26 @@ impl Engine {
             self.check_early_banker_card(seq);
         }
         Some(number)
+    }
+
+    /// A card reported out of order only because the card before it was lost in transmission:
+    /// that card has now arrived, retransmitted, for the very position the rules expected. If
+    /// the round's irregularity is that finding alone, it is withdrawn (it was not yet output).
+    #[cold]
+    #[inline(never)]
+    fn withdraw_order_flag(&mut self) {
+        self.round.order_gap = None;
+        let number = self.round.number;
+        let only_order = self.pending.as_ref().is_some_and(|p| {
+            p.shoe == self.shoe_no
+                && p.round == Some(number)
+                && p.code == Code::DealOutOfOrder
+                && p.also.is_empty()
+        });
+        if only_order {
+            self.pending = None;
+            self.round.order_flagged = false;
+        }
     }
 
     /// Places the cards held for later positions whose turn has come.
@@ -2649,6 +2680,14 @@ impl Engine {
         if let Some(irregularity) = self.pending.take() {
             self.out.push_back(Output::Irregularity(irregularity));
         }
+    }
+}
+
+/// The position the rules give the next card, when they name one.
+fn expected_position(next: NextCard) -> Option<(Side, u8)> {
+    match next {
+        NextCard::To(side, index) => Some((side, index)),
+        NextCard::Unknown(_) | NextCard::Complete => None,
     }
 }
 
