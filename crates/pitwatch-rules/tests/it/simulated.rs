@@ -503,10 +503,14 @@ proptest! {
         plain in any::<bool>(),
         kind in proptest::sample::select(vec![
             FaultKind::OutOfOrderCard,
+            FaultKind::ThirdCardsSwapped,
             FaultKind::UnauthorisedThirdCard,
+            FaultKind::UnauthorisedBankerCard,
             FaultKind::MissingThirdCard,
             FaultKind::WrongDeclaredResult,
             FaultKind::UnreadableCard,
+            FaultKind::StrayCard,
+            FaultKind::FourthCard,
             FaultKind::CardExposed,
             FaultKind::DeviceError,
         ]),
@@ -516,6 +520,10 @@ proptest! {
     ) {
         let mode = if plain { Mode::Plain } else { Mode::Targets };
         prop_assume!(kind.observable_in(mode));
+        // A plain Banker card set aside can read as 12.1(b) when both readings fit the next
+        // round's cards (docs/irregularities.md, known limits); the differential test allows
+        // for that, this one compares every round after the fault.
+        prop_assume!(!(plain && kind == FaultKind::UnauthorisedBankerCard));
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
         let config = DealerConfig { shoes: 2, ..config };
         let plan = FaultPlan { kind, shoe: 1, round };
