@@ -48,6 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 name: format!("T{:02}", i + 1),
                 game: Game::Baccarat,
                 rules: "nz-baccarat".into(),
+                decks: None,
                 device,
                 link: Some(link.clone()),
                 simulated: false,

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use pitwatch_model::{EventKind, Timestamp};
-use pitwatch_rules::{RuleBook, TableView};
+use pitwatch_rules::TableView;
 use pitwatch_store::{DeviceIdentity, SessionId, Store, StoreError};
 use pitwatch_transport::{spawn_device, Clock, DeviceHandle, TransportEvent};
 
@@ -121,7 +121,9 @@ impl Monitor {
         let now = clock.now();
         let mut recorders = Vec::with_capacity(tables.len());
         for table in &tables {
-            let book = RuleBook::load(&table.config.rules)
+            let book = table
+                .config
+                .rule_book()
                 .map_err(|e| StoreError::Invalid(format!("table {}: {e}", table.config.name)))?;
             recorders.push(TableRecorder::resume(
                 &mut store,

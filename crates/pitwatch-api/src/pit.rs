@@ -59,6 +59,11 @@ pub struct TableConfig {
     pub game: Game,
     /// The rule book the table is checked against: a built-in name (`nz-baccarat`) or a path.
     pub rules: String,
+    /// Decks in the table's shoe, for a device that does not report its deck count (a barcode
+    /// or Angel Eye shoe): without it such a shoe is followed as the rule book's default. A
+    /// shuffle that reports its deck count is followed as reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decks: Option<u8>,
     /// The card-reading device's protocol and its settings, e.g. `{ protocol = "angel-eye" }`.
     pub device: ProtocolConfig,
     /// How the device is reached: a serial port or a TCP device server, with timeouts and
@@ -71,6 +76,21 @@ pub struct TableConfig {
 }
 
 impl TableConfig {
+    /// The rule book as the table uses it: `rules`, with the table's deck count when it gives one
+    /// (`nz-baccarat;decks=6`, see [`RuleBook::reference`]). The recorder keeps this reference
+    /// with the table, so replay loads exactly the book the table was followed with.
+    pub fn rules_reference(&self) -> String {
+        match self.decks {
+            Some(decks) => format!("{};decks={decks}", self.rules.trim()),
+            None => self.rules.clone(),
+        }
+    }
+
+    /// The table's rule book ([`TableConfig::rules_reference`]).
+    pub fn rule_book(&self) -> Result<RuleBook, pitwatch_rules::LoadError> {
+        RuleBook::load(&self.rules_reference())
+    }
+
     /// How the device is reached, for people.
     pub fn describe_link(&self) -> String {
         match (&self.link, self.simulated) {
@@ -185,8 +205,8 @@ impl PitConfig {
             }
             if table.rules.trim().is_empty() {
                 problems.push(format!("{label}: rules is empty"));
-            } else if let Err(e) = RuleBook::load(&table.rules) {
-                problems.push(format!("{label}: rules {:?}: {e}", table.rules));
+            } else if let Err(e) = table.rule_book() {
+                problems.push(format!("{label}: rules {:?}: {e}", table.rules_reference()));
             }
             if table.game != Game::Baccarat {
                 problems.push(format!(
@@ -283,6 +303,47 @@ mod tests {
             "serial /dev/ttyUSB0 9600 8N1"
         );
         assert_eq!(pit.tables[1].describe_link(), "tcp 10.20.0.17:4001");
+    }
+
+    #[test]
+    fn a_tables_deck_count_gives_its_rule_book_for_shoes_that_do_not_report_one() {
+        let text = r#"
+            [site]
+            name = "Pit 1"
+            [[table]]
+            name = "MINI-6"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            decks = 6
+            device = { protocol = "barcode" }
+            link = { kind = "tcp", address = "10.20.0.17:4001" }
+            [[table]]
+            name = "BAC-8"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            device = { protocol = "angel-eye" }
+            link = { kind = "tcp", address = "10.20.0.18:4001" }
+        "#;
+        let pit = PitConfig::from_toml(text).unwrap();
+        assert_eq!(pit.tables[0].rules_reference(), "nz-baccarat;decks=6");
+        let six = pit.tables[0].rule_book().unwrap();
+        assert_eq!(six.composition().total_cards(), 312);
+        assert_eq!(six.reference(), "nz-baccarat;decks=6");
+        assert_eq!(
+            pit.tables[1].rule_book().unwrap().reference(),
+            "nz-baccarat"
+        );
+        let PitConfigError::Invalid(problems) =
+            PitConfig::from_toml(&text.replace("decks = 6", "decks = 12")).unwrap_err()
+        else {
+            panic!("expected a list of problems");
+        };
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        assert!(
+            problems[0].starts_with("table 1 (\"MINI-6\"): rules \"nz-baccarat;decks=12\"")
+                && problems[0].contains("outside what rule book nz-baccarat allows (4 to 8)"),
+            "{problems:#?}"
+        );
     }
 
     #[test]

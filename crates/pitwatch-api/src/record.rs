@@ -118,27 +118,42 @@ pub fn default_key_path() -> PathBuf {
 }
 
 /// The text of a rule book as it judged a table, to keep in the record: a built-in book's own
-/// TOML, or a custom book's file as read now.
+/// TOML, or a custom book's file as read now (a table's `;decks=N` is kept in its reference).
 pub fn book_text(rules: &str) -> Option<String> {
+    let name = rules.rsplit_once(DECKS).map_or(rules, |(name, _)| name);
     if let Some((_, text)) = pitwatch_rules::book::BUILTIN
         .iter()
-        .find(|(id, _)| *id == rules)
+        .find(|(id, _)| *id == name)
     {
         return Some((*text).to_owned());
     }
-    std::fs::read_to_string(rules).ok()
+    std::fs::read_to_string(name).ok()
 }
 
-/// The rule book a table was judged by: the text kept in the record when there is one, else the
-/// book of that name as this Pitwatch has it.
+/// How a table's deck count ends a rule book's reference (`nz-baccarat;decks=6`).
+const DECKS: &str = ";decks=";
+
+/// The rule book a table was judged by: the text kept in the record when there is one (with the
+/// table's deck count from its reference), else the book of that reference as this Pitwatch has
+/// it.
 pub fn recorded_book(
     store: &Store,
     table: pitwatch_store::TableId,
-    name: &str,
+    reference: &str,
 ) -> Result<RuleBook, String> {
-    match store.table_book(table).map_err(|e| e.to_string())? {
-        Some(text) => RuleBook::from_toml(&text, name).map_err(|e| e.to_string()),
-        None => RuleBook::load(name).map_err(|e| e.to_string()),
+    let Some(text) = store.table_book(table).map_err(|e| e.to_string())? else {
+        return RuleBook::load(reference).map_err(|e| e.to_string());
+    };
+    let book = RuleBook::from_toml(&text, reference).map_err(|e| e.to_string())?;
+    match reference.rsplit_once(DECKS) {
+        None => Ok(book),
+        Some((_, decks)) => {
+            let decks: u8 = decks
+                .trim()
+                .parse()
+                .map_err(|_| format!("{reference}: {decks:?} is not a number of decks"))?;
+            book.with_decks(decks)
+        }
     }
 }
 

@@ -85,7 +85,9 @@ impl TableRecorder {
         protocol: Option<ProtocolConfig>,
         now: Timestamp,
     ) -> Result<TableRecorder, StoreError> {
-        let table = store.configure_table(name, game, book.id(), book_text, now)?;
+        // The book's reference (with the table's deck count if it has one) and its text, so
+        // replay loads the same rules.
+        let table = store.configure_table(name, game, &book.reference(), book_text, now)?;
         let resumes = resume_points(store, name)?;
         let stored = store.last_shoe(table)?;
         let last_start = match stored {

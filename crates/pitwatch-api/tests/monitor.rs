@@ -54,6 +54,7 @@ fn a_table_is_recorded_live_across_a_reconnect() {
             name: "MINI-1".into(),
             game: Game::Baccarat,
             rules: "nz-baccarat".into(),
+            decks: None,
             device: ProtocolConfig::by_name("barcode").unwrap(),
             link: Some(link.clone()),
             simulated: false,

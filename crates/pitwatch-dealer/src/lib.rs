@@ -14,6 +14,8 @@
 //! The simulator plays by the rule book's drawing table with its own straightforward code, not the
 //! engine's, so tests that compare the two compare independent implementations.
 
+pub mod differential;
+
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
     Timestamp,
@@ -99,18 +101,42 @@ impl DealerConfig {
 pub enum FaultKind {
     /// One burn card too few (or one too many after an ace).
     BurnMiscount,
+    /// One burn card too many.
+    BurnTooLong,
+    /// No burn at all: neither the first card nor the cards after it.
+    BurnMissing,
+    /// The burn's first card cannot be read (so its value, the burn count, is unknown).
+    BurnFirstUnreadable,
     /// The initial deal goes P, P, B, B instead of P, B, P, B.
     OutOfOrderCard,
+    /// Both hands draw, and the Banker's third card is dealt before the Player's.
+    ThirdCardsSwapped,
     /// A third card to the Player where the rules give none (12.1).
     UnauthorisedThirdCard,
+    /// A third card to the Banker where the Table of Play gives none (set aside).
+    UnauthorisedBankerCard,
     /// The Banker's required third card is not dealt.
     MissingThirdCard,
     /// The declared winner is wrong.
     WrongDeclaredResult,
+    /// The (right) result is declared before a third card that was due, which is then dealt.
+    EarlyResult,
     /// A copy of a card the shoe has no copies left of.
     ForeignCard,
     /// The device cannot read a card.
     UnreadableCard,
+    /// A card drawn between rounds, outside a game, reported to no hand (an Angel Eye `d`).
+    StrayCard,
+    /// A card reported as a fourth card of a hand that has three.
+    FourthCard,
+    /// A card report lost on the way; the device's retransmission of it arrives
+    /// (`retransmit: true`, the first the host sees of the card).
+    RecoveredCard,
+    /// A card report that arrived is sent again as a retransmission (`retransmit: true`).
+    RepeatedReport,
+    /// A card report lost on the way, its retransmission arriving after the next card's report,
+    /// so the cards arrive out of order though they were dealt in order.
+    RecoveredCardLate,
     /// The cutting card is placed closer to the back than the rule book allows.
     CuttingCardTooCloseToBack,
     /// One more round after the last coup.
@@ -125,12 +151,23 @@ impl FaultKind {
     /// Every fault kind.
     pub const ALL: &'static [FaultKind] = &[
         FaultKind::BurnMiscount,
+        FaultKind::BurnTooLong,
+        FaultKind::BurnMissing,
+        FaultKind::BurnFirstUnreadable,
         FaultKind::OutOfOrderCard,
+        FaultKind::ThirdCardsSwapped,
         FaultKind::UnauthorisedThirdCard,
+        FaultKind::UnauthorisedBankerCard,
         FaultKind::MissingThirdCard,
         FaultKind::WrongDeclaredResult,
+        FaultKind::EarlyResult,
         FaultKind::ForeignCard,
         FaultKind::UnreadableCard,
+        FaultKind::StrayCard,
+        FaultKind::FourthCard,
+        FaultKind::RecoveredCard,
+        FaultKind::RepeatedReport,
+        FaultKind::RecoveredCardLate,
         FaultKind::CuttingCardTooCloseToBack,
         FaultKind::RoundPastLastCoup,
         FaultKind::CardExposed,
@@ -141,12 +178,23 @@ impl FaultKind {
     pub const fn name(self) -> &'static str {
         match self {
             FaultKind::BurnMiscount => "burn_miscount",
+            FaultKind::BurnTooLong => "burn_too_long",
+            FaultKind::BurnMissing => "burn_missing",
+            FaultKind::BurnFirstUnreadable => "burn_first_unreadable",
             FaultKind::OutOfOrderCard => "out_of_order_card",
+            FaultKind::ThirdCardsSwapped => "third_cards_swapped",
             FaultKind::UnauthorisedThirdCard => "unauthorised_third_card",
+            FaultKind::UnauthorisedBankerCard => "unauthorised_banker_card",
             FaultKind::MissingThirdCard => "missing_third_card",
             FaultKind::WrongDeclaredResult => "wrong_declared_result",
+            FaultKind::EarlyResult => "early_result",
             FaultKind::ForeignCard => "foreign_card",
             FaultKind::UnreadableCard => "unreadable_card",
+            FaultKind::StrayCard => "stray_card",
+            FaultKind::FourthCard => "fourth_card",
+            FaultKind::RecoveredCard => "recovered_card",
+            FaultKind::RepeatedReport => "repeated_report",
+            FaultKind::RecoveredCardLate => "recovered_card_late",
             FaultKind::CuttingCardTooCloseToBack => "cutting_card_too_close_to_back",
             FaultKind::RoundPastLastCoup => "round_past_last_coup",
             FaultKind::CardExposed => "card_exposed",
@@ -154,30 +202,152 @@ impl FaultKind {
         }
     }
 
-    /// The irregularity the engine should flag for this fault.
-    pub const fn expected_code(self) -> IrregularityCode {
-        match self {
-            FaultKind::BurnMiscount => IrregularityCode::BurnCountMismatch,
-            FaultKind::OutOfOrderCard => IrregularityCode::DealOutOfOrder,
-            FaultKind::UnauthorisedThirdCard => IrregularityCode::UnauthorisedThirdCard,
+    /// The irregularity the engine should flag for this fault, or `None` for a fault the rules
+    /// leave nothing wrong in (a result declared early but right, a card report recovered or
+    /// repeated by the device).
+    pub const fn expected_code(self) -> Option<IrregularityCode> {
+        Some(match self {
+            FaultKind::BurnMiscount | FaultKind::BurnTooLong => IrregularityCode::BurnCountMismatch,
+            FaultKind::BurnMissing => IrregularityCode::BurnMissing,
+            FaultKind::BurnFirstUnreadable | FaultKind::UnreadableCard => {
+                IrregularityCode::UnreadableCard
+            }
+            FaultKind::OutOfOrderCard
+            | FaultKind::ThirdCardsSwapped
+            | FaultKind::StrayCard
+            | FaultKind::FourthCard => IrregularityCode::DealOutOfOrder,
+            FaultKind::UnauthorisedThirdCard | FaultKind::UnauthorisedBankerCard => {
+                IrregularityCode::UnauthorisedThirdCard
+            }
             FaultKind::MissingThirdCard => IrregularityCode::MissingThirdCard,
             FaultKind::WrongDeclaredResult => IrregularityCode::ResultMismatch,
             FaultKind::ForeignCard => IrregularityCode::ExcessCard,
-            FaultKind::UnreadableCard => IrregularityCode::UnreadableCard,
             FaultKind::CuttingCardTooCloseToBack => IrregularityCode::CuttingCardMisplaced,
             FaultKind::RoundPastLastCoup => IrregularityCode::DealtPastLastCoup,
             FaultKind::CardExposed => IrregularityCode::CardExposed,
             FaultKind::DeviceError => IrregularityCode::DeviceError,
+            FaultKind::EarlyResult
+            | FaultKind::RecoveredCard
+            | FaultKind::RepeatedReport
+            | FaultKind::RecoveredCardLate => return None,
+        })
+    }
+
+    /// Whether the fault changes which cards a plain shoe's round takes, so that only a round
+    /// boundary the stream reports ("no more bets", a declared result) lets the engine find the
+    /// next round again.
+    pub const fn moves_cards(self) -> bool {
+        matches!(
+            self,
+            FaultKind::BurnMiscount
+                | FaultKind::BurnTooLong
+                | FaultKind::BurnMissing
+                | FaultKind::BurnFirstUnreadable
+                | FaultKind::OutOfOrderCard
+                | FaultKind::ThirdCardsSwapped
+                | FaultKind::UnauthorisedThirdCard
+                | FaultKind::UnauthorisedBankerCard
+                | FaultKind::MissingThirdCard
+                | FaultKind::EarlyResult
+                | FaultKind::UnreadableCard
+        )
+    }
+
+    /// Whether the simulator injects the fault in a stream dealt with `config`, because the
+    /// stream lets the engine see it, or at least follow the shoe past it:
+    ///
+    /// - A stray card with no hand and a fourth card exist only for a shoe that reports hands; a
+    ///   repeated report is told from the next card only by the position it names (a plain
+    ///   shoe's repeats are the driver's to drop), and a late retransmission put in its place only
+    ///   by that position.
+    /// - In a plain shoe (no targets) a fault that moves cards between rounds can be followed
+    ///   only if the stream reports round boundaries ("no more bets" or declared results);
+    ///   without them every later round would shift. A burn fault needs "no more bets" (or, for
+    ///   a miscount, the device's burn count); a result declared early needs "no more bets",
+    ///   which alone says the late card still belongs to the round.
+    pub fn injectable(self, config: &DealerConfig) -> bool {
+        if config.mode == Mode::Targets {
+            return true;
+        }
+        let boundary = config.bets_closed || config.declare_results;
+        match self {
+            // A repeated plain report names no position, so only the driver can drop it.
+            FaultKind::StrayCard
+            | FaultKind::FourthCard
+            | FaultKind::RepeatedReport
+            | FaultKind::RecoveredCardLate => false,
+            FaultKind::BurnMiscount | FaultKind::BurnTooLong => {
+                config.bets_closed || config.report_burn_count
+            }
+            FaultKind::BurnMissing | FaultKind::BurnFirstUnreadable | FaultKind::EarlyResult => {
+                config.bets_closed
+            }
+            kind if kind.moves_cards() => boundary,
+            _ => true,
         }
     }
 
-    /// Whether the fault can be seen at all in `mode`: a plain shoe cannot tell where a card went,
-    /// so it cannot see a card dealt to the wrong hand (it assigns cards by the rules). It sees an
-    /// unauthorised third card only when the card falls between rounds (12.1(b)) in a stream
-    /// that reports "no more bets" (as [`DealerConfig::barcode`] does); the simulator injects it
-    /// only there.
-    pub const fn observable_in(self, mode: Mode) -> bool {
-        !matches!((self, mode), (FaultKind::OutOfOrderCard, Mode::Plain))
+    /// Whether the fault can be seen at all in `mode`, as dealt by that mode's default
+    /// configuration ([`DealerConfig::angel_eye`], [`DealerConfig::barcode`]): a plain shoe
+    /// cannot tell where a card went, so it cannot see a card dealt to the wrong hand (it assigns
+    /// cards by the rules), nor a card reported to no hand.
+    pub fn observable_in(self, mode: Mode) -> bool {
+        let config = match mode {
+            Mode::Targets => DealerConfig::angel_eye(),
+            Mode::Plain => DealerConfig::barcode(),
+        };
+        self.injectable(&config)
+            && !matches!(
+                (self, mode),
+                (
+                    FaultKind::OutOfOrderCard | FaultKind::ThirdCardsSwapped,
+                    Mode::Plain
+                )
+            )
+    }
+
+    /// What the engine may raise for this fault in a stream dealt with `config`, each outcome
+    /// being one irregularity with that code at the fault's round, or (`None`) none at all.
+    ///
+    /// A plain shoe assigns cards by the rules, so it cannot see cards dealt in the wrong order;
+    /// but when the hands it assumes need a different number of cards than were dealt, it sees a
+    /// card between rounds (an unauthorised third card) or a round short of a card (a missing
+    /// third card), and when they give another result than the one declared, a result mismatch;
+    /// and it says so.
+    pub fn outcomes(self, config: &DealerConfig) -> &'static [Option<IrregularityCode>] {
+        use IrregularityCode as C;
+        let plain = config.mode == Mode::Plain;
+        match self {
+            FaultKind::OutOfOrderCard | FaultKind::ThirdCardsSwapped if plain => &[
+                None,
+                Some(C::UnauthorisedThirdCard),
+                Some(C::MissingThirdCard),
+                Some(C::ResultMismatch),
+            ],
+            FaultKind::BurnMiscount | FaultKind::BurnTooLong => &[Some(C::BurnCountMismatch)],
+            FaultKind::BurnMissing => &[Some(C::BurnMissing)],
+            FaultKind::BurnFirstUnreadable | FaultKind::UnreadableCard => {
+                &[Some(C::UnreadableCard)]
+            }
+            FaultKind::OutOfOrderCard
+            | FaultKind::ThirdCardsSwapped
+            | FaultKind::StrayCard
+            | FaultKind::FourthCard => &[Some(C::DealOutOfOrder)],
+            FaultKind::UnauthorisedThirdCard | FaultKind::UnauthorisedBankerCard => {
+                &[Some(C::UnauthorisedThirdCard)]
+            }
+            FaultKind::MissingThirdCard => &[Some(C::MissingThirdCard)],
+            FaultKind::WrongDeclaredResult => &[Some(C::ResultMismatch)],
+            FaultKind::ForeignCard => &[Some(C::ExcessCard)],
+            FaultKind::CuttingCardTooCloseToBack => &[Some(C::CuttingCardMisplaced)],
+            FaultKind::RoundPastLastCoup => &[Some(C::DealtPastLastCoup)],
+            FaultKind::CardExposed => &[Some(C::CardExposed)],
+            FaultKind::DeviceError => &[Some(C::DeviceError)],
+            FaultKind::EarlyResult
+            | FaultKind::RecoveredCard
+            | FaultKind::RepeatedReport
+            | FaultKind::RecoveredCardLate => &[None],
+        }
     }
 }
 
@@ -218,8 +388,8 @@ pub struct InjectedFault {
     pub round: Option<u32>,
     /// `seq` of the event that carries it.
     pub seq: u64,
-    /// The irregularity the engine should flag.
-    pub expected_code: IrregularityCode,
+    /// The irregularity the engine should flag, or `None` when nothing is wrong by the rules.
+    pub expected_code: Option<IrregularityCode>,
 }
 
 /// What a simulated session produced.
@@ -364,20 +534,33 @@ impl Table<'_> {
     }
 
     fn card_event(&mut self, card: Option<Card>, target: Target, index: u8, face_up: bool) -> u64 {
+        self.card_event_with(card, Some(target), index, face_up, None)
+    }
+
+    /// A card as the device reports it: with its target and index in target mode (`target`
+    /// `None`: reported to no hand), the card only in plain mode.
+    fn card_event_with(
+        &mut self,
+        card: Option<Card>,
+        target: Option<Target>,
+        index: u8,
+        face_up: bool,
+        retransmit: Option<bool>,
+    ) -> u64 {
         let kind = match self.config.mode {
             Mode::Targets => EventKind::CardDrawn {
                 card,
-                target: Some(target),
-                index: Some(index),
+                target,
+                index: target.map(|_| index),
                 face_up: Some(face_up),
-                retransmit: None,
+                retransmit,
             },
             Mode::Plain => EventKind::CardDrawn {
                 card,
                 target: None,
                 index: None,
                 face_up: None,
-                retransmit: None,
+                retransmit,
             },
         };
         self.emit(kind)
@@ -480,8 +663,20 @@ impl Table<'_> {
             BurnPolicy::None => return,
             BurnPolicy::Fixed(n) => (None, n),
             BurnPolicy::FirstCardValue { .. } => {
+                if self.due(FaultKind::BurnMissing, None) {
+                    // No first card and no burn: the engine sees it at the next event ("no more
+                    // bets", or the first round's first card).
+                    let next = self.seq;
+                    self.record_fault(FaultKind::BurnMissing, None, next);
+                    return;
+                }
                 let card = self.next_card(false, 0, &mut none);
-                let first_seq = self.card_event(Some(card), Target::First, 1, true);
+                let unreadable = self.due(FaultKind::BurnFirstUnreadable, None);
+                let shown = (!unreadable).then_some(card);
+                let first_seq = self.card_event(shown, Target::First, 1, true);
+                if unreadable {
+                    self.record_fault(FaultKind::BurnFirstUnreadable, None, first_seq);
+                }
                 (Some(first_seq), policy.count_after(card.rank))
             }
         };
@@ -489,21 +684,53 @@ impl Table<'_> {
         if miscount {
             count = if count <= 1 { count + 1 } else { count - 1 };
         }
+        let long = !miscount && self.due(FaultKind::BurnTooLong, None);
+        if long {
+            count += 1;
+        }
         let mut last_seq = first.unwrap_or(self.seq);
         for i in 0..count {
             let card = self.next_card(false, 0, &mut none);
             last_seq = self.card_event(Some(card), Target::Burn, (i + 1).min(10) as u8, false);
         }
-        if self.config.report_burn_count || miscount {
+        if self.config.report_burn_count {
             last_seq = self.emit(EventKind::BurnCounted { count });
         }
         if miscount {
             self.record_fault(FaultKind::BurnMiscount, None, last_seq);
         }
+        if long {
+            self.record_fault(FaultKind::BurnTooLong, None, last_seq);
+        }
+    }
+
+    /// Whether the stream reports where a plain shoe's rounds begin or end.
+    fn boundaries(&self) -> bool {
+        self.config.bets_closed || self.config.declare_results
     }
 
     fn deal_round(&mut self, round: u32, last: &mut Option<u32>) {
         let table: DrawingTable = *self.book.drawing();
+        let targets = self.config.mode == Mode::Targets;
+        // Only one of the faults that change a round's third cards goes in one round.
+        let third_card_fault = |t: &Self| {
+            [
+                FaultKind::ThirdCardsSwapped,
+                FaultKind::UnauthorisedThirdCard,
+                FaultKind::UnauthorisedBankerCard,
+                FaultKind::MissingThirdCard,
+                FaultKind::FourthCard,
+            ]
+            .iter()
+            .any(|k| t.pending(*k, round))
+        };
+        if targets && self.due(FaultKind::StrayCard, Some(round)) {
+            // A card drawn outside a game, before the round: it leaves the shoe, reported to no
+            // hand.
+            let card = self.next_card(true, round, last);
+            let seq = self.card_event_with(Some(card), None, 0, true, None);
+            self.record_fault(FaultKind::StrayCard, None, seq);
+        }
         if self.config.bets_closed {
             self.emit(EventKind::BetsClosed);
         }
@@ -522,9 +749,27 @@ impl Table<'_> {
             None
         };
         let unreadable = self.due(FaultKind::UnreadableCard, Some(round));
-        let out_of_order =
-            self.config.mode == Mode::Targets && self.due(FaultKind::OutOfOrderCard, Some(round));
+        let out_of_order = self.due(FaultKind::OutOfOrderCard, Some(round));
         let device_error = self.due(FaultKind::DeviceError, Some(round));
+        // A card report lost and retransmitted, or retransmitted though it arrived: one of the
+        // initial cards after the first.
+        let recovered = self
+            .due(FaultKind::RecoveredCard, Some(round))
+            .then(|| self.rng.gen_range(1..4usize));
+        let repeated = self
+            .due(FaultKind::RepeatedReport, Some(round))
+            .then(|| self.rng.gen_range(1..4usize));
+        // A card report lost, its retransmission arriving after the next card's report (in a
+        // round with no other fault on its initial cards).
+        let others = unreadable
+            || out_of_order
+            || device_error
+            || foreign.is_some()
+            || recovered.is_some()
+            || repeated.is_some();
+        let late = (!others && self.due(FaultKind::RecoveredCardLate, Some(round)))
+            .then(|| self.rng.gen_range(1..3usize));
+        let mut held: Option<(Option<Card>, Target, u8)> = None;
 
         // The initial deal (8.4): P, B, P, B, or P, P, B, B for the out-of-order fault.
         let order: [(Target, u8); 4] = if out_of_order {
@@ -562,7 +807,33 @@ impl Table<'_> {
             } else {
                 Some(card)
             };
-            let seq = self.card_event(reported, target, index, true);
+            if late == Some(i) {
+                // Its report is lost: it comes again after the next card's.
+                held = Some((reported, target, index));
+                match target {
+                    Target::Player => player.push(card),
+                    _ => banker.push(card),
+                }
+                continue;
+            }
+            let retransmit = (recovered == Some(i)).then_some(true);
+            let seq = self.card_event_with(reported, Some(target), index, true, retransmit);
+            if retransmit.is_some() {
+                self.record_fault(FaultKind::RecoveredCard, Some(round), seq);
+            }
+            let seq = match held.take() {
+                Some((reported, target, index)) => {
+                    let again =
+                        self.card_event_with(reported, Some(target), index, true, Some(true));
+                    self.record_fault(FaultKind::RecoveredCardLate, Some(round), again);
+                    again
+                }
+                None => seq,
+            };
+            if repeated == Some(i) {
+                let again = self.card_event_with(reported, Some(target), index, true, Some(true));
+                self.record_fault(FaultKind::RepeatedReport, Some(round), again);
+            }
             if i == 0 {
                 if foreign.is_some() {
                     self.record_fault(FaultKind::ForeignCard, Some(round), seq);
@@ -600,21 +871,69 @@ impl Table<'_> {
         let points = |cards: &[Card]| cards.iter().map(|c| c.baccarat_points()).sum::<u8>() % 10;
         let player2 = points(&player);
         let banker2 = points(&banker);
+        let player_draws = table.player(player2, banker2) == Decision::Draw;
+        let not_last = last.is_none_or(|l| round < l);
+        let mut early_declared = false;
+        if self.pending(FaultKind::EarlyResult, round)
+            && !third_card_fault(self)
+            && (targets || self.config.bets_closed)
+            && self.remaining() >= 2
+        {
+            // The result is declared (rightly) before a third card that is due: peek at the
+            // cards still to come to know it.
+            let p3 = player_draws.then(|| self.deck[self.pos]);
+            let b3_at = self.pos + usize::from(player_draws);
+            let banker_draws =
+                table.banker(player2, banker2, p3.map(|c| c.baccarat_points())) == Decision::Draw;
+            if player_draws || banker_draws {
+                self.due(FaultKind::EarlyResult, Some(round));
+                let mut p = player.clone();
+                let mut b = banker.clone();
+                p.extend(p3);
+                if banker_draws {
+                    b.push(self.deck[b3_at]);
+                }
+                let record =
+                    RoundRecord::from_hands(self.shoe_no, round, Hand::of(&p), Hand::of(&b));
+                let seq = self.declare(&record);
+                self.record_fault(FaultKind::EarlyResult, Some(round), seq);
+                early_declared = true;
+            }
+        }
         let mut player_third = None;
-        let mut extra_to_banker = false;
-        if table.player(player2, banker2) == Decision::Draw {
+        let mut banker_done = false;
+        let swap = player_draws
+            && self.pending(FaultKind::ThirdCardsSwapped, round)
+            && self.remaining() >= 2
+            && table.banker(
+                player2,
+                banker2,
+                Some(self.deck[self.pos + 1].baccarat_points()),
+            ) == Decision::Draw;
+        if swap {
+            // The Banker's third card is dealt before the Player's (the Banker was entitled to
+            // it, by the Player's card that came after).
+            self.due(FaultKind::ThirdCardsSwapped, Some(round));
+            let card = self.next_card(false, round, last);
+            let seq = self.card_event(Some(card), Target::Banker, 3, true);
+            self.record_fault(FaultKind::ThirdCardsSwapped, Some(round), seq);
+            banker.push(card);
+            let card = self.next_card(false, round, last);
+            last_seq = self.card_event(Some(card), Target::Player, 3, true);
+            player.push(card);
+            banker_done = true;
+        } else if player_draws {
             let card = self.next_card(false, round, last);
             last_seq = self.card_event(Some(card), Target::Player, 3, true);
             player.push(card);
             player_third = Some(card.baccarat_points());
-        } else if last.is_none_or(|l| round < l)
+        } else if not_last
             && self.pending(FaultKind::UnauthorisedThirdCard, round)
-            && (self.config.mode == Mode::Targets
-                || self.config.bets_closed
-                    && table.banker(player2, banker2, None) == Decision::Stand)
+            && (targets
+                || self.boundaries() && table.banker(player2, banker2, None) == Decision::Stand)
         {
             // A plain shoe can only see the card when it falls between rounds (12.1(b)), and
-            // only if "no more bets" marks where the next round begins.
+            // only if the stream says where rounds begin or end.
             self.due(FaultKind::UnauthorisedThirdCard, Some(round));
             let card = self.next_card(false, round, last);
             let seq = self.card_event(Some(card), Target::Player, 3, false);
@@ -623,13 +942,14 @@ impl Table<'_> {
                 // 12.1(a): it becomes the Banker's third card.
                 banker.push(card);
                 last_seq = seq;
-                extra_to_banker = true;
+                banker_done = true;
             } else {
                 // 12.1(b): it becomes the first card of the next round.
                 self.carried = Some((card, seq));
             }
         }
-        if !extra_to_banker && table.banker(player2, banker2, player_third) == Decision::Draw {
+        let banker_draws = table.banker(player2, banker2, player_third) == Decision::Draw;
+        if !banker_done && banker_draws {
             if self.due(FaultKind::MissingThirdCard, Some(round)) {
                 self.record_fault(FaultKind::MissingThirdCard, Some(round), last_seq);
             } else {
@@ -638,31 +958,48 @@ impl Table<'_> {
                 banker.push(card);
             }
         }
+        if !banker_done
+            && !banker_draws
+            && not_last
+            && self.carried.is_none()
+            && self.pending(FaultKind::UnauthorisedBankerCard, round)
+            && (targets || self.boundaries())
+        {
+            // A third card to the Banker, who stands: set aside, in no hand.
+            self.due(FaultKind::UnauthorisedBankerCard, Some(round));
+            let card = self.next_card(false, round, last);
+            let seq = self.card_event(Some(card), Target::Banker, 3, true);
+            self.record_fault(FaultKind::UnauthorisedBankerCard, Some(round), seq);
+        }
+        if targets
+            && not_last
+            && (player.len() == 3 || banker.len() == 3)
+            && self.due(FaultKind::FourthCard, Some(round))
+        {
+            let side = if player.len() == 3 {
+                Target::Player
+            } else {
+                Target::Banker
+            };
+            let card = self.next_card(false, round, last);
+            let seq = self.card_event(Some(card), side, 4, true);
+            self.record_fault(FaultKind::FourthCard, Some(round), seq);
+        }
         let mut record =
             RoundRecord::from_hands(self.shoe_no, round, Hand::of(&player), Hand::of(&banker));
         record.first_seq = first_seq.unwrap_or(last_seq);
         record.last_seq = last_seq;
         let wrong = self.due(FaultKind::WrongDeclaredResult, Some(round));
-        if self.config.declare_results || wrong {
-            let actual = record.outcome.unwrap_or(Outcome::Tie);
-            let declared = if wrong {
-                match actual {
+        if !early_declared && (self.config.declare_results || wrong) {
+            let mut declared = record;
+            if wrong {
+                declared.outcome = Some(match record.outcome.unwrap_or(Outcome::Tie) {
                     Outcome::Player => Outcome::Banker,
                     Outcome::Banker => Outcome::Tie,
                     _ => Outcome::Player,
-                }
-            } else {
-                actual
-            };
-            let (player_pair, banker_pair) = match self.config.mode {
-                Mode::Targets => (record.player_pair, record.banker_pair),
-                Mode::Plain => (None, None),
-            };
-            let seq = self.emit(EventKind::ResultDeclared {
-                outcome: declared,
-                player_pair,
-                banker_pair,
-            });
+                });
+            }
+            let seq = self.declare(&declared);
             if wrong {
                 self.record_fault(FaultKind::WrongDeclaredResult, Some(round), seq);
             }
@@ -680,6 +1017,19 @@ impl Table<'_> {
                 self.dealt[card.index()] = self.dealt[card.index()].saturating_sub(1);
             }
         }
+    }
+
+    /// Declares `record`'s outcome (with pairs when the shoe reports hands).
+    fn declare(&mut self, record: &RoundRecord) -> u64 {
+        let (player_pair, banker_pair) = match self.config.mode {
+            Mode::Targets => (record.player_pair, record.banker_pair),
+            Mode::Plain => (None, None),
+        };
+        self.emit(EventKind::ResultDeclared {
+            outcome: record.outcome.unwrap_or(Outcome::Tie),
+            player_pair,
+            banker_pair,
+        })
     }
 }
 
@@ -747,15 +1097,30 @@ mod tests {
 
     #[test]
     fn every_injected_fault_points_at_an_event_of_the_stream() {
+        // A shoe has one burn, so each burn fault goes in a shoe of its own.
+        let mut burn_shoe = 0;
         let plans: Vec<FaultPlan> = FaultKind::ALL
             .iter()
-            .map(|&kind| FaultPlan {
-                kind,
-                shoe: 1,
-                round: 20,
+            .map(|&kind| {
+                let burn = kind.name().starts_with("burn_");
+                burn_shoe += u32::from(burn);
+                FaultPlan {
+                    kind,
+                    shoe: if burn { burn_shoe } else { 1 },
+                    round: 20,
+                }
             })
             .collect();
-        let session = deal(&nz(), &DealerConfig::angel_eye(), &plans, 4);
+        let config = DealerConfig {
+            shoes: 4,
+            ..DealerConfig::angel_eye()
+        };
+        let session = deal(&nz(), &config, &plans, 4);
+        let missing: Vec<_> = plans
+            .iter()
+            .filter(|p| !session.faults.iter().any(|f| f.kind == p.kind))
+            .collect();
+        assert!(missing.is_empty(), "not injected: {missing:?}");
         assert_eq!(session.faults.len(), FaultKind::ALL.len());
         for fault in &session.faults {
             assert!(

@@ -203,6 +203,9 @@ wire_enum! {
         Batch = "batch",
         /// A continuous shuffler: cards go back in during play.
         Continuous = "continuous",
+        /// Not shuffled at the table: new cards delivered pre-shuffled and accepted into the game
+        /// as such (NZ 7.10 and 11.3), so neither shuffled nor cut there.
+        PreShuffled = "pre_shuffled",
     }
 }
 

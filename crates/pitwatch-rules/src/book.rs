@@ -273,7 +273,7 @@ pub struct RuleBook {
     inner: Arc<Checked>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Checked {
     id: String,
     jurisdiction: String,
@@ -290,6 +290,12 @@ struct Checked {
     end_of_shoe: EndOfShoePolicy,
     drawing: DrawingTable,
     cite: Vec<String>,
+    /// Citations for particular findings of a code, as (code, qualifier, rule): e.g. an
+    /// unauthorised third card to the Banker (`UNAUTHORISED_THIRD_CARD/banker`), which 12.1 (the
+    /// Player's hand) does not cover.
+    cite_qualified: Vec<(IrregularityCode, &'static str, String)>,
+    /// The deck count the table's pit definition gives, when it overrides the book's.
+    decks_override: Option<u8>,
     /// (normalised number, number as written, text), sorted by the normalised number.
     texts: Vec<(String, String, String)>,
 }
@@ -441,10 +447,21 @@ impl RuleBook {
                 p.push("[shoe]: missing shuffler (manual, batch or continuous)".into());
                 ShufflerKind::Manual
             }
-            Some(s) => s.parse::<ShufflerKind>().unwrap_or_else(|e| {
-                p.push(format!("[shoe]: {e}"));
-                ShufflerKind::Manual
-            }),
+            Some(s) => match s.parse::<ShufflerKind>() {
+                Ok(ShufflerKind::PreShuffled) => {
+                    p.push(
+                        "[shoe]: shuffler \"pre_shuffled\" names cards delivered shuffled, not how a \
+                         table shuffles (manual, batch or continuous)"
+                            .into(),
+                    );
+                    ShufflerKind::Manual
+                }
+                Ok(kind) => kind,
+                Err(e) => {
+                    p.push(format!("[shoe]: {e}"));
+                    ShufflerKind::Manual
+                }
+            },
         };
         let composition = ShoeComposition::new(decks, kind);
         let total = composition.total_cards();
@@ -581,20 +598,48 @@ impl RuleBook {
             banker_draws_when_player_drew: banker,
         };
 
+        let continuous = shuffler == ShufflerKind::Continuous;
         let mut cite = vec![String::new(); IrregularityCode::ALL.len()];
+        let mut cite_qualified = Vec::new();
         for (key, rule) in &data.cite {
-            match key.parse::<IrregularityCode>() {
-                Ok(code) => {
-                    if rule.trim().is_empty() {
-                        p.push(format!("[cite]: {key} has an empty rule"));
-                    }
-                    cite[code as usize] = rule.clone();
+            if rule.trim().is_empty() {
+                p.push(format!("[cite]: {key} has an empty rule"));
+            }
+            let (code, qualifier) = match key.split_once('/') {
+                Some((code, qualifier)) => (code, Some(qualifier)),
+                None => (key.as_str(), None),
+            };
+            let code = match code.parse::<IrregularityCode>() {
+                Ok(code) => code,
+                Err(e) => {
+                    p.push(format!("[cite]: {e}"));
+                    continue;
                 }
-                Err(e) => p.push(format!("[cite]: {e}")),
+            };
+            if !can_raise(code, continuous, burn) {
+                p.push(format!(
+                    "[cite]: {key}: this book never raises {code} ({}), so it cites no rule for it",
+                    why_never(code, continuous)
+                ));
+                continue;
+            }
+            match qualifier {
+                None => cite[code as usize] = rule.clone(),
+                Some(q) => match QUALIFIED.iter().find(|(c, name)| *c == code && *name == q) {
+                    Some((_, name)) => cite_qualified.push((code, *name, rule.clone())),
+                    None => p.push(format!(
+                        "[cite]: unknown citation {key:?} (qualified citations: {})",
+                        QUALIFIED
+                            .iter()
+                            .map(|(c, q)| format!("{c}/{q}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                },
             }
         }
-        for code in IrregularityCode::ALL {
-            if !data.cite.contains_key(code.as_str()) {
+        for &code in IrregularityCode::ALL {
+            if can_raise(code, continuous, burn) && !data.cite.contains_key(code.as_str()) {
                 p.push(format!("[cite]: missing the rule to cite for {code}"));
             }
         }
@@ -645,9 +690,40 @@ impl RuleBook {
                 end_of_shoe,
                 drawing,
                 cite,
+                cite_qualified,
+                decks_override: None,
                 texts,
             }),
         })
+    }
+
+    /// The same book for a table whose shoe holds `decks` decks (the pit definition's
+    /// `decks = N`): the shoe a device that reports no deck count (a barcode or Angel Eye shoe)
+    /// is followed as. Refused outside the book's `min_decks`–`max_decks`.
+    pub fn with_decks(&self, decks: u8) -> Result<RuleBook, String> {
+        let (min, max) = self.deck_range();
+        if decks < min || decks > max {
+            return Err(format!(
+                "{decks} decks is outside what rule book {} allows ({min} to {max})",
+                self.id()
+            ));
+        }
+        let mut checked = (*self.inner).clone();
+        checked.composition = ShoeComposition::new(decks, checked.composition.kind);
+        checked.decks_override = Some(decks);
+        Ok(RuleBook {
+            inner: Arc::new(checked),
+        })
+    }
+
+    /// How the book is named on record so that loading the name gives this book again: its id,
+    /// with `;decks=N` when a table's deck count overrides the book's ([`RuleBook::with_decks`];
+    /// [`RuleBook::load`] reads it back).
+    pub fn reference(&self) -> String {
+        match self.inner.decks_override {
+            Some(decks) => format!("{}{DECKS_SUFFIX}{decks}", self.id()),
+            None => self.id().to_owned(),
+        }
     }
 
     /// Parses and checks a rule book from TOML text; `source_name` names it in errors.
@@ -679,8 +755,29 @@ impl RuleBook {
         Self::builtin("nz-baccarat").unwrap_or_else(|| unreachable!("nz-baccarat is built in"))
     }
 
-    /// A built-in book by id, or else a rule book file at that path.
-    pub fn load(name_or_path: &str) -> Result<RuleBook, LoadError> {
+    /// A built-in book by id, or else a rule book file at that path; either may end in
+    /// `;decks=N` for a table whose shoe holds N decks ([`RuleBook::reference`]).
+    pub fn load(reference: &str) -> Result<RuleBook, LoadError> {
+        let Some((name_or_path, decks)) = reference.rsplit_once(DECKS_SUFFIX) else {
+            return Self::load_book(reference);
+        };
+        let book = Self::load_book(name_or_path)?;
+        let invalid = |problem: String| LoadError::Invalid {
+            source_name: reference.to_owned(),
+            error: InvalidRuleBook {
+                id: Some(book.id().to_owned()),
+                problems: vec![problem],
+                data: Box::default(),
+            },
+        };
+        let decks: u8 = decks
+            .trim()
+            .parse()
+            .map_err(|_| invalid(format!("decks {decks:?} is not a number of decks")))?;
+        book.with_decks(decks).map_err(invalid)
+    }
+
+    fn load_book(name_or_path: &str) -> Result<RuleBook, LoadError> {
         if let Some((name, text)) = BUILTIN.iter().find(|(name, _)| *name == name_or_path) {
             return RuleBook::from_toml(text, name);
         }
@@ -750,9 +847,52 @@ impl RuleBook {
     pub fn drawing(&self) -> &DrawingTable {
         &self.inner.drawing
     }
-    /// The rule to cite for `code`.
+    /// The rule to cite for `code` (empty for a code the book never raises, see
+    /// [`RuleBook::can_raise`]).
     pub fn cite(&self, code: IrregularityCode) -> &str {
         &self.inner.cite[code as usize]
+    }
+
+    /// The rule to cite for an unauthorised third card to the Banker's hand: the book's
+    /// `UNAUTHORISED_THIRD_CARD/banker` when it has one (12.1 covers only the Player's hand), else
+    /// its citation for `code`.
+    pub fn cite_banker_card(&self, code: IrregularityCode) -> &str {
+        self.cite_qualified(code, "banker")
+    }
+
+    /// The book's citation for `code` qualified by `qualifier` (`[cite]` key `CODE/qualifier`),
+    /// falling back to its citation for `code`.
+    pub fn cite_qualified(&self, code: IrregularityCode, qualifier: &str) -> &str {
+        self.inner
+            .cite_qualified
+            .iter()
+            .find(|(c, q, _)| *c == code && *q == qualifier)
+            .map_or_else(|| self.cite(code), |(_, _, rule)| rule.as_str())
+    }
+
+    /// Every citation the book gives, as (`[cite]` key, rule): each code it can raise, then the
+    /// qualified ones.
+    pub fn citations(&self) -> Vec<(String, &str)> {
+        let mut all: Vec<(String, &str)> = IrregularityCode::ALL
+            .iter()
+            .filter(|code| self.can_raise(**code))
+            .map(|code| (code.as_str().to_owned(), self.cite(*code)))
+            .collect();
+        for (code, qualifier, rule) in &self.inner.cite_qualified {
+            all.push((format!("{code}/{qualifier}"), rule.as_str()));
+        }
+        all
+    }
+
+    /// Whether the engine can raise `code` under this book. A continuous shuffler has no cut,
+    /// cutting card or end of shoe (7.8, 11.1), and a book without a first-card burn has no
+    /// burn to miss (nor, without any burn, to miscount).
+    pub fn can_raise(&self, code: IrregularityCode) -> bool {
+        can_raise(
+            code,
+            self.inner.shuffler == ShufflerKind::Continuous,
+            self.inner.burn,
+        )
     }
 
     /// The text of rule `number` (as written in `[texts]`, compared ignoring case and spacing), if
@@ -825,6 +965,35 @@ impl RuleBook {
             .binary_search_by(|(k, _, _)| k.as_str().cmp(key))
             .ok()
             .map(|i| (texts[i].1.as_str(), texts[i].2.as_str()))
+    }
+}
+
+/// What `;decks=N` at the end of a rule book reference means: the table's deck count.
+const DECKS_SUFFIX: &str = ";decks=";
+
+/// The citations a book may give for particular findings of a code: (code, qualifier).
+const QUALIFIED: &[(IrregularityCode, &str)] =
+    &[(IrregularityCode::UnauthorisedThirdCard, "banker")];
+
+/// Whether the engine can raise `code` under a book with this shuffler and burn.
+fn can_raise(code: IrregularityCode, continuous: bool, burn: BurnPolicy) -> bool {
+    use IrregularityCode as C;
+    match code {
+        C::CutTooCloseToEnd | C::CuttingCardMisplaced | C::DealtPastLastCoup => !continuous,
+        C::BurnMissing => matches!(burn, BurnPolicy::FirstCardValue { .. }),
+        C::BurnCountMismatch => !matches!(burn, BurnPolicy::None | BurnPolicy::Fixed(0)),
+        _ => true,
+    }
+}
+
+/// Why a book never raises `code`, for the loader's message.
+fn why_never(code: IrregularityCode, continuous: bool) -> &'static str {
+    use IrregularityCode as C;
+    match code {
+        C::CutTooCloseToEnd | C::CuttingCardMisplaced | C::DealtPastLastCoup if continuous => {
+            "a continuous shuffler has no cut, cutting card or end of shoe"
+        }
+        _ => "its burn policy has no such burn",
     }
 }
 
@@ -1044,11 +1213,14 @@ mod tests {
 
     #[test]
     fn every_cite_of_the_nz_books_finds_a_text_unless_the_source_lacks_it() {
-        // The rules the seed pages do not hold: citing only these gives no text.
-        let without = ["EXCESS_CARD", "SHUFFLE_COUNT_MISMATCH", "DEVICE_ERROR"];
+        // A device error breaks no Gazette rule: its citation says so and has no text.
+        let without = ["DEVICE_ERROR"];
         for id in ["nz-baccarat", "nz-baccarat-continuous"] {
             let book = RuleBook::builtin(id).unwrap();
             for &code in IrregularityCode::ALL {
+                if !book.can_raise(code) {
+                    continue;
+                }
                 let texts = book.rule_texts(book.cite(code));
                 assert_eq!(
                     texts.is_empty(),
@@ -1062,6 +1234,161 @@ mod tests {
             assert_eq!(book.text("Misdeal  (A)"), book.text("misdeal (a)"));
             assert!(book.text("7.4(b)").is_none() && book.text("7.4").is_none());
         }
+    }
+
+    /// The rule numbers a citation names: dotted numbers (`7.7(b)`) and misdeal conditions
+    /// (`Misdeal (a)`), as written.
+    fn named_rules(citation: &str) -> Vec<&str> {
+        let mut named = Vec::new();
+        for part in citation_parts(citation) {
+            if normalise_rule(part).starts_with("misdeal(") {
+                named.push(part);
+            } else {
+                named.extend(dotted_numbers(part));
+            }
+        }
+        named
+    }
+
+    #[test]
+    fn every_irregularity_a_book_can_raise_cites_rules_the_book_has_that_apply_to_it() {
+        for (id, _) in BUILTIN {
+            let book = RuleBook::builtin(id).unwrap();
+            // Books that number their rules (the NZ books); Macau's are topics (rule numbers
+            // unknown), so only its rule numbers, of which it names none, are checked.
+            let numbered = book.texts().any(|(number, _)| number.contains('.'));
+            let citations = book.citations();
+            assert_eq!(
+                citations.len(),
+                IrregularityCode::ALL
+                    .iter()
+                    .filter(|c| book.can_raise(**c))
+                    .count()
+                    + 1,
+                "{id}: a citation for every code it can raise, and one for the Banker's card"
+            );
+            for (key, citation) in citations {
+                assert!(!citation.trim().is_empty(), "{id} {key}");
+                // Every rule it names is in the book's texts: no citation of a rule the book
+                // does not hold (7.4(b) was one).
+                for rule in named_rules(citation) {
+                    assert!(
+                        book.lookup_widening(rule).is_some(),
+                        "{id} {key}: {citation:?} names {rule:?}, which the book has no text for"
+                    );
+                }
+                // At least one rule it cites has a text, unless it says no rule applies.
+                if numbered && !citation.contains("no Gazette rule") {
+                    assert!(
+                        !book.rule_texts(citation).is_empty(),
+                        "{id} {key}: {citation:?} cites no rule the book has"
+                    );
+                }
+                // It applies: a continuous shuffler switches off 7.5 and 7.6 (7.8) and section 11
+                // (11.1); 12.1 covers only the Player's hand.
+                for rule in named_rules(citation) {
+                    let number = normalise_rule(rule);
+                    if book.shuffler() == ShufflerKind::Continuous {
+                        assert!(
+                            !(number.starts_with("7.5")
+                                || number.starts_with("7.6")
+                                || number.starts_with("11.")),
+                            "{id} {key}: {citation:?} cites {rule}, which 7.8 or 11.1 switch off"
+                        );
+                    }
+                    if key.ends_with("/banker") {
+                        assert!(
+                            !number.starts_with("12.1"),
+                            "{id} {key}: 12.1 is about the Player's hand"
+                        );
+                    }
+                }
+            }
+        }
+        let nz = RuleBook::nz_baccarat();
+        assert_eq!(
+            nz.cite_banker_card(IrregularityCode::UnauthorisedThirdCard),
+            "Table of Play, 10.1; misdeal (f)"
+        );
+        assert_eq!(nz.cite(IrregularityCode::UnauthorisedThirdCard), "12.1");
+        let continuous = RuleBook::builtin("nz-baccarat-continuous").unwrap();
+        assert!(!continuous.can_raise(IrregularityCode::DealtPastLastCoup));
+        assert_eq!(
+            continuous.cite(IrregularityCode::NotShuffled),
+            "7.10; misdeal (b)"
+        );
+        // Macau's topics for what its source summarises have their paraphrase.
+        let macau = RuleBook::builtin("macau-baccarat").unwrap();
+        for code in [
+            IrregularityCode::CutTooCloseToEnd,
+            IrregularityCode::CuttingCardMisplaced,
+            IrregularityCode::BurnMissing,
+            IrregularityCode::BurnCountMismatch,
+            IrregularityCode::DealtPastLastCoup,
+        ] {
+            assert_eq!(macau.rule_texts(macau.cite(code)).len(), 1, "macau {code}");
+        }
+    }
+
+    #[test]
+    fn the_citation_check_notices_a_rule_the_book_does_not_hold() {
+        let book = RuleBook::nz_baccarat();
+        let named = named_rules("7.4(b), section 6 (cards inspected before play)");
+        assert_eq!(named, ["7.4(b)"]);
+        assert!(book.lookup_widening(named[0]).is_none());
+        assert_eq!(
+            named_rules("Misdeal (a), NZ Gazette 2000 No 5 p139; 12.1(b)"),
+            ["Misdeal (a)", "12.1(b)"]
+        );
+    }
+
+    #[test]
+    fn given_a_citation_for_a_code_the_book_never_raises_or_an_unknown_qualifier_then_it_is_refused(
+    ) {
+        let (_, continuous) = BUILTIN[2];
+        for (extra, wanted) in [
+            (
+                "CUT_TOO_CLOSE_TO_END = \"7.6\"\n",
+                "never raises CUT_TOO_CLOSE_TO_END",
+            ),
+            (
+                "\"EXCESS_CARD/banker\" = \"x\"\n",
+                "unknown citation \"EXCESS_CARD/banker\"",
+            ),
+        ] {
+            let text = continuous.replace("[cite]\n", &format!("[cite]\n{extra}"));
+            let err = match RuleBook::from_toml(&text, "t.toml") {
+                Err(LoadError::Invalid { error, .. }) => error,
+                other => panic!("expected an invalid book for {extra:?}, got {other:?}"),
+            };
+            assert!(
+                err.problems.iter().any(|p| p.contains(wanted)),
+                "{wanted:?} not in {:?}",
+                err.problems
+            );
+        }
+    }
+
+    #[test]
+    fn a_tables_deck_count_overrides_the_books_and_survives_its_reference() {
+        let book = RuleBook::nz_baccarat();
+        assert_eq!(book.reference(), "nz-baccarat");
+        let six = book.with_decks(6).unwrap();
+        assert_eq!(six.composition().total_cards(), 312);
+        assert_eq!(six.id(), "nz-baccarat", "citations still name the book");
+        assert_eq!(six.reference(), "nz-baccarat;decks=6");
+        let again = RuleBook::load(&six.reference()).unwrap();
+        assert_eq!(again.composition(), six.composition());
+        assert_eq!(again.reference(), six.reference());
+        assert!(book.with_decks(3).unwrap_err().contains("4 to 8"));
+        assert!(matches!(
+            RuleBook::load("nz-baccarat;decks=9"),
+            Err(LoadError::Invalid { .. })
+        ));
+        assert!(matches!(
+            RuleBook::load("nz-baccarat;decks=six"),
+            Err(LoadError::Invalid { .. })
+        ));
     }
 
     #[test]

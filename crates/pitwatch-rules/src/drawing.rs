@@ -161,7 +161,9 @@ pub enum NextCard {
 
 impl DrawingTable {
     /// The next position of a round whose hands hold `player` and `banker`: the initial deal P, B,
-    /// P, B (8.4), then the Player's third card by the table, then the Banker's.
+    /// P, B (8.4), then the Player's third card by the table, then the Banker's. It looks at what
+    /// the hands hold, not at the order the cards came in, so a round whose Banker third card came
+    /// first still waits for the Player's.
     pub fn next_card(&self, player: &Hand, banker: &Hand) -> NextCard {
         use crate::side::Side::{Banker, Player};
         let (p, b) = (player.len(), banker.len());
@@ -176,9 +178,6 @@ impl DrawingTable {
         }
         if b == 1 {
             return NextCard::To(Banker, 2);
-        }
-        if b >= 3 {
-            return NextCard::Complete;
         }
         let player2 = player.points_of_first(2);
         let banker2 = banker.points_of_first(2);
@@ -211,6 +210,12 @@ impl DrawingTable {
             if self.player(player2, banker2) == Decision::Draw {
                 return NextCard::To(Player, 3);
             }
+        }
+        // The Player's hand is done. A Banker third card already there (a device may report it
+        // before the Player's) ends the round; whether the Banker was entitled to it is judged
+        // apart.
+        if b >= 3 {
+            return NextCard::Complete;
         }
         let (Some(player2), Some(banker2), Some(third)) = (player2, banker2, third) else {
             return NextCard::Unknown(Banker);
@@ -293,6 +298,15 @@ mod tests {
         // Player drew an 8, Banker on 3 stands.
         assert_eq!(
             t.next_card(&hand("AS 9D 8H"), &hand("KD 3C")),
+            NextCard::Complete
+        );
+        // The Banker's third card came first: the Player's is still due, then the round is done.
+        assert_eq!(
+            t.next_card(&hand("AS 9D"), &hand("KD 5C 2H")),
+            NextCard::To(Side::Player, 3)
+        );
+        assert_eq!(
+            t.next_card(&hand("AS 9D 4H"), &hand("KD 5C 2H")),
             NextCard::Complete
         );
     }

@@ -126,12 +126,13 @@ impl Serialize for IrregularityCode {
     }
 }
 
-/// One flagged irregularity.
+/// One flagged irregularity: everything the engine found wrong in one round (or one finding
+/// outside any round).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Irregularity {
     /// The stable code.
     pub code: IrregularityCode,
-    /// The code's severity.
+    /// The code's severity, or a further finding's if higher.
     pub severity: Severity,
     /// The rule cited, as the rule book numbers it (e.g. `"7.7(b), 7.9"`).
     pub rule: String,
@@ -149,4 +150,118 @@ pub struct Irregularity {
     pub message: String,
     /// Whether the engine joined this shoe part-way, so it may lack context.
     pub partial: bool,
+    /// The codes of further findings in the same round, added to this one rather than raised
+    /// again.
+    #[serde(skip_serializing_if = "CodeSet::is_empty")]
+    pub also: CodeSet,
+}
+
+/// A set of irregularity codes, in code order: two bytes, so an [`Irregularity`] (and every
+/// output of the engine) stays small enough to move without a call to `memcpy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct CodeSet(u16);
+
+impl CodeSet {
+    /// The empty set.
+    pub const EMPTY: CodeSet = CodeSet(0);
+
+    /// Adds `code`.
+    pub fn insert(&mut self, code: IrregularityCode) {
+        self.0 |= 1 << (code as u16);
+    }
+
+    /// Whether `code` is in the set.
+    pub const fn contains(self, code: IrregularityCode) -> bool {
+        self.0 & (1 << (code as u16)) != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    /// The codes, in code order.
+    pub fn iter(self) -> impl Iterator<Item = IrregularityCode> {
+        IrregularityCode::ALL
+            .iter()
+            .copied()
+            .filter(move |c| self.contains(*c))
+    }
+}
+
+impl Serialize for CodeSet {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl Irregularity {
+    /// Adds a further finding in the same round (one fault, one incident): its evidence and
+    /// citation join this one's, its message is appended, and the severity becomes the higher of
+    /// the two. The code and the `seq` that revealed it stay this one's, the first finding's.
+    pub fn absorb(&mut self, other: Irregularity) {
+        for seq in other.evidence {
+            if let Err(at) = self.evidence.binary_search(&seq) {
+                self.evidence.insert(at, seq);
+            }
+        }
+        self.severity = self.severity.max(other.severity);
+        if !self.rule.contains(other.rule.as_str()) {
+            self.rule = format!("{}; {}", self.rule, other.rule);
+        }
+        self.message = format!(
+            "{} Also in this round, {} ({}): {}",
+            self.message, other.code, other.rule, other.message
+        );
+        self.partial |= other.partial;
+        self.also.insert(other.code);
+        self.also.0 |= other.also.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(code: IrregularityCode, seq: u64, rule: &str) -> Irregularity {
+        Irregularity {
+            code,
+            severity: code.severity(),
+            rule: rule.to_owned(),
+            rule_book: "nz-baccarat".to_owned(),
+            shoe: 1,
+            round: Some(4),
+            seq,
+            evidence: vec![seq - 1, seq],
+            message: format!("{code} at {seq}."),
+            partial: false,
+            also: CodeSet::EMPTY,
+        }
+    }
+
+    #[test]
+    fn a_further_finding_joins_the_first_with_the_higher_severity() {
+        let mut first = finding(IrregularityCode::DealOutOfOrder, 10, "8.4");
+        first.absorb(finding(IrregularityCode::ExcessCard, 12, "misdeal (h)"));
+        first.absorb(finding(IrregularityCode::DealOutOfOrder, 11, "8.4"));
+        assert_eq!(first.code, IrregularityCode::DealOutOfOrder);
+        assert_eq!(first.seq, 10);
+        assert_eq!(first.severity, Severity::Critical);
+        assert_eq!(first.evidence, [9, 10, 11, 12]);
+        assert_eq!(first.rule, "8.4; misdeal (h)");
+        assert_eq!(
+            first.also.iter().collect::<Vec<_>>(),
+            [
+                IrregularityCode::DealOutOfOrder,
+                IrregularityCode::ExcessCard
+            ]
+        );
+        assert_eq!(
+            serde_json::to_value(&first).unwrap()["also"],
+            serde_json::json!(["DEAL_OUT_OF_ORDER", "EXCESS_CARD"])
+        );
+        assert!(first
+            .message
+            .contains("Also in this round, EXCESS_CARD (misdeal (h)): EXCESS_CARD at 12."));
+    }
 }

@@ -25,7 +25,7 @@ pub use book::{
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};
-pub use irregularity::{Irregularity, IrregularityCode, Severity};
+pub use irregularity::{CodeSet, Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 pub use side::{BySide, Hand, Side};
 pub use view::{

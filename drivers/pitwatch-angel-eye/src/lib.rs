@@ -19,8 +19,9 @@
 //!   `index`, so it is left out and recorded as the extra field `device_index: 0`.
 //! - Cards accepted by position (target and index) are remembered until the next result (`G`):
 //!   an `R` for a remembered position is a duplicate and is rejected, an `R` for a new position is
-//!   accepted with `retransmit: true`. A `D` is always accepted (a second card at the same
-//!   position is for the rules engine to judge).
+//!   accepted with `retransmit: true`: a card whose first report was lost, which the engine counts
+//!   once (the one meaning of `retransmit`, `docs/events.md`). A `D` is always accepted (a second
+//!   card at the same position is for the rules engine to judge).
 //! - Reports of known codes are framed by their fixed length rather than by searching for ETX,
 //!   because an `e` code byte may legitimately equal a start byte or ETX.
 //! - Garbage (bytes outside any frame) is reported when the next start byte arrives, in pieces of

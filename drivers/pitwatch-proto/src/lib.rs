@@ -17,7 +17,7 @@ use pitwatch_codec::{
     escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, LineFramer,
     LinePiece, Notice, RejectKind, Rejection,
 };
-use pitwatch_model::{EventKind, TableEvent, Timestamp};
+use pitwatch_model::{Card, EventKind, TableEvent, Target, Timestamp};
 use serde_json::Value;
 
 pub use message::{
@@ -75,6 +75,10 @@ pub struct ProtoDecoder {
     numbering: EventNumbering,
     last_seq: Option<u64>,
     hello_role: Option<Role>,
+    /// Cards accepted since the last round boundary (result, "no more bets", shuffle, replaced
+    /// cards) as (target, index, card), so a retransmitted `CARD` of one is a duplicate; for a card
+    /// without a target, only the last one can be told from the next card.
+    cards_accepted: Vec<(Option<Target>, Option<u8>, Option<Card>)>,
 }
 
 impl Default for ProtoDecoder {
@@ -101,12 +105,70 @@ impl ProtoDecoder {
             numbering: EventNumbering::starting_at(first_seq),
             last_seq: None,
             hello_role: None,
+            cards_accepted: Vec::new(),
         }
     }
 
     /// Whether the shuffler rules apply to this stream.
     pub fn is_shuffler(&self) -> bool {
         self.config.role == Some(Role::Shuffler) || self.hello_role == Some(Role::Shuffler)
+    }
+
+    /// One meaning of `retransmit` (`docs/events.md`): a `CARD` sent again with `retransmit=1` is
+    /// passed on only if the host did not accept that report before, so that it is counted once.
+    /// A retransmission of a card accepted since the last round boundary (the same target, index
+    /// and card; for a card without a target, the same card as the last one accepted) is a
+    /// duplicate. Remembers each card accepted, and forgets them at a round boundary.
+    fn check_retransmission(&mut self, message: &Message) -> Result<(), (RejectKind, String)> {
+        match message {
+            Message::Card {
+                card,
+                target,
+                index,
+                retransmit,
+                ..
+            } => {
+                let key = (*target, *index, *card);
+                let repeat = if target.is_some() {
+                    self.cards_accepted.contains(&key)
+                } else {
+                    self.cards_accepted.last() == Some(&key)
+                };
+                if *retransmit && repeat {
+                    let what = match (target, index) {
+                        (Some(t), Some(i)) => format!("{t} {i}"),
+                        (Some(t), None) => t.to_string(),
+                        _ => "the last card".to_owned(),
+                    };
+                    return Err((
+                        RejectKind::Duplicate,
+                        format!(
+                            "retransmitted card for {what} was already accepted; it is not counted twice"
+                        ),
+                    ));
+                }
+                if target.is_some()
+                    && !*retransmit
+                    && self
+                        .cards_accepted
+                        .iter()
+                        .any(|(t, i, _)| (*t, *i) == (*target, *index))
+                {
+                    // A card for a position already filled: a new round began.
+                    self.cards_accepted.clear();
+                }
+                if self.cards_accepted.len() >= 16 {
+                    self.cards_accepted.remove(0);
+                }
+                self.cards_accepted.push(key);
+            }
+            Message::Result { .. }
+            | Message::BetsClosed
+            | Message::ShuffleCompleted(_)
+            | Message::CardsReplaced => self.cards_accepted.clear(),
+            _ => {}
+        }
+        Ok(())
     }
 
     fn reject(
@@ -338,6 +400,7 @@ impl ProtoDecoder {
             MessageError::Malformed(reason) => (RejectKind::Malformed, format!("{kind}: {reason}")),
             MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
         })?;
+        self.check_retransmission(&message)?;
         if let Message::Hello(identity) = &message {
             let role = match identity.role.as_str() {
                 "shuffler" => Role::Shuffler,

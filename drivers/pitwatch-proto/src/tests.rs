@@ -289,6 +289,68 @@ fn sequence_gaps_duplicates_and_restarts() {
     }));
 }
 
+/// One meaning of `retransmit` (`docs/events.md`): a `CARD` sent again is passed on only when the
+/// host had not accepted it (its first line was lost), and is then counted once; a repeat of a
+/// card accepted since the last round boundary is a duplicate.
+#[test]
+fn a_retransmitted_card_is_passed_on_once_and_a_repeat_of_an_accepted_one_is_a_duplicate() {
+    let card_line = |seq: u64, c: &str, target: Option<Target>, index: Option<u8>, again: bool| {
+        encode(
+            seq,
+            &Message::Card {
+                card: Some(card(c)),
+                target,
+                index,
+                face_up: None,
+                retransmit: again,
+            },
+        )
+    };
+    let (p, b) = (Some(Target::Player), Some(Target::Banker));
+    let mut bytes = card_line(1, "9S", p, Some(1), false);
+    bytes.extend(card_line(2, "9S", p, Some(1), true)); // a repeat of an accepted card
+    bytes.extend(card_line(3, "KH", b, Some(1), true)); // its first line was lost: passed on
+    bytes.extend(card_line(4, "KH", b, Some(1), true)); // and now a repeat
+    bytes.extend(card_line(5, "5C", None, None, false));
+    bytes.extend(card_line(6, "5C", None, None, true)); // a plain repeat of the last card
+    bytes.extend(card_line(7, "7D", None, None, true)); // a plain card whose first line was lost
+    bytes.extend(encode(8, &Message::BetsClosed));
+    bytes.extend(card_line(9, "9S", p, Some(1), true)); // a new round: not a repeat
+    bytes.extend(card_line(10, "2D", p, Some(1), false)); // P1 again: a new round began
+    bytes.extend(card_line(11, "9S", p, Some(1), true)); // not the card at P1 now
+    let outputs = decode(&bytes);
+    assert_eq!(
+        rejections(&outputs),
+        [
+            RejectKind::Duplicate,
+            RejectKind::Duplicate,
+            RejectKind::Duplicate
+        ]
+    );
+    let cards: Vec<(String, Option<bool>)> = kinds(&outputs)
+        .into_iter()
+        .filter_map(|k| match k {
+            EventKind::CardDrawn {
+                card, retransmit, ..
+            } => Some((card.map_or("??".into(), |c| c.to_string()), retransmit)),
+            _ => None,
+        })
+        .collect();
+    let passed: Vec<(&str, Option<bool>)> = cards.iter().map(|(c, r)| (c.as_str(), *r)).collect();
+    assert_eq!(
+        passed,
+        [
+            ("9S", None),
+            ("KH", Some(true)),
+            ("5C", None),
+            ("7D", Some(true)),
+            ("9S", Some(true)),
+            ("2D", None),
+            ("9S", Some(true)),
+        ]
+    );
+}
+
 #[test]
 fn configured_shuffler_rejects_cards_before_any_hello() {
     let config = ProtoConfig {

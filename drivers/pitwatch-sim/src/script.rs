@@ -435,7 +435,9 @@ impl Planner {
                     round: fault.round,
                     seq: Some(host_seq),
                     offset: self.offset,
-                    expected: Expected::Irregularity(fault.expected_code.as_str().into()),
+                    expected: fault.expected_code.map_or(Expected::Nothing, |code| {
+                        Expected::Irregularity(code.as_str().into())
+                    }),
                 };
                 injected.push(r.clone());
                 records.push(r);

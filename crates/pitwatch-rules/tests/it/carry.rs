@@ -115,3 +115,20 @@ fn simulated_shoes_with_faults_and_cut_offs_resume_exactly_at_every_shoe() {
         }
     }
 }
+
+#[test]
+fn a_carry_written_before_results_and_targets_were_kept_still_reads() {
+    // As the recorder of the current main stores it with each shoe's start.
+    let stored = r#"{"shoes":3,"shuffles_reported":true,"bets_reported":true,"unshuffled":null,"open_errors":[["7",120]],"last_round":null}"#;
+    let carry: Carry = serde_json::from_str(stored).unwrap();
+    assert_eq!(carry.shoes, 3);
+    let engine = Engine::resume(RuleBook::nz_baccarat(), carry.clone());
+    assert_eq!(engine.shoe(), 3);
+    assert_eq!(
+        engine.open_device_errors().collect::<Vec<_>>(),
+        [("7", 120)]
+    );
+    // And what is written now reads back the same.
+    let again: Carry = serde_json::from_str(&serde_json::to_string(&carry).unwrap()).unwrap();
+    assert_eq!(again, carry);
+}

@@ -1,7 +1,7 @@
 //! Simulated shoes: honest play is never flagged and matches a straightforward computation; one
 //! injected fault yields exactly its code at its round, and later rounds are still right.
 
-use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode, Session};
+use pitwatch_dealer::{deal, differential, DealerConfig, FaultKind, FaultPlan, Mode, Session};
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_rules::{replay, Irregularity, Output, RoundRecord, RuleBook};
 use proptest::prelude::*;
@@ -148,44 +148,24 @@ fn a_continuous_shuffler_is_followed_without_end_of_shoe_checks() {
     );
 }
 
-/// Runs one fault and checks: exactly one irregularity, of the expected code, at the expected
-/// round; every round other than the faulted one matches the truth.
-fn check_fault(kind: FaultKind, mode: Mode, seed: u64, round: u32) -> Result<(), TestCaseError> {
+/// Runs one fault in `mode`'s default stream and checks it by the differential rules
+/// (`pitwatch_dealer::differential::run`): one irregularity of a code the fault can show, at its
+/// round, and every other round the true one.
+fn check_fault(kind: FaultKind, mode: Mode, seed: u64, round: u32) -> Result<(), String> {
     let config = match mode {
         Mode::Targets => DealerConfig::angel_eye(),
         Mode::Plain => DealerConfig::barcode(),
     };
     let config = DealerConfig { shoes: 2, ..config };
-    let plan = FaultPlan {
-        kind,
-        shoe: 1,
-        round,
-    };
-    let session = deal(&nz(), &config, &[plan], seed);
-    prop_assert_eq!(session.faults.len(), 1, "{:?} was not injected", kind);
-    let fault = session.faults[0];
-    let (rounds, irregularities) = split(&replay(&nz(), &session.events));
-    prop_assert_eq!(
-        irregularities.len(),
-        1,
-        "{:?} {:?}: {:#?}",
-        kind,
-        mode,
-        irregularities
-    );
-    let flagged = &irregularities[0];
-    prop_assert_eq!(flagged.code, kind.expected_code());
-    prop_assert_eq!(flagged.shoe, fault.shoe);
-    prop_assert_eq!(flagged.round, fault.round, "{:?} {:?}", kind, mode);
-    prop_assert!(flagged.evidence.contains(&flagged.seq));
-    // The faulted round may legitimately differ (an unreadable card, a card never dealt); every
-    // round after it must be right again.
-    let later = |r: &&RoundRecord| r.shoe > fault.shoe || fault.round.is_none_or(|f| r.round > f);
-    let engine: Vec<_> = rounds.iter().filter(later).map(key).collect();
-    let truth: Vec<_> = session.rounds.iter().filter(later).map(key).collect();
-    prop_assert!(!truth.is_empty());
-    prop_assert_eq!(engine, truth);
-    Ok(())
+    let verdict = differential::run(&nz(), &config, kind, round, seed);
+    if verdict.injected.is_none() {
+        return Err(format!("{kind:?} was not injected"));
+    }
+    if verdict.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(verdict.problems.join("; "))
+    }
 }
 
 #[test]
@@ -219,19 +199,6 @@ proptest! {
             rounds.iter().map(key).collect::<Vec<_>>(),
             session.rounds.iter().map(key).collect::<Vec<_>>()
         );
-    }
-
-    #[test]
-    fn one_injected_fault_yields_exactly_its_code(
-        seed in any::<u64>(),
-        kind in proptest::sample::select(FaultKind::ALL.to_vec()),
-        plain in any::<bool>(),
-        round in 2u32..40,
-    ) {
-        let mode = if plain { Mode::Plain } else { Mode::Targets };
-        prop_assume!(kind.observable_in(mode));
-        let round = if kind == FaultKind::ForeignCard { round + 30 } else { round };
-        check_fault(kind, mode, seed, round)?;
     }
 }
 
@@ -297,33 +264,48 @@ fn many_faults_in_one_session_are_each_flagged_once_and_play_resynchronises_afte
         (Mode::Targets, DealerConfig::angel_eye(), 21),
         (Mode::Plain, DealerConfig::barcode(), 22),
     ] {
-        // Given every fault kind the mode can see, spread over two shoes
-        let config = DealerConfig { shoes: 3, ..config };
+        // Given every fault kind the mode can see, spread over four shoes (one burn fault each)
+        let config = DealerConfig { shoes: 4, ..config };
         let mut plans = Vec::new();
-        for (i, &kind) in FaultKind::ALL.iter().enumerate() {
+        let mut burns = 0;
+        let mut others = 0;
+        for &kind in FaultKind::ALL {
             if !kind.observable_in(mode) {
                 continue;
             }
-            let round = if kind == FaultKind::ForeignCard {
-                60
+            let plan = if kind.name().starts_with("burn_") {
+                burns += 1;
+                FaultPlan {
+                    kind,
+                    shoe: burns,
+                    round: 1,
+                }
             } else {
-                4 + 5 * (i as u32)
+                others += 1;
+                let round = if kind == FaultKind::ForeignCard {
+                    60
+                } else {
+                    4 + 6 * (others / 4)
+                };
+                FaultPlan {
+                    kind,
+                    shoe: 1 + others % 4,
+                    round,
+                }
             };
-            plans.push(FaultPlan {
-                kind,
-                shoe: 1 + (i as u32 % 2),
-                round,
-            });
+            plans.push(plan);
         }
         let session = deal(&nz(), &config, &plans, seed);
         assert_eq!(
             session.faults.len(),
             plans.len(),
-            "{mode:?}: not all injected"
+            "{mode:?}: not all injected: {:?}",
+            session.faults
         );
         // When the session is replayed
         let (rounds, irregularities) = split(&replay(&nz(), &session.events));
-        // Then each fault gives exactly its code where it was injected
+        // Then each fault gives exactly its code where it was injected (and one that breaks no
+        // rule gives nothing)
         let mut got: Vec<_> = irregularities
             .iter()
             .map(|i| (i.code, i.shoe, i.round))
@@ -331,7 +313,7 @@ fn many_faults_in_one_session_are_each_flagged_once_and_play_resynchronises_afte
         let mut want: Vec<_> = session
             .faults
             .iter()
-            .map(|f| (f.expected_code, f.shoe, f.round))
+            .filter_map(|f| f.expected_code.map(|code| (code, f.shoe, f.round)))
             .collect();
         got.sort();
         want.sort();
@@ -350,7 +332,7 @@ fn many_faults_in_one_session_are_each_flagged_once_and_play_resynchronises_afte
             .filter(|r| !faulted(r))
             .map(key)
             .collect();
-        assert!(truth.len() > 200, "{mode:?}");
+        assert!(truth.len() > 250, "{mode:?}");
         assert_eq!(engine, truth, "{mode:?}");
     }
 }
@@ -521,10 +503,14 @@ proptest! {
         plain in any::<bool>(),
         kind in proptest::sample::select(vec![
             FaultKind::OutOfOrderCard,
+            FaultKind::ThirdCardsSwapped,
             FaultKind::UnauthorisedThirdCard,
+            FaultKind::UnauthorisedBankerCard,
             FaultKind::MissingThirdCard,
             FaultKind::WrongDeclaredResult,
             FaultKind::UnreadableCard,
+            FaultKind::StrayCard,
+            FaultKind::FourthCard,
             FaultKind::CardExposed,
             FaultKind::DeviceError,
         ]),
@@ -534,6 +520,10 @@ proptest! {
     ) {
         let mode = if plain { Mode::Plain } else { Mode::Targets };
         prop_assume!(kind.observable_in(mode));
+        // A plain Banker card set aside can read as 12.1(b) when both readings fit the next
+        // round's cards (docs/irregularities.md, known limits); the differential test allows
+        // for that, this one compares every round after the fault.
+        prop_assume!(!(plain && kind == FaultKind::UnauthorisedBankerCard));
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
         let config = DealerConfig { shoes: 2, ..config };
         let plan = FaultPlan { kind, shoe: 1, round };
@@ -556,7 +546,7 @@ proptest! {
         let (rounds, flagged) = split(&after);
         prop_assert_eq!(flagged.len(), 1, "{:?} {:?} cut at {} gap {}: {:#?}", kind, mode, cut, gap, flagged);
         let flagged = &flagged[0];
-        prop_assert_eq!(flagged.code, fault.expected_code);
+        prop_assert_eq!(Some(flagged.code), fault.expected_code);
         prop_assert_eq!(flagged.shoe, fault.shoe);
         prop_assert!(flagged.partial);
         prop_assert!(flagged.seq >= resumed);

@@ -1,0 +1,53 @@
+//! The replay bench's work without its timing, for counting instructions, which other processes
+//! on a shared machine do not change (docs/benchmarks.md, "Rules engine"): deals the bench's
+//! streams (20 shoes, seed 2026, `nz-baccarat`) and replays them `ITERATIONS` times through one
+//! engine, after 200 warm-up passes.
+//!
+//! ```text
+//! cargo build --release -p pitwatch-rules --example replay_loop
+//! valgrind --tool=cachegrind --cache-sim=no target/release/examples/replay_loop 100 targets
+//! ```
+//!
+//! Instructions per card event: (instructions at 100 iterations − at 0) / (100 × card events).
+
+use pitwatch_dealer::{deal, DealerConfig};
+use pitwatch_model::EventKind;
+use pitwatch_rules::{Engine, Output, RuleBook};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let iterations: u32 = args.next().map_or(100, |s| s.parse().expect("ITERATIONS"));
+    let only = args.next().unwrap_or_default();
+    let book = RuleBook::nz_baccarat();
+    for (name, config) in [
+        ("targets", DealerConfig::angel_eye()),
+        ("plain", DealerConfig::barcode()),
+    ] {
+        if !only.is_empty() && only != name {
+            continue;
+        }
+        let config = DealerConfig {
+            shoes: 20,
+            ..config
+        };
+        let session = deal(&book, &config, &[], 2026);
+        let cards = session
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::CardDrawn { .. }))
+            .count();
+        let mut engine = Engine::new(book.clone());
+        let mut rounds = 0u64;
+        for pass in 0..200 + iterations {
+            for event in &session.events {
+                engine.handle_event(event);
+                while let Some(output) = engine.poll_output() {
+                    if pass >= 200 && matches!(output, Output::Round(_)) {
+                        rounds += 1;
+                    }
+                }
+            }
+        }
+        println!("{name}: {cards} card events, {iterations} iterations, {rounds} rounds");
+    }
+}
