@@ -12,7 +12,7 @@ mod text;
 
 use serde::Serialize;
 
-pub use pdf::render_pdf;
+pub use pdf::{render_pdf, Pdf};
 
 /// Why a PDF could not be made.
 #[derive(Debug, thiserror::Error)]

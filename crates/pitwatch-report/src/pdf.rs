@@ -205,8 +205,17 @@ impl Layout<'_> {
     }
 }
 
+/// A rendered PDF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pdf {
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// How many pages it has.
+    pub pages: usize,
+}
+
 /// Renders `document` as a PDF.
-pub fn render_pdf(document: &Document) -> Result<Vec<u8>, RenderError> {
+pub fn render_pdf(document: &Document) -> Result<Pdf, RenderError> {
     let fonts = text::fonts().ok_or(RenderError::Fonts)?;
     let mut layout = Layout {
         fonts,
@@ -313,7 +322,11 @@ pub fn render_pdf(document: &Document) -> Result<Vec<u8>, RenderError> {
             content: Content::Artifact(ArtifactType::Footer),
         });
     }
-    write(document, fonts, &layout.pages, root)
+    let bytes = write(document, fonts, &layout.pages, root)?;
+    Ok(Pdf {
+        bytes,
+        pages: count,
+    })
 }
 
 /// Labelled values: a two-column table (label, value) without a header row.

@@ -95,7 +95,7 @@ fn poppler(tool: &str, args: &[&str], pdf: &Path) -> String {
 
 fn write(name: &str, document: &Document) -> PathBuf {
     let path = out_dir().join(name);
-    std::fs::write(&path, render_pdf(document).expect("a PDF")).expect("written");
+    std::fs::write(&path, render_pdf(document).expect("a PDF").bytes).expect("written");
     path
 }
 
@@ -201,6 +201,7 @@ fn a_long_table_continues_on_further_pages_with_its_header_and_page_numbers() {
         .and_then(|p| p.trim().parse().ok())
         .expect("a page count");
     assert!(pages >= 4, "{pages} pages");
+    assert_eq!(render_pdf(&sample(200)).expect("a PDF").pages, pages);
     let text = poppler("pdftotext", &["-layout"], &pdf);
     for page in 1..=pages {
         assert!(

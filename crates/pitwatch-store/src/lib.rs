@@ -9,6 +9,7 @@
 pub mod chain;
 pub mod incidents;
 pub mod migrate;
+pub mod shift;
 pub mod shoes;
 
 use std::collections::HashMap;
@@ -21,6 +22,7 @@ pub use incidents::{
 use pitwatch_model::{TableEvent, Timestamp};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
+pub use shift::{AuditEntry, ChainHead, DeviceErrorSpan, IncidentChange, PlayTally, Unresolved};
 pub use shoes::{ShoeListing, ShoeStart};
 
 use chain::{Chain, Hash, CHAINS, GENESIS};
