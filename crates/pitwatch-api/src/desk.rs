@@ -1946,6 +1946,50 @@ mod tests {
         let pdf = desk.export_incident_pdf(raised.id).expect("a PDF");
         let bytes = std::fs::read(&pdf).expect("the PDF was written");
         assert!(bytes.starts_with(b"%PDF-"), "{pdf}");
+        // The shift handover: the report of the shift so far, then the sign-off, both audited;
+        // a later report of the same shift shows who signed off.
+        let shift = ShiftQuery {
+            from: "2000-01-01T00:00:00Z".into(),
+            to: "2100-01-01T00:00:00Z".into(),
+            table: None,
+        };
+        let report = desk.export_shift_report(&shift).expect("a shift report");
+        assert!(report.pages >= 1);
+        let bytes = std::fs::read(&report.path).expect("the shift report was written");
+        assert!(bytes.starts_with(b"%PDF-"), "{}", report.path);
+        let signed = desk
+            .sign_off_shift(&shift, "Kua tirohia te kāmera 14")
+            .expect("signed off");
+        assert_eq!(signed.user, DEMO_USER);
+        {
+            let store = lock(&desk.store);
+            let exports = store.audit_entries("shift.export").expect("audit");
+            assert_eq!(exports.len(), 1);
+            assert_eq!(exports[0].detail, report.path);
+            let sign_offs = store
+                .audit_entries(crate::report::SHIFT_SIGN_OFF)
+                .expect("audit");
+            assert_eq!(sign_offs.len(), 1);
+            assert_eq!(sign_offs[0].user, DEMO_USER);
+            assert!(sign_offs[0].detail.contains("Kua tirohia te kāmera 14"));
+            let later = crate::report::shift_report(
+                &store,
+                &Desk::shift(&shift).expect("a shift"),
+                "pitwatch.db",
+            )
+            .expect("a later report")
+            .to_json();
+            assert!(later.contains("Kua tirohia te kāmera 14"), "{later}");
+        }
+        let backwards = ShiftQuery {
+            from: shift.to.clone(),
+            to: shift.from.clone(),
+            table: None,
+        };
+        assert_eq!(
+            desk.export_shift_report(&backwards).map_err(|e| e.code),
+            Err(ErrorCode::InvalidInput)
+        );
         let shoe = desk
             .replay(&raised.table, raised.shoe)
             .expect("the incident's shoe replays");
