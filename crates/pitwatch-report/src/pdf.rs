@@ -669,7 +669,7 @@ fn node(element: Element, ids: &[Option<Identifier>]) -> Option<Node> {
             }
             Child::Leaf(n) => {
                 if let Some(Some(id)) = ids.get(n) {
-                    group.push(id.clone());
+                    group.push(*id);
                 }
             }
         }
