@@ -168,7 +168,7 @@ fn pdftotext(pdf: &Path) -> String {
 }
 
 /// Renders `document`, extracts its text and compares it with `tests/golden/{name}.txt`.
-fn check(name: &str, document: pitwatch_report::Document, dir: &Path) -> String {
+fn check(name: &str, document: pitwatch_report::Document) -> String {
     let document = document.stamped("Mere Tūhoe", at(T0 + 720 * MIN).as_datetime());
     let pdf = pitwatch_report::render_pdf(&document).expect("a PDF");
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("reports");
@@ -199,7 +199,7 @@ fn the_incident_report_reads_as_recorded_in_every_script() {
     let db = record(dir.path());
     let store = Store::open_read_only(&db).expect("the record");
     let document = report::incident_report(&store, IncidentId(2), "pit.db").expect("a report");
-    let text = check("incident-2", document, dir.path());
+    let text = check("incident-2", document);
     for expected in [
         "Mere Tūhoe",
         "Kua tirohia te kāmera 14",
@@ -216,7 +216,7 @@ fn the_shoe_report_reads_as_recorded() {
     let db = record(dir.path());
     let store = Store::open_read_only(&db).expect("the record");
     let document = report::shoe_report(&store, "BAC-1", 1).expect("a report");
-    let text = check("shoe-1", document, dir.path());
+    let text = check("shoe-1", document);
     assert!(text.contains("Te Whare Petipeti · 澳門"), "{text}");
 }
 
@@ -227,7 +227,7 @@ fn the_shift_report_hands_over_everything_that_happened() {
     let store = Store::open_read_only(&db).expect("the record");
     let shift = Shift::new(at(T0), at(T0 + 720 * MIN), None).expect("a shift");
     let document = report::shift_report(&store, &shift, "pit.db").expect("a report");
-    let text = check("shift", document, dir.path());
+    let text = check("shift", document);
     for expected in [
         "Mere Tūhoe",
         "Kua tirohia te kāmera 14; 監控已檢查",
