@@ -11,7 +11,7 @@ use std::sync::mpsc::Receiver;
 use pitwatch_api::desk::{Desk, DeskOptions};
 use pitwatch_api::dto::{
     ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate,
-    RecordStatus, Session, ShoePage, ShoeReplay, UserRow,
+    RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use tauri::{Emitter, Manager, State};
@@ -90,6 +90,25 @@ fn record_console(
 #[tauri::command]
 async fn export_incident_pdf(desk: State<'_, Desk>, id: i64) -> Result<String, ApiError> {
     desk.export_incident_pdf(id)
+}
+
+/// Exports the shift handover report as a PDF; returns where it was written.
+#[tauri::command]
+async fn export_shift_report(
+    desk: State<'_, Desk>,
+    query: ShiftQuery,
+) -> Result<ShiftReportFile, ApiError> {
+    desk.export_shift_report(&query)
+}
+
+/// Signs off the handover of a shift (audited).
+#[tauri::command]
+fn sign_off_shift(
+    desk: State<'_, Desk>,
+    query: ShiftQuery,
+    note: String,
+) -> Result<SignedOff, ApiError> {
+    desk.sign_off_shift(&query, &note)
 }
 
 /// A shoe replayed from the record, step by step.
@@ -188,6 +207,8 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         replay,
         shoes,
         export_incident_pdf,
+        export_shift_report,
+        sign_off_shift,
         add_user,
         users,
         needs_first_admin,
@@ -459,6 +480,30 @@ mod tests {
         )
         .expect("console event");
         assert!(seq.as_u64().is_some_and(|s| s > 0));
+        let shift =
+            serde_json::json!({"from": "2000-01-01T00:00:00Z", "to": "2100-01-01T00:00:00Z"});
+        let report = invoke(
+            &webview,
+            "export_shift_report",
+            serde_json::json!({"query": shift}),
+        )
+        .expect("a shift report");
+        let path = report["path"].as_str().expect("a path");
+        assert!(std::fs::read(path).expect("written").starts_with(b"%PDF-"));
+        let signed = invoke(
+            &webview,
+            "sign_off_shift",
+            serde_json::json!({"query": shift, "note": "Kua tirohia te kāmera 14"}),
+        )
+        .expect("signed off");
+        assert_eq!(signed["user"], "demo");
+        let refused = invoke(
+            &webview,
+            "export_shift_report",
+            serde_json::json!({"query": {"from": "yesterday", "to": "2100-01-01T00:00:00Z"}}),
+        )
+        .expect_err("not a time");
+        assert_eq!(refused["code"], "invalid_input");
         app.state::<Desk>().stop();
     }
 }

@@ -278,6 +278,29 @@ test("a supervisor records at a table what the shoe cannot see", async () => {
   await shot("console-event.png");
 });
 
+test("the shift handover report is written as a PDF and the handover signed off", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="nav-shift"]'));
+  await driver.waitFor("the handover screen", () => driver.find('[data-testid="shift-view"]'));
+  assert.equal(await driver.text(await driver.find('[data-testid="shift-length"]')), "12 h");
+  await driver.clickCss('[data-testid="shift-export"]');
+  const written = await driver.waitFor("the shift report", () => driver.find('[data-testid="shift-file"]'), 30000);
+  const path = (await driver.text(await driver.find('[data-testid="shift-file"] code'))).trim();
+  assert.match(await driver.text(written), /\d+ pages?\)/);
+  assert.ok(readFileSync(path).subarray(0, 5).toString() === "%PDF-", `${path} is a PDF`);
+  // What a reader of the PDF gets (poppler-utils is installed with the system packages).
+  const { execFileSync } = await import("node:child_process");
+  const text = execFileSync("pdftotext", ["-layout", path, "-"], { encoding: "utf8" });
+  assert.match(text, /Shift report/);
+  assert.match(text, /BAC-1/);
+  assert.match(text, /incident_changes/);
+  await driver.type(await driver.find('[data-testid="shift-note"]'), "Kua tirohia te kāmera 14");
+  await driver.clickCss('[data-testid="shift-sign-off"]');
+  const signed = await driver.waitFor("the sign-off", () => driver.find('[data-testid="shift-signed"]'));
+  assert.match(await driver.text(signed), /Signed off by demo/);
+  await shot("shift-handover.png");
+});
+
 test("keyboard: N moves to the next alert and A acknowledges the one shown", async () => {
   const { driver } = harness;
   await driver.click(await driver.find('[data-testid="nav-pit"]'));

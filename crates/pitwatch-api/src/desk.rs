@@ -28,7 +28,8 @@ use crate::dto::{
     ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
     IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
     RecordAlert, RecordStatus, ReplayStep, RoundOutcome, RoundResult, RuleText, Session, Severity,
-    SeverityCounts, ShoePage, ShoeReplay, ShoeRow, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+    SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow, SignedOff,
+    TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
 use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
@@ -1248,37 +1249,117 @@ impl Desk {
     /// `reports/`; the export is audited. Returns the file's path.
     pub fn export_incident_pdf(&self, id: i64) -> Result<String, ApiError> {
         let user = self.user()?;
+        // The report verifies every chain (it states so): on a connection of its own, so the
+        // incident list and the workflow are not held up meanwhile.
+        let reader = self.installation.open_read_only(&self.db)?;
+        let document = crate::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+        drop(reader);
+        let (path, _) = self.write_report(
+            &user,
+            &format!("incident-{id}.pdf"),
+            document,
+            "incident.export",
+            &format!("incident {id}"),
+        )?;
+        Ok(path)
+    }
+
+    fn db_name(&self) -> String {
+        self.db
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Renders `document` (by `user`, now) as a PDF named `file` in `reports/` next to the
+    /// database, and audits the export as `action` on `subject`. Returns the path and the pages.
+    fn write_report(
+        &self,
+        user: &str,
+        file: &str,
+        document: pitwatch_report::Document,
+        action: &str,
+        subject: &str,
+    ) -> Result<(String, usize), ApiError> {
+        let now = self.clock.now();
         let dir = self
             .db
             .parent()
             .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
-        let path = dir.join(format!("incident-{id}.pdf"));
-        // The report verifies every chain (it states so): on a connection of its own, so the
-        // incident list and the workflow are not held up meanwhile.
-        let reader = self.installation.open_read_only(&self.db)?;
-        let db_name = self
-            .db
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let document = crate::report::incident_report(&reader, IncidentId(id), &db_name)?;
-        drop(reader);
-        let bytes = pitwatch_report::render_pdf(&document);
+        let path = dir.join(file);
+        let pdf = pitwatch_report::render_pdf(&document.stamped(user, now.as_datetime()))?;
         std::fs::create_dir_all(&dir)
-            .and_then(|()| std::fs::write(&path, bytes))
+            .and_then(|()| std::fs::write(&path, &pdf.bytes))
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
         let mut store = lock(&self.store);
-        let mut batch = store.batch(self.clock.now())?;
-        batch.append_audit(
-            &user,
-            "incident.export",
-            &format!("incident {id}"),
-            &shown,
-            self.clock.now(),
-        )?;
+        let mut batch = store.batch(now)?;
+        batch.append_audit(user, action, subject, &shown, now)?;
         batch.commit()?;
-        Ok(shown)
+        Ok((shown, pdf.pages))
+    }
+
+    /// The shift `query` asks for, checked.
+    fn shift(query: &ShiftQuery) -> Result<crate::report::Shift, ApiError> {
+        let time = |field: &str, text: &str| {
+            text.trim().parse::<Timestamp>().map_err(|e| {
+                ApiError::new(
+                    ErrorCode::InvalidInput,
+                    format!("the shift's {field} {text:?} is not a time: {e}"),
+                )
+            })
+        };
+        let table = query
+            .table
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned);
+        Ok(crate::report::Shift::new(
+            time("start", &query.from)?,
+            time("end", &query.to)?,
+            table,
+        )?)
+    }
+
+    /// The logged-in user exports the handover report of the shift `query` as a PDF in
+    /// `reports/` (audited as `shift.export`).
+    pub fn export_shift_report(&self, query: &ShiftQuery) -> Result<ShiftReportFile, ApiError> {
+        let user = self.user()?;
+        let shift = Desk::shift(query)?;
+        // Its own read-only connection, like the incident report: the pit goes on meanwhile.
+        let reader = self.installation.open_read_only(&self.db)?;
+        let document = crate::report::shift_report(&reader, &shift, &self.db_name())?;
+        drop(reader);
+        let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();
+        let file = format!(
+            "shift-{}-{}{}.pdf",
+            stamp(shift.from),
+            stamp(shift.to),
+            shift
+                .table
+                .as_deref()
+                .map_or_else(String::new, |t| format!("-{t}"))
+        );
+        let subject = format!("shift {} to {}", shift.from, shift.to);
+        let (path, pages) = self.write_report(&user, &file, document, "shift.export", &subject)?;
+        Ok(ShiftReportFile {
+            path,
+            pages: u32::try_from(pages).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// The logged-in user signs off the handover of the shift `query` with `note` (audited as
+    /// `shift.sign_off`; later shift reports of that period show it).
+    pub fn sign_off_shift(&self, query: &ShiftQuery, note: &str) -> Result<SignedOff, ApiError> {
+        let user = self.user()?;
+        let shift = Desk::shift(query)?;
+        let now = self.clock.now();
+        crate::report::record_sign_off(&mut lock(&self.store), &user, &shift, note, now)?;
+        Ok(SignedOff {
+            user,
+            at: now.to_string(),
+        })
     }
 
     /// The logged-in user records, for `table`, something no device can see. Returns the
@@ -2170,6 +2251,50 @@ mod tests {
         let pdf = desk.export_incident_pdf(raised.id).expect("a PDF");
         let bytes = std::fs::read(&pdf).expect("the PDF was written");
         assert!(bytes.starts_with(b"%PDF-"), "{pdf}");
+        // The shift handover: the report of the shift so far, then the sign-off, both audited;
+        // a later report of the same shift shows who signed off.
+        let shift = ShiftQuery {
+            from: "2000-01-01T00:00:00Z".into(),
+            to: "2100-01-01T00:00:00Z".into(),
+            table: None,
+        };
+        let report = desk.export_shift_report(&shift).expect("a shift report");
+        assert!(report.pages >= 1);
+        let bytes = std::fs::read(&report.path).expect("the shift report was written");
+        assert!(bytes.starts_with(b"%PDF-"), "{}", report.path);
+        let signed = desk
+            .sign_off_shift(&shift, "Kua tirohia te kāmera 14")
+            .expect("signed off");
+        assert_eq!(signed.user, DEMO_USER);
+        {
+            let store = lock(&desk.store);
+            let exports = store.audit_entries("shift.export").expect("audit");
+            assert_eq!(exports.len(), 1);
+            assert_eq!(exports[0].detail, report.path);
+            let sign_offs = store
+                .audit_entries(crate::report::SHIFT_SIGN_OFF)
+                .expect("audit");
+            assert_eq!(sign_offs.len(), 1);
+            assert_eq!(sign_offs[0].user, DEMO_USER);
+            assert!(sign_offs[0].detail.contains("Kua tirohia te kāmera 14"));
+            let later = crate::report::shift_report(
+                &store,
+                &Desk::shift(&shift).expect("a shift"),
+                "pitwatch.db",
+            )
+            .expect("a later report")
+            .to_json();
+            assert!(later.contains("Kua tirohia te kāmera 14"), "{later}");
+        }
+        let backwards = ShiftQuery {
+            from: shift.to.clone(),
+            to: shift.from.clone(),
+            table: None,
+        };
+        assert_eq!(
+            desk.export_shift_report(&backwards).map_err(|e| e.code),
+            Err(ErrorCode::InvalidInput)
+        );
         let shoe = desk
             .replay(&raised.table, raised.shoe)
             .expect("the incident's shoe replays");

@@ -576,6 +576,39 @@ impl From<&TableConfig> for TableTile {
     }
 }
 
+/// A shift, for its handover report and its sign-off: from and to (RFC 3339, the end exclusive),
+/// and one table or every table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ShiftQuery {
+    /// The shift's start.
+    pub from: String,
+    /// The shift's end.
+    pub to: String,
+    /// Only this table.
+    pub table: Option<String>,
+}
+
+/// A shift report written to a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ShiftReportFile {
+    /// Where the PDF was written.
+    pub path: String,
+    /// How many pages it has.
+    pub pages: u32,
+}
+
+/// A hand-over sign-off, once on record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SignedOff {
+    /// Who signed off.
+    pub user: String,
+    /// When (RFC 3339).
+    pub at: String,
+}
+
 /// An error as the front end sees it: a code to switch on and a message for people.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, thiserror::Error)]
 #[error("{message}")]
@@ -593,6 +626,12 @@ impl ApiError {
             code,
             message: message.into(),
         }
+    }
+}
+
+impl From<pitwatch_report::RenderError> for ApiError {
+    fn from(error: pitwatch_report::RenderError) -> ApiError {
+        ApiError::new(ErrorCode::Internal, error.to_string())
     }
 }
 
@@ -660,6 +699,9 @@ pub fn typescript_bindings() -> String {
         ReplayStep::decl(&cfg),
         ApiError::decl(&cfg),
         ErrorCode::decl(&cfg),
+        ShiftQuery::decl(&cfg),
+        ShiftReportFile::decl(&cfg),
+        SignedOff::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust DTOs in crates/pitwatch-api/src/dto.rs. Do not edit:\n\

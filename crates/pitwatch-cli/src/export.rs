@@ -1,5 +1,5 @@
-//! `pitwatch export incident N` and `pitwatch export shoe`: reports from the record as PDF (for
-//! regulators and dispute files), CSV or JSON.
+//! `pitwatch export incident N`, `pitwatch export shoe` and `pitwatch export shift`: reports from
+//! the record as PDF (for regulators, dispute files and the shift handover), CSV or JSON.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use pitwatch_api::record::Installation;
+use pitwatch_model::Timestamp;
 use pitwatch_report::Document;
 use pitwatch_store::{IncidentId, Store};
 
@@ -31,6 +32,22 @@ pub enum ExportCommand {
         #[command(flatten)]
         out: Outputs,
     },
+    /// The shift handover report: every table's shoes and rounds, the incidents opened,
+    /// acknowledged, resolved and still open, device errors and link outages with their
+    /// durations, hand-over sign-offs, and the record's chain heads.
+    Shift {
+        /// The shift's start, RFC 3339 (`2026-11-30T06:00:00Z`).
+        #[arg(long)]
+        from: Timestamp,
+        /// The shift's end (exclusive), RFC 3339.
+        #[arg(long)]
+        to: Timestamp,
+        /// Only this table (default: every table).
+        #[arg(long)]
+        table: Option<String>,
+        #[command(flatten)]
+        out: Outputs,
+    },
 }
 
 /// Where to write the report (any combination).
@@ -48,19 +65,37 @@ pub struct Outputs {
     /// Write JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// The author named in the PDF's metadata (default: the login name, `$USER`).
+    #[arg(long)]
+    author: Option<String>,
 }
 
 /// Runs `pitwatch export`.
 pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
+    let name = |out: &Outputs| {
+        out.db.file_name().map_or_else(
+            || out.db.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
     let (document, out) = match command {
         ExportCommand::Incident { id, out } => {
             let store = open(&out.db)?;
-            let name = out.db.file_name().map_or_else(
-                || out.db.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
             (
-                pitwatch_api::report::incident_report(&store, IncidentId(id), &name)?,
+                pitwatch_api::report::incident_report(&store, IncidentId(id), &name(&out))?,
+                out,
+            )
+        }
+        ExportCommand::Shift {
+            from,
+            to,
+            table,
+            out,
+        } => {
+            let store = open(&out.db)?;
+            let shift = pitwatch_api::report::Shift::new(from, to, table)?;
+            (
+                pitwatch_api::report::shift_report(&store, &shift, &name(&out))?,
                 out,
             )
         }
@@ -75,9 +110,17 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
     if out.pdf.is_none() && out.csv.is_none() && out.json.is_none() {
         bail!("say where to write the report: --pdf FILE, --csv FILE and/or --json FILE");
     }
-    write(&out.pdf, &document, pitwatch_report::render_pdf)?;
-    write(&out.csv, &document, |d| d.to_csv().into_bytes())?;
-    write(&out.json, &document, |d| d.to_json().into_bytes())?;
+    let author = out
+        .author
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "pitwatch".into());
+    let document = document.stamped(&author, crate::now().as_datetime());
+    write(&out.pdf, &document, |d| {
+        Ok(pitwatch_report::render_pdf(d)?.bytes)
+    })?;
+    write(&out.csv, &document, |d| Ok(d.to_csv().into_bytes()))?;
+    write(&out.json, &document, |d| Ok(d.to_json().into_bytes()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -93,10 +136,10 @@ fn open(db: &Path) -> anyhow::Result<Store> {
 fn write(
     path: &Option<PathBuf>,
     document: &Document,
-    render: impl Fn(&Document) -> Vec<u8>,
+    render: impl Fn(&Document) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<()> {
     if let Some(path) = path {
-        std::fs::write(path, render(document))
+        std::fs::write(path, render(document)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
     }

@@ -309,6 +309,19 @@ const BURN_AND_RESULT_FAULTS: &str = r#"{"event":"shuffled","decks":8,"shuffler"
 {"event":"result_declared","outcome":"player"}
 "#;
 
+/// The text of a PDF as poppler extracts it (poppler-utils is installed by
+/// `scripts/install-system-deps.sh`; a missing tool fails the test).
+fn pdftotext(pdf: &Path) -> String {
+    let out = Command::new("pdftotext")
+        .arg("-layout")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (install poppler-utils)");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
 fn pitwatch_as(password: &str, args: &[&str]) -> Output {
     command()
         .args(args)
@@ -596,17 +609,15 @@ fn export_writes_an_incident_report_as_pdf_csv_and_json() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 
-    let pdf = std::fs::read(&pdf).unwrap();
-    assert!(pdf.starts_with(b"%PDF-1.4"));
-    let pdf = String::from_utf8_lossy(&pdf);
+    let pdf = pdftotext(&pdf);
     for expected in [
-        "(Incident 2: RESULT_MISMATCH)",
-        "(Demo Casino",
-        "(Camera 14 reviewed)",
-        "(4S 2D)",
-        "(KD 5C 2H)",
+        "Incident 2: RESULT_MISMATCH",
+        "Demo Casino",
+        "Camera 14 reviewed",
+        "4S 2D",
+        "KD 5C 2H",
     ] {
-        assert!(pdf.contains(expected), "the PDF shows {expected}");
+        assert!(pdf.contains(expected), "the PDF shows {expected}:\n{pdf}");
     }
     let csv = std::fs::read_to_string(&csv).unwrap();
     assert!(csv.contains("Incident,field,Code,RESULT_MISMATCH"), "{csv}");
@@ -658,6 +669,68 @@ fn export_writes_an_incident_report_as_pdf_csv_and_json() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no incident 99"));
+
+    // The shift handover report of the day, by a named author.
+    let shift_pdf = dir.path().join("shift.pdf");
+    let shift_json = dir.path().join("shift.json");
+    let out = pitwatch(&[
+        "export",
+        "shift",
+        "--db",
+        db_s,
+        "--from",
+        "2000-01-01T00:00:00Z",
+        "--to",
+        "2100-01-01T00:00:00Z",
+        "--author",
+        "Mere Tūhoe",
+        "--pdf",
+        shift_pdf.to_str().unwrap(),
+        "--json",
+        shift_json.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shift = pdftotext(&shift_pdf);
+    for expected in [
+        "Shift report 2000-01-01 00:00:00 to 2100-01-01 00:00:00",
+        "Demo Casino",
+        "RESULT_MISMATCH",
+        "BAC-1",
+        "incident_changes",
+    ] {
+        assert!(
+            shift.contains(expected),
+            "the shift report shows {expected}:\n{shift}"
+        );
+    }
+    let info = Command::new("pdfinfo").arg(&shift_pdf).output().unwrap();
+    assert!(
+        text(&info.stdout).contains("Mere Tūhoe"),
+        "{}",
+        text(&info.stdout)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&shift_json).unwrap()).unwrap();
+    assert_eq!(json["author"], "Mere Tūhoe");
+    // A shift that ends before it starts is refused with the reason.
+    let out = pitwatch(&[
+        "export",
+        "shift",
+        "--db",
+        db_s,
+        "--from",
+        "2026-11-30T18:00:00Z",
+        "--to",
+        "2026-11-30T06:00:00Z",
+        "--pdf",
+        shift_pdf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("must end after it starts"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A pit of one barcode table, MINI-9, read from a device server on a loopback port: the pit

@@ -1,265 +1,396 @@
-//! A small PDF writer: A4 pages of text in the standard Helvetica and Courier fonts, with rules
-//! and shaded table headers, laid out top to bottom with automatic page breaks.
+//! The PDF: A4 pages laid out top to bottom with automatic page breaks (a table's header row is
+//! repeated on each page it continues on), written by krilla with the embedded fonts subsetted to
+//! the glyphs used.
+//!
+//! The PDF is tagged: a structure tree of headings, paragraphs and tables (header cells, rows,
+//! data cells) over the page content, with rules, shading, repeated headers and page footers
+//! marked as artifacts. Screen readers and copy-paste then read a table row by row, cell by
+//! cell; the metadata carries the title, the author and the creation time in UTC.
 
-use std::fmt::Write as _;
+use std::num::NonZeroU16;
 
-use crate::{Block, Document};
+use krilla::color::luma;
+use krilla::geom::{PathBuilder, Point, Rect};
+use krilla::metadata::{DateTime, Metadata};
+use krilla::page::PageSettings;
+use krilla::paint::{Fill, Stroke};
+use krilla::surface::Surface;
+use krilla::tagging::{
+    Artifact, ArtifactType, ContentTag, Identifier, Node, SpanTag, TableHeaderScope, Tag, TagGroup,
+    TagKind, TagTree,
+};
+use krilla::SerializeSettings;
+
+use crate::text::{self, Fonts, Line, Style};
+use crate::{Block, Document, RenderError};
 
 const PAGE_W: f32 = 595.0;
 const PAGE_H: f32 = 842.0;
 const MARGIN: f32 = 50.0;
-const BOTTOM: f32 = 60.0;
+/// Content stays above this line (y grows downwards); the footer sits below it.
+const BOTTOM: f32 = PAGE_H - 60.0;
 const CONTENT_W: f32 = PAGE_W - 2.0 * MARGIN;
+const FOOTER_Y: f32 = PAGE_H - 32.0;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Font {
-    Regular,
-    Bold,
-    Mono,
+/// How a piece of content enters the structure tree.
+#[derive(Debug, Clone, Copy)]
+enum Content {
+    /// Real content: leaf `n` of the structure tree.
+    Leaf(usize),
+    /// Not part of the document's logical content.
+    Artifact(ArtifactType),
 }
 
-impl Font {
-    fn name(self) -> &'static str {
-        match self {
-            Font::Regular => "F1",
-            Font::Bold => "F2",
-            Font::Mono => "F3",
+/// Something drawn on a page.
+enum Item {
+    Text {
+        x: f32,
+        /// The baseline.
+        y: f32,
+        size: f32,
+        grey: f32,
+        line: Line,
+        content: Content,
+    },
+    Rule {
+        y: f32,
+        grey: f32,
+    },
+    Shade {
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+    },
+}
+
+/// A structure element being built: its tag and children.
+struct Element {
+    tag: Kind,
+    children: Vec<Child>,
+}
+
+enum Child {
+    Element(Element),
+    Leaf(usize),
+}
+
+/// The structure tags a report uses.
+#[derive(Clone)]
+enum Kind {
+    Heading(u16, String),
+    Paragraph,
+    Code,
+    Table,
+    Head,
+    Body,
+    Row,
+    RowHeader,
+    ColumnHeader,
+    Cell,
+}
+
+impl Element {
+    fn new(tag: Kind) -> Element {
+        Element {
+            tag,
+            children: Vec::new(),
         }
+    }
+
+    fn push(&mut self, child: Element) {
+        self.children.push(Child::Element(child));
     }
 }
 
-/// Advance widths of Helvetica for ASCII 32..=126, in thousandths of an em.
-const HELVETICA: [u16; 95] = [
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556,
-    556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667,
-    611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667,
-    667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500,
-    222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
-];
-
-fn char_width(font: Font, c: char, size: f32) -> f32 {
-    let em = match font {
-        Font::Mono => 600.0,
-        Font::Regular | Font::Bold => {
-            let base = match c as u32 {
-                32..=126 => f32::from(HELVETICA[(c as u32 - 32) as usize]),
-                _ => 600.0,
-            };
-            // Helvetica-Bold is a little wider; overestimating keeps text inside its column.
-            if font == Font::Bold {
-                base * 1.08
-            } else {
-                base
-            }
-        }
-    };
-    em * size / 1000.0
-}
-
-fn text_width(font: Font, text: &str, size: f32) -> f32 {
-    text.chars().map(|c| char_width(font, c, size)).sum()
-}
-
-/// Splits `text` into lines no wider than `width`, breaking at spaces (and inside words that are
-/// longer than a line). Existing line breaks are kept.
-fn wrap(font: Font, text: &str, size: f32, width: f32) -> Vec<String> {
-    let mut lines = Vec::new();
-    for paragraph in text.split('\n') {
-        let mut line = String::new();
-        for word in paragraph.split(' ') {
-            let candidate = if line.is_empty() {
-                word.to_owned()
-            } else {
-                format!("{line} {word}")
-            };
-            if text_width(font, &candidate, size) <= width {
-                line = candidate;
-                continue;
-            }
-            if !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-            }
-            // A word wider than the line is broken by characters.
-            let mut piece = String::new();
-            for c in word.chars() {
-                if text_width(font, &piece, size) + char_width(font, c, size) > width
-                    && !piece.is_empty()
-                {
-                    lines.push(std::mem::take(&mut piece));
-                }
-                piece.push(c);
-            }
-            line = piece;
-        }
-        lines.push(line);
-    }
-    lines
-}
-
-/// Text as a PDF string literal in WinAnsiEncoding.
-fn pdf_string(text: &str) -> String {
-    let mut out = String::from("(");
-    for c in text.chars() {
-        let byte: u8 = match c {
-            '\u{20}'..='\u{7e}' => c as u8,
-            '\u{a0}'..='\u{ff}' => c as u32 as u8,
-            '\u{2014}' => 0x97,
-            '\u{2013}' => 0x96,
-            '\u{2026}' => 0x85,
-            '\u{2018}' => 0x91,
-            '\u{2019}' => 0x92,
-            '\u{201c}' => 0x93,
-            '\u{201d}' => 0x94,
-            '\u{2022}' => 0x95,
-            '\u{20ac}' => 0x80,
-            '\u{2264}' | '\u{2265}' | '\u{2192}' => b'?',
-            _ => b'?',
-        };
-        match byte {
-            b'(' | b')' | b'\\' => {
-                out.push('\\');
-                out.push(byte as char);
-            }
-            0x20..=0x7e => out.push(byte as char),
-            _ => {
-                let _ = write!(out, "\\{byte:03o}");
-            }
-        }
-    }
-    out.push(')');
-    out
-}
-
-/// Lays out pages as content-stream operators.
-struct Layout {
-    pages: Vec<String>,
+/// Lays out pages and the structure tree.
+struct Layout<'f> {
+    fonts: &'f Fonts,
+    pages: Vec<Vec<Item>>,
     y: f32,
+    leaves: usize,
 }
 
-impl Layout {
-    fn new() -> Self {
-        Layout {
-            pages: vec![String::new()],
-            y: PAGE_H - MARGIN,
+impl Layout<'_> {
+    fn page(&mut self) -> &mut Vec<Item> {
+        if self.pages.is_empty() {
+            self.pages.push(Vec::new());
         }
+        let last = self.pages.len() - 1;
+        &mut self.pages[last]
     }
 
-    fn page(&mut self) -> &mut String {
-        self.pages.last_mut().expect("there is always a page")
+    fn new_page(&mut self) {
+        self.pages.push(Vec::new());
+        self.y = MARGIN;
     }
 
     /// Starts a new page unless `height` still fits on this one.
     fn room(&mut self, height: f32) {
-        if self.y - height < BOTTOM {
-            self.pages.push(String::new());
-            self.y = PAGE_H - MARGIN;
+        if self.y + height > BOTTOM {
+            self.new_page();
         }
     }
 
-    fn text(&mut self, font: Font, size: f32, x: f32, y: f32, grey: f32, text: &str) {
-        let op = format!(
-            "BT {grey:.2} g /{} {size:.1} Tf {x:.1} {y:.1} Td {} Tj ET\n",
-            font.name(),
-            pdf_string(text)
-        );
-        self.page().push_str(&op);
+    fn leaf(&mut self) -> usize {
+        self.leaves += 1;
+        self.leaves - 1
+    }
+
+    fn draw(&mut self, x: f32, y: f32, size: f32, grey: f32, line: Line, content: Content) {
+        self.page().push(Item::Text {
+            x,
+            y,
+            size,
+            grey,
+            line,
+            content,
+        });
     }
 
     fn rule(&mut self, y: f32, grey: f32) {
-        let op = format!(
-            "{grey:.2} G 0.6 w {MARGIN:.1} {y:.1} m {:.1} {y:.1} l S\n",
-            PAGE_W - MARGIN
-        );
-        self.page().push_str(&op);
+        self.page().push(Item::Rule { y, grey });
     }
 
-    fn shade(&mut self, x: f32, y: f32, w: f32, h: f32) {
-        let op = format!("0.90 g {x:.1} {y:.1} {w:.1} {h:.1} re f\n");
-        self.page().push_str(&op);
-    }
-
-    fn lines(&mut self, font: Font, size: f32, x: f32, width: f32, grey: f32, text: &str) {
+    /// Wrapped text from the current position, each line a leaf of `parent`.
+    #[allow(clippy::too_many_arguments)] // reason: one call per kind of text, each names them all
+    fn lines(
+        &mut self,
+        style: Style,
+        size: f32,
+        x: f32,
+        width: f32,
+        grey: f32,
+        text: &str,
+        parent: &mut Element,
+    ) {
         let leading = size * 1.35;
-        for line in wrap(font, text, size, width) {
+        for line in text::wrap(self.fonts, style, text, size, width) {
             self.room(leading);
-            self.y -= leading;
-            self.text(font, size, x, self.y, grey, &line);
+            self.y += leading;
+            let leaf = self.leaf();
+            parent.children.push(Child::Leaf(leaf));
+            let y = self.y;
+            self.draw(x, y, size, grey, line, Content::Leaf(leaf));
+        }
+    }
+
+    /// Lines of a cell: wrapped, drawn from `top`, each a leaf of `cell`.
+    #[allow(clippy::too_many_arguments)] // reason: a cell's place, its font and its parent
+    fn cell(
+        &mut self,
+        lines: Vec<Line>,
+        style_size: f32,
+        leading: f32,
+        x: f32,
+        top: f32,
+        content: Option<&mut Element>,
+        artifact: bool,
+    ) {
+        let mut y = top;
+        let mut parent = content;
+        for line in lines {
+            y += leading;
+            let content = if artifact {
+                Content::Artifact(ArtifactType::PaginationOther)
+            } else {
+                let leaf = self.leaf();
+                if let Some(parent) = parent.as_deref_mut() {
+                    parent.children.push(Child::Leaf(leaf));
+                }
+                Content::Leaf(leaf)
+            };
+            self.draw(x, y, style_size, 0.0, line, content);
         }
     }
 }
 
-/// Renders `document` as a PDF file.
-pub fn render_pdf(document: &Document) -> Vec<u8> {
-    let mut layout = Layout::new();
-    layout.lines(Font::Bold, 18.0, MARGIN, CONTENT_W, 0.0, &document.title);
+/// A rendered PDF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pdf {
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// How many pages it has.
+    pub pages: usize,
+}
+
+/// Renders `document` as a PDF.
+pub fn render_pdf(document: &Document) -> Result<Pdf, RenderError> {
+    let fonts = text::fonts().ok_or(RenderError::Fonts)?;
+    let mut layout = Layout {
+        fonts,
+        pages: vec![Vec::new()],
+        y: MARGIN,
+        leaves: 0,
+    };
+    let mut root: Vec<Element> = Vec::new();
+
+    let mut title = Element::new(Kind::Heading(1, document.title.clone()));
     layout.lines(
-        Font::Regular,
+        Style::Bold,
+        18.0,
+        MARGIN,
+        CONTENT_W,
+        0.0,
+        &document.title,
+        &mut title,
+    );
+    root.push(title);
+    let mut subtitle = Element::new(Kind::Paragraph);
+    layout.lines(
+        Style::Regular,
         10.5,
         MARGIN,
         CONTENT_W,
         0.35,
         &document.subtitle,
+        &mut subtitle,
     );
-    layout.y -= 6.0;
+    root.push(subtitle);
+    layout.y += 6.0;
     layout.rule(layout.y, 0.2);
+
     for block in &document.blocks {
         match block {
             Block::Heading { text } => {
+                // A heading is not left alone at the foot of a page.
                 layout.room(40.0);
-                layout.y -= 12.0;
-                layout.lines(Font::Bold, 12.5, MARGIN, CONTENT_W, 0.0, text);
-                layout.y -= 3.0;
+                layout.y += 12.0;
+                let mut heading = Element::new(Kind::Heading(2, text.clone()));
+                layout.lines(
+                    Style::Bold,
+                    12.5,
+                    MARGIN,
+                    CONTENT_W,
+                    0.0,
+                    text,
+                    &mut heading,
+                );
+                root.push(heading);
+                layout.y += 3.0;
                 layout.rule(layout.y, 0.6);
-                layout.y -= 2.0;
+                layout.y += 2.0;
             }
-            Block::Fields { fields } => {
-                let label_w = 130.0;
-                for (label, value) in fields {
-                    let size = 9.5;
-                    let leading = size * 1.35;
-                    let lines = wrap(Font::Regular, value, size, CONTENT_W - label_w);
-                    layout.room(leading * lines.len().min(3) as f32);
-                    layout.y -= leading;
-                    let y = layout.y;
-                    layout.text(Font::Bold, size, MARGIN, y, 0.25, label);
-                    for (i, line) in lines.iter().enumerate() {
-                        if i > 0 {
-                            layout.room(leading);
-                            layout.y -= leading;
-                        }
-                        let y = layout.y;
-                        layout.text(Font::Regular, size, MARGIN + label_w, y, 0.0, line);
-                    }
-                }
-            }
+            Block::Fields { fields } => root.push(field_rows(&mut layout, fields)),
             Block::Paragraph { text } => {
-                layout.y -= 4.0;
-                layout.lines(Font::Regular, 10.0, MARGIN, CONTENT_W, 0.0, text);
+                layout.y += 4.0;
+                let mut paragraph = Element::new(Kind::Paragraph);
+                layout.lines(
+                    Style::Regular,
+                    10.0,
+                    MARGIN,
+                    CONTENT_W,
+                    0.0,
+                    text,
+                    &mut paragraph,
+                );
+                root.push(paragraph);
             }
             Block::Verbatim { text } => {
-                layout.y -= 4.0;
-                layout.lines(Font::Mono, 8.5, MARGIN + 8.0, CONTENT_W - 8.0, 0.1, text);
+                layout.y += 4.0;
+                let mut code = Element::new(Kind::Code);
+                layout.lines(
+                    Style::Mono,
+                    8.5,
+                    MARGIN + 8.0,
+                    CONTENT_W - 8.0,
+                    0.1,
+                    text,
+                    &mut code,
+                );
+                let mut paragraph = Element::new(Kind::Paragraph);
+                paragraph.push(code);
+                root.push(paragraph);
             }
             Block::Table {
                 columns,
                 widths,
                 rows,
-            } => table(&mut layout, columns, widths, rows),
+            } => root.push(table(&mut layout, columns, widths, rows)),
         }
     }
+
     let count = layout.pages.len();
     for (i, page) in layout.pages.iter_mut().enumerate() {
         let footer = format!("{}    page {} of {count}", document.footer, i + 1);
-        let op = format!(
-            "BT 0.45 g /F1 7.5 Tf {MARGIN:.1} 32.0 Td {} Tj ET\n",
-            pdf_string(&footer)
-        );
-        page.push_str(&op);
+        page.push(Item::Text {
+            x: MARGIN,
+            y: FOOTER_Y,
+            size: 7.5,
+            grey: 0.45,
+            line: text::line(fonts, Style::Regular, &footer),
+            content: Content::Artifact(ArtifactType::Footer),
+        });
     }
-    assemble(&layout.pages)
+    let bytes = write(document, fonts, &layout.pages, root)?;
+    Ok(Pdf {
+        bytes,
+        pages: count,
+    })
 }
 
-fn table(layout: &mut Layout, columns: &[String], widths: &[u32], rows: &[Vec<String>]) {
+/// Labelled values: a two-column table (label, value) without a header row.
+fn field_rows(layout: &mut Layout<'_>, fields: &[(String, String)]) -> Element {
+    let label_w = 130.0;
+    let size = 9.5;
+    let leading = size * 1.35;
+    let mut table = Element::new(Kind::Table);
+    let mut body = Element::new(Kind::Body);
+    for (label, value) in fields {
+        let labels = text::wrap(layout.fonts, Style::Bold, label, size, label_w - 8.0);
+        let values = text::wrap(
+            layout.fonts,
+            Style::Regular,
+            value,
+            size,
+            CONTENT_W - label_w,
+        );
+        let lines = labels.len().max(values.len());
+        // A value of a few lines stays together; a longer one may continue on the next page.
+        layout.room(leading * lines.min(3) as f32);
+        let mut row = Element::new(Kind::Row);
+        let mut header = Element::new(Kind::RowHeader);
+        let mut cell = Element::new(Kind::Cell);
+        let top = layout.y;
+        for (i, line) in labels.into_iter().enumerate() {
+            let leaf = layout.leaf();
+            header.children.push(Child::Leaf(leaf));
+            let y = top + leading * (i + 1) as f32;
+            layout.draw(MARGIN, y, size, 0.25, line, Content::Leaf(leaf));
+        }
+        let mut y = top;
+        let mut broke = false;
+        for line in values {
+            if y + leading > BOTTOM {
+                // The rest of a long value goes on the next page.
+                layout.new_page();
+                y = layout.y;
+                broke = true;
+            }
+            y += leading;
+            let leaf = layout.leaf();
+            cell.children.push(Child::Leaf(leaf));
+            layout.draw(MARGIN + label_w, y, size, 0.0, line, Content::Leaf(leaf));
+        }
+        layout.y = if broke {
+            y
+        } else {
+            y.max(top + leading * lines as f32)
+        };
+        row.push(header);
+        row.push(cell);
+        body.push(row);
+    }
+    table.push(body);
+    table
+}
+
+fn table(
+    layout: &mut Layout<'_>,
+    columns: &[String],
+    widths: &[u32],
+    rows: &[Vec<String>],
+) -> Element {
     let total: u32 = widths.iter().sum::<u32>().max(1);
     let col_w: Vec<f32> = (0..columns.len())
         .map(|i| CONTENT_W * widths.get(i).copied().unwrap_or(1) as f32 / total as f32)
@@ -267,169 +398,281 @@ fn table(layout: &mut Layout, columns: &[String], widths: &[u32], rows: &[Vec<St
     let size = 8.5;
     let leading = size * 1.3;
     let pad = 3.0;
-    let header = |layout: &mut Layout| {
-        layout.room(leading * 3.0);
-        layout.y -= 4.0;
-        layout.shade(MARGIN, layout.y - leading - 2.0, CONTENT_W, leading + 4.0);
-        layout.y -= leading;
+    let mut table = Element::new(Kind::Table);
+    let mut head = Element::new(Kind::Head);
+    let mut body = Element::new(Kind::Body);
+    let header_lines: Vec<Vec<Line>> = columns
+        .iter()
+        .zip(&col_w)
+        .map(|(title, w)| text::wrap(layout.fonts, Style::Bold, title, size, w - 2.0 * pad))
+        .collect();
+    let header_height = header_lines.iter().map(Vec::len).max().unwrap_or(1) as f32 * leading;
+    // The header row; on a continuation page the same row again, as an artifact (a screen reader
+    // reads the header once).
+    let header = |layout: &mut Layout<'_>, head: Option<&mut Element>| {
+        layout.room(header_height + leading * 2.0 + 4.0);
+        layout.y += 4.0;
+        let y = layout.y;
+        layout.page().push(Item::Shade {
+            x: MARGIN,
+            y,
+            w: CONTENT_W,
+            h: header_height + 5.0,
+        });
+        let top = layout.y;
+        let mut row = Element::new(Kind::Row);
+        let artifact = head.is_none();
         let mut x = MARGIN;
-        for (title, w) in columns.iter().zip(&col_w) {
-            let y = layout.y;
-            layout.text(Font::Bold, size, x + pad, y, 0.0, title);
+        for (lines, w) in header_lines.iter().zip(&col_w) {
+            let mut cell = Element::new(Kind::ColumnHeader);
+            layout.cell(
+                lines.clone(),
+                size,
+                leading,
+                x + pad,
+                top,
+                Some(&mut cell),
+                artifact,
+            );
+            row.push(cell);
             x += w;
         }
-        layout.y -= 3.0;
+        layout.y = top + header_height + 3.0;
+        if let Some(head) = head {
+            head.push(row);
+        }
     };
-    header(layout);
-    for row in rows {
-        let cells: Vec<Vec<String>> = row
+    header(layout, Some(&mut head));
+    for cells in rows {
+        let wrapped: Vec<Vec<Line>> = col_w
             .iter()
-            .zip(&col_w)
-            .map(|(cell, w)| wrap(Font::Regular, cell, size, w - 2.0 * pad))
+            .enumerate()
+            .map(|(i, w)| {
+                let cell = cells.get(i).map_or("", String::as_str);
+                text::wrap(layout.fonts, Style::Regular, cell, size, w - 2.0 * pad)
+            })
             .collect();
-        let height = cells.iter().map(Vec::len).max().unwrap_or(1) as f32 * leading + 3.0;
-        if layout.y - height < BOTTOM {
-            layout.room(PAGE_H);
-            header(layout);
+        let height = wrapped.iter().map(Vec::len).max().unwrap_or(1) as f32 * leading + 3.0;
+        if layout.y + height > BOTTOM {
+            layout.new_page();
+            header(layout, None);
         }
         let top = layout.y;
+        let mut row = Element::new(Kind::Row);
         let mut x = MARGIN;
-        for (lines, w) in cells.iter().zip(&col_w) {
-            let mut y = top;
-            for line in lines {
-                y -= leading;
-                layout.text(Font::Regular, size, x + pad, y, 0.0, line);
-            }
+        for (lines, w) in wrapped.into_iter().zip(&col_w) {
+            let mut cell = Element::new(Kind::Cell);
+            layout.cell(lines, size, leading, x + pad, top, Some(&mut cell), false);
+            row.push(cell);
             x += w;
         }
-        layout.y = top - height;
-        layout.rule(layout.y + 1.0, 0.85);
+        body.push(row);
+        layout.y = top + height;
+        layout.rule(layout.y - 1.0, 0.85);
     }
+    table.push(head);
+    table.push(body);
+    table
 }
 
-/// Writes the PDF objects, the cross-reference table and the trailer.
-fn assemble(pages: &[String]) -> Vec<u8> {
-    let mut objects: Vec<String> = Vec::new();
-    let page_count = pages.len();
-    // 1 catalog, 2 pages, 3-5 fonts, then a page and its content for each page.
-    objects.push("<< /Type /Catalog /Pages 2 0 R >>".to_owned());
-    let kids: Vec<String> = (0..page_count)
-        .map(|i| format!("{} 0 R", 6 + 2 * i))
-        .collect();
-    objects.push(format!(
-        "<< /Type /Pages /Kids [{}] /Count {page_count} >>",
-        kids.join(" ")
-    ));
-    for base in ["Helvetica", "Helvetica-Bold", "Courier"] {
-        objects.push(format!(
-            "<< /Type /Font /Subtype /Type1 /BaseFont /{base} /Encoding /WinAnsiEncoding >>"
-        ));
-    }
-    for (i, content) in pages.iter().enumerate() {
-        objects.push(format!(
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {PAGE_W} {PAGE_H}] \
-             /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> >> /Contents {} 0 R >>",
-            7 + 2 * i
-        ));
-        objects.push(format!(
-            "<< /Length {} >>\nstream\n{content}endstream",
-            content.len()
-        ));
-    }
-    let mut out: Vec<u8> = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
-    let mut offsets = Vec::with_capacity(objects.len());
-    for (i, object) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = out.len();
-    let mut table = format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
-    for offset in offsets {
-        let _ = writeln!(table, "{offset:010} 00000 n ");
-    }
-    out.extend_from_slice(table.as_bytes());
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
+fn grey(level: f32) -> luma::Color {
+    luma::Color::new((level.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrapping_respects_the_width_and_keeps_every_word() {
-        let text = "The burn had too few cards: 2 burned where the first card requires 3.";
-        let lines = wrap(Font::Regular, text, 10.0, 120.0);
-        assert!(lines.len() > 2);
-        for line in &lines {
-            assert!(text_width(Font::Regular, line, 10.0) <= 120.0, "{line}");
-        }
-        assert_eq!(lines.join(" "), text);
-        let long = wrap(Font::Mono, &"x".repeat(50), 10.0, 60.0);
-        assert_eq!(
-            long.iter().map(String::len).collect::<Vec<_>>(),
-            [10, 10, 10, 10, 10]
-        );
+fn metadata(document: &Document) -> Metadata {
+    let mut metadata = Metadata::new()
+        .title(document.title.clone())
+        .creator("Pitwatch".to_owned())
+        .language("en".to_owned());
+    if !document.author.is_empty() {
+        metadata = metadata.authors(vec![document.author.clone()]);
     }
-
-    #[test]
-    fn strings_are_escaped_and_encoded() {
-        assert_eq!(pdf_string("a(b)\\c"), "(a\\(b\\)\\\\c)");
-        assert_eq!(pdf_string("Casino · Pit — 1"), "(Casino \\267 Pit \\227 1)");
-        assert_eq!(pdf_string("♠"), "(?)");
-    }
-
-    #[test]
-    fn a_pdf_has_valid_structure_and_paginates() {
-        let rows = (0..120)
-            .map(|i| vec![i.to_string(), format!("event {i}")])
-            .collect();
-        let document = Document {
-            title: "T".into(),
-            subtitle: "S".into(),
-            footer: "F".into(),
-            blocks: vec![Block::Table {
-                columns: vec!["seq".into(), "event".into()],
-                widths: vec![1, 3],
-                rows,
-            }],
-        };
-        let pdf = render_pdf(&document);
-        let text = String::from_utf8_lossy(&pdf);
-        assert!(text.starts_with("%PDF-1.4"));
-        assert!(text.trim_end().ends_with("%%EOF"));
-        let pages = text.matches("/Type /Page ").count();
-        assert!(pages >= 2, "120 rows need more than one page");
-        assert!(text.contains(&format!("/Count {pages}")));
-        // Every xref offset points at the start of its object.
-        let xref_at: usize = text
-            .rsplit("startxref\n")
-            .next()
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        let table = &text[xref_at..];
-        for (i, line) in table
-            .lines()
-            .skip(3)
-            .take_while(|l| l.ends_with(" n "))
-            .enumerate()
-        {
-            let offset: usize = line[..10].parse().unwrap();
-            assert!(
-                text[offset..].starts_with(&format!("{} 0 obj", i + 1)),
-                "object {}",
-                i + 1
+    if let Some(at) = document.created {
+        use chrono::{Datelike, Timelike};
+        // Years outside 0..=9999 cannot be written in a PDF date; such a time is left out.
+        if let Ok(year) = u16::try_from(at.year()) {
+            metadata = metadata.creation_date(
+                DateTime::new(year)
+                    .month(at.month() as u8)
+                    .day(at.day() as u8)
+                    .hour(at.hour() as u8)
+                    .minute(at.minute() as u8)
+                    .second(at.second() as u8)
+                    .utc_offset_hour(0)
+                    .utc_offset_minute(0),
             );
         }
     }
+    metadata
+}
+
+fn draw_line(surface: &mut Surface<'_>, fonts: &Fonts, x: f32, y: f32, size: f32, line: &Line) {
+    let mut x = x;
+    for run in &line.runs {
+        let face = fonts.face(run.face);
+        if run.embolden {
+            // No bold CJK face is embedded: outline the glyphs as well as filling them.
+            let fill = surface.get_fill().cloned();
+            surface.set_stroke(Some(Stroke {
+                paint: fill
+                    .map(|f| f.paint)
+                    .unwrap_or_else(|| luma::Color::black().into()),
+                width: size * 0.035,
+                ..Default::default()
+            }));
+        }
+        surface.draw_glyphs(
+            Point::from_xy(x, y),
+            &run.glyphs,
+            face.font.clone(),
+            &run.text,
+            size,
+            false,
+        );
+        if run.embolden {
+            surface.set_stroke(None);
+        }
+        x += run.glyphs.iter().map(|g| g.x_advance).sum::<f32>() * size;
+    }
+}
+
+fn write(
+    document: &Document,
+    fonts: &Fonts,
+    pages: &[Vec<Item>],
+    root: Vec<Element>,
+) -> Result<Vec<u8>, RenderError> {
+    let mut pdf = krilla::Document::new_with(SerializeSettings::default());
+    pdf.set_metadata(metadata(document));
+    let leaves = pages
+        .iter()
+        .flatten()
+        .filter(|i| {
+            matches!(
+                i,
+                Item::Text {
+                    content: Content::Leaf(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    let mut ids: Vec<Option<Identifier>> = vec![None; leaves];
+    let size = PageSettings::from_wh(PAGE_W, PAGE_H).ok_or(RenderError::Layout)?;
+    for items in pages {
+        let mut page = pdf.start_page_with(size.clone());
+        let mut surface = page.surface();
+        for item in items {
+            match item {
+                Item::Text {
+                    x,
+                    y,
+                    size,
+                    grey: level,
+                    line,
+                    content,
+                } => {
+                    surface.set_fill(Some(Fill {
+                        paint: grey(*level).into(),
+                        ..Default::default()
+                    }));
+                    surface.set_stroke(None);
+                    let tag = match content {
+                        Content::Leaf(_) => ContentTag::Span(SpanTag::empty()),
+                        Content::Artifact(kind) => ContentTag::Artifact(Artifact::with_kind(*kind)),
+                    };
+                    let id = surface.start_tagged(tag);
+                    draw_line(&mut surface, fonts, *x, *y, *size, line);
+                    surface.end_tagged();
+                    if let Content::Leaf(n) = content {
+                        if let Some(slot) = ids.get_mut(*n) {
+                            *slot = Some(id);
+                        }
+                    }
+                }
+                Item::Rule { y, grey: level } => {
+                    let mut path = PathBuilder::new();
+                    path.move_to(MARGIN, *y);
+                    path.line_to(PAGE_W - MARGIN, *y);
+                    if let Some(path) = path.finish() {
+                        surface.set_fill(None);
+                        surface.set_stroke(Some(Stroke {
+                            paint: grey(*level).into(),
+                            width: 0.6,
+                            ..Default::default()
+                        }));
+                        surface.start_tagged(ContentTag::Artifact(Artifact::with_kind(
+                            ArtifactType::Layout,
+                        )));
+                        surface.draw_path(&path);
+                        surface.end_tagged();
+                    }
+                }
+                Item::Shade { x, y, w, h } => {
+                    let mut path = PathBuilder::new();
+                    if let Some(rect) = Rect::from_xywh(*x, *y, *w, *h) {
+                        path.push_rect(rect);
+                    }
+                    if let Some(path) = path.finish() {
+                        surface.set_stroke(None);
+                        surface.set_fill(Some(Fill {
+                            paint: grey(0.90).into(),
+                            ..Default::default()
+                        }));
+                        surface.start_tagged(ContentTag::Artifact(Artifact::with_kind(
+                            ArtifactType::Layout,
+                        )));
+                        surface.draw_path(&path);
+                        surface.end_tagged();
+                    }
+                }
+            }
+        }
+        surface.finish();
+        page.finish();
+    }
+    let mut tree = TagTree::new().with_lang(Some("en".to_owned()));
+    for element in root {
+        if let Some(node) = node(element, &ids) {
+            tree.push(node);
+        }
+    }
+    pdf.set_tag_tree(tree);
+    pdf.finish().map_err(|e| RenderError::Pdf(format!("{e:?}")))
+}
+
+/// The krilla structure node for `element`, its leaves replaced by the content drawn for them.
+fn node(element: Element, ids: &[Option<Identifier>]) -> Option<Node> {
+    let tag: TagKind = match element.tag {
+        Kind::Heading(level, title) => Tag::Hn(
+            NonZeroU16::new(level).unwrap_or(NonZeroU16::MIN),
+            Some(title),
+        )
+        .into(),
+        Kind::Paragraph => Tag::P.into(),
+        Kind::Code => Tag::Code.into(),
+        Kind::Table => Tag::Table.into(),
+        Kind::Head => Tag::THead.into(),
+        Kind::Body => Tag::TBody.into(),
+        Kind::Row => Tag::TR.into(),
+        Kind::RowHeader => Tag::TH(TableHeaderScope::Row).into(),
+        Kind::ColumnHeader => Tag::TH(TableHeaderScope::Column).into(),
+        Kind::Cell => Tag::TD.into(),
+    };
+    let mut group = TagGroup::new(tag);
+    for child in element.children {
+        match child {
+            Child::Element(element) => {
+                if let Some(node) = node(element, ids) {
+                    group.push(node);
+                }
+            }
+            Child::Leaf(n) => {
+                if let Some(Some(id)) = ids.get(n) {
+                    group.push(*id);
+                }
+            }
+        }
+    }
+    Some(Node::Group(group))
 }

@@ -11,6 +11,7 @@ pub mod facts;
 pub mod incidents;
 pub mod migrate;
 pub mod seal;
+pub mod shift;
 pub mod shoes;
 pub mod verify;
 pub mod witness;
@@ -25,6 +26,7 @@ pub use incidents::{
 use pitwatch_model::{TableEvent, Timestamp};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
+pub use shift::{AuditEntry, DeviceErrorSpan, IncidentChange, PlayTally, Unresolved};
 pub use shoes::{ShoeListing, ShoeStart};
 
 use chain::{Chain, Hash, CHAINS, GENESIS};

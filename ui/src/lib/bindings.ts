@@ -629,3 +629,37 @@ code: ErrorCode,
 message: string, };
 
 export type ErrorCode = "invalid_input" | "not_found" | "internal" | "unauthorised" | "conflict";
+
+export type ShiftQuery = { 
+/**
+ * The shift's start.
+ */
+from: string, 
+/**
+ * The shift's end.
+ */
+to: string, 
+/**
+ * Only this table.
+ */
+table: string | null, };
+
+export type ShiftReportFile = { 
+/**
+ * Where the PDF was written.
+ */
+path: string, 
+/**
+ * How many pages it has.
+ */
+pages: number, };
+
+export type SignedOff = { 
+/**
+ * Who signed off.
+ */
+user: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, };

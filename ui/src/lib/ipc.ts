@@ -13,8 +13,11 @@ import type {
   PitUpdate,
   RecordStatus,
   Session,
+  ShiftQuery,
+  ShiftReportFile,
   ShoePage,
   ShoeReplay,
+  SignedOff,
   UserRow,
 } from "./bindings";
 
@@ -131,4 +134,14 @@ export function needsFirstAdmin(): Promise<boolean> {
 /** Creates the first administrator of a pit with no users and logs them in. */
 export function createFirstAdmin(name: string, password: string): Promise<Session> {
   return call<Session>("create_first_admin", { name, password });
+}
+
+/** Writes the shift handover report's PDF and returns where, with its page count. */
+export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile> {
+  return call<ShiftReportFile>("export_shift_report", { query });
+}
+
+/** Signs off the handover of a shift (recorded in the audit log under the logged-in user). */
+export function signOffShift(query: ShiftQuery, note: string): Promise<SignedOff> {
+  return call<SignedOff>("sign_off_shift", { query, note });
 }
