@@ -7,17 +7,25 @@
 //! at once; nothing in a batch is visible, or derived from, until it commits.
 
 pub mod chain;
+pub mod classify;
+pub mod groups;
 pub mod incidents;
+pub mod lease;
 pub mod migrate;
+pub mod rawsink;
 pub mod shoes;
+pub mod writes;
 
 use std::collections::HashMap;
 use std::path::Path;
 
+pub use classify::Trouble;
+pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use incidents::{
     Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, NewIncident, OpenCount, Role,
     Status, UserRow, MAX_PAGE,
 };
+pub use lease::Lease;
 use pitwatch_model::{TableEvent, Timestamp};
 use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
@@ -61,6 +69,14 @@ pub enum StoreError {
     /// The user is unknown or the password wrong.
     #[error("{0}")]
     Denied(String),
+    /// Another live process records the table (see [`lease`]).
+    #[error("table {table} is being recorded by {holder}; stop it first (a table has one writer)")]
+    Leased {
+        /// The table.
+        table: String,
+        /// Who holds its lease.
+        holder: String,
+    },
 }
 
 /// A row id in `pit_tables`.

@@ -20,6 +20,11 @@ pub const MIGRATIONS: &[(u32, &str, &str)] = &[
         "paging",
         include_str!("../../../migrations/0002_paging.sql"),
     ),
+    (
+        4,
+        "leases",
+        include_str!("../../../migrations/0004_leases.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
