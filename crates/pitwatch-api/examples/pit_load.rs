@@ -80,7 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         incidents += 1;
                     }
                 }
-                Derived::Frame { .. } => {}
+                _ => {}
             }
         }
     }

@@ -27,10 +27,10 @@ use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 use crate::dto::{
     ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
     IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
-    ReplayStep, RoundOutcome, RoundResult, RuleText, Session, Severity, SeverityCounts, ShoePage,
-    ShoeReplay, ShoeRow, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+    RecordingStatus, ReplayStep, RoundOutcome, RoundResult, RuleText, Session, Severity,
+    SeverityCounts, ShoePage, ShoeReplay, ShoeRow, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
-use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
 use crate::recorder::Derived;
 
@@ -244,6 +244,8 @@ impl PitModel {
                 show_device_errors(tile, &self.device_errors[i], self.carried_errors[i]);
                 (table, None)
             }
+            // Recording's state is the whole pit's (the desk passes it on as it comes).
+            MonitorEvent::Recording(_) | MonitorEvent::Missed { .. } => return (None, None),
             MonitorEvent::Failed { table, message } => {
                 let Some(table) = table else {
                     return (None, None);
@@ -390,6 +392,27 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             }
             Output::Shoe(_) => None,
         },
+        // Counted on an incident already raised: no new alert.
+        Derived::Repeated { .. } => None,
+        Derived::Gap { bytes, incident } => {
+            let id = (*incident)?;
+            tile.incidents.add(Severity::Critical);
+            Some(IncidentRow {
+                id: id.0,
+                table: tile.name.clone(),
+                code: crate::recorder::RECORDING_GAP.to_owned(),
+                severity: Severity::Critical,
+                rule: "recording (no Gazette rule)".to_owned(),
+                shoe: None,
+                round: None,
+                seq: 0,
+                message: format!(
+                    "{bytes} bytes from this table's device could not be recorded (the spool was full)"
+                ),
+                opened_at: now.to_string(),
+                status: IncidentStatus::Open,
+            })
+        }
     }
 }
 
@@ -661,7 +684,7 @@ impl Desk {
         let mut tables = Vec::new();
         for (index, table) in options.pit.tables.iter().enumerate() {
             let link = if table.simulated {
-                let rules = RuleBook::load(&table.rules).map_err(|e| {
+                let rules = crate::pit::load_rule_book(&table.rules).map_err(|e| {
                     ApiError::new(
                         ErrorCode::InvalidInput,
                         format!("table {}: {e}", table.name),
@@ -731,7 +754,12 @@ impl Desk {
         let mut model = PitModel::new(&options.pit);
         model.set_incident_counts(&store.open_counts()?);
         let monitor_store = Store::open(&options.db)?;
-        let (monitor, events) = Monitor::start(monitor_store, tables, clock.clone())?;
+        let monitor_options = MonitorOptions {
+            holder: "Pitwatch desktop".into(),
+            ..MonitorOptions::default()
+        };
+        let (monitor, events) =
+            Monitor::start_with(monitor_store, tables, clock.clone(), monitor_options)?;
         let model = Arc::new(Mutex::new(model));
         let (updates, received) = mpsc::channel();
         let fold = {
@@ -1423,6 +1451,19 @@ fn fold_loop(
         let wait = FLUSH_EVERY.saturating_sub(last_flush.elapsed());
         let received = events.recv_timeout(wait);
         let ended = matches!(received, Err(RecvTimeoutError::Disconnected));
+        if let Ok(MonitorEvent::Recording(state)) = &received {
+            // On every screen at once, not at the next flush.
+            let _ = updates.send(PitUpdate::Recording {
+                status: RecordingStatus {
+                    degraded: state.degraded,
+                    reason: state.reason.clone(),
+                    since_ms: state.since.map(Timestamp::unix_millis),
+                    backlog_bytes: state.backlog_bytes,
+                    backlog_inputs: state.backlog_inputs,
+                    dropped_bytes: state.dropped_bytes,
+                },
+            });
+        }
         if let Ok(event) = received {
             let (table, raised) = lock(model).apply(&event, clock.now());
             if let Some(table) = table {

@@ -25,8 +25,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let store = Store::open_read_only(&args.db)
         .with_context(|| format!("cannot open {}", args.db.display()))?;
     let report = store.verify().context("cannot read the record")?;
-    println!("{}", args.db.display());
-    println!("  sqlite integrity check: {}", report.integrity);
+    outln!("{}", args.db.display());
+    outln!("  sqlite integrity check: {}", report.integrity);
     for chain in &report.chains {
         let state = match &chain.problem {
             Some(_) => "BROKEN",
@@ -37,22 +37,23 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         } else {
             &chain.head
         };
-        println!(
+        outln!(
             "  {:<17} {:>9} rows  {state:<6}  head {head}",
-            chain.table, chain.rows
+            chain.table,
+            chain.rows
         );
     }
     match &report.first_problem {
         Some(problem) => {
-            eprintln!("NOT INTACT: {problem}");
+            errln!("NOT INTACT: {problem}");
             Ok(ExitCode::from(1))
         }
         None if report.integrity != "ok" => {
-            eprintln!("NOT INTACT: SQLite integrity check: {}", report.integrity);
+            errln!("NOT INTACT: SQLite integrity check: {}", report.integrity);
             Ok(ExitCode::from(1))
         }
         None => {
-            println!("intact");
+            outln!("intact");
             Ok(ExitCode::SUCCESS)
         }
     }
