@@ -9,6 +9,10 @@
 //! shared disk) is judged by its heartbeat: gone when it has not renewed its leases for
 //! [`FOREIGN_LEASE_TIMEOUT_MS`].
 
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
 use pitwatch_model::Timestamp;
 use pitwatch_store::{Lease, Store, StoreError};
 
@@ -20,19 +24,42 @@ pub const FOREIGN_LEASE_TIMEOUT_MS: i64 = 60_000;
 pub struct Holder {
     /// For people.
     pub name: String,
-    /// For the liveness check: `host:pid:start`.
+    /// For the liveness check: `host:pid:start#n`.
     pub process: String,
 }
 
+/// Numbers the holders made in this process.
+static HOLDERS: AtomicU64 = AtomicU64::new(1);
+
+/// The holders of this process that have not retired: a lease of this process held by any other
+/// number was left by a writer that ended (say, while the database could not be written, so it
+/// could not give its leases up).
+static ACTIVE: Mutex<BTreeSet<u64>> = Mutex::new(BTreeSet::new());
+
+fn active() -> std::sync::MutexGuard<'static, BTreeSet<u64>> {
+    ACTIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Holder {
-    /// This process, described as `what` (`pitwatch monitor`, `Pitwatch desktop`).
+    /// A new holder in this process, described as `what` (`pitwatch monitor`, `Pitwatch
+    /// desktop`).
     pub fn this_process(what: &str) -> Holder {
         let host = host_name();
         let pid = std::process::id();
         let start = start_ticks(pid).unwrap_or(0);
+        let n = HOLDERS.fetch_add(1, Ordering::Relaxed);
+        active().insert(n);
         Holder {
             name: format!("{what} (pid {pid} on {host})"),
-            process: format!("{host}:{pid}:{start}"),
+            process: format!("{host}:{pid}:{start}#{n}"),
+        }
+    }
+
+    /// This holder has stopped writing: a lease it could not give up no longer keeps its tables
+    /// from the next writer in this process.
+    pub fn retire(&self) {
+        if let Some(n) = self.process.rsplit('#').next().and_then(|n| n.parse().ok()) {
+            active().remove(&n);
         }
     }
 
@@ -57,7 +84,14 @@ impl Holder {
 
 /// Whether the holder of `lease` is no longer running (see the module's description).
 pub fn gone(lease: &Lease, now_ms: i64) -> bool {
-    let mut parts = lease.process.rsplitn(3, ':');
+    let (process, n) = lease
+        .process
+        .split_once('#')
+        .unwrap_or((lease.process.as_str(), ""));
+    if process == this_process_id() {
+        return n.parse().is_ok_and(|n| !active().contains(&n));
+    }
+    let mut parts = process.rsplitn(3, ':');
     let (Some(start), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else {
         return now_ms - lease.heartbeat_ms > FOREIGN_LEASE_TIMEOUT_MS;
     };
@@ -75,9 +109,11 @@ pub fn gone(lease: &Lease, now_ms: i64) -> bool {
     }
 }
 
-/// Whether the process identified as `host:pid:start` (a [`Holder::process`]) is known to have
-/// ended: only a process on this host can be known to; anything else counts as running.
+/// Whether the process identified as `host:pid:start` (a [`Holder::process`], `#n` ignored) is
+/// known to have ended: only a process on this host can be known to; anything else counts as
+/// running.
 pub fn process_gone(process: &str) -> bool {
+    let process = process.split('#').next().unwrap_or_default();
     let mut parts = process.rsplitn(3, ':');
     let (Some(start), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else {
         return false;
@@ -92,6 +128,12 @@ pub fn process_gone(process: &str) -> bool {
         },
         _ => true,
     }
+}
+
+/// `host:pid:start` of this process.
+fn this_process_id() -> String {
+    let pid = std::process::id();
+    format!("{}:{pid}:{}", host_name(), start_ticks(pid).unwrap_or(0))
 }
 
 fn host_name() -> String {
@@ -130,6 +172,12 @@ mod tests {
         let me = Holder::this_process("test");
         assert!(me.name.contains(&std::process::id().to_string()));
         assert!(!gone(&lease(&me.process, 0), i64::MAX / 2));
+        // Another holder in this process is another writer, and alive until it retires.
+        let other = Holder::this_process("test");
+        assert_ne!(me.process, other.process);
+        assert!(!gone(&lease(&other.process, 0), i64::MAX / 2));
+        other.retire();
+        assert!(gone(&lease(&other.process, 0), 0));
         // A child that has exited.
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id();

@@ -253,6 +253,7 @@ impl Monitor {
         let now = clock.now();
         let release = |store: &mut Store| {
             let _ = store.release_leases(&holder.process);
+            holder.retire();
         };
         let mut recorders = Vec::with_capacity(tables.len());
         for table in &tables {
@@ -669,6 +670,8 @@ impl Writer {
         if let Some(store) = self.store.as_mut() {
             let _ = store.release_leases(&self.holder.process);
         }
+        // Should the database not have let the leases go, they are known to be free now.
+        self.holder.retire();
         outcome
     }
 

@@ -512,6 +512,13 @@ impl TableRecorder {
                 (whole && stored != shoes.last().map(|s| s.0)) || stored < Some(*shoe)
             })
             .collect();
+        // Where the device was last connected: bytes recovered from a spool after a restart are
+        // recorded as a session on it.
+        let port = store
+            .sessions(table)?
+            .pop()
+            .map(|s| s.device.port)
+            .unwrap_or_default();
         let mut recorder = TableRecorder {
             table,
             name: name.to_owned(),
@@ -520,7 +527,7 @@ impl TableRecorder {
             engine,
             session: None,
             last_chunk: None,
-            port: String::new(),
+            port,
             next_seq,
             scratch: Vec::new(),
             garbage: None,

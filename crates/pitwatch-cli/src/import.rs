@@ -79,6 +79,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     holder.acquire(&mut store, std::slice::from_ref(&args.table), start)?;
     let outcome = import_leased(&args, book, &bytes, &mut store, start);
     let _ = store.release_leases(&holder.process);
+    holder.retire();
     outcome
 }
 
