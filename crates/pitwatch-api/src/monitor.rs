@@ -952,6 +952,7 @@ impl Writer {
                 if let Some(mark) = flight.mark {
                     self.spool_mark = mark;
                 }
+                self.spool.written();
                 self.published(flight, &written);
                 if let Some(t) = self.trouble.as_mut() {
                     // Written again: the next failure starts its backoff afresh.

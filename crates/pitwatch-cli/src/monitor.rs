@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable, RecordingState};
+use pitwatch_api::monitor::{
+    LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
+};
 use pitwatch_api::pit::PitConfig;
 use pitwatch_api::recorder::Derived;
 use pitwatch_rules::Output;
@@ -29,6 +31,13 @@ pub struct MonitorArgs {
     /// Print every table event too, not only rounds and incidents.
     #[arg(long)]
     events: bool,
+    /// While the database cannot be written, what arrives waits in memory up to this many MB...
+    #[arg(long, default_value_t = 64)]
+    spool_memory_mb: u64,
+    /// ...then in a spool file beside the database up to this many MB (0: none); beyond both,
+    /// bytes are dropped, counted, and recorded as an incident once writing resumes.
+    #[arg(long, default_value_t = 1024)]
+    spool_file_mb: u64,
 }
 
 /// Runs `pitwatch monitor`.
@@ -75,7 +84,15 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
-    let (monitor, events) = Monitor::start(store, tables, Arc::new(SystemClock))?;
+    let options = MonitorOptions {
+        spool: SpoolLimits {
+            memory: usize::try_from(args.spool_memory_mb.saturating_mul(1 << 20))
+                .unwrap_or(usize::MAX),
+            file: args.spool_file_mb.saturating_mul(1 << 20),
+        },
+        ..MonitorOptions::default()
+    };
+    let (monitor, events) = Monitor::start_with(store, tables, Arc::new(SystemClock), options)?;
     let mut degraded = false;
     outln!(
         "monitoring {} table(s) of {} into {}; Ctrl-C to stop",

@@ -96,11 +96,16 @@ impl Rig {
     }
 
     fn monitor(&self) -> Child {
+        self.monitor_with(&[])
+    }
+
+    fn monitor_with(&self, extra: &[&str]) -> Child {
         Command::new(env!("CARGO_BIN_EXE_pitwatch"))
             .args(["monitor", "--config"])
             .arg(&self.config)
             .arg("--db")
             .arg(&self.db)
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -317,4 +322,69 @@ fn killed_at_random_instants_under_heavy_ingest_the_record_stays_whole() {
         "the devices dealt throughout"
     );
     assert!(rig.dir.path().exists());
+}
+
+fn spool_file(rig: &Rig) -> PathBuf {
+    let mut path = rig.db.as_os_str().to_owned();
+    path.push(".spool-1");
+    PathBuf::from(path)
+}
+
+fn stop_in_order(mut monitor: Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &monitor.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = monitor.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the monitor did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "an orderly stop: {status}");
+}
+
+#[test]
+fn killed_while_the_database_is_locked_what_the_spool_file_held_is_written_once_at_the_next_start()
+{
+    let rig = Rig::new();
+    // Everything that waits goes to the spool file at once (no memory spool).
+    let file_only = ["--spool-memory-mb", "0"];
+    let mut monitor = rig.monitor_with(&file_only);
+    std::thread::sleep(Duration::from_millis(1000));
+    // Another process takes the write lock and keeps it.
+    let lock = rusqlite::Connection::open(&rig.db).unwrap();
+    lock.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::metadata(spool_file(&rig)).map_or(0, |m| m.len()) < 20_000 {
+        assert!(Instant::now() < deadline, "nothing was spooled to the file");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    monitor.kill().unwrap();
+    monitor.wait().unwrap();
+    let spooled = std::fs::metadata(spool_file(&rig)).unwrap().len();
+    drop(lock);
+    let (before, _) = check(&rig, 1);
+    // The next start writes what the file held; it is killed in the middle of that once.
+    let mut monitor = rig.monitor_with(&file_only);
+    std::thread::sleep(Duration::from_millis(150));
+    monitor.kill().unwrap();
+    monitor.wait().unwrap();
+    check(&rig, 2);
+    let monitor = rig.monitor_with(&file_only);
+    std::thread::sleep(Duration::from_millis(1500));
+    stop_in_order(monitor);
+    let (after, _) = check(&rig, 3);
+    eprintln!(
+        "spool file: {spooled} bytes when killed; frames on record {before} before the next start, {after} after"
+    );
+    assert!(after > before, "what the file held was written");
+    assert_eq!(
+        std::fs::metadata(spool_file(&rig)).map_or(0, |m| m.len()),
+        0,
+        "written, the spool file is emptied"
+    );
 }

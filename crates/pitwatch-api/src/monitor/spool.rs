@@ -4,9 +4,9 @@
 //! spool is empty again). While the database cannot be written, inputs pile up: first in memory,
 //! up to [`SpoolLimits::memory`] bytes, then in a spool file beside the database, up to
 //! [`SpoolLimits::file`] bytes, each entry with its own length and CRC-32 so a torn or damaged
-//! tail is found rather than misread. Once the file is in use every new input goes to the file
-//! (behind what is there), so the order never changes; when the file has been read to its end it
-//! is emptied and memory is used again.
+//! tail is found rather than misread. While the file holds entries not yet given back, every new
+//! input goes to the file (behind them), so the order never changes; once it has been read to its
+//! end memory is used again, and once what was read from it is on record the file is emptied.
 //!
 //! Only when both are full are bytes dropped, and then exactly counted per device (how many
 //! bytes, in how many reads, first and last receive time): the count becomes a [`Gap`] input,
@@ -102,8 +102,6 @@ struct SpoolFile {
     entries: u64,
     /// The number the next entry gets.
     next_number: u64,
-    /// Whether new inputs go to the file (it holds entries, or memory was full).
-    active: bool,
     /// Writing failed (the disk is full): the file takes nothing more until it is emptied.
     failed: bool,
 }
@@ -167,7 +165,6 @@ impl Spool {
             read_at: scan.first_unwritten,
             entries: scan.unwritten,
             next_number: scan.highest.max(mark) + 1,
-            active: scan.unwritten > 0,
             failed: false,
         });
         if scan.unwritten == 0 {
@@ -197,6 +194,13 @@ impl Spool {
     /// Bytes waiting in memory.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.memory_bytes
+    }
+
+    /// The spool file's length as written (entries given back included, until they are on
+    /// record).
+    #[cfg(test)]
+    pub(crate) fn file_len(&self) -> u64 {
+        self.file.as_ref().map_or(0, |f| f.written)
     }
 
     /// Bytes waiting in the file.
@@ -276,7 +280,7 @@ impl Spool {
 
     fn has_room(&self, w: usize) -> bool {
         match &self.file {
-            Some(f) if f.active || self.memory_bytes + w > self.limits.memory => {
+            Some(f) if f.entries > 0 || self.memory_bytes + w > self.limits.memory => {
                 !f.failed && f.written + w as u64 <= self.limits.file
             }
             None => self.memory_bytes + w <= self.limits.memory,
@@ -286,7 +290,9 @@ impl Spool {
 
     fn enqueue(&mut self, input: Input, w: usize) {
         let to_file = match &self.file {
-            Some(f) => !f.failed && (f.active || self.memory_bytes + w > self.limits.memory),
+            // While the file holds entries not yet given back, everything new goes behind them;
+            // once it is read to its end (even before that is on record), memory is used again.
+            Some(f) => !f.failed && (f.entries > 0 || self.memory_bytes + w > self.limits.memory),
             None => false,
         };
         if to_file && matches!(input, Input::Transport(..) | Input::Gap(..)) {
@@ -342,13 +348,20 @@ impl Spool {
                         }
                     }
                 }
-                if file.entries == 0 && (file.written > 0 || file.active) {
-                    // Read to its end: empty it, and use memory again.
-                    let _ = file.reset();
-                }
             }
         }
         (out, mark)
+    }
+
+    /// What was taken so far is on record: a spool file read to its end is emptied now (not
+    /// when it was read: until the entries taken from it commit, a crash must find them there),
+    /// and memory is used again.
+    pub(crate) fn written(&mut self) {
+        if let Some(file) = self.file.as_mut() {
+            if file.entries == 0 && file.written > 0 {
+                let _ = file.reset();
+            }
+        }
     }
 
     /// Puts `inputs` (taken earlier and not written) back in front of everything, and writes
@@ -400,7 +413,6 @@ impl SpoolFile {
         self.written += record.len() as u64;
         self.entries += 1;
         self.next_number += 1;
-        self.active = true;
         Ok(())
     }
 
@@ -450,7 +462,6 @@ impl SpoolFile {
             read_at: 0,
             entries: 0,
             next_number: after_mark + 1,
-            active: false,
             failed: false,
         };
         let mut lost = 0;
@@ -482,7 +493,6 @@ impl SpoolFile {
         self.written = 0;
         self.read_at = 0;
         self.entries = 0;
-        self.active = false;
         self.failed = false;
         Ok(())
     }
@@ -836,7 +846,10 @@ mod tests {
             got.extend(spool.take(4).0);
         }
         assert_eq!(bytes_of(&got), bytes_of(&sent));
-        assert_eq!(spool.file_bytes(), 0);
+        // Read, not yet on record: still in the file for a crash to find.
+        assert!(spool.file_bytes() == 0 && spool.file_len() > 0);
+        spool.written();
+        assert_eq!(spool.file_len(), 0);
         // Empty again: memory is used first again.
         spool.push(chunk(0, 99, b"x"));
         assert_eq!(spool.file_bytes(), 0);
