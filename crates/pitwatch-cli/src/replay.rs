@@ -200,7 +200,10 @@ fn decode_capture<'a>(
     let count = chunks().count();
     let end = at(count)?;
     let mut decoder = protocol.decoder(1);
-    let mut chunks = chunks().enumerate();
+    // Each chunk is handed over a piece at a time, its outputs merged before the next piece.
+    let mut pieces = chunks()
+        .enumerate()
+        .flat_map(|(i, chunk)| chunk.chunks(PIECE).map(move |piece| (i, piece)));
     let mut queue: std::collections::VecDeque<Item> = std::collections::VecDeque::new();
     let mut pending: Option<Item> = None;
     let mut finished = false;
@@ -213,13 +216,8 @@ fn decode_capture<'a>(
             return None;
         }
         outputs.clear();
-        match chunks.next() {
-            Some((i, chunk)) => {
-                let now = at(i)?;
-                for piece in chunk.chunks(PIECE) {
-                    decoder.push(piece, now, &mut outputs);
-                }
-            }
+        match pieces.next() {
+            Some((i, piece)) => decoder.push(piece, at(i)?, &mut outputs),
             None => {
                 decoder.finish(end, &mut outputs);
                 finished = true;
