@@ -80,10 +80,12 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
 /// The figures of one run.
 #[derive(Debug, Default)]
 struct RunFigures {
-    /// Lags in ms, sorted.
-    lags: Vec<i64>,
-    /// The lags after the first [`WARM_UP`] of the run (start-up excluded), sorted.
-    steady: Vec<i64>,
+    /// Lags in ms.
+    lags: Lags,
+    /// The lags after the first [`WARM_UP`] of the run (start-up excluded).
+    steady: Lags,
+    /// Whether lags are measured (not while the tables are drained after the run).
+    measuring: bool,
     /// When the run started.
     started: Option<Instant>,
     /// Events (monitor) or chunks (baseline) measured.
@@ -105,33 +107,80 @@ struct RunFigures {
 /// pseudo-terminals' first bytes).
 const WARM_UP: Duration = Duration::from_secs(5);
 
-fn pick(lags: &[i64], q: f64) -> i64 {
-    if lags.is_empty() {
-        return 0;
+/// Lags counted per millisecond: exact quantiles in constant memory, so a soak of hours measures
+/// the monitor's memory, not the bench's.
+#[derive(Debug)]
+struct Lags {
+    /// `counts[ms]` for lags up to [`Lags::SPAN`] ms.
+    counts: Vec<u64>,
+    /// Lags beyond the span, exactly (there are few, or something is badly wrong).
+    beyond: Vec<i64>,
+    total: u64,
+}
+
+impl Default for Lags {
+    fn default() -> Self {
+        Lags {
+            counts: vec![0; Lags::SPAN + 1],
+            beyond: Vec::new(),
+            total: 0,
+        }
     }
-    let i = ((lags.len() as f64 - 1.0) * q).round() as usize;
-    lags[i.min(lags.len() - 1)]
+}
+
+impl Lags {
+    const SPAN: usize = 60_000;
+
+    fn record(&mut self, lag: i64) {
+        let lag = lag.max(0);
+        match usize::try_from(lag) {
+            Ok(ms) if ms <= Lags::SPAN => self.counts[ms] += 1,
+            _ => self.beyond.push(lag),
+        }
+        self.total += 1;
+    }
+
+    /// The lag at rank `round((n - 1) × q)` in ascending order (0 when there are none).
+    fn pick(&self, q: f64) -> i64 {
+        if self.total == 0 {
+            return 0;
+        }
+        let rank = ((self.total as f64 - 1.0) * q).round() as u64;
+        let mut seen = 0;
+        for (ms, &n) in self.counts.iter().enumerate() {
+            seen += n;
+            if seen > rank {
+                return ms as i64;
+            }
+        }
+        let mut beyond = self.beyond.clone();
+        beyond.sort_unstable();
+        let i = usize::try_from(rank - seen).unwrap_or(usize::MAX);
+        beyond.get(i).or(beyond.last()).copied().unwrap_or(0)
+    }
+
+    fn max(&self) -> i64 {
+        self.pick(1.0)
+    }
 }
 
 impl RunFigures {
     fn pick(&self, q: f64) -> i64 {
-        pick(&self.lags, q)
+        self.lags.pick(q)
     }
 
     fn max(&self) -> i64 {
-        self.lags.last().copied().unwrap_or(0)
+        self.lags.max()
     }
 
     fn record_lag(&mut self, lag: i64) {
-        self.lags.push(lag);
-        if self.started.is_some_and(|s| s.elapsed() >= WARM_UP) {
-            self.steady.push(lag);
+        if !self.measuring {
+            return;
         }
-    }
-
-    fn sort(&mut self) {
-        self.lags.sort_unstable();
-        self.steady.sort_unstable();
+        self.lags.record(lag);
+        if self.started.is_some_and(|s| s.elapsed() >= WARM_UP) {
+            self.steady.record(lag);
+        }
     }
 }
 
@@ -183,8 +232,8 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         monitor.pick(0.99),
         monitor.max(),
         WARM_UP.as_secs(),
-        pick(&monitor.steady, 0.99),
-        monitor.steady.last().copied().unwrap_or(0)
+        monitor.steady.pick(0.99),
+        monitor.steady.max()
     );
     outln!(
         "          frames: {} sent, {} recorded, {} lost, {} duplicated; resident memory {:.1} MB at start, {:.1} MB at end",
@@ -215,8 +264,8 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             b.pick(0.99),
             b.max(),
             WARM_UP.as_secs(),
-            pick(&b.steady, 0.99),
-            b.steady.last().copied().unwrap_or(0)
+            b.steady.pick(0.99),
+            b.steady.max()
         );
         outln!(
             "          bytes: {} sent, {} recorded, {} lost, {} duplicated; resident memory {:.1} MB at start, {:.1} MB at end",
@@ -241,8 +290,8 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "p50_ms": monitor.pick(0.5),
             "p99_ms": monitor.pick(0.99),
             "max_ms": monitor.max(),
-            "steady_p99_ms": pick(&monitor.steady, 0.99),
-            "steady_max_ms": monitor.steady.last().copied().unwrap_or(0),
+            "steady_p99_ms": monitor.steady.pick(0.99),
+            "steady_max_ms": monitor.steady.max(),
             "frames_sent": monitor.sent_frames,
             "frames_recorded": monitor.recorded_frames,
             "lost": monitor.lost,
@@ -254,7 +303,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "baseline_p50_ms": baseline.as_ref().map(|b| b.pick(0.5)),
             "baseline_p99_ms": baseline.as_ref().map(|b| b.pick(0.99)),
             "baseline_max_ms": baseline.as_ref().map(RunFigures::max),
-            "baseline_steady_p99_ms": baseline.as_ref().map(|b| pick(&b.steady, 0.99)),
+            "baseline_steady_p99_ms": baseline.as_ref().map(|b| b.steady.pick(0.99)),
             "baseline_lost_bytes": baseline.as_ref().map(|b| b.lost),
             "baseline_duplicated_bytes": baseline.as_ref().map(|b| b.duplicated),
             "baseline_rss_end_mb": baseline.as_ref().map(|b| round1(b.rss_end_mb)),
@@ -356,6 +405,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     };
     let started = Instant::now();
     figures.started = Some(started);
+    figures.measuring = true;
     let mut next_progress = args.progress;
     let run_for = Duration::from_secs_f64(args.seconds);
     while started.elapsed() < run_for {
@@ -377,18 +427,26 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     }
     figures.seconds = started.elapsed().as_secs_f64();
     figures.rss_end_mb = rss_mb();
+    // Lags are measured within the run only.
+    figures.measuring = false;
     // The simulators stop; what they sent and the monitor has not read yet waits in the
-    // terminals and is still recorded.
+    // terminals and is still recorded: the monitor runs on until the record holds every byte
+    // the captures hold (or nothing more arrives for a while).
     for sim in sims {
         let _ = sim.stop();
     }
-    drain(&events, &mut figures, clock.as_ref());
+    let sent: u64 = captures
+        .iter()
+        .map(|c| std::fs::metadata(c).map_or(0, |m| m.len()))
+        .sum();
+    drain(&events, &mut figures, clock.as_ref(), || {
+        Store::open_read_only(&db)
+            .and_then(|s| s.raw_bytes_recorded())
+            .is_ok_and(|recorded| recorded >= sent)
+    });
     monitor.stop()?;
     for event in events.try_iter() {
-        let (before, steady) = (figures.lags.len(), figures.steady.len());
         count(&mut figures, &event, clock.as_ref());
-        figures.lags.truncate(before);
-        figures.steady.truncate(steady);
     }
     let store = Store::open_read_only(&db)?;
     for (i, capture) in captures.iter().enumerate() {
@@ -401,24 +459,34 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         figures.lost += lost;
         figures.duplicated += duplicated;
     }
-    figures.sort();
     Ok(figures)
 }
 
-/// Takes the monitor's events until none has come for a second (the terminals are drained).
-fn drain(events: &Receiver<MonitorEvent>, figures: &mut RunFigures, clock: &dyn Clock) {
-    let quiet = Duration::from_secs(1);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        match events.recv_timeout(quiet) {
-            Ok(event) => {
-                // Lags measured only within the run: these arrive after the clock stopped.
-                let (before, steady) = (figures.lags.len(), figures.steady.len());
-                count(figures, &event, clock);
-                figures.lags.truncate(before);
-                figures.steady.truncate(steady);
+/// Takes the monitor's events until `done` says everything sent is on record, or nothing has come
+/// for 10 s (a simulator stopped in the middle of a write leaves bytes no capture holds).
+fn drain(
+    events: &Receiver<MonitorEvent>,
+    figures: &mut RunFigures,
+    clock: &dyn Clock,
+    done: impl Fn() -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut last_event = Instant::now();
+    let mut checked = Instant::now();
+    while Instant::now() < deadline && last_event.elapsed() < Duration::from_secs(10) {
+        if let Ok(event) = events.recv_timeout(Duration::from_millis(100)) {
+            last_event = Instant::now();
+            count(figures, &event, clock);
+        }
+        if checked.elapsed() >= Duration::from_millis(500) {
+            checked = Instant::now();
+            if done() {
+                // What was committed last is published right after: take it too.
+                while let Ok(event) = events.recv_timeout(Duration::from_millis(300)) {
+                    count(figures, &event, clock);
+                }
+                return;
             }
-            Err(_) => return,
         }
     }
 }
@@ -548,6 +616,7 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     };
     let started = Instant::now();
     figures.started = Some(started);
+    figures.measuring = true;
     let run_for = Duration::from_secs_f64(args.seconds);
     let mut stopped_at: Option<Instant> = None;
     let mut sims = Some(sims);
@@ -621,7 +690,6 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         figures.lost += (sent.len() - common) as u64;
         figures.duplicated += (recorded.len() - common) as u64;
     }
-    figures.sort();
     Ok(figures)
 }
 
@@ -651,6 +719,26 @@ mod tests {
 
     fn f(s: &str) -> Vec<u8> {
         s.as_bytes().to_vec()
+    }
+
+    #[test]
+    fn lags_give_the_quantiles_of_the_sorted_lags() {
+        let mut lags = Lags::default();
+        let mut all: Vec<i64> = (0..1000).map(|i| (i * 37) % 250).collect();
+        all.push(75_000);
+        for lag in &all {
+            lags.record(*lag);
+        }
+        all.sort_unstable();
+        for q in [0.0, 0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(lags.pick(q), pick_sorted(&all, q), "q {q}");
+        }
+        assert_eq!(lags.max(), 75_000);
+        assert_eq!(Lags::default().pick(0.99), 0);
+    }
+
+    fn pick_sorted(lags: &[i64], q: f64) -> i64 {
+        lags[((lags.len() as f64 - 1.0) * q).round() as usize]
     }
 
     #[test]

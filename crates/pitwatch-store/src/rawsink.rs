@@ -9,7 +9,20 @@ use std::path::Path;
 
 use rusqlite::{params, Connection};
 
-use crate::StoreError;
+use crate::{Store, StoreError};
+
+impl Store {
+    /// How many raw bytes the record holds, over every table: what a bench compares with what
+    /// its simulated devices sent, to know when the monitor has read everything.
+    pub fn raw_bytes_recorded(&self) -> Result<u64, StoreError> {
+        let total: i64 = self.conn.query_row(
+            "SELECT COALESCE(SUM(LENGTH(bytes)), 0) FROM raw_chunks",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(u64::try_from(total).unwrap_or(0))
+    }
+}
 
 /// A database that only journals raw chunks.
 pub struct RawSink {
@@ -76,5 +89,22 @@ mod tests {
         assert_eq!(sink.bytes_of(1).unwrap(), b"abcde");
         assert_eq!(sink.bytes_of(2).unwrap(), b"x");
         assert!(sink.bytes_of(3).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_record_counts_its_raw_bytes() {
+        let mut store = Store::open_in_memory().unwrap();
+        assert_eq!(store.raw_bytes_recorded().unwrap(), 0);
+        let now = pitwatch_model::Timestamp::from_unix_millis(0).unwrap();
+        let table = store.ensure_table("T", "baccarat", "nz", now).unwrap();
+        let device = store
+            .ensure_device(&crate::DeviceIdentity::default(), now)
+            .unwrap();
+        let session = store.start_session(table, device, now).unwrap();
+        let mut batch = store.batch().unwrap();
+        batch.append_chunk(session, now, b"abc").unwrap();
+        batch.append_chunk(session, now, b"de").unwrap();
+        batch.commit().unwrap();
+        assert_eq!(store.raw_bytes_recorded().unwrap(), 5);
     }
 }
