@@ -81,6 +81,8 @@ ui-test: ui-deps
 	cd ui && $(NPM) test
 
 e2e: app tauri-driver
+	# The CLI too: a test holds the database's write lock with `pitwatch import`.
+	$(CARGO) build -p pitwatch-cli
 	# A hard limit: a stuck WebDriver session must fail the run, not hold CI for its whole budget.
 	PITWATCH_APP=$(APP) timeout --kill-after=10 900 $(XVFB) node --test --test-reporter=spec tests/e2e/
 

@@ -756,6 +756,8 @@ impl Desk {
         let monitor_store = Store::open(&options.db)?;
         let monitor_options = MonitorOptions {
             holder: "Pitwatch desktop".into(),
+            // A window closed a moment ago may still be giving its tables up.
+            lease_wait: std::time::Duration::from_secs(10),
             ..MonitorOptions::default()
         };
         let (monitor, events) =

@@ -88,6 +88,9 @@ pub struct MonitorOptions {
     pub stop_grace: Duration,
     /// The lease holder's description (`pitwatch monitor`, `Pitwatch desktop`).
     pub holder: String,
+    /// How long to wait for a table's lease held by another live process (an instance still
+    /// shutting down when the next one starts) before refusing to start.
+    pub lease_wait: Duration,
 }
 
 impl Default for MonitorOptions {
@@ -104,6 +107,7 @@ impl Default for MonitorOptions {
             publish_queue: 200_000,
             stop_grace: Duration::from_secs(3),
             holder: "pitwatch monitor".into(),
+            lease_wait: Duration::ZERO,
         }
     }
 }
@@ -235,10 +239,21 @@ impl Monitor {
         clock: Arc<dyn Clock>,
         options: MonitorOptions,
     ) -> Result<(Monitor, Receiver<MonitorEvent>), StoreError> {
-        let now = clock.now();
         let holder = Holder::this_process(&options.holder);
         let names: Vec<String> = tables.iter().map(|t| t.config.name.clone()).collect();
-        holder.acquire(&mut store, &names, now)?;
+        let deadline = Instant::now() + options.lease_wait;
+        loop {
+            match holder.acquire(&mut store, &names, clock.now()) {
+                Ok(()) => break,
+                Err(StoreError::Leased { .. }) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                Err(e) => {
+                    holder.retire();
+                    return Err(e);
+                }
+            }
+        }
         Monitor::start_leased(store, tables, clock, options, &holder, names)
     }
 

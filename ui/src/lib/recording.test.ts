@@ -25,6 +25,11 @@ describe("recordingBanner", () => {
     expect(banner.detail).not.toContain("could not be kept");
   });
 
+  it("counts one read as one read", () => {
+    const banner = recordingBanner({ ...degraded, backlogBytes: 72, backlogInputs: 1 }, 2_000, 3_000)!;
+    expect(banner.detail).toContain("72 B (1 read) waiting");
+  });
+
   it("says what was dropped", () => {
     const banner = recordingBanner({ ...degraded, droppedBytes: 4_200 }, 2_000, 3_000)!;
     expect(banner.detail).toContain("4.2 KB could not be kept: each loss is an incident.");

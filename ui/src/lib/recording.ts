@@ -50,7 +50,7 @@ export function recordingBanner(
       tone: "degraded",
       title: `RECORDING DEGRADED${since}`,
       detail:
-        `${status.reason}. ${bytes(status.backlogBytes)} (${status.backlogInputs} reads) waiting to be written; ` +
+        `${status.reason}. ${bytes(status.backlogBytes)} (${status.backlogInputs} ${status.backlogInputs === 1 ? "read" : "reads"}) waiting to be written; ` +
         `what the tables show is not up to date.${dropped}`,
     };
   }
