@@ -82,7 +82,7 @@ summary() { # what the monitor said on stderr
 
 case "$scenario" in
 locked)
-  p1=$(port); "$P" sim --protocol angel-eye --pace fast --shoes 400 --seed 3 --tcp "127.0.0.1:$p1" --capture big.bin --linger-ms 200 > /dev/null 2>&1 &
+  p1=$(port); "$P" sim --protocol angel-eye --pace fast --shoes 1200 --seed 3 --tcp "127.0.0.1:$p1" --capture big.bin --linger-ms 200 > /dev/null 2>&1 &
   sleep 0.5
   python3 -c "import socket; s=socket.create_connection(('127.0.0.1',$p1)); s.settimeout(5)
 try:

@@ -635,6 +635,8 @@ struct Troubled {
     reopen: bool,
 }
 
+/// The writer thread's state: the store, every table's recorder, the spool, and what is being
+/// retried.
 struct Writer {
     store: Option<Store>,
     path: Option<PathBuf>,
@@ -1004,6 +1006,10 @@ impl Writer {
     }
 
     fn try_write(&mut self, writes: &Writes) -> Result<Written, StoreError> {
+        if writes.is_empty() {
+            // Only link attempts: nothing to record, nothing to wait for.
+            return Ok(Written::default());
+        }
         let reopen = self.trouble.as_ref().is_some_and(|t| t.reopen);
         if reopen || self.store.is_none() {
             // After an I/O error SQLite may keep failing on the same connection.

@@ -251,6 +251,17 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
+            if let Some(group) = store.incident_group(IncidentId(id))? {
+                if group.count > 1 {
+                    outln!(
+                        "  stands for {} like irregularities ({}), the last at seq {}, {}",
+                        group.count,
+                        group.key,
+                        group.last_seq,
+                        group.last_at
+                    );
+                }
+            }
             for step in store.incident_history(IncidentId(id))? {
                 outln!(
                     "  {}  {:<12} {:<10} {}",

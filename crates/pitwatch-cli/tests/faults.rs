@@ -360,3 +360,59 @@ fn a_pit_with_more_tables_than_threads_allowed_is_a_clear_error_not_a_panic() {
     let store = Store::open_read_only(&db).unwrap();
     assert!(store.leases().unwrap().is_empty());
 }
+
+#[test]
+fn a_storm_of_device_errors_is_a_few_incidents_and_show_gives_the_count() {
+    use pitwatch_model::{EventKind, TableEvent};
+    let dir = tempfile::tempdir().unwrap();
+    let mut encoder = ProtocolConfig::by_name("pitwatch").unwrap().encoder();
+    let mut bytes = Vec::new();
+    let mut seq = 0;
+    let mut push = |kind: EventKind, bytes: &mut Vec<u8>| {
+        seq += 1;
+        bytes.extend(encoder.encode(&TableEvent::new(seq, kind)).unwrap());
+    };
+    for _ in 0..50 {
+        push(
+            EventKind::DeviceError {
+                code: "E7".into(),
+                text: "card jam".into(),
+            },
+            &mut bytes,
+        );
+        push(EventKind::DeviceErrorCleared { code: "E7".into() }, &mut bytes);
+    }
+    for n in 0..500 {
+        push(
+            EventKind::DeviceError {
+                code: format!("X{n}"),
+                text: "unknown".into(),
+            },
+            &mut bytes,
+        );
+    }
+    let capture = dir.path().join("storm.bin");
+    std::fs::write(&capture, bytes).unwrap();
+    let db = dir.path().join("pit.db");
+    let out = Command::new(bin())
+        .args(["import", "--db"])
+        .arg(&db)
+        .args(["--table", "T1", "--format", "pitwatch"])
+        .arg(&capture)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("5 incidents"), "{said}");
+    let show = Command::new(bin())
+        .args(["incident", "show", "--db"])
+        .arg(&db)
+        .arg("1")
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(
+        shown.contains("stands for 50 like irregularities (DEVICE_ERROR:E7)"),
+        "{shown}"
+    );
+}
