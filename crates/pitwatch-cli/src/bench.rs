@@ -191,17 +191,16 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(anyhow!("--seconds must be a positive number"));
     }
-    let temp;
+    let mut temp = None;
     let dir: &Path = match &args.keep {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
             dir
         }
-        None => {
-            temp = tempfile::tempdir().context("cannot create a temporary directory")?;
-            temp.path()
-        }
+        None => temp
+            .insert(tempfile::tempdir().context("cannot create a temporary directory")?)
+            .path(),
     };
     let load_start = load_average();
     errln!(
@@ -317,6 +316,16 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         && baseline
             .as_ref()
             .is_none_or(|b| b.lost == 0 && b.duplicated == 0);
+    if !clean {
+        // What was recorded is the evidence of what went wrong: it is not thrown away.
+        if let Some(temp) = temp {
+            let kept = temp.keep();
+            errln!(
+                "the record and the simulators' captures are kept in {} for inspection",
+                kept.display()
+            );
+        }
+    }
     Ok(if clean {
         ExitCode::SUCCESS
     } else {
@@ -459,6 +468,9 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         let sent = frames_of(&std::fs::read(capture)?, protocol);
         let recorded = recorded_frames(&store, &table_name(i))?;
         let (lost, duplicated) = compare(&sent, &recorded);
+        if lost + duplicated > 0 {
+            explain_mismatch(&table_name(i), &sent, &recorded);
+        }
         figures.sent_frames += sent.len() as u64;
         figures.recorded_frames += recorded.len() as u64;
         figures.lost += lost;
@@ -565,23 +577,68 @@ fn recorded_frames(store: &Store, name: &str) -> anyhow::Result<Vec<Vec<u8>>> {
 /// recorded frame that matches none of the frames still to come is duplicated (recorded again,
 /// or never sent: either way the record holds something it should not).
 fn compare(sent: &[Vec<u8>], recorded: &[Vec<u8>]) -> (u64, u64) {
+    let alignment = align(sent, recorded);
+    (
+        alignment.lost.len() as u64,
+        alignment.duplicated.len() as u64,
+    )
+}
+
+/// Where [`compare`] found frames lost (positions in `sent`) and duplicated (positions in
+/// `recorded`).
+#[derive(Debug, Default)]
+struct Alignment {
+    lost: Vec<usize>,
+    duplicated: Vec<usize>,
+}
+
+fn align(sent: &[Vec<u8>], recorded: &[Vec<u8>]) -> Alignment {
     const LOOK_AHEAD: usize = 4096;
-    let (mut i, mut lost, mut duplicated) = (0usize, 0u64, 0u64);
-    for frame in recorded {
+    let mut i = 0usize;
+    let mut alignment = Alignment::default();
+    for (r, frame) in recorded.iter().enumerate() {
         match sent[i.min(sent.len())..]
             .iter()
             .take(LOOK_AHEAD)
             .position(|s| s == frame)
         {
             Some(k) => {
-                lost += k as u64;
+                alignment.lost.extend(i..i + k);
                 i += k + 1;
             }
-            None => duplicated += 1,
+            None => alignment.duplicated.push(r),
         }
     }
-    lost += (sent.len() - i.min(sent.len())) as u64;
-    (lost, duplicated)
+    alignment.lost.extend(i.min(sent.len())..sent.len());
+    alignment
+}
+
+/// Says, for a table whose record does not match what its simulator sent, which frames are
+/// missing or extra (the first few, with their bytes), so a loss seen in a long soak can be
+/// traced in the record that is kept.
+fn explain_mismatch(table: &str, sent: &[Vec<u8>], recorded: &[Vec<u8>]) {
+    let alignment = align(sent, recorded);
+    if alignment.lost.is_empty() && alignment.duplicated.is_empty() {
+        return;
+    }
+    errln!(
+        "  {table}: {} of {} frames sent not on record, {} on record not sent",
+        alignment.lost.len(),
+        sent.len(),
+        alignment.duplicated.len()
+    );
+    for &at in alignment.lost.iter().take(5) {
+        errln!(
+            "    not on record: frame {at} sent, {}",
+            pitwatch_api::desk::printable(&sent[at])
+        );
+    }
+    for &at in alignment.duplicated.iter().take(5) {
+        errln!(
+            "    not sent: frame {at} on record, {}",
+            pitwatch_api::desk::printable(&recorded[at])
+        );
+    }
 }
 
 /// A sink that stamps nothing more: the baseline's readers hand chunks to one channel.
@@ -760,5 +817,10 @@ mod tests {
             compare(&sent, &[f("a"), f("b"), f("x"), f("a"), f("c"), f("d")]),
             (0, 1)
         );
+        // Where: the frames lost by their place in what was sent, the extra ones by their
+        // place on record.
+        let alignment = align(&sent, &[f("a"), f("x"), f("a"), f("d")]);
+        assert_eq!(alignment.lost, vec![1, 3]);
+        assert_eq!(alignment.duplicated, vec![1]);
     }
 }
