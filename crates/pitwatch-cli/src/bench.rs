@@ -449,14 +449,21 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     for sim in sims {
         let _ = sim.stop();
     }
-    let sent: u64 = captures
+    // Each table's own count: a simulator stopped in the middle of a write leaves bytes on
+    // record that its capture does not hold, which must not stand in for another table's bytes
+    // still waiting in its terminal.
+    let sent: Vec<(String, u64)> = captures
         .iter()
-        .map(|c| std::fs::metadata(c).map_or(0, |m| m.len()))
-        .sum();
+        .enumerate()
+        .map(|(i, c)| (table_name(i), std::fs::metadata(c).map_or(0, |m| m.len())))
+        .collect();
     drain(&events, &mut figures, clock.as_ref(), || {
         Store::open_read_only(&db)
-            .and_then(|s| s.raw_bytes_recorded())
-            .is_ok_and(|recorded| recorded >= sent)
+            .and_then(|s| s.raw_bytes_by_table())
+            .is_ok_and(|recorded| {
+                sent.iter()
+                    .all(|(table, bytes)| recorded.get(table).copied().unwrap_or(0) >= *bytes)
+            })
     });
     monitor.stop()?;
     for event in events.try_iter() {

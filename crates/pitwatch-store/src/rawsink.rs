@@ -22,6 +22,22 @@ impl Store {
         )?;
         Ok(u64::try_from(total).unwrap_or(0))
     }
+
+    /// Raw bytes on record per table, by the table's name.
+    pub fn raw_bytes_by_table(&self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT t.name, COALESCE(SUM(LENGTH(c.bytes)), 0) FROM raw_chunks c \
+             JOIN device_sessions s ON s.id = c.session_id \
+             JOIN pit_tables t ON t.id = s.table_id GROUP BY t.name",
+        )?;
+        let rows = statement.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
 }
 
 /// A database that only journals raw chunks.
