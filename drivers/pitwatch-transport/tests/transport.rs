@@ -18,10 +18,11 @@ use pitwatch_transport::{
 
 const WAIT: Duration = Duration::from_secs(5);
 
+/// As fast as the floor allows ([`pitwatch_transport::BACKOFF_FLOOR_MS`]).
 fn fast_backoff() -> Backoff {
     Backoff {
-        initial_ms: 20,
-        max_ms: 200,
+        initial_ms: 50,
+        max_ms: 400,
         factor: 2,
     }
 }
@@ -200,7 +201,7 @@ fn serial_port_that_does_not_exist_is_retried_with_growing_delays() {
             other => panic!("unexpected {other:?}"),
         }
     }
-    assert_eq!(delays, [20, 40, 80, 160, 200]);
+    assert_eq!(delays, [50, 100, 200, 400, 400]);
     // Commands while disconnected fail instead of queueing.
     assert_eq!(
         handle.send(b"x", Duration::from_secs(2)),
@@ -432,7 +433,7 @@ fn events_come_in_order_with_times_taken_on_arrival() {
             TransportEvent::ConnectFailed {
                 at: ms(1007),
                 reason: "cannot open fake: no more scripts".into(),
-                retry_in: Duration::from_millis(20)
+                retry_in: Duration::from_millis(50)
             },
         ]
     );
