@@ -25,11 +25,13 @@
 //! Pure and deterministic: no clock, no I/O, no randomness.
 
 mod stats;
+pub mod watch;
 
 use pitwatch_model::{Card, ShoeComposition};
 use serde::Serialize;
 
 pub use stats::poisson_upper_tail;
+pub use watch::{orders_from_events, Order, ShoeShuffle, ShuffleWatch};
 
 /// How the analysis judges a shoe: the rule book's `[shuffle]` settings.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
