@@ -14,7 +14,7 @@ APP := $(TARGET_DIR)/debug/pitwatch-desktop
 XVFB := xvfb-run -a -s "-screen 0 1440x900x24"
 
 .PHONY: help deps system-deps tauri-driver ui-deps ui run app test fmt clippy rust-test desktop-test \
-        ui-check ui-test e2e bindings screenshot
+        ui-check ui-test e2e bindings screenshot fuzz-smoke
 
 help:
 	@echo "make run    install what is missing, build, and open Pitwatch on the demo pit"
@@ -59,7 +59,7 @@ screenshot: system-deps app
 
 ## ---- checking --------------------------------------------------------------------------------
 
-test: deps ui fmt clippy rust-test desktop-test ui-check ui-test e2e
+test: deps ui fmt clippy rust-test desktop-test ui-check ui-test fuzz-smoke e2e
 	@echo "make test: all checks passed"
 
 fmt:
@@ -81,8 +81,32 @@ ui-test: ui-deps
 	cd ui && $(NPM) test
 
 e2e: app tauri-driver
+	# The CLI too: a test holds the database's write lock with `pitwatch import`.
+	$(CARGO) build -p pitwatch-cli
 	# A hard limit: a stuck WebDriver session must fail the run, not hold CI for its whole budget.
 	PITWATCH_APP=$(APP) timeout --kill-after=10 900 $(XVFB) node --test --test-reporter=spec tests/e2e/
+
+# Each fuzz target (fuzz/README.md) for FUZZ_SECONDS from its seeds, on a scratch corpus: the
+# targets build and the seeds pass. Needs the nightly toolchain (skipped, saying so, without it);
+# installs cargo-fuzz from crates.io when it is missing.
+FUZZ_TARGETS := angel_eye barcode pitwatch_proto event_file rule_book pit_definition engine
+FUZZ_SECONDS ?= 5
+fuzz-smoke:
+	@if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then \
+		echo "fuzz-smoke: SKIPPED: no nightly toolchain (rustup toolchain install nightly)"; \
+		exit 0; \
+	fi; \
+	command -v cargo-fuzz >/dev/null 2>&1 || [ -x "$$HOME/.cargo/bin/cargo-fuzz" ] || \
+		$(CARGO) install cargo-fuzz --locked; \
+	cd fuzz && $(CARGO) +nightly fuzz build && \
+	for t in $(FUZZ_TARGETS); do \
+		scratch=$$(mktemp -d) && \
+		$(CARGO) +nightly fuzz run $$t $$scratch seeds/$$t -- -max_total_time=$(FUZZ_SECONDS) \
+			-rss_limit_mb=2048 -print_final_stats=0 2>&1 | grep -E "^#[0-9]+ +DONE|ERROR|panicked|SUMMARY" ; \
+		status=$${PIPESTATUS[0]}; rm -rf $$scratch; \
+		if [ $$status -ne 0 ]; then echo "fuzz-smoke: $$t FAILED"; exit 1; fi; \
+		echo "fuzz-smoke: $$t ok ($(FUZZ_SECONDS) s)"; \
+	done
 
 # Rewrites ui/src/lib/bindings.ts from the Rust DTOs.
 bindings:

@@ -352,6 +352,43 @@ test("About shows the signing key's fingerprint and the latest checkpoint, which
   await driver.clickCss('[data-testid="nav-pit"]');
 });
 
+test("a database locked by another process: every screen says recording is degraded, then that it recovered", async () => {
+  const { driver } = harness;
+  // An event file whose import (one transaction) holds the database's write lock for seconds,
+  // into a table of its own (the pit's tables are the monitor's: an import into one is refused).
+  const events = join(dataDir, "lock.jsonl");
+  const lines = [];
+  for (let seq = 1; seq <= 300000; seq++) lines.push(`{"event":"bets_closed","seq":${seq}}`);
+  writeFileSync(events, lines.join("\n") + "\n");
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  const importer = spawn(cli, ["import", "--db", process.env.PITWATCH_DB, "--table", "E2E-LOCK", "--format", "events", events], {
+    stdio: "ignore",
+  });
+  const exited = new Promise((done) => importer.on("exit", (code) => done(code)));
+  const bannerText = async () => {
+    const banner = await driver.find('[data-testid="recording-alert"]');
+    return banner && driver.text(banner);
+  };
+  const degraded = await driver.waitFor("the recording-degraded banner", async () => {
+    const text = await bannerText();
+    return text && /RECORDING DEGRADED/.test(text) && text;
+  }, 30000);
+  assert.match(degraded, /locked by another process/);
+  assert.match(degraded, /waiting to be written/);
+  await shot("recording-degraded.png");
+  // On every screen: the incident list says it too.
+  await driver.click(await driver.find('[data-testid="nav-incidents"]'));
+  assert.match(await bannerText(), /RECORDING DEGRADED/);
+  assert.equal(await exited, 0, "the import finished");
+  const recovered = await driver.waitFor("recording recovered", async () => {
+    const text = await bannerText();
+    return text && /Recording recovered/.test(text) && text;
+  }, 30000);
+  assert.match(recovered, /Everything that waited is on record/);
+  await shot("recording-recovered.png");
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+});
+
 test("a pit definition with problems shows them in the window instead of the pit", async () => {
   const { driver } = harness;
   const config = join(dataDir, "bad-pit.toml");

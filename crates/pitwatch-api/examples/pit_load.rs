@@ -85,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         incidents += 1;
                     }
                 }
-                Derived::Frame { .. } => {}
+                _ => {}
             }
         }
     }

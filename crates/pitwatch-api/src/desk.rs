@@ -27,11 +27,11 @@ use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 use crate::dto::{
     ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
     IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
-    RecordAlert, RecordStatus, ReplayStep, RoundOutcome, RoundResult, RuleText, Session, Severity,
-    SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow, SignedOff,
-    TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+    RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult, RuleText,
+    Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow,
+    SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
-use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
 use crate::record::{Installation, SegmentFailure};
 use crate::recorder::Derived;
@@ -258,7 +258,11 @@ impl PitModel {
                 show_device_errors(tile, &self.device_errors[i], self.carried_errors[i]);
                 (table, None)
             }
-            MonitorEvent::Witness(_) => return (None, None),
+            // Recording's state and the journals' are the whole pit's (the desk passes them on
+            // as they come).
+            MonitorEvent::Witness(_) | MonitorEvent::Recording(_) | MonitorEvent::Missed { .. } => {
+                return (None, None)
+            }
             MonitorEvent::Failed { table, message } => {
                 let Some(table) = table else {
                     return (None, None);
@@ -405,6 +409,27 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             }
             Output::Shoe(_) => None,
         },
+        // Counted on an incident already raised: no new alert.
+        Derived::Repeated { .. } => None,
+        Derived::Gap { bytes, incident } => {
+            let id = (*incident)?;
+            tile.incidents.add(Severity::Critical);
+            Some(IncidentRow {
+                id: id.0,
+                table: tile.name.clone(),
+                code: crate::recorder::RECORDING_GAP.to_owned(),
+                severity: Severity::Critical,
+                rule: "recording (no Gazette rule)".to_owned(),
+                shoe: None,
+                round: None,
+                seq: 0,
+                message: format!(
+                    "{bytes} bytes from this table's device could not be recorded (the spool was full)"
+                ),
+                opened_at: now.to_string(),
+                status: IncidentStatus::Open,
+            })
+        }
     }
 }
 
@@ -795,7 +820,14 @@ impl Desk {
         let mut model = PitModel::new(&options.pit);
         model.set_incident_counts(&store.open_counts()?);
         let monitor_store = options.installation.open(&db)?;
-        let (monitor, events) = Monitor::start(monitor_store, tables, clock.clone())?;
+        let monitor_options = MonitorOptions {
+            holder: "Pitwatch desktop".into(),
+            // A window closed a moment ago may still be giving its tables up.
+            lease_wait: std::time::Duration::from_secs(10),
+            ..MonitorOptions::default()
+        };
+        let (monitor, events) =
+            Monitor::start_with(monitor_store, tables, clock.clone(), monitor_options)?;
         let model = Arc::new(Mutex::new(model));
         let (updates, received) = mpsc::channel();
         let fold = {
@@ -1677,7 +1709,21 @@ fn fold_loop(
                     record: status.status(&lock(alerts)),
                 });
             }
-        } else if let Ok(event) = received {
+        }
+        if let Ok(MonitorEvent::Recording(state)) = &received {
+            // On every screen at once, not at the next flush.
+            let _ = updates.send(PitUpdate::Recording {
+                status: RecordingStatus {
+                    degraded: state.degraded,
+                    reason: state.reason.clone(),
+                    since_ms: state.since.map(Timestamp::unix_millis),
+                    backlog_bytes: state.backlog_bytes,
+                    backlog_inputs: state.backlog_inputs,
+                    dropped_bytes: state.dropped_bytes,
+                },
+            });
+        }
+        if let Ok(event) = received {
             let (table, raised) = lock(model).apply(&event, clock.now());
             if let Some(table) = table {
                 if !dirty.contains(&table) {

@@ -532,6 +532,31 @@ pub enum PitUpdate {
         /// The record as it is now.
         record: RecordStatus,
     },
+    /// Whether everything received is being recorded: sent when recording becomes degraded,
+    /// every second while it is, and once when it has recovered.
+    Recording {
+        /// The state now.
+        status: RecordingStatus,
+    },
+}
+
+/// Whether the monitor is recording everything it receives (shown on every screen when not).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordingStatus {
+    /// Whether recording is degraded: what arrives waits in the spool because the database
+    /// cannot be written (or the backlog is still being written).
+    pub degraded: bool,
+    /// What is wrong (or, once recovered, what was), for people.
+    pub reason: String,
+    /// Since when (Unix milliseconds).
+    pub since_ms: Option<i64>,
+    /// Bytes waiting to be written.
+    pub backlog_bytes: u64,
+    /// Inputs (reads, connection changes) waiting to be written.
+    pub backlog_inputs: u64,
+    /// Bytes dropped because the spool was full (each loss is recorded as an incident).
+    pub dropped_bytes: u64,
 }
 
 /// The state of a table's device link.
@@ -642,6 +667,8 @@ impl From<pitwatch_store::StoreError> for ApiError {
             E::NotFound(_) => ErrorCode::NotFound,
             E::Denied(_) => ErrorCode::Unauthorised,
             E::Invalid(_) => ErrorCode::InvalidInput,
+            // Another process records the table: a conflict the operator resolves.
+            E::Leased { .. } => ErrorCode::Conflict,
             _ => ErrorCode::Internal,
         };
         ApiError::new(code, error.to_string())
@@ -695,6 +722,7 @@ pub fn typescript_bindings() -> String {
         DemoLogin::decl(&cfg),
         ConsoleEntry::decl(&cfg),
         PitUpdate::decl(&cfg),
+        RecordingStatus::decl(&cfg),
         ShoeReplay::decl(&cfg),
         ReplayStep::decl(&cfg),
         ApiError::decl(&cfg),

@@ -6,6 +6,7 @@
 
 pub mod desk;
 pub mod dto;
+pub mod lease;
 pub mod monitor;
 pub mod pit;
 pub mod record;

@@ -8,11 +8,56 @@ use std::collections::BTreeSet;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
 pub use pitwatch_transport::DeviceConfig as LinkConfig;
+use pitwatch_transport::BACKOFF_FLOOR_MS;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// The built-in demo pit, used when no configuration is given.
 const DEMO_PIT: &str = include_str!("demo-pit.toml");
+
+/// The largest rule-book file read (a rule book is a few kilobytes of TOML; this refuses a
+/// device, a pipe or a log file named by mistake before reading it).
+pub const MAX_RULE_BOOK_BYTES: u64 = 1 << 20;
+
+/// Loads a rule book by built-in name or from a path, which must be a regular file of at most
+/// [`MAX_RULE_BOOK_BYTES`]: `/dev/zero` or a directory is refused with a message, not read.
+pub fn load_rule_book(name_or_path: &str) -> Result<RuleBook, String> {
+    if let Some(book) = RuleBook::builtin(name_or_path) {
+        return Ok(book);
+    }
+    rule_book_file_ok(name_or_path)?;
+    RuleBook::load(name_or_path).map_err(|e| e.to_string())
+}
+
+/// Checks, without reading it, that a rule book named by path is a regular file of at most
+/// [`MAX_RULE_BOOK_BYTES`] (a built-in name, or a path that does not exist, passes: loading says
+/// what is wrong then).
+pub fn rule_book_file_ok(name_or_path: &str) -> Result<(), String> {
+    if RuleBook::builtin(name_or_path).is_some() {
+        return Ok(());
+    }
+    if let Ok(meta) = std::fs::metadata(name_or_path) {
+        if !meta.is_file() {
+            return Err(format!(
+                "{name_or_path} is not a regular file (a rule book is a TOML file)"
+            ));
+        }
+        if meta.len() > MAX_RULE_BOOK_BYTES {
+            return Err(format!(
+                "{name_or_path} is {} bytes; a rule book is at most {} bytes",
+                meta.len(),
+                MAX_RULE_BOOK_BYTES
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The first character of `text` that a name must not hold (a control character: NUL, a line
+/// break, an escape), if any. Names go into thread names, file names, logs and reports.
+fn control_char(text: &str) -> Option<char> {
+    text.chars().find(|c| c.is_control())
+}
 
 /// A whole pit: the site and its tables.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,6 +229,9 @@ impl PitConfig {
         if self.site.name.trim().is_empty() {
             problems.push("site.name is empty".to_owned());
         }
+        if let Some(c) = control_char(&self.site.name) {
+            problems.push(format!("site.name holds the control character {:?}", c));
+        }
         if self.tables.is_empty() {
             problems.push("no [[table]] is defined".to_owned());
         }
@@ -200,11 +248,20 @@ impl PitConfig {
             let label = format!("table {} ({:?})", i + 1, table.name);
             if table.name.trim().is_empty() {
                 problems.push(format!("{label}: name is empty"));
+            } else if let Some(c) = control_char(&table.name) {
+                problems.push(format!(
+                    "{label}: name holds the control character {c:?} (names are shown, logged \
+                     and printed)"
+                ));
             } else if !seen.insert(table.name.as_str()) {
                 problems.push(format!("{label}: another table has the same name"));
             }
             if table.rules.trim().is_empty() {
                 problems.push(format!("{label}: rules is empty"));
+            } else if control_char(&table.rules).is_some() {
+                problems.push(format!("{label}: rules holds a control character"));
+            } else if let Err(e) = rule_book_file_ok(table.rules.trim()) {
+                problems.push(format!("{label}: rules {:?}: {e}", table.rules));
             } else if let Err(e) = table.rule_book() {
                 problems.push(format!("{label}: rules {:?}: {e}", table.rules_reference()));
             }
@@ -224,6 +281,17 @@ impl PitConfig {
                 _ => {}
             }
             if let Some(link) = &table.link {
+                if link.backoff.initial_ms < BACKOFF_FLOOR_MS {
+                    problems.push(format!(
+                        "{label}: link backoff.initial_ms must be at least {BACKOFF_FLOOR_MS} (a \
+                         port that is not there would be retried without pause)"
+                    ));
+                }
+                if link.backoff.max_ms < link.backoff.initial_ms {
+                    problems.push(format!(
+                        "{label}: link backoff.max_ms must be at least backoff.initial_ms"
+                    ));
+                }
                 match &link.transport {
                     pitwatch_transport::TransportConfig::Tcp(tcp) => {
                         if tcp
@@ -241,6 +309,8 @@ impl PitConfig {
                     pitwatch_transport::TransportConfig::Serial(serial) => {
                         if serial.path.trim().is_empty() {
                             problems.push(format!("{label}: link path is empty"));
+                        } else if control_char(&serial.path).is_some() {
+                            problems.push(format!("{label}: link path holds a control character"));
                         }
                         if serial.baud == 0 {
                             problems.push(format!("{label}: link baud must be above 0"));
@@ -385,6 +455,69 @@ mod tests {
                 "{problem:?} should start with {start:?}"
             );
         }
+    }
+
+    #[test]
+    fn control_characters_a_special_file_and_a_zero_backoff_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.toml");
+        std::fs::write(&big, vec![b'#'; MAX_RULE_BOOK_BYTES as usize + 1]).unwrap();
+        let text = format!(
+            r#"
+            [site]
+            name = "Pit\u0007"
+            [[table]]
+            name = "BAC\u0000-1"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            device = {{ protocol = "angel-eye" }}
+            link = {{ kind = "serial", path = "/dev/ttyS0", baud = 4800, backoff = {{ initial_ms = 0 }} }}
+            [[table]]
+            name = "BAC-2\n"
+            game = "baccarat"
+            rules = "/dev/zero"
+            device = {{ protocol = "angel-eye" }}
+            link = {{ kind = "tcp", address = "10.1.1.5:4001" }}
+            [[table]]
+            name = "BAC-3"
+            game = "baccarat"
+            rules = "{}"
+            device = {{ protocol = "angel-eye" }}
+            link = {{ kind = "tcp", address = "10.1.1.6:4001" }}
+            [[table]]
+            name = "BAC-4"
+            game = "baccarat"
+            rules = "{}"
+            device = {{ protocol = "angel-eye" }}
+            link = {{ kind = "tcp", address = "10.1.1.7:4001" }}
+        "#,
+            dir.path().display(),
+            big.display()
+        );
+        let PitConfigError::Invalid(problems) = PitConfig::from_toml(&text).unwrap_err() else {
+            panic!("expected a list of problems");
+        };
+        let all = problems.join("\n");
+        assert!(
+            all.contains("site.name holds the control character '\\u{7}'"),
+            "{all}"
+        );
+        assert!(
+            all.contains("table 1 (\"BAC\\0-1\"): name holds the control character"),
+            "{all}"
+        );
+        assert!(
+            all.contains("backoff.initial_ms must be at least 50"),
+            "{all}"
+        );
+        assert!(all.contains("table 2 (\"BAC-2\\n\"): name holds"), "{all}");
+        assert!(all.contains("/dev/zero is not a regular file"), "{all}");
+        assert!(all.contains("is not a regular file"), "{all}");
+        assert!(
+            all.contains("a rule book is at most 1048576 bytes"),
+            "{all}"
+        );
+        assert_eq!(problems.len(), 7, "{problems:#?}");
     }
 
     #[test]

@@ -1,22 +1,47 @@
 //! The recording pipeline of one table: bytes in, everything on record, derived outputs out.
 //!
-//! For every chunk a transport hands on, in one store batch: the raw bytes are journaled first,
-//! then the codec's frames (accepted or rejected, with the reason), the table events they carry
-//! (numbered in the table's own stream), the rounds the engine derives, and an incident for each
-//! irregularity. Only after the batch commits does the caller see what was derived, so nothing
-//! is ever shown that is not on record. Replay from the record (see [`crate::replay`]) runs the
-//! same codec and engine over the same bytes and must reach the same results.
+//! For every chunk a transport hands on: the raw bytes are journaled first, then the codec's
+//! frames (accepted or rejected, with the reason), the table events they carry (numbered in the
+//! table's own stream), the rounds the engine derives, and an incident for each irregularity. Only
+//! after the transaction commits does the caller see what was derived, so nothing is ever shown
+//! that is not on record. Replay from the record (see [`crate::replay`]) runs the same codec and
+//! engine over the same bytes and must reach the same results.
+//!
+//! The recorder does no I/O itself: it *plans* the rows an input adds ([`Writes`]), with rows
+//! created in the same group referred to by their place in it, and [`Writes::execute`] writes
+//! them in one batch. A batch that fails (the disk is full, another process holds the lock) is
+//! rolled back whole and the same plan can be executed again later: the recorder's state (the
+//! codec, the engine, the table's next `seq`) already stands after the planned rows, so retrying
+//! a plan never decodes, numbers or judges anything twice. [`TableRecorder::settle`] then tells
+//! the recorder the ids its rows got.
+//!
+//! Two kinds of input are folded so a storm cannot flood the record: consecutive rejected frames
+//! (garbage on the line) become one frame row per group of inputs (at most [`GARBAGE_ROW_MAX`]
+//! bytes), and device errors are grouped into one open incident per table and error code, with a
+//! count (see [`pitwatch_store::groups`]).
 
 use pitwatch_codec::Decoder;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{Carry, Engine, Irregularity, Output, RuleBook, TableView};
+use pitwatch_rules::{Carry, Engine, Irregularity, IrregularityCode, Output, RuleBook, TableView};
 use pitwatch_store::{
-    Batch, DeviceIdentity, IncidentId, NewIncident, SessionId, Store, StoreError, TableId,
+    Batch, ChunkId, DeviceIdentity, FrameId, GroupRule, Grouped, IncidentId, NewIncident,
+    SessionId, Store, StoreError, TableId,
 };
 
-/// The audit action that marks where a recorder resumed a table's stream after Pitwatch was down.
+/// The audit action that marks where a recorder resumed a table's stream after Pitwatch was down
+/// (or after bytes were lost because they could not be recorded).
 pub const RESUMED: &str = "monitor.resumed";
+
+/// The code of the incident that records bytes lost because they could not be recorded.
+pub const RECORDING_GAP: &str = "RECORDING_GAP";
+
+/// A rejected run of bytes is written as one frame row of at most this many bytes.
+pub const GARBAGE_ROW_MAX: usize = 64 * 1024;
+
+/// A table may have this many unresolved device-error incidents of different codes; further new
+/// codes are counted on one shared incident.
+pub const DEVICE_ERROR_CODES_OPEN: u64 = 4;
 
 /// The `seq`s before which the table's stream was interrupted because Pitwatch was not listening
 /// (each resumption of the recorder), as recorded in the audit log.
@@ -36,7 +61,7 @@ fn carry_json(engine: &Engine) -> String {
 /// What the recorder derived from one chunk or console entry, once committed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Derived {
-    /// A frame the codec accepted or rejected.
+    /// A frame the codec accepted or rejected (consecutive rejections are one).
     Frame {
         /// Whether it was accepted.
         accepted: bool,
@@ -52,6 +77,365 @@ pub enum Derived {
         /// The incident opened, for an irregularity.
         incident: Option<IncidentId>,
     },
+    /// An irregularity like one that already has an unresolved incident (the same device error
+    /// again, or one more of a storm of codes): it was counted on that incident, no new one.
+    Repeated {
+        /// What the engine reported.
+        output: Output,
+        /// The incident it was counted on.
+        incident: IncidentId,
+        /// How many irregularities the incident now stands for.
+        count: u64,
+    },
+    /// Bytes from the device were lost because they could not be recorded (the database could
+    /// not be written and the spool was full); the incident says how many and when.
+    Gap {
+        /// Bytes lost.
+        bytes: u64,
+        /// The incident opened for it.
+        incident: Option<IncidentId>,
+    },
+}
+
+/// A row of a planned write that another row refers to: one already on record, or one created
+/// by an earlier operation of the same [`Writes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RowRef<T> {
+    Known(T),
+    New(usize),
+}
+
+/// One planned row (or update) of a write.
+#[derive(Debug, Clone)]
+enum Op {
+    Device {
+        identity: DeviceIdentity,
+        now: Timestamp,
+    },
+    Session {
+        table: TableId,
+        device: usize,
+        now: Timestamp,
+    },
+    EndSession {
+        session: RowRef<SessionId>,
+        at: Timestamp,
+        reason: String,
+    },
+    Chunk {
+        session: RowRef<SessionId>,
+        at: Timestamp,
+        bytes: Vec<u8>,
+    },
+    Frame {
+        session: RowRef<SessionId>,
+        chunk: RowRef<ChunkId>,
+        at: Timestamp,
+        bytes: Vec<u8>,
+        rejection: Option<String>,
+    },
+    Event {
+        table: TableId,
+        session: Option<RowRef<SessionId>>,
+        frame: Option<usize>,
+        event: TableEvent,
+    },
+    Shoe {
+        table: TableId,
+        shoe: u32,
+        first_seq: u64,
+        carry: String,
+    },
+    Round {
+        table: TableId,
+        shoe: u32,
+        round: u32,
+        first_seq: u64,
+        last_seq: u64,
+        body: String,
+    },
+    Incident {
+        incident: NewIncident,
+        group: Option<GroupRule>,
+        now: Timestamp,
+    },
+    Audit {
+        user: String,
+        action: String,
+        subject: String,
+        detail: String,
+        now: Timestamp,
+    },
+    Meta {
+        key: String,
+        value: String,
+    },
+}
+
+impl Op {
+    /// Bytes this op holds, roughly, for bounding what waits in memory.
+    fn weight(&self) -> usize {
+        64 + match self {
+            Op::Chunk { bytes, .. } | Op::Frame { bytes, .. } => bytes.len(),
+            Op::Event { event, .. } => 128 + event.extra.len() * 32,
+            Op::Round { body, .. } | Op::Shoe { carry: body, .. } => body.len(),
+            Op::Incident { incident, .. } => incident.message.len() + incident.evidence.len() * 8,
+            _ => 64,
+        }
+    }
+}
+
+/// What executing one op gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Nothing,
+    Id(i64),
+    Grouped(Grouped),
+}
+
+/// The rows planned for a group of inputs, to be written in one transaction (see the module's
+/// description). Executing the same writes again after a failed attempt writes the same rows.
+#[derive(Debug, Clone, Default)]
+pub struct Writes {
+    ops: Vec<Op>,
+    weight: usize,
+}
+
+/// The ids the rows of a [`Writes`] got when it committed.
+#[derive(Debug, Clone, Default)]
+pub struct Written {
+    outcomes: Vec<Outcome>,
+}
+
+impl Written {
+    fn id(&self, slot: usize) -> Option<i64> {
+        match self.outcomes.get(slot) {
+            Some(Outcome::Id(id)) => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// `derived` as published, with the ids its incidents got.
+    pub fn resolve(&self, planned: PlannedDerived) -> Derived {
+        match (
+            planned.derived,
+            planned.incident.and_then(|s| self.outcomes.get(s)),
+        ) {
+            (
+                Derived::Output { output, .. },
+                Some(Outcome::Grouped(Grouped::Counted { incident, count })),
+            ) => Derived::Repeated {
+                output,
+                incident: *incident,
+                count: *count,
+            },
+            (Derived::Output { output, .. }, Some(Outcome::Grouped(Grouped::Opened(id)))) => {
+                Derived::Output {
+                    output,
+                    incident: Some(*id),
+                }
+            }
+            (Derived::Output { output, .. }, Some(Outcome::Id(id))) => Derived::Output {
+                output,
+                incident: Some(IncidentId(*id)),
+            },
+            (Derived::Gap { bytes, .. }, Some(Outcome::Id(id))) => Derived::Gap {
+                bytes,
+                incident: Some(IncidentId(*id)),
+            },
+            (derived, _) => derived,
+        }
+    }
+}
+
+/// Something derived, waiting for its write to commit (and, for an irregularity, for the id of
+/// its incident).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedDerived {
+    derived: Derived,
+    incident: Option<usize>,
+}
+
+impl PlannedDerived {
+    fn now(derived: Derived) -> PlannedDerived {
+        PlannedDerived {
+            derived,
+            incident: None,
+        }
+    }
+}
+
+impl Writes {
+    /// No writes.
+    pub fn new() -> Writes {
+        Writes::default()
+    }
+
+    /// Whether nothing is planned.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Rows planned.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Roughly how many bytes of memory the plan holds.
+    pub fn weight(&self) -> usize {
+        self.weight
+    }
+
+    fn push(&mut self, op: Op) -> usize {
+        self.weight += op.weight();
+        self.ops.push(op);
+        self.ops.len() - 1
+    }
+
+    /// Also sets the installation fact `key` to `value`, in the same transaction.
+    pub fn set_meta(&mut self, key: &str, value: &str) {
+        self.push(Op::Meta {
+            key: key.to_owned(),
+            value: value.to_owned(),
+        });
+    }
+
+    /// Writes every planned row into `batch`, in order. On an error nothing of it should be
+    /// committed: drop the batch, and execute the same writes again on a new one later.
+    pub fn execute(&self, batch: &mut Batch<'_>) -> Result<Written, StoreError> {
+        let mut outcomes: Vec<Outcome> = Vec::with_capacity(self.ops.len());
+        let id = |outcomes: &[Outcome], slot: usize| match outcomes.get(slot) {
+            Some(Outcome::Id(id)) => Ok(*id),
+            _ => Err(StoreError::Invalid(format!(
+                "a planned write refers to row {slot}, which made no row"
+            ))),
+        };
+        let session = |outcomes: &[Outcome], r: RowRef<SessionId>| match r {
+            RowRef::Known(s) => Ok(s),
+            RowRef::New(slot) => id(outcomes, slot).map(SessionId),
+        };
+        for op in &self.ops {
+            let outcome = match op {
+                Op::Device { identity, now } => Outcome::Id(batch.ensure_device(identity, *now)?.0),
+                Op::Session { table, device, now } => {
+                    let device = pitwatch_store::DeviceId(id(&outcomes, *device)?);
+                    Outcome::Id(batch.start_session(*table, device, *now)?.0)
+                }
+                Op::EndSession {
+                    session: s,
+                    at,
+                    reason,
+                } => {
+                    batch.end_session(session(&outcomes, *s)?, *at, reason)?;
+                    Outcome::Nothing
+                }
+                Op::Chunk {
+                    session: s,
+                    at,
+                    bytes,
+                } => Outcome::Id(batch.append_chunk(session(&outcomes, *s)?, *at, bytes)?.0),
+                Op::Frame {
+                    session: s,
+                    chunk,
+                    at,
+                    bytes,
+                    rejection,
+                } => {
+                    let chunk = match chunk {
+                        RowRef::Known(c) => *c,
+                        RowRef::New(slot) => ChunkId(id(&outcomes, *slot)?),
+                    };
+                    let frame = batch.append_frame(
+                        session(&outcomes, *s)?,
+                        chunk,
+                        *at,
+                        bytes,
+                        rejection.as_deref(),
+                    )?;
+                    Outcome::Id(frame.0)
+                }
+                Op::Event {
+                    table,
+                    session: s,
+                    frame,
+                    event,
+                } => {
+                    let s = s.map(|s| session(&outcomes, s)).transpose()?;
+                    let frame = frame
+                        .map(|slot| id(&outcomes, slot).map(FrameId))
+                        .transpose()?;
+                    Outcome::Id(batch.append_event(*table, s, frame, event)?)
+                }
+                Op::Shoe {
+                    table,
+                    shoe,
+                    first_seq,
+                    carry,
+                } => {
+                    batch.record_shoe(*table, *shoe, *first_seq, carry)?;
+                    Outcome::Nothing
+                }
+                Op::Round {
+                    table,
+                    shoe,
+                    round,
+                    first_seq,
+                    last_seq,
+                    body,
+                } => {
+                    batch.record_round(*table, *shoe, *round, *first_seq, *last_seq, body)?;
+                    Outcome::Nothing
+                }
+                Op::Incident {
+                    incident,
+                    group,
+                    now,
+                } => match group {
+                    Some(rule) => {
+                        Outcome::Grouped(batch.open_grouped_incident(incident, rule, *now)?)
+                    }
+                    None => Outcome::Id(batch.open_incident(incident, *now)?.0),
+                },
+                Op::Audit {
+                    user,
+                    action,
+                    subject,
+                    detail,
+                    now,
+                } => Outcome::Id(batch.append_audit(user, action, subject, detail, *now)?),
+                Op::Meta { key, value } => {
+                    batch.set_meta(key, value)?;
+                    Outcome::Nothing
+                }
+            };
+            outcomes.push(outcome);
+        }
+        Ok(Written { outcomes })
+    }
+}
+
+/// Bytes lost for a device because they could not be recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gap {
+    /// How many bytes.
+    pub bytes: u64,
+    /// In how many chunks.
+    pub chunks: u64,
+    /// When the first of them was received.
+    pub first: Timestamp,
+    /// When the last of them was received.
+    pub last: Timestamp,
+}
+
+/// A run of rejected bytes not yet written as a frame row.
+#[derive(Debug)]
+struct Garbage {
+    session: RowRef<SessionId>,
+    chunk: RowRef<ChunkId>,
+    at: Timestamp,
+    bytes: Vec<u8>,
+    first_reason: String,
+    pieces: u64,
 }
 
 /// Records one table: its codec, its engine, and its place in the store.
@@ -61,10 +445,12 @@ pub struct TableRecorder {
     protocol: Option<ProtocolConfig>,
     decoder: Option<Box<dyn Decoder>>,
     engine: Engine,
-    session: Option<SessionId>,
-    last_chunk: Option<pitwatch_store::ChunkId>,
+    session: Option<RowRef<SessionId>>,
+    last_chunk: Option<RowRef<ChunkId>>,
+    port: String,
     next_seq: u64,
     scratch: Vec<DecodeOutput>,
+    garbage: Option<Garbage>,
 }
 
 impl TableRecorder {
@@ -130,42 +516,14 @@ impl TableRecorder {
                 (whole && stored != shoes.last().map(|s| s.0)) || stored < Some(*shoe)
             })
             .collect();
-        if !missing.is_empty() {
-            let mut batch = store.batch(now)?;
-            for (shoe, first_seq, carry) in missing {
-                batch.record_shoe(table, *shoe, *first_seq, carry)?;
-            }
-            batch.commit()?;
-        }
-        if last_seq > 0 {
-            // Nobody was listening while Pitwatch was down: whatever was dealt then is unknown, so
-            // the shoe in play becomes partial (a round cut off is closed unfinished). The point is
-            // recorded in the chained audit log, so replay interrupts the stream at the same place.
-            engine.interrupt();
-            let mut batch = store.batch(now)?;
-            batch.append_audit(
-                "pitwatch",
-                RESUMED,
-                &format!("table {name}"),
-                &next_seq.to_string(),
-                now,
-            )?;
-            while let Some(output) = engine.poll_output() {
-                if let Output::Round(round) = &output {
-                    let body = serde_json::to_string(round).unwrap_or_default();
-                    batch.record_round(
-                        table,
-                        round.shoe,
-                        round.round,
-                        round.first_seq,
-                        round.last_seq,
-                        &body,
-                    )?;
-                }
-            }
-            batch.commit()?;
-        }
-        Ok(TableRecorder {
+        // Where the device was last connected: bytes recovered from a spool after a restart are
+        // recorded as a session on it.
+        let port = store
+            .sessions(table)?
+            .pop()
+            .map(|s| s.device.port)
+            .unwrap_or_default();
+        let mut recorder = TableRecorder {
             table,
             name: name.to_owned(),
             decoder: protocol.map(|p| p.decoder(1)),
@@ -173,9 +531,32 @@ impl TableRecorder {
             engine,
             session: None,
             last_chunk: None,
+            port,
             next_seq,
             scratch: Vec::new(),
-        })
+            garbage: None,
+        };
+        let mut writes = Writes::new();
+        for (shoe, first_seq, carry) in missing {
+            writes.push(Op::Shoe {
+                table,
+                shoe: *shoe,
+                first_seq: *first_seq,
+                carry: carry.clone(),
+            });
+        }
+        if last_seq > 0 {
+            // Nobody was listening while Pitwatch was down: whatever was dealt then is unknown, so
+            // the shoe in play becomes partial (a round cut off is closed unfinished). The point is
+            // recorded in the chained audit log, so replay interrupts the stream at the same place.
+            recorder.plan_interruption(&mut writes, now, &mut Vec::new());
+        }
+        if !writes.is_empty() {
+            let mut batch = store.batch(now)?;
+            writes.execute(&mut batch)?;
+            batch.commit()?;
+        }
+        Ok(recorder)
     }
 
     /// The table's id in the store.
@@ -194,26 +575,41 @@ impl TableRecorder {
         self.engine.view()
     }
 
-    /// The current device session, if connected.
+    /// The current device session, if connected and on record.
     pub fn session(&self) -> Option<SessionId> {
-        self.session
+        match self.session {
+            Some(RowRef::Known(session)) => Some(session),
+            _ => None,
+        }
     }
 
-    /// Starts a device session: the device connected on `port`, with its identity when known
-    /// (make, model and serial; the protocol and codec settings are filled in here).
-    pub fn connect(
+    /// The `seq` the table's next event will get.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    // ----- planning (no I/O) -----
+
+    /// Plans the start of a device session: the device connected on `port`, with its identity
+    /// when known (make, model and serial; the protocol and codec settings are filled in here).
+    /// A session still open is ended first.
+    pub fn plan_connect(
         &mut self,
-        store: &mut Store,
+        writes: &mut Writes,
         port: &str,
         identity: DeviceIdentity,
         now: Timestamp,
-    ) -> Result<SessionId, StoreError> {
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        if self.session.is_some() {
+            self.plan_disconnect(writes, now, "a new connection replaced it", derived);
+        }
         let settings = match &self.protocol {
             Some(protocol) => serde_json::to_string(protocol).unwrap_or_else(|_| "{}".into()),
             None => "{}".to_owned(),
         };
-        let device = store.ensure_device(
-            &DeviceIdentity {
+        let device = writes.push(Op::Device {
+            identity: DeviceIdentity {
                 protocol: self
                     .protocol
                     .as_ref()
@@ -224,16 +620,441 @@ impl TableRecorder {
                 ..identity
             },
             now,
-        )?;
+        });
+        let session = writes.push(Op::Session {
+            table: self.table,
+            device,
+            now,
+        });
         // Each session decodes with a fresh codec, so replaying a session's bytes on their own
         // reproduces exactly what was decoded live.
         self.decoder = self.protocol.map(|p| p.decoder(1));
-        let session = store.start_session(self.table, device, now)?;
-        self.session = Some(session);
-        Ok(session)
+        self.session = Some(RowRef::New(session));
+        self.last_chunk = None;
+        self.port = port.to_owned();
     }
 
-    /// Journals and processes one chunk of bytes as received at `received_at`.
+    /// Plans one chunk of bytes as received at `received_at`: journaled, decoded, judged. Bytes
+    /// that arrive with no session open (recovered from a spool after a restart, or after bytes
+    /// were lost) start a session on the port last connected to.
+    pub fn plan_chunk(
+        &mut self,
+        writes: &mut Writes,
+        received_at: Timestamp,
+        bytes: &[u8],
+        derived: &mut Vec<PlannedDerived>,
+    ) -> Result<(), StoreError> {
+        if self.decoder.is_none() {
+            return Err(StoreError::Invalid(format!(
+                "table {}: bytes arrived for a source without a codec",
+                self.name
+            )));
+        }
+        let session = match self.session {
+            Some(session) => session,
+            None => {
+                let port = if self.port.is_empty() {
+                    "unknown port".to_owned()
+                } else {
+                    self.port.clone()
+                };
+                self.plan_connect(
+                    writes,
+                    &port,
+                    DeviceIdentity::default(),
+                    received_at,
+                    derived,
+                );
+                self.session.unwrap_or(RowRef::New(usize::MAX))
+            }
+        };
+        let chunk = RowRef::New(writes.push(Op::Chunk {
+            session,
+            at: received_at,
+            bytes: bytes.to_vec(),
+        }));
+        self.last_chunk = Some(chunk);
+        self.scratch.clear();
+        if let Some(decoder) = self.decoder.as_mut() {
+            decoder.push(bytes, received_at, &mut self.scratch);
+        }
+        self.plan_outputs(writes, session, chunk, derived);
+        Ok(())
+    }
+
+    /// Plans the end of the device session: whatever the codec still held is recorded as
+    /// rejected, and the session row gets its end and `reason`.
+    pub fn plan_disconnect(
+        &mut self,
+        writes: &mut Writes,
+        now: Timestamp,
+        reason: &str,
+        derived: &mut Vec<PlannedDerived>,
+    ) -> Option<()> {
+        let session = self.session?;
+        self.plan_session_end(writes, session, now, derived);
+        writes.push(Op::EndSession {
+            session,
+            at: now,
+            reason: reason.to_owned(),
+        });
+        Some(())
+    }
+
+    fn plan_session_end(
+        &mut self,
+        writes: &mut Writes,
+        session: RowRef<SessionId>,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        self.scratch.clear();
+        if let Some(decoder) = self.decoder.as_mut() {
+            decoder.finish(now, &mut self.scratch);
+        }
+        // Leftover bytes were journaled with the chunks they came in; their frame rows point at
+        // the session's last chunk. With no chunk there can be no leftovers.
+        if let Some(chunk) = self.last_chunk {
+            self.plan_outputs(writes, session, chunk, derived);
+        }
+        self.flush_garbage(writes, derived);
+        self.session = None;
+        self.last_chunk = None;
+    }
+
+    /// Plans an event entered at the console by `user` (a card exposed, the cut position, the
+    /// table left vacant): recorded with an audit entry, judged like any other event. Returns the
+    /// `seq` it gets.
+    pub fn plan_console(
+        &mut self,
+        writes: &mut Writes,
+        kind: EventKind,
+        user: &str,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) -> u64 {
+        let mut event = TableEvent::new(self.next_seq, kind).at(now);
+        event.extra.insert(
+            "entered_by".into(),
+            serde_json::Value::String(user.to_owned()),
+        );
+        self.next_seq += 1;
+        let line = event.to_json_line();
+        writes.push(Op::Event {
+            table: self.table,
+            session: None,
+            frame: None,
+            event: event.clone(),
+        });
+        writes.push(Op::Audit {
+            user: user.to_owned(),
+            action: "console.event".into(),
+            subject: format!("table {}", self.name),
+            detail: line,
+            now,
+        });
+        let seq = event.seq;
+        self.plan_apply(writes, event, now, derived);
+        seq
+    }
+
+    /// Plans what a loss of bytes means for the table: the device session ends (the bytes
+    /// around the gap must not be framed together), the engine's stream is interrupted as at a
+    /// restart (marked in the audit log so replay does the same), and an incident says exactly
+    /// how many bytes were lost and when.
+    pub fn plan_gap(
+        &mut self,
+        writes: &mut Writes,
+        gap: &Gap,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let reason = format!(
+            "{} bytes could not be recorded (the database could not be written and the spool was full)",
+            gap.bytes
+        );
+        self.plan_disconnect(writes, gap.first, &reason, derived);
+        self.plan_interruption(writes, now, derived);
+        let message = format!(
+            "{} bytes ({} reads) from this table's device were not recorded: they arrived from {} \
+             to {} while the database could not be written, and the monitor's spool was full. \
+             Whatever the device reported then is unknown; the shoe in play is treated as joined \
+             part-way. Check the record and the cameras for that time.",
+            gap.bytes, gap.chunks, gap.first, gap.last
+        );
+        let slot = writes.push(Op::Incident {
+            incident: NewIncident {
+                table: self.table,
+                code: RECORDING_GAP.into(),
+                severity: "critical".into(),
+                rule: "recording (no Gazette rule)".into(),
+                shoe: Some(self.engine.shoe()),
+                round: None,
+                seq: self.next_seq,
+                evidence: Vec::new(),
+                message,
+            },
+            group: None,
+            now,
+        });
+        derived.push(PlannedDerived {
+            derived: Derived::Gap {
+                bytes: gap.bytes,
+                incident: None,
+            },
+            incident: Some(slot),
+        });
+    }
+
+    /// The stream is interrupted before the next event (Pitwatch was not listening).
+    fn plan_interruption(
+        &mut self,
+        writes: &mut Writes,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        self.engine.interrupt();
+        writes.push(Op::Audit {
+            user: "pitwatch".into(),
+            action: RESUMED.into(),
+            subject: format!("table {}", self.name),
+            detail: self.next_seq.to_string(),
+            now,
+        });
+        while let Some(output) = self.engine.poll_output() {
+            if let Output::Round(round) = &output {
+                writes.push(Op::Round {
+                    table: self.table,
+                    shoe: round.shoe,
+                    round: round.round,
+                    first_seq: round.first_seq,
+                    last_seq: round.last_seq,
+                    body: serde_json::to_string(round).unwrap_or_default(),
+                });
+                derived.push(PlannedDerived::now(Derived::Output {
+                    output,
+                    incident: None,
+                }));
+            }
+        }
+    }
+
+    /// Writes the run of rejected bytes held back so far as one frame row. Called at the end of
+    /// each group of inputs, so a row never waits longer than its group.
+    pub fn flush_garbage(&mut self, writes: &mut Writes, derived: &mut Vec<PlannedDerived>) {
+        let Some(garbage) = self.garbage.take() else {
+            return;
+        };
+        let reason = if garbage.pieces > 1 {
+            format!(
+                "{} (and {} more rejected pieces right after it; {} bytes in all)",
+                garbage.first_reason,
+                garbage.pieces - 1,
+                garbage.bytes.len()
+            )
+        } else {
+            garbage.first_reason
+        };
+        writes.push(Op::Frame {
+            session: garbage.session,
+            chunk: garbage.chunk,
+            at: garbage.at,
+            bytes: garbage.bytes,
+            rejection: Some(reason.clone()),
+        });
+        derived.push(PlannedDerived::now(Derived::Frame {
+            accepted: false,
+            reason: Some(reason),
+        }));
+    }
+
+    /// Called once the writes planned so far have committed: rows this recorder refers to by
+    /// their place in the writes get their ids.
+    pub fn settle(&mut self, written: &Written) {
+        if let Some(RowRef::New(slot)) = self.session {
+            self.session = written.id(slot).map(|id| RowRef::Known(SessionId(id)));
+        }
+        if let Some(RowRef::New(slot)) = self.last_chunk {
+            self.last_chunk = written.id(slot).map(|id| RowRef::Known(ChunkId(id)));
+        }
+    }
+
+    fn plan_outputs(
+        &mut self,
+        writes: &mut Writes,
+        session: RowRef<SessionId>,
+        chunk: RowRef<ChunkId>,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let mut outputs = std::mem::take(&mut self.scratch);
+        for output in outputs.drain(..) {
+            match output {
+                DecodeOutput::Rejected(r) => {
+                    let reason = format!("{}: {}", r.kind.as_str(), r.reason);
+                    match &mut self.garbage {
+                        Some(g)
+                            if g.session == session
+                                && g.bytes.len() + r.bytes.len() <= GARBAGE_ROW_MAX =>
+                        {
+                            g.bytes.extend_from_slice(&r.bytes);
+                            g.pieces += 1;
+                        }
+                        _ => {
+                            self.flush_garbage(writes, derived);
+                            self.garbage = Some(Garbage {
+                                session,
+                                chunk,
+                                at: r.at,
+                                bytes: r.bytes,
+                                first_reason: reason,
+                                pieces: 1,
+                            });
+                        }
+                    }
+                }
+                DecodeOutput::Accepted(a) => {
+                    // Rejected bytes before this frame come first in the record too.
+                    self.flush_garbage(writes, derived);
+                    let frame = writes.push(Op::Frame {
+                        session,
+                        chunk,
+                        at: a.at,
+                        bytes: a.frame.to_vec(),
+                        rejection: None,
+                    });
+                    derived.push(PlannedDerived::now(Derived::Frame {
+                        accepted: true,
+                        reason: None,
+                    }));
+                    for mut event in a.events {
+                        event.seq = self.next_seq;
+                        self.next_seq += 1;
+                        writes.push(Op::Event {
+                            table: self.table,
+                            session: Some(session),
+                            frame: Some(frame),
+                            event: event.clone(),
+                        });
+                        self.plan_apply(writes, event, a.at, derived);
+                    }
+                }
+            }
+        }
+        self.scratch = outputs;
+    }
+
+    fn plan_apply(
+        &mut self,
+        writes: &mut Writes,
+        event: TableEvent,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let shoe = self.engine.shoe();
+        self.engine.handle_event(&event);
+        if self.engine.shoe() != shoe {
+            writes.push(Op::Shoe {
+                table: self.table,
+                shoe: self.engine.shoe(),
+                first_seq: event.seq,
+                carry: carry_json(&self.engine),
+            });
+        }
+        let device_error = match &event.kind {
+            EventKind::DeviceError { code, .. } => Some(code.clone()),
+            _ => None,
+        };
+        derived.push(PlannedDerived::now(Derived::Event(event)));
+        while let Some(output) = self.engine.poll_output() {
+            let slot = match &output {
+                Output::Round(round) => {
+                    writes.push(Op::Round {
+                        table: self.table,
+                        shoe: round.shoe,
+                        round: round.round,
+                        first_seq: round.first_seq,
+                        last_seq: round.last_seq,
+                        body: serde_json::to_string(round).unwrap_or_default(),
+                    });
+                    None
+                }
+                Output::Irregularity(irregularity) => {
+                    let group = match (&device_error, irregularity.code) {
+                        (Some(code), IrregularityCode::DeviceError) => Some(GroupRule {
+                            key: format!("DEVICE_ERROR:{code}"),
+                            family: "DEVICE_ERROR:".into(),
+                            limit: DEVICE_ERROR_CODES_OPEN,
+                            overflow: "DEVICE_ERROR:*".into(),
+                        }),
+                        _ => None,
+                    };
+                    Some(writes.push(Op::Incident {
+                        incident: self.new_incident(irregularity),
+                        group,
+                        now,
+                    }))
+                }
+                Output::Shoe(_) | Output::DeviceErrorCleared(_) => None,
+            };
+            derived.push(PlannedDerived {
+                derived: Derived::Output {
+                    output,
+                    incident: None,
+                },
+                incident: slot,
+            });
+        }
+    }
+
+    fn new_incident(&self, irregularity: &Irregularity) -> NewIncident {
+        NewIncident {
+            table: self.table,
+            code: irregularity.code.to_string(),
+            severity: irregularity.severity.to_string(),
+            rule: irregularity.rule.clone(),
+            shoe: Some(irregularity.shoe),
+            round: irregularity.round,
+            seq: irregularity.seq,
+            evidence: irregularity.evidence.clone(),
+            message: irregularity.message.clone(),
+        }
+    }
+
+    // ----- one-shot forms, for callers that write as they go (import, tests, benches) -----
+
+    fn run(
+        &mut self,
+        batch: &mut Batch<'_>,
+        writes: Writes,
+        planned: Vec<PlannedDerived>,
+        derived: &mut Vec<Derived>,
+    ) -> Result<(), StoreError> {
+        let written = writes.execute(batch)?;
+        self.settle(&written);
+        derived.extend(planned.into_iter().map(|p| written.resolve(p)));
+        Ok(())
+    }
+
+    /// Starts a device session and records it at once (see [`TableRecorder::plan_connect`]).
+    pub fn connect(
+        &mut self,
+        store: &mut Store,
+        port: &str,
+        identity: DeviceIdentity,
+        now: Timestamp,
+    ) -> Result<SessionId, StoreError> {
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        self.plan_connect(&mut writes, port, identity, now, &mut planned);
+        let mut batch = store.batch(now)?;
+        self.run(&mut batch, writes, planned, &mut Vec::new())?;
+        batch.commit()?;
+        self.session().ok_or_else(|| {
+            StoreError::Invalid(format!("table {}: the session was not recorded", self.name))
+        })
+    }
+
+    /// Journals and processes one chunk of bytes as received at `received_at`, into `batch`.
     pub fn ingest(
         &mut self,
         batch: &mut Batch<'_>,
@@ -241,25 +1062,17 @@ impl TableRecorder {
         bytes: &[u8],
         derived: &mut Vec<Derived>,
     ) -> Result<(), StoreError> {
-        let Some(session) = self.session else {
+        if self.session.is_none() {
             return Err(StoreError::Invalid(format!(
                 "table {}: bytes arrived with no device session",
                 self.name
             )));
-        };
-        let chunk = batch.append_chunk(session, received_at, bytes)?;
-        self.last_chunk = Some(chunk);
-        self.scratch.clear();
-        match self.decoder.as_mut() {
-            Some(decoder) => decoder.push(bytes, received_at, &mut self.scratch),
-            None => {
-                return Err(StoreError::Invalid(format!(
-                    "table {}: bytes arrived for a source without a codec",
-                    self.name
-                )))
-            }
         }
-        self.record_outputs(batch, session, chunk, derived)
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        self.plan_chunk(&mut writes, received_at, bytes, &mut planned)?;
+        self.flush_garbage(&mut writes, &mut planned);
+        self.run(batch, writes, planned, derived)
     }
 
     /// Records events that arrived already decoded (an event file imported as a device stream).
@@ -280,11 +1093,20 @@ impl TableRecorder {
         self.next_seq += 1;
         // An event without its own time happened when it was received.
         event.at = event.at.or(Some(received_at));
-        batch.append_event(self.table, Some(session), None, &event)?;
-        self.apply(batch, event, received_at, derived)
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        writes.push(Op::Event {
+            table: self.table,
+            session: Some(session),
+            frame: None,
+            event: event.clone(),
+        });
+        self.plan_apply(&mut writes, event, received_at, &mut planned);
+        self.run(batch, writes, planned, derived)
     }
 
-    /// The device session ended: whatever the codec still held is recorded as rejected.
+    /// The device session ended: whatever the codec still held is recorded as rejected. The
+    /// session's end itself is left to the caller (`Store::end_session`, with its reason).
     pub fn disconnect(
         &mut self,
         batch: &mut Batch<'_>,
@@ -294,56 +1116,16 @@ impl TableRecorder {
         let Some(session) = self.session else {
             return Ok(None);
         };
-        self.scratch.clear();
-        if let Some(decoder) = self.decoder.as_mut() {
-            decoder.finish(now, &mut self.scratch);
-        }
-        // Leftover bytes were journaled with the chunks they came in; their frame rows point at
-        // the session's last chunk. With no chunk there can be no leftovers.
-        if let Some(chunk) = self.last_chunk {
-            self.record_outputs(batch, session, chunk, derived)?;
-        }
-        self.session = None;
-        self.last_chunk = None;
-        Ok(Some(session))
+        let ended = self.session();
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        self.plan_session_end(&mut writes, session, now, &mut planned);
+        self.run(batch, writes, planned, derived)?;
+        Ok(ended)
     }
 
-    fn record_outputs(
-        &mut self,
-        batch: &mut Batch<'_>,
-        session: SessionId,
-        chunk: pitwatch_store::ChunkId,
-        derived: &mut Vec<Derived>,
-    ) -> Result<(), StoreError> {
-        let outputs = std::mem::take(&mut self.scratch);
-        for output in &outputs {
-            let (at, rejection) = match output {
-                DecodeOutput::Accepted(a) => (a.at, None),
-                DecodeOutput::Rejected(r) => {
-                    (r.at, Some(format!("{}: {}", r.kind.as_str(), r.reason)))
-                }
-            };
-            let frame =
-                batch.append_frame(session, chunk, at, output.bytes(), rejection.as_deref())?;
-            derived.push(Derived::Frame {
-                accepted: rejection.is_none(),
-                reason: rejection,
-            });
-            for event in output.events() {
-                let mut event = event.clone();
-                event.seq = self.next_seq;
-                self.next_seq += 1;
-                batch.append_event(self.table, Some(session), Some(frame), &event)?;
-                self.apply(batch, event, at, derived)?;
-            }
-        }
-        self.scratch = outputs;
-        Ok(())
-    }
-
-    /// Enters an event that no device can see (a card exposed, the cut position, the table left
-    /// vacant), recorded by `user` at the console; the engine applies the rules to it like any
-    /// other event.
+    /// Enters an event that no device can see, recorded by `user` at the console (see
+    /// [`TableRecorder::plan_console`]).
     pub fn console(
         &mut self,
         batch: &mut Batch<'_>,
@@ -352,87 +1134,10 @@ impl TableRecorder {
         now: Timestamp,
         derived: &mut Vec<Derived>,
     ) -> Result<u64, StoreError> {
-        let mut event = TableEvent::new(self.next_seq, kind).at(now);
-        event.extra.insert(
-            "entered_by".into(),
-            serde_json::Value::String(user.to_owned()),
-        );
-        self.next_seq += 1;
-        batch.append_event(self.table, None, None, &event)?;
-        batch.append_audit(
-            user,
-            "console.event",
-            &format!("table {}", self.name),
-            &event.to_json_line(),
-            now,
-        )?;
-        let seq = event.seq;
-        self.apply(batch, event, now, derived)?;
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        let seq = self.plan_console(&mut writes, kind, user, now, &mut planned);
+        self.run(batch, writes, planned, derived)?;
         Ok(seq)
-    }
-
-    fn apply(
-        &mut self,
-        batch: &mut Batch<'_>,
-        event: TableEvent,
-        now: Timestamp,
-        derived: &mut Vec<Derived>,
-    ) -> Result<(), StoreError> {
-        let shoe = self.engine.shoe();
-        self.engine.handle_event(&event);
-        if self.engine.shoe() != shoe {
-            batch.record_shoe(
-                self.table,
-                self.engine.shoe(),
-                event.seq,
-                &carry_json(&self.engine),
-            )?;
-        }
-        derived.push(Derived::Event(event));
-        while let Some(output) = self.engine.poll_output() {
-            let incident = self.record_output(batch, &output, now)?;
-            derived.push(Derived::Output { output, incident });
-        }
-        Ok(())
-    }
-
-    fn record_output(
-        &mut self,
-        batch: &mut Batch<'_>,
-        output: &Output,
-        now: Timestamp,
-    ) -> Result<Option<IncidentId>, StoreError> {
-        match output {
-            Output::Round(round) => {
-                let body = serde_json::to_string(round).unwrap_or_default();
-                batch.record_round(
-                    self.table,
-                    round.shoe,
-                    round.round,
-                    round.first_seq,
-                    round.last_seq,
-                    &body,
-                )?;
-                Ok(None)
-            }
-            Output::Irregularity(irregularity) => batch
-                .open_incident(&self.new_incident(irregularity), now)
-                .map(Some),
-            Output::Shoe(_) | Output::DeviceErrorCleared(_) => Ok(None),
-        }
-    }
-
-    fn new_incident(&self, irregularity: &Irregularity) -> NewIncident {
-        NewIncident {
-            table: self.table,
-            code: irregularity.code.to_string(),
-            severity: irregularity.severity.to_string(),
-            rule: irregularity.rule.clone(),
-            shoe: Some(irregularity.shoe),
-            round: irregularity.round,
-            seq: irregularity.seq,
-            evidence: irregularity.evidence.clone(),
-            message: irregularity.message.clone(),
-        }
     }
 }

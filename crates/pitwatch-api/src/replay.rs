@@ -52,6 +52,9 @@ pub struct Replay {
     pub rejected: Vec<RejectedFrame>,
     /// Where re-decoding the bytes did not give the events on record.
     pub divergences: Vec<String>,
+    /// The table as the record leaves it: the engine's view after the last event (and after an
+    /// interruption recorded after it), which is what a recorder resumed on this record sees.
+    pub end_view: TableView,
 }
 
 impl Replay {
@@ -266,8 +269,12 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         // A resumption after the last recorded event: the live engine was interrupted there.
         if resumes.contains(&(last.event.seq + 1)) {
             engine.interrupt();
+            while let Some(output) = engine.poll_output() {
+                interrupted.push(output);
+            }
         }
     }
+    let end_view = engine.view();
     engine.finish();
     let mut closing = std::mem::take(&mut interrupted);
     while let Some(output) = engine.poll_output() {
@@ -280,6 +287,7 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         closing,
         rejected,
         divergences,
+        end_view,
     })
 }
 

@@ -46,20 +46,20 @@ fn check(path: &PathBuf) -> anyhow::Result<ExitCode> {
                 return Err(e).with_context(|| format!("cannot read {}", path.display()));
             }
             Err(error) => {
-                eprintln!("{}: {error}", path.display());
+                errln!("{}: {error}", path.display());
                 return Ok(ExitCode::from(2));
             }
         }
     }
     match seqs {
-        None => println!("{}: valid, no events", path.display()),
+        None => outln!("{}: valid, no events", path.display()),
         Some((first, last)) => {
-            println!(
+            outln!(
                 "{}: valid, {count} events (seq {first} to {last})",
                 path.display()
             );
             for (kind, n) in kinds {
-                println!("  {kind:<22} {n}");
+                outln!("  {kind:<22} {n}");
             }
         }
     }

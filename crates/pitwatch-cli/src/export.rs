@@ -141,7 +141,7 @@ fn write(
     if let Some(path) = path {
         std::fs::write(path, render(document)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display());
     }
     Ok(())
 }

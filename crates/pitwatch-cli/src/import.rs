@@ -14,11 +14,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use pitwatch_api::lease::Holder;
 use pitwatch_api::record::{book_text, Installation};
 use pitwatch_api::recorder::{Derived, TableRecorder};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::{Output, RuleBook};
+use pitwatch_store::Store;
 
 /// What a capture file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -60,7 +62,8 @@ pub struct ImportArgs {
 
 /// Runs `pitwatch import`.
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
-    let book = RuleBook::load(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let book =
+        pitwatch_api::pit::load_rule_book(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut bytes = Vec::new();
     File::open(&args.capture)
         .and_then(|f| BufReader::new(f).read_to_end(&mut bytes))
@@ -72,6 +75,23 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     if let Some(site) = &args.site {
         store.set_meta("site", site, start)?;
     }
+    // One writer per table: a table a monitor (or another import) records is refused, naming
+    // who records it; otherwise it is ours until the import ends.
+    let holder = Holder::this_process("pitwatch import");
+    holder.acquire(&mut store, std::slice::from_ref(&args.table), start)?;
+    let outcome = import_leased(&args, book, &bytes, &mut store, start);
+    let _ = store.release_leases(&holder.process);
+    holder.retire();
+    outcome
+}
+
+fn import_leased(
+    args: &ImportArgs,
+    book: RuleBook,
+    bytes: &[u8],
+    store: &mut Store,
+    start: Timestamp,
+) -> anyhow::Result<ExitCode> {
     let protocol = match args.format {
         CaptureFormat::AngelEye => ProtocolConfig::by_name("angel-eye"),
         CaptureFormat::Barcode => ProtocolConfig::by_name("barcode"),
@@ -79,7 +99,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
         CaptureFormat::Events => None,
     };
     let mut recorder = TableRecorder::resume(
-        &mut store,
+        store,
         &args.table,
         "baccarat",
         book,
@@ -89,10 +109,10 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     )?;
     let port = format!("import:{}", args.capture.display());
     let mut derived = Vec::new();
-    let session = recorder.connect(&mut store, &port, Default::default(), start)?;
+    let session = recorder.connect(store, &port, Default::default(), start)?;
     match protocol {
         Some(_) => {
-            let chunks = split(&bytes, args.format);
+            let chunks = split(bytes, args.format);
             let mut batch = store.batch(start)?;
             for (i, chunk) in chunks.iter().enumerate() {
                 let at = at_offset(start, i as i64 * args.pace_ms)?;
@@ -104,7 +124,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
             batch.commit()?;
         }
         None => {
-            let events = pitwatch_model::read_events(&bytes[..])
+            let events = pitwatch_model::read_events(bytes)
                 .with_context(|| format!("{} is not a valid event file", args.capture.display()))?;
             let mut batch = store.batch(start)?;
             for event in &events {
@@ -118,7 +138,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
             batch.commit()?;
         }
     }
-    summarise(&args, &derived);
+    summarise(args, &derived);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -158,10 +178,10 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
                 output: Output::Irregularity(irregularity),
                 incident,
             } => incidents.push((incident.map(|i| i.0), irregularity.clone())),
-            Derived::Output { .. } => {}
+            Derived::Output { .. } | Derived::Repeated { .. } | Derived::Gap { .. } => {}
         }
     }
-    println!(
+    outln!(
         "{} -> {} table {}: {accepted} frames accepted, {} rejected, {events} events, {rounds} rounds, {} incidents",
         args.capture.display(),
         args.db.display(),
@@ -170,13 +190,13 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
         incidents.len()
     );
     for reason in rejected {
-        println!("  rejected: {reason}");
+        outln!("  rejected: {reason}");
     }
     for (id, irregularity) in incidents {
         let round = irregularity
             .round
             .map_or_else(|| "-".to_owned(), |r| r.to_string());
-        println!(
+        outln!(
             "  incident {}: {} ({}) shoe {} round {round}, seq {}: {}",
             id.map_or_else(|| "?".into(), |i| i.to_string()),
             irregularity.code,

@@ -162,7 +162,7 @@ pub fn run_user(command: UserCommand) -> anyhow::Result<ExitCode> {
         RoleArg::Admin => Role::Admin,
     };
     store.add_user(&name, role, &password()?, crate::now())?;
-    println!("user {name} added as {}", role.as_str());
+    outln!("user {name} added as {}", role.as_str());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -178,20 +178,27 @@ pub fn run_list(args: ListArgs) -> anyhow::Result<ExitCode> {
     let incidents = store.incidents(&filter)?;
     if args.json {
         for incident in &incidents {
-            println!("{}", to_json(incident));
+            outln!("{}", to_json(incident));
         }
         return Ok(ExitCode::SUCCESS);
     }
     if incidents.is_empty() {
-        println!("no incidents");
+        outln!("no incidents");
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{:>5}  {:<24}  {:<10}  {:<26}  {:<8}  {:<12}  {:>4}  {:>5}",
-        "#", "opened", "table", "code", "severity", "status", "shoe", "round"
+        "#",
+        "opened",
+        "table",
+        "code",
+        "severity",
+        "status",
+        "shoe",
+        "round"
     );
     for i in &incidents {
-        println!(
+        outln!(
             "{:>5}  {:<24}  {:<10}  {:<26}  {:<8}  {:<12}  {:>4}  {:>5}",
             i.id.0,
             i.opened_at,
@@ -230,7 +237,7 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
         IncidentCommand::Show { db, id } => {
             let store = open(&db)?;
             let incident = store.incident(IncidentId(id))?;
-            println!(
+            outln!(
                 "incident {}: {} ({}) at {}, {}",
                 id,
                 incident.code,
@@ -238,9 +245,9 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
                 incident.table,
                 incident.status.as_str()
             );
-            println!("  rule: {}", incident.rule);
-            println!("  {}", incident.message);
-            println!(
+            outln!("  rule: {}", incident.rule);
+            outln!("  {}", incident.message);
+            outln!(
                 "  evidence: seq {}",
                 incident
                     .evidence
@@ -249,8 +256,19 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
+            if let Some(group) = store.incident_group(IncidentId(id))? {
+                if group.count > 1 {
+                    outln!(
+                        "  stands for {} like irregularities ({}), the last at seq {}, {}",
+                        group.count,
+                        group.key,
+                        group.last_seq,
+                        group.last_at
+                    );
+                }
+            }
             for step in store.incident_history(IncidentId(id))? {
-                println!(
+                outln!(
                     "  {}  {:<12} {:<10} {}",
                     step.at,
                     step.what,
@@ -263,19 +281,19 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
         IncidentCommand::Ack(step) => {
             let mut store = authenticated(&step)?;
             store.acknowledge(IncidentId(step.id), &step.user, now)?;
-            println!("incident {} acknowledged by {}", step.id, step.user);
+            outln!("incident {} acknowledged by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Note { step, text } => {
             let mut store = authenticated(&step)?;
             store.add_note(IncidentId(step.id), &step.user, &text, now)?;
-            println!("note added to incident {} by {}", step.id, step.user);
+            outln!("note added to incident {} by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Resolve { step, resolution } => {
             let mut store = authenticated(&step)?;
             store.resolve(IncidentId(step.id), &step.user, &resolution, now)?;
-            println!("incident {} resolved by {}", step.id, step.user);
+            outln!("incident {} resolved by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -4,11 +4,28 @@
 //! outcome to text and an exit code. Exit codes: 0 success, 1 a check found a problem in recorded
 //! data, 2 unusable input (bad arguments, a file that does not parse).
 
+/// Prints a line on stdout; once stdout is closed (`pitwatch … | head`), prints nothing more
+/// instead of panicking (see [`out`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::out::line(format_args!($($arg)*))
+    };
+}
+
+/// Prints a line on stderr, quietly doing nothing once stderr is closed.
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::out::error_line(format_args!($($arg)*))
+    };
+}
+
+mod bench;
 mod events;
 mod export;
 mod import;
 mod incidents;
 mod monitor;
+mod out;
 mod ports;
 mod replay;
 mod replay_record;
@@ -61,6 +78,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Simulate a table's shoe in a device protocol on a pseudo-terminal or TCP, with faults.
     Sim(sim::SimArgs),
+    /// Qualify this machine: simulated tables through the real monitor, with latency, memory
+    /// and loss figures beside a bare baseline.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
 }
 
 /// The host's current time: the CLI is an edge of the system, where the clock may be read.
@@ -87,11 +108,14 @@ fn main() -> ExitCode {
         Command::Incidents(args) => incidents::run_list(args),
         Command::Incident(command) => incidents::run_step(command),
         Command::User(command) => incidents::run_user(command),
+        Command::Bench(command) => bench::run(command),
     };
     match outcome {
         Ok(code) => code,
+        // Whoever read the output stopped reading (`| head`): nothing is wrong.
+        Err(error) if out::closed() || out::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            errln!("error: {error:#}");
             ExitCode::from(2)
         }
     }

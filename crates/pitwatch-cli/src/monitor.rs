@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_api::monitor::{
+    LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
+};
 use pitwatch_api::pit::PitConfig;
 use pitwatch_api::record::{self, Installation};
 use pitwatch_api::recorder::Derived;
@@ -29,6 +31,13 @@ pub struct MonitorArgs {
     /// Print every table event too, not only rounds and incidents.
     #[arg(long)]
     events: bool,
+    /// While the database cannot be written, what arrives waits in memory up to this many MB...
+    #[arg(long, default_value_t = 64)]
+    spool_memory_mb: u64,
+    /// ...then in a spool file beside the database up to this many MB (0: none); beyond both,
+    /// bytes are dropped, counted, and recorded as an incident once writing resumes.
+    #[arg(long, default_value_t = 1024)]
+    spool_file_mb: u64,
 }
 
 /// Runs `pitwatch monitor`.
@@ -57,12 +66,12 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     let opened = record::open_for_recording(&installation, &args.db)
         .with_context(|| format!("cannot open {}", args.db.display()))?;
     for failure in &opened.failures {
-        eprintln!("CRITICAL: {}", failure.message());
+        errln!("CRITICAL: {}", failure.message());
     }
     let db = opened.path.clone();
     let mut store = opened.store;
     store.set_meta("site", &pit.site.name, crate::now())?;
-    println!(
+    outln!(
         "record {} verified intact at start-up (signed by key {}); recording into it",
         db.display(),
         installation.fingerprint().unwrap_or_else(|| "-".into())
@@ -71,43 +80,54 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
-    let (monitor, events) = Monitor::start(store, tables, Arc::new(SystemClock))?;
-    println!(
+    let options = MonitorOptions {
+        spool: SpoolLimits {
+            memory: usize::try_from(args.spool_memory_mb.saturating_mul(1 << 20))
+                .unwrap_or(usize::MAX),
+            file: args.spool_file_mb.saturating_mul(1 << 20),
+        },
+        ..MonitorOptions::default()
+    };
+    let (monitor, events) = Monitor::start_with(store, tables, Arc::new(SystemClock), options)?;
+    let mut degraded = false;
+    outln!(
         "monitoring {} table(s) of {} into {}; Ctrl-C to stop",
         pit.tables.len(),
         pit.site.name,
         db.display()
     );
     let mut failed = false;
-    while !stop.load(Ordering::SeqCst) {
+    // Whoever reads the output may go away (`| head`): then the monitor stops in order.
+    while !stop.load(Ordering::SeqCst) && !crate::out::closed() {
         match events.recv_timeout(Duration::from_millis(200)) {
             Ok(event) => {
-                failed |= print(&event, args.events);
-                if matches!(event, MonitorEvent::Failed { table: None, .. }) {
-                    // The record can no longer be written: monitoring on would show what is
-                    // not on record.
-                    break;
+                if let MonitorEvent::Recording(state) = &event {
+                    degraded = state.degraded;
                 }
+                failed |= print(&event, args.events);
             }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
-    println!("stopping…");
+    if degraded {
+        errln!("stopping while recording is degraded: what waits is written now, or kept in the spool file for the next start");
+    }
+    outln!("stopping…");
     if let Err(error) = monitor.stop() {
-        eprintln!("FAILED monitor: {error}");
+        errln!("FAILED monitor: {error}");
         failed = true;
     }
     for event in events.try_iter() {
         failed |= print(&event, args.events);
     }
     if failed {
-        println!(
+        outln!(
             "stopped after a failure; everything before it is on record in {}",
             db.display()
         );
     } else {
-        println!("stopped; everything is on record in {}", db.display());
+        outln!("stopped; everything is on record in {}", db.display());
     }
     Ok(if failed {
         ExitCode::from(1)
@@ -130,7 +150,7 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                 LinkState::Disconnected => "disconnected",
                 LinkState::Retrying => "cannot connect, retrying",
             };
-            println!("{at}  {table:<10} {state}: {detail}");
+            outln!("{at}  {table:<10} {state}: {detail}");
             false
         }
         // Where the table stands is for screens; the console prints what happened.
@@ -138,11 +158,11 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
         MonitorEvent::Witness(journals) => {
             for journal in journals {
                 match &journal.error {
-                    Some(error) => eprintln!(
+                    Some(error) => errln!(
                         "WARNING checkpoint journal {}: {error}; recording goes on",
                         journal.path.display()
                     ),
-                    None => println!(
+                    None => outln!(
                         "checkpoint journal {} written again",
                         journal.path.display()
                     ),
@@ -150,22 +170,37 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
             }
             false
         }
-        MonitorEvent::Failed { table, message } => {
-            eprintln!(
-                "FAILED {}: {message}",
-                table.as_deref().unwrap_or("monitor")
-            );
+        MonitorEvent::Failed {
+            table: Some(table),
+            message,
+        } => {
+            errln!("FAILED {table}: {message}");
             true
+        }
+        MonitorEvent::Failed {
+            table: None,
+            message,
+        } => {
+            errln!("WARNING monitor: {message}");
+            false
+        }
+        MonitorEvent::Recording(state) => {
+            print_recording(state);
+            false
+        }
+        MonitorEvent::Missed { count } => {
+            errln!("WARNING monitor: {count} event(s) were recorded but not printed (the console fell behind)");
+            false
         }
         MonitorEvent::Derived { table, derived } => {
             match derived {
                 Derived::Event(event) if all_events => {
-                    println!("{table:<10} {}", event.to_json_line())
+                    outln!("{table:<10} {}", event.to_json_line())
                 }
                 Derived::Frame {
                     accepted: false,
                     reason,
-                } => println!(
+                } => outln!(
                     "{table:<10} frame rejected: {}",
                     reason.as_deref().unwrap_or("")
                 ),
@@ -178,7 +213,7 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                                 .collect::<Vec<_>>()
                                 .join(" ")
                         };
-                        println!(
+                        outln!(
                             "{table:<10} shoe {} round {:>2}: P [{}] {}  B [{}] {}  {}",
                             r.shoe,
                             r.round,
@@ -190,7 +225,7 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                         );
                     }
                     Output::Irregularity(i) => {
-                        println!(
+                        outln!(
                             "{table:<10} INCIDENT {}: {} [{}] rule {} shoe {} round {} seq {}\n           {}",
                             incident.map_or_else(|| "?".into(), |id| id.0.to_string()),
                             i.code,
@@ -202,7 +237,7 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                             i.message
                         );
                     }
-                    Output::Shoe(s) => println!(
+                    Output::Shoe(s) => outln!(
                         "{table:<10} shoe {} ended: {} rounds, {} cards{}",
                         s.shoe,
                         s.rounds,
@@ -210,12 +245,60 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                         if s.partial { " (partial)" } else { "" }
                     ),
                     Output::DeviceErrorCleared(c) => {
-                        println!("{table:<10} device error {} cleared", c.code);
+                        outln!("{table:<10} device error {} cleared", c.code);
                     }
                 },
+                Derived::Repeated {
+                    output: Output::Irregularity(i),
+                    incident,
+                    count,
+                } => {
+                    outln!(
+                        "{table:<10} {} again (seq {}): counted on incident {} ({count} in all)",
+                        i.code,
+                        i.seq,
+                        incident.0
+                    );
+                }
+                Derived::Gap { bytes, incident } => {
+                    outln!(
+                        "{table:<10} INCIDENT {}: RECORDING_GAP [critical] {bytes} bytes from the device could not be recorded (the spool was full)",
+                        incident.map_or_else(|| "?".into(), |id| id.0.to_string()),
+                    );
+                }
                 _ => {}
             }
             false
         }
+    }
+}
+
+/// Says on stderr whether everything is being recorded.
+fn print_recording(state: &RecordingState) {
+    let since = state
+        .since
+        .map_or_else(String::new, |t| format!(" since {t}"));
+    if state.degraded {
+        errln!(
+            "RECORDING DEGRADED{since}: {}; {} bytes ({} inputs) waiting, {} of them in the spool file, {} dropped, {} failed attempts",
+            state.reason,
+            state.backlog_bytes,
+            state.backlog_inputs,
+            state.spooled_bytes,
+            state.dropped_bytes,
+            state.attempts
+        );
+    } else if state.since.is_some() {
+        errln!(
+            "recording recovered: the backlog is written ({}{since}; {} bytes dropped, each loss recorded as an incident)",
+            state.reason,
+            state.dropped_bytes
+        );
+    } else {
+        errln!(
+            "WARNING monitor: {} bytes dropped ({}); each loss is recorded as an incident",
+            state.dropped_bytes,
+            state.reason
+        );
     }
 }

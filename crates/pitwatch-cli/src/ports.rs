@@ -19,9 +19,9 @@ pub struct PortsArgs {
 pub fn run(args: PortsArgs) -> anyhow::Result<ExitCode> {
     let ports = list_ports()?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&ports)?);
+        outln!("{}", serde_json::to_string_pretty(&ports)?);
     } else {
-        print!("{}", table(&ports));
+        outln!("{}", table(&ports).trim_end_matches('\n'));
     }
     Ok(ExitCode::SUCCESS)
 }

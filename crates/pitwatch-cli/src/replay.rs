@@ -73,11 +73,24 @@ pub enum ReplayFormat {
     Pitwatch,
 }
 
-/// One thing to replay: an event, or bytes a decoder rejected.
+/// One thing to replay: an event, or bytes a decoder rejected (consecutive rejections of the
+/// same kind are one item: how many, and how many bytes in all; the first piece's bytes, up to
+/// [`SHOWN_BYTES`], are shown).
 enum Item {
     Event(TableEvent),
-    Rejected(Rejection),
+    Rejected {
+        first: Rejection,
+        pieces: u64,
+        bytes: u64,
+    },
 }
+
+/// The most bytes of a run of rejected bytes a report shows.
+const SHOWN_BYTES: usize = 256;
+
+/// The most bytes handed to a decoder at once: a capture with no line end is decoded in pieces,
+/// so its rejections never pile up in memory.
+const PIECE: usize = 64 * 1024;
 
 /// Runs `pitwatch replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -87,20 +100,24 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let (Some(path), Some(rules)) = (&args.file, &args.rules) else {
         anyhow::bail!("give a FILE and --rules, or --db and --table");
     };
+    if let Err(problem) = pitwatch_api::pit::rule_book_file_ok(rules) {
+        errln!("error: {problem}");
+        return Ok(ExitCode::from(2));
+    }
     let book = match RuleBook::load(rules) {
         Ok(book) => book,
         Err(LoadError::Invalid { source_name, error }) => {
-            eprintln!(
+            errln!(
                 "error: rule book {source_name} is invalid ({} problems):",
                 error.problems.len()
             );
             for problem in &error.problems {
-                eprintln!("  - {problem}");
+                errln!("  - {problem}");
             }
             return Ok(ExitCode::from(2));
         }
         Err(error) => {
-            eprintln!("error: {error}");
+            errln!("error: {error}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -114,7 +131,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let Some(items) = decode_capture(&protocol, &bytes, args.pace_ms) else {
-            eprintln!("error: --pace-ms takes the capture's times out of range");
+            errln!("error: --pace-ms takes the capture's times out of range");
             return Ok(ExitCode::from(2));
         };
         return finish(write_items(
@@ -133,7 +150,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
                 return Err(e).with_context(|| format!("cannot read {}", path.display()));
             }
             Err(error) => {
-                eprintln!("{}: {error}", path.display());
+                errln!("{}: {error}", path.display());
                 return Ok(ExitCode::from(2));
             }
         }
@@ -155,40 +172,95 @@ pub(crate) fn finish(written: io::Result<()>) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Decodes a raw capture as a device stream starting at a fixed time, a chunk every `pace_ms`;
-/// `None` when the times leave the representable range.
-fn decode_capture(protocol: &ProtocolConfig, bytes: &[u8], pace_ms: i64) -> Option<Vec<Item>> {
-    let chunks: Vec<&[u8]> = match protocol {
-        ProtocolConfig::AngelEye(_) => bytes.chunks(4096).collect(),
-        ProtocolConfig::Barcode(_) | ProtocolConfig::Pitwatch(_) => bytes
-            .split_inclusive(|b| *b == b'\r' || *b == b'\n')
-            .collect(),
+/// Decodes a raw capture as a device stream starting at a fixed time, a chunk every `pace_ms`,
+/// as the items come (nothing of the whole capture's decoding is held at once); `None` when the
+/// times leave the representable range.
+fn decode_capture<'a>(
+    protocol: &ProtocolConfig,
+    bytes: &'a [u8],
+    pace_ms: i64,
+) -> Option<impl Iterator<Item = Item> + 'a> {
+    let line_based = !matches!(protocol, ProtocolConfig::AngelEye(_));
+    let chunks = move || -> Box<dyn Iterator<Item = &'a [u8]> + 'a> {
+        if line_based {
+            Box::new(bytes.split_inclusive(|b| *b == b'\r' || *b == b'\n'))
+        } else {
+            Box::new(bytes.chunks(4096))
+        }
     };
     // A fixed start keeps the replay of a capture the same whenever it runs.
     const START_MS: i64 = 1_796_025_600_000; // 2026-12-01T00:00:00Z
-    let at = |i: usize| {
+    let at = move |i: usize| {
         let ms = i64::try_from(i)
             .ok()?
             .checked_mul(pace_ms)?
             .checked_add(START_MS)?;
         Timestamp::from_unix_millis(ms)
     };
+    let count = chunks().count();
+    let end = at(count)?;
     let mut decoder = protocol.decoder(1);
+    // Each chunk is handed over a piece at a time, its outputs merged before the next piece.
+    let mut pieces = chunks()
+        .enumerate()
+        .flat_map(|(i, chunk)| chunk.chunks(PIECE).map(move |piece| (i, piece)));
+    let mut queue: std::collections::VecDeque<Item> = std::collections::VecDeque::new();
+    let mut pending: Option<Item> = None;
+    let mut finished = false;
     let mut outputs = Vec::new();
-    for (i, chunk) in chunks.iter().enumerate() {
-        decoder.push(chunk, at(i)?, &mut outputs);
-    }
-    decoder.finish(at(chunks.len())?, &mut outputs);
-    let mut items = Vec::new();
-    for output in outputs {
-        match output {
-            DecodeOutput::Accepted(accepted) => {
-                items.extend(accepted.events.into_iter().map(Item::Event))
-            }
-            DecodeOutput::Rejected(rejection) => items.push(Item::Rejected(rejection)),
+    Some(std::iter::from_fn(move || loop {
+        if let Some(item) = queue.pop_front() {
+            return Some(item);
         }
-    }
-    Some(items)
+        if finished {
+            return None;
+        }
+        outputs.clear();
+        match pieces.next() {
+            Some((i, piece)) => decoder.push(piece, at(i)?, &mut outputs),
+            None => {
+                decoder.finish(end, &mut outputs);
+                finished = true;
+            }
+        }
+        for output in outputs.drain(..) {
+            match output {
+                DecodeOutput::Accepted(accepted) => {
+                    queue.extend(pending.take());
+                    queue.extend(accepted.events.into_iter().map(Item::Event));
+                }
+                DecodeOutput::Rejected(rejection) => match &mut pending {
+                    Some(Item::Rejected {
+                        first,
+                        pieces,
+                        bytes,
+                    }) if first.kind == rejection.kind => {
+                        *pieces += 1;
+                        *bytes += rejection.bytes.len() as u64;
+                        if first.bytes.len() < SHOWN_BYTES {
+                            let room = SHOWN_BYTES - first.bytes.len();
+                            let take = rejection.bytes.len().min(room);
+                            first.bytes.extend_from_slice(&rejection.bytes[..take]);
+                        }
+                    }
+                    _ => {
+                        queue.extend(pending.take());
+                        let bytes = rejection.bytes.len() as u64;
+                        let mut first = rejection;
+                        first.bytes.truncate(SHOWN_BYTES);
+                        pending = Some(Item::Rejected {
+                            first,
+                            pieces: 1,
+                            bytes,
+                        });
+                    }
+                },
+            }
+        }
+        if finished {
+            queue.extend(pending.take());
+        }
+    }))
 }
 
 /// Replays `events` under `book` and writes the report to `out`.
@@ -235,16 +307,20 @@ fn write_items(
         }
         Ok(())
     };
-    let mut rejected = 0u32;
+    let mut rejected = 0u64;
     for item in items {
         match item {
             Item::Event(event) => {
                 engine.handle_event(&event);
                 write_all(&mut engine, &mut out)?;
             }
-            Item::Rejected(rejection) => {
-                rejected += 1;
-                write_rejection(&rejection, json, &mut out)?;
+            Item::Rejected {
+                first,
+                pieces,
+                bytes,
+            } => {
+                rejected += pieces;
+                write_rejection(&first, pieces, bytes, json, &mut out)?;
             }
         }
     }
@@ -259,16 +335,28 @@ fn write_items(
     out.flush()
 }
 
-/// One rejected frame: `{"type":"rejected","kind":…,"reason":…,"bytes":"hex"}` or a text line.
-fn write_rejection(rejection: &Rejection, json: bool, out: &mut impl Write) -> io::Result<()> {
+/// One rejected frame, or a run of `pieces` rejected the same way (`total` bytes, the first
+/// [`SHOWN_BYTES`] shown): `{"type":"rejected","kind":…,"reason":…,"bytes":"hex"}` (with
+/// `"pieces"` and `"length"` for a run) or a text line.
+fn write_rejection(
+    rejection: &Rejection,
+    pieces: u64,
+    total: u64,
+    json: bool,
+    out: &mut impl Write,
+) -> io::Result<()> {
     if json {
         let hex: String = rejection.bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "type": "rejected",
             "kind": rejection.kind.as_str(),
             "reason": rejection.reason,
             "bytes": hex,
         });
+        if pieces > 1 {
+            line["pieces"] = pieces.into();
+            line["length"] = total.into();
+        }
         serde_json::to_writer(&mut *out, &line)?;
         writeln!(out)
     } else {
@@ -280,9 +368,14 @@ fn write_rejection(rejection: &Rejection, json: bool, out: &mut impl Write) -> i
                 shown.push_str(&format!("\\x{b:02X}"));
             }
         }
+        let run = if pieces > 1 {
+            format!("  (and {} more like it: {total} bytes in all)", pieces - 1)
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "xx REJECTED {}: {}  bytes: {shown}",
+            "xx REJECTED {}: {}  bytes: {shown}{run}",
             rejection.kind, rejection.reason
         )
     }
@@ -544,5 +637,39 @@ mod tests {
         assert!(text.ends_with("rejected: 1 frames\n"), "{text}");
         // Times out of range are refused, not wrapped.
         assert!(decode_capture(&protocol, b"001\r002\r", i64::MAX).is_none());
+    }
+
+    #[test]
+    fn a_capture_of_garbage_with_no_line_end_is_one_rejected_run() {
+        let protocol = ProtocolConfig::by_name("barcode").unwrap();
+        let mut capture = b"511\r".to_vec();
+        capture.extend(std::iter::repeat_n(b'x', 1 << 20));
+        capture.extend_from_slice(b"\r005\r");
+        let items = decode_capture(&protocol, &capture, 500).unwrap();
+        let mut out = Vec::new();
+        write_items(&RuleBook::nz_baccarat(), items, true, &mut out).unwrap();
+        let lines: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let rejected: Vec<&Value> = lines.iter().filter(|l| l["type"] == "rejected").collect();
+        // The long run, and at most the piece its line end closes (which the codec words
+        // differently).
+        assert!(rejected.len() <= 2, "{rejected:?}");
+        let length = |l: &Value| {
+            l["length"]
+                .as_u64()
+                .unwrap_or(l["bytes"].as_str().unwrap().len() as u64 / 2)
+        };
+        assert_eq!(
+            rejected.iter().map(|l| length(l)).sum::<u64>(),
+            (1 << 20) + 1
+        );
+        assert!(rejected[0]["pieces"].as_u64().unwrap() > 60_000);
+        assert_eq!(
+            rejected[0]["bytes"].as_str().unwrap().len(),
+            2 * SHOWN_BYTES
+        );
     }
 }

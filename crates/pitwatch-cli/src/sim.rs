@@ -79,7 +79,7 @@ pub struct SimArgs {
     linger_ms: u64,
 }
 
-fn parse_pace(text: &str) -> Result<Pace, String> {
+pub(crate) fn parse_pace(text: &str) -> Result<Pace, String> {
     match text {
         "real" => Ok(Pace::RealTime),
         "fast" => Ok(Pace::Fast),
@@ -134,7 +134,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         shuffle: args.shuffle,
     };
     if let Err(error) = config.check() {
-        eprintln!("error: {error}");
+        errln!("error: {error}");
         return Ok(ExitCode::from(2));
     }
     let stop = Arc::new(AtomicBool::new(false));
@@ -162,9 +162,12 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         std::thread::sleep(Duration::from_millis(20));
     }
     let summary = device.stop()?;
-    eprintln!(
+    errln!(
         "sim: {} shoes, {} rounds, {} faults injected, {} bytes sent",
-        summary.shoes, summary.rounds, summary.faults, summary.bytes
+        summary.shoes,
+        summary.rounds,
+        summary.faults,
+        summary.bytes
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -67,7 +67,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         if witness.is_dir() {
             match &record_id {
                 Some(id) => journals.push(pitwatch_store::witness::journal_in(witness, id)),
-                None => eprintln!(
+                None => errln!(
                     "note: {} is a folder, but the record has no id to find its journal by",
                     witness.display()
                 ),
@@ -93,7 +93,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let trust_known = !trusted.is_empty() || installation.trusted().is_ok_and(|k| !k.is_empty());
     print_report(&args.db, &report, &installation);
     if !trust_known && report.latest.is_some() {
-        eprintln!(
+        errln!(
             "CANNOT CHECK THE SIGNATURE: no trusted key (the installation key {} is not here); \
              give the installation's public key with --public-key (its fingerprint is printed \
              in every report)",
@@ -102,22 +102,22 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     if report.intact() {
-        println!("intact");
+        outln!("intact");
         Ok(ExitCode::SUCCESS)
     } else {
         for problem in &report.problems {
-            eprintln!("NOT INTACT: {problem}");
+            errln!("NOT INTACT: {problem}");
         }
         Ok(ExitCode::from(1))
     }
 }
 
 fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Installation) {
-    println!("{}", db.display());
+    outln!("{}", db.display());
     if let Some(record) = &report.record {
-        println!("  record {record}");
+        outln!("  record {record}");
     }
-    println!("  sqlite integrity check: {}", report.integrity);
+    outln!("  sqlite integrity check: {}", report.integrity);
     for chain in &report.chains {
         let state = match &chain.problem {
             Some(_) => "BROKEN",
@@ -128,14 +128,15 @@ fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Inst
         } else {
             &chain.head
         };
-        println!(
+        outln!(
             "  {:<17} {:>9} rows  {state:<6}  head {head}",
-            chain.table, chain.length
+            chain.table,
+            chain.length
         );
     }
     match &report.latest {
         Some(latest) => {
-            println!(
+            outln!(
                 "  signed: checkpoint {} of {} at {} by key {}{}",
                 latest.text.id,
                 report.checkpoints,
@@ -147,14 +148,14 @@ fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Inst
                     (false, _) => " (NOT a valid signature of the record as it stands)",
                 }
             );
-            println!("  latest checkpoint: {}", latest.text);
+            outln!("  latest checkpoint: {}", latest.text);
         }
-        None => println!("  signed: no checkpoint"),
+        None => outln!("  signed: no checkpoint"),
     }
     match installation.trusted() {
         Ok(keys) if !keys.is_empty() => {
             for key in keys {
-                println!(
+                outln!(
                     "  installation key {} ({}), public key {}",
                     key.fingerprint(),
                     installation.key.display(),
@@ -162,12 +163,12 @@ fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Inst
                 );
             }
         }
-        Ok(_) => println!("  installation key: none at {}", installation.key.display()),
-        Err(e) => println!("  installation key: {e}"),
+        Ok(_) => outln!("  installation key: none at {}", installation.key.display()),
+        Err(e) => outln!("  installation key: {e}"),
     }
     for journal in &report.journals {
         match &journal.read {
-            Ok(()) => println!(
+            Ok(()) => outln!(
                 "  witness {}: {} checkpoint(s) of this record{}{}",
                 journal.path.display(),
                 journal.checkpoints,
@@ -181,13 +182,13 @@ fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Inst
                     String::new()
                 }
             ),
-            Err(e) => println!(
+            Err(e) => outln!(
                 "  witness {}: not read ({e}); truncation and rollback cannot be checked against it",
                 journal.path.display()
             ),
         }
     }
     for range in &report.predating {
-        println!("  written before signing (vouched for by its chain alone): {range}");
+        outln!("  written before signing (vouched for by its chain alone): {range}");
     }
 }

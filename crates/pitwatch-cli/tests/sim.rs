@@ -89,7 +89,7 @@ fn sim_and_host(protocol: &str, faults: &[&str], dir: &Path) -> (Vec<u8>, Vec<In
         max_ms: 100,
         factor: 2,
     };
-    let (handle, events) = spawn_device(&device, Arc::new(SystemClock));
+    let (handle, events) = spawn_device(&device, Arc::new(SystemClock)).unwrap();
     let mut host = HostView::new(&config, book.clone());
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut exited = false;

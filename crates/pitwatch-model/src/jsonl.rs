@@ -164,4 +164,15 @@ mod tests {
         write_events(&mut out, &events).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), text);
     }
+
+    #[test]
+    fn an_unknown_number_reads_back_the_same_after_it_is_written() {
+        // Found by fuzz/event_file: a long literal used to land one bit away on the second read.
+        let text = "{\"event\":\"shuffled\",\"ck\":2411000000000000000000000000000000000000292233575820485518}\n";
+        let events = read(text).unwrap();
+        let mut out = Vec::new();
+        write_events(&mut out, &events).unwrap();
+        let again = read(&String::from_utf8(out).unwrap()).unwrap();
+        assert_eq!(again, events);
+    }
 }

@@ -91,8 +91,30 @@ pub const META: Derived = Derived {
     columns: &["key", "value"],
 };
 
+/// Incidents that stand for a group of like irregularities, with the count (see [`crate::groups`]).
+pub const INCIDENT_GROUPS: Derived = Derived {
+    table: "incident_groups",
+    key: &["incident_id"],
+    columns: &[
+        "incident_id",
+        "table_id",
+        "group_key",
+        "count",
+        "last_seq",
+        "last_at",
+    ],
+};
+
 /// Every derived table, in the order verification reports them.
-pub const DERIVED: &[Derived] = &[PIT_TABLES, DEVICES, DEVICE_SESSIONS, USERS, SHOES, META];
+pub const DERIVED: &[Derived] = &[
+    PIT_TABLES,
+    DEVICES,
+    DEVICE_SESSIONS,
+    USERS,
+    SHOES,
+    META,
+    INCIDENT_GROUPS,
+];
 
 fn derived_named(name: &str) -> Option<&'static Derived> {
     DERIVED.iter().find(|d| d.table == name)

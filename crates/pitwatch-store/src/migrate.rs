@@ -29,6 +29,11 @@ pub const MIGRATIONS: &[(u32, &str, &str)] = &[
         "sealed",
         include_str!("../../../migrations/0003_sealed.sql"),
     ),
+    (
+        4,
+        "leases",
+        include_str!("../../../migrations/0004_leases.sql"),
+    ),
 ];
 
 /// The first schema version with signed checkpoints, chained incidents and facts.

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_store::chain::{self, Chain, GENESIS};
 use pitwatch_store::{
-    CheckpointText, Depth, DeviceIdentity, NewIncident, Role, Sealing, SigningKey, Store,
-    StoreError, TableId, VerifyOptions, VerifyReport,
+    CheckpointText, Depth, DeviceIdentity, GroupRule, NewIncident, Role, Sealing, SigningKey,
+    Store, StoreError, TableId, VerifyOptions, VerifyReport,
 };
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
@@ -111,6 +111,34 @@ impl Pit {
                         message: "Burn of 3 cards; the first card was a 5".into(),
                     },
                     t(20),
+                )
+                .unwrap();
+            batch.commit().unwrap();
+        }
+        // A device error raised twice: one incident (4) that counts both.
+        let rule = GroupRule {
+            key: "DEVICE_ERROR:E7".into(),
+            family: "DEVICE_ERROR:".into(),
+            limit: 4,
+            overflow: "DEVICE_ERROR:*".into(),
+        };
+        for seq in [31, 33] {
+            let mut batch = store.batch(t(25)).unwrap();
+            batch
+                .open_grouped_incident(
+                    &NewIncident {
+                        table,
+                        code: "DEVICE_ERROR".into(),
+                        severity: "medium".into(),
+                        rule: "device".into(),
+                        shoe: Some(1),
+                        round: None,
+                        seq,
+                        evidence: vec![seq],
+                        message: "E7 card jam".into(),
+                    },
+                    &rule,
+                    t(25),
                 )
                 .unwrap();
             batch.commit().unwrap();
@@ -352,7 +380,7 @@ fn a_record_cut_short_is_contradicted_by_its_journal() {
         .unwrap();
     // The derived tables are put back as they were then, too (the attacker knows the facts).
     conn.execute_batch(
-        "DELETE FROM users; DELETE FROM incident_status; DELETE FROM shoes; UPDATE device_sessions SET ended_at = NULL, end_reason = NULL;",
+        "DELETE FROM users; DELETE FROM incident_status; DELETE FROM incident_groups; DELETE FROM shoes; UPDATE device_sessions SET ended_at = NULL, end_reason = NULL;",
     )
     .unwrap();
     for sql in triggers {
@@ -473,6 +501,16 @@ fn derived_tables_edited_behind_the_chain_are_found() {
             "shoes",
             "DELETE FROM shoes",
             vec!["shoes row [1,1]", "deleted"],
+        ),
+        (
+            "incident_groups",
+            "UPDATE incident_groups SET count = 1",
+            vec!["incident_groups row 4", "altered"],
+        ),
+        (
+            "incident_groups",
+            "DELETE FROM incident_groups",
+            vec!["incident_groups row 4", "deleted"],
         ),
         (
             "meta",

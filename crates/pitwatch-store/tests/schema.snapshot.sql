@@ -4,6 +4,9 @@ CREATE INDEX frames_by_session ON frames (session_id, id);
 -- index incident_changes_by_incident
 CREATE INDEX incident_changes_by_incident ON incident_changes (incident_id, id);
 
+-- index incident_groups_by_key
+CREATE INDEX incident_groups_by_key ON incident_groups (table_id, group_key, incident_id);
+
 -- index incident_status_by_status
 CREATE INDEX incident_status_by_status ON incident_status (status, incident_id);
 
@@ -124,6 +127,16 @@ CREATE TABLE incident_changes (
     hash        BLOB NOT NULL
 );
 
+-- table incident_groups
+CREATE TABLE incident_groups (
+    incident_id     INTEGER PRIMARY KEY REFERENCES incidents (id),
+    table_id        INTEGER NOT NULL REFERENCES pit_tables (id),
+    group_key       TEXT NOT NULL,
+    count           INTEGER NOT NULL,
+    last_seq        INTEGER NOT NULL,
+    last_at         TEXT NOT NULL
+);
+
 -- table incident_notes
 CREATE TABLE incident_notes (
     id          INTEGER PRIMARY KEY,
@@ -200,6 +213,15 @@ CREATE TABLE shoes (
     first_seq   INTEGER NOT NULL,
     carry       TEXT NOT NULL,
     PRIMARY KEY (table_id, shoe)
+);
+
+-- table table_leases
+CREATE TABLE table_leases (
+    table_name      TEXT PRIMARY KEY,
+    holder          TEXT NOT NULL,
+    process         TEXT NOT NULL,
+    acquired_ms     INTEGER NOT NULL,
+    heartbeat_ms    INTEGER NOT NULL
 );
 
 -- table users

@@ -66,7 +66,7 @@ fn live(protocol: &str, faults: Vec<FaultSpec>, tcp: bool) {
         max_ms: 100,
         factor: 2,
     };
-    let (handle, events) = spawn_device(&device_config, Arc::new(SystemClock));
+    let (handle, events) = spawn_device(&device_config, Arc::new(SystemClock)).unwrap();
     let mut host = HostView::new(&config, book.clone());
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut quiet_since = Instant::now();

@@ -181,8 +181,13 @@ pub struct TcpConfig {
     pub address: String,
 }
 
+/// The shortest delay between two connection attempts, whatever the configuration says: a
+/// backoff of 0 would retry tens of thousands of times a second against a port that is not there.
+pub const BACKOFF_FLOOR_MS: u64 = 50;
+
 /// Exponential backoff between reconnect attempts: `initial_ms`, then multiplied by `factor`
-/// after each failed attempt, never above `max_ms`. A successful connection starts it afresh.
+/// after each failed attempt, never above `max_ms`, never below [`BACKOFF_FLOOR_MS`]. A
+/// successful connection starts it afresh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Backoff {
@@ -205,15 +210,22 @@ impl Default for Backoff {
 }
 
 impl Backoff {
+    /// The longest delay, never below the floor.
+    fn longest(&self) -> Duration {
+        Duration::from_millis(self.max_ms.max(BACKOFF_FLOOR_MS))
+    }
+
     /// The first delay.
     pub fn first(&self) -> Duration {
-        Duration::from_millis(self.initial_ms.min(self.max_ms))
+        Duration::from_millis(self.initial_ms.max(BACKOFF_FLOOR_MS)).min(self.longest())
     }
 
     /// The delay after `current`.
     pub fn after(&self, current: Duration) -> Duration {
-        let next = current.saturating_mul(self.factor.max(1));
-        next.min(Duration::from_millis(self.max_ms))
+        let next = current
+            .max(Duration::from_millis(BACKOFF_FLOOR_MS))
+            .saturating_mul(self.factor.max(1));
+        next.min(self.longest())
     }
 }
 
@@ -266,6 +278,32 @@ mod tests {
             delay = backoff.after(delay);
             seen.push(delay.as_millis());
         }
-        assert_eq!(seen, [10, 30, 80, 80, 80]);
+        assert_eq!(seen, [50, 80, 80, 80, 80]);
+        let backoff = Backoff {
+            initial_ms: 100,
+            max_ms: 1000,
+            factor: 3,
+        };
+        let mut delay = backoff.first();
+        let mut seen = vec![delay.as_millis()];
+        for _ in 0..4 {
+            delay = backoff.after(delay);
+            seen.push(delay.as_millis());
+        }
+        assert_eq!(seen, [100, 300, 900, 1000, 1000]);
+    }
+
+    #[test]
+    fn a_zero_backoff_still_waits_the_floor() {
+        let backoff = Backoff {
+            initial_ms: 0,
+            max_ms: 0,
+            factor: 0,
+        };
+        assert_eq!(backoff.first(), Duration::from_millis(BACKOFF_FLOOR_MS));
+        assert_eq!(
+            backoff.after(Duration::ZERO),
+            Duration::from_millis(BACKOFF_FLOOR_MS)
+        );
     }
 }

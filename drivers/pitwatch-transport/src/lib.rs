@@ -26,10 +26,14 @@ use pitwatch_model::Timestamp;
 
 pub use config::{
     Backoff, DeviceConfig, FlowControl, Parity, SerialConfig, TcpConfig, TransportConfig,
+    BACKOFF_FLOOR_MS,
 };
 pub use connection::{ConfiguredConnector, Connection, Connector, SerialConnection, TcpConnection};
 pub use ports::{list_ports, PortInfo, PortKind, UsbInfo};
-pub use reader::{spawn_device, spawn_reader, DeviceHandle, ReaderOptions};
+pub use reader::{
+    spawn_device, spawn_device_into, spawn_reader, spawn_reader_into, DeviceHandle, EventSink,
+    ReaderOptions,
+};
 
 /// What a reader reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +102,9 @@ pub enum TransportError {
     /// The reader has stopped.
     #[error("the device reader has stopped")]
     Stopped,
+    /// The reader's thread could not be started (too many threads, or no memory for one).
+    #[error("cannot start a device reader thread: {0}")]
+    Thread(String),
 }
 
 /// Where the reader takes times from. Injected so tests can use a fixed or stepping clock.

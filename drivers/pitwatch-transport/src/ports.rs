@@ -81,8 +81,20 @@ pub fn list_ports() -> Result<Vec<PortInfo>, TransportError> {
 }
 
 /// The USB identity of the port at `path` (following symlinks such as `/dev/serial/by-id/…`).
+///
+/// Listing the ports walks the whole device tree, which costs milliseconds; done at every
+/// connection of a pit of hundreds of pseudo-terminals or TCP-bridged ports that was seconds of
+/// CPU at start-up. On Linux a port with no device behind it in `/sys/class/tty` (a
+/// pseudo-terminal) cannot be USB, so the listing is skipped for it.
 pub(crate) fn usb_info_for(path: &str) -> Option<UsbInfo> {
     let wanted = std::fs::canonicalize(path).ok()?;
+    let classes = std::path::Path::new("/sys/class/tty");
+    if classes.is_dir() {
+        let name = wanted.file_name()?;
+        if !classes.join(name).join("device").exists() {
+            return None;
+        }
+    }
     list_ports().ok()?.into_iter().find_map(|port| {
         let same = std::fs::canonicalize(&port.path).ok()? == wanted;
         match port.kind {

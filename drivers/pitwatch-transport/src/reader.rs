@@ -89,15 +89,49 @@ impl Drop for DeviceHandle {
     }
 }
 
-/// Starts a reader for `config`; events arrive on the returned receiver in order.
+/// Where a reader hands its events, in order. A monitor gives its readers a sink that blocks
+/// while the device has too much waiting to be recorded (back-pressure: the reader stops reading
+/// and the device's bytes wait in the operating system's buffer), so a flooding device costs
+/// bounded memory.
+pub trait EventSink: Send {
+    /// Takes one event, waiting if it must. `false`: nobody listens any more, the reader stops.
+    fn deliver(&mut self, event: TransportEvent) -> bool;
+}
+
+impl EventSink for Sender<TransportEvent> {
+    fn deliver(&mut self, event: TransportEvent) -> bool {
+        self.send(event).is_ok()
+    }
+}
+
+/// The stack each reader thread gets: a reader holds its buffer on the heap and calls little,
+/// so a small stack lets a pit of hundreds of devices start within a modest memory limit.
+const READER_STACK: usize = 256 * 1024;
+
+/// Starts a reader for `config`; events arrive on the returned receiver in order. Fails, with
+/// the system's reason, when the thread cannot be started (too many threads, no memory).
 pub fn spawn_device(
     config: &DeviceConfig,
     clock: Arc<dyn Clock>,
-) -> (DeviceHandle, Receiver<TransportEvent>) {
+) -> Result<(DeviceHandle, Receiver<TransportEvent>), TransportError> {
     spawn_reader(
         Box::new(ConfiguredConnector::new(config.clone())),
         ReaderOptions::from(config),
         clock,
+    )
+}
+
+/// Starts a reader for `config` that hands its events to `sink`.
+pub fn spawn_device_into(
+    config: &DeviceConfig,
+    clock: Arc<dyn Clock>,
+    sink: Box<dyn EventSink>,
+) -> Result<DeviceHandle, TransportError> {
+    spawn_reader_into(
+        Box::new(ConfiguredConnector::new(config.clone())),
+        ReaderOptions::from(config),
+        clock,
+        sink,
     )
 }
 
@@ -106,37 +140,46 @@ pub fn spawn_reader(
     connector: Box<dyn Connector>,
     options: ReaderOptions,
     clock: Arc<dyn Clock>,
-) -> (DeviceHandle, Receiver<TransportEvent>) {
+) -> Result<(DeviceHandle, Receiver<TransportEvent>), TransportError> {
     let (events_tx, events) = mpsc::channel();
+    let handle = spawn_reader_into(connector, options, clock, Box::new(events_tx))?;
+    Ok((handle, events))
+}
+
+/// Starts a reader over any connector that hands its events to `sink`.
+pub fn spawn_reader_into(
+    connector: Box<dyn Connector>,
+    options: ReaderOptions,
+    clock: Arc<dyn Clock>,
+    sink: Box<dyn EventSink>,
+) -> Result<DeviceHandle, TransportError> {
     let (writes_tx, writes) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
     let reader = Reader {
         connector,
         options,
         clock,
-        events: events_tx,
+        events: sink,
         writes,
         stop: Arc::clone(&stop),
     };
     let thread = std::thread::Builder::new()
         .name("pitwatch-device-reader".into())
+        .stack_size(READER_STACK)
         .spawn(move || reader.run())
-        .expect("the OS can start a thread");
-    (
-        DeviceHandle {
-            writes: writes_tx,
-            stop,
-            thread: Some(thread),
-        },
-        events,
-    )
+        .map_err(|e| TransportError::Thread(e.to_string()))?;
+    Ok(DeviceHandle {
+        writes: writes_tx,
+        stop,
+        thread: Some(thread),
+    })
 }
 
 struct Reader {
     connector: Box<dyn Connector>,
     options: ReaderOptions,
     clock: Arc<dyn Clock>,
-    events: Sender<TransportEvent>,
+    events: Box<dyn EventSink>,
     writes: Receiver<Write>,
     stop: Arc<AtomicBool>,
 }
@@ -150,8 +193,8 @@ enum End {
 }
 
 impl Reader {
-    fn emit(&self, event: TransportEvent) -> bool {
-        self.events.send(event).is_ok()
+    fn emit(&mut self, event: TransportEvent) -> bool {
+        self.events.deliver(event)
     }
 
     fn stopping(&self) -> bool {
@@ -248,7 +291,7 @@ impl Reader {
         }
     }
 
-    fn lost(&self, reason: String) -> End {
+    fn lost(&mut self, reason: String) -> End {
         let event = TransportEvent::Disconnected {
             at: self.clock.now(),
             reason,

@@ -138,7 +138,7 @@ fn serial_device_going_away_and_coming_back() {
     let dir = tempfile::tempdir().unwrap();
     let mut pair = PtyPair::start(dir.path());
     let config = serial_config(&pair.host_end);
-    let (handle, events) = spawn_device(&config, Arc::new(SystemClock));
+    let (handle, events) = spawn_device(&config, Arc::new(SystemClock)).unwrap();
     assert!(matches!(
         next_event(&events),
         TransportEvent::Connected { description, usb: None, .. } if description.contains("4800 8N1")
@@ -187,7 +187,7 @@ fn serial_device_going_away_and_coming_back() {
 fn serial_port_that_does_not_exist_is_retried_with_growing_delays() {
     let dir = tempfile::tempdir().unwrap();
     let config = serial_config(&dir.path().join("missing"));
-    let (handle, events) = spawn_device(&config, Arc::new(SystemClock));
+    let (handle, events) = spawn_device(&config, Arc::new(SystemClock)).unwrap();
     let mut delays = Vec::new();
     while delays.len() < 5 {
         match events.recv_timeout(WAIT).unwrap() {
@@ -215,7 +215,7 @@ fn bad_serial_settings_are_reported() {
     if let TransportConfig::Serial(serial) = &mut config.transport {
         serial.data_bits = 9;
     }
-    let (handle, events) = spawn_device(&config, Arc::new(SystemClock));
+    let (handle, events) = spawn_device(&config, Arc::new(SystemClock)).unwrap();
     match events.recv_timeout(WAIT).unwrap() {
         TransportEvent::ConnectFailed { reason, .. } => {
             assert!(reason.contains("data_bits 9"), "{reason}")
@@ -264,7 +264,7 @@ fn tcp_server_dropping_and_accepting_again() {
     }));
     config.read_timeout_ms = 20;
     config.backoff = fast_backoff();
-    let (handle, events) = spawn_device(&config, Arc::new(SystemClock));
+    let (handle, events) = spawn_device(&config, Arc::new(SystemClock)).unwrap();
 
     let (mut server, _) = listener.accept().unwrap();
     assert!(matches!(
@@ -310,7 +310,7 @@ fn tcp_idle_connection_is_reopened_when_configured() {
     config.read_timeout_ms = 10;
     config.idle_reconnect_ms = Some(100);
     config.backoff = fast_backoff();
-    let (handle, events) = spawn_device(&config, Arc::new(SystemClock));
+    let (handle, events) = spawn_device(&config, Arc::new(SystemClock)).unwrap();
     let (_first, _) = listener.accept().unwrap();
     assert!(matches!(
         next_event(&events),
@@ -384,7 +384,7 @@ fn events_come_in_order_with_times_taken_on_arrival() {
         idle_reconnect: None,
     };
     let clock = Arc::new(SteppingClock::new(1_000, 1));
-    let (handle, events) = spawn_reader(Box::new(connector), options, clock);
+    let (handle, events) = spawn_reader(Box::new(connector), options, clock).unwrap();
     let mut seen = Vec::new();
     loop {
         let event = events.recv_timeout(WAIT).unwrap();

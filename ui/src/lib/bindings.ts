@@ -531,7 +531,38 @@ incident: IncidentRow, } | { "type": "record",
 /**
  * The record as it is now.
  */
-record: RecordStatus, };
+record: RecordStatus, } | { "type": "recording", 
+/**
+ * The state now.
+ */
+status: RecordingStatus, };
+
+export type RecordingStatus = { 
+/**
+ * Whether recording is degraded: what arrives waits in the spool because the database
+ * cannot be written (or the backlog is still being written).
+ */
+degraded: boolean, 
+/**
+ * What is wrong (or, once recovered, what was), for people.
+ */
+reason: string, 
+/**
+ * Since when (Unix milliseconds).
+ */
+sinceMs: number | null, 
+/**
+ * Bytes waiting to be written.
+ */
+backlogBytes: number, 
+/**
+ * Inputs (reads, connection changes) waiting to be written.
+ */
+backlogInputs: number, 
+/**
+ * Bytes dropped because the spool was full (each loss is recorded as an incident).
+ */
+droppedBytes: number, };
 
 export type ShoeReplay = { 
 /**
