@@ -24,6 +24,7 @@ use pitwatch_codec::Decoder;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_rules::{Carry, Engine, Irregularity, IrregularityCode, Output, RuleBook, TableView};
+use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 use pitwatch_store::{
     Batch, ChunkId, DeviceIdentity, FrameId, GroupRule, Grouped, IncidentId, NewIncident,
     SessionId, Store, StoreError, TableId,
@@ -445,6 +446,8 @@ pub struct TableRecorder {
     protocol: Option<ProtocolConfig>,
     decoder: Option<Box<dyn Decoder>>,
     engine: Engine,
+    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`).
+    shuffle: ShuffleWatch,
     session: Option<RowRef<SessionId>>,
     last_chunk: Option<RowRef<ChunkId>>,
     port: String,
@@ -485,6 +488,11 @@ impl TableRecorder {
             None => None,
         };
         let whole = last_start.is_none();
+        // The shuffle watch resumes with the recorded orders of the shoes before the last one.
+        let mut shuffle = match (stored, &last_start) {
+            (Some(last), Some(_)) => crate::shuffle::resumed_watch(store, table, &book, last)?,
+            _ => ShuffleWatch::new(&book),
+        };
         let (mut engine, rows) = match last_start {
             Some((first_seq, carry)) => (
                 Engine::resume(book, carry),
@@ -500,8 +508,11 @@ impl TableRecorder {
             }
             let shoe = engine.shoe();
             engine.handle_event(&row.event);
+            shuffle.observe(&row.event);
             if engine.shoe() != shoe {
                 shoes.push((engine.shoe(), row.event.seq, carry_json(&engine)));
+                // Judged live when it was recorded (or recorded before shuffles were judged).
+                let _ = shuffle.shoe_started(engine.shoe(), row.event.seq);
             }
             last_seq = row.event.seq;
         }
@@ -529,6 +540,7 @@ impl TableRecorder {
             decoder: protocol.map(|p| p.decoder(1)),
             protocol,
             engine,
+            shuffle,
             session: None,
             last_chunk: None,
             port,
@@ -573,6 +585,12 @@ impl TableRecorder {
     /// the round in progress, the burn, the cutting card and the last round).
     pub fn view(&self) -> TableView {
         self.engine.view()
+    }
+
+    /// The shuffle statistics of the shoe being dealt, as far as it has gone (provisional: a
+    /// shoe is judged, and may raise `SHUFFLE_SUSPECT`, when the next one starts).
+    pub fn shuffle_so_far(&self) -> Option<ShoeShuffle> {
+        self.shuffle.provisional()
     }
 
     /// The current device session, if connected and on record.
@@ -952,6 +970,9 @@ impl TableRecorder {
     ) {
         let shoe = self.engine.shoe();
         self.engine.handle_event(&event);
+        self.shuffle.observe(&event);
+        // The shoe that ended is judged once the engine's outputs for this event are planned.
+        let mut judged = None;
         if self.engine.shoe() != shoe {
             writes.push(Op::Shoe {
                 table: self.table,
@@ -959,6 +980,7 @@ impl TableRecorder {
                 first_seq: event.seq,
                 carry: carry_json(&self.engine),
             });
+            judged = self.shuffle.shoe_started(self.engine.shoe(), event.seq);
         }
         let device_error = match &event.kind {
             EventKind::DeviceError { code, .. } => Some(code.clone()),
@@ -1002,6 +1024,20 @@ impl TableRecorder {
                     incident: None,
                 },
                 incident: slot,
+            });
+        }
+        if let Some(irregularity) = judged.and_then(|j| j.irregularity) {
+            let slot = writes.push(Op::Incident {
+                incident: self.new_incident(&irregularity),
+                group: None,
+                now,
+            });
+            derived.push(PlannedDerived {
+                derived: Derived::Output {
+                    output: Output::Irregularity(irregularity),
+                    incident: None,
+                },
+                incident: Some(slot),
             });
         }
     }

@@ -118,14 +118,23 @@ impl ShuffleWatch {
     /// Takes an event of the table's stream (before the engine's shoe number for it is known).
     pub fn observe(&mut self, event: &TableEvent) {
         if let EventKind::CardDrawn { card, .. } = &event.kind {
-            self.cards.push((event.seq, *card));
+            self.observe_card(event.seq, *card);
         }
     }
 
+    /// Takes a card drawn at `seq` (an order read back from the record).
+    pub fn observe_card(&mut self, seq: u64, card: Option<Card>) {
+        self.cards.push((seq, card));
+    }
+
     /// The engine started shoe `shoe` at the event `seq` (already observed): the shoe before it
-    /// is complete and is judged. `None` for the stream's first shoe start (no shoe before) and
-    /// for a continuous shuffler.
+    /// is complete and is judged. `None` for the stream's first shoe start (no shoe before), for
+    /// a continuous shuffler, and for the shoe the watch is already in.
     pub fn shoe_started(&mut self, shoe: u32, seq: u64) -> Option<ShoeShuffle> {
+        if shoe == self.shoe {
+            // Already in it: a watch resumed at this shoe's start sees its first event again.
+            return None;
+        }
         let split = self.cards.partition_point(|(s, _)| *s < seq);
         let next: Order = self.cards.split_off(split);
         let ended = std::mem::replace(&mut self.cards, next);
