@@ -12,7 +12,7 @@
 use pitwatch_dealer::{deal_with, DealerConfig, ShuffleModel, Shuffling};
 use pitwatch_model::Card;
 use pitwatch_rules::RuleBook;
-use pitwatch_shuffle::{analyse, Settings, Verdict};
+use pitwatch_shuffle::{analyse, longest_common_block, Settings, Verdict};
 
 /// The orders of `count` consecutive shoes under `model`, each from the one before.
 struct Shoes {
@@ -24,8 +24,9 @@ struct Shoes {
 }
 
 impl Shoes {
-    /// The next chunk of shoe orders (the dealt cards, burn included, in order).
-    fn next_chunk(&mut self, shoes: u32) -> Vec<Vec<Option<Card>>> {
+    /// The next chunk of shoes: each one's order (the dealt cards, burn included, in order) and
+    /// its whole stack (undealt cards too).
+    fn next_chunk(&mut self, shoes: u32) -> Vec<(Vec<Option<Card>>, Vec<Option<Card>>)> {
         let config = DealerConfig {
             shoes,
             ..DealerConfig::angel_eye()
@@ -50,7 +51,12 @@ impl Shoes {
             .stacks
             .iter()
             .zip(&session.cards_per_shoe)
-            .map(|(stack, dealt)| stack[..*dealt as usize].iter().copied().map(Some).collect())
+            .map(|(stack, dealt)| {
+                (
+                    stack[..*dealt as usize].iter().copied().map(Some).collect(),
+                    stack.iter().copied().map(Some).collect(),
+                )
+            })
             .collect()
     }
 }
@@ -62,6 +68,9 @@ struct Tally {
     riffles: Vec<u32>,
     p_values: Vec<f64>,
     longest: Vec<u32>,
+    /// Shoes not suspect whose kept block (found in the whole stack) was not dealt, or not 6 of
+    /// its cards: behind the cutting card.
+    missed_undealt: u32,
 }
 
 fn run(book: &RuleBook, model: ShuffleModel, shoes: u32, seed: u64, settings: &Settings) -> Tally {
@@ -73,7 +82,8 @@ fn run(book: &RuleBook, model: ShuffleModel, shoes: u32, seed: u64, settings: &S
         previous: None,
     };
     // A first shoe of new cards, then the model from there on.
-    let mut history: Vec<Vec<Option<Card>>> = source.next_chunk(1);
+    let mut history: Vec<Vec<Option<Card>>> =
+        source.next_chunk(1).into_iter().map(|(o, _)| o).collect();
     let mut tally = Tally {
         shoes: 0,
         suspect: 0,
@@ -81,11 +91,12 @@ fn run(book: &RuleBook, model: ShuffleModel, shoes: u32, seed: u64, settings: &S
         riffles: Vec::new(),
         p_values: Vec::new(),
         longest: Vec::new(),
+        missed_undealt: 0,
     };
     let keep = settings.previous_shoes as usize;
     while tally.shoes < shoes {
         let batch = (shoes - tally.shoes).min(50);
-        for shoe in source.next_chunk(batch) {
+        for (shoe, stack) in source.next_chunk(batch) {
             let previous: Vec<&[Option<Card>]> =
                 history.iter().rev().take(keep).map(Vec::as_slice).collect();
             let analysis = analyse(&shoe, &previous, book.composition(), settings);
@@ -109,6 +120,17 @@ fn run(book: &RuleBook, model: ShuffleModel, shoes: u32, seed: u64, settings: &S
                     analysis.expected_pairs,
                     analysis.p_pairs
                 );
+            }
+            if let (ShuffleModel::Slug { cards }, false) =
+                (model, analysis.verdict == Verdict::Suspect)
+            {
+                // Where the kept block is in the whole stack: dealt, or behind the cutting card.
+                let previous = history.last().expect("a shoe before");
+                if let Some((len, at, _)) = longest_common_block(&stack, previous) {
+                    if len >= (cards as usize).min(6) && at + 6 > shoe.len() {
+                        tally.missed_undealt += 1;
+                    }
+                }
             }
             tally.p_values.push(analysis.p_value);
             tally.longest.push(analysis.longest_preserved_run);
@@ -169,16 +191,23 @@ fn main() {
         longest[longest.len() - 1]
     );
     println!();
-    println!("| model | shoes | suspect | weak | median riffle estimate |");
-    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| model | shoes | suspect | weak | median riffle estimate | missed, block behind the cutting card |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     let row = |name: &str, t: &mut Tally| {
         let n = f64::from(t.shoes);
         println!(
-            "| {name} | {} | {:.2}% | {:.2}% | {} |",
+            "| {name} | {} | {:.2}% | {:.2}% | {} | {} |",
             t.shoes,
             100.0 * f64::from(t.suspect) / n,
             100.0 * f64::from(t.weak) / n,
-            median(&mut t.riffles).map_or("–".into(), |k| k.to_string())
+            median(&mut t.riffles).map_or("–".into(), |k| k.to_string()),
+            if t.missed_undealt > 0 {
+                format!("{:.2}%", 100.0 * f64::from(t.missed_undealt) / n)
+            } else {
+                "–".into()
+            }
         );
     };
     let mut honest_tally = tally;
