@@ -312,10 +312,16 @@ fn write_items(
                     }
                     _ => None,
                 };
+                if let Some(irregularity) = shuffle.as_ref().and_then(|s| s.irregularity.clone()) {
+                    tally.count(&Output::Irregularity(irregularity));
+                }
                 write_output(&output, shuffle.as_ref(), json, book, out)?;
             }
             // A shoe judged without a summary at this event (never, with the engine as it is).
             if let Some(j) = &judged {
+                if let Some(irregularity) = j.irregularity.clone() {
+                    tally.count(&Output::Irregularity(irregularity));
+                }
                 write_shuffle(j, json, out)?;
             }
             Ok(())
@@ -456,6 +462,9 @@ pub(crate) fn shuffle_json(shuffle: &ShoeShuffle) -> serde_json::Value {
 /// `   shuffle: suspect: a block of 20 cards kept (longest run 20 at 112/40, p 1.2e-30; …)`.
 pub(crate) fn write_shuffle_text(shuffle: &ShoeShuffle, out: &mut dyn Write) -> io::Result<()> {
     let a = &shuffle.analysis;
+    if a.verdict == pitwatch_shuffle::Verdict::NotCompared {
+        return writeln!(out, "   shuffle: not compared");
+    }
     let p = pitwatch_shuffle::watch::p;
     let place = a.run.as_ref().map_or(String::new(), |r| {
         format!(
