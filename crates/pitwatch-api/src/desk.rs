@@ -29,7 +29,7 @@ use crate::dto::{
     IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
     RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult, RuleText,
     Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow,
-    SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+    ShuffleQuality, SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
 use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
@@ -1116,9 +1116,12 @@ impl Desk {
             ApiError::new(ErrorCode::NotFound, format!("no table {table} on record"))
         })?;
         let mut listed = store.shoe_listing(id, before, limit + 1)?;
-        drop(store);
         let more = listed.len() > limit as usize;
         listed.truncate(limit as usize);
+        // Each shoe's shuffle quality, derived from its recorded cards (nothing stored).
+        let numbers: Vec<u32> = listed.iter().map(|s| s.shoe).collect();
+        let shuffles = crate::shuffle::recorded_shoe_shuffles(&store, id, &numbers)?;
+        drop(store);
         let at = |ms: Option<i64>| {
             ms.and_then(Timestamp::from_unix_millis)
                 .map(|t| t.to_string())
@@ -1138,6 +1141,10 @@ impl Desk {
                     ended_at: at(s.ended_ms),
                     rounds: s.rounds,
                     incidents: s.incidents,
+                    shuffle: shuffles
+                        .iter()
+                        .find(|q| q.shoe == s.shoe)
+                        .map(ShuffleQuality::from),
                 })
                 .collect(),
         })
@@ -1451,11 +1458,12 @@ impl Desk {
                 format!("no shoe of {table} on record yet"),
             )
         };
-        let (shoe, steps, divergences, rule_book) = match store.last_shoe(id)? {
+        let (shoe, steps, divergences, rule_book, shuffle) = match store.last_shoe(id)? {
             Some(last) => {
                 let shoe = shoe.unwrap_or(last);
                 let run = crate::replay::replay_shoe(&store, table, shoe)?;
-                (shoe, run.steps, run.divergences, run.rule_book)
+                let shuffle = run.shuffle.as_ref().map(ShuffleQuality::from);
+                (shoe, run.steps, run.divergences, run.rule_book, shuffle)
             }
             // No shoe starts stored yet (a record from before they were kept, until the table's
             // recorder resumes): the whole table, as before.
@@ -1468,7 +1476,12 @@ impl Desk {
                     .shoe_steps(shoe)
                     .map(<[_]>::to_vec)
                     .unwrap_or_default();
-                (shoe, steps, whole.divergences, whole.rule_book)
+                let shuffle = whole
+                    .shuffles
+                    .iter()
+                    .find(|s| s.shoe == shoe)
+                    .map(ShuffleQuality::from);
+                (shoe, steps, whole.divergences, whole.rule_book, shuffle)
             }
         };
         let (verified, verify_detail) = self.verify(&store)?;
@@ -1530,6 +1543,7 @@ impl Desk {
             verify_detail,
             divergences,
             steps: out,
+            shuffle,
         })
     }
 

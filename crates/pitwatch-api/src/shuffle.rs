@@ -86,3 +86,20 @@ pub fn shoe_shuffles(
     }
     Ok(out)
 }
+
+/// [`shoe_shuffles`] under the rule book the table was judged by, as kept in the record.
+pub fn recorded_shoe_shuffles(
+    store: &Store,
+    table: TableId,
+    shoes: &[u32],
+) -> Result<Vec<ShoeShuffle>, StoreError> {
+    let reference = store
+        .tables()?
+        .into_iter()
+        .find(|t| t.id == table)
+        .map(|t| t.rule_book)
+        .ok_or_else(|| StoreError::NotFound(format!("no table {} on record", table.0)))?;
+    let book = crate::record::recorded_book(store, table, &reference)
+        .map_err(|e| StoreError::Invalid(format!("rule book {reference}: {e}")))?;
+    shoe_shuffles(store, table, &book, shoes)
+}

@@ -459,35 +459,17 @@ pub(crate) fn shuffle_json(shuffle: &ShoeShuffle) -> serde_json::Value {
     value
 }
 
-/// `   shuffle: suspect: a block of 20 cards kept (longest run 20 at 112/40, p 1.2e-30; …)`.
+/// `   shuffle: suspect: a block of 20 cards kept; longest preserved run 20 (cards …), p …`.
 pub(crate) fn write_shuffle_text(shuffle: &ShoeShuffle, out: &mut dyn Write) -> io::Result<()> {
-    let a = &shuffle.analysis;
-    if a.verdict == pitwatch_shuffle::Verdict::NotCompared {
+    if shuffle.analysis.verdict == pitwatch_shuffle::Verdict::NotCompared {
         return writeln!(out, "   shuffle: not compared");
     }
-    let p = pitwatch_shuffle::watch::p;
-    let place = a.run.as_ref().map_or(String::new(), |r| {
-        format!(
-            " (cards {}–{}, shoe {} cards {}–{})",
-            r.position,
-            r.position + r.length - 1,
-            shuffle.shoe.saturating_sub(r.shoes_back),
-            r.previous_position,
-            r.previous_position + r.length - 1
-        )
-    });
     writeln!(
         out,
-        "   shuffle: {}{}; longest preserved run {}{place}, p {}; preserved pairs {} of {:.1} \
-         expected, p {}; combined p {}",
-        a.label(),
+        "   shuffle: {}{}; {}",
+        shuffle.analysis.label(),
         if shuffle.provisional { " (so far)" } else { "" },
-        a.longest_preserved_run,
-        p(a.p_run),
-        a.preserved_pairs,
-        a.expected_pairs,
-        p(a.p_pairs),
-        p(a.p_value),
+        shuffle.detail()
     )
 }
 

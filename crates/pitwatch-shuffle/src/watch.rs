@@ -47,6 +47,38 @@ pub struct ShoeShuffle {
     pub irregularity: Option<Irregularity>,
 }
 
+impl ShoeShuffle {
+    /// The statistics for a person: "longest preserved run 20 (cards 112–131, shoe 6 cards
+    /// 40–59), p 1.20e-30; preserved pairs 74 of 55.1 expected, p 0.012; combined p 2.40e-30"
+    /// ("not compared" when it was not).
+    pub fn detail(&self) -> String {
+        let a = &self.analysis;
+        if a.verdict == Verdict::NotCompared {
+            return "not compared".to_owned();
+        }
+        let place = a.run.as_ref().map_or(String::new(), |r| {
+            format!(
+                " (cards {}–{}, shoe {} cards {}–{})",
+                r.position,
+                r.position + r.length - 1,
+                self.shoe.saturating_sub(r.shoes_back),
+                r.previous_position,
+                r.previous_position + r.length - 1
+            )
+        });
+        format!(
+            "longest preserved run {}{place}, p {}; preserved pairs {} of {:.1} expected, p {}; \
+             combined p {}",
+            a.longest_preserved_run,
+            p(a.p_run),
+            a.preserved_pairs,
+            a.expected_pairs,
+            p(a.p_pairs),
+            p(a.p_value),
+        )
+    }
+}
+
 /// What the watch needs of the rule book.
 #[derive(Debug, Clone)]
 struct Book {
