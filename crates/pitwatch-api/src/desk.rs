@@ -319,6 +319,17 @@ impl PitModel {
         (Some(table.clone()), changed)
     }
 
+    /// Sets `name`'s last finished shoe's shuffle quality (from the record at start-up).
+    pub fn set_last_shuffle(
+        &mut self,
+        name: &str,
+        shuffle: Option<&pitwatch_shuffle::ShoeShuffle>,
+    ) {
+        if let Some(tile) = self.tile_mut(name) {
+            tile.last_shuffle = shuffle.map(ShuffleQuality::from);
+        }
+    }
+
     fn tile_mut(&mut self, name: &str) -> Option<&mut TableTile> {
         self.index.get(name).map(|&i| &mut self.tables[i])
     }
@@ -409,6 +420,10 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             }
             Output::Shoe(_) => None,
         },
+        Derived::Shuffle(shuffle) => {
+            tile.last_shuffle = Some(ShuffleQuality::from(shuffle));
+            None
+        }
         // Counted on an incident already raised: no new alert.
         Derived::Repeated { .. } => None,
         Derived::Gap { bytes, incident } => {
@@ -819,6 +834,19 @@ impl Desk {
         }
         let mut model = PitModel::new(&options.pit);
         model.set_incident_counts(&store.open_counts()?);
+        // Each table's last finished shoe's shuffle, from the record, until the next one ends.
+        for table in &options.pit.tables {
+            let Some(id) = store.table_id(&table.name)? else {
+                continue;
+            };
+            let Some(last) = store.last_shoe(id)? else {
+                continue;
+            };
+            if last > 1 {
+                let judged = crate::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
+                model.set_last_shuffle(&table.name, judged.first());
+            }
+        }
         let monitor_store = options.installation.open(&db)?;
         let monitor_options = MonitorOptions {
             holder: "Pitwatch desktop".into(),

@@ -109,6 +109,9 @@ pub struct TableTile {
     pub rounds: Vec<RoundResult>,
     /// Incidents not yet resolved at this table, by severity.
     pub incidents: SeverityCounts,
+    /// How well the shoe before this one was shuffled, judged when this one started (absent
+    /// before a shoe has ended on record, and with a continuous shuffler).
+    pub last_shuffle: Option<ShuffleQuality>,
 }
 
 /// The round on the table now.
@@ -649,6 +652,7 @@ impl From<&TableConfig> for TableTile {
             current: LiveRound::default(),
             rounds: Vec::new(),
             incidents: SeverityCounts::default(),
+            last_shuffle: None,
         }
     }
 }

@@ -88,6 +88,9 @@ pub enum Derived {
         /// How many irregularities the incident now stands for.
         count: u64,
     },
+    /// A shoe's shuffle was judged (when the next shoe started); a suspect one's
+    /// `SHUFFLE_SUSPECT` follows as an [`Derived::Output`] with its incident.
+    Shuffle(ShoeShuffle),
     /// Bytes from the device were lost because they could not be recorded (the database could
     /// not be written and the spool was full); the incident says how many and when.
     Gap {
@@ -1026,7 +1029,12 @@ impl TableRecorder {
                 incident: slot,
             });
         }
-        if let Some(irregularity) = judged.and_then(|j| j.irregularity) {
+        let judged = judged.map(|mut j| {
+            let irregularity = j.irregularity.take();
+            derived.push(PlannedDerived::now(Derived::Shuffle(j)));
+            irregularity
+        });
+        if let Some(irregularity) = judged.flatten() {
             let slot = writes.push(Op::Incident {
                 incident: self.new_incident(&irregularity),
                 group: None,

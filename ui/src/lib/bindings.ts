@@ -169,7 +169,12 @@ rounds: Array<RoundResult>,
 /**
  * Incidents not yet resolved at this table, by severity.
  */
-incidents: SeverityCounts, };
+incidents: SeverityCounts, 
+/**
+ * How well the shoe before this one was shuffled, judged when this one started (absent
+ * before a shoe has ended on record, and with a continuous shuffler).
+ */
+lastShuffle: ShuffleQuality | null, };
 
 export type Game = "baccarat" | "blackjack" | "pontoon";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ShuffleQuality } from "./bindings";
-import { shuffleBadge, shuffleNote } from "./shuffle";
+import { shuffleAlert, shuffleBadge, shuffleNote } from "./shuffle";
 
 const quality = (extra: Partial<ShuffleQuality> = {}): ShuffleQuality => ({
   verdict: "well_mixed",
@@ -36,6 +36,15 @@ describe("the shuffle label", () => {
     expect(badge?.title).toMatch(/^So far, while the shoe is dealt: .*judged when the next one starts\.$/);
     expect(shuffleBadge(null)).toBeNull();
     expect(shuffleBadge(quality({ verdict: "not_compared", label: "not compared" }))?.tone).toBe("muted");
+  });
+
+  it("shows on a pit tile only a weak or suspect shuffle", () => {
+    expect(shuffleAlert(quality())).toBeNull();
+    expect(shuffleAlert(null)).toBeNull();
+    expect(shuffleAlert(quality({ verdict: "weak", label: "weak: consistent with 4 riffles" }))?.tone).toBe("warn");
+    expect(shuffleAlert(quality({ verdict: "suspect", label: "suspect: consistent with 1 riffle" }))?.text).toBe(
+      "⚠ suspect: consistent with 1 riffle",
+    );
   });
 
   it("adds a note to the shoe picker only when the shoe was compared", () => {

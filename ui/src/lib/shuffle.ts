@@ -19,6 +19,12 @@ export function shuffleBadge(quality: ShuffleQuality | null | undefined): Shuffl
   return { text, tone, title };
 }
 
+/** For a pit tile, which has little room: the badge only when the shuffle was weak or suspect. */
+export function shuffleAlert(quality: ShuffleQuality | null | undefined): ShuffleBadge | null {
+  if (!quality || (quality.verdict !== "weak" && quality.verdict !== "suspect")) return null;
+  return shuffleBadge(quality);
+}
+
 /** The shuffle part of a shoe's line in the picker: "well mixed", "⚠ suspect: a block of 20 cards kept". */
 export function shuffleNote(quality: ShuffleQuality | null | undefined): string | null {
   if (!quality || quality.verdict === "not_compared") return null;
