@@ -157,6 +157,34 @@ fn a_slug_is_an_incident_on_record_and_replay_raises_it_again() {
         assert_eq!(strip(&listed), strip(&whole.shuffles));
         let page = shuffle::shoe_shuffles(&store, table, &book, &[3, 4]).unwrap();
         assert_eq!(strip(&page), strip(&whole.shuffles[2..4]));
+
+        // The shoe report has a Shuffle section with the verdict and the block.
+        let suspect = live[0].2.unwrap();
+        let report = pitwatch_api::report::shoe_report(&store, "BAC-1", suspect).unwrap();
+        let at = report
+            .blocks
+            .iter()
+            .position(
+                |b| matches!(b, pitwatch_report::Block::Heading { text } if text == "Shuffle"),
+            )
+            .expect("a Shuffle section");
+        let pitwatch_report::Block::Fields { fields } = &report.blocks[at + 1] else {
+            panic!("the section's fields");
+        };
+        let field = |name: &str| {
+            fields
+                .iter()
+                .find(|(label, _)| label == name)
+                .map(|(_, value)| value.as_str())
+                .unwrap_or_default()
+        };
+        assert!(
+            field("Verdict").starts_with("suspect: a block of"),
+            "{fields:?}"
+        );
+        assert!(field("Longest preserved run").contains(&format!("of shoe {}", suspect - 1)));
+        let compared: Vec<String> = (1..suspect).rev().take(2).map(|s| s.to_string()).collect();
+        assert_eq!(field("Compared with shoes"), compared.join(", "));
     }
 }
 
