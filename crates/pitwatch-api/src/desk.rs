@@ -1282,7 +1282,9 @@ impl Desk {
             incident: row.clone(),
         });
         if let Some(table) = tile {
-            let _ = updates.send(PitUpdate::Table { table });
+            let _ = updates.send(PitUpdate::Table {
+                table: Box::new(table),
+            });
         }
         Ok(row)
     }
@@ -1786,7 +1788,9 @@ fn fold_loop(
                     .collect()
             };
             for table in tiles {
-                let _ = updates.send(PitUpdate::Table { table });
+                let _ = updates.send(PitUpdate::Table {
+                    table: Box::new(table),
+                });
             }
             last_flush = Instant::now();
         }

@@ -568,8 +568,8 @@ pub struct ReplayStep {
 pub enum PitUpdate {
     /// A table's tile changed.
     Table {
-        /// The tile as it is now.
-        table: TableTile,
+        /// The tile as it is now (boxed: it is much larger than the other updates).
+        table: Box<TableTile>,
     },
     /// The engine raised an irregularity and an incident was opened for it.
     IncidentRaised {

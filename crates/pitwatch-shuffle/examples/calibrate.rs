@@ -14,6 +14,9 @@ use pitwatch_model::Card;
 use pitwatch_rules::RuleBook;
 use pitwatch_shuffle::{analyse, longest_common_block, Settings, Verdict};
 
+/// A shoe's order (the dealt cards) and its whole stack (the undealt cards too).
+type Dealt = (Vec<Option<Card>>, Vec<Option<Card>>);
+
 /// The orders of `count` consecutive shoes under `model`, each from the one before.
 struct Shoes {
     book: RuleBook,
@@ -26,7 +29,7 @@ struct Shoes {
 impl Shoes {
     /// The next chunk of shoes: each one's order (the dealt cards, burn included, in order) and
     /// its whole stack (undealt cards too).
-    fn next_chunk(&mut self, shoes: u32) -> Vec<(Vec<Option<Card>>, Vec<Option<Card>>)> {
+    fn next_chunk(&mut self, shoes: u32) -> Vec<Dealt> {
         let config = DealerConfig {
             shoes,
             ..DealerConfig::angel_eye()
