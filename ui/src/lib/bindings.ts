@@ -548,7 +548,7 @@ position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" };
 
 export type PitUpdate = { "type": "table", 
 /**
- * The tile as it is now.
+ * The tile as it is now (boxed: it is much larger than the other updates).
  */
 table: TableTile, } | { "type": "incident_raised", 
 /**
