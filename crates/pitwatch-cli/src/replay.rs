@@ -674,11 +674,20 @@ mod tests {
         ] {
             assert_eq!(round[field], value, "{field}");
         }
+        // The shoe's summary, with its shuffle analysis (the table's first shoe: nothing to
+        // compare with).
+        let mut shoe = lines[2].clone();
+        let shuffle = shoe.as_object_mut().unwrap().remove("shuffle").unwrap();
         assert_eq!(
-            lines[2],
+            shoe,
             serde_json::json!({"type":"shoe","shoe":1,"rounds":1,"cards":8,"partial":false,
                 "continuous":false,"open_device_errors":0,"first_seq":1,"last_seq":9})
         );
+        assert_eq!(shuffle["verdict"], "not_compared");
+        assert_eq!(shuffle["cards"], 8);
+        for field in ["longest_preserved_run", "preserved_pairs", "p_value", "label"] {
+            assert!(!shuffle[field].is_null(), "{field}");
+        }
     }
 
     #[test]
