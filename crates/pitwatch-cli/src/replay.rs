@@ -685,7 +685,12 @@ mod tests {
         );
         assert_eq!(shuffle["verdict"], "not_compared");
         assert_eq!(shuffle["cards"], 8);
-        for field in ["longest_preserved_run", "preserved_pairs", "p_value", "label"] {
+        for field in [
+            "longest_preserved_run",
+            "preserved_pairs",
+            "p_value",
+            "label",
+        ] {
             assert!(!shuffle[field].is_null(), "{field}");
         }
     }
