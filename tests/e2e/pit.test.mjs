@@ -251,6 +251,9 @@ test("replay of the incident's shoe steps to its round and shows the cards that 
   } else {
     assert.ok(await shown(), `the replay shows a table at ${position}`);
   }
+  // The shoe's shuffle quality is labelled (a demo table's first shoe has nothing to compare with).
+  const shuffle = await driver.text(await driver.find('[data-testid="replay-shuffle"]'));
+  assert.match(shuffle, /^Shuffle: (not compared|well mixed|weak: |⚠ suspect: )/);
   await shot("replay.png");
   // Event by event back and forth lands on the same step.
   const before = await driver.text(await driver.find('[data-testid="replay-position"]'));

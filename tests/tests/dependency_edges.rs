@@ -99,6 +99,7 @@ const PURE: &[&str] = &[
     "pitwatch-proto",
     "pitwatch-protocols",
     "pitwatch-report",
+    "pitwatch-shuffle",
 ];
 
 /// Outside dependencies that only certain crates may reach.

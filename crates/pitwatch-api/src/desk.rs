@@ -29,7 +29,7 @@ use crate::dto::{
     IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
     RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult, RuleText,
     Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow,
-    SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+    ShuffleQuality, SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
 use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use crate::pit::{LinkConfig, PitConfig};
@@ -319,6 +319,17 @@ impl PitModel {
         (Some(table.clone()), changed)
     }
 
+    /// Sets `name`'s last finished shoe's shuffle quality (from the record at start-up).
+    pub fn set_last_shuffle(
+        &mut self,
+        name: &str,
+        shuffle: Option<&pitwatch_shuffle::ShoeShuffle>,
+    ) {
+        if let Some(tile) = self.tile_mut(name) {
+            tile.last_shuffle = shuffle.map(ShuffleQuality::from);
+        }
+    }
+
     fn tile_mut(&mut self, name: &str) -> Option<&mut TableTile> {
         self.index.get(name).map(|&i| &mut self.tables[i])
     }
@@ -409,6 +420,10 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             }
             Output::Shoe(_) => None,
         },
+        Derived::Shuffle(shuffle) => {
+            tile.last_shuffle = Some(ShuffleQuality::from(shuffle));
+            None
+        }
         // Counted on an incident already raised: no new alert.
         Derived::Repeated { .. } => None,
         Derived::Gap { bytes, incident } => {
@@ -819,6 +834,19 @@ impl Desk {
         }
         let mut model = PitModel::new(&options.pit);
         model.set_incident_counts(&store.open_counts()?);
+        // Each table's last finished shoe's shuffle, from the record, until the next one ends.
+        for table in &options.pit.tables {
+            let Some(id) = store.table_id(&table.name)? else {
+                continue;
+            };
+            let Some(last) = store.last_shoe(id)? else {
+                continue;
+            };
+            if last > 1 {
+                let judged = crate::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
+                model.set_last_shuffle(&table.name, judged.first());
+            }
+        }
         let monitor_store = options.installation.open(&db)?;
         let monitor_options = MonitorOptions {
             holder: "Pitwatch desktop".into(),
@@ -1116,9 +1144,12 @@ impl Desk {
             ApiError::new(ErrorCode::NotFound, format!("no table {table} on record"))
         })?;
         let mut listed = store.shoe_listing(id, before, limit + 1)?;
-        drop(store);
         let more = listed.len() > limit as usize;
         listed.truncate(limit as usize);
+        // Each shoe's shuffle quality, derived from its recorded cards (nothing stored).
+        let numbers: Vec<u32> = listed.iter().map(|s| s.shoe).collect();
+        let shuffles = crate::shuffle::recorded_shoe_shuffles(&store, id, &numbers)?;
+        drop(store);
         let at = |ms: Option<i64>| {
             ms.and_then(Timestamp::from_unix_millis)
                 .map(|t| t.to_string())
@@ -1138,6 +1169,10 @@ impl Desk {
                     ended_at: at(s.ended_ms),
                     rounds: s.rounds,
                     incidents: s.incidents,
+                    shuffle: shuffles
+                        .iter()
+                        .find(|q| q.shoe == s.shoe)
+                        .map(ShuffleQuality::from),
                 })
                 .collect(),
         })
@@ -1247,7 +1282,9 @@ impl Desk {
             incident: row.clone(),
         });
         if let Some(table) = tile {
-            let _ = updates.send(PitUpdate::Table { table });
+            let _ = updates.send(PitUpdate::Table {
+                table: Box::new(table),
+            });
         }
         Ok(row)
     }
@@ -1451,11 +1488,12 @@ impl Desk {
                 format!("no shoe of {table} on record yet"),
             )
         };
-        let (shoe, steps, divergences, rule_book) = match store.last_shoe(id)? {
+        let (shoe, steps, divergences, rule_book, shuffle) = match store.last_shoe(id)? {
             Some(last) => {
                 let shoe = shoe.unwrap_or(last);
                 let run = crate::replay::replay_shoe(&store, table, shoe)?;
-                (shoe, run.steps, run.divergences, run.rule_book)
+                let shuffle = run.shuffle.as_ref().map(ShuffleQuality::from);
+                (shoe, run.steps, run.divergences, run.rule_book, shuffle)
             }
             // No shoe starts stored yet (a record from before they were kept, until the table's
             // recorder resumes): the whole table, as before.
@@ -1468,7 +1506,12 @@ impl Desk {
                     .shoe_steps(shoe)
                     .map(<[_]>::to_vec)
                     .unwrap_or_default();
-                (shoe, steps, whole.divergences, whole.rule_book)
+                let shuffle = whole
+                    .shuffles
+                    .iter()
+                    .find(|s| s.shoe == shoe)
+                    .map(ShuffleQuality::from);
+                (shoe, steps, whole.divergences, whole.rule_book, shuffle)
             }
         };
         let (verified, verify_detail) = self.verify(&store)?;
@@ -1530,6 +1573,7 @@ impl Desk {
             verify_detail,
             divergences,
             steps: out,
+            shuffle,
         })
     }
 
@@ -1744,7 +1788,9 @@ fn fold_loop(
                     .collect()
             };
             for table in tiles {
-                let _ = updates.send(PitUpdate::Table { table });
+                let _ = updates.send(PitUpdate::Table {
+                    table: Box::new(table),
+                });
             }
             last_flush = Instant::now();
         }

@@ -109,6 +109,9 @@ pub struct TableTile {
     pub rounds: Vec<RoundResult>,
     /// Incidents not yet resolved at this table, by severity.
     pub incidents: SeverityCounts,
+    /// How well the shoe before this one was shuffled, judged when this one started (absent
+    /// before a shoe has ended on record, and with a continuous shuffler).
+    pub last_shuffle: Option<ShuffleQuality>,
 }
 
 /// The round on the table now.
@@ -325,6 +328,55 @@ pub struct ShoeRow {
     pub rounds: u32,
     /// Incidents opened in it.
     pub incidents: u32,
+    /// How well its shuffle mixed the cards (absent with a continuous shuffler).
+    pub shuffle: Option<ShuffleQuality>,
+}
+
+/// What the shuffle analysis concludes about a shoe (`docs/shuffle.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ShuffleVerdict {
+    /// Nothing to compare with (the table's first shoe, or too few cards).
+    NotCompared,
+    /// No sign of the previous shoes' order.
+    WellMixed,
+    /// More of the previous order than a uniform shuffle often leaves, below the alarm.
+    Weak,
+    /// The previous order survives far beyond chance: `SHUFFLE_SUSPECT`.
+    Suspect,
+}
+
+/// How well a shoe's shuffle mixed the cards, derived from the record on demand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ShuffleQuality {
+    /// The verdict.
+    pub verdict: ShuffleVerdict,
+    /// A short label: "well mixed", "weak: consistent with 3 riffles", "suspect: a block of 20
+    /// cards kept", "not compared".
+    pub label: String,
+    /// Whether the shoe is still being dealt (statistics so far; it is judged, and may raise an
+    /// incident, when the next shoe starts).
+    pub provisional: bool,
+    /// The statistics and p-values, for people.
+    pub detail: String,
+}
+
+impl From<&pitwatch_shuffle::ShoeShuffle> for ShuffleQuality {
+    fn from(shuffle: &pitwatch_shuffle::ShoeShuffle) -> ShuffleQuality {
+        use pitwatch_shuffle::Verdict;
+        ShuffleQuality {
+            verdict: match shuffle.analysis.verdict {
+                Verdict::NotCompared => ShuffleVerdict::NotCompared,
+                Verdict::WellMixed => ShuffleVerdict::WellMixed,
+                Verdict::Weak => ShuffleVerdict::Weak,
+                Verdict::Suspect => ShuffleVerdict::Suspect,
+            },
+            label: shuffle.analysis.label(),
+            provisional: shuffle.provisional,
+            detail: shuffle.detail(),
+        }
+    }
 }
 
 /// A table's shoes, newest first, a page at a time.
@@ -473,6 +525,9 @@ pub struct ShoeReplay {
     pub divergences: Vec<String>,
     /// Every event of the shoe, in order, with the table as it was just after it.
     pub steps: Vec<ReplayStep>,
+    /// How well its shuffle mixed the cards, against the shoes before it (absent with a
+    /// continuous shuffler).
+    pub shuffle: Option<ShuffleQuality>,
 }
 
 /// One event of a replayed shoe and the table just after it.
@@ -513,8 +568,8 @@ pub struct ReplayStep {
 pub enum PitUpdate {
     /// A table's tile changed.
     Table {
-        /// The tile as it is now.
-        table: TableTile,
+        /// The tile as it is now (boxed: it is much larger than the other updates).
+        table: Box<TableTile>,
     },
     /// The engine raised an irregularity and an incident was opened for it.
     IncidentRaised {
@@ -597,6 +652,7 @@ impl From<&TableConfig> for TableTile {
             current: LiveRound::default(),
             rounds: Vec::new(),
             incidents: SeverityCounts::default(),
+            last_shuffle: None,
         }
     }
 }
@@ -713,6 +769,8 @@ pub fn typescript_bindings() -> String {
         IncidentQuery::decl(&cfg),
         IncidentPage::decl(&cfg),
         ShoeRow::decl(&cfg),
+        ShuffleQuality::decl(&cfg),
+        ShuffleVerdict::decl(&cfg),
         ShoePage::decl(&cfg),
         IncidentDetail::decl(&cfg),
         RuleText::decl(&cfg),

@@ -13,6 +13,7 @@ pub mod record;
 pub mod recorder;
 pub mod replay;
 pub mod report;
+pub mod shuffle;
 
 pub use dto::{ApiError, ErrorCode, PitOverview, TableTile};
 pub use pit::{PitConfig, PitConfigError};

@@ -24,6 +24,7 @@ use pitwatch_codec::Decoder;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_rules::{Carry, Engine, Irregularity, IrregularityCode, Output, RuleBook, TableView};
+use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 use pitwatch_store::{
     Batch, ChunkId, DeviceIdentity, FrameId, GroupRule, Grouped, IncidentId, NewIncident,
     SessionId, Store, StoreError, TableId,
@@ -87,6 +88,9 @@ pub enum Derived {
         /// How many irregularities the incident now stands for.
         count: u64,
     },
+    /// A shoe's shuffle was judged (when the next shoe started); a suspect one's
+    /// `SHUFFLE_SUSPECT` follows as an [`Derived::Output`] with its incident.
+    Shuffle(ShoeShuffle),
     /// Bytes from the device were lost because they could not be recorded (the database could
     /// not be written and the spool was full); the incident says how many and when.
     Gap {
@@ -445,6 +449,8 @@ pub struct TableRecorder {
     protocol: Option<ProtocolConfig>,
     decoder: Option<Box<dyn Decoder>>,
     engine: Engine,
+    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`).
+    shuffle: ShuffleWatch,
     session: Option<RowRef<SessionId>>,
     last_chunk: Option<RowRef<ChunkId>>,
     port: String,
@@ -485,6 +491,11 @@ impl TableRecorder {
             None => None,
         };
         let whole = last_start.is_none();
+        // The shuffle watch resumes with the recorded orders of the shoes before the last one.
+        let mut shuffle = match (stored, &last_start) {
+            (Some(last), Some(_)) => crate::shuffle::resumed_watch(store, table, &book, last)?,
+            _ => ShuffleWatch::new(&book),
+        };
         let (mut engine, rows) = match last_start {
             Some((first_seq, carry)) => (
                 Engine::resume(book, carry),
@@ -500,8 +511,11 @@ impl TableRecorder {
             }
             let shoe = engine.shoe();
             engine.handle_event(&row.event);
+            shuffle.observe(&row.event);
             if engine.shoe() != shoe {
                 shoes.push((engine.shoe(), row.event.seq, carry_json(&engine)));
+                // Judged live when it was recorded (or recorded before shuffles were judged).
+                let _ = shuffle.shoe_started(engine.shoe(), row.event.seq);
             }
             last_seq = row.event.seq;
         }
@@ -529,6 +543,7 @@ impl TableRecorder {
             decoder: protocol.map(|p| p.decoder(1)),
             protocol,
             engine,
+            shuffle,
             session: None,
             last_chunk: None,
             port,
@@ -573,6 +588,12 @@ impl TableRecorder {
     /// the round in progress, the burn, the cutting card and the last round).
     pub fn view(&self) -> TableView {
         self.engine.view()
+    }
+
+    /// The shuffle statistics of the shoe being dealt, as far as it has gone (provisional: a
+    /// shoe is judged, and may raise `SHUFFLE_SUSPECT`, when the next one starts).
+    pub fn shuffle_so_far(&self) -> Option<ShoeShuffle> {
+        self.shuffle.provisional()
     }
 
     /// The current device session, if connected and on record.
@@ -952,6 +973,9 @@ impl TableRecorder {
     ) {
         let shoe = self.engine.shoe();
         self.engine.handle_event(&event);
+        self.shuffle.observe(&event);
+        // The shoe that ended is judged once the engine's outputs for this event are planned.
+        let mut judged = None;
         if self.engine.shoe() != shoe {
             writes.push(Op::Shoe {
                 table: self.table,
@@ -959,6 +983,7 @@ impl TableRecorder {
                 first_seq: event.seq,
                 carry: carry_json(&self.engine),
             });
+            judged = self.shuffle.shoe_started(self.engine.shoe(), event.seq);
         }
         let device_error = match &event.kind {
             EventKind::DeviceError { code, .. } => Some(code.clone()),
@@ -1002,6 +1027,25 @@ impl TableRecorder {
                     incident: None,
                 },
                 incident: slot,
+            });
+        }
+        let judged = judged.map(|mut j| {
+            let irregularity = j.irregularity.take();
+            derived.push(PlannedDerived::now(Derived::Shuffle(j)));
+            irregularity
+        });
+        if let Some(irregularity) = judged.flatten() {
+            let slot = writes.push(Op::Incident {
+                incident: self.new_incident(&irregularity),
+                group: None,
+                now,
+            });
+            derived.push(PlannedDerived {
+                derived: Derived::Output {
+                    output: Output::Irregularity(irregularity),
+                    incident: None,
+                },
+                incident: Some(slot),
             });
         }
     }

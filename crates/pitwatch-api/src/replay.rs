@@ -13,6 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, ShoeSummary, TableView};
+use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 use pitwatch_store::{FrameId, SessionId, Store, StoreError};
 
 /// One event of the stream and what the engine made of it.
@@ -55,6 +56,10 @@ pub struct Replay {
     /// The table as the record leaves it: the engine's view after the last event (and after an
     /// interruption recorded after it), which is what a recorder resumed on this record sees.
     pub end_view: TableView,
+    /// Each shoe's shuffle analysis: judged when the next shoe started (a suspect one's
+    /// `SHUFFLE_SUSPECT` is among the outputs of the step that started the next shoe, as live),
+    /// then the last shoe's, provisional.
+    pub shuffles: Vec<ShoeShuffle>,
 }
 
 impl Replay {
@@ -243,6 +248,8 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
 
     // Where the recorder resumed after Pitwatch was down, the live engine was interrupted.
     let resumes = crate::recorder::resume_points(store, name)?;
+    let mut watch = ShuffleWatch::new(&book);
+    let mut shuffles = Vec::new();
     let mut engine = Engine::new(book);
     let mut steps = Vec::with_capacity(stream.len());
     let mut interrupted = Vec::new();
@@ -253,10 +260,18 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
                 interrupted.push(output);
             }
         }
+        let shoe = engine.shoe();
         engine.handle_event(&event);
+        watch.observe(&event);
         let mut outputs = std::mem::take(&mut interrupted);
         while let Some(output) = engine.poll_output() {
             outputs.push(output);
+        }
+        if engine.shoe() != shoe {
+            if let Some(mut judged) = watch.shoe_started(engine.shoe(), event.seq) {
+                outputs.extend(judged.irregularity.take().map(Output::Irregularity));
+                shuffles.push(judged);
+            }
         }
         let view = engine.view();
         steps.push(Step {
@@ -275,6 +290,7 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         }
     }
     let end_view = engine.view();
+    shuffles.extend(watch.provisional());
     engine.finish();
     let mut closing = std::mem::take(&mut interrupted);
     while let Some(output) = engine.poll_output() {
@@ -288,6 +304,7 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         rejected,
         divergences,
         end_view,
+        shuffles,
     })
 }
 
@@ -311,6 +328,9 @@ pub struct ShoeRun {
     pub events_run: usize,
     /// Raw chunks re-decoded.
     pub chunks_decoded: usize,
+    /// The shoe's shuffle analysis against the shoes before it (provisional while it is the
+    /// table's last shoe), as the live recorder judged it.
+    pub shuffle: Option<ShoeShuffle>,
 }
 
 /// Replays shoe `shoe` of table `name` from the record, reading only what that shoe needs.
@@ -342,6 +362,7 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
     })?;
     let missing = || StoreError::NotFound(format!("no shoe {shoe} of {name} on record"));
     let start = store.shoe_start(table, shoe)?.ok_or_else(missing)?;
+    let mut watch = crate::shuffle::resumed_watch(store, table, &book, shoe)?;
     let (mut engine, from_seq) = if shoe <= 1 {
         (Engine::new(book), 0)
     } else {
@@ -465,6 +486,9 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
             }
         }
         engine.handle_event(&event);
+        if event.seq >= start.first_seq {
+            watch.observe(&event);
+        }
         let mut outputs = std::mem::take(&mut interrupted);
         while let Some(output) = engine.poll_output() {
             outputs.push(output);
@@ -478,6 +502,11 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
             });
         }
     }
+    // Judged as live: complete once the next shoe has started, provisional before.
+    let shuffle = match store.shoe_start(table, shoe.saturating_add(1))? {
+        Some(next) => watch.shoe_started(shoe + 1, next.first_seq),
+        None => watch.provisional(),
+    };
     Ok(ShoeRun {
         table: name.to_owned(),
         rule_book: row.rule_book,
@@ -487,5 +516,6 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         from_seq: from_seq.max(1),
         events_run,
         chunks_decoded,
+        shuffle,
     })
 }

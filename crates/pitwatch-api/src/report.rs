@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use pitwatch_model::Timestamp;
 use pitwatch_report::{Block, Document};
 use pitwatch_rules::{RoundRecord, RuleBook};
-use pitwatch_store::{IncidentId, Store, StoreError};
+use pitwatch_store::{IncidentId, Store, StoreError, TableId};
 
 fn time(ms: i64) -> String {
     Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), |t| t.to_string())
@@ -560,6 +560,7 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
                 .collect(),
         });
     }
+    blocks.extend(shuffle_blocks(store, table, shoe)?);
     let row = store.tables()?.into_iter().find(|t| t.id == table);
     blocks.push(Block::Heading {
         text: "Rule book".into(),
@@ -589,6 +590,82 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
         created: None,
         blocks,
     })
+}
+
+/// The shoe report's "Shuffle" section: the shoe's order against the shoes before it
+/// (`docs/shuffle.md`), derived from the recorded card events as every view derives it.
+fn shuffle_blocks(store: &Store, table: TableId, shoe: u32) -> Result<Vec<Block>, StoreError> {
+    let mut blocks = vec![Block::Heading {
+        text: "Shuffle".into(),
+    }];
+    let judged = crate::shuffle::recorded_shoe_shuffles(store, table, &[shoe])?;
+    let Some(judged) = judged.first() else {
+        blocks.push(Block::Paragraph {
+            text: "Not analysed: the table's shuffler is continuous, or the shoe's start is not \
+                   on record."
+                .into(),
+        });
+        return Ok(blocks);
+    };
+    let a = &judged.analysis;
+    let p = pitwatch_shuffle::watch::p;
+    let mut fields = vec![(
+        "Verdict".to_owned(),
+        format!(
+            "{}{}",
+            a.label(),
+            if judged.provisional {
+                " (so far: the shoe is judged when the next one starts)"
+            } else {
+                ""
+            }
+        ),
+    )];
+    if a.verdict != pitwatch_shuffle::Verdict::NotCompared {
+        let compared: Vec<String> = a
+            .comparisons
+            .iter()
+            .map(|c| shoe.saturating_sub(c.shoes_back).to_string())
+            .collect();
+        fields.push(("Compared with shoes".into(), compared.join(", ")));
+        fields.push((
+            "Longest preserved run".into(),
+            match &a.run {
+                Some(run) => format!(
+                    "{} cards: cards {}–{} of this shoe were cards {}–{} of shoe {} ({}); p {}",
+                    run.length,
+                    run.position,
+                    run.position + run.length - 1,
+                    run.previous_position,
+                    run.previous_position + run.length - 1,
+                    shoe.saturating_sub(run.shoes_back),
+                    run.cards
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    p(a.p_run)
+                ),
+                None => "none".into(),
+            },
+        ));
+        fields.push((
+            "Preserved pairs".into(),
+            format!(
+                "{} ({:.1} expected after a uniform shuffle); p {}",
+                a.preserved_pairs,
+                a.expected_pairs,
+                p(a.p_pairs)
+            ),
+        ));
+        fields.push(("Combined p-value".into(), p(a.p_value)));
+    }
+    fields.push((
+        "Cards in the order".into(),
+        format!("{} ({} unreadable), burn included", a.cards, a.unreadable),
+    ));
+    blocks.push(Block::Fields { fields });
+    Ok(blocks)
 }
 
 /// The audit action of a supervisor's hand-over sign-off; its detail is a [`SignOff`] as JSON.

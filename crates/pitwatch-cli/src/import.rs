@@ -178,7 +178,10 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
                 output: Output::Irregularity(irregularity),
                 incident,
             } => incidents.push((incident.map(|i| i.0), irregularity.clone())),
-            Derived::Output { .. } | Derived::Repeated { .. } | Derived::Gap { .. } => {}
+            Derived::Output { .. }
+            | Derived::Repeated { .. }
+            | Derived::Gap { .. }
+            | Derived::Shuffle(_) => {}
         }
     }
     outln!(

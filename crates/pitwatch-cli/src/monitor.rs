@@ -260,6 +260,13 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                         incident.0
                     );
                 }
+                Derived::Shuffle(s) => {
+                    outln!(
+                        "{table:<10} shoe {} shuffle: {}",
+                        s.shoe,
+                        s.analysis.label()
+                    );
+                }
                 Derived::Gap { bytes, incident } => {
                     outln!(
                         "{table:<10} INCIDENT {}: RECORDING_GAP [critical] {bytes} bytes from the device could not be recorded (the spool was full)",

@@ -23,6 +23,7 @@ use pitwatch_model::jsonl::EventReader;
 use pitwatch_model::{EventFileError, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig, Rejection};
 use pitwatch_rules::{Engine, LoadError, Output, RuleBook};
+use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 
 /// Arguments of `pitwatch replay`.
 #[derive(Debug, Args)]
@@ -294,25 +295,50 @@ fn write_items(
         )?;
     }
     let mut engine = Engine::new(book.clone());
+    // Shuffle integrity: each shoe judged when the next starts, the last when the stream ends.
+    let mut watch = ShuffleWatch::new(book);
     let mut tally = Tally::default();
-    let mut write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
-        while let Some(output) = engine.poll_output() {
-            tally.count(&output);
-            if json {
-                serde_json::to_writer(&mut *out, &output)?;
-                writeln!(out)?;
-            } else {
-                write_text(&output, book, out)?;
+    let mut write_all =
+        |engine: &mut Engine, judged: Option<ShoeShuffle>, out: &mut dyn Write| -> io::Result<()> {
+            let mut judged = judged;
+            while let Some(output) = engine.poll_output() {
+                tally.count(&output);
+                // The shoe's summary carries its shuffle analysis.
+                let shuffle = match &output {
+                    Output::Shoe(summary)
+                        if judged.as_ref().is_some_and(|j| j.shoe == summary.shoe) =>
+                    {
+                        judged.take()
+                    }
+                    _ => None,
+                };
+                if let Some(irregularity) = shuffle.as_ref().and_then(|s| s.irregularity.clone()) {
+                    tally.count(&Output::Irregularity(irregularity));
+                }
+                write_output(&output, shuffle.as_ref(), json, book, out)?;
             }
-        }
-        Ok(())
-    };
+            // A shoe judged without a summary at this event (never, with the engine as it is).
+            if let Some(j) = &judged {
+                if let Some(irregularity) = j.irregularity.clone() {
+                    tally.count(&Output::Irregularity(irregularity));
+                }
+                write_shuffle(j, json, out)?;
+            }
+            Ok(())
+        };
     let mut rejected = 0u64;
     for item in items {
         match item {
             Item::Event(event) => {
+                let shoe = engine.shoe();
                 engine.handle_event(&event);
-                write_all(&mut engine, &mut out)?;
+                watch.observe(&event);
+                let judged = if engine.shoe() != shoe {
+                    watch.shoe_started(engine.shoe(), event.seq)
+                } else {
+                    None
+                };
+                write_all(&mut engine, judged, &mut out)?;
             }
             Item::Rejected {
                 first,
@@ -325,7 +351,8 @@ fn write_items(
         }
     }
     engine.finish();
-    write_all(&mut engine, &mut out)?;
+    let judged = watch.finish();
+    write_all(&mut engine, judged, &mut out)?;
     if !json {
         tally.write(&mut out)?;
         if rejected > 0 {
@@ -379,6 +406,71 @@ fn write_rejection(
             rejection.kind, rejection.reason
         )
     }
+}
+
+/// Writes one engine output; a shoe's summary with its shuffle analysis (`--json`: a `shuffle`
+/// object in the summary), and after it the `SHUFFLE_SUSPECT` the analysis raised.
+pub(crate) fn write_output(
+    output: &Output,
+    shuffle: Option<&ShoeShuffle>,
+    json: bool,
+    book: &RuleBook,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if json {
+        let mut line = serde_json::to_value(output).map_err(io::Error::other)?;
+        if let Some(shuffle) = shuffle {
+            line["shuffle"] = shuffle_json(shuffle);
+        }
+        serde_json::to_writer(&mut *out, &line)?;
+        writeln!(out)?;
+    } else {
+        write_text(output, book, out)?;
+        if let Some(shuffle) = shuffle {
+            write_shuffle_text(shuffle, out)?;
+        }
+    }
+    if let Some(irregularity) = shuffle.and_then(|s| s.irregularity.clone()) {
+        write_output(&Output::Irregularity(irregularity), None, json, book, out)?;
+    }
+    Ok(())
+}
+
+/// A shoe's shuffle analysis on its own line (`{"type":"shuffle",…}`).
+fn write_shuffle(shuffle: &ShoeShuffle, json: bool, out: &mut dyn Write) -> io::Result<()> {
+    if json {
+        let mut line = shuffle_json(shuffle);
+        line["type"] = "shuffle".into();
+        line["shoe"] = shuffle.shoe.into();
+        serde_json::to_writer(&mut *out, &line)?;
+        writeln!(out)
+    } else {
+        write_shuffle_text(shuffle, out)
+    }
+}
+
+/// The `shuffle` object: the analysis (`longest_preserved_run`, `preserved_pairs`,
+/// `expected_pairs`, `p_run`, `p_pairs`, `p_value`, `verdict`, the block with its positions, the
+/// riffle estimate, one comparison per previous shoe), its label, and whether it is provisional.
+pub(crate) fn shuffle_json(shuffle: &ShoeShuffle) -> serde_json::Value {
+    let mut value = serde_json::to_value(&shuffle.analysis).unwrap_or_default();
+    value["label"] = shuffle.analysis.label().into();
+    value["provisional"] = shuffle.provisional.into();
+    value
+}
+
+/// `   shuffle: suspect: a block of 20 cards kept; longest preserved run 20 (cards …), p …`.
+pub(crate) fn write_shuffle_text(shuffle: &ShoeShuffle, out: &mut dyn Write) -> io::Result<()> {
+    if shuffle.analysis.verdict == pitwatch_shuffle::Verdict::NotCompared {
+        return writeln!(out, "   shuffle: not compared");
+    }
+    writeln!(
+        out,
+        "   shuffle: {}{}; {}",
+        shuffle.analysis.label(),
+        if shuffle.provisional { " (so far)" } else { "" },
+        shuffle.detail()
+    )
 }
 
 /// Totals for the closing line of the text report.
@@ -582,11 +674,25 @@ mod tests {
         ] {
             assert_eq!(round[field], value, "{field}");
         }
+        // The shoe's summary, with its shuffle analysis (the table's first shoe: nothing to
+        // compare with).
+        let mut shoe = lines[2].clone();
+        let shuffle = shoe.as_object_mut().unwrap().remove("shuffle").unwrap();
         assert_eq!(
-            lines[2],
+            shoe,
             serde_json::json!({"type":"shoe","shoe":1,"rounds":1,"cards":8,"partial":false,
                 "continuous":false,"open_device_errors":0,"first_seq":1,"last_seq":9})
         );
+        assert_eq!(shuffle["verdict"], "not_compared");
+        assert_eq!(shuffle["cards"], 8);
+        for field in [
+            "longest_preserved_run",
+            "preserved_pairs",
+            "p_value",
+            "label",
+        ] {
+            assert!(!shuffle[field].is_null(), "{field}");
+        }
     }
 
     #[test]

@@ -101,23 +101,25 @@ pub fn run(
                 }
             }
             for output in &step.outputs {
-                if json {
-                    serde_json::to_writer(&mut out, output)?;
-                    writeln!(out)?;
-                } else {
-                    crate::replay::write_text(output, &book, &mut out)?;
-                }
+                crate::replay::write_output(output, None, json, &book, &mut out)?;
             }
         }
         if shoe == last.shoe {
             // The record ends in this shoe: what the engine said when the stream ended.
             for output in &replayed.closing {
-                if json {
-                    serde_json::to_writer(&mut out, output)?;
-                    writeln!(out)?;
-                } else {
-                    crate::replay::write_text(output, &book, &mut out)?;
-                }
+                crate::replay::write_output(output, None, json, &book, &mut out)?;
+            }
+        }
+        // The shoe's shuffle analysis (judged when the next shoe started, or so far); its
+        // SHUFFLE_SUSPECT, if any, is among the next shoe's first outputs, as on record.
+        if let Some(shuffle) = replayed.shuffles.iter().find(|s| s.shoe == shoe) {
+            if json {
+                let mut line = crate::replay::shuffle_json(shuffle);
+                line["type"] = "shuffle".into();
+                line["shoe"] = shoe.into();
+                writeln!(out, "{line}")?;
+            } else {
+                crate::replay::write_shuffle_text(shuffle, &mut out)?;
             }
         }
         out.flush()

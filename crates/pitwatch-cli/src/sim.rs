@@ -60,6 +60,11 @@ pub struct SimArgs {
     /// seed, every N rounds.
     #[arg(long, value_name = "N:KINDS", value_parser = parse_every)]
     fault_every: Option<FaultSpec>,
+    /// How each shoe is shuffled from the one before: `random` (uniform), `riffle:K` (K
+    /// Gilbert–Shannon–Reeds riffles), `wash+riffle:K` (a chemmy wash, then K riffles), `slug:M`
+    /// (a block of M dealt cards kept in order: a false shuffle) or `none`.
+    #[arg(long, default_value = "random", value_name = "MODEL")]
+    shuffle: pitwatch_sim::ShuffleModel,
     /// Listen on this TCP address instead of creating a pseudo-terminal.
     #[arg(long, value_name = "ADDRESS")]
     tcp: Option<SocketAddr>,
@@ -126,6 +131,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         endpoint: args.tcp.map_or(Endpoint::Pty, Endpoint::Tcp),
         capture: args.capture,
         injected_log: args.injected,
+        shuffle: args.shuffle,
     };
     if let Err(error) = config.check() {
         errln!("error: {error}");

@@ -15,6 +15,9 @@
 //! engine's, so tests that compare the two compare independent implementations.
 
 pub mod differential;
+pub mod shuffle;
+
+pub use shuffle::ShuffleModel;
 
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
@@ -403,6 +406,20 @@ pub struct Session {
     pub faults: Vec<InjectedFault>,
     /// Cards drawn from each shoe (burn included), by shoe.
     pub cards_per_shoe: Vec<u32>,
+    /// Each shoe's stack as it went into the shoe (after the cut), by shoe: the first
+    /// `cards_per_shoe` were drawn, in this order. What the next shoe is shuffled from.
+    pub stacks: Vec<Vec<Card>>,
+}
+
+/// How the dealer makes each shoe: a shuffle model, and the stack of the shoe before the first one
+/// dealt (from an earlier session), with how many of its cards were dealt.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Shuffling<'a> {
+    /// The model for every shoe after the first one with a previous stack.
+    pub model: ShuffleModel,
+    /// The previous shoe's stack and how many of its cards were dealt; without it the first shoe
+    /// is shuffled uniformly (new cards).
+    pub previous: Option<(&'a [Card], usize)>,
 }
 
 /// The dealer while dealing: the shoe, the event stream and the plan.
@@ -425,10 +442,26 @@ struct Table<'a> {
     cutting_out: bool,
     /// A Player card carried into the next round by 12.1(b).
     carried: Option<(Card, u64)>,
+    /// The shuffle model.
+    shuffle: ShuffleModel,
+    /// The previous shoe's stack and how many of its cards were dealt.
+    previous: Option<(Vec<Card>, usize)>,
 }
 
-/// Deals `config.shoes` shoes under `book` with `faults`, deterministically for `seed`.
+/// Deals `config.shoes` shoes under `book` with `faults`, deterministically for `seed`, each shoe
+/// shuffled uniformly.
 pub fn deal(book: &RuleBook, config: &DealerConfig, faults: &[FaultPlan], seed: u64) -> Session {
+    deal_with(book, config, faults, seed, Shuffling::default())
+}
+
+/// Deals like [`deal`], making each shoe from the one before by `shuffling`'s model.
+pub fn deal_with(
+    book: &RuleBook,
+    config: &DealerConfig,
+    faults: &[FaultPlan],
+    seed: u64,
+    shuffling: Shuffling<'_>,
+) -> Session {
     let composition = book.composition();
     let mut table = Table {
         book,
@@ -440,6 +473,7 @@ pub fn deal(book: &RuleBook, config: &DealerConfig, faults: &[FaultPlan], seed: 
             rounds: Vec::new(),
             faults: Vec::new(),
             cards_per_shoe: Vec::new(),
+            stacks: Vec::new(),
         },
         seq: config.first_seq,
         shoe_no: 0,
@@ -452,6 +486,10 @@ pub fn deal(book: &RuleBook, config: &DealerConfig, faults: &[FaultPlan], seed: 
         cutting_from_back: None,
         cutting_out: false,
         carried: None,
+        shuffle: shuffling.model,
+        previous: shuffling
+            .previous
+            .map(|(stack, dealt)| (stack.to_vec(), dealt)),
     };
     for _ in 0..config.shoes {
         table.deal_shoe();
@@ -577,7 +615,17 @@ impl Table<'_> {
                 }
             }
         }
-        self.deck.shuffle(&mut self.rng);
+        match self.previous.take() {
+            // A previous stack of this shoe's cards goes through the model; a uniform shuffle
+            // (or a first shoe, or a previous stack of other cards) starts from new cards, as
+            // the dealer always did.
+            Some((stack, dealt))
+                if self.shuffle != ShuffleModel::Random && stack.len() == self.deck.len() =>
+            {
+                self.deck = self.shuffle.apply(&stack, dealt, &mut self.rng);
+            }
+            _ => self.deck.shuffle(&mut self.rng),
+        }
         self.pos = 0;
         self.drawn = 0;
         self.dealt = [0; Card::DISTINCT];
@@ -654,6 +702,8 @@ impl Table<'_> {
             self.deal_round(round, &mut last);
         }
         self.session.cards_per_shoe.push(self.drawn);
+        self.session.stacks.push(self.deck.clone());
+        self.previous = Some((self.deck.clone(), self.pos));
     }
 
     fn burn(&mut self) {

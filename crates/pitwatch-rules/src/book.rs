@@ -57,6 +57,9 @@ pub struct RuleBookData {
     /// The drawing rules.
     #[serde(default)]
     pub drawing: DrawingSection,
+    /// Shuffle integrity (optional: a book without it gets the defaults).
+    #[serde(default)]
+    pub shuffle: ShuffleSection,
     /// The rule to cite for each irregularity code.
     #[serde(default)]
     pub cite: BTreeMap<String, String>,
@@ -107,6 +110,43 @@ pub struct ShoeSection {
     /// Unknown keys.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// `[shuffle]`: how a shoe's order is compared with the table's previous shoes (see
+/// `docs/shuffle.md`, where the defaults are calibrated). Every key is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ShuffleSection {
+    /// A shoe whose combined p-value is at or below this raises `SHUFFLE_SUSPECT` (default
+    /// 0.0001: at most one false alarm in 10,000 honest shoes).
+    pub alarm_p_value: Option<f64>,
+    /// A shoe at or below this (above the alarm) is labelled weak (default 0.001).
+    pub weak_p_value: Option<f64>,
+    /// How many previous shoes of the table to compare with (default 2).
+    pub previous_shoes: Option<u32>,
+    /// Unknown keys.
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, toml::Value>,
+}
+
+/// The shuffle-integrity settings of a book, checked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShuffleCheck {
+    /// The alarm threshold on the combined p-value.
+    pub alarm_p_value: f64,
+    /// The threshold for a weak shuffle.
+    pub weak_p_value: f64,
+    /// Previous shoes compared.
+    pub previous_shoes: u32,
+}
+
+impl Default for ShuffleCheck {
+    fn default() -> ShuffleCheck {
+        ShuffleCheck {
+            alarm_p_value: 1e-4,
+            weak_p_value: 1e-3,
+            previous_shoes: 2,
+        }
+    }
 }
 
 /// `[cut]`: the player's cut.
@@ -289,6 +329,7 @@ struct Checked {
     burn: BurnPolicy,
     end_of_shoe: EndOfShoePolicy,
     drawing: DrawingTable,
+    shuffle_check: ShuffleCheck,
     cite: Vec<String>,
     /// Citations for particular findings of a code, as (code, qualifier, rule): e.g. an
     /// unauthorised third card to the Banker (`UNAUTHORISED_THIRD_CARD/banker`), which 12.1 (the
@@ -391,6 +432,7 @@ impl RuleBook {
         unknown_keys("burn", &data.burn.unknown, &mut p);
         unknown_keys("end_of_shoe", &data.end_of_shoe.unknown, &mut p);
         unknown_keys("drawing", &data.drawing.unknown, &mut p);
+        unknown_keys("shuffle", &data.shuffle.unknown, &mut p);
 
         let mut text = |field: &str, value: &Option<String>| -> String {
             match value {
@@ -598,6 +640,23 @@ impl RuleBook {
             banker_draws_when_player_drew: banker,
         };
 
+        let defaults = ShuffleCheck::default();
+        let sh = &data.shuffle;
+        let shuffle_check = ShuffleCheck {
+            alarm_p_value: sh.alarm_p_value.unwrap_or(defaults.alarm_p_value),
+            weak_p_value: sh.weak_p_value.unwrap_or(defaults.weak_p_value),
+            previous_shoes: sh.previous_shoes.unwrap_or(defaults.previous_shoes),
+        };
+        let probability = |v: f64| v.is_finite() && v > 0.0 && v < 1.0;
+        if !probability(shuffle_check.alarm_p_value) || !probability(shuffle_check.weak_p_value) {
+            p.push("[shuffle]: alarm_p_value and weak_p_value must be between 0 and 1".into());
+        } else if shuffle_check.weak_p_value < shuffle_check.alarm_p_value {
+            p.push("[shuffle]: weak_p_value must be at least alarm_p_value".into());
+        }
+        if !(1..=20).contains(&shuffle_check.previous_shoes) {
+            p.push("[shuffle]: previous_shoes must be 1 to 20".into());
+        }
+
         let continuous = shuffler == ShufflerKind::Continuous;
         let mut cite = vec![String::new(); IrregularityCode::ALL.len()];
         let mut cite_qualified = Vec::new();
@@ -639,7 +698,12 @@ impl RuleBook {
             }
         }
         for &code in IrregularityCode::ALL {
-            if can_raise(code, continuous, burn) && !data.cite.contains_key(code.as_str()) {
+            // SHUFFLE_SUSPECT came later than the books: a book that does not cite it still loads
+            // (the finding then says no rule is cited), so recorded books replay unchanged.
+            if can_raise(code, continuous, burn)
+                && code != IrregularityCode::ShuffleSuspect
+                && !data.cite.contains_key(code.as_str())
+            {
                 p.push(format!("[cite]: missing the rule to cite for {code}"));
             }
         }
@@ -689,6 +753,7 @@ impl RuleBook {
                 burn,
                 end_of_shoe,
                 drawing,
+                shuffle_check,
                 cite,
                 cite_qualified,
                 decks_override: None,
@@ -847,6 +912,11 @@ impl RuleBook {
     pub fn drawing(&self) -> &DrawingTable {
         &self.inner.drawing
     }
+    /// The book's shuffle-integrity settings (`[shuffle]`, or the defaults).
+    pub fn shuffle_check(&self) -> ShuffleCheck {
+        self.inner.shuffle_check
+    }
+
     /// The rule to cite for `code` (empty for a code the book never raises, see
     /// [`RuleBook::can_raise`]).
     pub fn cite(&self, code: IrregularityCode) -> &str {
@@ -979,7 +1049,11 @@ const QUALIFIED: &[(IrregularityCode, &str)] =
 fn can_raise(code: IrregularityCode, continuous: bool, burn: BurnPolicy) -> bool {
     use IrregularityCode as C;
     match code {
-        C::CutTooCloseToEnd | C::CuttingCardMisplaced | C::DealtPastLastCoup => !continuous,
+        // A continuous shuffler has no shoes to compare: cards go back in as they are used.
+        C::CutTooCloseToEnd
+        | C::CuttingCardMisplaced
+        | C::DealtPastLastCoup
+        | C::ShuffleSuspect => !continuous,
         C::BurnMissing => matches!(burn, BurnPolicy::FirstCardValue { .. }),
         C::BurnCountMismatch => !matches!(burn, BurnPolicy::None | BurnPolicy::Fixed(0)),
         _ => true,
@@ -993,6 +1067,7 @@ fn why_never(code: IrregularityCode, continuous: bool) -> &'static str {
         C::CutTooCloseToEnd | C::CuttingCardMisplaced | C::DealtPastLastCoup if continuous => {
             "a continuous shuffler has no cut, cutting card or end of shoe"
         }
+        C::ShuffleSuspect if continuous => "a continuous shuffler deals no shoes to compare",
         _ => "its burn policy has no such burn",
     }
 }
@@ -1328,6 +1403,53 @@ mod tests {
         ] {
             assert_eq!(macau.rule_texts(macau.cite(code)).len(), 1, "macau {code}");
         }
+    }
+
+    #[test]
+    fn the_shuffle_settings_default_when_absent_and_are_checked_when_given() {
+        let nz = RuleBook::nz_baccarat();
+        assert_eq!(nz.shuffle_check(), ShuffleCheck::default());
+        assert_eq!(nz.cite(IrregularityCode::ShuffleSuspect), "misdeal (b)");
+        assert!(!RuleBook::builtin("nz-baccarat-continuous")
+            .unwrap()
+            .can_raise(IrregularityCode::ShuffleSuspect));
+        // A book written before [shuffle] and SHUFFLE_SUSPECT existed still loads, with defaults.
+        let text = BUILTIN
+            .iter()
+            .find(|(id, _)| *id == "nz-baccarat")
+            .unwrap()
+            .1;
+        let start = text.find("[shuffle]").unwrap();
+        let end = text.find("[cite]").unwrap();
+        let old = format!("{}{}", &text[..start], &text[end..])
+            .replace("SHUFFLE_SUSPECT = \"misdeal (b)\"\n", "");
+        let book = RuleBook::from_toml(&old, "old").unwrap();
+        assert_eq!(book.shuffle_check(), ShuffleCheck::default());
+        assert_eq!(book.cite(IrregularityCode::ShuffleSuspect), "");
+        let with = |section: &str| text.replace("[cite]\n", &format!("{section}\n[cite]\n"));
+        let strict = with("").replace("alarm_p_value = 0.0001", "alarm_p_value = 0.00001");
+        assert_eq!(
+            RuleBook::from_toml(&strict, "strict")
+                .unwrap()
+                .shuffle_check()
+                .alarm_p_value,
+            1e-5
+        );
+        for (good, bad) in [
+            ("alarm_p_value = 0.0001", "alarm_p_value = 1.5"),
+            ("weak_p_value = 0.001", "weak_p_value = 0.00001"),
+            ("previous_shoes = 2", "previous_shoes = 0"),
+        ] {
+            let error = RuleBook::from_toml(&text.replace(good, bad), "bad")
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("[shuffle]"), "{bad}: {error}");
+        }
+        let unknown = text.replace("previous_shoes = 2", "previous_shoes = 2\nwindow = 3");
+        let error = RuleBook::from_toml(&unknown, "bad")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("shuffle"), "{error}");
     }
 
     #[test]

@@ -112,6 +112,9 @@ codes! {
     ShuffleCountMismatch = "SHUFFLE_COUNT_MISMATCH", Critical;
     /// The device raised an error (open until the device clears it).
     DeviceError = "DEVICE_ERROR", Medium;
+    /// A shoe's order keeps far more of a previous shoe's order than a shuffle that randomly
+    /// intermixes the cards leaves (a slug, a false or very weak shuffle; `docs/shuffle.md`).
+    ShuffleSuspect = "SHUFFLE_SUSPECT", High;
 }
 
 impl fmt::Display for IrregularityCode {

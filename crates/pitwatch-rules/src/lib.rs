@@ -21,7 +21,7 @@ pub mod view;
 
 pub use book::{
     BurnPolicy, CutLimit, CuttingCardLimit, EndOfShoePolicy, InvalidRuleBook, LoadError, RuleBook,
-    RuleBookData,
+    RuleBookData, ShuffleCheck, ShuffleSection,
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};

@@ -214,6 +214,48 @@ impl Store {
         Ok(out)
     }
 
+    /// The `card_drawn` events of `table` with `seq` from `from` to `to` (inclusive), in order:
+    /// what a shoe's card order (shuffle integrity) is read from, without the other events.
+    pub fn card_events_between(
+        &self,
+        table: TableId,
+        from: u64,
+        to: u64,
+    ) -> Result<Vec<TableEvent>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT body FROM events WHERE table_id = ?1 AND seq BETWEEN ?2 AND ?3 \
+             AND kind = 'card_drawn' ORDER BY seq",
+        )?;
+        let rows = statement.query_map(params![table.0, seq_i64(from), seq_i64(to)], |r| {
+            r.get::<_, String>(0)
+        })?;
+        let mut out = Vec::new();
+        for body in rows {
+            out.push(serde_json::from_str::<TableEvent>(&body?).map_err(|e| {
+                StoreError::NotADatabase(format!("an event row does not decode: {e}"))
+            })?);
+        }
+        Ok(out)
+    }
+
+    /// The starts of `table`'s shoes numbered `first` to `last` (inclusive) that are recorded, as
+    /// (shoe, first `seq`), ascending.
+    pub fn shoe_starts(
+        &self,
+        table: TableId,
+        first: u32,
+        last: u32,
+    ) -> Result<Vec<(u32, u64)>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT shoe, first_seq FROM shoes WHERE table_id = ?1 AND shoe BETWEEN ?2 AND ?3 \
+             ORDER BY shoe",
+        )?;
+        let rows = statement.query_map(params![table.0, first, last], |r| {
+            Ok((r.get::<_, u32>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
     /// The chunk a frame was decoded from (for the frames a session's end left over, its last).
     pub fn frame_chunk(&self, frame: FrameId) -> Result<ChunkId, StoreError> {
         self.conn

@@ -95,7 +95,8 @@ impl SimDevice {
                 config.seed,
                 config.faults.clone(),
                 config.endpoint == Endpoint::Pty,
-            ),
+            )
+            .with_shuffle(config.shuffle),
             pace: config.pace,
             shoes: config.shoes,
             link,

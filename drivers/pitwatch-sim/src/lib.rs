@@ -30,6 +30,7 @@ use std::path::PathBuf;
 
 pub use device::{SimDevice, SimSummary};
 pub use fault::{Expected, FaultSpec, Injected, Level, SimFault, UnknownFault};
+pub use pitwatch_dealer::ShuffleModel;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
 pub use script::{Action, Planner, ShoeScript, Step};
@@ -91,10 +92,13 @@ pub struct SimConfig {
     pub capture: Option<PathBuf>,
     /// A file to write the injected faults to (JSON Lines, one [`Injected`] per line).
     pub injected_log: Option<PathBuf>,
+    /// How each shoe is shuffled from the one before (`--shuffle`).
+    pub shuffle: ShuffleModel,
 }
 
 impl SimConfig {
-    /// One shoe, seed 1, real pace, no faults, on a pseudo-terminal, nothing written.
+    /// One shoe, seed 1, real pace, no faults, uniform shuffles, on a pseudo-terminal, nothing
+    /// written.
     pub fn new(protocol: ProtocolConfig, rules: RuleBook) -> SimConfig {
         SimConfig {
             protocol,
@@ -106,6 +110,7 @@ impl SimConfig {
             endpoint: Endpoint::Pty,
             capture: None,
             injected_log: None,
+            shuffle: ShuffleModel::Random,
         }
     }
 

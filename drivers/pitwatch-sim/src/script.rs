@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_dealer::{deal, DealerConfig, FaultPlan, InjectedFault};
-use pitwatch_model::{EventKind, TableEvent, Target};
+use pitwatch_dealer::{deal_with, DealerConfig, FaultPlan, InjectedFault, ShuffleModel, Shuffling};
+use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::{RoundRecord, RuleBook};
 use rand::{Rng, SeedableRng};
@@ -206,6 +206,10 @@ pub struct Planner {
     next_host_seq: u64,
     offset: u64,
     last_barcode: Option<Vec<u8>>,
+    /// How each shoe is made from the one before.
+    shuffle: ShuffleModel,
+    /// The previous shoe's stack and how many of its cards were dealt.
+    last_stack: Option<(Vec<Card>, usize)>,
 }
 
 /// The dealer's settings for a device speaking `protocol`.
@@ -242,7 +246,16 @@ impl Planner {
             next_host_seq: 1,
             offset: 0,
             last_barcode: None,
+            shuffle: ShuffleModel::Random,
+            last_stack: None,
         }
+    }
+
+    /// The same planner making each shoe from the one before by `model` (the default is a uniform
+    /// shuffle, which ignores the previous order).
+    pub fn with_shuffle(mut self, model: ShuffleModel) -> Planner {
+        self.shuffle = model;
+        self
     }
 
     /// The next shoe's script.
@@ -296,7 +309,19 @@ impl Planner {
         }
         wire.sort_by_key(|(round, fault)| (*round, wire_order(*fault)));
 
-        let session = deal(&self.book, &self.dealer, &plans, shoe_seed);
+        let shuffling = Shuffling {
+            model: self.shuffle,
+            previous: self
+                .last_stack
+                .as_ref()
+                .map(|(stack, dealt)| (stack.as_slice(), *dealt)),
+        };
+        let session = deal_with(&self.book, &self.dealer, &plans, shoe_seed, shuffling);
+        self.last_stack = session
+            .stacks
+            .first()
+            .zip(session.cards_per_shoe.first())
+            .map(|(stack, dealt)| (stack.clone(), *dealt as usize));
         let mut carried: HashMap<u64, Vec<InjectedFault>> = HashMap::new();
         for fault in &session.faults {
             carried.entry(fault.seq).or_default().push(*fault);

@@ -169,7 +169,12 @@ rounds: Array<RoundResult>,
 /**
  * Incidents not yet resolved at this table, by severity.
  */
-incidents: SeverityCounts, };
+incidents: SeverityCounts, 
+/**
+ * How well the shoe before this one was shuffled, judged when this one started (absent
+ * before a shoe has ended on record, and with a continuous shuffler).
+ */
+lastShuffle: ShuffleQuality | null, };
 
 export type Game = "baccarat" | "blackjack" | "pontoon";
 
@@ -384,7 +389,33 @@ rounds: number,
 /**
  * Incidents opened in it.
  */
-incidents: number, };
+incidents: number, 
+/**
+ * How well its shuffle mixed the cards (absent with a continuous shuffler).
+ */
+shuffle: ShuffleQuality | null, };
+
+export type ShuffleQuality = { 
+/**
+ * The verdict.
+ */
+verdict: ShuffleVerdict, 
+/**
+ * A short label: "well mixed", "weak: consistent with 3 riffles", "suspect: a block of 20
+ * cards kept", "not compared".
+ */
+label: string, 
+/**
+ * Whether the shoe is still being dealt (statistics so far; it is judged, and may raise an
+ * incident, when the next shoe starts).
+ */
+provisional: boolean, 
+/**
+ * The statistics and p-values, for people.
+ */
+detail: string, };
+
+export type ShuffleVerdict = "not_compared" | "well_mixed" | "weak" | "suspect";
 
 export type ShoePage = { 
 /**
@@ -517,7 +548,7 @@ position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" };
 
 export type PitUpdate = { "type": "table", 
 /**
- * The tile as it is now.
+ * The tile as it is now (boxed: it is much larger than the other updates).
  */
 table: TableTile, } | { "type": "incident_raised", 
 /**
@@ -593,7 +624,12 @@ divergences: Array<string>,
 /**
  * Every event of the shoe, in order, with the table as it was just after it.
  */
-steps: Array<ReplayStep>, };
+steps: Array<ReplayStep>, 
+/**
+ * How well its shuffle mixed the cards, against the shoes before it (absent with a
+ * continuous shuffler).
+ */
+shuffle: ShuffleQuality | null, };
 
 export type ReplayStep = { 
 /**

@@ -1,6 +1,7 @@
 // Pure stepping logic for the replay screen: moving through a shoe event by event or round by
 // round, the markers on its timeline, and the rounds completed by a given step.
 import type { ReplayStep, RoundResult, ShoeRow } from "./bindings";
+import { shuffleNote } from "./shuffle";
 
 export type Marker = { index: number; kind: "round" | "irregularity"; label: string };
 
@@ -74,11 +75,11 @@ export function playDelay(speed: number): number {
 /** The replay picker's shoes: those listed (newest first), and the shoe shown if it is not among them. */
 export function shoeOptions(listed: readonly ShoeRow[], shown: number | null): ShoeRow[] {
   if (shown === null || listed.some((s) => s.shoe === shown)) return [...listed];
-  const placeholder: ShoeRow = { shoe: shown, startedAt: null, endedAt: null, rounds: 0, incidents: 0 };
+  const placeholder: ShoeRow = { shoe: shown, startedAt: null, endedAt: null, rounds: 0, incidents: 0, shuffle: null };
   return [...listed, placeholder].sort((a, b) => b.shoe - a.shoe);
 }
 
-/** "Shoe 12 · 30 Nov 09:14–10:02 · 71 rounds · 2 incidents" (UTC times as recorded). */
+/** "Shoe 12 · 30 Nov 09:14–10:02 · 71 rounds · 2 incidents · well mixed" (UTC times as recorded). */
 export function shoeLabel(s: ShoeRow): string {
   const day = (t: string) => t.slice(5, 10);
   const time = (t: string) => t.slice(11, 16);
@@ -89,5 +90,7 @@ export function shoeLabel(s: ShoeRow): string {
     parts.push(`${s.rounds} round${s.rounds === 1 ? "" : "s"}`);
     if (s.incidents > 0) parts.push(`${s.incidents} incident${s.incidents === 1 ? "" : "s"}`);
   }
+  const shuffle = shuffleNote(s.shuffle);
+  if (shuffle) parts.push(shuffle);
   return parts.join(" · ");
 }
