@@ -420,6 +420,26 @@ pub struct UserRow {
     pub role: String,
     /// When they were added (RFC 3339, as the record holds it).
     pub created_at: String,
+    /// Whether they may log in (a deactivated user stays on record).
+    pub active: bool,
+}
+
+/// One row of the audit log, for the audit view (failed logins, refused commands, every action).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditRow {
+    /// The row's number in the audit chain.
+    pub id: i64,
+    /// When (RFC 3339).
+    pub at: String,
+    /// Who (for a failed login: the name that was tried, as typed).
+    pub user: String,
+    /// What (`login.failed`, `access.forbidden`, `incident.resolve`, …).
+    pub action: String,
+    /// About what.
+    pub subject: String,
+    /// The details as recorded (for logins and refusals: JSON with the workstation).
+    pub detail: String,
 }
 
 /// Credentials shown on the login screen of the demo pit (never for a real pit).
@@ -689,6 +709,8 @@ pub enum ErrorCode {
     Unauthorised,
     /// The action does not fit the current state (e.g. acknowledging a resolved incident).
     Conflict,
+    /// The logged-in user's role may not do this (the refusal is audited).
+    Forbidden,
 }
 
 /// The TypeScript declarations of every DTO, as committed in `ui/src/lib/bindings.ts`.
@@ -699,6 +721,7 @@ pub fn typescript_bindings() -> String {
         RecordStatus::decl(&cfg),
         RecordAlert::decl(&cfg),
         UserRow::decl(&cfg),
+        AuditRow::decl(&cfg),
         TableTile::decl(&cfg),
         Game::decl(&cfg),
         Protocol::decl(&cfg),

@@ -24,17 +24,19 @@ use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{ChainMark, IncidentFilter, IncidentId, OpenCount, Role, Status, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 
-use crate::dto::{
-    ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
+use crate::access::{Command, Principal};
+use crate::{accounts, incidents, reports};
+use pitwatch_api::dto::{
+    ApiError, AuditRow, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
     IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
     RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult, RuleText,
     Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow,
     SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
-use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
-use crate::pit::{LinkConfig, PitConfig};
-use crate::record::{Installation, SegmentFailure};
-use crate::recorder::Derived;
+use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
+use pitwatch_api::pit::{LinkConfig, PitConfig};
+use pitwatch_api::record::{Installation, SegmentFailure};
+use pitwatch_api::recorder::Derived;
 
 /// The demo supervisor's name, created in the demo pit's database.
 pub const DEMO_USER: &str = "demo";
@@ -107,7 +109,7 @@ impl DeskOptions {
         let installation = Installation {
             key: env("PITWATCH_KEY")
                 .filter(|k| !k.is_empty())
-                .map_or_else(crate::record::default_key_path, PathBuf::from),
+                .map_or_else(pitwatch_api::record::default_key_path, PathBuf::from),
             witness_dirs: pit.record.witness.clone(),
         };
         let mut options = DeskOptions {
@@ -417,7 +419,7 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             Some(IncidentRow {
                 id: id.0,
                 table: tile.name.clone(),
-                code: crate::recorder::RECORDING_GAP.to_owned(),
+                code: pitwatch_api::recorder::RECORDING_GAP.to_owned(),
                 severity: Severity::Critical,
                 rule: "recording (no Gazette rule)".to_owned(),
                 shoe: None,
@@ -655,7 +657,9 @@ pub struct Desk {
     db: PathBuf,
     model: Arc<Mutex<PitModel>>,
     store: Mutex<Store>,
-    session: Mutex<Option<Session>>,
+    session: Mutex<Option<Principal>>,
+    /// This workstation's name, in every audit row of a login or a refusal.
+    workstation: String,
     monitor: Mutex<Option<Monitor>>,
     sims: Mutex<Vec<SimDevice>>,
     fold: Mutex<Option<JoinHandle<()>>>,
@@ -718,6 +722,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The session as the window sees it.
+fn session_dto(principal: &Principal) -> Session {
+    Session {
+        user: principal.user.clone(),
+        role: principal.role.as_str().to_owned(),
+    }
+}
+
 fn internal(message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::Internal, message)
 }
@@ -735,8 +747,8 @@ impl Desk {
             }
         }
         // The record is verified quickly before anything is appended to it; one that fails is
-        // kept as it is and recording goes on in a new segment (see crate::record).
-        let opened = crate::record::open_for_recording(&options.installation, &options.db)?;
+        // kept as it is and recording goes on in a new segment (see pitwatch_api::record).
+        let opened = pitwatch_api::record::open_for_recording(&options.installation, &options.db)?;
         let db = opened.path.clone();
         let mut store = opened.store;
         let alerts = Arc::new(Mutex::new(RecordAlerts {
@@ -744,7 +756,7 @@ impl Desk {
             ..RecordAlerts::default()
         }));
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
-            store.add_user(DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
+            store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }
         let mut sims = Vec::new();
         let mut tables = Vec::new();
@@ -867,7 +879,7 @@ impl Desk {
                             verify_into(&verified, clock.as_ref(), &installation, &store)
                         });
                     if let Ok((false, problem)) = outcome {
-                        crate::record::mark_failed(&db, &problem);
+                        pitwatch_api::record::mark_failed(&db, &problem);
                         lock(&alerts).verification = Some(problem);
                         let status = RecordStatusSource { installation, db };
                         let _ = updates.send(PitUpdate::Record {
@@ -886,6 +898,7 @@ impl Desk {
                 model,
                 store: Mutex::new(store),
                 session: Mutex::new(None),
+                workstation: crate::access::workstation(),
                 monitor: Mutex::new(Some(monitor)),
                 sims: Mutex::new(sims),
                 fold: Mutex::new(Some(fold)),
@@ -906,7 +919,7 @@ impl Desk {
                 user: DEMO_USER.to_owned(),
                 password: DEMO_PASSWORD.to_owned(),
             }),
-            session: lock(&self.session).clone(),
+            session: lock(&self.session).as_ref().map(session_dto),
             tables: lock(&self.model).tables().to_vec(),
             record: self.record_status(),
         }
@@ -927,104 +940,80 @@ impl Desk {
         &self.db
     }
 
-    /// Logs `user` in at this workstation (audited).
+    /// Logs `user` in at this workstation (audited; failures audited and throttled, see
+    /// [`accounts::login`]). Whoever was logged in before is logged out first (switching
+    /// supervisor at a shift change).
     pub fn login(&self, user: &str, password: &str) -> Result<Session, ApiError> {
-        let mut store = lock(&self.store);
-        let role = store
-            .authenticate(user, password)
-            .map_err(|_| ApiError::new(ErrorCode::Unauthorised, "wrong user name or password"))?;
-        let mut batch = store.batch(self.clock.now())?;
-        batch.append_audit(user, "session.login", user, role.as_str(), self.clock.now())?;
-        batch.commit()?;
-        drop(store);
-        let session = Session {
-            user: user.to_owned(),
-            role: role.as_str().to_owned(),
+        let now = self.clock.now();
+        let principal = {
+            let mut store = lock(&self.store);
+            accounts::login(&mut store, user, password, &self.workstation, now)?
         };
-        *lock(&self.session) = Some(session.clone());
-        Ok(session)
+        let previous = lock(&self.session).replace(principal.clone());
+        if let Some(previous) = previous.filter(|p| p.user != principal.user) {
+            accounts::logout(&mut lock(&self.store), &previous, now)?;
+        }
+        Ok(session_dto(&principal))
     }
 
     /// Logs the current user out (audited).
     pub fn logout(&self) -> Result<(), ApiError> {
         let session = lock(&self.session).take();
         if let Some(session) = session {
-            let mut store = lock(&self.store);
-            let mut batch = store.batch(self.clock.now())?;
-            let user = session.user.as_str();
-            batch.append_audit(user, "session.logout", user, "", self.clock.now())?;
-            batch.commit()?;
+            accounts::logout(&mut lock(&self.store), &session, self.clock.now())?;
         }
         Ok(())
     }
 
     /// Adds a user with `role` (`supervisor`, `surveillance` or `admin`) and `password`. Only a
-    /// logged-in admin may. The store audits the new user (`user.add`); the desk also records which
-    /// admin added them (`user.added_by`).
+    /// logged-in admin may; audited with the admin as the actor (`user.add`).
     pub fn add_user(&self, name: &str, role: &str, password: &str) -> Result<UserRow, ApiError> {
-        let admin = match lock(&self.session).as_ref() {
-            Some(session) if session.role == Role::Admin.as_str() => session.user.clone(),
-            Some(_) => {
-                return Err(ApiError::new(
-                    ErrorCode::Unauthorised,
-                    "only an admin may add users",
-                ))
-            }
-            None => return Err(ApiError::new(ErrorCode::Unauthorised, "log in first")),
-        };
-        let parsed = Role::parse(role).ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidInput,
-                format!("no role {role:?} (supervisor, surveillance or admin)"),
-            )
-        })?;
-        let name = name.trim();
-        let now = self.clock.now();
-        let mut store = lock(&self.store);
-        store.add_user(name, parsed, password, now)?;
-        let mut batch = store.batch(now)?;
-        batch.append_audit(&admin, "user.added_by", name, parsed.as_str(), now)?;
-        batch.commit()?;
-        Ok(UserRow {
-            name: name.to_owned(),
-            role: parsed.as_str().to_owned(),
-            created_at: now.to_string(),
-        })
+        let who = self.principal()?;
+        let role = accounts::parse_role(role)?;
+        accounts::add_user(
+            &mut lock(&self.store),
+            &who,
+            name,
+            role,
+            password,
+            self.clock.now(),
+        )
     }
 
-    /// Every user of this pit's database (name, role, when added), by name; never a password
-    /// hash. Only a logged-in admin may list them.
+    /// Every user of this pit's database (name, role, when added, whether active), by name;
+    /// never a password hash. Only a logged-in admin may list them.
     pub fn users(&self) -> Result<Vec<UserRow>, ApiError> {
-        match lock(&self.session).as_ref() {
-            Some(session) if session.role == Role::Admin.as_str() => {}
-            Some(_) => {
-                return Err(ApiError::new(
-                    ErrorCode::Unauthorised,
-                    "only an admin may list users",
-                ))
-            }
-            None => return Err(ApiError::new(ErrorCode::Unauthorised, "log in first")),
-        }
-        Ok(lock(&self.store)
-            .users()?
-            .into_iter()
-            .map(|user| UserRow {
-                name: user.name,
-                role: user.role.as_str().to_owned(),
-                created_at: user.created_at,
-            })
-            .collect())
+        let who = self.principal()?;
+        accounts::users(&mut lock(&self.store), &who, self.clock.now())
+    }
+
+    /// The newest `limit` rows of the audit log (only those about logins and refusals when
+    /// `access_only`), newest first; administrators and surveillance only.
+    pub fn audit(&self, access_only: bool, limit: u32) -> Result<Vec<AuditRow>, ApiError> {
+        let who = self.principal()?;
+        let actions: &[&str] = if access_only {
+            &accounts::ACCESS_ACTIONS
+        } else {
+            &[]
+        };
+        accounts::audit_log(
+            &mut lock(&self.store),
+            &who,
+            actions,
+            limit,
+            self.clock.now(),
+        )
     }
 
     /// Whether this is a first run: a real pit (not the demo) whose record has no users at all,
     /// so nobody could log in. The window then asks for the first administrator.
     pub fn needs_first_admin(&self) -> Result<bool, ApiError> {
-        Ok(!self.pit.demo && lock(&self.store).users()?.is_empty())
+        Ok(!self.pit.demo && accounts::needs_first_admin(&lock(&self.store))?)
     }
 
-    /// Creates the first administrator of a real pit whose record has no users, and logs them in.
-    /// Audited by the store (`user.add`) and by the desk (`user.first_admin`), then as a login.
-    /// Refused on the demo pit and once any user exists, so it happens at most once per record.
+    /// Creates the first administrator of a real pit whose record has no users, and logs them in
+    /// (see [`accounts::create_first_admin`]: atomic, refused once any user exists). Refused on
+    /// the demo pit.
     pub fn create_first_admin(&self, name: &str, password: &str) -> Result<Session, ApiError> {
         if self.pit.demo {
             return Err(ApiError::new(
@@ -1032,31 +1021,27 @@ impl Desk {
                 "the demo pit has its own supervisor; no first administrator is needed",
             ));
         }
-        let name = name.trim();
-        let now = self.clock.now();
-        {
-            // The check and the creation under one lock of the desk's connection: two windows'
-            // requests cannot both find the record empty.
-            let mut store = lock(&self.store);
-            if !store.users()?.is_empty() {
-                return Err(ApiError::new(
-                    ErrorCode::Conflict,
-                    "this pit already has users; an admin adds more from the Users screen",
-                ));
-            }
-            store.add_user(name, Role::Admin, password, now)?;
-            let mut batch = store.batch(self.clock.now())?;
-            batch.append_audit(name, "user.first_admin", name, Role::Admin.as_str(), now)?;
-            batch.commit()?;
-        }
-        self.login(name, password)
+        let principal = accounts::create_first_admin(
+            &mut lock(&self.store),
+            name,
+            password,
+            &self.workstation,
+            self.clock.now(),
+        )?;
+        *lock(&self.session) = Some(principal.clone());
+        Ok(session_dto(&principal))
     }
 
-    fn user(&self) -> Result<String, ApiError> {
+    /// Who is logged in, or `unauthorised`.
+    fn principal(&self) -> Result<Principal, ApiError> {
         lock(&self.session)
-            .as_ref()
-            .map(|s| s.user.clone())
+            .clone()
             .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
+    }
+
+    /// The logged-in user's name, or `unauthorised` (for reads any role may do).
+    fn user(&self) -> Result<String, ApiError> {
+        self.principal().map(|p| p.user)
     }
 
     /// One page of the incidents matching `query`, newest first, with the cursor for the next
@@ -1254,44 +1239,48 @@ impl Desk {
 
     /// The logged-in user acknowledges incident `id`.
     pub fn acknowledge(&self, id: i64) -> Result<IncidentRow, ApiError> {
-        let user = self.user()?;
-        lock(&self.store)
-            .acknowledge(IncidentId(id), &user, self.clock.now())
-            .map_err(conflict)?;
+        let who = self.principal()?;
+        incidents::acknowledge(&mut lock(&self.store), &who, id, self.clock.now())?;
         self.changed(id)
     }
 
     /// The logged-in user adds a note to incident `id`.
     pub fn add_note(&self, id: i64, text: &str) -> Result<IncidentRow, ApiError> {
-        let user = self.user()?;
-        lock(&self.store).add_note(IncidentId(id), &user, text, self.clock.now())?;
+        let who = self.principal()?;
+        incidents::add_note(&mut lock(&self.store), &who, id, text, self.clock.now())?;
         self.changed(id)
     }
 
     /// The logged-in user resolves incident `id` with `outcome`.
     pub fn resolve(&self, id: i64, outcome: &str) -> Result<IncidentRow, ApiError> {
-        let user = self.user()?;
-        lock(&self.store)
-            .resolve(IncidentId(id), &user, outcome, self.clock.now())
-            .map_err(conflict)?;
+        let who = self.principal()?;
+        incidents::resolve(&mut lock(&self.store), &who, id, outcome, self.clock.now())?;
         self.changed(id)
     }
 
     /// The logged-in user exports incident `id`'s report as a PDF, next to the database in
     /// `reports/`; the export is audited. Returns the file's path.
     pub fn export_incident_pdf(&self, id: i64) -> Result<String, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
+        let subject = format!("incident {id}");
+        reports::may_export(
+            &mut lock(&self.store),
+            &who,
+            Command::ExportIncident,
+            &subject,
+            self.clock.now(),
+        )?;
         // The report verifies every chain (it states so): on a connection of its own, so the
         // incident list and the workflow are not held up meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
-        let document = crate::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+        let document = pitwatch_api::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
         drop(reader);
         let (path, _) = self.write_report(
-            &user,
+            &who,
             &format!("incident-{id}.pdf"),
             document,
-            "incident.export",
-            &format!("incident {id}"),
+            Command::ExportIncident,
+            &subject,
         )?;
         Ok(path)
     }
@@ -1307,10 +1296,10 @@ impl Desk {
     /// database, and audits the export as `action` on `subject`. Returns the path and the pages.
     fn write_report(
         &self,
-        user: &str,
+        who: &Principal,
         file: &str,
         document: pitwatch_report::Document,
-        action: &str,
+        command: Command,
         subject: &str,
     ) -> Result<(String, usize), ApiError> {
         let now = self.clock.now();
@@ -1319,20 +1308,17 @@ impl Desk {
             .parent()
             .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
         let path = dir.join(file);
-        let pdf = pitwatch_report::render_pdf(&document.stamped(user, now.as_datetime()))?;
+        let pdf = pitwatch_report::render_pdf(&document.stamped(&who.user, now.as_datetime()))?;
         std::fs::create_dir_all(&dir)
             .and_then(|()| std::fs::write(&path, &pdf.bytes))
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
-        let mut store = lock(&self.store);
-        let mut batch = store.batch(now)?;
-        batch.append_audit(user, action, subject, &shown, now)?;
-        batch.commit()?;
+        reports::exported(&mut lock(&self.store), who, command, subject, &shown, now)?;
         Ok((shown, pdf.pages))
     }
 
     /// The shift `query` asks for, checked.
-    fn shift(query: &ShiftQuery) -> Result<crate::report::Shift, ApiError> {
+    fn shift(query: &ShiftQuery) -> Result<pitwatch_api::report::Shift, ApiError> {
         let time = |field: &str, text: &str| {
             text.trim().parse::<Timestamp>().map_err(|e| {
                 ApiError::new(
@@ -1347,7 +1333,7 @@ impl Desk {
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .map(str::to_owned);
-        Ok(crate::report::Shift::new(
+        Ok(pitwatch_api::report::Shift::new(
             time("start", &query.from)?,
             time("end", &query.to)?,
             table,
@@ -1357,11 +1343,19 @@ impl Desk {
     /// The logged-in user exports the handover report of the shift `query` as a PDF in
     /// `reports/` (audited as `shift.export`).
     pub fn export_shift_report(&self, query: &ShiftQuery) -> Result<ShiftReportFile, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
         let shift = Desk::shift(query)?;
+        let subject = format!("shift {} to {}", shift.from, shift.to);
+        reports::may_export(
+            &mut lock(&self.store),
+            &who,
+            Command::ExportShift,
+            &subject,
+            self.clock.now(),
+        )?;
         // Its own read-only connection, like the incident report: the pit goes on meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
-        let document = crate::report::shift_report(&reader, &shift, &self.db_name())?;
+        let document = pitwatch_api::report::shift_report(&reader, &shift, &self.db_name())?;
         drop(reader);
         let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();
         let file = format!(
@@ -1373,8 +1367,8 @@ impl Desk {
                 .as_deref()
                 .map_or_else(String::new, |t| format!("-{t}"))
         );
-        let subject = format!("shift {} to {}", shift.from, shift.to);
-        let (path, pages) = self.write_report(&user, &file, document, "shift.export", &subject)?;
+        let (path, pages) =
+            self.write_report(&who, &file, document, Command::ExportShift, &subject)?;
         Ok(ShiftReportFile {
             path,
             pages: u32::try_from(pages).unwrap_or(u32::MAX),
@@ -1387,7 +1381,7 @@ impl Desk {
         let user = self.user()?;
         let shift = Desk::shift(query)?;
         let now = self.clock.now();
-        crate::report::record_sign_off(&mut lock(&self.store), &user, &shift, note, now)?;
+        pitwatch_api::report::record_sign_off(&mut lock(&self.store), &user, &shift, note, now)?;
         Ok(SignedOff {
             user,
             at: now.to_string(),
@@ -1397,7 +1391,15 @@ impl Desk {
     /// The logged-in user records, for `table`, something no device can see. Returns the
     /// event's `seq` once it is on record; the engine applies the rules to it like any event.
     pub fn record_console(&self, table: &str, entry: &ConsoleEntry) -> Result<u64, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
+        crate::access::require(
+            &mut lock(&self.store),
+            &who,
+            Command::RecordConsole,
+            &format!("table {table}"),
+            self.clock.now(),
+        )?;
+        let user = who.user;
         if lock(&self.model).table(table).is_none() {
             return Err(ApiError::new(
                 ErrorCode::NotFound,
@@ -1436,10 +1438,18 @@ impl Desk {
 
     /// Shoe `shoe` of `table` (the last shoe if `None`) replayed from the record: the recorded
     /// bytes re-decoded and run through the engine again, step by step (only that shoe's and the
-    /// shoe's before it, see [`crate::replay::replay_shoe`]), with a verdict on whether the
+    /// shoe's before it, see [`pitwatch_api::replay::replay_shoe`]), with a verdict on whether the
     /// record verified intact. The chains are verified in full on the first replay and after
     /// that only where they grew (see [`Desk::verify`]); the verdict says which.
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
+        let who = self.principal()?;
+        crate::access::require(
+            &mut lock(&self.store),
+            &who,
+            Command::Replay,
+            &format!("table {table}"),
+            self.clock.now(),
+        )?;
         // A connection of its own: a long replay does not hold up the incident workflow.
         let store = self.installation.open_read_only(&self.db)?;
         let id = store.table_id(table)?.ok_or_else(|| {
@@ -1454,13 +1464,13 @@ impl Desk {
         let (shoe, steps, divergences, rule_book) = match store.last_shoe(id)? {
             Some(last) => {
                 let shoe = shoe.unwrap_or(last);
-                let run = crate::replay::replay_shoe(&store, table, shoe)?;
+                let run = pitwatch_api::replay::replay_shoe(&store, table, shoe)?;
                 (shoe, run.steps, run.divergences, run.rule_book)
             }
             // No shoe starts stored yet (a record from before they were kept, until the table's
             // recorder resumes): the whole table, as before.
             None => {
-                let whole = crate::replay::rebuild(&store, table)?;
+                let whole = pitwatch_api::replay::rebuild(&store, table)?;
                 let shoe = shoe
                     .or_else(|| whole.shoes().last().map(|s| s.shoe))
                     .ok_or_else(none_yet)?;
@@ -1570,15 +1580,6 @@ impl Desk {
 impl Drop for Desk {
     fn drop(&mut self) {
         self.stop();
-    }
-}
-
-fn conflict(error: pitwatch_store::StoreError) -> ApiError {
-    let api = ApiError::from(error);
-    if api.code == ErrorCode::InvalidInput {
-        ApiError::new(ErrorCode::Conflict, api.message)
-    } else {
-        api
     }
 }
 
@@ -1833,7 +1834,7 @@ mod tests {
         {
             // A shoe under way, on record from an earlier run.
             let mut store = test_store(&db);
-            let mut recorder = crate::recorder::TableRecorder::resume(
+            let mut recorder = pitwatch_api::recorder::TableRecorder::resume(
                 &mut store, "T1", "baccarat", book, None, None, now,
             )
             .expect("a recorder");
@@ -2206,11 +2207,11 @@ mod tests {
         );
         desk.stop();
         drop(desk);
-        assert!(crate::record::failed_marker(&db).exists());
+        assert!(pitwatch_api::record::failed_marker(&db).exists());
         // The next start records into a new segment, and still says why.
         let (desk, updates) = Desk::start(options).expect("the desk starts again");
         drop(updates);
-        assert_eq!(desk.db(), crate::record::segment_path(&db, 2).as_path());
+        assert_eq!(desk.db(), pitwatch_api::record::segment_path(&db, 2).as_path());
         let alerts = desk.overview().record.alerts;
         assert!(alerts[0].message.contains("audit_log row"), "{alerts:?}");
         desk.stop();
@@ -2318,12 +2319,12 @@ mod tests {
             assert_eq!(exports.len(), 1);
             assert_eq!(exports[0].detail, report.path);
             let sign_offs = store
-                .audit_entries(crate::report::SHIFT_SIGN_OFF)
+                .audit_entries(pitwatch_api::report::SHIFT_SIGN_OFF)
                 .expect("audit");
             assert_eq!(sign_offs.len(), 1);
             assert_eq!(sign_offs[0].user, DEMO_USER);
             assert!(sign_offs[0].detail.contains("Kua tirohia te kāmera 14"));
-            let later = crate::report::shift_report(
+            let later = pitwatch_api::report::shift_report(
                 &store,
                 &Desk::shift(&shift).expect("a shift"),
                 "pitwatch.db",
