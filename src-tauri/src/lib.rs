@@ -1,19 +1,20 @@
 //! The Pitwatch desktop shell: Tauri v2 around the application API.
 //!
 //! This crate is deliberately thin. Each command is a one-line adapter into
-//! [`pitwatch_api::desk::Desk`]; behaviour lives in the core crates, where it is tested without a
+//! [`pitwatch_app::desk::Desk`] (the application layer, which checks the role of the logged-in user
+//! on every command that changes the record); behaviour lives in the core crates, where it is tested without a
 //! window. Live changes reach the window as the Tauri event [`UPDATE_EVENT`]: one thread here
 //! forwards the desk's update stream to `emit`. Only this crate knows Tauri.
 
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
-use pitwatch_api::desk::{Desk, DeskOptions};
 use pitwatch_api::dto::{
-    ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate,
+    AuditRow, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate,
     RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
+use pitwatch_app::desk::{Desk, DeskOptions};
 use tauri::{Emitter, Manager, State};
 
 /// The Tauri event that carries live changes: a JSON array of [`PitUpdate`]s, oldest first.
@@ -150,6 +151,17 @@ async fn users(desk: State<'_, Desk>) -> Result<Vec<UserRow>, ApiError> {
     desk.users()
 }
 
+/// The newest audit rows (only logins and refusals when `access_only`); admins and
+/// surveillance only.
+#[tauri::command]
+async fn audit(
+    desk: State<'_, Desk>,
+    access_only: bool,
+    limit: u32,
+) -> Result<Vec<AuditRow>, ApiError> {
+    desk.audit(access_only, limit)
+}
+
 /// Whether a real pit's record has no users yet, so the window asks for the first administrator.
 #[tauri::command]
 fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
@@ -211,6 +223,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         sign_off_shift,
         add_user,
         users,
+        audit,
         needs_first_admin,
         create_first_admin
     ])
@@ -366,7 +379,7 @@ fn dirs_data(identifier: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitwatch_api::desk::DeskOptions;
+    use pitwatch_app::desk::DeskOptions;
     use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, INVOKE_KEY};
     use tauri::webview::InvokeRequest;
 
@@ -511,7 +524,7 @@ mod tests {
 #[cfg(test)]
 mod events {
     use super::*;
-    use pitwatch_api::desk::DeskOptions;
+    use pitwatch_app::desk::DeskOptions;
     use std::time::Duration;
     use tauri::test::{mock_builder, mock_context, noop_assets};
     use tauri::Listener;

@@ -5,9 +5,11 @@
 //! |---|---|
 //! | supervisor | watch, replay, export, note, acknowledge, resolve, console entries, shift sign-off |
 //! | surveillance | watch, replay, export, note, read the audit log |
-//! | admin | what a supervisor does, and users, imports (tables, devices), the audit log |
+//! | admin | what a supervisor does, and users and the audit log |
 //!
-//! Reading the pit, the incident list and one incident needs only a session (any role). A refused
+//! Reading the pit, the incident list and one incident needs only a session (any role).
+//! Recording what devices send (the desktop's and `pitwatch monitor`'s monitor, `pitwatch
+//! import` of a capture) is the machine's work, not a person's command, and needs none. A refused
 //! command is the error code `forbidden`, and the refusal is itself an audit row
 //! (`access.forbidden`: who, which command, with their role and workstation), so a curious
 //! employee trying buttons that are not theirs leaves a trace.
@@ -52,13 +54,11 @@ pub enum Command {
     ListUsers,
     /// Read the audit log (failed logins, refusals, every action).
     ViewAudit,
-    /// Ingest a capture into the record (creates tables and devices).
-    Import,
 }
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 16] = [
+    pub const ALL: [Command; 15] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -74,7 +74,6 @@ impl Command {
         Command::SetActive,
         Command::ListUsers,
         Command::ViewAudit,
-        Command::Import,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -95,7 +94,6 @@ impl Command {
             Command::SetActive => "set_active",
             Command::ListUsers => "users",
             Command::ViewAudit => "audit",
-            Command::Import => "import",
         }
     }
 
@@ -195,7 +193,6 @@ fn describe(command: Command) -> &'static str {
         Command::SetActive => "deactivate or reactivate users",
         Command::ListUsers => "list users",
         Command::ViewAudit => "read the audit log",
-        Command::Import => "import captures",
     }
 }
 
@@ -248,7 +245,6 @@ mod tests {
             C::ResetPassword,
             C::SetActive,
             C::ListUsers,
-            C::Import,
         ] {
             assert!(!admin_only.allowed(Role::Supervisor), "{admin_only:?}");
             assert!(!admin_only.allowed(Role::Surveillance), "{admin_only:?}");
@@ -256,7 +252,10 @@ mod tests {
         assert_eq!(may(Role::Admin).len(), Command::ALL.len());
         for c in Command::ALL {
             if c.allowed(Role::Supervisor) {
-                assert!(c.allowed(Role::Admin), "an admin does what a supervisor does");
+                assert!(
+                    c.allowed(Role::Admin),
+                    "an admin does what a supervisor does"
+                );
             }
         }
     }

@@ -128,7 +128,10 @@ pub fn login(
                 &detail(workstation, &[("until", &until_text)]),
                 now,
             )?;
-            let wait = (until.unix_millis() - now.unix_millis()).max(0).unsigned_abs().div_ceil(1000);
+            let wait = (until.unix_millis() - now.unix_millis())
+                .max(0)
+                .unsigned_abs()
+                .div_ceil(1000);
             return Err(ApiError::new(
                 ErrorCode::Unauthorised,
                 if locked {
@@ -213,13 +216,10 @@ pub fn check_password(name: &str, password: &str) -> Result<(), ApiError> {
     }
     let estimate = zxcvbn::zxcvbn(password, &[name, "pitwatch", "casino", "baccarat"]);
     if u8::from(estimate.score()) < MIN_STRENGTH {
-        let why = estimate
-            .feedback()
-            .and_then(|f| f.warning())
-            .map_or_else(
-                || "it is too easy to guess".to_owned(),
-                |w| w.to_string().trim_end_matches('.').to_lowercase(),
-            );
+        let why = estimate.feedback().and_then(|f| f.warning()).map_or_else(
+            || "it is too easy to guess".to_owned(),
+            |w| w.to_string().trim_end_matches('.').to_lowercase(),
+        );
         return Err(invalid(format!(
             "that password is too easy to guess ({why}); use a longer phrase of unrelated words"
         )));

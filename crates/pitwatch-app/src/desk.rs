@@ -27,11 +27,11 @@ use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 use crate::access::{Command, Principal};
 use crate::{accounts, incidents, reports};
 use pitwatch_api::dto::{
-    ApiError, AuditRow, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
-    IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
-    RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult, RuleText,
-    Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow,
-    SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+    ApiError, AuditRow, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail,
+    IncidentPage, IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview,
+    PitUpdate, RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult,
+    RuleText, Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
+    ShoeRow, SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
 use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use pitwatch_api::pit::{LinkConfig, PitConfig};
@@ -40,6 +40,11 @@ use pitwatch_api::recorder::Derived;
 
 /// The demo supervisor's name, created in the demo pit's database.
 pub const DEMO_USER: &str = "demo";
+/// The demo pit's database file in the app's data folder (see [`DeskOptions::from_env`]).
+pub const DEMO_DB: &str = "demo.db";
+/// The meta key that marks a record as the demo pit's (`"1"`): the demo runs only on such a
+/// record (or a new one), and a real pit never on one.
+pub const DEMO_MARK: &str = "demo";
 /// The demo supervisor's password (shown on the login screen of the demo pit only).
 pub const DEMO_PASSWORD: &str = "pitwatch-demo";
 /// How often changed tables are sent to the window, at most. 20 ms keeps a frame's way to the
@@ -83,8 +88,9 @@ impl DeskOptions {
 
 impl DeskOptions {
     /// What to run: `PITWATCH_CONFIG` or `arg` names a pit definition (TOML, as for
-    /// `pitwatch monitor`; else the demo pit), `PITWATCH_DB` the database (else `pitwatch.db` in
-    /// `data_dir`), `PITWATCH_DEMO_PACE` the simulated dealers' pace (`real`, `fast`, `10x`) and
+    /// `pitwatch monitor`; else the demo pit), `PITWATCH_DB` a real pit's database (else
+    /// `pitwatch.db` in `data_dir`), `PITWATCH_DEMO_DB` the demo pit's (else [`DEMO_DB`] in
+    /// `data_dir`; the demo never records into `PITWATCH_DB`), `PITWATCH_DEMO_PACE` the simulated dealers' pace (`real`, `fast`, `10x`) and
     /// `PITWATCH_DEMO_FAULT_EVERY` the rounds between injected irregularities (0: none).
     /// `env` looks a variable up.
     pub fn from_env(
@@ -103,9 +109,17 @@ impl DeskOptions {
             }
             None => PitConfig::demo(),
         };
-        let db = env("PITWATCH_DB")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| data_dir.join("pitwatch.db"));
+        // The demo pit records into a database of its own, never the one PITWATCH_DB names for
+        // a real pit: its rounds are simulated and its supervisor's password is on the screen.
+        let db = if pit.demo {
+            env("PITWATCH_DEMO_DB")
+                .filter(|d| !d.trim().is_empty())
+                .map_or_else(|| data_dir.join(DEMO_DB), PathBuf::from)
+        } else {
+            env("PITWATCH_DB")
+                .filter(|d| !d.trim().is_empty())
+                .map_or_else(|| data_dir.join("pitwatch.db"), PathBuf::from)
+        };
         let installation = Installation {
             key: env("PITWATCH_KEY")
                 .filter(|k| !k.is_empty())
@@ -722,6 +736,35 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The demo pit runs only on a record that is the demo's (marked [`DEMO_MARK`]) or new, and a
+/// real pit never on the demo's: simulated rounds and a supervisor whose password is on the
+/// screen must not enter a real record, whatever a configuration or `PITWATCH_DB` says.
+fn keep_the_demo_apart(
+    store: &mut Store,
+    demo: bool,
+    db: &std::path::Path,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    let marked = store.meta(DEMO_MARK)?.as_deref() == Some("1");
+    let refuse = |m: String| ApiError::new(ErrorCode::Conflict, m);
+    if demo && !marked {
+        let used = !store.users()?.is_empty() || !store.tables()?.is_empty();
+        if used {
+            return Err(refuse(format!(
+                "{} is a real pit's record; the demo pit records only into a database of its own (PITWATCH_DEMO_DB)",
+                db.display()
+            )));
+        }
+        store.set_meta(DEMO_MARK, "1", now)?;
+    } else if !demo && marked {
+        return Err(refuse(format!(
+            "{} is the demo pit's record; a real pit needs a database of its own (PITWATCH_DB)",
+            db.display()
+        )));
+    }
+    Ok(())
+}
+
 /// The session as the window sees it.
 fn session_dto(principal: &Principal) -> Session {
     Session {
@@ -755,6 +798,7 @@ impl Desk {
             segments: opened.failures,
             ..RecordAlerts::default()
         }));
+        keep_the_demo_apart(&mut store, options.pit.demo, &db, now)?;
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
             store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }
@@ -1273,7 +1317,8 @@ impl Desk {
         // The report verifies every chain (it states so): on a connection of its own, so the
         // incident list and the workflow are not held up meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
-        let document = pitwatch_api::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+        let document =
+            pitwatch_api::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
         drop(reader);
         let (path, _) = self.write_report(
             &who,
@@ -2211,7 +2256,10 @@ mod tests {
         // The next start records into a new segment, and still says why.
         let (desk, updates) = Desk::start(options).expect("the desk starts again");
         drop(updates);
-        assert_eq!(desk.db(), pitwatch_api::record::segment_path(&db, 2).as_path());
+        assert_eq!(
+            desk.db(),
+            pitwatch_api::record::segment_path(&db, 2).as_path()
+        );
         let alerts = desk.overview().record.alerts;
         assert!(alerts[0].message.contains("audit_log row"), "{alerts:?}");
         desk.stop();

@@ -25,7 +25,13 @@ pub fn acknowledge(
     id: i64,
     now: Timestamp,
 ) -> Result<(), ApiError> {
-    require(store, who, Command::Acknowledge, &format!("incident {id}"), now)?;
+    require(
+        store,
+        who,
+        Command::Acknowledge,
+        &format!("incident {id}"),
+        now,
+    )?;
     store
         .acknowledge(IncidentId(id), &who.user, now)
         .map_err(conflict)

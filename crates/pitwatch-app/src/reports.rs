@@ -48,7 +48,13 @@ pub fn sign_off(
     note: &str,
     now: Timestamp,
 ) -> Result<(), ApiError> {
-    require(store, who, Command::SignOffShift, &format!("shift {} to {}", shift.from, shift.to), now)?;
+    require(
+        store,
+        who,
+        Command::SignOffShift,
+        &format!("shift {} to {}", shift.from, shift.to),
+        now,
+    )?;
     pitwatch_api::report::record_sign_off(store, &who.user, shift, note, now)?;
     Ok(())
 }

@@ -138,7 +138,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             &book,
             items,
             args.json,
-            &mut io::stdout().lock(),
+            &mut crate::safe::Lines::new(io::stdout().lock()),
         ));
     }
     let source = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -159,7 +159,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         &book,
         &events,
         args.json,
-        &mut io::stdout().lock(),
+        &mut crate::safe::Lines::new(io::stdout().lock()),
     ))
 }
 

@@ -444,7 +444,10 @@ fn hash_password(password: &str) -> Result<String, StoreError> {
 }
 
 impl Batch<'_> {
-    fn user_row(&self, name: &str) -> Result<Option<(i64, String, String, String, i64)>, StoreError> {
+    fn user_row(
+        &self,
+        name: &str,
+    ) -> Result<Option<(i64, String, String, String, i64)>, StoreError> {
         Ok(self
             .tx
             .query_row(
@@ -560,7 +563,10 @@ impl Store {
             }
             UserChange::Active(on) => {
                 active = i64::from(on);
-                ("user.active", if on { "active" } else { "inactive" }.to_owned())
+                (
+                    "user.active",
+                    if on { "active" } else { "inactive" }.to_owned(),
+                )
             }
         };
         let at = now.to_string();
@@ -600,7 +606,11 @@ impl Store {
             Some((role, hash, active)) => (Role::parse(role), hash.as_str(), *active == 1),
             None => (None, decoy, false),
         };
-        let hash = if PasswordHash::new(hash).is_ok() { hash } else { decoy };
+        let hash = if PasswordHash::new(hash).is_ok() {
+            hash
+        } else {
+            decoy
+        };
         let parsed = PasswordHash::new(hash).map_err(|_| denied())?;
         self.password_checks
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

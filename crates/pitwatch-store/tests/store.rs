@@ -494,7 +494,9 @@ fn passwords_are_hashed_and_checked() {
         "names are unique"
     );
     assert!(
-        store.add_user("admin", "kim", Role::Admin, "short", t(1)).is_err(),
+        store
+            .add_user("admin", "kim", Role::Admin, "short", t(1))
+            .is_err(),
         "passwords have a minimum length"
     );
     store
