@@ -3,11 +3,12 @@
 //!
 //! | role | may |
 //! |---|---|
-//! | supervisor | watch, replay, export, note, acknowledge, resolve, console entries, shift sign-off |
-//! | surveillance | watch, replay, export, note, read the audit log |
+//! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off |
+//! | surveillance | export, note, read the audit log |
 //! | admin | what a supervisor does, and users and the audit log |
 //!
-//! Reading the pit, the incident list and one incident needs only a session (any role).
+//! Watching needs no role: the pit, the incident list, one incident and a shoe's replay are
+//! reads, which the window shows to whoever stands at the workstation, as before.
 //! Recording what devices send (the desktop's and `pitwatch monitor`'s monitor, `pitwatch
 //! import` of a capture) is the machine's work, not a person's command, and needs none. A refused
 //! command is the error code `forbidden`, and the refusal is itself an audit row
@@ -40,8 +41,6 @@ pub enum Command {
     ExportShift,
     /// Sign off a shift's handover.
     SignOffShift,
-    /// Replay a shoe from the record.
-    Replay,
     /// Add a user.
     AddUser,
     /// Change a user's role.
@@ -58,7 +57,7 @@ pub enum Command {
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 15] = [
+    pub const ALL: [Command; 14] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -67,7 +66,6 @@ impl Command {
         Command::ExportShoe,
         Command::ExportShift,
         Command::SignOffShift,
-        Command::Replay,
         Command::AddUser,
         Command::ChangeRole,
         Command::ResetPassword,
@@ -87,7 +85,6 @@ impl Command {
             Command::ExportShoe => "export_shoe",
             Command::ExportShift => "export_shift",
             Command::SignOffShift => "sign_off_shift",
-            Command::Replay => "replay",
             Command::AddUser => "add_user",
             Command::ChangeRole => "change_role",
             Command::ResetPassword => "reset_password",
@@ -112,16 +109,10 @@ impl Command {
                     | C::ExportShoe
                     | C::ExportShift
                     | C::SignOffShift
-                    | C::Replay
             ),
             Role::Surveillance => matches!(
                 self,
-                C::AddNote
-                    | C::ExportIncident
-                    | C::ExportShoe
-                    | C::ExportShift
-                    | C::Replay
-                    | C::ViewAudit
+                C::AddNote | C::ExportIncident | C::ExportShoe | C::ExportShift | C::ViewAudit
             ),
         }
     }
@@ -186,7 +177,6 @@ fn describe(command: Command) -> &'static str {
         Command::RecordConsole => "record console entries",
         Command::ExportIncident | Command::ExportShoe | Command::ExportShift => "export reports",
         Command::SignOffShift => "sign off a shift",
-        Command::Replay => "replay shoes",
         Command::AddUser => "add users",
         Command::ChangeRole => "change roles",
         Command::ResetPassword => "reset passwords",
@@ -232,7 +222,6 @@ mod tests {
                 "export_incident",
                 "export_shoe",
                 "export_shift",
-                "replay",
                 "audit"
             ]
         );

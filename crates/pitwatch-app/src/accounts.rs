@@ -254,20 +254,31 @@ pub fn create_first_admin(
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
     let name = name.trim();
+    let refuse = |store: &mut Store, message: String| -> Result<Principal, ApiError> {
+        let detail = detail(workstation, &[("target", name)]);
+        audit(
+            store,
+            name,
+            crate::access::FORBIDDEN,
+            "first_admin",
+            &detail,
+            now,
+        )?;
+        Err(ApiError::new(ErrorCode::Forbidden, message))
+    };
+    if !needs_first_admin(store)? {
+        return refuse(
+            store,
+            "this record already has users: an administrator's credentials are needed to add one"
+                .into(),
+        );
+    }
     check_password(name, password)?;
+    // Checked again inside the write transaction: two attempts at once cannot both pass.
     match store.add_first_admin(name, password, now) {
         Ok(()) => {}
         Err(pitwatch_store::StoreError::Invalid(m)) if m.contains("already has users") => {
-            let detail = detail(workstation, &[("target", name)]);
-            audit(
-                store,
-                name,
-                crate::access::FORBIDDEN,
-                "first_admin",
-                &detail,
-                now,
-            )?;
-            return Err(ApiError::new(ErrorCode::Forbidden, m));
+            return refuse(store, m);
         }
         Err(other) => return Err(other.into()),
     }

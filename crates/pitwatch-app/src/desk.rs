@@ -1487,14 +1487,6 @@ impl Desk {
     /// record verified intact. The chains are verified in full on the first replay and after
     /// that only where they grew (see [`Desk::verify`]); the verdict says which.
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
-        let who = self.principal()?;
-        crate::access::require(
-            &mut lock(&self.store),
-            &who,
-            Command::Replay,
-            &format!("table {table}"),
-            self.clock.now(),
-        )?;
         // A connection of its own: a long replay does not hold up the incident workflow.
         let store = self.installation.open_read_only(&self.db)?;
         let id = store.table_id(table)?.ok_or_else(|| {
@@ -1825,7 +1817,15 @@ mod tests {
         let none = |_: &str| None;
         let options = DeskOptions::from_env(none, None, dir.path()).expect("defaults");
         assert!(options.pit.demo);
-        assert_eq!(options.db, dir.path().join("pitwatch.db"));
+        assert_eq!(options.db, dir.path().join(DEMO_DB));
+        // The demo never records into the database a real pit names.
+        let real_db = |name: &str| (name == "PITWATCH_DB").then(|| "/srv/pit/real.db".to_owned());
+        let options = DeskOptions::from_env(real_db, None, dir.path()).expect("the demo");
+        assert_eq!(options.db, dir.path().join(DEMO_DB));
+        let demo_db =
+            |name: &str| (name == "PITWATCH_DEMO_DB").then(|| "/tmp/demo-e2e.db".to_owned());
+        let options = DeskOptions::from_env(demo_db, None, dir.path()).expect("the demo");
+        assert_eq!(options.db, PathBuf::from("/tmp/demo-e2e.db"));
         assert_eq!(options.pace, Pace::RealTime);
         assert_eq!(options.fault_every, DEMO_FAULT_EVERY);
 
@@ -1942,32 +1942,43 @@ mod tests {
         assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
     }
 
+    const ALICE: &str = "alice keeps the keys of 7 doors";
+    const BOB: &str = "bob watches every camera twice";
+    const SUP: &str = "supervisor of the long night shift";
+
+    /// A desk on a real pit (nothing simulated) whose first administrator `alice` is logged in.
+    fn real_desk(db: &std::path::Path) -> Desk {
+        let (desk, updates) = Desk::start(DeskOptions {
+            pit: real_pit(),
+            ..DeskOptions::demo(db.to_owned())
+        })
+        .expect("the desk starts");
+        drop(updates);
+        desk.create_first_admin("alice", ALICE)
+            .expect("the first admin");
+        desk
+    }
+
     #[test]
     fn only_an_admin_adds_users_and_each_addition_is_audited() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("users.db");
-        {
-            // The first admin, as `pitwatch user add` makes one.
-            let mut store = test_store(&db);
-            store
-                .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
-                .expect("an admin");
-        }
-        let (desk, updates) = Desk::start(DeskOptions::demo(db.clone())).expect("the desk starts");
-        drop(updates);
+        let desk = real_desk(&db);
+        desk.add_user("sue", "supervisor", SUP)
+            .expect("a supervisor");
+        desk.logout().expect("logout");
         let refused = desk
-            .add_user("bob", "supervisor", "bob-password")
+            .add_user("bob", "supervisor", BOB)
             .expect_err("nobody is logged in");
         assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login(DEMO_USER, DEMO_PASSWORD)
-            .expect("the demo supervisor");
+        desk.login("sue", SUP).expect("the supervisor");
         let refused = desk
-            .add_user("bob", "supervisor", "bob-password")
+            .add_user("bob", "supervisor", BOB)
             .expect_err("a supervisor may not add users");
-        assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login("alice", "alice-password").expect("the admin");
+        assert_eq!(refused.code, ErrorCode::Forbidden);
+        desk.login("alice", ALICE).expect("the admin");
         let added = desk
-            .add_user(" bob ", "surveillance", "bob-password")
+            .add_user(" bob ", "surveillance", BOB)
             .expect("an admin adds a user");
         assert_eq!(
             added,
@@ -1975,13 +1986,15 @@ mod tests {
                 name: "bob".into(),
                 role: "surveillance".into(),
                 created_at: added.created_at.clone(),
+                active: true,
             }
         );
         for (name, role, password) in [
-            ("carol", "croupier", "carol-password"),
+            ("carol", "croupier", "carol sings in the choir"),
             ("carol", "supervisor", "short"),
-            ("bob", "supervisor", "bob-password"),
-            ("", "supervisor", "nobody-password"),
+            ("carol", "supervisor", "password1234"),
+            ("bob", "supervisor", BOB),
+            ("", "supervisor", "nobody at all is here tonight"),
         ] {
             let error = desk.add_user(name, role, password).expect_err("refused");
             assert_eq!(
@@ -1990,19 +2003,31 @@ mod tests {
                 "{name} {role}: {error}"
             );
         }
-        let session = desk
-            .login("bob", "bob-password")
-            .expect("the new user logs in");
+        let session = desk.login("bob", BOB).expect("the new user logs in");
         assert_eq!(session.role, "surveillance");
         desk.stop();
         let store = test_store(&db);
+        let added: Vec<(String, String)> = store
+            .audit_entries("user.add")
+            .expect("audit")
+            .into_iter()
+            .map(|e| (e.user, e.subject))
+            .collect();
         assert_eq!(
-            store.audit_details("user.add", "bob").expect("audit"),
-            ["surveillance"]
+            added,
+            [
+                ("alice".to_owned(), "sue".to_owned()),
+                ("alice".to_owned(), "bob".to_owned())
+            ],
+            "each addition names the admin who made it"
         );
+        let forbidden = store
+            .audit_entries(crate::access::FORBIDDEN)
+            .expect("audit");
+        assert_eq!(forbidden.len(), 1);
         assert_eq!(
-            store.audit_details("user.added_by", "bob").expect("audit"),
-            ["surveillance"]
+            (forbidden[0].user.as_str(), forbidden[0].subject.as_str()),
+            ("sue", "add_user")
         );
     }
 
@@ -2024,24 +2049,19 @@ mod tests {
     fn only_an_admin_lists_users_with_their_roles_and_dates() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("list.db");
-        {
-            let mut store = test_store(&db);
-            store
-                .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
-                .expect("an admin");
-        }
-        let (desk, updates) = Desk::start(DeskOptions::demo(db)).expect("the desk starts");
-        drop(updates);
+        let desk = real_desk(&db);
+        desk.add_user("sue", "supervisor", SUP)
+            .expect("a supervisor");
+        let added = desk
+            .add_user("bob", "surveillance", BOB)
+            .expect("an admin adds a user");
+        desk.logout().expect("logout");
         let refused = desk.users().expect_err("nobody is logged in");
         assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login(DEMO_USER, DEMO_PASSWORD)
-            .expect("the demo supervisor");
+        desk.login("sue", SUP).expect("the supervisor");
         let refused = desk.users().expect_err("a supervisor may not list users");
-        assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login("alice", "alice-password").expect("the admin");
-        let added = desk
-            .add_user("bob", "surveillance", "bob-password")
-            .expect("an admin adds a user");
+        assert_eq!(refused.code, ErrorCode::Forbidden);
+        desk.login("alice", ALICE).expect("the admin");
         let users = desk.users().expect("an admin lists users");
         desk.stop();
         let names: Vec<(&str, &str)> = users
@@ -2053,7 +2073,7 @@ mod tests {
             [
                 ("alice", "admin"),
                 ("bob", "surveillance"),
-                ("demo", "supervisor")
+                ("sue", "supervisor")
             ]
         );
         let bob = users.iter().find(|u| u.name == "bob").expect("bob");
@@ -2077,7 +2097,11 @@ mod tests {
         .expect("the desk starts");
         drop(updates);
         assert!(desk.needs_first_admin().expect("asks the record"));
-        for (name, password) in [("  ", "long-enough"), ("root", "short")] {
+        for (name, password) in [
+            ("  ", "a long enough phrase for root"),
+            ("root", "short"),
+            ("root", "root-password"),
+        ] {
             let error = desk
                 .create_first_admin(name, password)
                 .expect_err("refused");
@@ -2088,7 +2112,7 @@ mod tests {
             "a refused attempt creates nobody"
         );
         let session = desk
-            .create_first_admin(" root ", "root-password")
+            .create_first_admin(" root ", ALICE)
             .expect("the first admin");
         assert_eq!(
             session,
@@ -2100,21 +2124,17 @@ mod tests {
         assert_eq!(desk.overview().session, Some(session));
         assert!(!desk.needs_first_admin().expect("asks the record"));
         let again = desk
-            .create_first_admin("mallory", "mallory-password")
+            .create_first_admin("mallory", BOB)
             .expect_err("only once");
-        assert_eq!(again.code, ErrorCode::Conflict);
-        desk.add_user("sam", "supervisor", "sam-password")
+        assert_eq!(again.code, ErrorCode::Forbidden);
+        desk.add_user("sam", "supervisor", SUP)
             .expect("the first admin adds users");
         desk.logout().expect("logout");
-        desk.login("root", "root-password")
+        desk.login("root", ALICE)
             .expect("the first admin logs in again");
         desk.stop();
 
         let store = test_store(&db);
-        assert_eq!(
-            store.audit_details("user.add", "root").expect("audit"),
-            ["admin"]
-        );
         assert_eq!(
             store
                 .audit_details("user.first_admin", "root")
@@ -2133,9 +2153,9 @@ mod tests {
         drop(updates);
         assert!(!desk.needs_first_admin().expect("asks the record"));
         let again = desk
-            .create_first_admin("mallory", "mallory-password")
+            .create_first_admin("mallory", BOB)
             .expect_err("never again");
-        assert_eq!(again.code, ErrorCode::Conflict);
+        assert_eq!(again.code, ErrorCode::Forbidden);
         desk.stop();
     }
 
@@ -2212,8 +2232,9 @@ mod tests {
             let mut store = options.installation.open(&db).expect("the record");
             let now = SystemClock.now();
             store.set_meta("site", "Main pit", now).expect("written");
+            store.set_meta(DEMO_MARK, "1", now).expect("written");
             store
-                .add_user("ana", Role::Supervisor, "a long passphrase", now)
+                .add_user("setup", "ana", Role::Supervisor, "a long passphrase", now)
                 .expect("a user");
         }
         // The audit row's text is changed without recomputing its hash: the quick start-up check
@@ -2266,6 +2287,73 @@ mod tests {
     }
 
     #[test]
+    fn the_demo_never_runs_on_a_real_record_nor_a_real_pit_on_the_demos() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let real = dir.path().join("real.db");
+        real_desk(&real).stop();
+        let refused = Desk::start(DeskOptions::demo(real.clone()))
+            .err()
+            .expect("the demo refuses a real record");
+        assert_eq!(refused.code, ErrorCode::Conflict);
+        assert!(refused.message.contains("real pit's record"), "{refused}");
+        assert!(
+            !test_store(&real).user_exists(DEMO_USER).expect("users"),
+            "no demo supervisor in a real record"
+        );
+        let demo = dir.path().join("demo.db");
+        let mut options = DeskOptions::demo(demo.clone());
+        options.fault_every = 0;
+        Desk::start(options).expect("the demo starts").0.stop();
+        let refused = Desk::start(DeskOptions {
+            pit: real_pit(),
+            ..DeskOptions::demo(demo)
+        })
+        .err()
+        .expect("a real pit refuses the demo's record");
+        assert!(refused.message.contains("demo pit's record"), "{refused}");
+    }
+
+    #[test]
+    fn surveillance_is_refused_the_supervisors_commands_and_sees_failed_logins() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("roles.db");
+        let desk = real_desk(&db);
+        desk.add_user("sam", "surveillance", BOB)
+            .expect("surveillance");
+        let failed = desk.login("sam", "not sams password at all");
+        assert_eq!(failed.expect_err("wrong").code, ErrorCode::Unauthorised);
+        // A second try at once is throttled; a third after the delay passes.
+        std::thread::sleep(Duration::from_millis(1100));
+        desk.login("sam", BOB).expect("sam logs in");
+        for refused in [
+            desk.resolve(1, "nothing to see").map(|_| ()),
+            desk.acknowledge(1).map(|_| ()),
+            desk.record_console("T1", &ConsoleEntry::CardsReplaced)
+                .map(|_| ()),
+            desk.users().map(|_| ()),
+            desk.add_user("eve", "admin", ALICE).map(|_| ()),
+        ] {
+            assert_eq!(refused.expect_err("refused").code, ErrorCode::Forbidden);
+        }
+        let audit = desk
+            .audit(true, 50)
+            .expect("surveillance reads the audit log");
+        let failed: Vec<&AuditRow> = audit
+            .iter()
+            .filter(|r| r.action == pitwatch_store::LOGIN_FAILED)
+            .collect();
+        assert_eq!(failed.len(), 1, "{audit:?}");
+        assert_eq!(failed[0].user, "sam");
+        assert!(failed[0].detail.contains("workstation"), "{failed:?}");
+        let forbidden = audit
+            .iter()
+            .filter(|r| r.action == crate::access::FORBIDDEN && r.user == "sam")
+            .count();
+        assert_eq!(forbidden, 5);
+        desk.stop();
+    }
+
+    #[test]
     fn the_demo_pit_never_asks_for_a_first_admin() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (desk, updates) =
@@ -2273,7 +2361,7 @@ mod tests {
         drop(updates);
         assert!(!desk.needs_first_admin().expect("asks the record"));
         let refused = desk
-            .create_first_admin("root", "root-password")
+            .create_first_admin("root", ALICE)
             .expect_err("not on the demo");
         assert_eq!(refused.code, ErrorCode::Conflict);
         desk.stop();
@@ -2316,6 +2404,10 @@ mod tests {
             .expect_err("nobody is logged in");
         assert_eq!(error.code, ErrorCode::Unauthorised);
         assert!(desk.login(DEMO_USER, "wrong password").is_err());
+        // After a failed login the next attempt waits a second (throttling).
+        let early = desk.login(DEMO_USER, DEMO_PASSWORD).expect_err("too early");
+        assert!(early.message.contains("try again"), "{early}");
+        std::thread::sleep(Duration::from_millis(1100));
         desk.login(DEMO_USER, DEMO_PASSWORD)
             .expect("the demo user logs in");
         assert_eq!(
@@ -2365,7 +2457,10 @@ mod tests {
             let store = lock(&desk.store);
             let exports = store.audit_entries("shift.export").expect("audit");
             assert_eq!(exports.len(), 1);
-            assert_eq!(exports[0].detail, report.path);
+            let detail: serde_json::Value =
+                serde_json::from_str(&exports[0].detail).expect("JSON detail");
+            assert_eq!(detail["written"], report.path.as_str());
+            assert!(detail["workstation"].is_string(), "{detail}");
             let sign_offs = store
                 .audit_entries(pitwatch_api::report::SHIFT_SIGN_OFF)
                 .expect("audit");
