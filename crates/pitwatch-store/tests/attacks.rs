@@ -486,6 +486,11 @@ fn derived_tables_edited_behind_the_chain_are_found() {
         ),
         (
             "users",
+            "UPDATE users SET active = 0 WHERE name = 'ana'",
+            vec!["users row \"ana\"", "altered"],
+        ),
+        (
+            "users",
             "INSERT INTO users (name, role, password_hash, created_at) VALUES ('mallory', 'admin', 'x', 'now')",
             vec!["users row \"mallory\"", "no chained fact"],
         ),
