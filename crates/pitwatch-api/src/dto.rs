@@ -25,7 +25,12 @@ pub struct PitOverview {
     pub tables: Vec<TableTile>,
     /// The record: where it is, who signs it, and what is wrong with it if anything.
     pub record: RecordStatus,
+    /// Seconds without a key or a pointer movement after which the window locks (0: never).
+    pub idle_lock_seconds: u32,
 }
+
+/// How long a workstation may be left alone before it locks, by default (ten minutes).
+pub const DEFAULT_IDLE_LOCK_SECONDS: u32 = 600;
 
 /// The record as the workstation keeps it (Settings/About, and its alerts on every screen).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]

@@ -47,6 +47,7 @@ impl Pitwatch {
             session: None,
             tables: self.pit.tables.iter().map(TableTile::from).collect(),
             record: dto::RecordStatus::default(),
+            idle_lock_seconds: dto::DEFAULT_IDLE_LOCK_SECONDS,
         }
     }
 }

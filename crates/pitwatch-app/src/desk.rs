@@ -69,6 +69,8 @@ pub struct DeskOptions {
     pub fault_every: u32,
     /// The installation: its signing key and witness folders.
     pub installation: Installation,
+    /// Seconds without input after which the window locks (0: never).
+    pub idle_lock_seconds: u32,
 }
 
 impl DeskOptions {
@@ -82,6 +84,7 @@ impl DeskOptions {
             pace: Pace::RealTime,
             fault_every: DEMO_FAULT_EVERY,
             installation,
+            idle_lock_seconds: pitwatch_api::dto::DEFAULT_IDLE_LOCK_SECONDS,
         }
     }
 }
@@ -90,8 +93,11 @@ impl DeskOptions {
     /// What to run: `PITWATCH_CONFIG` or `arg` names a pit definition (TOML, as for
     /// `pitwatch monitor`; else the demo pit), `PITWATCH_DB` a real pit's database (else
     /// `pitwatch.db` in `data_dir`), `PITWATCH_DEMO_DB` the demo pit's (else [`DEMO_DB`] in
-    /// `data_dir`; the demo never records into `PITWATCH_DB`), `PITWATCH_DEMO_PACE` the simulated dealers' pace (`real`, `fast`, `10x`) and
-    /// `PITWATCH_DEMO_FAULT_EVERY` the rounds between injected irregularities (0: none).
+    /// `data_dir`; the demo never records into `PITWATCH_DB`), `PITWATCH_DEMO_PACE` the simulated
+    /// dealers' pace (`real`, `fast`, `10x`), `PITWATCH_DEMO_FAULT_EVERY` the rounds between
+    /// injected irregularities (0: none) and
+    /// `PITWATCH_IDLE_LOCK_SECONDS` how long the window may be left alone before it locks
+    /// (default ten minutes; 0: never).
     /// `env` looks a variable up.
     pub fn from_env(
         env: impl Fn(&str) -> Option<String>,
@@ -133,6 +139,13 @@ impl DeskOptions {
         };
         if let Some(pace) = env("PITWATCH_DEMO_PACE") {
             options.pace = parse_pace(&pace)?;
+        }
+        if let Some(seconds) = env("PITWATCH_IDLE_LOCK_SECONDS") {
+            options.idle_lock_seconds = seconds.trim().parse().map_err(|_| {
+                invalid(format!(
+                    "PITWATCH_IDLE_LOCK_SECONDS={seconds:?} is not a number of seconds"
+                ))
+            })?;
         }
         if let Some(every) = env("PITWATCH_DEMO_FAULT_EVERY") {
             options.fault_every = every.trim().parse().map_err(|_| {
@@ -668,6 +681,8 @@ pub fn printable(bytes: &[u8]) -> String {
 /// The running desktop state.
 pub struct Desk {
     pit: PitConfig,
+    /// Seconds without input after which the window locks (0: never).
+    idle_lock_seconds: u32,
     db: PathBuf,
     model: Arc<Mutex<PitModel>>,
     store: Mutex<Store>,
@@ -936,6 +951,7 @@ impl Desk {
         Ok((
             Desk {
                 pit: options.pit,
+                idle_lock_seconds: options.idle_lock_seconds,
                 db,
                 installation: options.installation,
                 alerts,
@@ -966,6 +982,7 @@ impl Desk {
             session: lock(&self.session).as_ref().map(session_dto),
             tables: lock(&self.model).tables().to_vec(),
             record: self.record_status(),
+            idle_lock_seconds: self.idle_lock_seconds,
         }
     }
 

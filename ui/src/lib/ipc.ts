@@ -4,6 +4,7 @@ import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type {
   ApiError,
+  AuditRow,
   ConsoleEntry,
   IncidentDetail,
   IncidentPage,
@@ -124,6 +125,11 @@ export function addUser(name: string, role: string, password: string): Promise<U
 /** Every user with their role and when they were added (admin only). */
 export function users(): Promise<UserRow[]> {
   return call<UserRow[]>("users");
+}
+
+/** The newest `limit` audit rows (only logins and refusals when `accessOnly`); admins and surveillance. */
+export function audit(accessOnly: boolean, limit: number): Promise<AuditRow[]> {
+  return call<AuditRow[]>("audit", { accessOnly, limit });
 }
 
 /** Whether this real pit has no users yet, so the first administrator must be created. */
