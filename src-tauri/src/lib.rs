@@ -461,7 +461,14 @@ mod tests {
         assert_eq!(session["user"], "demo");
         let refused = invoke(&webview, "users", serde_json::json!({}))
             .expect_err("a supervisor may not list users");
-        assert_eq!(refused["code"], "unauthorised");
+        assert_eq!(refused["code"], "forbidden");
+        let refused = invoke(
+            &webview,
+            "audit",
+            serde_json::json!({"accessOnly": true, "limit": 10}),
+        )
+        .expect_err("a supervisor may not read the audit log");
+        assert_eq!(refused["code"], "forbidden");
         let first = invoke(&webview, "needs_first_admin", serde_json::json!({})).expect("asks");
         assert_eq!(
             first,
@@ -533,7 +540,7 @@ mod events {
     fn live_changes_reach_the_window_as_pit_update_events() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let options = DeskOptions {
-            pace: pitwatch_api::desk::parse_pace("100x").expect("a pace"),
+            pace: pitwatch_app::desk::parse_pace("100x").expect("a pace"),
             ..DeskOptions::demo(dir.path().join("e.db"))
         };
         let (desk, updates) = Desk::start(options).expect("the desk starts");
