@@ -13,9 +13,7 @@ use pitwatch_model::Timestamp;
 use pitwatch_store::Store;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let rounds: usize = std::env::args()
-        .nth(1)
-        .map_or(Ok(40), |a| a.parse())?;
+    let rounds: usize = std::env::args().nth(1).map_or(Ok(40), |a| a.parse())?;
     let mut store = Store::open_in_memory()?;
     let t0 = 1_780_000_000_000;
     let at = |hour: usize| Timestamp::from_unix_millis(t0 + hour as i64 * 3_600_000);
@@ -33,12 +31,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let now = at(2 * i + kind + 1).ok_or("time")?;
             let start = Instant::now();
-            let refused = accounts::login(&mut store, &name, "not the password at all", "bench", now);
+            let refused =
+                accounts::login(&mut store, &name, "not the password at all", "bench", now);
             times.push(start.elapsed().as_secs_f64() * 1000.0);
             assert!(refused.is_err());
         }
     }
-    for (what, times) in [("unknown name", &mut unknown), ("wrong password", &mut wrong)] {
+    for (what, times) in [
+        ("unknown name", &mut unknown),
+        ("wrong password", &mut wrong),
+    ] {
         times.sort_by(f64::total_cmp);
         let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
         println!(

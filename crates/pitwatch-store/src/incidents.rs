@@ -443,11 +443,11 @@ fn hash_password(password: &str) -> Result<String, StoreError> {
         .to_string())
 }
 
+/// A `users` row as changing it needs it: id, role, password hash, created at, active.
+type UserFields = (i64, String, String, String, i64);
+
 impl Batch<'_> {
-    fn user_row(
-        &self,
-        name: &str,
-    ) -> Result<Option<(i64, String, String, String, i64)>, StoreError> {
+    fn user_row(&self, name: &str) -> Result<Option<UserFields>, StoreError> {
         Ok(self
             .tx
             .query_row(
