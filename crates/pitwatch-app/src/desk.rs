@@ -1100,11 +1100,6 @@ impl Desk {
             .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
     }
 
-    /// The logged-in user's name, or `unauthorised` (for reads any role may do).
-    fn user(&self) -> Result<String, ApiError> {
-        self.principal().map(|p| p.user)
-    }
-
     /// One page of the incidents matching `query`, newest first, with the cursor for the next
     /// page and how many match in all. Filters and the page are applied by the store, with its
     /// indexes, so a page costs the same however long the record is.
@@ -1440,12 +1435,12 @@ impl Desk {
     /// The logged-in user signs off the handover of the shift `query` with `note` (audited as
     /// `shift.sign_off`; later shift reports of that period show it).
     pub fn sign_off_shift(&self, query: &ShiftQuery, note: &str) -> Result<SignedOff, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
         let shift = Desk::shift(query)?;
         let now = self.clock.now();
-        pitwatch_api::report::record_sign_off(&mut lock(&self.store), &user, &shift, note, now)?;
+        reports::sign_off(&mut lock(&self.store), &who, &shift, note, now)?;
         Ok(SignedOff {
-            user,
+            user: who.user,
             at: now.to_string(),
         })
     }
@@ -2349,6 +2344,15 @@ mod tests {
                 .map(|_| ()),
             desk.users().map(|_| ()),
             desk.add_user("eve", "admin", ALICE).map(|_| ()),
+            desk.sign_off_shift(
+                &ShiftQuery {
+                    from: "2000-01-01T00:00:00Z".into(),
+                    to: "2100-01-01T00:00:00Z".into(),
+                    table: None,
+                },
+                "not mine to sign",
+            )
+            .map(|_| ()),
         ] {
             assert_eq!(refused.expect_err("refused").code, ErrorCode::Forbidden);
         }
@@ -2366,7 +2370,7 @@ mod tests {
             .iter()
             .filter(|r| r.action == crate::access::FORBIDDEN && r.user == "sam")
             .count();
-        assert_eq!(forbidden, 5);
+        assert_eq!(forbidden, 6);
         desk.stop();
     }
 
