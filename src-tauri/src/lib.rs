@@ -1,6 +1,7 @@
 //! The Pitwatch desktop shell: Tauri v2 around the application API.
 //!
-//! This crate is deliberately thin. Each command is a one-line adapter into
+//! This crate is deliberately thin. The commands are those of `pitwatch_api::commands::COMMANDS`
+//! (from which the window's TypeScript wrappers are generated); a test checks each is registered. Each command is a one-line adapter into
 //! [`pitwatch_app::desk::Desk`] (the application layer, which checks the role of the logged-in user
 //! on every command that changes the record); behaviour lives in the core crates, where it is tested without a
 //! window. Live changes reach the window as the Tauri event [`UPDATE_EVENT`]: one thread here
@@ -422,6 +423,34 @@ mod tests {
             invoke(&webview, "pit_overview", serde_json::json!({})).is_err(),
             "no desk, no overview"
         );
+    }
+
+    #[test]
+    fn every_declared_command_is_registered() {
+        let app = failed_builder(
+            mock_builder(),
+            ApiError::new(pitwatch_api::dto::ErrorCode::Internal, "test"),
+        )
+        .build(mock_context(noop_assets()))
+        .expect("the app builds on the mock runtime");
+        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .expect("a mock window");
+        // What Tauri answers for a command nobody registered, with its name taken out.
+        let answer = |name: &str| {
+            invoke(&webview, name, serde_json::json!({}))
+                .err()
+                .map(|e| e.to_string().replace(name, "<name>"))
+        };
+        let unregistered = answer("no_such_command").expect("an unknown command is refused");
+        for command in pitwatch_api::commands::COMMANDS {
+            assert_ne!(
+                answer(command.name).as_deref(),
+                Some(unregistered.as_str()),
+                "{} is declared in pitwatch-api's command list but not registered",
+                command.name
+            );
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! public functions take and return the DTOs in [`dto`]; nothing in it knows Tauri, so the
 //! desktop shell's commands are one-line adapters and the same behaviour is testable here.
 
+pub mod commands;
 pub mod dto;
 pub mod lease;
 pub mod monitor;
