@@ -108,6 +108,6 @@ fuzz-smoke:
 		echo "fuzz-smoke: $$t ok ($(FUZZ_SECONDS) s)"; \
 	done
 
-# Rewrites ui/src/lib/bindings.ts from the Rust DTOs.
+# Rewrites ui/src/lib/bindings.ts from the Rust DTOs and ui/src/lib/commands.ts from the command list.
 bindings:
-	UPDATE_BINDINGS=1 $(CARGO) test -p pitwatch-api bindings_are_current
+	UPDATE_BINDINGS=1 $(CARGO) test -p pitwatch-api --lib -- bindings_are_current commands_are_current

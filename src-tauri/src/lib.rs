@@ -1,19 +1,21 @@
 //! The Pitwatch desktop shell: Tauri v2 around the application API.
 //!
-//! This crate is deliberately thin. Each command is a one-line adapter into
-//! [`pitwatch_api::desk::Desk`]; behaviour lives in the core crates, where it is tested without a
+//! This crate is deliberately thin. The commands are those of `pitwatch_api::commands::COMMANDS`
+//! (from which the window's TypeScript wrappers are generated); a test checks each is registered. Each command is a one-line adapter into
+//! [`pitwatch_app::desk::Desk`] (the application layer, which checks the role of the logged-in user
+//! on every command that changes the record); behaviour lives in the core crates, where it is tested without a
 //! window. Live changes reach the window as the Tauri event [`UPDATE_EVENT`]: one thread here
 //! forwards the desk's update stream to `emit`. Only this crate knows Tauri.
 
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
-use pitwatch_api::desk::{Desk, DeskOptions};
 use pitwatch_api::dto::{
-    ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate,
+    AuditRow, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate,
     RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
+use pitwatch_app::desk::{Desk, DeskOptions};
 use tauri::{Emitter, Manager, State};
 
 /// The Tauri event that carries live changes: a JSON array of [`PitUpdate`]s, oldest first.
@@ -150,6 +152,17 @@ async fn users(desk: State<'_, Desk>) -> Result<Vec<UserRow>, ApiError> {
     desk.users()
 }
 
+/// The newest audit rows (only logins and refusals when `access_only`); admins and
+/// surveillance only.
+#[tauri::command]
+async fn audit(
+    desk: State<'_, Desk>,
+    access_only: bool,
+    limit: u32,
+) -> Result<Vec<AuditRow>, ApiError> {
+    desk.audit(access_only, limit)
+}
+
 /// Whether a real pit's record has no users yet, so the window asks for the first administrator.
 #[tauri::command]
 fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
@@ -211,6 +224,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         sign_off_shift,
         add_user,
         users,
+        audit,
         needs_first_admin,
         create_first_admin
     ])
@@ -366,7 +380,7 @@ fn dirs_data(identifier: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitwatch_api::desk::DeskOptions;
+    use pitwatch_app::desk::DeskOptions;
     use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, INVOKE_KEY};
     use tauri::webview::InvokeRequest;
 
@@ -412,6 +426,34 @@ mod tests {
     }
 
     #[test]
+    fn every_declared_command_is_registered() {
+        let app = failed_builder(
+            mock_builder(),
+            ApiError::new(pitwatch_api::dto::ErrorCode::Internal, "test"),
+        )
+        .build(mock_context(noop_assets()))
+        .expect("the app builds on the mock runtime");
+        let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .expect("a mock window");
+        // What Tauri answers for a command nobody registered, with its name taken out.
+        let answer = |name: &str| {
+            invoke(&webview, name, serde_json::json!({}))
+                .err()
+                .map(|e| e.to_string().replace(name, "<name>"))
+        };
+        let unregistered = answer("no_such_command").expect("an unknown command is refused");
+        for command in pitwatch_api::commands::COMMANDS {
+            assert_ne!(
+                answer(command.name).as_deref(),
+                Some(unregistered.as_str()),
+                "{} is declared in pitwatch-api's command list but not registered",
+                command.name
+            );
+        }
+    }
+
+    #[test]
     fn commands_reach_the_desk_and_errors_carry_codes() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let (desk, updates) =
@@ -448,7 +490,14 @@ mod tests {
         assert_eq!(session["user"], "demo");
         let refused = invoke(&webview, "users", serde_json::json!({}))
             .expect_err("a supervisor may not list users");
-        assert_eq!(refused["code"], "unauthorised");
+        assert_eq!(refused["code"], "forbidden");
+        let refused = invoke(
+            &webview,
+            "audit",
+            serde_json::json!({"accessOnly": true, "limit": 10}),
+        )
+        .expect_err("a supervisor may not read the audit log");
+        assert_eq!(refused["code"], "forbidden");
         let first = invoke(&webview, "needs_first_admin", serde_json::json!({})).expect("asks");
         assert_eq!(
             first,
@@ -511,7 +560,7 @@ mod tests {
 #[cfg(test)]
 mod events {
     use super::*;
-    use pitwatch_api::desk::DeskOptions;
+    use pitwatch_app::desk::DeskOptions;
     use std::time::Duration;
     use tauri::test::{mock_builder, mock_context, noop_assets};
     use tauri::Listener;
@@ -520,7 +569,7 @@ mod events {
     fn live_changes_reach_the_window_as_pit_update_events() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let options = DeskOptions {
-            pace: pitwatch_api::desk::parse_pace("100x").expect("a pace"),
+            pace: pitwatch_app::desk::parse_pace("100x").expect("a pace"),
             ..DeskOptions::demo(dir.path().join("e.db"))
         };
         let (desk, updates) = Desk::start(options).expect("the desk starts");

@@ -21,6 +21,9 @@ const dataDir = mkdtempSync(join(tmpdir(), "pitwatch-e2e-"));
 
 // Inherited by tauri-driver, WebKitWebDriver and the app it launches.
 process.env.PITWATCH_DB = join(dataDir, "pit.db");
+// The demo pit records only into a database of its own (never PITWATCH_DB of a real pit): here the
+// same file, so the CLI steps below find the demo's record under PITWATCH_DB.
+process.env.PITWATCH_DEMO_DB = process.env.PITWATCH_DB;
 // The installation's signing key, of this run alone (never the user's own).
 process.env.PITWATCH_KEY = join(dataDir, "signing.key");
 process.env.PITWATCH_DEMO_PACE = process.env.PITWATCH_DEMO_PACE ?? "20x";
@@ -432,11 +435,7 @@ device = { protocol = "angel-eye" }
 test("a database that cannot be opened is shown in the window", async () => {
   await harness.driver.quit();
   // The database path is a directory: SQLite cannot open it. A driver with its own environment.
-  const shared = process.env.PITWATCH_DB;
-  process.env.PITWATCH_DB = dataDir;
-  const own = await startTauriDriver().finally(() => {
-    process.env.PITWATCH_DB = shared;
-  });
+  const own = await driverWithDb(dataDir);
   const { driver } = own;
   try {
     await driver.start(app);
@@ -479,6 +478,10 @@ async function tcpDevice(port = 0) {
   };
 }
 
+/** Passwords strong enough for the desk's policy (12 characters, not guessable). */
+const ROOT_PASSWORD = "root keeps the pit keys 42";
+const STAFF_PASSWORD = "correct horse battery staple";
+
 /** Fills in the first-run screen of a pit with no users; the new admin is then logged in. */
 async function createFirstAdmin(driver, name, password) {
   await driver.waitFor("the first-run screen", () => driver.find('[data-testid="first-run"]'));
@@ -507,13 +510,21 @@ link = { kind = "tcp", address = "127.0.0.1:${port}", backoff = { initial_ms = 1
   );
 }
 
-/** A tauri-driver whose app records into `db` (a pit and a database of their own). */
-async function driverWithDb(db) {
-  const shared = process.env.PITWATCH_DB;
-  process.env.PITWATCH_DB = db;
+/** A tauri-driver whose app runs with `vars` set in its environment (restored after). */
+async function driverWithEnv(vars) {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
   return startTauriDriver().finally(() => {
-    process.env.PITWATCH_DB = shared;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   });
+}
+
+/** A tauri-driver whose app records into `db` (a pit and a database of their own; the demo's too). */
+async function driverWithDb(db) {
+  return driverWithEnv({ PITWATCH_DB: db, PITWATCH_DEMO_DB: db });
 }
 
 test("a table whose device link drops shows Reconnecting, then Connected when it is back", async () => {
@@ -529,7 +540,7 @@ test("a table whose device link drops shows Reconnecting, then Connected when it
     // The pit definition is the app's first argument (PITWATCH_CONFIG is not set here).
     await driver.start(app, [config]);
     // A real pit starts with no users: its first administrator comes first, then the pit.
-    await createFirstAdmin(driver, "linkadmin", "linkadmin-password");
+    await createFirstAdmin(driver, "linkadmin", "link admin keeps 7 cables tidy");
     await driver.clickCss('[data-testid="nav-pit"]');
     const status = () =>
       driver.execute(`return document.querySelector('[data-table="TCP-1"] [data-testid="tile-status"]')?.dataset.status ?? null;`);
@@ -582,7 +593,7 @@ test("a real pit with no users asks for its first administrator, who then manage
     assert.match(await driver.text(problem), /differ/);
     await shot("first-run.png", driver);
 
-    await createFirstAdmin(driver, "root", "root-password");
+    await createFirstAdmin(driver, "root", ROOT_PASSWORD);
     await driver.waitFor("the Users screen", () => driver.find('[data-testid="users-view"]'));
     await driver.waitFor("the first admin listed", async () => (await listed()).join() === "root:admin");
     const added = await driver.execute(
@@ -591,8 +602,8 @@ test("a real pit with no users asks for its first administrator, who then manage
     assert.match(added, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/, `when root was added: ${added}`);
 
     await driver.type(await driver.find('[data-testid="user-name"]'), "sam");
-    await driver.type(await driver.find('[data-testid="user-password"]'), "sam-password");
-    await driver.type(await driver.find('[data-testid="user-repeat"]'), "sam-password");
+    await driver.type(await driver.find('[data-testid="user-password"]'), STAFF_PASSWORD);
+    await driver.type(await driver.find('[data-testid="user-repeat"]'), STAFF_PASSWORD);
     await driver.click(await driver.find('[data-testid="user-add"]'));
     await driver.waitFor("both users listed", async () => (await listed()).join() === "root:admin,sam:supervisor");
     assert.equal(await driver.find('[data-testid="user-error"]'), null);
@@ -805,4 +816,124 @@ db.commit()`,
   const checked = await run(cli, ["verify", "--db", db]);
   assert.equal(checked.code, 1, checked.out);
   assert.match(checked.out, /users row "mallory"/);
+});
+
+/** Runs a command with `env` added to this process's environment; resolves with its exit code and output. */
+function runWith(command, args, env) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => done({ code, out }));
+  });
+}
+
+test("a surveillance officer cannot resolve (no button, and the command is refused), a failed login is in the audit view, and the idle lock locks and unlocks", async () => {
+  await harness.driver.quit();
+  const db = join(dataDir, "roles.db");
+  // The record: two incidents at RL-1 (a burn miscount, a wrong result), its first administrator
+  // and a surveillance officer, made with the CLI.
+  const events = join(dataDir, "roles.jsonl");
+  writeFileSync(
+    events,
+    [
+      { event: "shuffled", decks: 8, shuffler: "batch" },
+      { event: "cut", position: 180 },
+      { event: "cutting_card_placed", from_back: 24 },
+      { event: "card_drawn", card: "3H", target: "first", face_up: true },
+      { event: "card_drawn", card: "KD", target: "burn" },
+      { event: "card_drawn", card: "7C", target: "burn" },
+      { event: "burn_counted", count: 2 },
+      { event: "card_drawn", card: "4S", target: "player", index: 1 },
+      { event: "card_drawn", card: "KD", target: "banker", index: 1 },
+      { event: "card_drawn", card: "2D", target: "player", index: 2 },
+      { event: "card_drawn", card: "5C", target: "banker", index: 2 },
+      { event: "card_drawn", card: "2H", target: "banker", index: 3 },
+      { event: "result_declared", outcome: "player" },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join("\n") + "\n",
+  );
+  const imported = await run(cli, ["import", "--db", db, "--table", "RL-1", "--format", "events", events]);
+  assert.equal(imported.code, 0, imported.out);
+  const root = await runWith(cli, ["user", "add", "--db", db, "--role", "admin", "root"], { PITWATCH_PASSWORD: ROOT_PASSWORD });
+  assert.equal(root.code, 0, root.out);
+  const sam = await runWith(cli, ["user", "add", "--db", db, "--admin", "root", "--role", "surveillance", "sam"], {
+    PITWATCH_ADMIN_PASSWORD: ROOT_PASSWORD,
+    PITWATCH_PASSWORD: STAFF_PASSWORD,
+  });
+  assert.equal(sam.code, 0, sam.out);
+  const device = await tcpDevice();
+  const config = join(dataDir, "roles-pit.toml");
+  tcpPit(config, "Roles Pit", "RL-1", device.port);
+  const idleSeconds = 6;
+  const own = await driverWithEnv({ PITWATCH_DB: db, PITWATCH_IDLE_LOCK_SECONDS: String(idleSeconds) });
+  const { driver } = own;
+  try {
+    await driver.start(app, [config]);
+    // A failed login first: refused, and audited with the name tried.
+    await driver.waitFor("the login form", () => driver.find('[data-testid="login-form"]'));
+    await driver.type(await driver.find('[data-testid="login-user"]'), "sam");
+    await driver.type(await driver.find('[data-testid="login-password"]'), "not sams password at all");
+    await driver.click(await driver.find('[data-testid="login-submit"]'));
+    const refused = await driver.waitFor("the refusal", async () => {
+      const e = await driver.find('.user [role="alert"]');
+      return e && (await driver.text(e));
+    });
+    assert.match(refused, /wrong user name or password/);
+    // The next attempt for a name waits a second after a failure.
+    await sleep(1200);
+    await driver.type(await driver.find('[data-testid="login-password"]'), STAFF_PASSWORD);
+    await driver.click(await driver.find('[data-testid="login-submit"]'));
+    const user = await driver.waitFor("sam's session", () => driver.find('[data-testid="session-user"]'));
+    assert.match(await driver.text(user), /sam \(surveillance\)/);
+
+    // The incident: notes and exports, but no Acknowledge or Resolve for surveillance.
+    await driver.clickCss('[data-testid="nav-incidents"]');
+    const row = await driver.waitFor("an incident", () => driver.find('[data-testid="incident-row"]'));
+    const id = Number(await driver.attribute(row, "data-id"));
+    await driver.click(await driver.find('[data-testid="incident-row"] td'));
+    await driver.waitFor("the incident detail", () => driver.find('[data-testid="incident-status"]'));
+    await driver.waitFor("the workflow's note", () => driver.find('[data-testid="resolve-not-yours"]'));
+    assert.equal(await driver.find('[data-testid="resolve"]'), null, "no Resolve button for surveillance");
+    assert.equal(await driver.find('[data-testid="ack"]'), null, "no Acknowledge button for surveillance");
+    assert.ok(await driver.find('[data-testid="note-text"]'), "surveillance notes");
+    assert.equal(await driver.find('[data-testid="alert-ack"]'), null, "no Acknowledge on the alert banner either");
+    await shot("surveillance-incident.png", driver);
+    // Called directly through the IPC, as a script in the window could: refused.
+    const answer = await driver.request("POST", driver.s("/execute/async"), {
+      script: `const done = arguments[arguments.length - 1];
+        window.__TAURI_INTERNALS__.invoke("resolve", { id: arguments[0], outcome: "forced" })
+          .then(() => done("resolved"), (e) => done(e.code + ": " + e.message));`,
+      args: [id],
+    });
+    assert.match(answer, /^forbidden: sam \(surveillance\) may not resolve incidents/);
+    assert.equal(await driver.text(await driver.find('[data-testid="incident-status"]')), "Open");
+
+    // The audit view: the failed login (with the name tried) and the refused command.
+    await driver.clickCss('[data-testid="nav-audit"]');
+    await driver.waitFor("the failed login listed", () => driver.find('[data-testid="audit-row"][data-action="login.failed"][data-user="sam"]'));
+    assert.ok(await driver.find('[data-testid="audit-row"][data-action="access.forbidden"][data-user="sam"]'), "the refusal listed");
+    await shot("audit-view.png", driver);
+
+    // Left alone, the window locks; the alert banner stays.
+    const lockScreen = await driver.waitFor("the idle lock", () => driver.find('[data-testid="lock-screen"]'), (idleSeconds + 10) * 1000);
+    assert.match(await driver.text(lockScreen), /locked/i);
+    assert.equal(await driver.find('[data-testid="session-user"]'), null, "nobody is logged in while locked");
+    assert.equal(await driver.find('[data-testid="nav-incidents"]'), null, "no navigation while locked");
+    assert.ok(await driver.find('[data-testid="alert-banner"]'), "the alert stays visible");
+    await shot("lock-screen.png", driver);
+    const lockUser = await driver.execute(`return document.querySelector('[data-testid="lock-user"]').value;`);
+    assert.equal(lockUser, "sam");
+    await driver.type(await driver.find('[data-testid="lock-password"]'), STAFF_PASSWORD);
+    await driver.click(await driver.find('[data-testid="lock-submit"]'));
+    const back = await driver.waitFor("unlocked", () => driver.find('[data-testid="session-user"]'));
+    assert.match(await driver.text(back), /sam \(surveillance\)/);
+    assert.equal(await driver.find('[data-testid="lock-screen"]'), null);
+  } finally {
+    await driver.quit();
+    await own.stop();
+    await device.stop();
+  }
 });

@@ -117,7 +117,7 @@ fn build(db: &std::path::Path, tables: u32, shoes: u32, every: u32) -> Result<()
         store.end_session(id, at, "end of shift")?;
     }
     let end = Timestamp::from_unix_millis(start.unix_millis() + 86_400_000).ok_or("time")?;
-    store.add_user("ana", Role::Supervisor, "correct horse", end)?;
+    store.add_user("admin", "ana", Role::Supervisor, "correct horse", end)?;
     let all = store.incidents(&IncidentFilter::default())?;
     for (k, incident) in all.iter().enumerate() {
         if k % 5 == 0 {

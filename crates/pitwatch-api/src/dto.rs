@@ -25,7 +25,12 @@ pub struct PitOverview {
     pub tables: Vec<TableTile>,
     /// The record: where it is, who signs it, and what is wrong with it if anything.
     pub record: RecordStatus,
+    /// Seconds without a key or a pointer movement after which the window locks (0: never).
+    pub idle_lock_seconds: u32,
 }
+
+/// How long a workstation may be left alone before it locks, by default (ten minutes).
+pub const DEFAULT_IDLE_LOCK_SECONDS: u32 = 600;
 
 /// The record as the workstation keeps it (Settings/About, and its alerts on every screen).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
@@ -472,6 +477,26 @@ pub struct UserRow {
     pub role: String,
     /// When they were added (RFC 3339, as the record holds it).
     pub created_at: String,
+    /// Whether they may log in (a deactivated user stays on record).
+    pub active: bool,
+}
+
+/// One row of the audit log, for the audit view (failed logins, refused commands, every action).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditRow {
+    /// The row's number in the audit chain.
+    pub id: i64,
+    /// When (RFC 3339).
+    pub at: String,
+    /// Who (for a failed login: the name that was tried, as typed).
+    pub user: String,
+    /// What (`login.failed`, `access.forbidden`, `incident.resolve`, …).
+    pub action: String,
+    /// About what.
+    pub subject: String,
+    /// The details as recorded (for logins and refusals: JSON with the workstation).
+    pub detail: String,
 }
 
 /// Credentials shown on the login screen of the demo pit (never for a real pit).
@@ -745,6 +770,8 @@ pub enum ErrorCode {
     Unauthorised,
     /// The action does not fit the current state (e.g. acknowledging a resolved incident).
     Conflict,
+    /// The logged-in user's role may not do this (the refusal is audited).
+    Forbidden,
 }
 
 /// The TypeScript declarations of every DTO, as committed in `ui/src/lib/bindings.ts`.
@@ -755,6 +782,7 @@ pub fn typescript_bindings() -> String {
         RecordStatus::decl(&cfg),
         RecordAlert::decl(&cfg),
         UserRow::decl(&cfg),
+        AuditRow::decl(&cfg),
         TableTile::decl(&cfg),
         Game::decl(&cfg),
         Protocol::decl(&cfg),

@@ -4,7 +4,7 @@
 //! public functions take and return the DTOs in [`dto`]; nothing in it knows Tauri, so the
 //! desktop shell's commands are one-line adapters and the same behaviour is testable here.
 
-pub mod desk;
+pub mod commands;
 pub mod dto;
 pub mod lease;
 pub mod monitor;
@@ -49,6 +49,7 @@ impl Pitwatch {
             session: None,
             tables: self.pit.tables.iter().map(TableTile::from).collect(),
             record: dto::RecordStatus::default(),
+            idle_lock_seconds: dto::DEFAULT_IDLE_LOCK_SECONDS,
         }
     }
 }

@@ -329,6 +329,13 @@ impl PitConfig {
                     "{label}: simulated devices are only allowed in a demo pit (demo = true)"
                 ));
             }
+            // A demo records simulated rounds and has a supervisor with a published password:
+            // it must never sit beside a real device in one record.
+            if self.demo && table.link.is_some() {
+                problems.push(format!(
+                    "{label}: a demo pit (demo = true) cannot have a real link; remove demo = true to watch real devices"
+                ));
+            }
         }
         problems
     }
@@ -455,6 +462,40 @@ mod tests {
                 "{problem:?} should start with {start:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_demo_pit_with_a_real_link_is_refused() {
+        let text = r#"
+            demo = true
+            [site]
+            name = "Main Pit"
+            [[table]]
+            name = "BAC-1"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            device = { protocol = "angel-eye" }
+            simulated = true
+            [[table]]
+            name = "BAC-2"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            device = { protocol = "angel-eye" }
+            link = { kind = "serial", path = "/dev/ttyUSB0", baud = 9600 }
+        "#;
+        let PitConfigError::Invalid(problems) = PitConfig::from_toml(text).unwrap_err() else {
+            panic!("expected a list of problems");
+        };
+        assert_eq!(
+            problems,
+            ["table 2 (\"BAC-2\"): a demo pit (demo = true) cannot have a real link; remove demo = true to watch real devices"]
+        );
+        // The same pit without `demo = true` and without the simulated table is a real pit.
+        let real = text.replace("demo = true", "").replace(
+            "simulated = true",
+            "link = { kind = \"tcp\", address = \"10.0.0.5:4001\" }",
+        );
+        PitConfig::from_toml(&real).expect("a real pit");
     }
 
     #[test]

@@ -85,10 +85,22 @@ fn record(dir: &Path) -> PathBuf {
         .set_meta("site", "Te Whare Petipeti · 澳門", at(T0))
         .expect("site");
     store
-        .add_user("Mere Tūhoe", Role::Supervisor, "correct horse", at(T0))
+        .add_user(
+            "admin",
+            "Mere Tūhoe",
+            Role::Supervisor,
+            "correct horse",
+            at(T0),
+        )
         .expect("a user");
     store
-        .add_user("王小明", Role::Surveillance, "correct horse", at(T0))
+        .add_user(
+            "admin",
+            "王小明",
+            Role::Surveillance,
+            "correct horse",
+            at(T0),
+        )
         .expect("a user");
     let book = RuleBook::load("nz-baccarat").expect("the rule book");
     TableRecorder::resume(

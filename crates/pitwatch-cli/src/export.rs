@@ -1,5 +1,8 @@
 //! `pitwatch export incident N`, `pitwatch export shoe` and `pitwatch export shift`: reports from
-//! the record as PDF (for regulators, dispute files and the shift handover), CSV or JSON.
+//! the record as PDF (for regulators, dispute files and the shift handover), CSV or JSON, by an
+//! authenticated user (every role may export), each export audited.
+
+use crate::credentials;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use pitwatch_api::record::Installation;
+use pitwatch_app::{reports, Command};
 use pitwatch_model::Timestamp;
 use pitwatch_report::Document;
 use pitwatch_store::{IncidentId, Store};
@@ -50,12 +54,16 @@ pub enum ExportCommand {
     },
 }
 
-/// Where to write the report (any combination).
+/// Where to write the report (any combination), and who exports it.
 #[derive(Debug, Args)]
 pub struct Outputs {
     /// The Pitwatch database.
     #[arg(long)]
     db: PathBuf,
+    /// The user exporting (password from PITWATCH_PASSWORD or standard input); every role may
+    /// export, and each export is audited with the user and the workstation.
+    #[arg(long)]
+    user: String,
     /// Write a PDF here.
     #[arg(long)]
     pdf: Option<PathBuf>,
@@ -65,7 +73,7 @@ pub struct Outputs {
     /// Write JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
-    /// The author named in the PDF's metadata (default: the login name, `$USER`).
+    /// The author named in the report's metadata (default: the user exporting).
     #[arg(long)]
     author: Option<String>,
 }
@@ -78,13 +86,36 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
             |n| n.to_string_lossy().into_owned(),
         )
     };
-    let (document, out) = match command {
+    let (what, subject, out) = match &command {
+        ExportCommand::Incident { id, out } => {
+            (Command::ExportIncident, format!("incident {id}"), out)
+        }
+        ExportCommand::Shoe { table, shoe, out } => (
+            Command::ExportShoe,
+            format!("table {table} shoe {shoe}"),
+            out,
+        ),
+        ExportCommand::Shift { from, to, out, .. } => {
+            (Command::ExportShift, format!("shift {from} to {to}"), out)
+        }
+    };
+    if out.pdf.is_none() && out.csv.is_none() && out.json.is_none() {
+        bail!("say where to write the report: --pdf FILE, --csv FILE and/or --json FILE");
+    }
+    // Who exports, and whether their role may: on a writable connection, which audits the
+    // export (and a refusal) in the record.
+    if !out.db.exists() {
+        bail!("{} does not exist", out.db.display());
+    }
+    let mut audit = Installation::from_env()
+        .open(&out.db)
+        .with_context(|| format!("cannot open {}", out.db.display()))?;
+    let who = credentials::login(&mut audit, &out.user, credentials::PASSWORD)?;
+    reports::may_export(&mut audit, &who, what, &subject, crate::now())?;
+    let document = match &command {
         ExportCommand::Incident { id, out } => {
             let store = open(&out.db)?;
-            (
-                pitwatch_api::report::incident_report(&store, IncidentId(id), &name(&out))?,
-                out,
-            )
+            pitwatch_api::report::incident_report(&store, IncidentId(*id), &name(out))?
         }
         ExportCommand::Shift {
             from,
@@ -93,34 +124,34 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
             out,
         } => {
             let store = open(&out.db)?;
-            let shift = pitwatch_api::report::Shift::new(from, to, table)?;
-            (
-                pitwatch_api::report::shift_report(&store, &shift, &name(&out))?,
-                out,
-            )
+            let shift = pitwatch_api::report::Shift::new(*from, *to, table.clone())?;
+            pitwatch_api::report::shift_report(&store, &shift, &name(out))?
         }
         ExportCommand::Shoe { table, shoe, out } => {
             let store = open(&out.db)?;
-            (
-                pitwatch_api::report::shoe_report(&store, &table, shoe)?,
-                out,
-            )
+            pitwatch_api::report::shoe_report(&store, table, *shoe)?
         }
     };
-    if out.pdf.is_none() && out.csv.is_none() && out.json.is_none() {
-        bail!("say where to write the report: --pdf FILE, --csv FILE and/or --json FILE");
-    }
-    let author = out
-        .author
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "pitwatch".into());
+    let author = out.author.clone().unwrap_or_else(|| who.user.clone());
     let document = document.stamped(&author, crate::now().as_datetime());
-    write(&out.pdf, &document, |d| {
+    let mut written = Vec::new();
+    write(&out.pdf, &document, &mut written, |d| {
         Ok(pitwatch_report::render_pdf(d)?.bytes)
     })?;
-    write(&out.csv, &document, |d| Ok(d.to_csv().into_bytes()))?;
-    write(&out.json, &document, |d| Ok(d.to_json().into_bytes()))?;
+    write(&out.csv, &document, &mut written, |d| {
+        Ok(d.to_csv().into_bytes())
+    })?;
+    write(&out.json, &document, &mut written, |d| {
+        Ok(d.to_json().into_bytes())
+    })?;
+    reports::exported(
+        &mut audit,
+        &who,
+        what,
+        &subject,
+        &written.join(", "),
+        crate::now(),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -136,12 +167,14 @@ fn open(db: &Path) -> anyhow::Result<Store> {
 fn write(
     path: &Option<PathBuf>,
     document: &Document,
+    written: &mut Vec<String>,
     render: impl Fn(&Document) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<()> {
     if let Some(path) = path {
         std::fs::write(path, render(document)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
         outln!("wrote {}", path.display());
+        written.push(path.display().to_string());
     }
     Ok(())
 }

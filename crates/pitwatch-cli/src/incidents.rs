@@ -1,16 +1,19 @@
-//! `pitwatch incidents`, `pitwatch incident ack|note|resolve`, `pitwatch user add`: working
-//! incidents from the command line, each step by a named, authenticated user and audited.
+//! `pitwatch incidents`, `pitwatch incident ack|note|resolve`, `pitwatch user …`: working
+//! incidents and accounts from the command line through the application layer
+//! (`pitwatch-app`), each step by a named, authenticated user whose role allows it, audited.
 //!
-//! Passwords are never arguments (they would end up in shell history and process lists): they
-//! come from the `PITWATCH_PASSWORD` environment variable or the first line of standard input.
+//! Passwords are never arguments (see [`crate::credentials`]).
 
-use std::io::BufRead;
+use crate::credentials;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use pitwatch_api::record::Installation;
+use pitwatch_api::{ApiError, ErrorCode};
+use pitwatch_app::accounts;
 use pitwatch_model::Timestamp;
 use pitwatch_store::{Incident, IncidentFilter, IncidentId, Role, Status, Store};
 
@@ -98,10 +101,13 @@ pub struct StepArgs {
     id: i64,
 }
 
-/// `pitwatch user …`.
+/// `pitwatch user …`. Every command but the first administrator's creation needs an
+/// administrator (`--admin NAME`, password from PITWATCH_ADMIN_PASSWORD or the first line of
+/// standard input) and is audited with them as the actor.
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
-    /// Add a user (password from PITWATCH_PASSWORD or standard input).
+    /// Add a user (their password from PITWATCH_PASSWORD or the next line of standard input).
+    /// Without --admin only the first administrator of a record with no users can be added.
     Add {
         /// The Pitwatch database (created if missing).
         #[arg(long)]
@@ -109,9 +115,58 @@ pub enum UserCommand {
         /// What the user may do.
         #[arg(long, value_enum)]
         role: RoleArg,
+        /// The administrator adding them.
+        #[arg(long)]
+        admin: Option<String>,
         /// The user's name.
         name: String,
     },
+    /// Give a user another role.
+    Role {
+        #[command(flatten)]
+        target: AdminArgs,
+        /// The new role.
+        #[arg(long, value_enum)]
+        role: RoleArg,
+    },
+    /// Set a user's password (the new one from PITWATCH_PASSWORD or the next line of standard
+    /// input).
+    Password {
+        #[command(flatten)]
+        target: AdminArgs,
+    },
+    /// Deactivate a user: they can no longer log in; their name stays on record.
+    Deactivate {
+        #[command(flatten)]
+        target: AdminArgs,
+    },
+    /// Let a deactivated user log in again.
+    Activate {
+        #[command(flatten)]
+        target: AdminArgs,
+    },
+    /// List the users (name, role, active).
+    List {
+        /// The Pitwatch database.
+        #[arg(long)]
+        db: PathBuf,
+        /// The administrator asking.
+        #[arg(long)]
+        admin: String,
+    },
+}
+
+/// An administrator acting on a user.
+#[derive(Debug, Args)]
+pub struct AdminArgs {
+    /// The Pitwatch database.
+    #[arg(long)]
+    db: PathBuf,
+    /// The administrator making the change.
+    #[arg(long)]
+    admin: String,
+    /// The user changed.
+    name: String,
 }
 
 /// A role on the command line.
@@ -125,20 +180,14 @@ pub enum RoleArg {
     Admin,
 }
 
-fn password() -> anyhow::Result<String> {
-    if let Ok(password) = std::env::var("PITWATCH_PASSWORD") {
-        return Ok(password);
+impl From<RoleArg> for Role {
+    fn from(value: RoleArg) -> Self {
+        match value {
+            RoleArg::Supervisor => Role::Supervisor,
+            RoleArg::Surveillance => Role::Surveillance,
+            RoleArg::Admin => Role::Admin,
+        }
     }
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .context("cannot read the password from standard input")?;
-    let password = line.trim_end_matches(['\r', '\n']).to_owned();
-    if password.is_empty() {
-        bail!("no password: set PITWATCH_PASSWORD or give it on standard input");
-    }
-    Ok(password)
 }
 
 fn open(db: &std::path::Path) -> anyhow::Result<Store> {
@@ -152,18 +201,91 @@ fn open(db: &std::path::Path) -> anyhow::Result<Store> {
 
 /// Runs `pitwatch user …`.
 pub fn run_user(command: UserCommand) -> anyhow::Result<ExitCode> {
-    let UserCommand::Add { db, role, name } = command;
-    let mut store = Installation::from_env()
-        .open(&db)
-        .with_context(|| format!("cannot open {}", db.display()))?;
-    let role = match role {
-        RoleArg::Supervisor => Role::Supervisor,
-        RoleArg::Surveillance => Role::Surveillance,
-        RoleArg::Admin => Role::Admin,
-    };
-    store.add_user(&name, role, &password()?, crate::now())?;
-    outln!("user {name} added as {}", role.as_str());
+    let now = crate::now();
+    match command {
+        UserCommand::Add {
+            db,
+            role,
+            admin,
+            name,
+        } => {
+            let mut store = Installation::from_env()
+                .open(&db)
+                .with_context(|| format!("cannot open {}", db.display()))?;
+            let role = Role::from(role);
+            match admin {
+                None => {
+                    if !accounts::needs_first_admin(&store)? {
+                        return Err(ApiError::new(
+                            ErrorCode::Forbidden,
+                            "this record has users: an administrator adds more (--admin NAME, \
+                             their password from PITWATCH_ADMIN_PASSWORD or standard input)",
+                        )
+                        .into());
+                    }
+                    if role != Role::Admin {
+                        bail!("the first user of a record is its administrator: --role admin");
+                    }
+                    let password = credentials::password(credentials::PASSWORD, &name)?;
+                    accounts::create_first_admin(
+                        &mut store,
+                        &name,
+                        &password,
+                        &pitwatch_app::access::workstation(),
+                        now,
+                    )?;
+                    outln!("user {} added as the first administrator", name.trim());
+                }
+                Some(admin) => {
+                    let who = credentials::login(&mut store, &admin, credentials::ADMIN_PASSWORD)?;
+                    let password = credentials::password(credentials::PASSWORD, &name)?;
+                    let added = accounts::add_user(&mut store, &who, &name, role, &password, now)?;
+                    outln!("user {} added as {} by {admin}", added.name, added.role);
+                }
+            }
+        }
+        UserCommand::Role { target, role } => {
+            let (mut store, who) = as_admin(&target)?;
+            accounts::change_role(&mut store, &who, &target.name, role.into(), now)?;
+            outln!("user {} is now {}", target.name, Role::from(role).as_str());
+        }
+        UserCommand::Password { target } => {
+            let (mut store, who) = as_admin(&target)?;
+            let password = credentials::password(credentials::PASSWORD, &target.name)?;
+            accounts::reset_password(&mut store, &who, &target.name, &password, now)?;
+            outln!("password of {} set", target.name);
+        }
+        UserCommand::Deactivate { target } => {
+            let (mut store, who) = as_admin(&target)?;
+            accounts::set_active(&mut store, &who, &target.name, false, now)?;
+            outln!("user {} deactivated", target.name);
+        }
+        UserCommand::Activate { target } => {
+            let (mut store, who) = as_admin(&target)?;
+            accounts::set_active(&mut store, &who, &target.name, true, now)?;
+            outln!("user {} active again", target.name);
+        }
+        UserCommand::List { db, admin } => {
+            let mut store = open(&db)?;
+            let who = credentials::login(&mut store, &admin, credentials::ADMIN_PASSWORD)?;
+            for user in accounts::users(&mut store, &who, now)? {
+                outln!(
+                    "{:<24}  {:<12}  {:<8}  {}",
+                    user.name,
+                    user.role,
+                    if user.active { "active" } else { "inactive" },
+                    user.created_at
+                );
+            }
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn as_admin(target: &AdminArgs) -> anyhow::Result<(Store, pitwatch_app::Principal)> {
+    let mut store = open(&target.db)?;
+    let who = credentials::login(&mut store, &target.admin, credentials::ADMIN_PASSWORD)?;
+    Ok((store, who))
 }
 
 /// Runs `pitwatch incidents`.
@@ -279,28 +401,28 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Ack(step) => {
-            let mut store = authenticated(&step)?;
-            store.acknowledge(IncidentId(step.id), &step.user, now)?;
+            let (mut store, who) = authenticated(&step)?;
+            pitwatch_app::incidents::acknowledge(&mut store, &who, step.id, now)?;
             outln!("incident {} acknowledged by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Note { step, text } => {
-            let mut store = authenticated(&step)?;
-            store.add_note(IncidentId(step.id), &step.user, &text, now)?;
+            let (mut store, who) = authenticated(&step)?;
+            pitwatch_app::incidents::add_note(&mut store, &who, step.id, &text, now)?;
             outln!("note added to incident {} by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Resolve { step, resolution } => {
-            let mut store = authenticated(&step)?;
-            store.resolve(IncidentId(step.id), &step.user, &resolution, now)?;
+            let (mut store, who) = authenticated(&step)?;
+            pitwatch_app::incidents::resolve(&mut store, &who, step.id, &resolution, now)?;
             outln!("incident {} resolved by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
-fn authenticated(step: &StepArgs) -> anyhow::Result<Store> {
-    let store = open(&step.db)?;
-    store.authenticate(&step.user, &password()?)?;
-    Ok(store)
+fn authenticated(step: &StepArgs) -> anyhow::Result<(Store, pitwatch_app::Principal)> {
+    let mut store = open(&step.db)?;
+    let who = credentials::login(&mut store, &step.user, credentials::PASSWORD)?;
+    Ok((store, who))
 }

@@ -2,7 +2,10 @@
 //!
 //! Every subcommand is a thin adapter: it parses arguments, calls the core crates, and maps the
 //! outcome to text and an exit code. Exit codes: 0 success, 1 a check found a problem in recorded
-//! data, 2 unusable input (bad arguments, a file that does not parse).
+//! data, 2 unusable input (bad arguments, a file that does not parse), 3 refused: wrong
+//! credentials, a throttled or locked login, or a role that may not run the command (each
+//! refusal is audited in the record). Commands that change the record go through the application
+//! layer (`pitwatch-app`), which checks the user's role.
 
 /// Prints a line on stdout; once stdout is closed (`pitwatch … | head`), prints nothing more
 /// instead of panicking (see [`out`]).
@@ -20,6 +23,7 @@ macro_rules! errln {
 }
 
 mod bench;
+mod credentials;
 mod events;
 mod export;
 mod import;
@@ -29,6 +33,7 @@ mod out;
 mod ports;
 mod replay;
 mod replay_record;
+mod safe;
 mod sim;
 mod verify;
 
@@ -116,7 +121,15 @@ fn main() -> ExitCode {
         Err(error) if out::closed() || out::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             errln!("error: {error:#}");
-            ExitCode::from(2)
+            let refused = error
+                .downcast_ref::<pitwatch_api::ApiError>()
+                .is_some_and(|e| {
+                    matches!(
+                        e.code,
+                        pitwatch_api::ErrorCode::Forbidden | pitwatch_api::ErrorCode::Unauthorised
+                    )
+                });
+            ExitCode::from(if refused { 3 } else { 2 })
         }
     }
 }

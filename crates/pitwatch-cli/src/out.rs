@@ -1,6 +1,8 @@
 //! Printing that survives a closed stdout: `pitwatch monitor | head` used to panic when `head`
 //! went away. A failed write marks stdout closed; later lines are dropped quietly, a long
 //! command (the monitor) sees [`closed`] and stops in order, and `main` exits without an error.
+//! Every line is made safe for a terminal first ([`crate::safe::text`]): device text in it cannot
+//! drive the terminal.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,8 +15,12 @@ pub fn line(args: std::fmt::Arguments<'_>) {
     if STDOUT_CLOSED.load(Ordering::Relaxed) {
         return;
     }
+    let line = args.to_string();
     let mut out = std::io::stdout().lock();
-    if writeln!(out, "{args}").and_then(|()| out.flush()).is_err() {
+    if writeln!(out, "{}", crate::safe::text(&line))
+        .and_then(|()| out.flush())
+        .is_err()
+    {
         STDOUT_CLOSED.store(true, Ordering::Relaxed);
     }
 }
@@ -24,8 +30,9 @@ pub fn error_line(args: std::fmt::Arguments<'_>) {
     if STDERR_CLOSED.load(Ordering::Relaxed) {
         return;
     }
+    let line = args.to_string();
     let mut err = std::io::stderr().lock();
-    if writeln!(err, "{args}").is_err() {
+    if writeln!(err, "{}", crate::safe::text(&line)).is_err() {
         STDERR_CLOSED.store(true, Ordering::Relaxed);
     }
 }

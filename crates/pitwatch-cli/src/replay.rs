@@ -139,7 +139,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             &book,
             items,
             args.json,
-            &mut io::stdout().lock(),
+            &mut crate::safe::Lines::new(io::stdout().lock()),
         ));
     }
     let source = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -160,7 +160,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         &book,
         &events,
         args.json,
-        &mut io::stdout().lock(),
+        &mut crate::safe::Lines::new(io::stdout().lock()),
     ))
 }
 

@@ -52,7 +52,7 @@ pub fn run(
     };
     let book = RuleBook::load(&replayed.rule_book).map_err(|e| anyhow::anyhow!("{e}"))?;
     let intact = verified.intact();
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::new(crate::safe::Lines::new(io::stdout().lock()));
     let written = (|| -> io::Result<()> {
         if json {
             let header = serde_json::json!({

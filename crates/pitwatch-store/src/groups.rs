@@ -272,7 +272,13 @@ mod tests {
 
         // Once resolved, the code opens a new incident.
         store
-            .add_user("ana", crate::Role::Supervisor, "pw-123456", t(0))
+            .add_user(
+                "admin",
+                "ana",
+                crate::Role::Supervisor,
+                "pw-123456789",
+                t(0),
+            )
             .unwrap();
         store
             .resolve(first.incident(), "ana", "fixed", t(200))

@@ -59,6 +59,8 @@ pub struct UserRow {
     pub role: Role,
     /// When the user was added.
     pub created_at: String,
+    /// Whether the user may log in (a deactivated user's name stays on record).
+    pub active: bool,
 }
 
 /// An incident's workflow state.
@@ -365,42 +367,112 @@ impl Batch<'_> {
     }
 }
 
-impl Store {
-    /// Adds a user with an argon2 password hash.
-    pub fn add_user(
+/// The fewest characters (not bytes) a password may have. The application layer also refuses
+/// common and guessable passwords; the store keeps this floor whoever calls it.
+pub const MIN_PASSWORD_CHARS: usize = 12;
+
+/// A change to a user account (each needs an administrator, see the application layer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserChange<'a> {
+    /// A new role.
+    Role(Role),
+    /// A new password (hashed here; never stored or audited in clear).
+    Password(&'a str),
+    /// Active (may log in) or deactivated.
+    Active(bool),
+}
+
+/// One attempt to log in as a name, as the audit log holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoginAttempt {
+    /// When.
+    pub at: Timestamp,
+    /// Whether it succeeded (`session.login`) or failed (`login.failed`).
+    pub succeeded: bool,
+}
+
+/// The audit action of a failed login (the subject is the name tried).
+pub const LOGIN_FAILED: &str = "login.failed";
+/// The audit action of a successful login (the subject is the user).
+pub const LOGIN: &str = "session.login";
+
+/// An argon2 hash of a password nobody knows, made once per process: an unknown or inactive
+/// user's attempt is verified against it, so it takes as long as a wrong password does.
+fn decoy_hash() -> &'static str {
+    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DECOY.get_or_init(|| {
+        let salt = SaltString::generate(&mut OsRng);
+        let mut secret = [0u8; 32];
+        password_hash::rand_core::RngCore::fill_bytes(&mut OsRng, &mut secret);
+        Argon2::default()
+            .hash_password(&secret, &salt)
+            .map(|h| h.to_string())
+            // Hashing fresh random bytes with the default parameters cannot fail; if it ever
+            // did, verification against this text fails to parse and is still refused.
+            .unwrap_or_default()
+    })
+}
+
+fn check_name(name: &str) -> Result<(), StoreError> {
+    if name.trim().is_empty() {
+        return Err(StoreError::Invalid("a user needs a name".into()));
+    }
+    if name != name.trim() {
+        return Err(StoreError::Invalid(format!(
+            "a user name cannot start or end with a space: {name:?}"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(StoreError::Invalid(
+            "a user name cannot hold a control character".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn hash_password(password: &str) -> Result<String, StoreError> {
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(StoreError::Invalid(format!(
+            "a password needs at least {MIN_PASSWORD_CHARS} characters"
+        )));
+    }
+    let salt = SaltString::generate(&mut OsRng);
+    Ok(Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| StoreError::Invalid(format!("cannot hash the password: {e}")))?
+        .to_string())
+}
+
+/// A `users` row as changing it needs it: id, role, password hash, created at, active.
+type UserFields = (i64, String, String, String, i64);
+
+impl Batch<'_> {
+    fn user_row(&self, name: &str) -> Result<Option<UserFields>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT id, role, password_hash, created_at, active FROM users WHERE name = ?1",
+                [name],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()?)
+    }
+
+    fn insert_user(
         &mut self,
         name: &str,
         role: Role,
-        password: &str,
+        hash: String,
         now: Timestamp,
     ) -> Result<(), StoreError> {
-        if name.trim().is_empty() {
-            return Err(StoreError::Invalid("a user needs a name".into()));
-        }
-        if password.len() < 8 {
-            return Err(StoreError::Invalid(
-                "a password needs at least 8 characters".into(),
-            ));
-        }
-        let salt = SaltString::generate(&mut OsRng);
-        let hash = Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map_err(|e| StoreError::Invalid(format!("cannot hash the password: {e}")))?
-            .to_string();
-        let mut batch = self.batch(now)?;
-        if batch
-            .tx
-            .query_row("SELECT 1 FROM users WHERE name = ?1", [name], |_| Ok(()))
-            .optional()?
-            .is_some()
-        {
+        if self.user_row(name)?.is_some() {
             return Err(StoreError::Invalid(format!(
                 "a user named {name:?} already exists"
             )));
         }
-        let id = batch.next_id("users")?;
+        let id = self.next_id("users")?;
         let at = now.to_string();
-        batch.put_fact(
+        self.put_fact(
             &crate::facts::USERS,
             &[
                 ("id", id.into()),
@@ -411,35 +483,216 @@ impl Store {
                 ("active", 1.into()),
             ],
             &at,
-        )?;
-        batch.append_audit(name, "user.add", name, role.as_str(), now)?;
+        )
+    }
+}
+
+impl Store {
+    /// Adds a user with an argon2 password hash, audited (`user.add`) as done by `by`, in one
+    /// transaction. Who may do this is the application layer's business (an administrator); the
+    /// store checks the name, the password's length and that the name is free.
+    pub fn add_user(
+        &mut self,
+        by: &str,
+        name: &str,
+        role: Role,
+        password: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        check_name(name)?;
+        // Hashing takes a moment: before the write transaction, so recording is not held up.
+        let hash = hash_password(password)?;
+        let mut batch = self.batch(now)?;
+        batch.insert_user(name, role, hash, now)?;
+        batch.append_audit(by, "user.add", name, role.as_str(), now)?;
         batch.commit()
     }
 
-    /// The role of user `name` if `password` is theirs.
+    /// Adds the first administrator of a record that has no users, audited as `user.first_admin`
+    /// by themselves. The check and the addition are one write transaction (SQLite lets one
+    /// writer in at a time), so of two attempts at once exactly one succeeds; the other is
+    /// refused because the record then has a user.
+    pub fn add_first_admin(
+        &mut self,
+        name: &str,
+        password: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        check_name(name)?;
+        let hash = hash_password(password)?;
+        let mut batch = self.batch(now)?;
+        let users: i64 = batch
+            .tx
+            .query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+        if users > 0 {
+            return Err(StoreError::Invalid(
+                "this record already has users: an administrator's credentials are needed to add one"
+                    .into(),
+            ));
+        }
+        batch.insert_user(name, Role::Admin, hash, now)?;
+        batch.append_audit(name, "user.first_admin", name, Role::Admin.as_str(), now)?;
+        batch.commit()
+    }
+
+    /// Changes user `name`'s role, password or whether they are active, audited
+    /// (`user.role`, `user.password`, `user.active`) as done by `by`.
+    pub fn change_user(
+        &mut self,
+        by: &str,
+        name: &str,
+        change: UserChange<'_>,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        let new_hash = match change {
+            UserChange::Password(password) => Some(hash_password(password)?),
+            _ => None,
+        };
+        let mut batch = self.batch(now)?;
+        let (id, mut role, mut hash, created_at, mut active) = batch
+            .user_row(name)?
+            .ok_or_else(|| StoreError::NotFound(format!("no user named {name:?}")))?;
+        let (action, detail) = match change {
+            UserChange::Role(new) => {
+                role = new.as_str().to_owned();
+                ("user.role", new.as_str().to_owned())
+            }
+            UserChange::Password(_) => {
+                hash = new_hash.unwrap_or_default();
+                ("user.password", String::new())
+            }
+            UserChange::Active(on) => {
+                active = i64::from(on);
+                (
+                    "user.active",
+                    if on { "active" } else { "inactive" }.to_owned(),
+                )
+            }
+        };
+        let at = now.to_string();
+        batch.put_fact(
+            &crate::facts::USERS,
+            &[
+                ("id", id.into()),
+                ("name", name.into()),
+                ("role", role.as_str().into()),
+                ("password_hash", hash.into()),
+                ("created_at", created_at.as_str().into()),
+                ("active", active.into()),
+            ],
+            &at,
+        )?;
+        batch.append_audit(by, action, name, &detail, now)?;
+        batch.commit()
+    }
+
+    /// The role of user `name` if `password` is theirs and the account is active.
+    ///
+    /// Every call runs exactly one argon2 verification, whether the user exists or not (an
+    /// unknown or inactive user is checked against a decoy hash), so the answer takes as long for
+    /// a name that does not exist as for a wrong password; [`Store::password_checks`] counts them.
     pub fn authenticate(&self, name: &str, password: &str) -> Result<Role, StoreError> {
-        let row: Option<(String, String)> = self
+        let decoy = decoy_hash();
+        let row: Option<(String, String, i64)> = self
             .conn
             .query_row(
-                "SELECT role, password_hash FROM users WHERE name = ?1",
+                "SELECT role, password_hash, active FROM users WHERE name = ?1",
                 [name],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
         let denied = || StoreError::Denied(format!("unknown user or wrong password for {name:?}"));
-        let (role, hash) = row.ok_or_else(denied)?;
-        let parsed = PasswordHash::new(&hash).map_err(|_| denied())?;
-        Argon2::default()
+        let (role, hash, usable) = match &row {
+            Some((role, hash, active)) => (Role::parse(role), hash.as_str(), *active == 1),
+            None => (None, decoy, false),
+        };
+        let hash = if PasswordHash::new(hash).is_ok() {
+            hash
+        } else {
+            decoy
+        };
+        let parsed = PasswordHash::new(hash).map_err(|_| denied())?;
+        self.password_checks
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let matches = Argon2::default()
             .verify_password(password.as_bytes(), &parsed)
-            .map_err(|_| denied())?;
-        Role::parse(&role).ok_or_else(denied)
+            .is_ok();
+        match role {
+            Some(role) if matches && usable => Ok(role),
+            _ => Err(denied()),
+        }
     }
 
-    /// Every user: (name, role, created at), by name. Password hashes are never returned.
+    /// How many argon2 verifications [`Store::authenticate`] has run on this connection.
+    pub fn password_checks(&self) -> u64 {
+        self.password_checks
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Logins tried as `name` since `since` (failed and successful), oldest first, from the
+    /// audit log, for throttling and locking an account.
+    pub fn login_attempts(
+        &self,
+        name: &str,
+        since: Timestamp,
+    ) -> Result<Vec<LoginAttempt>, StoreError> {
+        // The newest few hundred attempts are plenty to decide on throttling and locking.
+        let mut statement = self.conn.prepare(
+            "SELECT action, at FROM (SELECT id, action, at FROM audit_log \
+             WHERE subject = ?1 AND action IN (?2, ?3) ORDER BY id DESC LIMIT 256) ORDER BY id",
+        )?;
+        let rows = statement.query_map(rusqlite::params![name, LOGIN_FAILED, LOGIN], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (action, at) = row?;
+            let Ok(at) = at.parse::<Timestamp>() else {
+                continue;
+            };
+            if at >= since {
+                out.push(LoginAttempt {
+                    at,
+                    succeeded: action == LOGIN,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The newest `limit` audit entries (all of them, or only `actions`), newest first.
+    pub fn recent_audit(
+        &self,
+        actions: &[&str],
+        limit: u32,
+    ) -> Result<Vec<crate::AuditEntry>, StoreError> {
+        let mut sql =
+            String::from("SELECT id, user_name, action, subject, detail, at FROM audit_log");
+        if !actions.is_empty() {
+            sql.push_str(" WHERE action IN (");
+            sql.push_str(&vec!["?"; actions.len()].join(", "));
+            sql.push(')');
+        }
+        sql.push_str(&format!(" ORDER BY id DESC LIMIT {}", limit.min(10_000)));
+        let mut statement = self.conn.prepare(&sql)?;
+        let rows = statement.query_map(rusqlite::params_from_iter(actions.iter()), |r| {
+            Ok(crate::AuditEntry {
+                id: r.get(0)?,
+                user: r.get(1)?,
+                action: r.get(2)?,
+                subject: r.get(3)?,
+                detail: r.get(4)?,
+                at: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every user: (name, role, created at, active), by name. Password hashes are never returned.
     pub fn users(&self) -> Result<Vec<UserRow>, StoreError> {
         let mut statement = self
             .conn
-            .prepare("SELECT name, role, created_at FROM users ORDER BY name")?;
+            .prepare("SELECT name, role, created_at, active FROM users ORDER BY name")?;
         let rows = statement.query_map([], |r| {
             let role: String = r.get(1)?;
             // The schema allows only the three roles; anything else means the row was altered.
@@ -454,6 +707,7 @@ impl Store {
                 name: r.get(0)?,
                 role,
                 created_at: r.get(2)?,
+                active: r.get::<_, i64>(3)? == 1,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

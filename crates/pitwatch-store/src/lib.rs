@@ -27,8 +27,9 @@ use std::path::{Path, PathBuf};
 pub use classify::Trouble;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use incidents::{
-    Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, NewIncident, OpenCount, Role,
-    Status, UserRow, MAX_PAGE,
+    Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, LoginAttempt, NewIncident,
+    OpenCount, Role, Status, UserChange, UserRow, LOGIN, LOGIN_FAILED, MAX_PAGE,
+    MIN_PASSWORD_CHARS,
 };
 pub use lease::Lease;
 use pitwatch_model::{TableEvent, Timestamp};
@@ -296,6 +297,8 @@ pub struct Store {
     seal: Option<Seal>,
     /// Keys verification trusts besides this store's own.
     trusted: Vec<PublicKey>,
+    /// Argon2 verifications run by [`Store::authenticate`] (see [`Store::password_checks`]).
+    password_checks: std::sync::atomic::AtomicU64,
 }
 
 impl Store {
@@ -346,6 +349,7 @@ impl Store {
             heads,
             seal: None,
             trusted: Vec::new(),
+            password_checks: Default::default(),
         })
     }
 
@@ -414,6 +418,7 @@ impl Store {
                 journal_interval_ms: sealing.journal_interval_ms,
             }),
             trusted: Vec::new(),
+            password_checks: Default::default(),
         })
     }
 

@@ -78,7 +78,13 @@ impl Pit {
             .unwrap();
         let session = store.start_session(table, device, t(0)).unwrap();
         store
-            .add_user("ana", Role::Supervisor, "a long passphrase 1", t(1))
+            .add_user(
+                "admin",
+                "ana",
+                Role::Supervisor,
+                "a long passphrase 1",
+                t(1),
+            )
             .unwrap();
         for round in 0..3u64 {
             let mut batch = store.batch(t(10 + round as i64)).unwrap();
@@ -344,7 +350,13 @@ fn a_checkpoint_forged_with_another_key_is_not_trusted() {
     // checkpoint are consistent and signed, but not by the installation.
     let mut forged = Store::open(&pit.db, &Sealing::key(SigningKey::generate())).unwrap();
     forged
-        .add_user("mallory", Role::Admin, "a long passphrase 2", t(50))
+        .add_user(
+            "admin",
+            "mallory",
+            Role::Admin,
+            "a long passphrase 2",
+            t(50),
+        )
         .unwrap();
     drop(forged);
     assert_found(&pit.verify(Depth::Full), &["not a trusted key"]);
@@ -470,6 +482,11 @@ fn derived_tables_edited_behind_the_chain_are_found() {
         (
             "users",
             "UPDATE users SET password_hash = 'x' WHERE name = 'ana'",
+            vec!["users row \"ana\"", "altered"],
+        ),
+        (
+            "users",
+            "UPDATE users SET active = 0 WHERE name = 'ana'",
             vec!["users row \"ana\"", "altered"],
         ),
         (

@@ -406,7 +406,7 @@ fn incidents_move_open_acknowledged_resolved_and_persist_with_history() {
     let mut store = open(&path).unwrap();
     let (table, _) = setup(&mut store);
     store
-        .add_user("ana", Role::Supervisor, "correct horse", t(1))
+        .add_user("admin", "ana", Role::Supervisor, "correct horse", t(1))
         .unwrap();
     let mut batch = store.batch(t(0)).unwrap();
     let id = batch.open_incident(&burn_incident(table), t(2)).unwrap();
@@ -479,7 +479,7 @@ fn passwords_are_hashed_and_checked() {
     use pitwatch_store::Role;
     let mut store = Store::open_in_memory().unwrap();
     store
-        .add_user("sam", Role::Surveillance, "s3cret-enough", t(0))
+        .add_user("admin", "sam", Role::Surveillance, "s3cret-enough", t(0))
         .unwrap();
     assert_eq!(
         store.authenticate("sam", "s3cret-enough").unwrap(),
@@ -489,16 +489,18 @@ fn passwords_are_hashed_and_checked() {
     assert!(store.authenticate("nobody", "s3cret-enough").is_err());
     assert!(
         store
-            .add_user("sam", Role::Admin, "another-pass", t(1))
+            .add_user("admin", "sam", Role::Admin, "another-pass", t(1))
             .is_err(),
         "names are unique"
     );
     assert!(
-        store.add_user("kim", Role::Admin, "short", t(1)).is_err(),
+        store
+            .add_user("admin", "kim", Role::Admin, "short", t(1))
+            .is_err(),
         "passwords have a minimum length"
     );
     store
-        .add_user("ana", Role::Admin, "another-pass", t(2))
+        .add_user("admin", "ana", Role::Admin, "another-pass", t(2))
         .unwrap();
     let users: Vec<(String, Role)> = store
         .users()
@@ -523,7 +525,7 @@ fn two_connections_append_to_one_chain_without_forking_it() {
     let mut writer = open(&path).unwrap();
     let (table, session) = setup(&mut writer);
     let mut desk = open(&path).unwrap();
-    desk.add_user("ana", Role::Supervisor, "correct horse", t(1))
+    desk.add_user("admin", "ana", Role::Supervisor, "correct horse", t(1))
         .unwrap();
     for round in 0..5 {
         ingest(&mut writer, table, session, round * 3, 3);
@@ -566,7 +568,7 @@ fn many_incidents(store: &mut Store) -> Vec<pitwatch_store::IncidentId> {
         .ensure_table("BAC-2", "baccarat", "nz-baccarat", t(0))
         .unwrap();
     store
-        .add_user("ana", Role::Supervisor, "correct horse", t(1))
+        .add_user("admin", "ana", Role::Supervisor, "correct horse", t(1))
         .unwrap();
     let mut ids = Vec::new();
     for k in 0..60u32 {

@@ -15,6 +15,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::fault::{Expected, FaultSpec, Injected, Level, SimFault};
 
+/// How long after the host's repeat window a barcode shoe sends the same code again (see where it
+/// is used).
+pub const REPEAT_MARGIN_MS: u64 = 1000;
+
 /// One thing the simulated device does: wait, then send bytes or drop the link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -470,8 +474,13 @@ impl Planner {
             let mut min_delay_ms = 0;
             if let Wire::Barcode(window) = self.wire {
                 if self.last_barcode.as_deref() == Some(&frame[..]) {
-                    // Past the host's repeat window, or it would be taken for a rescan.
-                    min_delay_ms = window.saturating_add(100);
+                    // Past the host's repeat window, or it would be taken for a rescan. The
+                    // host measures the window between the times it *read* the two codes, and a
+                    // host starved of CPU reads the first one late: a margin of a second keeps
+                    // a busy bench at ten times a dealer's pace from merging two real cards (a
+                    // 30-minute soak under load lost 35 such cards with a margin of 100 ms; a
+                    // dealer at a real pace is a second or more apart anyway).
+                    min_delay_ms = window.saturating_add(REPEAT_MARGIN_MS);
                 }
                 self.last_barcode = Some(frame.clone());
             }

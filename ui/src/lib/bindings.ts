@@ -25,7 +25,11 @@ tables: Array<TableTile>,
 /**
  * The record: where it is, who signs it, and what is wrong with it if anything.
  */
-record: RecordStatus, };
+record: RecordStatus, 
+/**
+ * Seconds without a key or a pointer movement after which the window locks (0: never).
+ */
+idleLockSeconds: number, };
 
 export type RecordStatus = { 
 /**
@@ -78,7 +82,37 @@ role: string,
 /**
  * When they were added (RFC 3339, as the record holds it).
  */
-createdAt: string, };
+createdAt: string, 
+/**
+ * Whether they may log in (a deactivated user stays on record).
+ */
+active: boolean, };
+
+export type AuditRow = { 
+/**
+ * The row's number in the audit chain.
+ */
+id: number, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * Who (for a failed login: the name that was tried, as typed).
+ */
+user: string, 
+/**
+ * What (`login.failed`, `access.forbidden`, `incident.resolve`, …).
+ */
+action: string, 
+/**
+ * About what.
+ */
+subject: string, 
+/**
+ * The details as recorded (for logins and refusals: JSON with the workstation).
+ */
+detail: string, };
 
 export type TableTile = { 
 /**
@@ -695,7 +729,7 @@ code: ErrorCode,
  */
 message: string, };
 
-export type ErrorCode = "invalid_input" | "not_found" | "internal" | "unauthorised" | "conflict";
+export type ErrorCode = "invalid_input" | "not_found" | "internal" | "unauthorised" | "conflict" | "forbidden";
 
 export type ShiftQuery = { 
 /**

@@ -3,14 +3,14 @@ import { addedLabel, firstAdminProblem, mayManageUsers, newUserProblem } from ".
 
 describe("newUserProblem", () => {
   it("accepts a complete new user", () => {
-    expect(newUserProblem("bob", "supervisor", "long-enough", "long-enough")).toBeNull();
+    expect(newUserProblem("bob", "supervisor", "long-enough-pass", "long-enough-pass")).toBeNull();
   });
 
   it("names what is missing or wrong", () => {
-    expect(newUserProblem("  ", "supervisor", "long-enough", "long-enough")).toMatch(/name/);
-    expect(newUserProblem("bob", "croupier", "long-enough", "long-enough")).toMatch(/role/);
-    expect(newUserProblem("bob", "admin", "short", "short")).toMatch(/8 characters/);
-    expect(newUserProblem("bob", "admin", "long-enough", "long-enougH")).toMatch(/differ/);
+    expect(newUserProblem("  ", "supervisor", "long-enough-pass", "long-enough-pass")).toMatch(/name/);
+    expect(newUserProblem("bob", "croupier", "long-enough-pass", "long-enough-pass")).toMatch(/role/);
+    expect(newUserProblem("bob", "admin", "short", "short")).toMatch(/12 characters/);
+    expect(newUserProblem("bob", "admin", "long-enough-pass", "long-enough-pasS")).toMatch(/differ/);
   });
 });
 
@@ -23,11 +23,11 @@ describe("mayManageUsers", () => {
 });
 
 describe("firstAdminProblem", () => {
-  it("asks for a name and a repeated password of 8 characters", () => {
-    expect(firstAdminProblem("root", "long-enough", "long-enough")).toBeNull();
-    expect(firstAdminProblem(" ", "long-enough", "long-enough")).toMatch(/name/);
-    expect(firstAdminProblem("root", "short", "short")).toMatch(/8 characters/);
-    expect(firstAdminProblem("root", "long-enough", "long-enough!")).toMatch(/differ/);
+  it("asks for a name and a repeated password of 12 characters", () => {
+    expect(firstAdminProblem("root", "long-enough-pass", "long-enough-pass")).toBeNull();
+    expect(firstAdminProblem(" ", "long-enough-pass", "long-enough-pass")).toMatch(/name/);
+    expect(firstAdminProblem("root", "short", "short")).toMatch(/12 characters/);
+    expect(firstAdminProblem("root", "long-enough-pass", "long-enough-pass!")).toMatch(/differ/);
   });
 });
 

@@ -24,20 +24,27 @@ use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{ChainMark, IncidentFilter, IncidentId, OpenCount, Role, Status, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 
-use crate::dto::{
-    ApiError, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage,
-    IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview, PitUpdate,
-    RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult, RuleText,
-    Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, ShoeRow,
-    ShuffleQuality, SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
+use crate::access::{Command, Principal};
+use crate::{accounts, incidents, reports};
+use pitwatch_api::dto::{
+    ApiError, AuditRow, ConsoleEntry, DemoLogin, ErrorCode, HistoryEntry, IncidentDetail,
+    IncidentPage, IncidentQuery, IncidentRow, IncidentStatus, LinkStatus, LiveRound, PitOverview,
+    PitUpdate, RecordAlert, RecordStatus, RecordingStatus, ReplayStep, RoundOutcome, RoundResult,
+    RuleText, Session, Severity, SeverityCounts, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
+    ShoeRow, ShuffleQuality, SignedOff, TableTile, TimelineEntry, UserRow, DEFAULT_PAGE,
 };
-use crate::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
-use crate::pit::{LinkConfig, PitConfig};
-use crate::record::{Installation, SegmentFailure};
-use crate::recorder::Derived;
+use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
+use pitwatch_api::pit::{LinkConfig, PitConfig};
+use pitwatch_api::record::{Installation, SegmentFailure};
+use pitwatch_api::recorder::Derived;
 
 /// The demo supervisor's name, created in the demo pit's database.
 pub const DEMO_USER: &str = "demo";
+/// The demo pit's database file in the app's data folder (see [`DeskOptions::from_env`]).
+pub const DEMO_DB: &str = "demo.db";
+/// The meta key that marks a record as the demo pit's (`"1"`): the demo runs only on such a
+/// record (or a new one), and a real pit never on one.
+pub const DEMO_MARK: &str = "demo";
 /// The demo supervisor's password (shown on the login screen of the demo pit only).
 pub const DEMO_PASSWORD: &str = "pitwatch-demo";
 /// How often changed tables are sent to the window, at most. 20 ms keeps a frame's way to the
@@ -62,6 +69,8 @@ pub struct DeskOptions {
     pub fault_every: u32,
     /// The installation: its signing key and witness folders.
     pub installation: Installation,
+    /// Seconds without input after which the window locks (0: never).
+    pub idle_lock_seconds: u32,
 }
 
 impl DeskOptions {
@@ -75,15 +84,20 @@ impl DeskOptions {
             pace: Pace::RealTime,
             fault_every: DEMO_FAULT_EVERY,
             installation,
+            idle_lock_seconds: pitwatch_api::dto::DEFAULT_IDLE_LOCK_SECONDS,
         }
     }
 }
 
 impl DeskOptions {
     /// What to run: `PITWATCH_CONFIG` or `arg` names a pit definition (TOML, as for
-    /// `pitwatch monitor`; else the demo pit), `PITWATCH_DB` the database (else `pitwatch.db` in
-    /// `data_dir`), `PITWATCH_DEMO_PACE` the simulated dealers' pace (`real`, `fast`, `10x`) and
-    /// `PITWATCH_DEMO_FAULT_EVERY` the rounds between injected irregularities (0: none).
+    /// `pitwatch monitor`; else the demo pit), `PITWATCH_DB` a real pit's database (else
+    /// `pitwatch.db` in `data_dir`), `PITWATCH_DEMO_DB` the demo pit's (else [`DEMO_DB`] in
+    /// `data_dir`; the demo never records into `PITWATCH_DB`), `PITWATCH_DEMO_PACE` the simulated
+    /// dealers' pace (`real`, `fast`, `10x`), `PITWATCH_DEMO_FAULT_EVERY` the rounds between
+    /// injected irregularities (0: none) and
+    /// `PITWATCH_IDLE_LOCK_SECONDS` how long the window may be left alone before it locks
+    /// (default ten minutes; 0: never).
     /// `env` looks a variable up.
     pub fn from_env(
         env: impl Fn(&str) -> Option<String>,
@@ -101,13 +115,21 @@ impl DeskOptions {
             }
             None => PitConfig::demo(),
         };
-        let db = env("PITWATCH_DB")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| data_dir.join("pitwatch.db"));
+        // The demo pit records into a database of its own, never the one PITWATCH_DB names for
+        // a real pit: its rounds are simulated and its supervisor's password is on the screen.
+        let db = if pit.demo {
+            env("PITWATCH_DEMO_DB")
+                .filter(|d| !d.trim().is_empty())
+                .map_or_else(|| data_dir.join(DEMO_DB), PathBuf::from)
+        } else {
+            env("PITWATCH_DB")
+                .filter(|d| !d.trim().is_empty())
+                .map_or_else(|| data_dir.join("pitwatch.db"), PathBuf::from)
+        };
         let installation = Installation {
             key: env("PITWATCH_KEY")
                 .filter(|k| !k.is_empty())
-                .map_or_else(crate::record::default_key_path, PathBuf::from),
+                .map_or_else(pitwatch_api::record::default_key_path, PathBuf::from),
             witness_dirs: pit.record.witness.clone(),
         };
         let mut options = DeskOptions {
@@ -117,6 +139,13 @@ impl DeskOptions {
         };
         if let Some(pace) = env("PITWATCH_DEMO_PACE") {
             options.pace = parse_pace(&pace)?;
+        }
+        if let Some(seconds) = env("PITWATCH_IDLE_LOCK_SECONDS") {
+            options.idle_lock_seconds = seconds.trim().parse().map_err(|_| {
+                invalid(format!(
+                    "PITWATCH_IDLE_LOCK_SECONDS={seconds:?} is not a number of seconds"
+                ))
+            })?;
         }
         if let Some(every) = env("PITWATCH_DEMO_FAULT_EVERY") {
             options.fault_every = every.trim().parse().map_err(|_| {
@@ -432,7 +461,7 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             Some(IncidentRow {
                 id: id.0,
                 table: tile.name.clone(),
-                code: crate::recorder::RECORDING_GAP.to_owned(),
+                code: pitwatch_api::recorder::RECORDING_GAP.to_owned(),
                 severity: Severity::Critical,
                 rule: "recording (no Gazette rule)".to_owned(),
                 shoe: None,
@@ -667,10 +696,14 @@ pub fn printable(bytes: &[u8]) -> String {
 /// The running desktop state.
 pub struct Desk {
     pit: PitConfig,
+    /// Seconds without input after which the window locks (0: never).
+    idle_lock_seconds: u32,
     db: PathBuf,
     model: Arc<Mutex<PitModel>>,
     store: Mutex<Store>,
-    session: Mutex<Option<Session>>,
+    session: Mutex<Option<Principal>>,
+    /// This workstation's name, in every audit row of a login or a refusal.
+    workstation: String,
     monitor: Mutex<Option<Monitor>>,
     sims: Mutex<Vec<SimDevice>>,
     fold: Mutex<Option<JoinHandle<()>>>,
@@ -733,6 +766,43 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The demo pit runs only on a record that is the demo's (marked [`DEMO_MARK`]) or new, and a
+/// real pit never on the demo's: simulated rounds and a supervisor whose password is on the
+/// screen must not enter a real record, whatever a configuration or `PITWATCH_DB` says.
+fn keep_the_demo_apart(
+    store: &mut Store,
+    demo: bool,
+    db: &std::path::Path,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    let marked = store.meta(DEMO_MARK)?.as_deref() == Some("1");
+    let refuse = |m: String| ApiError::new(ErrorCode::Conflict, m);
+    if demo && !marked {
+        let used = !store.users()?.is_empty() || !store.tables()?.is_empty();
+        if used {
+            return Err(refuse(format!(
+                "{} is a real pit's record; the demo pit records only into a database of its own (PITWATCH_DEMO_DB)",
+                db.display()
+            )));
+        }
+        store.set_meta(DEMO_MARK, "1", now)?;
+    } else if !demo && marked {
+        return Err(refuse(format!(
+            "{} is the demo pit's record; a real pit needs a database of its own (PITWATCH_DB)",
+            db.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The session as the window sees it.
+fn session_dto(principal: &Principal) -> Session {
+    Session {
+        user: principal.user.clone(),
+        role: principal.role.as_str().to_owned(),
+    }
+}
+
 fn internal(message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::Internal, message)
 }
@@ -750,16 +820,17 @@ impl Desk {
             }
         }
         // The record is verified quickly before anything is appended to it; one that fails is
-        // kept as it is and recording goes on in a new segment (see crate::record).
-        let opened = crate::record::open_for_recording(&options.installation, &options.db)?;
+        // kept as it is and recording goes on in a new segment (see pitwatch_api::record).
+        let opened = pitwatch_api::record::open_for_recording(&options.installation, &options.db)?;
         let db = opened.path.clone();
         let mut store = opened.store;
         let alerts = Arc::new(Mutex::new(RecordAlerts {
             segments: opened.failures,
             ..RecordAlerts::default()
         }));
+        keep_the_demo_apart(&mut store, options.pit.demo, &db, now)?;
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
-            store.add_user(DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
+            store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }
         let mut sims = Vec::new();
         let mut tables = Vec::new();
@@ -843,7 +914,7 @@ impl Desk {
                 continue;
             };
             if last > 1 {
-                let judged = crate::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
+                let judged = pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
                 model.set_last_shuffle(&table.name, judged.first());
             }
         }
@@ -895,7 +966,7 @@ impl Desk {
                             verify_into(&verified, clock.as_ref(), &installation, &store)
                         });
                     if let Ok((false, problem)) = outcome {
-                        crate::record::mark_failed(&db, &problem);
+                        pitwatch_api::record::mark_failed(&db, &problem);
                         lock(&alerts).verification = Some(problem);
                         let status = RecordStatusSource { installation, db };
                         let _ = updates.send(PitUpdate::Record {
@@ -908,12 +979,14 @@ impl Desk {
         Ok((
             Desk {
                 pit: options.pit,
+                idle_lock_seconds: options.idle_lock_seconds,
                 db,
                 installation: options.installation,
                 alerts,
                 model,
                 store: Mutex::new(store),
                 session: Mutex::new(None),
+                workstation: crate::access::workstation(),
                 monitor: Mutex::new(Some(monitor)),
                 sims: Mutex::new(sims),
                 fold: Mutex::new(Some(fold)),
@@ -934,9 +1007,10 @@ impl Desk {
                 user: DEMO_USER.to_owned(),
                 password: DEMO_PASSWORD.to_owned(),
             }),
-            session: lock(&self.session).clone(),
+            session: lock(&self.session).as_ref().map(session_dto),
             tables: lock(&self.model).tables().to_vec(),
             record: self.record_status(),
+            idle_lock_seconds: self.idle_lock_seconds,
         }
     }
 
@@ -955,104 +1029,80 @@ impl Desk {
         &self.db
     }
 
-    /// Logs `user` in at this workstation (audited).
+    /// Logs `user` in at this workstation (audited; failures audited and throttled, see
+    /// [`accounts::login`]). Whoever was logged in before is logged out first (switching
+    /// supervisor at a shift change).
     pub fn login(&self, user: &str, password: &str) -> Result<Session, ApiError> {
-        let mut store = lock(&self.store);
-        let role = store
-            .authenticate(user, password)
-            .map_err(|_| ApiError::new(ErrorCode::Unauthorised, "wrong user name or password"))?;
-        let mut batch = store.batch(self.clock.now())?;
-        batch.append_audit(user, "session.login", user, role.as_str(), self.clock.now())?;
-        batch.commit()?;
-        drop(store);
-        let session = Session {
-            user: user.to_owned(),
-            role: role.as_str().to_owned(),
+        let now = self.clock.now();
+        let principal = {
+            let mut store = lock(&self.store);
+            accounts::login(&mut store, user, password, &self.workstation, now)?
         };
-        *lock(&self.session) = Some(session.clone());
-        Ok(session)
+        let previous = lock(&self.session).replace(principal.clone());
+        if let Some(previous) = previous.filter(|p| p.user != principal.user) {
+            accounts::logout(&mut lock(&self.store), &previous, now)?;
+        }
+        Ok(session_dto(&principal))
     }
 
     /// Logs the current user out (audited).
     pub fn logout(&self) -> Result<(), ApiError> {
         let session = lock(&self.session).take();
         if let Some(session) = session {
-            let mut store = lock(&self.store);
-            let mut batch = store.batch(self.clock.now())?;
-            let user = session.user.as_str();
-            batch.append_audit(user, "session.logout", user, "", self.clock.now())?;
-            batch.commit()?;
+            accounts::logout(&mut lock(&self.store), &session, self.clock.now())?;
         }
         Ok(())
     }
 
     /// Adds a user with `role` (`supervisor`, `surveillance` or `admin`) and `password`. Only a
-    /// logged-in admin may. The store audits the new user (`user.add`); the desk also records which
-    /// admin added them (`user.added_by`).
+    /// logged-in admin may; audited with the admin as the actor (`user.add`).
     pub fn add_user(&self, name: &str, role: &str, password: &str) -> Result<UserRow, ApiError> {
-        let admin = match lock(&self.session).as_ref() {
-            Some(session) if session.role == Role::Admin.as_str() => session.user.clone(),
-            Some(_) => {
-                return Err(ApiError::new(
-                    ErrorCode::Unauthorised,
-                    "only an admin may add users",
-                ))
-            }
-            None => return Err(ApiError::new(ErrorCode::Unauthorised, "log in first")),
-        };
-        let parsed = Role::parse(role).ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidInput,
-                format!("no role {role:?} (supervisor, surveillance or admin)"),
-            )
-        })?;
-        let name = name.trim();
-        let now = self.clock.now();
-        let mut store = lock(&self.store);
-        store.add_user(name, parsed, password, now)?;
-        let mut batch = store.batch(now)?;
-        batch.append_audit(&admin, "user.added_by", name, parsed.as_str(), now)?;
-        batch.commit()?;
-        Ok(UserRow {
-            name: name.to_owned(),
-            role: parsed.as_str().to_owned(),
-            created_at: now.to_string(),
-        })
+        let who = self.principal()?;
+        let role = accounts::parse_role(role)?;
+        accounts::add_user(
+            &mut lock(&self.store),
+            &who,
+            name,
+            role,
+            password,
+            self.clock.now(),
+        )
     }
 
-    /// Every user of this pit's database (name, role, when added), by name; never a password
-    /// hash. Only a logged-in admin may list them.
+    /// Every user of this pit's database (name, role, when added, whether active), by name;
+    /// never a password hash. Only a logged-in admin may list them.
     pub fn users(&self) -> Result<Vec<UserRow>, ApiError> {
-        match lock(&self.session).as_ref() {
-            Some(session) if session.role == Role::Admin.as_str() => {}
-            Some(_) => {
-                return Err(ApiError::new(
-                    ErrorCode::Unauthorised,
-                    "only an admin may list users",
-                ))
-            }
-            None => return Err(ApiError::new(ErrorCode::Unauthorised, "log in first")),
-        }
-        Ok(lock(&self.store)
-            .users()?
-            .into_iter()
-            .map(|user| UserRow {
-                name: user.name,
-                role: user.role.as_str().to_owned(),
-                created_at: user.created_at,
-            })
-            .collect())
+        let who = self.principal()?;
+        accounts::users(&mut lock(&self.store), &who, self.clock.now())
+    }
+
+    /// The newest `limit` rows of the audit log (only those about logins and refusals when
+    /// `access_only`), newest first; administrators and surveillance only.
+    pub fn audit(&self, access_only: bool, limit: u32) -> Result<Vec<AuditRow>, ApiError> {
+        let who = self.principal()?;
+        let actions: &[&str] = if access_only {
+            &accounts::ACCESS_ACTIONS
+        } else {
+            &[]
+        };
+        accounts::audit_log(
+            &mut lock(&self.store),
+            &who,
+            actions,
+            limit,
+            self.clock.now(),
+        )
     }
 
     /// Whether this is a first run: a real pit (not the demo) whose record has no users at all,
     /// so nobody could log in. The window then asks for the first administrator.
     pub fn needs_first_admin(&self) -> Result<bool, ApiError> {
-        Ok(!self.pit.demo && lock(&self.store).users()?.is_empty())
+        Ok(!self.pit.demo && accounts::needs_first_admin(&lock(&self.store))?)
     }
 
-    /// Creates the first administrator of a real pit whose record has no users, and logs them in.
-    /// Audited by the store (`user.add`) and by the desk (`user.first_admin`), then as a login.
-    /// Refused on the demo pit and once any user exists, so it happens at most once per record.
+    /// Creates the first administrator of a real pit whose record has no users, and logs them in
+    /// (see [`accounts::create_first_admin`]: atomic, refused once any user exists). Refused on
+    /// the demo pit.
     pub fn create_first_admin(&self, name: &str, password: &str) -> Result<Session, ApiError> {
         if self.pit.demo {
             return Err(ApiError::new(
@@ -1060,30 +1110,21 @@ impl Desk {
                 "the demo pit has its own supervisor; no first administrator is needed",
             ));
         }
-        let name = name.trim();
-        let now = self.clock.now();
-        {
-            // The check and the creation under one lock of the desk's connection: two windows'
-            // requests cannot both find the record empty.
-            let mut store = lock(&self.store);
-            if !store.users()?.is_empty() {
-                return Err(ApiError::new(
-                    ErrorCode::Conflict,
-                    "this pit already has users; an admin adds more from the Users screen",
-                ));
-            }
-            store.add_user(name, Role::Admin, password, now)?;
-            let mut batch = store.batch(self.clock.now())?;
-            batch.append_audit(name, "user.first_admin", name, Role::Admin.as_str(), now)?;
-            batch.commit()?;
-        }
-        self.login(name, password)
+        let principal = accounts::create_first_admin(
+            &mut lock(&self.store),
+            name,
+            password,
+            &self.workstation,
+            self.clock.now(),
+        )?;
+        *lock(&self.session) = Some(principal.clone());
+        Ok(session_dto(&principal))
     }
 
-    fn user(&self) -> Result<String, ApiError> {
+    /// Who is logged in, or `unauthorised`.
+    fn principal(&self) -> Result<Principal, ApiError> {
         lock(&self.session)
-            .as_ref()
-            .map(|s| s.user.clone())
+            .clone()
             .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
     }
 
@@ -1148,7 +1189,7 @@ impl Desk {
         listed.truncate(limit as usize);
         // Each shoe's shuffle quality, derived from its recorded cards (nothing stored).
         let numbers: Vec<u32> = listed.iter().map(|s| s.shoe).collect();
-        let shuffles = crate::shuffle::recorded_shoe_shuffles(&store, id, &numbers)?;
+        let shuffles = pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &numbers)?;
         drop(store);
         let at = |ms: Option<i64>| {
             ms.and_then(Timestamp::from_unix_millis)
@@ -1291,44 +1332,49 @@ impl Desk {
 
     /// The logged-in user acknowledges incident `id`.
     pub fn acknowledge(&self, id: i64) -> Result<IncidentRow, ApiError> {
-        let user = self.user()?;
-        lock(&self.store)
-            .acknowledge(IncidentId(id), &user, self.clock.now())
-            .map_err(conflict)?;
+        let who = self.principal()?;
+        incidents::acknowledge(&mut lock(&self.store), &who, id, self.clock.now())?;
         self.changed(id)
     }
 
     /// The logged-in user adds a note to incident `id`.
     pub fn add_note(&self, id: i64, text: &str) -> Result<IncidentRow, ApiError> {
-        let user = self.user()?;
-        lock(&self.store).add_note(IncidentId(id), &user, text, self.clock.now())?;
+        let who = self.principal()?;
+        incidents::add_note(&mut lock(&self.store), &who, id, text, self.clock.now())?;
         self.changed(id)
     }
 
     /// The logged-in user resolves incident `id` with `outcome`.
     pub fn resolve(&self, id: i64, outcome: &str) -> Result<IncidentRow, ApiError> {
-        let user = self.user()?;
-        lock(&self.store)
-            .resolve(IncidentId(id), &user, outcome, self.clock.now())
-            .map_err(conflict)?;
+        let who = self.principal()?;
+        incidents::resolve(&mut lock(&self.store), &who, id, outcome, self.clock.now())?;
         self.changed(id)
     }
 
     /// The logged-in user exports incident `id`'s report as a PDF, next to the database in
     /// `reports/`; the export is audited. Returns the file's path.
     pub fn export_incident_pdf(&self, id: i64) -> Result<String, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
+        let subject = format!("incident {id}");
+        reports::may_export(
+            &mut lock(&self.store),
+            &who,
+            Command::ExportIncident,
+            &subject,
+            self.clock.now(),
+        )?;
         // The report verifies every chain (it states so): on a connection of its own, so the
         // incident list and the workflow are not held up meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
-        let document = crate::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+        let document =
+            pitwatch_api::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
         drop(reader);
         let (path, _) = self.write_report(
-            &user,
+            &who,
             &format!("incident-{id}.pdf"),
             document,
-            "incident.export",
-            &format!("incident {id}"),
+            Command::ExportIncident,
+            &subject,
         )?;
         Ok(path)
     }
@@ -1344,10 +1390,10 @@ impl Desk {
     /// database, and audits the export as `action` on `subject`. Returns the path and the pages.
     fn write_report(
         &self,
-        user: &str,
+        who: &Principal,
         file: &str,
         document: pitwatch_report::Document,
-        action: &str,
+        command: Command,
         subject: &str,
     ) -> Result<(String, usize), ApiError> {
         let now = self.clock.now();
@@ -1356,20 +1402,17 @@ impl Desk {
             .parent()
             .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
         let path = dir.join(file);
-        let pdf = pitwatch_report::render_pdf(&document.stamped(user, now.as_datetime()))?;
+        let pdf = pitwatch_report::render_pdf(&document.stamped(&who.user, now.as_datetime()))?;
         std::fs::create_dir_all(&dir)
             .and_then(|()| std::fs::write(&path, &pdf.bytes))
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
-        let mut store = lock(&self.store);
-        let mut batch = store.batch(now)?;
-        batch.append_audit(user, action, subject, &shown, now)?;
-        batch.commit()?;
+        reports::exported(&mut lock(&self.store), who, command, subject, &shown, now)?;
         Ok((shown, pdf.pages))
     }
 
     /// The shift `query` asks for, checked.
-    fn shift(query: &ShiftQuery) -> Result<crate::report::Shift, ApiError> {
+    fn shift(query: &ShiftQuery) -> Result<pitwatch_api::report::Shift, ApiError> {
         let time = |field: &str, text: &str| {
             text.trim().parse::<Timestamp>().map_err(|e| {
                 ApiError::new(
@@ -1384,7 +1427,7 @@ impl Desk {
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .map(str::to_owned);
-        Ok(crate::report::Shift::new(
+        Ok(pitwatch_api::report::Shift::new(
             time("start", &query.from)?,
             time("end", &query.to)?,
             table,
@@ -1394,11 +1437,19 @@ impl Desk {
     /// The logged-in user exports the handover report of the shift `query` as a PDF in
     /// `reports/` (audited as `shift.export`).
     pub fn export_shift_report(&self, query: &ShiftQuery) -> Result<ShiftReportFile, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
         let shift = Desk::shift(query)?;
+        let subject = format!("shift {} to {}", shift.from, shift.to);
+        reports::may_export(
+            &mut lock(&self.store),
+            &who,
+            Command::ExportShift,
+            &subject,
+            self.clock.now(),
+        )?;
         // Its own read-only connection, like the incident report: the pit goes on meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
-        let document = crate::report::shift_report(&reader, &shift, &self.db_name())?;
+        let document = pitwatch_api::report::shift_report(&reader, &shift, &self.db_name())?;
         drop(reader);
         let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();
         let file = format!(
@@ -1410,8 +1461,8 @@ impl Desk {
                 .as_deref()
                 .map_or_else(String::new, |t| format!("-{t}"))
         );
-        let subject = format!("shift {} to {}", shift.from, shift.to);
-        let (path, pages) = self.write_report(&user, &file, document, "shift.export", &subject)?;
+        let (path, pages) =
+            self.write_report(&who, &file, document, Command::ExportShift, &subject)?;
         Ok(ShiftReportFile {
             path,
             pages: u32::try_from(pages).unwrap_or(u32::MAX),
@@ -1421,12 +1472,12 @@ impl Desk {
     /// The logged-in user signs off the handover of the shift `query` with `note` (audited as
     /// `shift.sign_off`; later shift reports of that period show it).
     pub fn sign_off_shift(&self, query: &ShiftQuery, note: &str) -> Result<SignedOff, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
         let shift = Desk::shift(query)?;
         let now = self.clock.now();
-        crate::report::record_sign_off(&mut lock(&self.store), &user, &shift, note, now)?;
+        reports::sign_off(&mut lock(&self.store), &who, &shift, note, now)?;
         Ok(SignedOff {
-            user,
+            user: who.user,
             at: now.to_string(),
         })
     }
@@ -1434,7 +1485,15 @@ impl Desk {
     /// The logged-in user records, for `table`, something no device can see. Returns the
     /// event's `seq` once it is on record; the engine applies the rules to it like any event.
     pub fn record_console(&self, table: &str, entry: &ConsoleEntry) -> Result<u64, ApiError> {
-        let user = self.user()?;
+        let who = self.principal()?;
+        crate::access::require(
+            &mut lock(&self.store),
+            &who,
+            Command::RecordConsole,
+            &format!("table {table}"),
+            self.clock.now(),
+        )?;
+        let user = who.user;
         if lock(&self.model).table(table).is_none() {
             return Err(ApiError::new(
                 ErrorCode::NotFound,
@@ -1473,7 +1532,7 @@ impl Desk {
 
     /// Shoe `shoe` of `table` (the last shoe if `None`) replayed from the record: the recorded
     /// bytes re-decoded and run through the engine again, step by step (only that shoe's and the
-    /// shoe's before it, see [`crate::replay::replay_shoe`]), with a verdict on whether the
+    /// shoe's before it, see [`pitwatch_api::replay::replay_shoe`]), with a verdict on whether the
     /// record verified intact. The chains are verified in full on the first replay and after
     /// that only where they grew (see [`Desk::verify`]); the verdict says which.
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
@@ -1491,14 +1550,14 @@ impl Desk {
         let (shoe, steps, divergences, rule_book, shuffle) = match store.last_shoe(id)? {
             Some(last) => {
                 let shoe = shoe.unwrap_or(last);
-                let run = crate::replay::replay_shoe(&store, table, shoe)?;
+                let run = pitwatch_api::replay::replay_shoe(&store, table, shoe)?;
                 let shuffle = run.shuffle.as_ref().map(ShuffleQuality::from);
                 (shoe, run.steps, run.divergences, run.rule_book, shuffle)
             }
             // No shoe starts stored yet (a record from before they were kept, until the table's
             // recorder resumes): the whole table, as before.
             None => {
-                let whole = crate::replay::rebuild(&store, table)?;
+                let whole = pitwatch_api::replay::rebuild(&store, table)?;
                 let shoe = shoe
                     .or_else(|| whole.shoes().last().map(|s| s.shoe))
                     .ok_or_else(none_yet)?;
@@ -1614,15 +1673,6 @@ impl Desk {
 impl Drop for Desk {
     fn drop(&mut self) {
         self.stop();
-    }
-}
-
-fn conflict(error: pitwatch_store::StoreError) -> ApiError {
-    let api = ApiError::from(error);
-    if api.code == ErrorCode::InvalidInput {
-        ApiError::new(ErrorCode::Conflict, api.message)
-    } else {
-        api
     }
 }
 
@@ -1825,7 +1875,15 @@ mod tests {
         let none = |_: &str| None;
         let options = DeskOptions::from_env(none, None, dir.path()).expect("defaults");
         assert!(options.pit.demo);
-        assert_eq!(options.db, dir.path().join("pitwatch.db"));
+        assert_eq!(options.db, dir.path().join(DEMO_DB));
+        // The demo never records into the database a real pit names.
+        let real_db = |name: &str| (name == "PITWATCH_DB").then(|| "/srv/pit/real.db".to_owned());
+        let options = DeskOptions::from_env(real_db, None, dir.path()).expect("the demo");
+        assert_eq!(options.db, dir.path().join(DEMO_DB));
+        let demo_db =
+            |name: &str| (name == "PITWATCH_DEMO_DB").then(|| "/tmp/demo-e2e.db".to_owned());
+        let options = DeskOptions::from_env(demo_db, None, dir.path()).expect("the demo");
+        assert_eq!(options.db, PathBuf::from("/tmp/demo-e2e.db"));
         assert_eq!(options.pace, Pace::RealTime);
         assert_eq!(options.fault_every, DEMO_FAULT_EVERY);
 
@@ -1879,7 +1937,7 @@ mod tests {
         {
             // A shoe under way, on record from an earlier run.
             let mut store = test_store(&db);
-            let mut recorder = crate::recorder::TableRecorder::resume(
+            let mut recorder = pitwatch_api::recorder::TableRecorder::resume(
                 &mut store, "T1", "baccarat", book, None, None, now,
             )
             .expect("a recorder");
@@ -1942,32 +2000,43 @@ mod tests {
         assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
     }
 
+    const ALICE: &str = "alice keeps the keys of 7 doors";
+    const BOB: &str = "bob watches every camera twice";
+    const SUP: &str = "supervisor of the long night shift";
+
+    /// A desk on a real pit (nothing simulated) whose first administrator `alice` is logged in.
+    fn real_desk(db: &std::path::Path) -> Desk {
+        let (desk, updates) = Desk::start(DeskOptions {
+            pit: real_pit(),
+            ..DeskOptions::demo(db.to_owned())
+        })
+        .expect("the desk starts");
+        drop(updates);
+        desk.create_first_admin("alice", ALICE)
+            .expect("the first admin");
+        desk
+    }
+
     #[test]
     fn only_an_admin_adds_users_and_each_addition_is_audited() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("users.db");
-        {
-            // The first admin, as `pitwatch user add` makes one.
-            let mut store = test_store(&db);
-            store
-                .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
-                .expect("an admin");
-        }
-        let (desk, updates) = Desk::start(DeskOptions::demo(db.clone())).expect("the desk starts");
-        drop(updates);
+        let desk = real_desk(&db);
+        desk.add_user("sue", "supervisor", SUP)
+            .expect("a supervisor");
+        desk.logout().expect("logout");
         let refused = desk
-            .add_user("bob", "supervisor", "bob-password")
+            .add_user("bob", "supervisor", BOB)
             .expect_err("nobody is logged in");
         assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login(DEMO_USER, DEMO_PASSWORD)
-            .expect("the demo supervisor");
+        desk.login("sue", SUP).expect("the supervisor");
         let refused = desk
-            .add_user("bob", "supervisor", "bob-password")
+            .add_user("bob", "supervisor", BOB)
             .expect_err("a supervisor may not add users");
-        assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login("alice", "alice-password").expect("the admin");
+        assert_eq!(refused.code, ErrorCode::Forbidden);
+        desk.login("alice", ALICE).expect("the admin");
         let added = desk
-            .add_user(" bob ", "surveillance", "bob-password")
+            .add_user(" bob ", "surveillance", BOB)
             .expect("an admin adds a user");
         assert_eq!(
             added,
@@ -1975,13 +2044,15 @@ mod tests {
                 name: "bob".into(),
                 role: "surveillance".into(),
                 created_at: added.created_at.clone(),
+                active: true,
             }
         );
         for (name, role, password) in [
-            ("carol", "croupier", "carol-password"),
+            ("carol", "croupier", "carol sings in the choir"),
             ("carol", "supervisor", "short"),
-            ("bob", "supervisor", "bob-password"),
-            ("", "supervisor", "nobody-password"),
+            ("carol", "supervisor", "password1234"),
+            ("bob", "supervisor", BOB),
+            ("", "supervisor", "nobody at all is here tonight"),
         ] {
             let error = desk.add_user(name, role, password).expect_err("refused");
             assert_eq!(
@@ -1990,19 +2061,31 @@ mod tests {
                 "{name} {role}: {error}"
             );
         }
-        let session = desk
-            .login("bob", "bob-password")
-            .expect("the new user logs in");
+        let session = desk.login("bob", BOB).expect("the new user logs in");
         assert_eq!(session.role, "surveillance");
         desk.stop();
         let store = test_store(&db);
+        let added: Vec<(String, String)> = store
+            .audit_entries("user.add")
+            .expect("audit")
+            .into_iter()
+            .map(|e| (e.user, e.subject))
+            .collect();
         assert_eq!(
-            store.audit_details("user.add", "bob").expect("audit"),
-            ["surveillance"]
+            added,
+            [
+                ("alice".to_owned(), "sue".to_owned()),
+                ("alice".to_owned(), "bob".to_owned())
+            ],
+            "each addition names the admin who made it"
         );
+        let forbidden = store
+            .audit_entries(crate::access::FORBIDDEN)
+            .expect("audit");
+        assert_eq!(forbidden.len(), 1);
         assert_eq!(
-            store.audit_details("user.added_by", "bob").expect("audit"),
-            ["surveillance"]
+            (forbidden[0].user.as_str(), forbidden[0].subject.as_str()),
+            ("sue", "add_user")
         );
     }
 
@@ -2024,24 +2107,19 @@ mod tests {
     fn only_an_admin_lists_users_with_their_roles_and_dates() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("list.db");
-        {
-            let mut store = test_store(&db);
-            store
-                .add_user("alice", Role::Admin, "alice-password", SystemClock.now())
-                .expect("an admin");
-        }
-        let (desk, updates) = Desk::start(DeskOptions::demo(db)).expect("the desk starts");
-        drop(updates);
+        let desk = real_desk(&db);
+        desk.add_user("sue", "supervisor", SUP)
+            .expect("a supervisor");
+        let added = desk
+            .add_user("bob", "surveillance", BOB)
+            .expect("an admin adds a user");
+        desk.logout().expect("logout");
         let refused = desk.users().expect_err("nobody is logged in");
         assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login(DEMO_USER, DEMO_PASSWORD)
-            .expect("the demo supervisor");
+        desk.login("sue", SUP).expect("the supervisor");
         let refused = desk.users().expect_err("a supervisor may not list users");
-        assert_eq!(refused.code, ErrorCode::Unauthorised);
-        desk.login("alice", "alice-password").expect("the admin");
-        let added = desk
-            .add_user("bob", "surveillance", "bob-password")
-            .expect("an admin adds a user");
+        assert_eq!(refused.code, ErrorCode::Forbidden);
+        desk.login("alice", ALICE).expect("the admin");
         let users = desk.users().expect("an admin lists users");
         desk.stop();
         let names: Vec<(&str, &str)> = users
@@ -2053,7 +2131,7 @@ mod tests {
             [
                 ("alice", "admin"),
                 ("bob", "surveillance"),
-                ("demo", "supervisor")
+                ("sue", "supervisor")
             ]
         );
         let bob = users.iter().find(|u| u.name == "bob").expect("bob");
@@ -2077,7 +2155,11 @@ mod tests {
         .expect("the desk starts");
         drop(updates);
         assert!(desk.needs_first_admin().expect("asks the record"));
-        for (name, password) in [("  ", "long-enough"), ("root", "short")] {
+        for (name, password) in [
+            ("  ", "a long enough phrase for root"),
+            ("root", "short"),
+            ("root", "root-password"),
+        ] {
             let error = desk
                 .create_first_admin(name, password)
                 .expect_err("refused");
@@ -2088,7 +2170,7 @@ mod tests {
             "a refused attempt creates nobody"
         );
         let session = desk
-            .create_first_admin(" root ", "root-password")
+            .create_first_admin(" root ", ALICE)
             .expect("the first admin");
         assert_eq!(
             session,
@@ -2100,21 +2182,17 @@ mod tests {
         assert_eq!(desk.overview().session, Some(session));
         assert!(!desk.needs_first_admin().expect("asks the record"));
         let again = desk
-            .create_first_admin("mallory", "mallory-password")
+            .create_first_admin("mallory", BOB)
             .expect_err("only once");
-        assert_eq!(again.code, ErrorCode::Conflict);
-        desk.add_user("sam", "supervisor", "sam-password")
+        assert_eq!(again.code, ErrorCode::Forbidden);
+        desk.add_user("sam", "supervisor", SUP)
             .expect("the first admin adds users");
         desk.logout().expect("logout");
-        desk.login("root", "root-password")
+        desk.login("root", ALICE)
             .expect("the first admin logs in again");
         desk.stop();
 
         let store = test_store(&db);
-        assert_eq!(
-            store.audit_details("user.add", "root").expect("audit"),
-            ["admin"]
-        );
         assert_eq!(
             store
                 .audit_details("user.first_admin", "root")
@@ -2133,9 +2211,9 @@ mod tests {
         drop(updates);
         assert!(!desk.needs_first_admin().expect("asks the record"));
         let again = desk
-            .create_first_admin("mallory", "mallory-password")
+            .create_first_admin("mallory", BOB)
             .expect_err("never again");
-        assert_eq!(again.code, ErrorCode::Conflict);
+        assert_eq!(again.code, ErrorCode::Forbidden);
         desk.stop();
     }
 
@@ -2212,8 +2290,9 @@ mod tests {
             let mut store = options.installation.open(&db).expect("the record");
             let now = SystemClock.now();
             store.set_meta("site", "Main pit", now).expect("written");
+            store.set_meta(DEMO_MARK, "1", now).expect("written");
             store
-                .add_user("ana", Role::Supervisor, "a long passphrase", now)
+                .add_user("setup", "ana", Role::Supervisor, "a long passphrase", now)
                 .expect("a user");
         }
         // The audit row's text is changed without recomputing its hash: the quick start-up check
@@ -2252,13 +2331,92 @@ mod tests {
         );
         desk.stop();
         drop(desk);
-        assert!(crate::record::failed_marker(&db).exists());
+        assert!(pitwatch_api::record::failed_marker(&db).exists());
         // The next start records into a new segment, and still says why.
         let (desk, updates) = Desk::start(options).expect("the desk starts again");
         drop(updates);
-        assert_eq!(desk.db(), crate::record::segment_path(&db, 2).as_path());
+        assert_eq!(
+            desk.db(),
+            pitwatch_api::record::segment_path(&db, 2).as_path()
+        );
         let alerts = desk.overview().record.alerts;
         assert!(alerts[0].message.contains("audit_log row"), "{alerts:?}");
+        desk.stop();
+    }
+
+    #[test]
+    fn the_demo_never_runs_on_a_real_record_nor_a_real_pit_on_the_demos() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let real = dir.path().join("real.db");
+        real_desk(&real).stop();
+        let refused = Desk::start(DeskOptions::demo(real.clone()))
+            .err()
+            .expect("the demo refuses a real record");
+        assert_eq!(refused.code, ErrorCode::Conflict);
+        assert!(refused.message.contains("real pit's record"), "{refused}");
+        assert!(
+            !test_store(&real).user_exists(DEMO_USER).expect("users"),
+            "no demo supervisor in a real record"
+        );
+        let demo = dir.path().join("demo.db");
+        let mut options = DeskOptions::demo(demo.clone());
+        options.fault_every = 0;
+        Desk::start(options).expect("the demo starts").0.stop();
+        let refused = Desk::start(DeskOptions {
+            pit: real_pit(),
+            ..DeskOptions::demo(demo)
+        })
+        .err()
+        .expect("a real pit refuses the demo's record");
+        assert!(refused.message.contains("demo pit's record"), "{refused}");
+    }
+
+    #[test]
+    fn surveillance_is_refused_the_supervisors_commands_and_sees_failed_logins() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("roles.db");
+        let desk = real_desk(&db);
+        desk.add_user("sam", "surveillance", BOB)
+            .expect("surveillance");
+        let failed = desk.login("sam", "not sams password at all");
+        assert_eq!(failed.expect_err("wrong").code, ErrorCode::Unauthorised);
+        // A second try at once is throttled; a third after the delay passes.
+        std::thread::sleep(Duration::from_millis(1100));
+        desk.login("sam", BOB).expect("sam logs in");
+        for refused in [
+            desk.resolve(1, "nothing to see").map(|_| ()),
+            desk.acknowledge(1).map(|_| ()),
+            desk.record_console("T1", &ConsoleEntry::CardsReplaced)
+                .map(|_| ()),
+            desk.users().map(|_| ()),
+            desk.add_user("eve", "admin", ALICE).map(|_| ()),
+            desk.sign_off_shift(
+                &ShiftQuery {
+                    from: "2000-01-01T00:00:00Z".into(),
+                    to: "2100-01-01T00:00:00Z".into(),
+                    table: None,
+                },
+                "not mine to sign",
+            )
+            .map(|_| ()),
+        ] {
+            assert_eq!(refused.expect_err("refused").code, ErrorCode::Forbidden);
+        }
+        let audit = desk
+            .audit(true, 50)
+            .expect("surveillance reads the audit log");
+        let failed: Vec<&AuditRow> = audit
+            .iter()
+            .filter(|r| r.action == pitwatch_store::LOGIN_FAILED)
+            .collect();
+        assert_eq!(failed.len(), 1, "{audit:?}");
+        assert_eq!(failed[0].user, "sam");
+        assert!(failed[0].detail.contains("workstation"), "{failed:?}");
+        let forbidden = audit
+            .iter()
+            .filter(|r| r.action == crate::access::FORBIDDEN && r.user == "sam")
+            .count();
+        assert_eq!(forbidden, 6);
         desk.stop();
     }
 
@@ -2270,7 +2428,7 @@ mod tests {
         drop(updates);
         assert!(!desk.needs_first_admin().expect("asks the record"));
         let refused = desk
-            .create_first_admin("root", "root-password")
+            .create_first_admin("root", ALICE)
             .expect_err("not on the demo");
         assert_eq!(refused.code, ErrorCode::Conflict);
         desk.stop();
@@ -2313,6 +2471,10 @@ mod tests {
             .expect_err("nobody is logged in");
         assert_eq!(error.code, ErrorCode::Unauthorised);
         assert!(desk.login(DEMO_USER, "wrong password").is_err());
+        // After a failed login the next attempt waits a second (throttling).
+        let early = desk.login(DEMO_USER, DEMO_PASSWORD).expect_err("too early");
+        assert!(early.message.contains("try again"), "{early}");
+        std::thread::sleep(Duration::from_millis(1100));
         desk.login(DEMO_USER, DEMO_PASSWORD)
             .expect("the demo user logs in");
         assert_eq!(
@@ -2362,14 +2524,17 @@ mod tests {
             let store = lock(&desk.store);
             let exports = store.audit_entries("shift.export").expect("audit");
             assert_eq!(exports.len(), 1);
-            assert_eq!(exports[0].detail, report.path);
+            let detail: serde_json::Value =
+                serde_json::from_str(&exports[0].detail).expect("JSON detail");
+            assert_eq!(detail["written"], report.path.as_str());
+            assert!(detail["workstation"].is_string(), "{detail}");
             let sign_offs = store
-                .audit_entries(crate::report::SHIFT_SIGN_OFF)
+                .audit_entries(pitwatch_api::report::SHIFT_SIGN_OFF)
                 .expect("audit");
             assert_eq!(sign_offs.len(), 1);
             assert_eq!(sign_offs[0].user, DEMO_USER);
             assert!(sign_offs[0].detail.contains("Kua tirohia te kāmera 14"));
-            let later = crate::report::shift_report(
+            let later = pitwatch_api::report::shift_report(
                 &store,
                 &Desk::shift(&shift).expect("a shift"),
                 "pitwatch.db",

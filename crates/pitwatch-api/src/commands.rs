@@ -1,0 +1,208 @@
+//! The desktop's commands, declared once: each command's name, arguments and result, with the
+//! Rust types the shell's handlers take and return. `ui/src/lib/commands.ts` (one typed wrapper
+//! per command) is generated from this list, as `bindings.ts` is from the DTOs, and the shell's
+//! tests check that every command declared here is registered (`src-tauri`). `make bindings`
+//! rewrites both files; `commands_are_current` fails when the committed one is stale.
+
+use ts_rs::{Config, TS};
+
+use crate::dto::{
+    ApiError, AuditRow, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
+    PitOverview, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
+    SignedOff, UserRow,
+};
+
+/// One argument: its name as the Rust handler has it, and its TypeScript type.
+#[derive(Debug, Clone, Copy)]
+pub struct Arg {
+    /// The handler's parameter name (snake_case; the window sends it in camelCase).
+    pub name: &'static str,
+    /// Its TypeScript type.
+    pub ts: fn(&Config) -> String,
+}
+
+/// One desktop command.
+#[derive(Debug, Clone, Copy)]
+pub struct CommandDecl {
+    /// The command's name, as the window invokes it.
+    pub name: &'static str,
+    /// What it does (the wrapper's doc comment).
+    pub doc: &'static str,
+    /// Its arguments, in order.
+    pub args: &'static [Arg],
+    /// The TypeScript type of what it answers.
+    pub returns: fn(&Config) -> String,
+}
+
+fn ts<T: TS>(cfg: &Config) -> String {
+    T::name(cfg)
+}
+
+macro_rules! declare {
+    ($( #[doc = $doc:literal] $name:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty; )*) => {
+        /// Every desktop command, in the order the shell registers them.
+        pub const COMMANDS: &[CommandDecl] = &[
+            $( CommandDecl {
+                name: stringify!($name),
+                doc: $doc,
+                args: &[ $( Arg { name: stringify!($arg), ts: ts::<$ty> } ),* ],
+                returns: ts::<$ret>,
+            } ),*
+        ];
+    };
+}
+
+declare! {
+    #[doc = "Why the pit could not start, or null when it is running."]
+    startup_error() -> Option<ApiError>;
+    #[doc = "The pit now: every table's tile, the session, the demo login (demo only), the idle lock."]
+    pit_overview() -> PitOverview;
+    #[doc = "The record: its file, id, signing key's fingerprint, latest checkpoint and alerts."]
+    record_status() -> RecordStatus;
+    #[doc = "Logs a user in at this workstation (failures are audited and throttled)."]
+    login(user: String, password: String) -> Session;
+    #[doc = "Logs the current user out."]
+    logout() -> ();
+    #[doc = "One page of the incidents matching `query`, newest first (filters and paging by the store)."]
+    incidents(query: IncidentQuery) -> IncidentPage;
+    #[doc = "One incident with its rule texts, evidence and history."]
+    incident(id: i64) -> IncidentDetail;
+    #[doc = "Acknowledges an incident (supervisors and admins)."]
+    acknowledge(id: i64) -> IncidentRow;
+    #[doc = "Adds a note to an incident (every role)."]
+    add_note(id: i64, text: String) -> IncidentRow;
+    #[doc = "Resolves an incident with an outcome (supervisors and admins)."]
+    resolve(id: i64, outcome: String) -> IncidentRow;
+    #[doc = "Records at a table what no device can see (supervisors and admins); answers the event's seq."]
+    record_console(table: String, entry: ConsoleEntry) -> u64;
+    #[doc = "A shoe replayed from the record, step by step (the last shoe when `shoe` is null)."]
+    replay(table: String, shoe: Option<u32>) -> ShoeReplay;
+    #[doc = "A table's shoes, newest first: up to `limit` numbered below `before` (null: the newest)."]
+    shoes(table: String, before: Option<u32>, limit: Option<u32>) -> ShoePage;
+    #[doc = "Exports an incident's report as a PDF; answers where it was written."]
+    export_incident_pdf(id: i64) -> String;
+    #[doc = "Exports the shift handover report as a PDF."]
+    export_shift_report(query: ShiftQuery) -> ShiftReportFile;
+    #[doc = "Signs off the handover of a shift (supervisors and admins)."]
+    sign_off_shift(query: ShiftQuery, note: String) -> SignedOff;
+    #[doc = "Adds a user (admins only)."]
+    add_user(name: String, role: String, password: String) -> UserRow;
+    #[doc = "Every user: name, role, when added, whether active (admins only)."]
+    users() -> Vec<UserRow>;
+    #[doc = "The newest audit rows, only logins and refusals when `access_only` (admins and surveillance)."]
+    audit(access_only: bool, limit: u32) -> Vec<AuditRow>;
+    #[doc = "Whether a real pit's record has no users yet (the window then asks for the first administrator)."]
+    needs_first_admin() -> bool;
+    #[doc = "Creates the first administrator of a record with no users and logs them in."]
+    create_first_admin(name: String, password: String) -> Session;
+}
+
+fn camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The DTO names a TypeScript type mentions (to import them from `bindings.ts`).
+fn dto_names(ts: &str, into: &mut std::collections::BTreeSet<String>) {
+    for word in ts.split(|c: char| !c.is_alphanumeric()) {
+        if word.starts_with(|c: char| c.is_ascii_uppercase()) && word != "Array" {
+            into.insert(word.to_owned());
+        }
+    }
+}
+
+/// `ui/src/lib/commands.ts`: one typed wrapper per command of [`COMMANDS`].
+pub fn typescript_commands() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let mut imports = std::collections::BTreeSet::new();
+    let mut body = String::new();
+    for command in COMMANDS {
+        let args: Vec<(String, String)> = command
+            .args
+            .iter()
+            .map(|a| (camel(a.name), (a.ts)(&cfg)))
+            .collect();
+        let returns = match (command.returns)(&cfg).as_str() {
+            "null" => "void".to_owned(),
+            other => other.to_owned(),
+        };
+        for (_, ts) in &args {
+            dto_names(ts, &mut imports);
+        }
+        dto_names(&returns, &mut imports);
+        let params: Vec<String> = args.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+        let names: Vec<&str> = args.iter().map(|(n, _)| n.as_str()).collect();
+        let payload = if names.is_empty() {
+            String::new()
+        } else {
+            format!(", {{ {} }}", names.join(", "))
+        };
+        body.push_str(&format!(
+            "\n/** {} */\nexport function {}({}): Promise<{returns}> {{\n  return invoke<{returns}>(\"{}\"{payload});\n}}\n",
+            command.doc,
+            camel(command.name),
+            params.join(", "),
+            command.name,
+        ));
+    }
+    let mut out = String::from(
+        "// Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:\n\
+         // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).\n\
+         import { invoke } from \"@tauri-apps/api/core\";\n",
+    );
+    let imports: Vec<String> = imports.into_iter().collect();
+    out.push_str(&format!(
+        "import type {{ {} }} from \"./bindings\";\n",
+        imports.join(", ")
+    ));
+    out.push_str(&body);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn commands_are_current() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/lib/commands.ts");
+        let generated = typescript_commands();
+        if std::env::var_os("UPDATE_BINDINGS").is_some() {
+            std::fs::write(&path, &generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "{} is stale: run `make bindings` and commit it",
+            path.display()
+        );
+    }
+
+    #[test]
+    fn a_wrapper_names_its_arguments_as_the_window_sends_them() {
+        let ts = typescript_commands();
+        assert!(
+            ts.contains("export function audit(accessOnly: boolean, limit: number): Promise<Array<AuditRow>> {\n  return invoke<Array<AuditRow>>(\"audit\", { accessOnly, limit });"),
+            "{ts}"
+        );
+        assert!(
+            ts.contains("export function logout(): Promise<void>"),
+            "{ts}"
+        );
+        assert!(ts.contains("shoe: number | null"), "{ts}");
+        let names: std::collections::HashSet<&str> = COMMANDS.iter().map(|c| c.name).collect();
+        assert_eq!(names.len(), COMMANDS.len(), "each command declared once");
+    }
+}

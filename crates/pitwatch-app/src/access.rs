@@ -1,0 +1,251 @@
+//! Who may do what: the roles, the commands that change the record, and the one check every such
+//! command makes first, for the CLI and the desktop alike.
+//!
+//! | role | may |
+//! |---|---|
+//! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off |
+//! | surveillance | export, note, read the audit log |
+//! | admin | what a supervisor does, and users and the audit log |
+//!
+//! Watching needs no role: the pit, the incident list, one incident and a shoe's replay are
+//! reads, which the window shows to whoever stands at the workstation, as before.
+//! Recording what devices send (the desktop's and `pitwatch monitor`'s monitor, `pitwatch
+//! import` of a capture) is the machine's work, not a person's command, and needs none. A refused
+//! command is the error code `forbidden`, and the refusal is itself an audit row
+//! (`access.forbidden`: who, which command, with their role and workstation), so a curious
+//! employee trying buttons that are not theirs leaves a trace.
+
+use pitwatch_api::{ApiError, ErrorCode};
+use pitwatch_model::Timestamp;
+use pitwatch_store::{Role, Store};
+
+/// The audit action of a refused command (the subject is the command's name).
+pub const FORBIDDEN: &str = "access.forbidden";
+
+/// Every command that changes the record or reveals what only some roles may see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// Acknowledge an incident.
+    Acknowledge,
+    /// Add a note to an incident.
+    AddNote,
+    /// Resolve an incident.
+    Resolve,
+    /// Record a console entry (something no device sees) at a table.
+    RecordConsole,
+    /// Export an incident's report.
+    ExportIncident,
+    /// Export a shoe's report.
+    ExportShoe,
+    /// Export the shift handover report.
+    ExportShift,
+    /// Sign off a shift's handover.
+    SignOffShift,
+    /// Add a user.
+    AddUser,
+    /// Change a user's role.
+    ChangeRole,
+    /// Reset a user's password.
+    ResetPassword,
+    /// Deactivate or reactivate a user.
+    SetActive,
+    /// List the users.
+    ListUsers,
+    /// Read the audit log (failed logins, refusals, every action).
+    ViewAudit,
+}
+
+impl Command {
+    /// Every command, for tests and documentation.
+    pub const ALL: [Command; 14] = [
+        Command::Acknowledge,
+        Command::AddNote,
+        Command::Resolve,
+        Command::RecordConsole,
+        Command::ExportIncident,
+        Command::ExportShoe,
+        Command::ExportShift,
+        Command::SignOffShift,
+        Command::AddUser,
+        Command::ChangeRole,
+        Command::ResetPassword,
+        Command::SetActive,
+        Command::ListUsers,
+        Command::ViewAudit,
+    ];
+
+    /// The command's name, as audited and as the desktop's command list names it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Command::Acknowledge => "acknowledge",
+            Command::AddNote => "add_note",
+            Command::Resolve => "resolve",
+            Command::RecordConsole => "record_console",
+            Command::ExportIncident => "export_incident",
+            Command::ExportShoe => "export_shoe",
+            Command::ExportShift => "export_shift",
+            Command::SignOffShift => "sign_off_shift",
+            Command::AddUser => "add_user",
+            Command::ChangeRole => "change_role",
+            Command::ResetPassword => "reset_password",
+            Command::SetActive => "set_active",
+            Command::ListUsers => "users",
+            Command::ViewAudit => "audit",
+        }
+    }
+
+    /// Whether `role` may run this command.
+    pub const fn allowed(self, role: Role) -> bool {
+        use Command as C;
+        match role {
+            Role::Admin => true,
+            Role::Supervisor => matches!(
+                self,
+                C::Acknowledge
+                    | C::AddNote
+                    | C::Resolve
+                    | C::RecordConsole
+                    | C::ExportIncident
+                    | C::ExportShoe
+                    | C::ExportShift
+                    | C::SignOffShift
+            ),
+            Role::Surveillance => matches!(
+                self,
+                C::AddNote | C::ExportIncident | C::ExportShoe | C::ExportShift | C::ViewAudit
+            ),
+        }
+    }
+}
+
+/// Someone authenticated, at a workstation: every use case takes one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    /// The user's name.
+    pub user: String,
+    /// Their role as the record held it when they authenticated.
+    pub role: Role,
+    /// Where they work (the host's name, or `PITWATCH_WORKSTATION`).
+    pub workstation: String,
+}
+
+/// The JSON detail of a login or a refusal: where, and what else is worth keeping.
+pub(crate) fn detail(workstation: &str, more: &[(&str, &str)]) -> String {
+    let mut map = serde_json::Map::new();
+    map.insert("workstation".into(), workstation.into());
+    for (key, value) in more {
+        map.insert((*key).into(), (*value).into());
+    }
+    serde_json::Value::Object(map).to_string()
+}
+
+/// Checks that `who` may run `command` (on `target`, which the audit names). A refusal is
+/// audited as [`FORBIDDEN`] and answered with [`ErrorCode::Forbidden`].
+pub fn require(
+    store: &mut Store,
+    who: &Principal,
+    command: Command,
+    target: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    if command.allowed(who.role) {
+        return Ok(());
+    }
+    let detail = detail(
+        &who.workstation,
+        &[("role", who.role.as_str()), ("target", target)],
+    );
+    let mut batch = store.batch(now)?;
+    batch.append_audit(&who.user, FORBIDDEN, command.name(), &detail, now)?;
+    batch.commit()?;
+    Err(ApiError::new(
+        ErrorCode::Forbidden,
+        format!(
+            "{} ({}) may not {}; the attempt is recorded",
+            who.user,
+            who.role.as_str(),
+            describe(command)
+        ),
+    ))
+}
+
+fn describe(command: Command) -> &'static str {
+    match command {
+        Command::Acknowledge => "acknowledge incidents",
+        Command::AddNote => "add notes",
+        Command::Resolve => "resolve incidents",
+        Command::RecordConsole => "record console entries",
+        Command::ExportIncident | Command::ExportShoe | Command::ExportShift => "export reports",
+        Command::SignOffShift => "sign off a shift",
+        Command::AddUser => "add users",
+        Command::ChangeRole => "change roles",
+        Command::ResetPassword => "reset passwords",
+        Command::SetActive => "deactivate or reactivate users",
+        Command::ListUsers => "list users",
+        Command::ViewAudit => "read the audit log",
+    }
+}
+
+/// This workstation's name: `PITWATCH_WORKSTATION`, else the host's name, else `unknown`.
+pub fn workstation() -> String {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    env("PITWATCH_WORKSTATION")
+        .or_else(|| {
+            std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .ok()
+                .map(|h| h.trim().to_owned())
+                .filter(|h| !h.is_empty())
+        })
+        .or_else(|| env("HOSTNAME"))
+        .or_else(|| env("COMPUTERNAME"))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_roles_are_as_the_issue_gives_them() {
+        use Command as C;
+        let may = |role: Role| -> Vec<&str> {
+            Command::ALL
+                .iter()
+                .filter(|c| c.allowed(role))
+                .map(|c| c.name())
+                .collect()
+        };
+        assert_eq!(
+            may(Role::Surveillance),
+            [
+                "add_note",
+                "export_incident",
+                "export_shoe",
+                "export_shift",
+                "audit"
+            ]
+        );
+        for cannot in [C::Acknowledge, C::Resolve, C::RecordConsole] {
+            assert!(!cannot.allowed(Role::Surveillance), "{cannot:?}");
+        }
+        for admin_only in [
+            C::AddUser,
+            C::ChangeRole,
+            C::ResetPassword,
+            C::SetActive,
+            C::ListUsers,
+        ] {
+            assert!(!admin_only.allowed(Role::Supervisor), "{admin_only:?}");
+            assert!(!admin_only.allowed(Role::Surveillance), "{admin_only:?}");
+        }
+        assert_eq!(may(Role::Admin).len(), Command::ALL.len());
+        for c in Command::ALL {
+            if c.allowed(Role::Supervisor) {
+                assert!(
+                    c.allowed(Role::Admin),
+                    "an admin does what a supervisor does"
+                );
+            }
+        }
+    }
+}

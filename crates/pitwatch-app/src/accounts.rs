@@ -1,0 +1,525 @@
+//! Sessions and users: logging in (throttled, locked after repeated failures, every failure
+//! audited with the name tried and the workstation), the first administrator, and every later
+//! change to an account, each by an administrator and audited with them as the actor.
+//!
+//! Passwords: at least [`MIN_PASSWORD_CHARS`] characters and not guessable, as judged by zxcvbn
+//! (Dropbox's estimator: common-password and word lists, names, keyboard walks, repeats, dates),
+//! which must rate it at least [`MIN_STRENGTH`] of 4. `password`, `12345678` and `aaaaaaaa` are
+//! refused by length alone, `password1234` and `aaaaaaaaaaaa` by the estimator.
+//!
+//! Throttling works from the audit log alone, so it holds across processes (the CLI and the
+//! desktop share it) and restarts: after a failed login for a name, the next attempt for it is
+//! answered only after a delay that doubles with each failure (1 s, 2 s, 4 s, 8 s); the
+//! [`LOCK_AFTER`]th failure within [`WINDOW`] locks the name for [`LOCK_FOR`]. An attempt that
+//! comes too early is refused without checking the password and audited (`login.throttled`),
+//! but does not count as a failure. Unknown names are throttled like real ones, and answered in
+//! the same time (one argon2 verification either way, see `Store::authenticate`), so neither
+//! timing nor the lock tells which names exist.
+
+use std::time::Duration;
+
+use pitwatch_api::dto::{AuditRow, UserRow};
+use pitwatch_api::{ApiError, ErrorCode};
+use pitwatch_model::Timestamp;
+pub use pitwatch_store::MIN_PASSWORD_CHARS;
+use pitwatch_store::{LoginAttempt, Role, Store, UserChange, LOGIN, LOGIN_FAILED};
+
+use crate::access::{detail, require, Command, Principal};
+
+/// The lowest zxcvbn score (0 to 4) a password may have: 3 is "safely unguessable: moderate
+/// protection from an offline slow-hash scenario" (under 10^10 guesses).
+pub const MIN_STRENGTH: u8 = 3;
+/// Failures within [`WINDOW`] that lock a name.
+pub const LOCK_AFTER: usize = 5;
+/// How long failures count towards a lock.
+pub const WINDOW: Duration = Duration::from_secs(15 * 60);
+/// How long a locked name stays locked after its last failure.
+pub const LOCK_FOR: Duration = Duration::from_secs(15 * 60);
+/// The audit action of an attempt refused because it came too early (throttled or locked).
+pub const LOGIN_THROTTLED: &str = "login.throttled";
+/// The audit action written when a name becomes locked.
+pub const LOGIN_LOCKED: &str = "login.locked";
+
+/// Whether a login for a name may be tried now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// Yes.
+    Open,
+    /// Not before this time (the delay after recent failures).
+    Wait(Timestamp),
+    /// The name is locked until this time.
+    Locked(Timestamp),
+}
+
+fn after(at: Timestamp, delay: Duration) -> Timestamp {
+    let millis = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
+    Timestamp::from_unix_millis(at.unix_millis().saturating_add(millis)).unwrap_or(at)
+}
+
+/// Decides, from the attempts for a name within [`WINDOW`] (oldest first), whether another may be
+/// tried at `now`. Only failures since the last success count.
+pub fn gate(attempts: &[LoginAttempt], now: Timestamp) -> Gate {
+    let failures: Vec<Timestamp> = attempts
+        .iter()
+        .rev()
+        .take_while(|a| !a.succeeded)
+        .map(|a| a.at)
+        .collect();
+    let Some(&last) = failures.first() else {
+        return Gate::Open;
+    };
+    if failures.len() >= LOCK_AFTER {
+        let until = after(last, LOCK_FOR);
+        return if now < until {
+            Gate::Locked(until)
+        } else {
+            Gate::Open
+        };
+    }
+    let delay = Duration::from_secs(1 << (failures.len() - 1).min(3));
+    let until = after(last, delay);
+    if now < until {
+        Gate::Wait(until)
+    } else {
+        Gate::Open
+    }
+}
+
+fn since(now: Timestamp, window: Duration) -> Timestamp {
+    let millis = i64::try_from(window.as_millis()).unwrap_or(i64::MAX);
+    Timestamp::from_unix_millis(now.unix_millis().saturating_sub(millis)).unwrap_or(now)
+}
+
+fn audit(
+    store: &mut Store,
+    user: &str,
+    action: &str,
+    subject: &str,
+    detail: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    let mut batch = store.batch(now)?;
+    batch.append_audit(user, action, subject, detail, now)?;
+    batch.commit()?;
+    Ok(())
+}
+
+/// Logs `name` in with `password` at `workstation` (audited as `session.login`); a failure is
+/// audited as `login.failed` with the name tried and the workstation, and answered
+/// `unauthorised` whether the name exists or not. See the module's notes on throttling.
+pub fn login(
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Principal, ApiError> {
+    let attempts = store.login_attempts(name, since(now, WINDOW))?;
+    match gate(&attempts, now) {
+        Gate::Open => {}
+        Gate::Wait(until) | Gate::Locked(until) => {
+            let locked = matches!(gate(&attempts, now), Gate::Locked(_));
+            let until_text = until.to_string();
+            audit(
+                store,
+                name,
+                LOGIN_THROTTLED,
+                name,
+                &detail(workstation, &[("until", &until_text)]),
+                now,
+            )?;
+            let wait = (until.unix_millis() - now.unix_millis())
+                .max(0)
+                .unsigned_abs()
+                .div_ceil(1000);
+            return Err(ApiError::new(
+                ErrorCode::Unauthorised,
+                if locked {
+                    format!(
+                        "too many failed logins for {name:?}: locked for {} minutes more",
+                        wait.div_ceil(60)
+                    )
+                } else {
+                    format!("too many failed logins for {name:?}: try again in {wait} s")
+                },
+            ));
+        }
+    }
+    match store.authenticate(name, password) {
+        Ok(role) => {
+            audit(
+                store,
+                name,
+                LOGIN,
+                name,
+                &detail(workstation, &[("role", role.as_str())]),
+                now,
+            )?;
+            Ok(Principal {
+                user: name.to_owned(),
+                role,
+                workstation: workstation.to_owned(),
+            })
+        }
+        Err(pitwatch_store::StoreError::Denied(_)) => {
+            audit(
+                store,
+                name,
+                LOGIN_FAILED,
+                name,
+                &detail(workstation, &[]),
+                now,
+            )?;
+            let mut attempts = attempts;
+            attempts.push(LoginAttempt {
+                at: now,
+                succeeded: false,
+            });
+            if let Gate::Locked(until) = gate(&attempts, now) {
+                audit(
+                    store,
+                    name,
+                    LOGIN_LOCKED,
+                    name,
+                    &detail(workstation, &[("until", &until.to_string())]),
+                    now,
+                )?;
+            }
+            Err(ApiError::new(
+                ErrorCode::Unauthorised,
+                "wrong user name or password",
+            ))
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// Records that `who` logged out (audited as `session.logout`).
+pub fn logout(store: &mut Store, who: &Principal, now: Timestamp) -> Result<(), ApiError> {
+    audit(
+        store,
+        &who.user,
+        "session.logout",
+        &who.user,
+        &detail(&who.workstation, &[]),
+        now,
+    )
+}
+
+/// Checks a new password for `name`: long enough and not guessable (see the module's notes).
+pub fn check_password(name: &str, password: &str) -> Result<(), ApiError> {
+    let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(invalid(format!(
+            "a password needs at least {MIN_PASSWORD_CHARS} characters"
+        )));
+    }
+    let estimate = zxcvbn::zxcvbn(password, &[name, "pitwatch", "casino", "baccarat"]);
+    if u8::from(estimate.score()) < MIN_STRENGTH {
+        let why = estimate.feedback().and_then(|f| f.warning()).map_or_else(
+            || "it is too easy to guess".to_owned(),
+            |w| w.to_string().trim_end_matches('.').to_lowercase(),
+        );
+        return Err(invalid(format!(
+            "that password is too easy to guess ({why}); use a longer phrase of unrelated words"
+        )));
+    }
+    Ok(())
+}
+
+/// Parses a role's name.
+pub fn parse_role(role: &str) -> Result<Role, ApiError> {
+    Role::parse(role.trim()).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::InvalidInput,
+            format!("no role {role:?} (supervisor, surveillance or admin)"),
+        )
+    })
+}
+
+/// Whether the record has no users at all (a first run: only then may a first administrator be
+/// created without credentials).
+pub fn needs_first_admin(store: &Store) -> Result<bool, ApiError> {
+    Ok(store.users()?.is_empty())
+}
+
+/// Creates the first administrator of a record with no users (audited as `user.first_admin`)
+/// and logs them in. Atomic: of two attempts at once, one wins; the other, and every attempt on
+/// a record with users, is refused with `forbidden` (an administrator's credentials are needed).
+pub fn create_first_admin(
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Principal, ApiError> {
+    let name = name.trim();
+    let refuse = |store: &mut Store, message: String| -> Result<Principal, ApiError> {
+        let detail = detail(workstation, &[("target", name)]);
+        audit(
+            store,
+            name,
+            crate::access::FORBIDDEN,
+            "first_admin",
+            &detail,
+            now,
+        )?;
+        Err(ApiError::new(ErrorCode::Forbidden, message))
+    };
+    if !needs_first_admin(store)? {
+        return refuse(
+            store,
+            "this record already has users: an administrator's credentials are needed to add one"
+                .into(),
+        );
+    }
+    check_password(name, password)?;
+    // Checked again inside the write transaction: two attempts at once cannot both pass.
+    match store.add_first_admin(name, password, now) {
+        Ok(()) => {}
+        Err(pitwatch_store::StoreError::Invalid(m)) if m.contains("already has users") => {
+            return refuse(store, m);
+        }
+        Err(other) => return Err(other.into()),
+    }
+    login(store, name, password, workstation, now)
+}
+
+fn user_row(user: pitwatch_store::UserRow) -> UserRow {
+    UserRow {
+        name: user.name,
+        role: user.role.as_str().to_owned(),
+        created_at: user.created_at,
+        active: user.active,
+    }
+}
+
+/// `who` (an administrator) adds user `name` with `role` and `password`; audited with `who`
+/// as the actor (`user.add`).
+pub fn add_user(
+    store: &mut Store,
+    who: &Principal,
+    name: &str,
+    role: Role,
+    password: &str,
+    now: Timestamp,
+) -> Result<UserRow, ApiError> {
+    let name = name.trim();
+    require(store, who, Command::AddUser, name, now)?;
+    check_password(name, password)?;
+    store.add_user(&who.user, name, role, password, now)?;
+    Ok(UserRow {
+        name: name.to_owned(),
+        role: role.as_str().to_owned(),
+        created_at: now.to_string(),
+        active: true,
+    })
+}
+
+/// Refuses a change that would leave the record without an active administrator.
+fn keeps_an_admin(store: &Store, name: &str, change: UserChange<'_>) -> Result<(), ApiError> {
+    let demoted = match change {
+        UserChange::Role(role) => role != Role::Admin,
+        UserChange::Active(on) => !on,
+        UserChange::Password(_) => false,
+    };
+    if !demoted {
+        return Ok(());
+    }
+    let others = store
+        .users()?
+        .into_iter()
+        .filter(|u| u.role == Role::Admin && u.active && u.name != name)
+        .count();
+    let was_admin = store
+        .users()?
+        .iter()
+        .any(|u| u.name == name && u.role == Role::Admin && u.active);
+    if was_admin && others == 0 {
+        return Err(ApiError::new(
+            ErrorCode::Conflict,
+            format!("{name} is the last active administrator; add another first"),
+        ));
+    }
+    Ok(())
+}
+
+fn change(
+    store: &mut Store,
+    who: &Principal,
+    command: Command,
+    name: &str,
+    change: UserChange<'_>,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    require(store, who, command, name, now)?;
+    if let UserChange::Password(password) = change {
+        check_password(name, password)?;
+    }
+    keeps_an_admin(store, name, change)?;
+    store.change_user(&who.user, name, change, now)?;
+    Ok(())
+}
+
+/// `who` (an administrator) gives user `name` a new role (audited as `user.role`).
+pub fn change_role(
+    store: &mut Store,
+    who: &Principal,
+    name: &str,
+    role: Role,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    change(
+        store,
+        who,
+        Command::ChangeRole,
+        name,
+        UserChange::Role(role),
+        now,
+    )
+}
+
+/// `who` (an administrator) sets user `name`'s password (audited as `user.password`, without
+/// the password).
+pub fn reset_password(
+    store: &mut Store,
+    who: &Principal,
+    name: &str,
+    password: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    change(
+        store,
+        who,
+        Command::ResetPassword,
+        name,
+        UserChange::Password(password),
+        now,
+    )
+}
+
+/// `who` (an administrator) deactivates or reactivates user `name` (audited as `user.active`).
+pub fn set_active(
+    store: &mut Store,
+    who: &Principal,
+    name: &str,
+    active: bool,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    change(
+        store,
+        who,
+        Command::SetActive,
+        name,
+        UserChange::Active(active),
+        now,
+    )
+}
+
+/// Every user (never a password hash); administrators only.
+pub fn users(store: &mut Store, who: &Principal, now: Timestamp) -> Result<Vec<UserRow>, ApiError> {
+    require(store, who, Command::ListUsers, "", now)?;
+    Ok(store.users()?.into_iter().map(user_row).collect())
+}
+
+/// The audit actions of logging in and out, failed and refused logins, and refused commands.
+pub const ACCESS_ACTIONS: [&str; 6] = [
+    LOGIN,
+    LOGIN_FAILED,
+    LOGIN_THROTTLED,
+    LOGIN_LOCKED,
+    "session.logout",
+    crate::access::FORBIDDEN,
+];
+
+/// The newest `limit` audit rows (only `actions`, or all when empty), newest first; for
+/// administrators and surveillance.
+pub fn audit_log(
+    store: &mut Store,
+    who: &Principal,
+    actions: &[&str],
+    limit: u32,
+    now: Timestamp,
+) -> Result<Vec<AuditRow>, ApiError> {
+    require(store, who, Command::ViewAudit, "", now)?;
+    Ok(store
+        .recent_audit(actions, limit.clamp(1, 1000))?
+        .into_iter()
+        .map(|e| AuditRow {
+            id: e.id,
+            at: e.at,
+            user: e.user,
+            action: e.action,
+            subject: e.subject,
+            detail: e.detail,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(ms: i64) -> Timestamp {
+        Timestamp::from_unix_millis(1_700_000_000_000 + ms).unwrap()
+    }
+
+    fn failed(at: i64) -> LoginAttempt {
+        LoginAttempt {
+            at: t(at),
+            succeeded: false,
+        }
+    }
+
+    #[test]
+    fn failures_slow_logins_down_then_lock_the_name_and_a_success_clears_them() {
+        assert_eq!(gate(&[], t(0)), Gate::Open);
+        let mut attempts = vec![failed(0)];
+        assert_eq!(gate(&attempts, t(500)), Gate::Wait(t(1000)));
+        assert_eq!(gate(&attempts, t(1000)), Gate::Open);
+        attempts.push(failed(1000));
+        assert_eq!(gate(&attempts, t(1500)), Gate::Wait(t(3000)));
+        attempts.push(failed(3000));
+        assert_eq!(gate(&attempts, t(3000)), Gate::Wait(t(7000)));
+        attempts.push(failed(7000));
+        assert_eq!(gate(&attempts, t(7000)), Gate::Wait(t(15_000)));
+        attempts.push(failed(15_000));
+        let until = t(15_000 + 15 * 60 * 1000);
+        assert_eq!(gate(&attempts, t(16_000)), Gate::Locked(until));
+        assert_eq!(gate(&attempts, until), Gate::Open);
+        attempts.push(LoginAttempt {
+            at: t(20_000),
+            succeeded: true,
+        });
+        assert_eq!(gate(&attempts, t(20_001)), Gate::Open);
+    }
+
+    #[test]
+    fn weak_and_short_passwords_are_refused_with_a_reason() {
+        for weak in [
+            "password",
+            "12345678",
+            "aaaaaaaa",
+            "password1234",
+            "aaaaaaaaaaaa",
+            "123456789012",
+            "qwertyuiopas",
+            "pitwatch-2026",
+            "ana-password",
+        ] {
+            let error = check_password("ana", weak).expect_err(weak);
+            assert_eq!(error.code, ErrorCode::InvalidInput, "{weak}");
+        }
+        assert!(check_password("ana", "short")
+            .unwrap_err()
+            .message
+            .contains("at least 12"));
+        for strong in [
+            "correct horse battery staple",
+            "tūī sings at dawn over Rotorua",
+            "plum kettle orbit 47 lantern",
+        ] {
+            check_password("ana", strong).expect(strong);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { actionLabel, idleExpired, may, workstationOf } from "./access";
+
+describe("may", () => {
+  it("gives each role what the application layer gives it", () => {
+    expect(may("supervisor", "resolve")).toBe(true);
+    expect(may("supervisor", "console")).toBe(true);
+    expect(may("supervisor", "users")).toBe(false);
+    expect(may("surveillance", "resolve")).toBe(false);
+    expect(may("surveillance", "acknowledge")).toBe(false);
+    expect(may("surveillance", "console")).toBe(false);
+    expect(may("surveillance", "note")).toBe(true);
+    expect(may("surveillance", "export")).toBe(true);
+    expect(may("surveillance", "audit")).toBe(true);
+    for (const action of ["acknowledge", "resolve", "console", "users", "audit"] as const) {
+      expect(may("admin", action)).toBe(true);
+    }
+  });
+
+  it("gives nobody and unknown roles nothing", () => {
+    expect(may(null, "note")).toBe(false);
+    expect(may(undefined, "export")).toBe(false);
+    expect(may("croupier", "note")).toBe(false);
+  });
+});
+
+describe("idleExpired", () => {
+  it("locks after the limit and never with a limit of 0", () => {
+    expect(idleExpired(0, 599_999, 600)).toBe(false);
+    expect(idleExpired(0, 600_000, 600)).toBe(true);
+    expect(idleExpired(0, 10_000_000, 0)).toBe(false);
+  });
+});
+
+describe("workstationOf", () => {
+  it("reads the workstation of a login row and nothing from free text", () => {
+    expect(workstationOf('{"workstation":"pit-ws-3","role":"admin"}')).toBe("pit-ws-3");
+    expect(workstationOf("surveillance")).toBe("");
+    expect(workstationOf("[1,2]")).toBe("");
+  });
+});
+
+describe("actionLabel", () => {
+  it("says failed logins and refusals in words", () => {
+    expect(actionLabel("login.failed")).toBe("Failed login");
+    expect(actionLabel("access.forbidden")).toMatch(/not allowed/);
+    expect(actionLabel("incident.resolve")).toBe("incident.resolve");
+  });
+});

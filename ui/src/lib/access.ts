@@ -1,0 +1,52 @@
+// What each role may do, so the window shows only the buttons a user may press. The desk checks
+// again on every command (crates/pitwatch-app/src/access.rs) and refuses anything else with the
+// code "forbidden", audited; this table only keeps the window honest about it.
+
+/** Something a user may be allowed to do. */
+export type Action = "acknowledge" | "resolve" | "note" | "console" | "export" | "sign_off" | "users" | "audit";
+
+const ALLOWED: Record<string, readonly Action[]> = {
+  supervisor: ["acknowledge", "resolve", "note", "console", "export", "sign_off"],
+  surveillance: ["note", "export", "audit"],
+  admin: ["acknowledge", "resolve", "note", "console", "export", "sign_off", "users", "audit"],
+};
+
+/** Whether a user of `role` (null: nobody logged in) may do `action`. */
+export function may(role: string | null | undefined, action: Action): boolean {
+  return role != null && (ALLOWED[role] ?? []).includes(action);
+}
+
+/**
+ * Whether the window has been left alone long enough to lock: `limitSeconds` without input since
+ * `lastInputMs` (0 seconds: never locks).
+ */
+export function idleExpired(lastInputMs: number, nowMs: number, limitSeconds: number): boolean {
+  return limitSeconds > 0 && nowMs - lastInputMs >= limitSeconds * 1000;
+}
+
+/** The workstation named in an audit row's detail (JSON for logins and refusals), or "". */
+export function workstationOf(detail: string): string {
+  try {
+    const parsed: unknown = JSON.parse(detail);
+    if (typeof parsed === "object" && parsed !== null && "workstation" in parsed) {
+      const ws = (parsed as { workstation: unknown }).workstation;
+      return typeof ws === "string" ? ws : "";
+    }
+  } catch {
+    // Not JSON: an older row or another action's free text.
+  }
+  return "";
+}
+
+/** An audit action in words. */
+export function actionLabel(action: string): string {
+  const words: Record<string, string> = {
+    "login.failed": "Failed login",
+    "login.throttled": "Login refused (too many failures)",
+    "login.locked": "Account locked",
+    "session.login": "Logged in",
+    "session.logout": "Logged out",
+    "access.forbidden": "Refused: not allowed",
+  };
+  return words[action] ?? action;
+}

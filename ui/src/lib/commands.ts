@@ -1,0 +1,109 @@
+// Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
+// run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
+import { invoke } from "@tauri-apps/api/core";
+import type { ApiError, AuditRow, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow } from "./bindings";
+
+/** Why the pit could not start, or null when it is running. */
+export function startupError(): Promise<ApiError | null> {
+  return invoke<ApiError | null>("startup_error");
+}
+
+/** The pit now: every table's tile, the session, the demo login (demo only), the idle lock. */
+export function pitOverview(): Promise<PitOverview> {
+  return invoke<PitOverview>("pit_overview");
+}
+
+/** The record: its file, id, signing key's fingerprint, latest checkpoint and alerts. */
+export function recordStatus(): Promise<RecordStatus> {
+  return invoke<RecordStatus>("record_status");
+}
+
+/** Logs a user in at this workstation (failures are audited and throttled). */
+export function login(user: string, password: string): Promise<Session> {
+  return invoke<Session>("login", { user, password });
+}
+
+/** Logs the current user out. */
+export function logout(): Promise<void> {
+  return invoke<void>("logout");
+}
+
+/** One page of the incidents matching `query`, newest first (filters and paging by the store). */
+export function incidents(query: IncidentQuery): Promise<IncidentPage> {
+  return invoke<IncidentPage>("incidents", { query });
+}
+
+/** One incident with its rule texts, evidence and history. */
+export function incident(id: number): Promise<IncidentDetail> {
+  return invoke<IncidentDetail>("incident", { id });
+}
+
+/** Acknowledges an incident (supervisors and admins). */
+export function acknowledge(id: number): Promise<IncidentRow> {
+  return invoke<IncidentRow>("acknowledge", { id });
+}
+
+/** Adds a note to an incident (every role). */
+export function addNote(id: number, text: string): Promise<IncidentRow> {
+  return invoke<IncidentRow>("add_note", { id, text });
+}
+
+/** Resolves an incident with an outcome (supervisors and admins). */
+export function resolve(id: number, outcome: string): Promise<IncidentRow> {
+  return invoke<IncidentRow>("resolve", { id, outcome });
+}
+
+/** Records at a table what no device can see (supervisors and admins); answers the event's seq. */
+export function recordConsole(table: string, entry: ConsoleEntry): Promise<number> {
+  return invoke<number>("record_console", { table, entry });
+}
+
+/** A shoe replayed from the record, step by step (the last shoe when `shoe` is null). */
+export function replay(table: string, shoe: number | null): Promise<ShoeReplay> {
+  return invoke<ShoeReplay>("replay", { table, shoe });
+}
+
+/** A table's shoes, newest first: up to `limit` numbered below `before` (null: the newest). */
+export function shoes(table: string, before: number | null, limit: number | null): Promise<ShoePage> {
+  return invoke<ShoePage>("shoes", { table, before, limit });
+}
+
+/** Exports an incident's report as a PDF; answers where it was written. */
+export function exportIncidentPdf(id: number): Promise<string> {
+  return invoke<string>("export_incident_pdf", { id });
+}
+
+/** Exports the shift handover report as a PDF. */
+export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile> {
+  return invoke<ShiftReportFile>("export_shift_report", { query });
+}
+
+/** Signs off the handover of a shift (supervisors and admins). */
+export function signOffShift(query: ShiftQuery, note: string): Promise<SignedOff> {
+  return invoke<SignedOff>("sign_off_shift", { query, note });
+}
+
+/** Adds a user (admins only). */
+export function addUser(name: string, role: string, password: string): Promise<UserRow> {
+  return invoke<UserRow>("add_user", { name, role, password });
+}
+
+/** Every user: name, role, when added, whether active (admins only). */
+export function users(): Promise<Array<UserRow>> {
+  return invoke<Array<UserRow>>("users");
+}
+
+/** The newest audit rows, only logins and refusals when `access_only` (admins and surveillance). */
+export function audit(accessOnly: boolean, limit: number): Promise<Array<AuditRow>> {
+  return invoke<Array<AuditRow>>("audit", { accessOnly, limit });
+}
+
+/** Whether a real pit's record has no users yet (the window then asks for the first administrator). */
+export function needsFirstAdmin(): Promise<boolean> {
+  return invoke<boolean>("needs_first_admin");
+}
+
+/** Creates the first administrator of a record with no users and logs them in. */
+export function createFirstAdmin(name: string, password: string): Promise<Session> {
+  return invoke<Session>("create_first_admin", { name, password });
+}
