@@ -914,7 +914,8 @@ impl Desk {
                 continue;
             };
             if last > 1 {
-                let judged = pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
+                let judged =
+                    pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
                 model.set_last_shuffle(&table.name, judged.first());
             }
         }
