@@ -69,7 +69,7 @@ clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 rust-test:
-	$(CARGO) test
+	$(CARGO) test --no-fail-fast
 
 desktop-test:
 	$(CARGO) test -p pitwatch-desktop
