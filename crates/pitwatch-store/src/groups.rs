@@ -167,6 +167,10 @@ impl Batch<'_> {
 impl Store {
     /// The group incident `id` stands for, if it is a grouped one.
     pub fn incident_group(&self, id: IncidentId) -> Result<Option<IncidentGroup>, StoreError> {
+        if !facts::table_exists(&self.conn, "incident_groups")? {
+            // A record from before grouping, opened read-only: nothing is grouped in it.
+            return Ok(None);
+        }
         Ok(self
             .conn
             .query_row(

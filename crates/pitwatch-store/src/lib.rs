@@ -1078,12 +1078,7 @@ pub(crate) fn upgrade_to_sealed(tx: &Connection) -> Result<(), StoreError> {
     let record = hex::encode(new_record_id());
     for derived in facts::DERIVED {
         // A derived table a later migration adds is not there yet (and starts empty).
-        let exists: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
-            [derived.table],
-            |r| r.get(0),
-        )?;
-        if !exists {
+        if !facts::table_exists(tx, derived.table)? {
             continue;
         }
         for row in facts::existing_rows(tx, derived)? {

@@ -876,3 +876,38 @@ fn verifying_after_marks_reads_only_new_rows_and_still_finds_a_rewritten_past() 
         .unwrap();
     assert_eq!((problem.table, problem.id), ("raw_chunks", 50));
 }
+
+/// A record written before migration 4 (leases, grouped incidents): the same record with the
+/// tables that migration adds taken away and the schema version put back to 3.
+#[test]
+fn a_record_from_before_migration_4_verifies_read_only_then_migrates_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    {
+        let mut store = open(&path).unwrap();
+        let (table, session) = setup(&mut store);
+        ingest(&mut store, table, session, 1, 20);
+    }
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP TABLE incident_groups; DROP TABLE table_leases; PRAGMA user_version = 3;",
+    )
+    .unwrap();
+    drop(conn);
+    let report = verify_read_only(&path);
+    assert!(report.intact(), "{:#?}", report.problems);
+    let store = Store::open_read_only(&path).unwrap();
+    assert_eq!(
+        store.incident_group(pitwatch_store::IncidentId(1)).unwrap(),
+        None
+    );
+    drop(store);
+    let mut store = open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), migrate::LATEST);
+    let table = store.table_id("BAC-1").unwrap().unwrap();
+    let session = store.sessions(table).unwrap()[0].id;
+    ingest(&mut store, table, session, 21, 5);
+    drop(store);
+    let report = verify_read_only(&path);
+    assert!(report.intact(), "{:#?}", report.problems);
+}
