@@ -923,6 +923,7 @@ test("a surveillance officer cannot resolve (no button, and the command is refus
     assert.equal(await driver.find('[data-testid="session-user"]'), null, "nobody is logged in while locked");
     assert.equal(await driver.find('[data-testid="nav-incidents"]'), null, "no navigation while locked");
     assert.ok(await driver.find('[data-testid="alert-banner"]'), "the alert stays visible");
+    assert.equal(await driver.find('[data-testid="alert-open"]'), null, "nothing is done with it until someone logs in");
     await shot("lock-screen.png", driver);
     const lockUser = await driver.execute(`return document.querySelector('[data-testid="lock-user"]').value;`);
     assert.equal(lockUser, "sam");
