@@ -141,6 +141,14 @@ pub fn row_hash(chain: &Chain, prev: &Hash, values: &[ValueRef<'_>]) -> Hash {
     hasher.update(chain.table.as_bytes());
     hasher.update([0]);
     hasher.update(prev);
+    hash_values(&mut hasher, values);
+    hasher.finalize().into()
+}
+
+/// Feeds `values` to `hasher` in the chains' encoding: a type tag, then the value (integers and
+/// reals as 8 little-endian bytes, text and blobs with their length first), so no two different
+/// rows encode alike. Derived rows are digested the same way.
+pub(crate) fn hash_values(hasher: &mut Sha256, values: &[ValueRef<'_>]) {
     for value in values {
         match value {
             ValueRef::Null => hasher.update([0]),
@@ -164,7 +172,6 @@ pub fn row_hash(chain: &Chain, prev: &Hash, values: &[ValueRef<'_>]) -> Hash {
             }
         }
     }
-    hasher.finalize().into()
 }
 
 #[cfg(test)]

@@ -351,29 +351,7 @@ pub(crate) fn existing_rows(
 /// The digest of one derived row (its values in column order, encoded as chains encode them).
 fn row_digest(values: &[ValueRef<'_>]) -> Hash {
     let mut hasher = Sha256::new();
-    for value in values {
-        match value {
-            ValueRef::Null => hasher.update([0]),
-            ValueRef::Integer(i) => {
-                hasher.update([1]);
-                hasher.update(i.to_le_bytes());
-            }
-            ValueRef::Real(r) => {
-                hasher.update([4]);
-                hasher.update(r.to_bits().to_le_bytes());
-            }
-            ValueRef::Text(t) => {
-                hasher.update([2]);
-                hasher.update((t.len() as u64).to_le_bytes());
-                hasher.update(t);
-            }
-            ValueRef::Blob(b) => {
-                hasher.update([3]);
-                hasher.update((b.len() as u64).to_le_bytes());
-                hasher.update(b);
-            }
-        }
-    }
+    chain::hash_values(&mut hasher, values);
     hasher.finalize().into()
 }
 
