@@ -19,7 +19,6 @@ impl Desk {
             &format!("table {table}"),
             self.clock.now(),
         )?;
-        let user = who.user;
         if lock(&self.model).table(table).is_none() {
             return Err(ApiError::new(
                 ErrorCode::NotFound,
@@ -53,6 +52,6 @@ impl Desk {
         let monitor = monitor
             .as_ref()
             .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "monitoring has stopped"))?;
-        monitor.console(table, kind, &user).map_err(internal)
+        monitor.console(table, kind, who.actor()).map_err(internal)
     }
 }

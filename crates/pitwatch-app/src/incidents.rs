@@ -42,7 +42,7 @@ pub fn acknowledge(
         now,
     )?;
     store
-        .acknowledge(IncidentId(id), &who.user, now)
+        .acknowledge(IncidentId(id), who.actor(), now)
         .map_err(conflict)
 }
 
@@ -58,7 +58,7 @@ pub fn add_note(
     if text.trim().is_empty() {
         return Err(ApiError::new(ErrorCode::InvalidInput, "a note needs text"));
     }
-    store.add_note(IncidentId(id), &who.user, text, now)?;
+    store.add_note(IncidentId(id), who.actor(), text, now)?;
     Ok(())
 }
 
@@ -72,7 +72,7 @@ pub fn resolve(
 ) -> Result<(), ApiError> {
     require(store, who, Command::Resolve, &format!("incident {id}"), now)?;
     store
-        .resolve(IncidentId(id), &who.user, resolution, now)
+        .resolve(IncidentId(id), who.actor(), resolution, now)
         .map_err(conflict)
 }
 

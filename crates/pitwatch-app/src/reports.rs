@@ -58,7 +58,7 @@ pub fn sign_off(
         &format!("shift {} to {}", shift.from, shift.to),
         now,
     )?;
-    pitwatch_api::report::record_sign_off(store, &who.user, shift, note, now)?;
+    pitwatch_api::report::record_sign_off(store, who.actor(), shift, note, now)?;
     Ok(())
 }
 
