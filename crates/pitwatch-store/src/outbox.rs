@@ -16,7 +16,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, OptionalExtension, ToSql};
 
 use crate::chain::{self, Chain, Hash, GENESIS};
-use crate::{facts, migrate, Store, StoreError};
+use crate::{facts, migrate, seal, CheckpointText, Store, StoreError};
 
 /// One row of a chain, as it travels.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +83,32 @@ impl Store {
             [],
             |r| r.get(0),
         )?)
+    }
+}
+
+/// The row counts of the signed chains (in [`chain::SIGNED`] order) that a row of the
+/// `checkpoints` chain signs, if its content is such a row.
+pub fn checkpoint_counts(row: &ChainRow) -> Option<Vec<i64>> {
+    // checkpoints: id, at, counts, public_key, signature
+    match chain::decode_values(&row.content).ok()?.get(2)? {
+        Value::Text(counts) => seal::parse_counts(counts),
+        _ => None,
+    }
+}
+
+/// A row of the `checkpoints` chain of record `record` (hex id) in its text form, as journals
+/// and reports write it down.
+pub fn checkpoint_text(record: &str, row: &ChainRow) -> Option<CheckpointText> {
+    let values = chain::decode_values(&row.content).ok()?;
+    match (values.get(1)?, values.get(3)?) {
+        (Value::Text(at), Value::Blob(public_key)) => Some(CheckpointText {
+            record: record.to_owned(),
+            id: row.position,
+            at: at.clone(),
+            hash: row.hash,
+            key: seal::fingerprint(public_key),
+        }),
+        _ => None,
     }
 }
 
@@ -221,9 +247,17 @@ mod tests {
             copy.meta("site").expect("meta").as_deref(),
             Some("Auckland")
         );
+        let latest = store.latest_checkpoint().expect("cp").expect("signed");
         assert_eq!(
-            copy.latest_checkpoint().expect("cp"),
-            store.latest_checkpoint().expect("cp")
+            copy.latest_checkpoint().expect("cp").as_ref(),
+            Some(&latest)
         );
+        let last = store
+            .chain_rows(&chain::CHECKPOINTS, latest.id - 1, 1)
+            .expect("row");
+        assert_eq!(checkpoint_text(&latest.record, &last[0]), Some(latest));
+        let counts = checkpoint_counts(&last[0]).expect("counts");
+        assert_eq!(counts.len(), chain::SIGNED.len());
+        assert_eq!(counts[6], 1, "the one audit row");
     }
 }
