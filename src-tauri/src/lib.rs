@@ -2,7 +2,7 @@
 //!
 //! This crate is deliberately thin. The commands are those of `pitwatch_api::commands::COMMANDS`
 //! (from which the window's TypeScript wrappers are generated); a test checks each is registered. Each command is a one-line adapter into
-//! [`pitwatch_app::desk::Desk`] (the application layer, which checks the role of the logged-in user
+//! [`pitwatch_app::Desk`] (the application layer, which checks the role of the logged-in user
 //! on every command that changes the record); behaviour lives in the core crates, where it is tested without a
 //! window. Live changes reach the window as the Tauri event [`UPDATE_EVENT`]: one thread here
 //! forwards the desk's update stream to `emit`. Only this crate knows Tauri.
@@ -15,7 +15,7 @@ use pitwatch_api::dto::{
     RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
-use pitwatch_app::desk::{Desk, DeskOptions};
+use pitwatch_app::{Desk, DeskOptions};
 use tauri::{Emitter, Manager, State};
 
 /// The Tauri event that carries live changes: a JSON array of [`PitUpdate`]s, oldest first.
@@ -380,7 +380,7 @@ fn dirs_data(identifier: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitwatch_app::desk::DeskOptions;
+    use pitwatch_app::DeskOptions;
     use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, INVOKE_KEY};
     use tauri::webview::InvokeRequest;
 
@@ -560,7 +560,7 @@ mod tests {
 #[cfg(test)]
 mod events {
     use super::*;
-    use pitwatch_app::desk::DeskOptions;
+    use pitwatch_app::DeskOptions;
     use std::time::Duration;
     use tauri::test::{mock_builder, mock_context, noop_assets};
     use tauri::Listener;
@@ -569,7 +569,7 @@ mod events {
     fn live_changes_reach_the_window_as_pit_update_events() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let options = DeskOptions {
-            pace: pitwatch_app::desk::parse_pace("100x").expect("a pace"),
+            pace: pitwatch_app::setup::parse_pace("100x").expect("a pace"),
             ..DeskOptions::demo(dir.path().join("e.db"))
         };
         let (desk, updates) = Desk::start(options).expect("the desk starts");

@@ -129,6 +129,13 @@ pub struct Principal {
     pub workstation: String,
 }
 
+impl Principal {
+    /// Who acts, and where, as the audit log keeps it.
+    pub fn actor(&self) -> pitwatch_store::Actor {
+        pitwatch_store::Actor::at(&self.user, &self.workstation)
+    }
+}
+
 /// The JSON detail of a login or a refusal: where, and what else is worth keeping.
 pub(crate) fn detail(workstation: &str, more: &[(&str, &str)]) -> String {
     let mut map = serde_json::Map::new();
