@@ -28,6 +28,7 @@
 //! [`Central`]), so the CLI's and the monitor's threads use it as they use the store.
 
 mod schema;
+pub mod test_server;
 
 use std::collections::HashMap;
 use std::path::Path;

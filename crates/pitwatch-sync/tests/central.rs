@@ -5,7 +5,7 @@
 //!
 //! Skipped, saying so, only when PostgreSQL is not installed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use pitwatch_api::record::book_text;
@@ -15,86 +15,8 @@ use pitwatch_protocols::ProtocolConfig;
 use pitwatch_sim::{Action, Planner};
 use pitwatch_store::chain::{CHAINS, EVENTS};
 use pitwatch_store::{Sealing, SigningKey, Store};
+use pitwatch_sync::test_server::PgServer;
 use pitwatch_sync::{Central, Identity, Outbox, SyncError};
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/pg-test-server.sh")
-}
-
-/// A throwaway PostgreSQL cluster, stopped and removed when dropped.
-struct PgServer {
-    url: String,
-    dir: String,
-}
-
-impl PgServer {
-    /// A new cluster, or `None` (with a message) when PostgreSQL is not installed.
-    fn start(test: &str) -> Option<PgServer> {
-        let available = Command::new(script())
-            .arg("available")
-            .output()
-            .expect("sh");
-        if !available.status.success() {
-            eprintln!(
-                "SKIPPED {test}: PostgreSQL is not installed ({}); scripts/install-system-deps.sh \
-                 installs it",
-                String::from_utf8_lossy(&available.stderr).trim()
-            );
-            return None;
-        }
-        let out = Command::new(script()).arg("start").output().expect("sh");
-        assert!(
-            out.status.success(),
-            "pg-test-server.sh start: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).expect("utf-8");
-        let mut lines = text.lines();
-        let url = lines.next().expect("url").to_owned();
-        let dir = lines.next().expect("dir").to_owned();
-        Some(PgServer { url, dir })
-    }
-
-    fn down(&self) {
-        assert!(Command::new(script())
-            .args(["down", &self.dir])
-            .status()
-            .expect("sh")
-            .success());
-    }
-
-    fn up(&self) {
-        assert!(Command::new(script())
-            .args(["up", &self.dir])
-            .status()
-            .expect("sh")
-            .success());
-    }
-
-    /// The URL of another database of the same cluster.
-    fn database(&self, name: &str) -> String {
-        let (base, _) = self.url.rsplit_once('/').expect("a database in the URL");
-        format!("{base}/{name}")
-    }
-
-    fn psql(&self, sql: &str) {
-        let out = Command::new("psql")
-            .args([&self.url, "-v", "ON_ERROR_STOP=1", "-qc", sql])
-            .output()
-            .expect("psql");
-        assert!(
-            out.status.success(),
-            "psql {sql}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
-impl Drop for PgServer {
-    fn drop(&mut self) {
-        let _ = Command::new(script()).args(["stop", &self.dir]).status();
-    }
-}
 
 /// A workstation recording simulated Angel Eye shoes at its tables, with its own clock.
 struct Pit {
