@@ -1,9 +1,8 @@
 -- The central record (issue 16): every workstation's chains, row by row, as replicated.
 --
 -- A row is keyed by (site, workstation, chain, position). The server itself keeps each chain
--- contiguous: a row must follow the chain's head (the next position, its previous hash the head's
--- hash), a row already held is skipped only if it is the same row (same hash), and rows are never
--- changed or deleted. The replication component checks each row's hash with the store's chain code
+-- contiguous: a row must follow the row before it (held, and its hash the row's previous hash),
+-- a position is held once, and rows are never changed or deleted. The replication component checks each row's hash with the store's chain code
 -- before it is sent; what it refuses is written to central_reports.
 
 CREATE TABLE workstations (
@@ -69,50 +68,43 @@ CREATE TABLE central_reports (
     at              TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 
-CREATE FUNCTION pitwatch_chain_row_follows() RETURNS trigger AS $$
+-- Checked once per statement over the rows it inserted (a batch of thousands costs one join,
+-- not thousands of row triggers): every new row's predecessor is held (a row already there or
+-- one of the same statement) and its previous hash is that row's hash, and position 1 follows
+-- the genesis hash. With the primary key (a position is held once), each chain stays contiguous:
+-- a gap is never filled out of order, a row is never replaced. A row sent twice breaks the
+-- primary key and its batch is refused whole; the outbox only sends what follows the head it
+-- has just read, so that happens only when two processes ship the same workstation at once.
+CREATE FUNCTION pitwatch_chain_rows_follow() RETURNS trigger AS $$
 DECLARE
-    head_position BIGINT;
-    head_hash BYTEA;
-    held BYTEA;
+    bad RECORD;
 BEGIN
-    SELECT position, hash INTO head_position, head_hash FROM chain_heads
-        WHERE site = NEW.site AND workstation = NEW.workstation AND chain = NEW.chain
-        FOR UPDATE;
-    IF NOT FOUND THEN
-        head_position := 0;
-        head_hash := decode(repeat('00', 32), 'hex');
-    END IF;
-    IF NEW.position <= head_position THEN
-        SELECT hash INTO held FROM chain_rows
-            WHERE site = NEW.site AND workstation = NEW.workstation AND chain = NEW.chain
-              AND position = NEW.position;
-        IF held = NEW.hash THEN
-            RETURN NULL; -- the same row delivered again: stored once
-        END IF;
-        RAISE EXCEPTION 'pitwatch: % row % of %/% differs from the row already held',
-            NEW.chain, NEW.position, NEW.site, NEW.workstation
-            USING ERRCODE = 'P0001';
-    END IF;
-    IF NEW.position <> head_position + 1 THEN
-        RAISE EXCEPTION 'pitwatch: % row % of %/% would leave a gap (the server holds up to %)',
-            NEW.chain, NEW.position, NEW.site, NEW.workstation, head_position
-            USING ERRCODE = 'P0001';
-    END IF;
-    IF NEW.prev_hash <> head_hash THEN
-        RAISE EXCEPTION 'pitwatch: % row % of %/% does not follow row % (previous hash differs)',
-            NEW.chain, NEW.position, NEW.site, NEW.workstation, head_position
+    SELECT n.chain, n.position, n.site, n.workstation INTO bad
+    FROM new_rows n
+    LEFT JOIN chain_rows p
+        ON p.site = n.site AND p.workstation = n.workstation AND p.chain = n.chain
+       AND p.position = n.position - 1
+    WHERE CASE WHEN n.position = 1 THEN n.prev_hash <> decode(repeat('00', 32), 'hex')
+               ELSE p.hash IS NULL OR p.hash <> n.prev_hash END
+    LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'pitwatch: % row % of %/% does not follow the rows held (a gap, or its previous hash differs)',
+            bad.chain, bad.position, bad.site, bad.workstation
             USING ERRCODE = 'P0001';
     END IF;
     INSERT INTO chain_heads (site, workstation, chain, position, hash)
-        VALUES (NEW.site, NEW.workstation, NEW.chain, NEW.position, NEW.hash)
-        ON CONFLICT (site, workstation, chain)
-        DO UPDATE SET position = EXCLUDED.position, hash = EXCLUDED.hash;
-    RETURN NEW;
+        SELECT DISTINCT ON (site, workstation, chain) site, workstation, chain, position, hash
+        FROM new_rows ORDER BY site, workstation, chain, position DESC
+        ON CONFLICT (site, workstation, chain) DO UPDATE
+        SET position = EXCLUDED.position, hash = EXCLUDED.hash
+        WHERE chain_heads.position < EXCLUDED.position;
+    RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
 
-CREATE TRIGGER chain_rows_follow BEFORE INSERT ON chain_rows
-    FOR EACH ROW EXECUTE FUNCTION pitwatch_chain_row_follows();
+CREATE TRIGGER chain_rows_follow AFTER INSERT ON chain_rows
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION pitwatch_chain_rows_follow();
 
 CREATE FUNCTION pitwatch_append_only() RETURNS trigger AS $$
 BEGIN

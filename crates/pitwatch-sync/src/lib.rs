@@ -300,18 +300,21 @@ impl Central {
         // The checkpoints chain is shipped last, and only up to the checkpoint that was latest
         // now: every row it signs is on record already, so it is shipped first.
         let checkpoint_target = store.chain_length(&CHECKPOINTS)?;
+        let mut heads = self.central_heads(id)?;
         for chain in SIGNED {
-            self.deliver_chain(store, outbox, chain, None, &mut report)?;
+            let head = heads.remove(chain.table).unwrap_or((0, GENESIS));
+            self.deliver_chain(store, outbox, chain, head, None, &mut report)?;
         }
-        let before = self.central_head(id, &CHECKPOINTS)?.0;
-        self.deliver_chain(
+        let head = heads.remove(CHECKPOINTS.table).unwrap_or((0, GENESIS));
+        let before = head.0;
+        let after = self.deliver_chain(
             store,
             outbox,
             &CHECKPOINTS,
+            head,
             Some(checkpoint_target),
             &mut report,
         )?;
-        let (after, _) = self.central_head(id, &CHECKPOINTS)?;
         if after > before || self.latest_checkpoint_missing(id)? {
             self.keep_latest_checkpoint(id, &record, after)?;
         }
@@ -370,6 +373,27 @@ impl Central {
         Ok(())
     }
 
+    /// Every chain head the server holds of `id`, in one round trip.
+    fn central_heads(&mut self, id: &Identity) -> Result<HashMap<String, (i64, Hash)>, SyncError> {
+        let client = &self.client;
+        let rows = self.run(async {
+            Ok(client
+                .query(
+                    "SELECT chain, position, hash FROM chain_heads \
+                     WHERE site = $1 AND workstation = $2",
+                    &[&id.site, &id.workstation],
+                )
+                .await?)
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let hash: Vec<u8> = row.get(2);
+                (row.get(0), (row.get(1), hash.try_into().unwrap_or(GENESIS)))
+            })
+            .collect())
+    }
+
     fn central_head(&mut self, id: &Identity, chain: &Chain) -> Result<(i64, Hash), SyncError> {
         let client = &self.client;
         let row = self.run(async {
@@ -426,12 +450,12 @@ impl Central {
         store: &Store,
         outbox: &mut Outbox,
         chain: &'static Chain,
+        (mut position, mut head): (i64, Hash),
         limit: Option<i64>,
         report: &mut SyncReport,
-    ) -> Result<(), SyncError> {
+    ) -> Result<i64, SyncError> {
         let id = &outbox.id.clone();
         let local = store.chain_length(chain)?;
-        let (mut position, mut head) = self.central_head(id, chain)?;
         let key = chain.table;
         if let Some(&delivered) = outbox.delivered.get(&key) {
             if delivered > position {
@@ -501,6 +525,13 @@ impl Central {
             if !good.is_empty() {
                 match self.insert_rows(id, chain, &good) {
                     Ok(n) => report.delivered += n,
+                    Err(SyncError::Postgres(e))
+                        if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) =>
+                    {
+                        // Another process delivered these rows first: they are held once. The
+                        // next round starts from the head as it then stands.
+                        break;
+                    }
                     Err(SyncError::Postgres(e)) if e.as_db_error().is_some() => {
                         // The server's own check (the chain_rows trigger) refused the batch.
                         let message = pg_error_message(&e);
@@ -530,7 +561,7 @@ impl Central {
             local,
             central: position,
         });
-        Ok(())
+        Ok(position)
     }
 
     fn insert_rows(

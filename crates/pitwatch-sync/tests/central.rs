@@ -446,3 +446,70 @@ fn a_row_that_does_not_match_its_hash_is_refused_before_it_is_sent() {
         "the rows before it, and not one after"
     );
 }
+
+/// psql on `url`: whether `sql` succeeded, and its messages.
+fn psql_try(url: &str, sql: &str) -> (bool, String) {
+    let out = Command::new("psql")
+        .args([url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql])
+        .output()
+        .expect("psql");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn the_server_itself_keeps_every_chain_contiguous_and_append_only() {
+    let Some(pg) = PgServer::start("the_server_itself") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut central = init(&pg.url);
+    let mut pit = Pit::new(&dir.path().join("pit.db"), &["BAC-1"], 2);
+    let mut outbox = Outbox::new("sky/pit".parse().expect("id"));
+    pit.play(20);
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+    let held = pit.store.chain_length(&EVENTS).expect("len");
+    let head = hex_of(&pit.store.chain_row_hash(&EVENTS, held).unwrap().unwrap());
+    let insert = |position: i64, prev: &str| {
+        format!(
+            "INSERT INTO chain_rows (site, workstation, chain, position, content, prev_hash, hash) \
+             VALUES ('sky', 'pit', 'events', {position}, '\\x00', '\\x{prev}', '\\x{}')",
+            "11".repeat(32)
+        )
+    };
+    // A gap.
+    let (ok, said) = psql_try(&pg.url, &insert(held + 2, &"11".repeat(32)));
+    assert!(!ok && said.contains("does not follow"), "{said}");
+    // The next position, but not linked to the row held last.
+    let (ok, said) = psql_try(&pg.url, &insert(held + 1, &"22".repeat(32)));
+    assert!(!ok && said.contains("does not follow"), "{said}");
+    // A position held already.
+    let (ok, said) = psql_try(&pg.url, &insert(held, &"22".repeat(32)));
+    assert!(!ok && said.contains("duplicate key"), "{said}");
+    // Rows are never changed or removed.
+    let (ok, said) = psql_try(
+        &pg.url,
+        "UPDATE chain_rows SET content = '\\x01' WHERE position = 1",
+    );
+    assert!(!ok && said.contains("append-only"), "{said}");
+    let (ok, said) = psql_try(&pg.url, "DELETE FROM chain_rows");
+    assert!(!ok && said.contains("append-only"), "{said}");
+    // The linked next row is taken, and the head moves.
+    let (ok, said) = psql_try(&pg.url, &insert(held + 1, &head));
+    assert!(ok, "{said}");
+    let (_, said) = psql_try(
+        &pg.url,
+        "SELECT position FROM chain_heads WHERE chain = 'events'",
+    );
+    assert_eq!(said.trim(), (held + 1).to_string());
+}
+
+fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
