@@ -9,6 +9,9 @@
 #   scripts/pg-test-server.sh up DIR       starts it again on the same port
 #   scripts/pg-test-server.sh available    exit 0 when PostgreSQL is installed, 1 (saying why) if not
 #
+# Tests run the cluster with fsync off (nothing in it outlives the test); PITWATCH_PG_FSYNC=on
+# keeps PostgreSQL's durability, for benchmarks.
+#
 # initdb and postgres refuse to run as root: as root, the cluster runs as the `postgres` account
 # the Debian package creates (or `nobody`).
 set -euo pipefail
@@ -64,7 +67,7 @@ start_cluster() {
   local dir=$1 port
   port=$(cat "$dir/port")
   as_owner "$pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=${PITWATCH_PG_FSYNC:-off} -c max_connections=200" \
     start >/dev/null
 }
 

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use pitwatch_store::Store;
-use pitwatch_sync::{redact, Central, Identity, Outbox, SyncReport};
+use pitwatch_sync::{redact, Central, Identity, Outbox, Replicator, SyncReport};
 
 /// Reads a central URL as given (see the module's documentation).
 pub fn central_url(given: &str) -> anyhow::Result<String> {
@@ -155,6 +155,9 @@ pub struct SyncArgs {
     /// Between rounds, when shipping continuously (milliseconds).
     #[arg(long, default_value_t = 250)]
     interval_ms: u64,
+    /// When shipping continuously: alert when replication is this far behind (seconds).
+    #[arg(long, default_value_t = 60)]
+    alert_after_s: u64,
 }
 
 fn print_round(report: &SyncReport) {
@@ -198,47 +201,99 @@ pub fn run_sync(args: SyncArgs) -> anyhow::Result<ExitCode> {
         ctrlc::set_handler(move || stop.store(true, std::sync::atomic::Ordering::SeqCst))
             .context("cannot catch Ctrl-C")?;
     }
-    let interval = Duration::from_millis(args.interval_ms);
-    let mut central: Option<Central> = None;
-    let mut backoff = Duration::from_millis(500);
-    let mut last_said = Instant::now() - Duration::from_secs(60);
-    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-        if central.as_ref().is_none_or(Central::is_closed) {
-            match Central::connect(&url).and_then(|mut c| c.check_schema().map(|()| c)) {
-                Ok(c) => {
-                    outln!("connected to {}", redact(&url));
-                    central = Some(c);
-                    backoff = Duration::from_millis(500);
-                }
-                Err(e) => {
-                    errln!("central link down: {e}; retrying in {backoff:?} (recording goes on)");
-                    std::thread::sleep(backoff);
-                    backoff = (backoff * 2).min(Duration::from_secs(30));
-                    continue;
-                }
-            }
-        }
-        let Some(link) = central.as_mut() else {
-            continue;
-        };
-        match link.sync_once(&store, &mut outbox) {
-            Ok(report) => {
-                if report.delivered > 0
-                    || !report.refused.is_empty()
-                    || last_said.elapsed() >= Duration::from_secs(60)
-                {
-                    print_round(&report);
-                    last_said = Instant::now();
-                }
-            }
-            Err(e) => {
-                errln!("central link: {e}");
-                central = None;
-            }
-        }
-        std::thread::sleep(interval);
+    drop(store);
+    outln!(
+        "shipping {} to {} as {}; Ctrl-C to stop",
+        args.db.display(),
+        redact(&url),
+        args.workstation
+    );
+    let replicator = replicate(
+        url,
+        args.db.clone(),
+        args.workstation.clone(),
+        Duration::from_millis(args.interval_ms),
+        Duration::from_secs(args.alert_after_s),
+    )?;
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) && !crate::out::closed() {
+        std::thread::sleep(Duration::from_millis(100));
     }
+    replicator.stop();
+    outln!("stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Starts shipping the record at `db` continuously, printing what changes: each round that
+/// delivered rows, refusals (once each), a server found behind, the link going down and coming
+/// back, and an alert while replication is more than `alert_after` behind (or the link down that
+/// long), with the rows and time behind.
+pub fn replicate(
+    url: String,
+    db: PathBuf,
+    id: Identity,
+    interval: Duration,
+    alert_after: Duration,
+) -> anyhow::Result<Replicator> {
+    let mut alerting = false;
+    let mut was_connected: Option<bool> = None;
+    let mut said_refused = std::collections::BTreeSet::new();
+    let mut last_said = Instant::now() - Duration::from_secs(60);
+    Replicator::spawn(url, db, Outbox::new(id), interval, move |status| {
+        if was_connected != Some(status.connected) {
+            match (&status.error, status.connected) {
+                (_, true) => outln!("replication: connected"),
+                (Some(e), false) => errln!(
+                    "replication: link down ({}); recording goes on, the outbox catches up when \
+                     it returns",
+                    crate::safe::text(e)
+                ),
+                (None, false) => {}
+            }
+            was_connected = Some(status.connected);
+        }
+        if let Some(report) = status.report.as_ref().filter(|_| status.connected) {
+            for message in &report.behind {
+                errln!("replication: SERVER BEHIND: {}", crate::safe::text(message));
+            }
+            for message in &report.refused {
+                if said_refused.insert(message.clone()) {
+                    errln!("replication: REFUSED: {}", crate::safe::text(message));
+                }
+            }
+            if report.delivered > 0 && last_said.elapsed() >= Duration::from_secs(10) {
+                outln!(
+                    "replication: delivered {} rows; {} rows behind, {} ms behind",
+                    report.delivered,
+                    report.rows_behind,
+                    report.ms_behind
+                );
+                last_said = Instant::now();
+            }
+        }
+        let behind = status.behind();
+        if behind > alert_after && !alerting {
+            errln!(
+                "ALERT replication: {} s behind, {} rows behind (threshold {} s){}",
+                behind.as_secs(),
+                status.rows_behind(),
+                alert_after.as_secs(),
+                if status.connected {
+                    ""
+                } else {
+                    "; the link is down"
+                }
+            );
+            alerting = true;
+        } else if behind <= alert_after && alerting && status.connected {
+            outln!(
+                "replication: caught up ({} rows behind, {} ms)",
+                status.rows_behind(),
+                behind.as_millis()
+            );
+            alerting = false;
+        }
+    })
+    .context("cannot start the replication thread")
 }
 
 /// A record to read: a file, or a central copy rebuilt into a temporary file (removed when

@@ -238,3 +238,151 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "a refusal is a finding"
     );
 }
+
+/// A running `pitwatch` whose stdout and stderr lines are read by threads, so a test can wait for
+/// a line with a deadline; killed when dropped.
+struct Running {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Running {
+    fn start(args: &[&str], env: &[(&str, &str)]) -> Running {
+        use std::io::BufRead;
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pitwatch"));
+        command.env("PITWATCH_KEY", key_file()).args(args);
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let mut child = command
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let (tx, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().expect("stdout");
+        let stderr = child.stderr.take().expect("stderr");
+        let tx2 = tx.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = tx.send(line);
+            }
+        });
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = tx2.send(line);
+            }
+        });
+        Running {
+            child,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn wait_for(&mut self, needle: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let hit = line.contains(needle);
+                    self.seen.push(line);
+                    if hit {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        panic!("never printed {needle:?}; printed {:#?}", self.seen);
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_monitor_replicates_continuously_through_a_cut_link_and_alerts_while_behind() {
+    let Some(pg) = PgServer::start("cli monitor central") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    ok(&["central", "init", &pg.url]);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let config = dir.path().join("pit.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[site]\nname = \"Test pit\"\n[[table]]\nname = \"MINI-9\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"barcode\" }}\n\
+             link = {{ kind = \"tcp\", address = \"{}\", backoff = {{ initial_ms = 50, max_ms = 200 }} }}\n\
+             [central]\nurl_env = \"TEST_CENTRAL_URL\"\nsite = \"sky\"\nworkstation = \"pit-9\"\n\
+             alert_after_s = 1\n",
+            listener.local_addr().expect("addr")
+        ),
+    )
+    .expect("write");
+    let db = dir.path().join("pit.db");
+    let mut monitor = Running::start(
+        &[
+            "monitor",
+            "--config",
+            config.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        &[("TEST_CENTRAL_URL", &pg.url)],
+    );
+    monitor.wait_for("replicating to");
+    monitor.wait_for("replication: connected");
+    let (mut device, _) = listener.accept().expect("the monitor connects");
+    use std::io::Write;
+    device.write_all(b"511\r011\r049\r").expect("send");
+
+    pg.down();
+    monitor.wait_for("replication: link down");
+    // Recording goes on while the link is down.
+    device.write_all(b"028\r008\r016\r").expect("send");
+    monitor.wait_for("ALERT replication");
+    pg.up();
+    monitor.wait_for("replication: connected");
+    monitor.wait_for("replication: caught up");
+    drop(monitor);
+    drop(device);
+
+    // Everything recorded is on the server, and reads back the same.
+    let synced = ok(&[
+        "sync",
+        "--db",
+        db.to_str().unwrap(),
+        "--central",
+        &pg.url,
+        "--workstation",
+        "sky/pit-9",
+        "--once",
+    ]);
+    assert!(synced.contains("0 rows behind"), "{synced}");
+    let local = ok(&[
+        "replay",
+        "--db",
+        db.to_str().unwrap(),
+        "--table",
+        "MINI-9",
+        "--steps",
+        "--json",
+    ]);
+    assert!(local.matches("\"type\":\"step\"").count() >= 6, "{local}");
+    let status = ok(&["central", "status", &pg.url]);
+    assert!(status.contains("sky/pit-9"), "{status}");
+}

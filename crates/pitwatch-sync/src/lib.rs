@@ -27,6 +27,7 @@
 //! Everything here is blocking from the caller's side (a current-thread tokio runtime inside
 //! [`Central`]), so the CLI's and the monitor's threads use it as they use the store.
 
+pub mod replicator;
 mod schema;
 pub mod test_server;
 
@@ -41,6 +42,7 @@ use pitwatch_store::{CheckpointText, Store, StoreError};
 use tokio::runtime::Runtime;
 use tokio_postgres::{Client, NoTls};
 
+pub use replicator::{ReplicationStatus, Replicator};
 pub use schema::{MIGRATIONS, SCHEMA_VERSION};
 
 /// Rows read from the record and sent in one statement.
