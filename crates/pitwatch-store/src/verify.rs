@@ -329,13 +329,29 @@ pub(crate) fn latest_checkpoint(conn: &Connection) -> Result<Option<CheckpointRo
 /// Verifies the record on `conn` (see the module's documentation), as of one moment: every
 /// read is in one read transaction, so rows committed meanwhile by a writer are not half seen.
 pub fn verify(conn: &Connection, options: &VerifyOptions) -> Result<VerifyReport, StoreError> {
+    // The journals first, then the record: a journal line is written after its transaction
+    // commits, so every line read now is of a transaction the snapshot below will see. Read the
+    // other way round, a record being written would look cut short by the lines of transactions
+    // committed in between.
+    let journals: Vec<(PathBuf, std::io::Result<JournalRead>)> = options
+        .journals
+        .iter()
+        .map(|path| (path.clone(), witness::read_journal(path)))
+        .collect();
     let snapshot = conn.unchecked_transaction()?;
-    let report = verify_snapshot(&snapshot, options)?;
+    let report = verify_snapshot(&snapshot, options, journals)?;
     snapshot.finish()?;
     Ok(report)
 }
 
-fn verify_snapshot(conn: &Connection, options: &VerifyOptions) -> Result<VerifyReport, StoreError> {
+/// The journals as read before the snapshot.
+type ReadJournals = Vec<(PathBuf, std::io::Result<JournalRead>)>;
+
+fn verify_snapshot(
+    conn: &Connection,
+    options: &VerifyOptions,
+    journals: ReadJournals,
+) -> Result<VerifyReport, StoreError> {
     let version = migrate::version(conn)?;
     let sealed = version >= migrate::SEALED;
     let chains: &[Chain] = if sealed {
@@ -418,7 +434,7 @@ fn verify_snapshot(conn: &Connection, options: &VerifyOptions) -> Result<VerifyR
                 last: c.length,
             })
             .collect();
-        check_journals(conn, options, None, &mut report)?;
+        check_journals(conn, options, journals, None, &mut report)?;
         return Ok(report);
     }
 
@@ -553,7 +569,7 @@ fn verify_snapshot(conn: &Connection, options: &VerifyOptions) -> Result<VerifyR
             });
         }
     }
-    check_journals(conn, options, record.as_deref(), &mut report)?;
+    check_journals(conn, options, journals, record.as_deref(), &mut report)?;
     Ok(report)
 }
 
@@ -561,6 +577,7 @@ fn verify_snapshot(conn: &Connection, options: &VerifyOptions) -> Result<VerifyR
 fn check_journals(
     conn: &Connection,
     options: &VerifyOptions,
+    journals: ReadJournals,
     record: Option<&str>,
     report: &mut VerifyReport,
 ) -> Result<(), StoreError> {
@@ -592,7 +609,7 @@ fn check_journals(
         }
         Ok(())
     };
-    for path in &options.journals {
+    for (path, read) in journals {
         let mut journal = JournalReport {
             path: path.clone(),
             read: Ok(()),
@@ -601,7 +618,7 @@ fn check_journals(
             other_records: 0,
             unreadable: 0,
         };
-        match witness::read_journal(path) {
+        match read {
             Err(e) => journal.read = Err(e.to_string()),
             Ok(JournalRead {
                 checkpoints,

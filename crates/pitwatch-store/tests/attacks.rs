@@ -416,6 +416,47 @@ fn a_record_cut_short_is_contradicted_by_its_journal() {
     assert!(alone.intact(), "{:#?}", alone.problems);
 }
 
+/// Verifying a record while it is being written (the desk's background verification, a replay's
+/// verdict, a report) must never see the journal ahead of its own view of the record: a line is
+/// written after its transaction commits, so a verification that read the record first and the
+/// journal after would take the lines of transactions committed meanwhile for a record cut
+/// short. The journals are read before the record's snapshot begins.
+#[test]
+fn a_record_verified_while_it_is_written_is_never_taken_for_one_cut_short() {
+    let pit = Pit::new();
+    pit.record_a_shift();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let stop = std::sync::Arc::clone(&stop);
+        let mut store = pit.open();
+        std::thread::spawn(move || {
+            let mut n = 0u64;
+            // A checkpoint and a journal line per transaction (journal_interval_ms = 0).
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) && n < 5_000 {
+                store
+                    .set_meta("busy", &n.to_string(), t(100_000 + n as i64))
+                    .unwrap();
+                n += 1;
+            }
+            n
+        })
+    };
+    let mut verified = 0;
+    for _ in 0..60 {
+        for depth in [Depth::Quick, Depth::Full] {
+            let report = pit.verify(depth);
+            assert!(report.intact(), "{depth:?}: {:#?}", report.problems);
+            verified += 1;
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let written = writer.join().unwrap();
+    assert!(
+        written > 0 && verified == 120,
+        "{written} transactions, {verified} verifications"
+    );
+}
+
 #[test]
 fn an_older_copy_put_back_is_contradicted_by_the_journal_and_a_printed_checkpoint() {
     let pit = Pit::new();
