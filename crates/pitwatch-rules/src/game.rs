@@ -153,6 +153,9 @@ pub trait RoundGame {
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> Self::Round;
     /// The round in progress.
     fn round_view(&self) -> Option<Self::RoundView>;
+    /// The last round closed, as it was recorded (built on demand: the table keeps no copy of
+    /// every round it outputs).
+    fn last_round(&self) -> Option<Self::Round>;
 }
 
 /// What a table needs to know about the shoe from its rule book.
@@ -291,7 +294,6 @@ pub struct Table<G: RoundGame> {
     pending: Option<Irregularity>,
     unshuffled: Option<(Unshuffled, u64)>,
     open_errors: Vec<(String, u64)>,
-    last_round: Option<G::Round>,
     last_seq: Option<u64>,
     finished: bool,
     found: Findings,
@@ -328,7 +330,6 @@ impl<G: RoundGame> Table<G> {
             pending: None,
             unshuffled: None,
             open_errors: Vec::new(),
-            last_round: None,
             last_seq: None,
             finished: false,
             found: Findings::default(),
@@ -486,7 +487,7 @@ impl<G: RoundGame> Table<G> {
             cutting_card_out: self.shoe.cutting_card_out,
             round: self.round.and_then(|_| self.game.round_view()),
             rounds_completed: self.shoe.rounds,
-            last_round: self.last_round.clone(),
+            last_round: self.game.last_round(),
             open_device_errors: self.open_errors.len() as u32,
             last_seq: self.last_seq,
         }
@@ -821,7 +822,6 @@ impl<G: RoundGame> Table<G> {
         if let Some(irregularity) = self.pending.take() {
             self.out.push_back(TableOutput::Irregularity(irregularity));
         }
-        self.last_round = Some(record.clone());
         self.out.push_back(TableOutput::Round(record));
         if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
             // 7.1(c): the round in which the cutting card appeared was the last.
