@@ -2,7 +2,7 @@
 //!
 //! This crate is deliberately thin. The commands are those of `pitwatch_api::commands::COMMANDS`
 //! (from which the window's TypeScript wrappers are generated); a test checks each is registered. Each command is a one-line adapter into
-//! [`pitwatch_app::desk::Desk`] (the application layer, which checks the role of the logged-in user
+//! [`pitwatch_app::Desk`] (the application layer, which checks the role of the logged-in user
 //! on every command that changes the record); behaviour lives in the core crates, where it is tested without a
 //! window. Live changes reach the window as the Tauri event [`UPDATE_EVENT`]: one thread here
 //! forwards the desk's update stream to `emit`. Only this crate knows Tauri.
@@ -15,7 +15,7 @@ use pitwatch_api::dto::{
     RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
-use pitwatch_app::desk::{Desk, DeskOptions};
+use pitwatch_app::{Desk, DeskOptions};
 use tauri::{Emitter, Manager, State};
 
 /// The Tauri event that carries live changes: a JSON array of [`PitUpdate`]s, oldest first.
@@ -146,6 +146,37 @@ async fn add_user(
     desk.add_user(&name, &role, &password)
 }
 
+/// Gives a user another role; only a logged-in admin may.
+#[tauri::command]
+async fn change_role(
+    desk: State<'_, Desk>,
+    name: String,
+    role: String,
+) -> Result<UserRow, ApiError> {
+    desk.change_role(&name, &role)
+}
+
+/// Sets a user's password; only a logged-in admin may (hashing takes a moment: off the main
+/// thread).
+#[tauri::command]
+async fn reset_password(
+    desk: State<'_, Desk>,
+    name: String,
+    password: String,
+) -> Result<UserRow, ApiError> {
+    desk.reset_password(&name, &password)
+}
+
+/// Deactivates or reactivates a user; only a logged-in admin may.
+#[tauri::command]
+async fn set_active(
+    desk: State<'_, Desk>,
+    name: String,
+    active: bool,
+) -> Result<UserRow, ApiError> {
+    desk.set_active(&name, active)
+}
+
 /// Every user (name, role, when added); only a logged-in admin may list them.
 #[tauri::command]
 async fn users(desk: State<'_, Desk>) -> Result<Vec<UserRow>, ApiError> {
@@ -223,6 +254,9 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         export_shift_report,
         sign_off_shift,
         add_user,
+        change_role,
+        reset_password,
+        set_active,
         users,
         audit,
         needs_first_admin,
@@ -380,7 +414,7 @@ fn dirs_data(identifier: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitwatch_app::desk::DeskOptions;
+    use pitwatch_app::DeskOptions;
     use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, INVOKE_KEY};
     use tauri::webview::InvokeRequest;
 
@@ -560,7 +594,7 @@ mod tests {
 #[cfg(test)]
 mod events {
     use super::*;
-    use pitwatch_app::desk::DeskOptions;
+    use pitwatch_app::DeskOptions;
     use std::time::Duration;
     use tauri::test::{mock_builder, mock_context, noop_assets};
     use tauri::Listener;
@@ -569,7 +603,7 @@ mod events {
     fn live_changes_reach_the_window_as_pit_update_events() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let options = DeskOptions {
-            pace: pitwatch_app::desk::parse_pace("100x").expect("a pace"),
+            pace: pitwatch_app::setup::parse_pace("100x").expect("a pace"),
             ..DeskOptions::demo(dir.path().join("e.db"))
         };
         let (desk, updates) = Desk::start(options).expect("the desk starts");

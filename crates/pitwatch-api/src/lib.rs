@@ -5,6 +5,7 @@
 //! desktop shell's commands are one-line adapters and the same behaviour is testable here.
 
 pub mod commands;
+pub mod convert;
 pub mod dto;
 pub mod lease;
 pub mod monitor;

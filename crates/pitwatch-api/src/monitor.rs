@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use pitwatch_model::{EventKind, Timestamp};
 use pitwatch_rules::TableView;
-use pitwatch_store::{DeviceIdentity, Sealing, Store, StoreError, Trouble};
+use pitwatch_store::{Actor, DeviceIdentity, Sealing, Store, StoreError, Trouble};
 use pitwatch_transport::{spawn_device_into, Clock, DeviceHandle, TransportEvent};
 
 use crate::lease::Holder;
@@ -207,7 +207,7 @@ pub(crate) enum Input {
     Console {
         table: String,
         kind: EventKind,
-        user: String,
+        by: Actor,
         at: Timestamp,
         reply: SyncSender<Result<u64, String>>,
     },
@@ -403,16 +403,21 @@ impl Monitor {
         Ok((monitor, events))
     }
 
-    /// Records an event no device can see, entered at the console by `user` for `table`, and
+    /// Records an event no device can see, entered at the console by `by` for `table`, and
     /// returns its `seq` once it is on record. Refused while recording is degraded.
-    pub fn console(&self, table: &str, kind: EventKind, user: &str) -> Result<u64, String> {
+    pub fn console(
+        &self,
+        table: &str,
+        kind: EventKind,
+        by: impl Into<Actor>,
+    ) -> Result<u64, String> {
         let (reply, answer) = mpsc::sync_channel(1);
         self.input
             .send(Queued {
                 input: Input::Console {
                     table: table.to_owned(),
                     kind,
-                    user: user.to_owned(),
+                    by: by.into(),
                     at: self.clock.now(),
                     reply,
                 },
@@ -943,7 +948,7 @@ impl Writer {
                 Input::Console {
                     table,
                     kind,
-                    user,
+                    by,
                     at,
                     reply,
                 } => match self.by_name.get(&table) {
@@ -953,13 +958,8 @@ impl Writer {
                     Some(&index) => {
                         let recorder = &mut self.recorders[index];
                         let mut derived = Vec::new();
-                        let seq = recorder.plan_console(
-                            &mut flight.writes,
-                            kind,
-                            &user,
-                            at,
-                            &mut derived,
-                        );
+                        let seq =
+                            recorder.plan_console(&mut flight.writes, kind, &by, at, &mut derived);
                         flight.replies.push((reply, Ok(seq)));
                         flight
                             .shown

@@ -26,7 +26,7 @@ use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_rules::{Carry, Engine, Irregularity, IrregularityCode, Output, RuleBook, TableView};
 use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 use pitwatch_store::{
-    Batch, ChunkId, DeviceIdentity, FrameId, GroupRule, Grouped, IncidentId, NewIncident,
+    Actor, Batch, ChunkId, DeviceIdentity, FrameId, GroupRule, Grouped, IncidentId, NewIncident,
     SessionId, Store, StoreError, TableId,
 };
 
@@ -743,22 +743,29 @@ impl TableRecorder {
         self.last_chunk = None;
     }
 
-    /// Plans an event entered at the console by `user` (a card exposed, the cut position, the
-    /// table left vacant): recorded with an audit entry, judged like any other event. Returns the
-    /// `seq` it gets.
+    /// Plans an event entered at the console by `by` (a card exposed, the cut position, the
+    /// table left vacant): recorded with an audit entry, judged like any other event; the event
+    /// names who entered it and at which workstation (`entered_by`, `workstation`), and the audit
+    /// entry's detail is the event. Returns the `seq` it gets.
     pub fn plan_console(
         &mut self,
         writes: &mut Writes,
         kind: EventKind,
-        user: &str,
+        by: &Actor,
         now: Timestamp,
         derived: &mut Vec<PlannedDerived>,
     ) -> u64 {
         let mut event = TableEvent::new(self.next_seq, kind).at(now);
         event.extra.insert(
             "entered_by".into(),
-            serde_json::Value::String(user.to_owned()),
+            serde_json::Value::String(by.user.clone()),
         );
+        if let Some(workstation) = &by.workstation {
+            event.extra.insert(
+                "workstation".into(),
+                serde_json::Value::String(workstation.clone()),
+            );
+        }
         self.next_seq += 1;
         let line = event.to_json_line();
         writes.push(Op::Event {
@@ -768,7 +775,7 @@ impl TableRecorder {
             event: event.clone(),
         });
         writes.push(Op::Audit {
-            user: user.to_owned(),
+            user: by.user.clone(),
             action: "console.event".into(),
             subject: format!("table {}", self.name),
             detail: line,
@@ -1168,19 +1175,19 @@ impl TableRecorder {
         Ok(ended)
     }
 
-    /// Enters an event that no device can see, recorded by `user` at the console (see
+    /// Enters an event that no device can see, recorded by `by` at the console (see
     /// [`TableRecorder::plan_console`]).
     pub fn console(
         &mut self,
         batch: &mut Batch<'_>,
         kind: EventKind,
-        user: &str,
+        by: impl Into<Actor>,
         now: Timestamp,
         derived: &mut Vec<Derived>,
     ) -> Result<u64, StoreError> {
         let mut writes = Writes::new();
         let mut planned = Vec::new();
-        let seq = self.plan_console(&mut writes, kind, user, now, &mut planned);
+        let seq = self.plan_console(&mut writes, kind, &by.into(), now, &mut planned);
         self.run(batch, writes, planned, derived)?;
         Ok(seq)
     }

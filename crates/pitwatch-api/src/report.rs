@@ -713,17 +713,22 @@ pub struct SignOff {
     pub table: Option<String>,
     /// What the supervisor handing over wants the next shift to know.
     pub note: String,
+    /// Where it was signed off (absent in sign-offs recorded before workstations were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workstation: Option<String>,
 }
 
 /// `user` signs off the hand-over of `shift`, with `note`: a chained audit entry
 /// ([`SHIFT_SIGN_OFF`]) that later shift reports of that period show.
 pub fn record_sign_off(
     store: &mut Store,
-    user: &str,
+    by: impl Into<pitwatch_store::Actor>,
     shift: &Shift,
     note: &str,
     now: Timestamp,
 ) -> Result<(), StoreError> {
+    let by = by.into();
+    let user = by.user.as_str();
     if !store.user_exists(user)? {
         return Err(StoreError::Denied(format!("no user named {user:?}")));
     }
@@ -732,6 +737,7 @@ pub fn record_sign_off(
         to: shift.to,
         table: shift.table.clone(),
         note: note.trim().to_owned(),
+        workstation: by.workstation.clone(),
     };
     let detail = serde_json::to_string(&sign_off)
         .map_err(|e| StoreError::Invalid(format!("cannot record the sign-off: {e}")))?;

@@ -150,7 +150,7 @@ fn a_table_is_recorded_live_across_a_reconnect() {
                 card: None,
                 during: ExposedDuring::Dealing,
             },
-            "ana",
+            pitwatch_store::Actor::at("ana", "pit-ws-3"),
         )
         .unwrap();
     assert!(monitor
@@ -181,6 +181,15 @@ fn a_table_is_recorded_live_across_a_reconnect() {
         events.last().unwrap().frame.is_none(),
         "console events have no frame"
     );
+    // Who entered it, and where, is on the event and in the audit log.
+    let entered = &events.last().unwrap().event.extra;
+    assert_eq!(entered["entered_by"], "ana");
+    assert_eq!(entered["workstation"], "pit-ws-3");
+    let audit = store.audit_entries("console.event").unwrap();
+    assert_eq!(audit.len(), 1);
+    assert_eq!(audit[0].user, "ana");
+    let detail: serde_json::Value = serde_json::from_str(&audit[0].detail).unwrap();
+    assert_eq!(detail["workstation"], "pit-ws-3");
     let incidents = store.incidents(&IncidentFilter::default()).unwrap();
     assert!(
         incidents.iter().any(|i| i.code == "EXCESS_CARD"),

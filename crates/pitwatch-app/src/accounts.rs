@@ -275,7 +275,7 @@ pub fn create_first_admin(
     }
     check_password(name, password)?;
     // Checked again inside the write transaction: two attempts at once cannot both pass.
-    match store.add_first_admin(name, password, now) {
+    match store.add_first_admin(pitwatch_store::Actor::at(name, workstation), password, now) {
         Ok(()) => {}
         Err(pitwatch_store::StoreError::Invalid(m)) if m.contains("already has users") => {
             return refuse(store, m);
@@ -285,7 +285,8 @@ pub fn create_first_admin(
     login(store, name, password, workstation, now)
 }
 
-fn user_row(user: pitwatch_store::UserRow) -> UserRow {
+/// A user as the window shows them (never the password hash).
+pub fn user_row(user: pitwatch_store::UserRow) -> UserRow {
     UserRow {
         name: user.name,
         role: user.role.as_str().to_owned(),
@@ -307,7 +308,7 @@ pub fn add_user(
     let name = name.trim();
     require(store, who, Command::AddUser, name, now)?;
     check_password(name, password)?;
-    store.add_user(&who.user, name, role, password, now)?;
+    store.add_user(who.actor(), name, role, password, now)?;
     Ok(UserRow {
         name: name.to_owned(),
         role: role.as_str().to_owned(),
@@ -357,7 +358,7 @@ fn change(
         check_password(name, password)?;
     }
     keeps_an_admin(store, name, change)?;
-    store.change_user(&who.user, name, change, now)?;
+    store.change_user(who.actor(), name, change, now)?;
     Ok(())
 }
 

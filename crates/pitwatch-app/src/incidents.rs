@@ -1,11 +1,20 @@
 //! The incident workflow: acknowledge, note, resolve, each by an authenticated user whose role
 //! allows it (see [`crate::access`]), chained and audited by the store.
 
-use pitwatch_api::{ApiError, ErrorCode};
+use std::collections::HashSet;
+
+use pitwatch_api::convert::{describe, incident_row, printable, status_store, stored_round};
+use pitwatch_api::dto::{
+    ApiError, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
+    PitUpdate, RuleText, TimelineEntry, DEFAULT_PAGE,
+};
 use pitwatch_model::Timestamp;
-use pitwatch_store::{IncidentId, Store, StoreError};
+use pitwatch_rules::RuleBook;
+use pitwatch_store::{IncidentFilter, IncidentId, Store, StoreError};
 
 use crate::access::{require, Command, Principal};
+
+use crate::live::{lock, Desk};
 
 /// A step that does not fit the incident's state (acknowledging a resolved incident) is a
 /// conflict, not bad input.
@@ -33,7 +42,7 @@ pub fn acknowledge(
         now,
     )?;
     store
-        .acknowledge(IncidentId(id), &who.user, now)
+        .acknowledge(IncidentId(id), who.actor(), now)
         .map_err(conflict)
 }
 
@@ -49,7 +58,7 @@ pub fn add_note(
     if text.trim().is_empty() {
         return Err(ApiError::new(ErrorCode::InvalidInput, "a note needs text"));
     }
-    store.add_note(IncidentId(id), &who.user, text, now)?;
+    store.add_note(IncidentId(id), who.actor(), text, now)?;
     Ok(())
 }
 
@@ -63,6 +72,183 @@ pub fn resolve(
 ) -> Result<(), ApiError> {
     require(store, who, Command::Resolve, &format!("incident {id}"), now)?;
     store
-        .resolve(IncidentId(id), &who.user, resolution, now)
+        .resolve(IncidentId(id), who.actor(), resolution, now)
         .map_err(conflict)
+}
+
+impl Desk {
+    /// One page of the incidents matching `query`, newest first, with the cursor for the next
+    /// page and how many match in all. Filters and the page are applied by the store, with its
+    /// indexes, so a page costs the same however long the record is.
+    pub fn incidents(&self, query: &IncidentQuery) -> Result<IncidentPage, ApiError> {
+        let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+        let time = |field: &str, text: &Option<String>| -> Result<Option<Timestamp>, ApiError> {
+            match text.as_deref().map(str::trim) {
+                None | Some("") => Ok(None),
+                Some(t) => t
+                    .parse::<Timestamp>()
+                    .map(Some)
+                    .map_err(|e| invalid(format!("{field}: {e}"))),
+            }
+        };
+        let nonempty = |text: &Option<String>| {
+            text.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+        };
+        let filter = IncidentFilter {
+            table: nonempty(&query.table),
+            status: query.status.map(status_store),
+            unresolved: query.unresolved,
+            severity: query.severity.map(|s| s.as_str().to_owned()),
+            code: nonempty(&query.code),
+            since: time("since", &query.since)?,
+            until: time("until", &query.until)?,
+        };
+        let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+        let page = lock(&self.store).incident_page(&filter, query.before.map(IncidentId), limit)?;
+        let incidents: Vec<IncidentRow> = page.incidents.iter().map(incident_row).collect();
+        Ok(IncidentPage {
+            next: if page.more {
+                incidents.last().map(|r| r.id)
+            } else {
+                None
+            },
+            incidents,
+            total: page.total,
+        })
+    }
+
+    /// One incident with its rule texts, evidence timeline, round and history.
+    pub fn incident(&self, id: i64) -> Result<IncidentDetail, ApiError> {
+        let store = lock(&self.store);
+        let incident = store.incident(IncidentId(id))?;
+        let rule_book = self
+            .pit
+            .tables
+            .iter()
+            .find(|t| t.name == incident.table)
+            .map(|t| t.rules.clone())
+            .unwrap_or_default();
+        let rule_texts = RuleBook::load(&rule_book)
+            .map(|book| {
+                book.rule_texts(&incident.rule)
+                    .into_iter()
+                    .map(|(number, text)| RuleText { number, text })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut timeline = Vec::new();
+        let mut round = None;
+        if let Some(table) = store.table_id(&incident.table)? {
+            if let (Some(shoe), Some(number)) = (incident.shoe, incident.round) {
+                round = store
+                    .round(table, shoe, number)?
+                    .and_then(|body| stored_round(&body));
+            }
+            let evidence: HashSet<u64> = incident.evidence.iter().copied().collect();
+            let mut lo = incident
+                .evidence
+                .iter()
+                .copied()
+                .min()
+                .unwrap_or(incident.seq);
+            let mut hi = incident
+                .evidence
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(incident.seq);
+            lo = lo.min(incident.seq);
+            hi = hi.max(incident.seq);
+            if let Some(r) = &round {
+                lo = lo.min(r.first_seq);
+                hi = hi.max(r.last_seq);
+            }
+            let lo = lo.saturating_sub(3);
+            let hi = hi + 3;
+            // Only the events around the incident are read, however long the record is.
+            for row in store.event_rows_between(table, lo, hi)? {
+                timeline.push(TimelineEntry {
+                    seq: row.event.seq,
+                    at: row.event.at.map(|t| t.to_string()),
+                    what: describe(&row.event.kind),
+                    evidence: evidence.contains(&row.event.seq),
+                    console: row.frame.is_none(),
+                    frame: row
+                        .frame
+                        .and_then(|id| store.frame(id).ok())
+                        .map(|f| printable(&f.bytes)),
+                });
+                if timeline.len() >= 80 {
+                    break;
+                }
+            }
+        }
+        let mut history: Vec<HistoryEntry> = store
+            .incident_history(IncidentId(id))?
+            .into_iter()
+            .map(|step| HistoryEntry {
+                at: step.at,
+                user: step.user,
+                what: step.what,
+                text: step.text,
+            })
+            .collect();
+        // The store lists status changes before notes; people read a history in time order.
+        history.sort_by(|a, b| a.at.cmp(&b.at));
+        Ok(IncidentDetail {
+            incident: incident_row(&incident),
+            rule_book,
+            rule_texts,
+            timeline,
+            round,
+            history,
+        })
+    }
+
+    fn changed(&self, id: i64) -> Result<IncidentRow, ApiError> {
+        let (row, counts) = {
+            let store = lock(&self.store);
+            let row = incident_row(&store.incident(IncidentId(id))?);
+            (row, store.open_counts()?)
+        };
+        let tile = {
+            let mut model = lock(&self.model);
+            model.set_incident_counts(&counts);
+            model.table(&row.table).cloned()
+        };
+        let updates = lock(&self.updates);
+        let _ = updates.send(PitUpdate::IncidentChanged {
+            incident: row.clone(),
+        });
+        if let Some(table) = tile {
+            let _ = updates.send(PitUpdate::Table {
+                table: Box::new(table),
+            });
+        }
+        Ok(row)
+    }
+
+    /// The logged-in user acknowledges incident `id`.
+    pub fn acknowledge(&self, id: i64) -> Result<IncidentRow, ApiError> {
+        let who = self.principal()?;
+        acknowledge(&mut lock(&self.store), &who, id, self.clock.now())?;
+        self.changed(id)
+    }
+
+    /// The logged-in user adds a note to incident `id`.
+    pub fn add_note(&self, id: i64, text: &str) -> Result<IncidentRow, ApiError> {
+        let who = self.principal()?;
+        add_note(&mut lock(&self.store), &who, id, text, self.clock.now())?;
+        self.changed(id)
+    }
+
+    /// The logged-in user resolves incident `id` with `outcome`.
+    pub fn resolve(&self, id: i64, outcome: &str) -> Result<IncidentRow, ApiError> {
+        let who = self.principal()?;
+        resolve(&mut lock(&self.store), &who, id, outcome, self.clock.now())?;
+        self.changed(id)
+    }
 }

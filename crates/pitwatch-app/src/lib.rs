@@ -3,18 +3,38 @@
 //! desktop shell in `src-tauri`), which only adapt arguments and results.
 //!
 //! Every command that changes the record first checks the caller's role ([`access`]); a refusal
-//! is the error code `forbidden` and is audited. Accounts ([`accounts`]) log people in (throttled,
-//! failures audited), create the first administrator of an empty record atomically, and make
-//! every later change to an account an administrator's audited act. [`desk`] is the live pit of
-//! the desktop app (the monitor, the simulated demo devices, the pit model) with its session.
+//! is the error code `forbidden` and is audited. The use cases:
 //!
-//! `pitwatch-api` keeps the boundary (the DTOs, their conversions, the error codes) and the
-//! machinery (monitor, recorder, replay, reports); this crate decides who may use it.
+//! - [`accounts`]: logging in (throttled, failures audited), the first administrator of an empty
+//!   record (atomic), and every later change to an account as an administrator's audited act;
+//!   [`sessions`]: who is logged in at this workstation, and switching supervisor;
+//! - [`incidents`]: the incident list, one incident's evidence, and its workflow;
+//! - [`console`]: what a supervisor records that no device sees;
+//! - [`replay`]: a table's shoes and a shoe replayed from the record;
+//! - [`reports`]: exports and the shift handover sign-off;
+//! - [`record`]: the record's verification, status and alerts;
+//! - [`setup`]: what a workstation runs (a pit definition or the demo, kept apart);
+//! - [`live`] and [`pit_model`]: the live pit ([`Desk`]: monitor, simulated demo devices, the
+//!   fold of the monitor's events into one tile per table).
+//!
+//! `pitwatch-api` keeps the boundary (the DTOs, their conversions, the error codes, the command
+//! list) and the machinery (monitor, recorder, replay, reports); this crate decides who may use it.
 
 pub mod access;
 pub mod accounts;
-pub mod desk;
+pub mod console;
 pub mod incidents;
+pub mod live;
+pub mod pit_model;
+pub mod record;
+pub mod replay;
 pub mod reports;
+pub mod sessions;
+pub mod setup;
+#[cfg(test)]
+mod testkit;
 
 pub use access::{Command, Principal};
+pub use live::Desk;
+pub use pit_model::PitModel;
+pub use setup::DeskOptions;

@@ -1,11 +1,14 @@
 //! Reports: who may export which (every role), and the audit of each export with its actor and
 //! workstation. Rendering is `pitwatch_api::report`'s; writing the file is the front end's.
 
-use pitwatch_api::ApiError;
+use std::path::PathBuf;
+
+use pitwatch_api::dto::{ApiError, ErrorCode, ShiftQuery, ShiftReportFile, SignedOff};
 use pitwatch_model::Timestamp;
-use pitwatch_store::Store;
+use pitwatch_store::{IncidentId, Store};
 
 use crate::access::{detail, require, Command, Principal};
+use crate::live::{internal, lock, Desk};
 
 /// Checks that `who` may run `command` (an export) on `subject` before the report is built.
 pub fn may_export(
@@ -55,6 +58,139 @@ pub fn sign_off(
         &format!("shift {} to {}", shift.from, shift.to),
         now,
     )?;
-    pitwatch_api::report::record_sign_off(store, &who.user, shift, note, now)?;
+    pitwatch_api::report::record_sign_off(store, who.actor(), shift, note, now)?;
     Ok(())
+}
+
+impl Desk {
+    /// The logged-in user exports incident `id`'s report as a PDF, next to the database in
+    /// `reports/`; the export is audited. Returns the file's path.
+    pub fn export_incident_pdf(&self, id: i64) -> Result<String, ApiError> {
+        let who = self.principal()?;
+        let subject = format!("incident {id}");
+        may_export(
+            &mut lock(&self.store),
+            &who,
+            Command::ExportIncident,
+            &subject,
+            self.clock.now(),
+        )?;
+        // The report verifies every chain (it states so): on a connection of its own, so the
+        // incident list and the workflow are not held up meanwhile.
+        let reader = self.installation.open_read_only(&self.db)?;
+        let document =
+            pitwatch_api::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+        drop(reader);
+        let (path, _) = self.write_report(
+            &who,
+            &format!("incident-{id}.pdf"),
+            document,
+            Command::ExportIncident,
+            &subject,
+        )?;
+        Ok(path)
+    }
+
+    fn db_name(&self) -> String {
+        self.db
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Renders `document` (by `user`, now) as a PDF named `file` in `reports/` next to the
+    /// database, and audits the export as `action` on `subject`. Returns the path and the pages.
+    fn write_report(
+        &self,
+        who: &Principal,
+        file: &str,
+        document: pitwatch_report::Document,
+        command: Command,
+        subject: &str,
+    ) -> Result<(String, usize), ApiError> {
+        let now = self.clock.now();
+        let dir = self
+            .db
+            .parent()
+            .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
+        let path = dir.join(file);
+        let pdf = pitwatch_report::render_pdf(&document.stamped(&who.user, now.as_datetime()))?;
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&path, &pdf.bytes))
+            .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
+        let shown = path.display().to_string();
+        exported(&mut lock(&self.store), who, command, subject, &shown, now)?;
+        Ok((shown, pdf.pages))
+    }
+
+    /// The shift `query` asks for, checked.
+    pub(crate) fn shift(query: &ShiftQuery) -> Result<pitwatch_api::report::Shift, ApiError> {
+        let time = |field: &str, text: &str| {
+            text.trim().parse::<Timestamp>().map_err(|e| {
+                ApiError::new(
+                    ErrorCode::InvalidInput,
+                    format!("the shift's {field} {text:?} is not a time: {e}"),
+                )
+            })
+        };
+        let table = query
+            .table
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned);
+        Ok(pitwatch_api::report::Shift::new(
+            time("start", &query.from)?,
+            time("end", &query.to)?,
+            table,
+        )?)
+    }
+
+    /// The logged-in user exports the handover report of the shift `query` as a PDF in
+    /// `reports/` (audited as `shift.export`).
+    pub fn export_shift_report(&self, query: &ShiftQuery) -> Result<ShiftReportFile, ApiError> {
+        let who = self.principal()?;
+        let shift = Desk::shift(query)?;
+        let subject = format!("shift {} to {}", shift.from, shift.to);
+        may_export(
+            &mut lock(&self.store),
+            &who,
+            Command::ExportShift,
+            &subject,
+            self.clock.now(),
+        )?;
+        // Its own read-only connection, like the incident report: the pit goes on meanwhile.
+        let reader = self.installation.open_read_only(&self.db)?;
+        let document = pitwatch_api::report::shift_report(&reader, &shift, &self.db_name())?;
+        drop(reader);
+        let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();
+        let file = format!(
+            "shift-{}-{}{}.pdf",
+            stamp(shift.from),
+            stamp(shift.to),
+            shift
+                .table
+                .as_deref()
+                .map_or_else(String::new, |t| format!("-{t}"))
+        );
+        let (path, pages) =
+            self.write_report(&who, &file, document, Command::ExportShift, &subject)?;
+        Ok(ShiftReportFile {
+            path,
+            pages: u32::try_from(pages).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// The logged-in user signs off the handover of the shift `query` with `note` (audited as
+    /// `shift.sign_off`; later shift reports of that period show it).
+    pub fn sign_off_shift(&self, query: &ShiftQuery, note: &str) -> Result<SignedOff, ApiError> {
+        let who = self.principal()?;
+        let shift = Desk::shift(query)?;
+        let now = self.clock.now();
+        sign_off(&mut lock(&self.store), &who, &shift, note, now)?;
+        Ok(SignedOff {
+            user: who.user,
+            at: now.to_string(),
+        })
+    }
 }

@@ -288,6 +288,92 @@ fn role_changes_resets_and_deactivation_are_audited_and_keep_an_admin() {
     assert!(store.verify().unwrap().intact());
 }
 
+/// The workstation an audit row names in its JSON detail, if any.
+fn workstation_of(entry: &pitwatch_store::AuditEntry) -> Option<String> {
+    let detail: serde_json::Value = serde_json::from_str(&entry.detail).ok()?;
+    detail.get("workstation")?.as_str().map(str::to_owned)
+}
+
+#[test]
+fn every_audited_step_names_the_user_and_the_workstation() {
+    let mut store = record();
+    let root = who("root", Role::Admin);
+    let ana = who("ana", Role::Supervisor);
+    let sam = who("sam", Role::Surveillance);
+    let id = incident(&mut store);
+    incidents::acknowledge(&mut store, &ana, id, t(10)).unwrap();
+    incidents::add_note(&mut store, &sam, id, "seen on camera 4", t(11)).unwrap();
+    incidents::resolve(&mut store, &ana, id, "reshuffled", t(12)).unwrap();
+    let shift = pitwatch_api::report::Shift::new(t(0), t(3600), None).unwrap();
+    reports::sign_off(&mut store, &ana, &shift, "quiet shift", t(13)).unwrap();
+    reports::exported(
+        &mut store,
+        &sam,
+        Command::ExportShift,
+        "shift",
+        "/tmp/s.pdf",
+        t(14),
+    )
+    .unwrap();
+    accounts::change_role(&mut store, &root, "target", Role::Surveillance, t(15)).unwrap();
+    accounts::reset_password(
+        &mut store,
+        &root,
+        "target",
+        "orbit lantern plum 52 kettle",
+        t(16),
+    )
+    .unwrap();
+    accounts::set_active(&mut store, &root, "target", false, t(17)).unwrap();
+    let _ = accounts::login(
+        &mut store,
+        "nobody",
+        "wrong password here",
+        "pit-ws-9",
+        t(18),
+    );
+    let rows = store.recent_audit(&[], 1000).unwrap();
+    for (action, user) in [
+        ("user.first_admin", "root"),
+        ("user.add", "root"),
+        ("incident.acknowledge", "ana"),
+        ("incident.note", "sam"),
+        ("incident.resolve", "ana"),
+        (pitwatch_api::report::SHIFT_SIGN_OFF, "ana"),
+        ("shift.export", "sam"),
+        ("user.role", "root"),
+        ("user.password", "root"),
+        ("user.active", "root"),
+        ("session.login", "root"),
+    ] {
+        let row = rows
+            .iter()
+            .find(|r| r.action == action)
+            .unwrap_or_else(|| panic!("no {action} row"));
+        assert_eq!(row.user, user, "{action}");
+        assert_eq!(
+            workstation_of(row).as_deref(),
+            Some("pit-ws-3"),
+            "{action}: {}",
+            row.detail
+        );
+    }
+    let failed = rows.iter().find(|r| r.action == LOGIN_FAILED).unwrap();
+    assert_eq!(failed.user, "nobody");
+    assert_eq!(workstation_of(failed).as_deref(), Some("pit-ws-9"));
+    // What was said is kept beside the workstation.
+    let note = rows.iter().find(|r| r.action == "incident.note").unwrap();
+    let detail: serde_json::Value = serde_json::from_str(&note.detail).unwrap();
+    assert_eq!(detail["note"], "seen on camera 4");
+    let resolved = rows
+        .iter()
+        .find(|r| r.action == "incident.resolve")
+        .unwrap();
+    let detail: serde_json::Value = serde_json::from_str(&resolved.detail).unwrap();
+    assert_eq!(detail["resolution"], "reshuffled");
+    assert!(store.verify().unwrap().intact());
+}
+
 #[test]
 fn unknown_names_and_wrong_passwords_cost_the_same_verification() {
     let mut store = record();

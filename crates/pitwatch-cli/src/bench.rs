@@ -637,13 +637,13 @@ fn explain_mismatch(table: &str, sent: &[Vec<u8>], recorded: &[Vec<u8>]) {
     for &at in alignment.lost.iter().take(5) {
         errln!(
             "    not on record: frame {at} sent, {}",
-            pitwatch_app::desk::printable(&sent[at])
+            pitwatch_api::convert::printable(&sent[at])
         );
     }
     for &at in alignment.duplicated.iter().take(5) {
         errln!(
             "    not sent: frame {at} on record, {}",
-            pitwatch_app::desk::printable(&recorded[at])
+            pitwatch_api::convert::printable(&recorded[at])
         );
     }
 }

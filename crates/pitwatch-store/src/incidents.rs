@@ -11,6 +11,59 @@ use password_hash::rand_core::OsRng;
 use pitwatch_model::Timestamp;
 use rusqlite::OptionalExtension;
 
+/// Who did something and where: the user, and the workstation when it is known. The audit log
+/// keeps both for every step a person takes ([`Actor::detail`]); a bare user name (tests, tools
+/// that have no workstation) converts into an actor without one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    /// The user's name.
+    pub user: String,
+    /// The workstation they acted at (the host's name, or `PITWATCH_WORKSTATION`).
+    pub workstation: Option<String>,
+}
+
+impl Actor {
+    /// `user` acting at `workstation`.
+    pub fn at(user: &str, workstation: &str) -> Actor {
+        Actor {
+            user: user.to_owned(),
+            workstation: Some(workstation.to_owned()),
+        }
+    }
+
+    /// The audit detail of a step with `fields`: JSON with the workstation and the fields when
+    /// the workstation is known (what the audit view reads), else the fields' values as plain
+    /// text, as before workstations were kept.
+    pub fn detail(&self, fields: &[(&str, &str)]) -> String {
+        match &self.workstation {
+            Some(workstation) => {
+                let mut map = serde_json::Map::new();
+                map.insert("workstation".into(), workstation.as_str().into());
+                for (key, value) in fields {
+                    map.insert((*key).into(), (*value).into());
+                }
+                serde_json::Value::Object(map).to_string()
+            }
+            None => fields.iter().map(|(_, v)| *v).collect::<Vec<_>>().join(" "),
+        }
+    }
+}
+
+impl From<&str> for Actor {
+    fn from(user: &str) -> Actor {
+        Actor {
+            user: user.to_owned(),
+            workstation: None,
+        }
+    }
+}
+
+impl From<&String> for Actor {
+    fn from(user: &String) -> Actor {
+        Actor::from(user.as_str())
+    }
+}
+
 use crate::chain;
 use crate::{Batch, Field, Store, StoreError, TableId};
 
@@ -493,18 +546,20 @@ impl Store {
     /// store checks the name, the password's length and that the name is free.
     pub fn add_user(
         &mut self,
-        by: &str,
+        by: impl Into<Actor>,
         name: &str,
         role: Role,
         password: &str,
         now: Timestamp,
     ) -> Result<(), StoreError> {
+        let by = by.into();
         check_name(name)?;
         // Hashing takes a moment: before the write transaction, so recording is not held up.
         let hash = hash_password(password)?;
         let mut batch = self.batch(now)?;
         batch.insert_user(name, role, hash, now)?;
-        batch.append_audit(by, "user.add", name, role.as_str(), now)?;
+        let detail = by.detail(&[("role", role.as_str())]);
+        batch.append_audit(&by.user, "user.add", name, &detail, now)?;
         batch.commit()
     }
 
@@ -514,10 +569,12 @@ impl Store {
     /// refused because the record then has a user.
     pub fn add_first_admin(
         &mut self,
-        name: &str,
+        admin: impl Into<Actor>,
         password: &str,
         now: Timestamp,
     ) -> Result<(), StoreError> {
+        let admin = admin.into();
+        let name = admin.user.as_str();
         check_name(name)?;
         let hash = hash_password(password)?;
         let mut batch = self.batch(now)?;
@@ -531,7 +588,8 @@ impl Store {
             ));
         }
         batch.insert_user(name, Role::Admin, hash, now)?;
-        batch.append_audit(name, "user.first_admin", name, Role::Admin.as_str(), now)?;
+        let detail = admin.detail(&[("role", Role::Admin.as_str())]);
+        batch.append_audit(name, "user.first_admin", name, &detail, now)?;
         batch.commit()
     }
 
@@ -539,11 +597,12 @@ impl Store {
     /// (`user.role`, `user.password`, `user.active`) as done by `by`.
     pub fn change_user(
         &mut self,
-        by: &str,
+        by: impl Into<Actor>,
         name: &str,
         change: UserChange<'_>,
         now: Timestamp,
     ) -> Result<(), StoreError> {
+        let by = by.into();
         let new_hash = match change {
             UserChange::Password(password) => Some(hash_password(password)?),
             _ => None,
@@ -582,7 +641,12 @@ impl Store {
             ],
             &at,
         )?;
-        batch.append_audit(by, action, name, &detail, now)?;
+        let detail = match action {
+            "user.role" => by.detail(&[("role", &detail)]),
+            "user.active" => by.detail(&[("active", &detail)]),
+            _ => by.detail(&[]),
+        };
+        batch.append_audit(&by.user, action, name, &detail, now)?;
         batch.commit()
     }
 
@@ -871,9 +935,11 @@ impl Store {
     pub fn acknowledge(
         &mut self,
         id: IncidentId,
-        user: &str,
+        by: impl Into<Actor>,
         now: Timestamp,
     ) -> Result<(), StoreError> {
+        let by = by.into();
+        let user = by.user.as_str();
         self.require_user(user)?;
         let incident = self.incident(id)?;
         if incident.status != Status::Open {
@@ -889,7 +955,7 @@ impl Store {
             user,
             "incident.acknowledge",
             &format!("incident {}", id.0),
-            "",
+            &by.detail(&[]),
             now,
         )?;
         batch.commit()
@@ -899,10 +965,12 @@ impl Store {
     pub fn resolve(
         &mut self,
         id: IncidentId,
-        user: &str,
+        by: impl Into<Actor>,
         resolution: &str,
         now: Timestamp,
     ) -> Result<(), StoreError> {
+        let by = by.into();
+        let user = by.user.as_str();
         self.require_user(user)?;
         if resolution.trim().is_empty() {
             return Err(StoreError::Invalid(
@@ -922,7 +990,7 @@ impl Store {
             user,
             "incident.resolve",
             &format!("incident {}", id.0),
-            resolution,
+            &by.detail(&[("resolution", resolution)]),
             now,
         )?;
         batch.commit()
@@ -932,10 +1000,12 @@ impl Store {
     pub fn add_note(
         &mut self,
         id: IncidentId,
-        user: &str,
+        by: impl Into<Actor>,
         text: &str,
         now: Timestamp,
     ) -> Result<(), StoreError> {
+        let by = by.into();
+        let user = by.user.as_str();
         self.require_user(user)?;
         if text.trim().is_empty() {
             return Err(StoreError::Invalid("a note cannot be empty".into()));
@@ -956,7 +1026,7 @@ impl Store {
             user,
             "incident.note",
             &format!("incident {}", id.0),
-            text,
+            &by.detail(&[("note", text)]),
             now,
         )?;
         batch.commit()

@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 pub use classify::Trouble;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use incidents::{
-    Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, LoginAttempt, NewIncident,
-    OpenCount, Role, Status, UserChange, UserRow, LOGIN, LOGIN_FAILED, MAX_PAGE,
+    Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, LoginAttempt,
+    NewIncident, OpenCount, Role, Status, UserChange, UserRow, LOGIN, LOGIN_FAILED, MAX_PAGE,
     MIN_PASSWORD_CHARS,
 };
 pub use lease::Lease;

@@ -1,0 +1,198 @@
+//! Conversions from the core's types (engine records and events, stored incidents, frames) to
+//! what the window and the CLI show: one place, so every front end says the same thing.
+
+use pitwatch_model::{Card, EventKind, Target};
+use pitwatch_rules::RoundRecord;
+use pitwatch_store::Status;
+
+use crate::dto::{IncidentRow, IncidentStatus, RoundOutcome, RoundResult, Severity};
+
+/// A hand's cards as the window shows them (`None`: unreadable).
+pub fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
+    hand.cards()
+        .iter()
+        .map(|c| c.map(|c| c.to_string()))
+        .collect()
+}
+
+/// A round's outcome as the window shows it.
+pub fn outcome(outcome: pitwatch_model::Outcome) -> RoundOutcome {
+    match outcome {
+        pitwatch_model::Outcome::Player => RoundOutcome::Player,
+        pitwatch_model::Outcome::Banker => RoundOutcome::Banker,
+        pitwatch_model::Outcome::Tie => RoundOutcome::Tie,
+        pitwatch_model::Outcome::Void => RoundOutcome::Void,
+    }
+}
+
+/// A round record as the window shows it.
+pub fn round_result(record: &RoundRecord) -> RoundResult {
+    RoundResult {
+        shoe: record.shoe,
+        round: record.round,
+        player: cards(&record.player),
+        banker: cards(&record.banker),
+        player_total: record.player_total,
+        banker_total: record.banker_total,
+        outcome: record.outcome.map(outcome),
+        player_pair: record.player_pair.unwrap_or(false),
+        banker_pair: record.banker_pair.unwrap_or(false),
+        first_seq: record.first_seq,
+        last_seq: record.last_seq,
+    }
+}
+
+/// An event in words, for timelines.
+pub fn describe(kind: &EventKind) -> String {
+    let card =
+        |c: &Option<Card>| c.map_or_else(|| "an unreadable card".to_owned(), |c| c.to_string());
+    match kind {
+        EventKind::Shuffled { cards, .. } => match cards {
+            Some(n) => format!("Shoe shuffled ({n} cards)"),
+            None => "Shoe shuffled".to_owned(),
+        },
+        EventKind::Cut { position } => format!("Cut at card {position}"),
+        EventKind::CuttingCardPlaced { from_back } => {
+            format!("Cutting card placed {from_back} cards from the back")
+        }
+        EventKind::CardDrawn {
+            card: c, target, ..
+        } => {
+            let to = match target {
+                Some(Target::Player) => " to Player".to_owned(),
+                Some(Target::Banker) => " to Banker".to_owned(),
+                Some(Target::Burn) => " burned".to_owned(),
+                Some(Target::First) => " (first card, sets the burn)".to_owned(),
+                Some(other) => format!(" to {other:?}"),
+                None => String::new(),
+            };
+            format!("Card {}{to}", card(c))
+        }
+        EventKind::CuttingCardDrawn => {
+            "Cutting card came out: the next round is the last coup".into()
+        }
+        EventKind::BurnCounted { count } => format!("Burn counted: {count} cards"),
+        EventKind::ResultDeclared { outcome, .. } => {
+            format!("Result declared: {}", outcome.as_str())
+        }
+        EventKind::CardExposed { card: c, during } => {
+            format!("Card {} exposed during {}", card(c), during.as_str())
+        }
+        EventKind::DeviceError { code, text } => format!("Device error {code}: {text}"),
+        EventKind::DeviceErrorCleared { code } => format!("Device error {code} cleared"),
+        EventKind::LockChanged { locked } => {
+            if *locked {
+                "Shoe locked".into()
+            } else {
+                "Shoe unlocked".into()
+            }
+        }
+        EventKind::TableStateChanged { state } => format!("Table {}", state.as_str()),
+        EventKind::CardsReplaced => "Cards replaced".into(),
+        #[allow(unreachable_patterns, reason = "the event vocabulary may grow")]
+        other => format!("{other:?}"),
+    }
+}
+
+/// An incident's status as the window shows it.
+pub fn status_dto(status: Status) -> IncidentStatus {
+    match status {
+        Status::Open => IncidentStatus::Open,
+        Status::Acknowledged => IncidentStatus::Acknowledged,
+        Status::Resolved => IncidentStatus::Resolved,
+    }
+}
+
+/// The store's status for the window's.
+pub fn status_store(status: IncidentStatus) -> Status {
+    match status {
+        IncidentStatus::Open => Status::Open,
+        IncidentStatus::Acknowledged => Status::Acknowledged,
+        IncidentStatus::Resolved => Status::Resolved,
+    }
+}
+
+/// A stored incident as a row of the incident list.
+pub fn incident_row(incident: &pitwatch_store::Incident) -> IncidentRow {
+    IncidentRow {
+        id: incident.id.0,
+        table: incident.table.clone(),
+        code: incident.code.clone(),
+        severity: Severity::parse(&incident.severity),
+        rule: incident.rule.clone(),
+        shoe: incident.shoe,
+        round: incident.round,
+        seq: incident.seq,
+        message: incident.message.clone(),
+        opened_at: incident.opened_at.clone(),
+        status: status_dto(incident.status),
+    }
+}
+
+/// A round as stored (`RoundRecord` as JSON), read back tolerantly.
+pub fn stored_round(body: &str) -> Option<RoundResult> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let hand = |key: &str| -> Vec<Option<String>> {
+        v.get(key)
+            .and_then(|h| h.as_array())
+            .map(|cards| {
+                cards
+                    .iter()
+                    .map(|c| c.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let total = |key: &str| v.get(key).and_then(|t| t.as_u64()).map(|t| t as u8);
+    let outcome = match v.get("outcome").and_then(|o| o.as_str()) {
+        Some("player") => Some(RoundOutcome::Player),
+        Some("banker") => Some(RoundOutcome::Banker),
+        Some("tie") => Some(RoundOutcome::Tie),
+        Some("void") => Some(RoundOutcome::Void),
+        _ => None,
+    };
+    let num = |key: &str| v.get(key).and_then(|n| n.as_u64()).unwrap_or(0);
+    Some(RoundResult {
+        shoe: num("shoe") as u32,
+        round: num("round") as u32,
+        player: hand("player"),
+        banker: hand("banker"),
+        player_total: total("player_total"),
+        banker_total: total("banker_total"),
+        outcome,
+        player_pair: v
+            .get("player_pair")
+            .and_then(|p| p.as_bool())
+            .unwrap_or(false),
+        banker_pair: v
+            .get("banker_pair")
+            .and_then(|p| p.as_bool())
+            .unwrap_or(false),
+        first_seq: num("first_seq"),
+        last_seq: num("last_seq"),
+    })
+}
+
+/// Frame bytes for people: printable ASCII as is, anything else as `<hex>`.
+pub fn printable(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (0x20..0x7f).contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("<{b:02X}>"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_print_their_control_bytes_as_hex() {
+        assert_eq!(printable(b"\x02P1 9S\x03"), "<02>P1 9S<03>");
+        assert_eq!(printable(&[0xFF, b'a']), "<FF>a");
+    }
+}

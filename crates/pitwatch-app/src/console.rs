@@ -1,0 +1,57 @@
+//! Console entries: what a supervisor records that no device can see (an exposed card, a cut,
+//! cards replaced, a vacant table), checked, then recorded like any event.
+
+use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
+use pitwatch_model::{Card, EventKind, ExposedDuring, TableState};
+
+use crate::access::Command;
+use crate::live::{internal, lock, Desk};
+
+impl Desk {
+    /// The logged-in user records, for `table`, something no device can see. Returns the
+    /// event's `seq` once it is on record; the engine applies the rules to it like any event.
+    pub fn record_console(&self, table: &str, entry: &ConsoleEntry) -> Result<u64, ApiError> {
+        let who = self.principal()?;
+        crate::access::require(
+            &mut lock(&self.store),
+            &who,
+            Command::RecordConsole,
+            &format!("table {table}"),
+            self.clock.now(),
+        )?;
+        if lock(&self.model).table(table).is_none() {
+            return Err(ApiError::new(
+                ErrorCode::NotFound,
+                format!("no table {table}"),
+            ));
+        }
+        let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+        let kind = match entry {
+            ConsoleEntry::CardExposed { card, during } => EventKind::CardExposed {
+                card: match card.as_deref().map(str::trim) {
+                    None | Some("") => None,
+                    Some(text) => Some(
+                        text.to_ascii_uppercase()
+                            .parse::<Card>()
+                            .map_err(|e| invalid(format!("{text:?}: {e}")))?,
+                    ),
+                },
+                during: during
+                    .parse::<ExposedDuring>()
+                    .map_err(|e| invalid(format!("{during:?}: {e}")))?,
+            },
+            ConsoleEntry::Cut { position } => EventKind::Cut {
+                position: *position,
+            },
+            ConsoleEntry::CardsReplaced => EventKind::CardsReplaced,
+            ConsoleEntry::TableVacant => EventKind::TableStateChanged {
+                state: TableState::Vacant,
+            },
+        };
+        let monitor = lock(&self.monitor);
+        let monitor = monitor
+            .as_ref()
+            .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "monitoring has stopped"))?;
+        monitor.console(table, kind, who.actor()).map_err(internal)
+    }
+}

@@ -1,0 +1,771 @@
+//! The desktop app's application state: the live pit, the logged-in user, and the commands a
+//! supervisor gives, with no Tauri in sight (the shell in `src-tauri` adapts each method to a
+//! command and forwards [`PitUpdate`]s to the window as events).
+//!
+//! Threads: [`Desk::start`] starts one simulated device per simulated table (a pseudo-terminal
+//! the monitor then opens as a serial port, so the demo runs through the real transport, codec,
+//! engine and store), the [`Monitor`] (a reader per device and one writer), and a *fold* thread.
+//! The fold thread reads the monitor's events, which are already on record, folds them into the
+//! [`PitModel`] (one [`TableTile`] per table), and sends the changed tiles at most every
+//! [`FLUSH_EVERY`] so a busy pit does not flood the window; a new incident is sent at once. The
+//! desk's own connection to the store (SQLite takes several) serves queries and the incident
+//! workflow, each action by the logged-in user and audited by the store.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use pitwatch_api::dto::{
+    ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus, TableTile,
+};
+use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
+use pitwatch_api::pit::{LinkConfig, PitConfig};
+use pitwatch_api::record::Installation;
+use pitwatch_model::Timestamp;
+use pitwatch_sim::{Endpoint, FaultSpec, SimConfig, SimDevice, SimFault};
+use pitwatch_store::{Role, Store};
+use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
+
+use crate::access::Principal;
+use crate::pit_model::PitModel;
+use crate::record::{verify_into, RecordAlerts, RecordStatusSource, Verified};
+use crate::sessions::session_dto;
+use crate::setup::{keep_the_demo_apart, DeskOptions, DEMO_PASSWORD, DEMO_USER};
+
+/// How often changed tables are sent to the window, at most. 20 ms keeps a frame's way to the
+/// screen inside 100 ms even with 50 tables at ten times a dealer's pace (docs/benchmarks.md,
+/// "Desktop latency"); the shell sends each flush's tiles as one event, so a busy pit costs the
+/// window at most 50 script evaluations a second.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(20);
+
+/// The running desktop state.
+pub struct Desk {
+    pub(crate) pit: PitConfig,
+    /// Seconds without input after which the window locks (0: never).
+    pub(crate) idle_lock_seconds: u32,
+    pub(crate) db: PathBuf,
+    pub(crate) model: Arc<Mutex<PitModel>>,
+    pub(crate) store: Mutex<Store>,
+    pub(crate) session: Mutex<Option<Principal>>,
+    /// This workstation's name, in every audit row of a login or a refusal.
+    pub(crate) workstation: String,
+    pub(crate) monitor: Mutex<Option<Monitor>>,
+    pub(crate) sims: Mutex<Vec<SimDevice>>,
+    pub(crate) fold: Mutex<Option<JoinHandle<()>>>,
+    pub(crate) updates: Mutex<Sender<PitUpdate>>,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// How far each chain was verified (and when it was verified in full), so a replay verifies
+    /// only what was appended since. A thread started with the desk verifies in full at once, so
+    /// even the first replay of a long record does not wait for it.
+    pub(crate) verified: Arc<Mutex<Verified>>,
+    /// The installation: its key, which verification trusts, and its witnesses.
+    pub(crate) installation: Installation,
+    /// What is wrong with the record, shown on every screen (see [`RecordAlerts`]).
+    pub(crate) alerts: Arc<Mutex<RecordAlerts>>,
+}
+
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic in another thread must not take the desk down with it: the data is still usable.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+pub(crate) fn internal(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::Internal, message)
+}
+
+impl Desk {
+    /// Opens the database, starts a simulated device for each simulated table, the monitor and
+    /// the fold thread. Live changes arrive on the returned receiver.
+    pub fn start(options: DeskOptions) -> Result<(Desk, Receiver<PitUpdate>), ApiError> {
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let now = clock.now();
+        if let Some(dir) = options.db.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| internal(format!("cannot create {}: {e}", dir.display())))?;
+            }
+        }
+        // The record is verified quickly before anything is appended to it; one that fails is
+        // kept as it is and recording goes on in a new segment (see pitwatch_api::record).
+        let opened = pitwatch_api::record::open_for_recording(&options.installation, &options.db)?;
+        let db = opened.path.clone();
+        let mut store = opened.store;
+        let alerts = Arc::new(Mutex::new(RecordAlerts {
+            segments: opened.failures,
+            ..RecordAlerts::default()
+        }));
+        keep_the_demo_apart(&mut store, options.pit.demo, &db, now)?;
+        if options.pit.demo && !store.user_exists(DEMO_USER)? {
+            store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
+        }
+        let mut sims = Vec::new();
+        let mut tables = Vec::new();
+        for (index, table) in options.pit.tables.iter().enumerate() {
+            let link = if table.simulated {
+                let rules = table.rule_book().map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::InvalidInput,
+                        format!("table {}: {e}", table.name),
+                    )
+                })?;
+                let protocol = table.device.name();
+                // Round-level faults only: the simulator puts a shoe-level fault (a burn
+                // miscount) at the start of a shoe, so in a list picked from every few rounds it
+                // would open nearly every shoe.
+                let faults: Vec<SimFault> = [
+                    SimFault::OutOfOrderCard,
+                    SimFault::UnauthorisedThirdCard,
+                    SimFault::MissingThirdCard,
+                    SimFault::WrongDeclaredResult,
+                    SimFault::CardExposed,
+                    SimFault::ForeignCard,
+                ]
+                .into_iter()
+                .filter(|f| f.supported_by(protocol))
+                .collect();
+                let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
+                let mut config = SimConfig::new(table.device, rules);
+                config.seed = seed;
+                config.pace = options.pace;
+                config.shoes = None;
+                config.endpoint = Endpoint::Pty;
+                if options.fault_every > 0 && !faults.is_empty() {
+                    if sims.is_empty() {
+                        // A newcomer sees the workflow within a minute: an early irregularity
+                        // at the first simulated table.
+                        config.faults.push(FaultSpec::At {
+                            fault: faults[0],
+                            shoe: 1,
+                            round: 3,
+                        });
+                    }
+                    config.faults.push(FaultSpec::Every {
+                        rounds: options.fault_every,
+                        faults,
+                    });
+                }
+                let device = SimDevice::start(config).map_err(|e| {
+                    internal(format!(
+                        "table {}: the simulated device cannot start: {e}",
+                        table.name
+                    ))
+                })?;
+                let path = device.path().unwrap_or_default().to_owned();
+                sims.push(device);
+                LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
+            } else {
+                match &table.link {
+                    Some(link) => link.clone(),
+                    None => {
+                        return Err(ApiError::new(
+                            ErrorCode::InvalidInput,
+                            format!("table {} has no link and is not simulated", table.name),
+                        ))
+                    }
+                }
+            };
+            tables.push(MonitoredTable {
+                config: table.clone(),
+                link,
+            });
+        }
+        let mut model = PitModel::new(&options.pit);
+        model.set_incident_counts(&store.open_counts()?);
+        // Each table's last finished shoe's shuffle, from the record, until the next one ends.
+        for table in &options.pit.tables {
+            let Some(id) = store.table_id(&table.name)? else {
+                continue;
+            };
+            let Some(last) = store.last_shoe(id)? else {
+                continue;
+            };
+            if last > 1 {
+                let judged =
+                    pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
+                model.set_last_shuffle(&table.name, judged.first());
+            }
+        }
+        let monitor_store = options.installation.open(&db)?;
+        let monitor_options = MonitorOptions {
+            holder: "Pitwatch desktop".into(),
+            // A window closed a moment ago may still be giving its tables up.
+            lease_wait: std::time::Duration::from_secs(10),
+            ..MonitorOptions::default()
+        };
+        let (monitor, events) =
+            Monitor::start_with(monitor_store, tables, clock.clone(), monitor_options)?;
+        let model = Arc::new(Mutex::new(model));
+        let (updates, received) = mpsc::channel();
+        let fold = {
+            let alerts = Arc::clone(&alerts);
+            let status = RecordStatusSource {
+                installation: options.installation.clone(),
+                db: db.clone(),
+            };
+            let model = Arc::clone(&model);
+            let updates = updates.clone();
+            let clock = Arc::clone(&clock);
+            std::thread::Builder::new()
+                .name("pitwatch-fold".into())
+                .spawn(move || {
+                    fold_loop(events, &model, &updates, clock.as_ref(), &alerts, &status)
+                })
+                .map_err(|e| internal(format!("cannot start the fold thread: {e}")))?
+        };
+        // The record is verified in full in the background while the pit runs; a replay then
+        // only checks what was appended since. A failure is a critical alert on every screen,
+        // and marks the segment so that the next start records into a new one.
+        let verified: Arc<Mutex<Verified>> = Arc::new(Mutex::new(None));
+        {
+            let verified = Arc::clone(&verified);
+            let clock = Arc::clone(&clock);
+            let db = db.clone();
+            let installation = options.installation.clone();
+            let alerts = Arc::clone(&alerts);
+            let updates = updates.clone();
+            std::thread::Builder::new()
+                .name("pitwatch-verify".into())
+                .spawn(move || {
+                    let outcome = installation
+                        .open_read_only(&db)
+                        .map_err(ApiError::from)
+                        .and_then(|store| {
+                            verify_into(&verified, clock.as_ref(), &installation, &store)
+                        });
+                    if let Ok((false, problem)) = outcome {
+                        pitwatch_api::record::mark_failed(&db, &problem);
+                        lock(&alerts).verification = Some(problem);
+                        let status = RecordStatusSource { installation, db };
+                        let _ = updates.send(PitUpdate::Record {
+                            record: status.status(&lock(&alerts)),
+                        });
+                    }
+                })
+                .map_err(|e| internal(format!("cannot start the verification thread: {e}")))?;
+        }
+        Ok((
+            Desk {
+                pit: options.pit,
+                idle_lock_seconds: options.idle_lock_seconds,
+                db,
+                installation: options.installation,
+                alerts,
+                model,
+                store: Mutex::new(store),
+                session: Mutex::new(None),
+                workstation: crate::access::workstation(),
+                monitor: Mutex::new(Some(monitor)),
+                sims: Mutex::new(sims),
+                fold: Mutex::new(Some(fold)),
+                updates: Mutex::new(updates),
+                clock,
+                verified,
+            },
+            received,
+        ))
+    }
+
+    /// The pit now: every tile, the session, and (demo only) the demo login.
+    pub fn overview(&self) -> PitOverview {
+        PitOverview {
+            site: self.pit.site.name.clone(),
+            demo: self.pit.demo,
+            demo_login: self.pit.demo.then(|| DemoLogin {
+                user: DEMO_USER.to_owned(),
+                password: DEMO_PASSWORD.to_owned(),
+            }),
+            session: lock(&self.session).as_ref().map(session_dto),
+            tables: lock(&self.model).tables().to_vec(),
+            record: self.record_status(),
+            idle_lock_seconds: self.idle_lock_seconds,
+        }
+    }
+
+    /// The database in use.
+    pub fn db(&self) -> &std::path::Path {
+        &self.db
+    }
+
+    /// Who is logged in, or `unauthorised`.
+    pub(crate) fn principal(&self) -> Result<Principal, ApiError> {
+        lock(&self.session)
+            .clone()
+            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
+    }
+
+    /// Stops the simulated devices, the monitor (which records the ends of the sessions) and the
+    /// fold thread. Idempotent.
+    pub fn stop(&self) {
+        for sim in lock(&self.sims).drain(..) {
+            let _ = sim.stop();
+        }
+        if let Some(monitor) = lock(&self.monitor).take() {
+            let _ = monitor.stop();
+        }
+        if let Some(fold) = lock(&self.fold).take() {
+            let _ = fold.join();
+        }
+    }
+}
+
+impl Drop for Desk {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn fold_loop(
+    events: Receiver<MonitorEvent>,
+    model: &Mutex<PitModel>,
+    updates: &Sender<PitUpdate>,
+    clock: &dyn Clock,
+    alerts: &Mutex<RecordAlerts>,
+    status: &RecordStatusSource,
+) {
+    let mut dirty: Vec<String> = Vec::new();
+    let mut last_flush = Instant::now();
+    loop {
+        let wait = FLUSH_EVERY.saturating_sub(last_flush.elapsed());
+        let received = events.recv_timeout(wait);
+        let ended = matches!(received, Err(RecvTimeoutError::Disconnected));
+        if let Ok(MonitorEvent::Witness(journals)) = &received {
+            // A journal that cannot be written is an alert on every screen, until it can be.
+            let failing: Vec<String> = journals.iter().filter_map(|j| j.error.clone()).collect();
+            let changed = {
+                let mut alerts = lock(alerts);
+                let changed = alerts.journals != failing;
+                alerts.journals = failing;
+                changed
+            };
+            if changed {
+                let _ = updates.send(PitUpdate::Record {
+                    record: status.status(&lock(alerts)),
+                });
+            }
+        }
+        if let Ok(MonitorEvent::Recording(state)) = &received {
+            // On every screen at once, not at the next flush.
+            let _ = updates.send(PitUpdate::Recording {
+                status: RecordingStatus {
+                    degraded: state.degraded,
+                    reason: state.reason.clone(),
+                    since_ms: state.since.map(Timestamp::unix_millis),
+                    backlog_bytes: state.backlog_bytes,
+                    backlog_inputs: state.backlog_inputs,
+                    dropped_bytes: state.dropped_bytes,
+                },
+            });
+        }
+        if let Ok(event) = received {
+            let (table, raised) = lock(model).apply(&event, clock.now());
+            if let Some(table) = table {
+                if !dirty.contains(&table) {
+                    dirty.push(table);
+                }
+            }
+            if let Some(incident) = raised {
+                // An alert must not wait for the next flush.
+                let _ = updates.send(PitUpdate::IncidentRaised { incident });
+            }
+        }
+        if ended || last_flush.elapsed() >= FLUSH_EVERY {
+            let tiles: Vec<TableTile> = {
+                let mut model = lock(model);
+                dirty
+                    .drain(..)
+                    .filter_map(|name| model.take_unsent(&name))
+                    .collect()
+            };
+            for table in tiles {
+                let _ = updates.send(PitUpdate::Table {
+                    table: Box::new(table),
+                });
+            }
+            last_flush = Instant::now();
+        }
+        if ended {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::time::{Duration, Instant};
+
+    use pitwatch_api::dto::{
+        ConsoleEntry, ErrorCode, IncidentQuery, IncidentStatus, LinkStatus, PitUpdate, ShiftQuery,
+    };
+    use pitwatch_api::pit::PitConfig;
+    use pitwatch_model::{EventKind, Target};
+    use pitwatch_rules::RuleBook;
+    use pitwatch_sim::Pace;
+    use pitwatch_transport::{Clock, SystemClock};
+
+    use crate::live::{lock, Desk};
+    use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
+    use crate::testkit::*;
+
+    #[test]
+    fn a_restarted_desk_shows_the_shoe_as_recorded_before_any_new_byte() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("restart.db");
+        let now = SystemClock.now();
+        let book = RuleBook::load("nz-baccarat").expect("a rule book");
+        {
+            // A shoe under way, on record from an earlier run.
+            let mut store = test_store(&db);
+            let mut recorder = pitwatch_api::recorder::TableRecorder::resume(
+                &mut store, "T1", "baccarat", book, None, None, now,
+            )
+            .expect("a recorder");
+            let mut batch = store.batch(now).expect("a batch");
+            let mut derived = Vec::new();
+            let card = |code: &str, target| EventKind::CardDrawn {
+                card: Some(code.parse().expect("a card")),
+                target: Some(target),
+                index: None,
+                face_up: None,
+                retransmit: None,
+            };
+            let mut kinds = vec![
+                EventKind::Shuffled {
+                    decks: None,
+                    cards: None,
+                    shuffler: None,
+                },
+                card("3H", Target::First),
+            ];
+            kinds.extend((0..3).map(|_| card("2C", Target::Burn)));
+            for kind in kinds {
+                recorder
+                    .console(&mut batch, kind, "test", now, &mut derived)
+                    .expect("recorded");
+            }
+            batch.commit().expect("committed");
+        }
+        // Nobody listens at the table's address: no new byte will arrive.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let pit = PitConfig::from_toml(&format!(
+            "[site]\nname = \"Test\"\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
+             link = {{ kind = \"tcp\", address = \"127.0.0.1:{port}\" }}\n"
+        ))
+        .expect("a pit definition");
+        let (desk, _updates) = Desk::start(DeskOptions {
+            pit,
+            ..DeskOptions::demo(db)
+        })
+        .expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let tile = loop {
+            let tile = desk.overview().tables[0].clone();
+            if tile.shoe == 1 || Instant::now() > deadline {
+                break tile;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        desk.stop();
+        assert_eq!(tile.shoe, 1, "{tile:?}");
+        // The engine counts the cards on record; the shoe is partial now (nobody listened while
+        // Pitwatch was down), so how many are left is unknown.
+        assert_eq!(tile.cards_dealt, 4, "{tile:?}");
+        assert_eq!(tile.cards_left, None, "{tile:?}");
+        assert!(!tile.burn_due, "no burn is due in a shoe cut off: {tile:?}");
+        assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
+    }
+
+    #[test]
+    fn the_demo_pit_runs_live_rounds_and_the_workflow_persists() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("desk.db");
+        let options = DeskOptions {
+            pace: Pace::Times(200.0),
+            fault_every: 2,
+            ..DeskOptions::demo(db.clone())
+        };
+        let (desk, updates) = Desk::start(options.clone()).expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut with_rounds = HashSet::new();
+        let mut raised = None;
+        while Instant::now() < deadline
+            && (with_rounds.len() < desk.pit.tables.len() || raised.is_none())
+        {
+            match updates.recv_timeout(Duration::from_millis(500)) {
+                Ok(PitUpdate::Table { table }) if !table.rounds.is_empty() => {
+                    assert_eq!(table.status, LinkStatus::Connected, "{table:?}");
+                    with_rounds.insert(table.name.clone());
+                }
+                Ok(PitUpdate::IncidentRaised { incident }) => raised = Some(incident),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            with_rounds.len(),
+            desk.pit.tables.len(),
+            "rounds at every table"
+        );
+        let raised = raised.expect("an injected irregularity raised an incident");
+
+        let error = desk
+            .acknowledge(raised.id)
+            .expect_err("nobody is logged in");
+        assert_eq!(error.code, ErrorCode::Unauthorised);
+        assert!(desk.login(DEMO_USER, "wrong password").is_err());
+        // After a failed login the next attempt waits a second (throttling).
+        let early = desk.login(DEMO_USER, DEMO_PASSWORD).expect_err("too early");
+        assert!(early.message.contains("try again"), "{early}");
+        std::thread::sleep(Duration::from_millis(1100));
+        desk.login(DEMO_USER, DEMO_PASSWORD)
+            .expect("the demo user logs in");
+        assert_eq!(
+            desk.acknowledge(raised.id).expect("ack").status,
+            IncidentStatus::Acknowledged
+        );
+        std::thread::sleep(Duration::from_millis(5));
+        desk.add_note(raised.id, "watched the replay")
+            .expect("note");
+        std::thread::sleep(Duration::from_millis(5));
+        let resolved = desk
+            .resolve(raised.id, "dealer retrained")
+            .expect("resolve");
+        assert_eq!(resolved.status, IncidentStatus::Resolved);
+        assert_eq!(
+            desk.resolve(raised.id, "again").expect_err("twice").code,
+            ErrorCode::Conflict
+        );
+        let detail = desk.incident(raised.id).expect("detail");
+        assert!(!detail.timeline.is_empty(), "{detail:?}");
+        assert!(detail.timeline.iter().any(|t| t.evidence));
+        assert!(
+            detail.timeline.iter().any(|t| t.frame.is_some()),
+            "device events show their frames"
+        );
+        let whats: Vec<&str> = detail.history.iter().map(|h| h.what.as_str()).collect();
+        assert_eq!(whats, ["opened", "acknowledged", "note", "resolved"]);
+        let pdf = desk.export_incident_pdf(raised.id).expect("a PDF");
+        let bytes = std::fs::read(&pdf).expect("the PDF was written");
+        assert!(bytes.starts_with(b"%PDF-"), "{pdf}");
+        // The shift handover: the report of the shift so far, then the sign-off, both audited;
+        // a later report of the same shift shows who signed off.
+        let shift = ShiftQuery {
+            from: "2000-01-01T00:00:00Z".into(),
+            to: "2100-01-01T00:00:00Z".into(),
+            table: None,
+        };
+        let report = desk.export_shift_report(&shift).expect("a shift report");
+        assert!(report.pages >= 1);
+        let bytes = std::fs::read(&report.path).expect("the shift report was written");
+        assert!(bytes.starts_with(b"%PDF-"), "{}", report.path);
+        let signed = desk
+            .sign_off_shift(&shift, "Kua tirohia te kāmera 14")
+            .expect("signed off");
+        assert_eq!(signed.user, DEMO_USER);
+        {
+            let store = lock(&desk.store);
+            let exports = store.audit_entries("shift.export").expect("audit");
+            assert_eq!(exports.len(), 1);
+            let detail: serde_json::Value =
+                serde_json::from_str(&exports[0].detail).expect("JSON detail");
+            assert_eq!(detail["written"], report.path.as_str());
+            assert!(detail["workstation"].is_string(), "{detail}");
+            let sign_offs = store
+                .audit_entries(pitwatch_api::report::SHIFT_SIGN_OFF)
+                .expect("audit");
+            assert_eq!(sign_offs.len(), 1);
+            assert_eq!(sign_offs[0].user, DEMO_USER);
+            assert!(sign_offs[0].detail.contains("Kua tirohia te kāmera 14"));
+            let later = pitwatch_api::report::shift_report(
+                &store,
+                &Desk::shift(&shift).expect("a shift"),
+                "pitwatch.db",
+            )
+            .expect("a later report")
+            .to_json();
+            assert!(later.contains("Kua tirohia te kāmera 14"), "{later}");
+        }
+        let backwards = ShiftQuery {
+            from: shift.to.clone(),
+            to: shift.from.clone(),
+            table: None,
+        };
+        assert_eq!(
+            desk.export_shift_report(&backwards).map_err(|e| e.code),
+            Err(ErrorCode::InvalidInput)
+        );
+        let shoe = desk
+            .replay(&raised.table, raised.shoe)
+            .expect("the incident's shoe replays");
+        assert!(shoe.verified, "{}", shoe.verify_detail);
+        assert!(shoe.divergences.is_empty(), "{:?}", shoe.divergences);
+        assert!(
+            shoe.steps.iter().any(|s| s.seq == raised.seq),
+            "the raising event is a step"
+        );
+        // A round's irregularity is output when the round is settled: at the raising event's
+        // step or a later one of the same round.
+        let flagged = shoe
+            .steps
+            .iter()
+            .filter(|s| s.seq >= raised.seq)
+            .find(|s| s.irregularities.iter().any(|i| i.starts_with(&raised.code)));
+        assert!(flagged.is_some(), "{:?}", shoe.steps);
+        assert!(
+            shoe.verify_detail.contains("in full"),
+            "{}",
+            shoe.verify_detail
+        );
+        // The second replay verifies only what was appended since the first, and says so.
+        let again = desk.replay(&raised.table, None).expect("the last shoe");
+        assert!(again.verified, "{}", again.verify_detail);
+        assert!(
+            again.verify_detail.contains("appended since"),
+            "{}",
+            again.verify_detail
+        );
+        for shoe in [0, u32::MAX] {
+            let error = desk
+                .replay(&raised.table, Some(shoe))
+                .expect_err("no such shoe");
+            assert_eq!(error.code, ErrorCode::NotFound, "shoe {shoe}: {error}");
+        }
+        let shoes = desk.shoes(&raised.table, None, Some(1)).expect("shoes");
+        assert_eq!(shoes.shoes.len(), 1);
+        // Newest first (the demo deals on: a newer shoe may have started since).
+        assert!(shoes.shoes[0].shoe >= again.shoe, "{shoes:?}");
+        assert!(desk.shoes("NO-SUCH-TABLE", None, None).is_err());
+
+        // Incidents a page at a time, newest first, the resolved one found by its filter.
+        let first = desk
+            .incidents(&IncidentQuery {
+                limit: Some(1),
+                ..Default::default()
+            })
+            .expect("a page");
+        assert_eq!(first.incidents.len(), 1);
+        assert!(first.total >= 1);
+        assert_eq!(first.next.is_some(), first.total > 1);
+        let resolved_only = desk
+            .incidents(&IncidentQuery {
+                status: Some(IncidentStatus::Resolved),
+                table: Some(raised.table.clone()),
+                ..Default::default()
+            })
+            .expect("a filtered page");
+        assert_eq!(
+            resolved_only
+                .incidents
+                .iter()
+                .map(|r| r.id)
+                .collect::<Vec<_>>(),
+            [raised.id]
+        );
+        let bad = desk
+            .incidents(&IncidentQuery {
+                since: Some("yesterday".into()),
+                ..Default::default()
+            })
+            .expect_err("not a time");
+        assert_eq!(bad.code, ErrorCode::InvalidInput);
+        let seq = desk
+            .record_console("BAC-1", &ConsoleEntry::TableVacant)
+            .expect("a console event");
+        assert!(seq > 0);
+        desk.logout().expect("logs out");
+        assert_eq!(
+            desk.record_console("BAC-1", &ConsoleEntry::CardsReplaced)
+                .expect_err("logged out")
+                .code,
+            ErrorCode::Unauthorised
+        );
+        desk.stop();
+        drop(desk);
+
+        let (desk, _updates) = Desk::start(DeskOptions {
+            fault_every: 0,
+            ..options
+        })
+        .expect("restarts");
+        let detail = desk.incident(raised.id).expect("still there");
+        assert_eq!(detail.incident.status, IncidentStatus::Resolved);
+        // The tiles count the unresolved incidents on record, read by a count query.
+        let unresolved = desk
+            .incidents(&IncidentQuery {
+                unresolved: true,
+                limit: Some(1000),
+                ..Default::default()
+            })
+            .expect("unresolved");
+        let tiles: u64 = desk
+            .overview()
+            .tables
+            .iter()
+            .map(|t| {
+                let c = t.incidents;
+                u64::from(c.critical + c.high + c.medium + c.low)
+            })
+            .sum();
+        assert!(tiles >= unresolved.total, "{tiles} < {}", unresolved.total);
+        // The restarted desk verified the record in full in the background: its first replay
+        // checks only what was appended since.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !desk.verified_in_full() {
+            assert!(
+                Instant::now() < deadline,
+                "the start-up verification finishes"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let first = desk
+            .replay(&raised.table, raised.shoe)
+            .expect("the incident's shoe replays");
+        assert!(first.verified, "{}", first.verify_detail);
+        assert!(
+            first.verify_detail.contains("appended since"),
+            "{}",
+            first.verify_detail
+        );
+        desk.stop();
+    }
+}
+
+#[cfg(test)]
+mod honest {
+    use std::time::{Duration, Instant};
+
+    use pitwatch_api::dto::PitUpdate;
+    use pitwatch_sim::Pace;
+
+    use crate::live::Desk;
+    use crate::setup::DeskOptions;
+
+    #[test]
+    fn an_honest_demo_pit_raises_no_incident() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let options = DeskOptions {
+            pace: Pace::Times(100.0),
+            fault_every: 0,
+            ..DeskOptions::demo(dir.path().join("honest.db"))
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let mut raised = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(200))
+            {
+                raised.push(incident);
+            }
+        }
+        desk.stop();
+        assert!(raised.is_empty(), "{raised:#?}");
+    }
+}

@@ -1,0 +1,692 @@
+//! The live pit model: one tile per table, folded from the monitor's events (already on record)
+//! and the engines' own views; what the pit overview and each table view show.
+
+use std::collections::HashMap;
+
+use pitwatch_api::convert::{cards, round_result};
+use pitwatch_api::dto::{
+    IncidentRow, IncidentStatus, LinkStatus, LiveRound, Severity, SeverityCounts, ShuffleQuality,
+    TableTile,
+};
+use pitwatch_api::monitor::{LinkState, MonitorEvent};
+use pitwatch_api::pit::PitConfig;
+use pitwatch_api::recorder::Derived;
+use pitwatch_model::{EventKind, TableEvent, Timestamp};
+use pitwatch_rules::{BurnStatus, Output, TableView};
+use pitwatch_store::OpenCount;
+
+/// The live pit: one tile per table, from the monitor's events. The shoe state on a tile (the
+/// shoe, the round being dealt, cards dealt and left, the burn, the cutting card) is the table's
+/// engine's own view, published by the monitor after each recorded input; the desk folds only
+/// what the engine does not keep: the link, frame counts, the shoe's completed rounds (the roads)
+/// and the incident counts.
+#[derive(Debug, Clone)]
+pub struct PitModel {
+    tables: Vec<TableTile>,
+    index: HashMap<String, usize>,
+    /// Per table, the device errors its device has raised and not cleared, oldest first, as
+    /// (code, what the tile says of it).
+    device_errors: Vec<Vec<(String, String)>>,
+    /// Per table, device errors the engine has open that this model never saw raised (raised
+    /// before a restart: the engine carries them, their texts are in the record only).
+    carried_errors: Vec<u32>,
+}
+
+impl PitModel {
+    /// Tiles for every table of `pit`, nothing live yet.
+    pub fn new(pit: &PitConfig) -> PitModel {
+        let tables: Vec<TableTile> = pit.tables.iter().map(TableTile::from).collect();
+        let index = tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), i))
+            .collect();
+        let device_errors = vec![Vec::new(); tables.len()];
+        let carried_errors = vec![0; tables.len()];
+        PitModel {
+            tables,
+            index,
+            device_errors,
+            carried_errors,
+        }
+    }
+
+    /// The tiles, in the pit definition's order.
+    pub fn tables(&self) -> &[TableTile] {
+        &self.tables
+    }
+
+    /// The tile of `name`.
+    pub fn table(&self, name: &str) -> Option<&TableTile> {
+        self.index.get(name).map(|&i| &self.tables[i])
+    }
+
+    /// A copy of `name`'s tile to send to the window; the tile's events count as sent from now
+    /// on (see [`TableTile::oldest_unsent_at_ms`]).
+    pub fn take_unsent(&mut self, name: &str) -> Option<TableTile> {
+        let tile = self.tables.get_mut(*self.index.get(name)?)?;
+        let copy = tile.clone();
+        tile.oldest_unsent_at_ms = None;
+        Some(copy)
+    }
+
+    /// Sets every table's unresolved-incident counts (open or acknowledged, by severity) from
+    /// the store's counts; a table the pit does not have is left out.
+    pub fn set_incident_counts(&mut self, counts: &[OpenCount]) {
+        for tile in &mut self.tables {
+            tile.incidents = SeverityCounts::default();
+        }
+        for count in counts {
+            if let Some(&i) = self.index.get(&count.table) {
+                let n = u32::try_from(count.count).unwrap_or(u32::MAX);
+                let tile = &mut self.tables[i].incidents;
+                match Severity::parse(&count.severity) {
+                    Severity::Critical => tile.critical = tile.critical.saturating_add(n),
+                    Severity::High => tile.high = tile.high.saturating_add(n),
+                    Severity::Medium => tile.medium = tile.medium.saturating_add(n),
+                    Severity::Low => tile.low = tile.low.saturating_add(n),
+                }
+            }
+        }
+    }
+
+    /// Folds one monitor event in, at `now`. Returns the table it changed (if any) and the
+    /// incident it raised (if any).
+    pub fn apply(
+        &mut self,
+        event: &MonitorEvent,
+        now: Timestamp,
+    ) -> (Option<String>, Option<IncidentRow>) {
+        let (table, changed) = match event {
+            MonitorEvent::Link {
+                table,
+                state,
+                detail,
+                ..
+            } => {
+                let Some(&i) = self.index.get(table) else {
+                    return (None, None);
+                };
+                let tile = &mut self.tables[i];
+                tile.status = match state {
+                    LinkState::Connected => LinkStatus::Connected,
+                    LinkState::Disconnected | LinkState::Retrying => LinkStatus::Reconnecting,
+                };
+                tile.status_detail = detail.clone();
+                // A link back while the device still has an error open: the error shows again.
+                show_device_errors(tile, &self.device_errors[i], self.carried_errors[i]);
+                (table, None)
+            }
+            // Recording's state and the journals' are the whole pit's (the desk passes them on
+            // as they come).
+            MonitorEvent::Witness(_) | MonitorEvent::Recording(_) | MonitorEvent::Missed { .. } => {
+                return (None, None)
+            }
+            MonitorEvent::Failed { table, message } => {
+                let Some(table) = table else {
+                    return (None, None);
+                };
+                let Some(tile) = self.tile_mut(table) else {
+                    return (None, None);
+                };
+                tile.status = LinkStatus::Error;
+                tile.status_detail = message.clone();
+                (table, None)
+            }
+            MonitorEvent::Derived { table, derived } => {
+                let Some(&i) = self.index.get(table) else {
+                    return (None, None);
+                };
+                let tile = &mut self.tables[i];
+                let raised = fold_derived(tile, derived, now);
+                let open = &mut self.device_errors[i];
+                if let Derived::Event(event) = derived {
+                    match &event.kind {
+                        EventKind::DeviceError { code, text }
+                            if !open.iter().any(|(c, _)| c == code) =>
+                        {
+                            open.push((code.clone(), device_error_detail(code, text)));
+                        }
+                        EventKind::DeviceErrorCleared { code } => open.retain(|(c, _)| c != code),
+                        _ => {}
+                    }
+                }
+                // Clearing one of two errors leaves the tile in error with the other.
+                show_device_errors(tile, open, self.carried_errors[i]);
+                (table, raised)
+            }
+            MonitorEvent::View { table, view } => {
+                let Some(&i) = self.index.get(table) else {
+                    return (None, None);
+                };
+                let tile = &mut self.tables[i];
+                show_view(tile, view);
+                let known = u32::try_from(self.device_errors[i].len()).unwrap_or(u32::MAX);
+                let carried = view.open_device_errors.saturating_sub(known);
+                if carried == 0 && self.carried_errors[i] > 0 && self.device_errors[i].is_empty() {
+                    // The last error from before the restart was cleared.
+                    if tile.status == LinkStatus::Error {
+                        tile.status = LinkStatus::Connected;
+                        tile.status_detail.clear();
+                    }
+                }
+                self.carried_errors[i] = carried;
+                show_device_errors(tile, &self.device_errors[i], carried);
+                (table, None)
+            }
+        };
+        (Some(table.clone()), changed)
+    }
+
+    /// Sets `name`'s last finished shoe's shuffle quality (from the record at start-up).
+    pub fn set_last_shuffle(
+        &mut self,
+        name: &str,
+        shuffle: Option<&pitwatch_shuffle::ShoeShuffle>,
+    ) {
+        if let Some(tile) = self.tile_mut(name) {
+            tile.last_shuffle = shuffle.map(ShuffleQuality::from);
+        }
+    }
+
+    fn tile_mut(&mut self, name: &str) -> Option<&mut TableTile> {
+        self.index.get(name).map(|&i| &mut self.tables[i])
+    }
+}
+
+/// Puts the engine's view of the table on its tile.
+pub(crate) fn show_view(tile: &mut TableTile, view: &TableView) {
+    if view.shoe != tile.shoe {
+        // The roads are one shoe's: another shoe starts them afresh.
+        tile.rounds.retain(|r| r.shoe == view.shoe);
+    }
+    tile.shoe = view.shoe;
+    tile.cards_dealt = view.cards_dealt;
+    tile.cards_left = view.cards_left;
+    tile.burn_due = view.burn.status != BurnStatus::NotExpected;
+    tile.burn_done = view.burn.done();
+    tile.cutting_card_out = view.cutting_card_out;
+    tile.current = match (&view.round, &view.last_round) {
+        (Some(round), _) => LiveRound {
+            round: round.number,
+            player: cards(&round.player),
+            banker: cards(&round.banker),
+            result: None,
+        },
+        (None, Some(record)) if record.shoe == view.shoe => {
+            let result = round_result(record);
+            LiveRound {
+                round: record.round,
+                player: result.player.clone(),
+                banker: result.banker.clone(),
+                result: Some(result),
+            }
+        }
+        (None, _) => LiveRound::default(),
+    };
+}
+
+fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Option<IncidentRow> {
+    match derived {
+        Derived::Frame { accepted, .. } => {
+            if *accepted {
+                tile.frames_accepted += 1;
+            } else {
+                tile.frames_rejected += 1;
+            }
+            tile.last_frame_ms = Some(now.unix_millis());
+            None
+        }
+        Derived::Event(event) => {
+            if let Some(at) = event.at {
+                tile.last_event_at_ms = Some(at.unix_millis());
+                tile.oldest_unsent_at_ms.get_or_insert(at.unix_millis());
+            }
+            fold_event(tile, event);
+            None
+        }
+        Derived::Output { output, incident } => match output {
+            Output::Round(record) => {
+                // The roads are one shoe's: a round of another shoe starts them afresh.
+                tile.rounds
+                    .retain(|r| r.shoe == record.shoe && r.round != record.round);
+                tile.rounds.push(round_result(record));
+                None
+            }
+            Output::Irregularity(irregularity) => {
+                let id = (*incident)?;
+                let severity = Severity::parse(irregularity.severity.name());
+                tile.incidents.add(severity);
+                Some(IncidentRow {
+                    id: id.0,
+                    table: tile.name.clone(),
+                    code: irregularity.code.as_str().to_owned(),
+                    severity,
+                    rule: irregularity.rule.clone(),
+                    shoe: Some(irregularity.shoe),
+                    round: irregularity.round,
+                    seq: irregularity.seq,
+                    message: irregularity.message.clone(),
+                    opened_at: now.to_string(),
+                    status: IncidentStatus::Open,
+                })
+            }
+            Output::DeviceErrorCleared(_) => {
+                if tile.status == LinkStatus::Error {
+                    tile.status = LinkStatus::Connected;
+                }
+                None
+            }
+            Output::Shoe(_) => None,
+        },
+        Derived::Shuffle(shuffle) => {
+            tile.last_shuffle = Some(ShuffleQuality::from(shuffle));
+            None
+        }
+        // Counted on an incident already raised: no new alert.
+        Derived::Repeated { .. } => None,
+        Derived::Gap { bytes, incident } => {
+            let id = (*incident)?;
+            tile.incidents.add(Severity::Critical);
+            Some(IncidentRow {
+                id: id.0,
+                table: tile.name.clone(),
+                code: pitwatch_api::recorder::RECORDING_GAP.to_owned(),
+                severity: Severity::Critical,
+                rule: "recording (no Gazette rule)".to_owned(),
+                shoe: None,
+                round: None,
+                seq: 0,
+                message: format!(
+                    "{bytes} bytes from this table's device could not be recorded (the spool was full)"
+                ),
+                opened_at: now.to_string(),
+                status: IncidentStatus::Open,
+            })
+        }
+    }
+}
+
+/// The device's own reports about itself: an error shows on the tile until it clears.
+pub(crate) fn fold_event(tile: &mut TableTile, event: &TableEvent) {
+    match &event.kind {
+        EventKind::DeviceError { code, text } => {
+            tile.status = LinkStatus::Error;
+            tile.status_detail = device_error_detail(code, text);
+        }
+        EventKind::DeviceErrorCleared { code } if tile.status == LinkStatus::Error => {
+            tile.status = LinkStatus::Connected;
+            tile.status_detail = format!("device error {code} cleared");
+        }
+        _ => {}
+    }
+}
+
+/// Puts the device errors still open on a tile whose link is up: the latest first, then those
+/// raised before a restart (`carried`, known by number only).
+fn show_device_errors(tile: &mut TableTile, open: &[(String, String)], carried: u32) {
+    if (open.is_empty() && carried == 0) || tile.status == LinkStatus::Reconnecting {
+        return;
+    }
+    tile.status = LinkStatus::Error;
+    let mut details: Vec<String> = open.iter().rev().map(|(_, d)| d.clone()).collect();
+    match carried {
+        0 => {}
+        1 => details.push("a device error raised before the restart is not cleared yet".into()),
+        n => details.push(format!(
+            "{n} device errors raised before the restart are not cleared yet"
+        )),
+    }
+    tile.status_detail = details.join("; ");
+}
+
+/// A device error for people at the pit: what the device says first, then its own code (the
+/// code alone when the device sends no text).
+fn device_error_detail(code: &str, text: &str) -> String {
+    match text.trim() {
+        "" => format!("device error {code}"),
+        text => format!("{text} (device error {code})"),
+    }
+}
+
+#[cfg(test)]
+mod fold {
+    use pitwatch_api::dto::{LinkStatus, RoundOutcome};
+    use pitwatch_api::monitor::{LinkState, MonitorEvent};
+    use pitwatch_api::pit::PitConfig;
+    use pitwatch_api::recorder::Derived;
+    use pitwatch_model::{Card, EventKind, TableEvent, Target};
+    use pitwatch_rules::{Engine, RuleBook};
+    use pitwatch_transport::{Clock, SystemClock};
+
+    use crate::pit_model::PitModel;
+
+    fn card(code: &str) -> Card {
+        code.parse().expect("a card")
+    }
+
+    /// Feeds `event` to `engine` and the model the way the monitor publishes it: the event, what
+    /// the engine derived, then the engine's view.
+    fn feed(model: &mut PitModel, engine: &mut Engine, event: TableEvent) {
+        let now = SystemClock.now();
+        let table = String::from("BAC-1");
+        engine.handle_event(&event);
+        model.apply(
+            &MonitorEvent::Derived {
+                table: table.clone(),
+                derived: Derived::Event(event),
+            },
+            now,
+        );
+        while let Some(output) = engine.poll_output() {
+            model.apply(
+                &MonitorEvent::Derived {
+                    table: table.clone(),
+                    derived: Derived::Output {
+                        output,
+                        incident: None,
+                    },
+                },
+                now,
+            );
+        }
+        let view = engine.view();
+        model.apply(&MonitorEvent::View { table, view }, now);
+    }
+
+    fn drawn(seq: u64, code: &str, target: Target) -> TableEvent {
+        TableEvent::new(
+            seq,
+            EventKind::CardDrawn {
+                card: Some(card(code)),
+                target: Some(target),
+                index: None,
+                face_up: None,
+                retransmit: None,
+            },
+        )
+    }
+
+    fn shuffled(seq: u64) -> TableEvent {
+        TableEvent::new(
+            seq,
+            EventKind::Shuffled {
+                decks: None,
+                cards: None,
+                shuffler: None,
+            },
+        )
+    }
+
+    #[test]
+    fn a_table_tile_shows_the_engines_view_round_by_round() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let size = book.composition().total_cards();
+        let mut engine = Engine::new(book);
+        let mut model = PitModel::new(&pit);
+        assert_eq!(model.table("BAC-1").and_then(|t| t.cards_left), None);
+        let mut seq = 0;
+        let mut next = || {
+            seq += 1;
+            seq
+        };
+        feed(&mut model, &mut engine, shuffled(next()));
+        // The burn: a five face up, then five cards.
+        feed(&mut model, &mut engine, drawn(next(), "5H", Target::First));
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!((tile.shoe, tile.cards_dealt), (1, 1));
+        assert!(tile.burn_due && !tile.burn_done, "the burn is not over");
+        for _ in 0..5 {
+            feed(&mut model, &mut engine, drawn(next(), "2C", Target::Burn));
+        }
+        feed(&mut model, &mut engine, drawn(next(), "9S", Target::Player));
+        feed(&mut model, &mut engine, drawn(next(), "KD", Target::Banker));
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        assert!(tile.burn_done, "{tile:?}");
+        assert_eq!(tile.cards_dealt, 8);
+        assert_eq!(tile.cards_left, Some(size - 8));
+        assert_eq!(tile.current.round, 1);
+        assert_eq!(tile.current.player, [Some("9S".to_owned())]);
+        assert_eq!(tile.current.banker, [Some("KD".to_owned())]);
+
+        feed(&mut model, &mut engine, drawn(next(), "TC", Target::Player));
+        feed(&mut model, &mut engine, drawn(next(), "2H", Target::Banker));
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        let result = tile.current.result.expect("the round completed");
+        assert_eq!(result.outcome, Some(RoundOutcome::Player));
+        assert_eq!(
+            (result.player_total, result.banker_total),
+            (Some(9), Some(2))
+        );
+        assert_eq!(tile.rounds.len(), 1);
+
+        // The next card starts round 2 with empty hands.
+        feed(&mut model, &mut engine, drawn(next(), "AS", Target::Player));
+        let tile = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(tile.current.round, 2);
+        assert_eq!(tile.current.player, [Some("AS".to_owned())]);
+        assert_eq!(tile.current.banker, Vec::<Option<String>>::new());
+
+        // A new shoe, as the engine counts it, starts the tile and the roads afresh.
+        feed(&mut model, &mut engine, shuffled(next()));
+        let tile = model.table("BAC-1").expect("BAC-1");
+        assert_eq!(tile.shoe, engine.view().shoe);
+        assert_eq!(tile.cards_dealt, 0, "{tile:?}");
+        assert!(tile.rounds.iter().all(|r| r.shoe == tile.shoe));
+    }
+
+    #[test]
+    fn a_device_error_shows_on_the_tile_until_it_clears_and_events_carry_their_receive_time() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let mut engine = Engine::new(book);
+        let mut model = PitModel::new(&pit);
+        let at = SystemClock.now();
+        model.apply(
+            &MonitorEvent::Link {
+                table: "BAC-1".into(),
+                state: LinkState::Connected,
+                detail: "/dev/pts/9".into(),
+                at,
+            },
+            at,
+        );
+        let error = TableEvent::new(
+            1,
+            EventKind::DeviceError {
+                code: "E7".into(),
+                text: "shoe jammed".into(),
+            },
+        )
+        .at(at);
+        feed(&mut model, &mut engine, error);
+        let tile = model.table("BAC-1").expect("BAC-1");
+        assert_eq!(tile.status, LinkStatus::Error);
+        assert_eq!(tile.status_detail, "shoe jammed (device error E7)");
+        assert_eq!(tile.last_event_at_ms, Some(at.unix_millis()));
+        assert_eq!(tile.oldest_unsent_at_ms, Some(at.unix_millis()));
+        let sent = model.take_unsent("BAC-1").expect("BAC-1");
+        assert_eq!(sent.oldest_unsent_at_ms, Some(at.unix_millis()));
+        assert_eq!(
+            model.table("BAC-1").map(|t| t.oldest_unsent_at_ms),
+            Some(None),
+            "once sent, the event is no longer waiting"
+        );
+        let cleared = TableEvent::new(2, EventKind::DeviceErrorCleared { code: "E7".into() });
+        feed(&mut model, &mut engine, cleared);
+        let tile = model.table("BAC-1").expect("BAC-1");
+        assert_eq!(tile.status, LinkStatus::Connected, "{tile:?}");
+        assert_eq!(
+            tile.last_event_at_ms,
+            Some(at.unix_millis()),
+            "an event without a time leaves the last one"
+        );
+    }
+
+    #[test]
+    fn a_tile_stays_in_error_until_every_device_error_is_cleared_even_across_a_reconnect() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let mut engine = Engine::new(book);
+        let mut model = PitModel::new(&pit);
+        let at = SystemClock.now();
+        let link = |state| MonitorEvent::Link {
+            table: "BAC-1".into(),
+            state,
+            detail: "serial /dev/pts/9 9600 8N1".into(),
+            at,
+        };
+        model.apply(&link(LinkState::Connected), at);
+        let raise = |seq, code: &str, text: &str| {
+            TableEvent::new(
+                seq,
+                EventKind::DeviceError {
+                    code: code.into(),
+                    text: text.into(),
+                },
+            )
+        };
+        let clear = |seq, code: &str| {
+            TableEvent::new(seq, EventKind::DeviceErrorCleared { code: code.into() })
+        };
+        let tile = |model: &PitModel| model.table("BAC-1").expect("BAC-1").clone();
+
+        feed(&mut model, &mut engine, raise(1, "JAM", "card jam"));
+        feed(&mut model, &mut engine, raise(2, "DOOR_OPEN", "door open"));
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Error);
+        assert_eq!(
+            t.status_detail,
+            "door open (device error DOOR_OPEN); card jam (device error JAM)"
+        );
+
+        // The jam is cleared; the door is still open.
+        feed(&mut model, &mut engine, clear(3, "JAM"));
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(t.status_detail, "door open (device error DOOR_OPEN)");
+
+        // The link drops and comes back: the lost link shows, then the error still open.
+        model.apply(&link(LinkState::Disconnected), at);
+        assert_eq!(tile(&model).status, LinkStatus::Reconnecting);
+        model.apply(&link(LinkState::Connected), at);
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(t.status_detail, "door open (device error DOOR_OPEN)");
+
+        feed(&mut model, &mut engine, clear(4, "DOOR_OPEN"));
+        let t = tile(&model);
+        assert_eq!(t.status, LinkStatus::Connected, "{t:?}");
+        assert_eq!(t.status_detail, "device error DOOR_OPEN cleared");
+    }
+
+    #[test]
+    fn a_device_error_open_before_a_restart_keeps_the_tile_in_error_until_cleared() {
+        let pit = PitConfig::demo();
+        let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
+        let mut engine = Engine::new(book);
+        // Before the restart: the shoe jammed (the engine, rebuilt from the record, knows).
+        engine.handle_event(&TableEvent::new(
+            1,
+            EventKind::DeviceError {
+                code: "JAM".into(),
+                text: "card jam".into(),
+            },
+        ));
+        while engine.poll_output().is_some() {}
+        // After it: a new model, the link up, the engine's view published at start.
+        let mut model = PitModel::new(&pit);
+        let at = SystemClock.now();
+        model.apply(
+            &MonitorEvent::Link {
+                table: "BAC-1".into(),
+                state: LinkState::Connected,
+                detail: "serial /dev/pts/9 9600 8N1".into(),
+                at,
+            },
+            at,
+        );
+        model.apply(
+            &MonitorEvent::View {
+                table: "BAC-1".into(),
+                view: engine.view(),
+            },
+            at,
+        );
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(
+            t.status_detail,
+            "a device error raised before the restart is not cleared yet"
+        );
+        // A new error adds to it; clearing the old one leaves the new one.
+        let raise = TableEvent::new(
+            2,
+            EventKind::DeviceError {
+                code: "DOOR_OPEN".into(),
+                text: "door open".into(),
+            },
+        );
+        feed(&mut model, &mut engine, raise);
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(
+            t.status_detail,
+            "door open (device error DOOR_OPEN); a device error raised before the restart is not \
+             cleared yet"
+        );
+        let clear = |seq, code: &str| {
+            TableEvent::new(seq, EventKind::DeviceErrorCleared { code: code.into() })
+        };
+        feed(&mut model, &mut engine, clear(3, "JAM"));
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(t.status, LinkStatus::Error, "{t:?}");
+        assert_eq!(t.status_detail, "door open (device error DOOR_OPEN)");
+        feed(&mut model, &mut engine, clear(4, "DOOR_OPEN"));
+        let t = model.table("BAC-1").expect("BAC-1").clone();
+        assert_eq!(t.status, LinkStatus::Connected, "{t:?}");
+    }
+
+    #[test]
+    fn link_changes_and_frames_show_on_the_tile() {
+        let mut model = PitModel::new(&PitConfig::demo());
+        let now = SystemClock.now();
+        let (changed, raised) = model.apply(
+            &MonitorEvent::Link {
+                table: "MINI-1".into(),
+                state: LinkState::Retrying,
+                detail: "no such port".into(),
+                at: now,
+            },
+            now,
+        );
+        assert_eq!(changed.as_deref(), Some("MINI-1"));
+        assert!(raised.is_none());
+        let tile = model.table("MINI-1").expect("MINI-1");
+        assert_eq!(tile.status, LinkStatus::Reconnecting);
+        assert_eq!(tile.status_detail, "no such port");
+        model.apply(
+            &MonitorEvent::Derived {
+                table: "MINI-1".into(),
+                derived: Derived::Frame {
+                    accepted: false,
+                    reason: Some("bad checksum".into()),
+                },
+            },
+            now,
+        );
+        let tile = model.table("MINI-1").expect("MINI-1");
+        assert_eq!((tile.frames_accepted, tile.frames_rejected), (0, 1));
+        assert_eq!(tile.last_frame_ms, Some(now.unix_millis()));
+        let (changed, _) = model.apply(
+            &MonitorEvent::Link {
+                table: "NOPE".into(),
+                state: LinkState::Connected,
+                detail: String::new(),
+                at: now,
+            },
+            now,
+        );
+        assert!(changed.is_none(), "unknown tables are ignored");
+    }
+}

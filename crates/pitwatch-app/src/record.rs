@@ -1,0 +1,323 @@
+//! The record's integrity at the workstation: verification (in full once, then only what was
+//! appended since), the record's status (key, checkpoint, journals) and its alerts.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use pitwatch_api::dto::{ApiError, RecordAlert, RecordStatus, Severity};
+use pitwatch_api::record::{Installation, SegmentFailure};
+use pitwatch_store::{ChainMark, Store};
+use pitwatch_transport::Clock;
+
+use crate::live::{lock, Desk};
+
+/// What is wrong with the record: segments that failed verification at start-up, a failure the
+/// full verification found since, and journals that cannot be written.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RecordAlerts {
+    pub(crate) segments: Vec<SegmentFailure>,
+    pub(crate) verification: Option<String>,
+    pub(crate) journals: Vec<String>,
+}
+
+impl RecordAlerts {
+    fn alerts(&self) -> Vec<RecordAlert> {
+        let mut out: Vec<RecordAlert> = self
+            .segments
+            .iter()
+            .map(|f| RecordAlert {
+                severity: Severity::Critical,
+                message: f.message(),
+            })
+            .collect();
+        if let Some(problem) = &self.verification {
+            out.push(RecordAlert {
+                severity: Severity::Critical,
+                message: format!(
+                    "The record failed verification: {problem}. Recording goes on in a new segment from the next start; the record is kept unchanged as evidence."
+                ),
+            });
+        }
+        out.extend(self.journals.iter().map(|j| RecordAlert {
+            severity: Severity::High,
+            message: format!(
+                "A checkpoint journal cannot be written ({j}); recording goes on, but that witness falls behind."
+            ),
+        }));
+        out
+    }
+}
+
+/// What a verification found, and the marks to carry on from.
+pub(crate) type Verified = Option<(Vec<ChainMark>, String)>;
+
+impl Desk {
+    /// The record: where it is, its id, the installation key's fingerprint, the latest
+    /// checkpoint, and what is wrong with it.
+    pub fn record_status(&self) -> RecordStatus {
+        RecordStatusSource {
+            installation: self.installation.clone(),
+            db: self.db.clone(),
+        }
+        .status(&lock(&self.alerts))
+    }
+
+    /// Verifies the record's chains: in full (with SQLite's own integrity check) the first time,
+    /// then only the rows appended since, after checking that the last row verified still has
+    /// the hash it had (see [`Store::verify_after`]). Returns whether it is intact and what was
+    /// checked, in words.
+    pub fn verify(&self, store: &Store) -> Result<(bool, String), ApiError> {
+        verify_into(
+            &self.verified,
+            self.clock.as_ref(),
+            &self.installation,
+            store,
+        )
+    }
+
+    /// Whether the record has been verified in full since the desk started (by the background
+    /// check or a replay) and was intact then.
+    pub fn verified_in_full(&self) -> bool {
+        lock(&self.verified).is_some()
+    }
+}
+
+/// Verifies the record into `verified` (see [`Desk::verify`]): against the installation's key
+/// and witnesses, in full the first time, then only what was appended since.
+pub(crate) fn verify_into(
+    verified: &Mutex<Verified>,
+    clock: &dyn Clock,
+    installation: &Installation,
+    store: &Store,
+) -> Result<(bool, String), ApiError> {
+    let previous = lock(verified).clone();
+    let now = clock.now().to_string();
+    let mut options = installation.verify_options(store, pitwatch_store::Depth::Full)?;
+    let full_at = previous.as_ref().map(|(marks, at)| {
+        options.marks = Some(marks.clone());
+        at.clone()
+    });
+    let report = store.verify_with(&options)?;
+    let rows = report.rows_checked();
+    let signed = match &report.latest {
+        Some(latest) => format!(
+            "signed by this installation's key {} up to checkpoint {} ({})",
+            latest.key, latest.text.id, latest.text.at
+        ),
+        None => "no checkpoint yet".to_owned(),
+    };
+    let predating = if report.predating.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; rows written before signing began ({}) are vouched for by their chains alone",
+            report
+                .predating
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let (ok, detail) = match (report.intact(), &full_at) {
+        (false, _) => (false, report.problems.join("; ")),
+        (true, None) => (
+            true,
+            format!(
+                "the record proves itself: every chain verified in full ({rows} rows), {signed}, \
+                 no witness contradicts it, and the database's own check passed{predating}"
+            ),
+        ),
+        (true, Some(at)) => (
+            true,
+            format!(
+                "the record proves itself: verified in full at {at}, and the {rows} rows \
+                 appended since verified now; {signed}{predating}"
+            ),
+        ),
+    };
+    if ok {
+        if let Some(marks) = report.marks() {
+            *lock(verified) = Some((marks, full_at.unwrap_or(now)));
+        }
+    } else {
+        // Found once, said every time: verify in full again next time.
+        *lock(verified) = None;
+    }
+    Ok((ok, detail))
+}
+
+/// What the record's status is read from.
+pub(crate) struct RecordStatusSource {
+    pub(crate) installation: Installation,
+    pub(crate) db: PathBuf,
+}
+
+impl RecordStatusSource {
+    pub(crate) fn status(&self, alerts: &RecordAlerts) -> RecordStatus {
+        let store = self.installation.open_read_only(&self.db).ok();
+        let record_id = store.as_ref().and_then(|s| s.record_id().ok().flatten());
+        let latest_checkpoint = store
+            .as_ref()
+            .and_then(|s| s.latest_checkpoint().ok().flatten())
+            .map(|c| c.to_string());
+        let mut journals = vec![pitwatch_store::witness::journal_beside(&self.db)];
+        if let Some(record) = &record_id {
+            journals.extend(
+                self.installation
+                    .witness_dirs
+                    .iter()
+                    .map(|d| pitwatch_store::witness::journal_in(d, record)),
+            );
+        }
+        RecordStatus {
+            path: self.db.display().to_string(),
+            record_id,
+            key_fingerprint: self.installation.fingerprint(),
+            latest_checkpoint,
+            journals: journals.iter().map(|j| j.display().to_string()).collect(),
+            alerts: alerts.alerts(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use pitwatch_api::dto::{PitUpdate, Severity};
+    use pitwatch_sim::Pace;
+    use pitwatch_store::Role;
+    use pitwatch_transport::{Clock, SystemClock};
+
+    use crate::live::Desk;
+    use crate::setup::{DeskOptions, DEMO_MARK};
+    use crate::testkit::*;
+
+    #[test]
+    fn the_record_shows_its_key_and_checkpoint_and_a_failing_witness_is_an_alert() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("pit.db");
+        let witness = dir.path().join("witness");
+        std::fs::create_dir(&witness).expect("a witness folder");
+        let mut options = DeskOptions::demo(db.clone());
+        options.pace = Pace::Times(20.0);
+        options.installation.witness_dirs = vec![witness.clone()];
+        // The record exists; its journal in the witness folder cannot be written (a folder
+        // stands where the file should be).
+        let mut store = options.installation.open(&db).expect("the record");
+        store
+            .set_meta("site", "Witness test", SystemClock.now())
+            .expect("written");
+        let record = store.record_id().expect("read").expect("an id");
+        drop(store);
+        let journal = pitwatch_store::witness::journal_in(&witness, &record);
+        std::fs::remove_file(&journal).expect("the journal was written");
+        std::fs::create_dir(&journal).expect("a folder in the journal's place");
+
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        let status = desk.overview().record;
+        assert_eq!(status.record_id.as_deref(), Some(record.as_str()));
+        let fingerprint = status.key_fingerprint.clone().expect("a key");
+        assert_eq!(fingerprint.len(), 39, "{fingerprint}");
+        assert!(
+            status.latest_checkpoint.as_deref().is_some_and(|c| c
+                .starts_with("pitwatch-checkpoint:1:")
+                && c.ends_with(&fingerprint)),
+            "{status:?}"
+        );
+        assert_eq!(status.journals.len(), 2, "{status:?}");
+        // The monitor writes checkpoints as the demo deals; the witness cannot take them.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let alert = loop {
+            match updates.recv_timeout(Duration::from_millis(500)) {
+                Ok(PitUpdate::Record { record }) if !record.alerts.is_empty() => break record,
+                _ if Instant::now() > deadline => panic!("no record alert"),
+                _ => {}
+            }
+        };
+        assert_eq!(alert.alerts[0].severity, Severity::High);
+        assert!(
+            alert.alerts[0].message.contains("cannot be written"),
+            "{:?}",
+            alert.alerts
+        );
+        assert_eq!(
+            desk.overview().record.alerts,
+            alert.alerts,
+            "every screen shows it"
+        );
+        // Recording went on: the record itself is intact and growing.
+        desk.stop();
+        let store = test_store(&db);
+        let report = store.verify().expect("verifies");
+        assert!(report
+            .problems
+            .iter()
+            .all(|p| !p.contains("not in the record")));
+        assert!(report.chains_intact());
+    }
+
+    #[test]
+    fn a_row_altered_in_place_is_found_by_the_background_verification_and_moves_the_next_start() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("pit.db");
+        let options = DeskOptions::demo(db.clone());
+        {
+            let mut store = options.installation.open(&db).expect("the record");
+            let now = SystemClock.now();
+            store.set_meta("site", "Main pit", now).expect("written");
+            store.set_meta(DEMO_MARK, "1", now).expect("written");
+            store
+                .add_user("setup", "ana", Role::Supervisor, "a long passphrase", now)
+                .expect("a user");
+        }
+        // The audit row's text is changed without recomputing its hash: the quick start-up check
+        // (which does not hash rows again) passes; the full one does not.
+        let conn = rusqlite::Connection::open(&db).expect("the file");
+        let trigger: String = conn
+            .query_row(
+                "SELECT sql FROM sqlite_master WHERE name = 'audit_log_append_only_u'",
+                [],
+                |r| r.get(0),
+            )
+            .expect("the trigger");
+        conn.execute_batch(
+            "DROP TRIGGER audit_log_append_only_u; \
+             UPDATE audit_log SET detail = 'admin' WHERE action = 'user.add';",
+        )
+        .expect("altered");
+        // Put back exactly as it was, so the schema shows nothing.
+        conn.execute_batch(&trigger).expect("the trigger back");
+        drop(conn);
+        let (desk, updates) = Desk::start(options.clone()).expect("the desk starts");
+        assert_eq!(desk.db(), db.as_path(), "the quick check passed");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let alert = loop {
+            match updates.recv_timeout(Duration::from_millis(500)) {
+                Ok(PitUpdate::Record { record }) if !record.alerts.is_empty() => break record,
+                _ if Instant::now() > deadline => panic!("no record alert"),
+                _ => {}
+            }
+        };
+        assert_eq!(alert.alerts[0].severity, Severity::Critical);
+        assert!(
+            alert.alerts[0].message.contains("audit_log row"),
+            "{:?}",
+            alert.alerts
+        );
+        desk.stop();
+        drop(desk);
+        assert!(pitwatch_api::record::failed_marker(&db).exists());
+        // The next start records into a new segment, and still says why.
+        let (desk, updates) = Desk::start(options).expect("the desk starts again");
+        drop(updates);
+        assert_eq!(
+            desk.db(),
+            pitwatch_api::record::segment_path(&db, 2).as_path()
+        );
+        let alerts = desk.overview().record.alerts;
+        assert!(alerts[0].message.contains("audit_log row"), "{alerts:?}");
+        desk.stop();
+    }
+}
