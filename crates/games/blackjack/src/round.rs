@@ -1025,7 +1025,11 @@ impl Rounds {
         for b in data.boxes.iter().filter(|b| Self::in_play(b)) {
             let mut hands = Inline::default();
             for (hi, h) in b.hands().iter().enumerate() {
-                let (outcome, pays, rule) = self.settle(h, hi, dealer, dealer_final);
+                let (outcome, pays, mut rule) = self.settle(h, hi, dealer, dealer_final);
+                // 5.1 and 5.4 are the Blackjack rules' numbers; Pontoon's are not in the source.
+                if self.book.variant.is_pontoon() && rule.is_some_and(|r| r.starts_with("5.")) {
+                    rule = None;
+                }
                 let total = h.cards.total();
                 hands.push(HandRecord {
                     cards: h.cards,
