@@ -655,13 +655,13 @@ impl Rounds {
                 if !self.dealer_flagged {
                     let wrong = if self.all_settled() && !self.book.dealer_plays_when_all_settled {
                         Some(
-                            "every box was already settled, so the dealer takes no further card"
+                            "when every box was already settled, so the dealer takes no further card"
                                 .to_owned(),
                         )
                     } else {
                         match (self.dealer_must_draw(), self.dealer.total()) {
                             (Some(false), Some(t)) => Some(format!(
-                                "the dealer drew on {}{}, where the book says stand",
+                                "on {}{}, where the book says stand",
                                 if t.soft { "soft " } else { "" },
                                 t.value
                             )),
@@ -674,7 +674,7 @@ impl Rounds {
                             Code::DealerDrawWrong,
                             seq,
                             vec![seq],
-                            format!("A card went to the dealer after {why}."),
+                            format!("The dealer took a card {why}."),
                         );
                     }
                 }
