@@ -540,6 +540,18 @@ impl Rounds {
     fn after_initial_card(&mut self) {
         if self.initial_done() {
             self.stage = Stage::Play;
+            // With a hole card, a dealer blackjack is known now: no box plays (5.1(d), (e)).
+            if self.book.hole_card == HoleCard::American && self.dealer.is_natural() {
+                for b in &mut self.boxes {
+                    let n = usize::from(b.n_hands);
+                    for h in &mut b.hands[..n] {
+                        if h.open() {
+                            h.end = End::Stood;
+                        }
+                    }
+                }
+                self.stage = Stage::Dealer;
+            }
         }
     }
 

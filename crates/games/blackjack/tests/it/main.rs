@@ -3,4 +3,5 @@
 
 mod books;
 mod fixtures;
+mod hole_card;
 mod simulated;
