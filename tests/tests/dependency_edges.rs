@@ -109,6 +109,8 @@ const OWNED: &[(&str, &[&str])] = &[
     // Signing the record is the store's: nothing else holds or uses the key's primitives.
     ("ed25519-dalek", &["pitwatch-store"]),
     ("serialport", &["pitwatch-transport"]),
+    // The central record (issue 16): only the replication crate talks to PostgreSQL.
+    ("tokio-postgres", &["pitwatch-sync"]),
     ("tauri", &["pitwatch-desktop"]),
     ("webkit2gtk", &["pitwatch-desktop"]),
 ];

@@ -74,6 +74,102 @@ pub struct PitConfig {
     /// Where the record is witnessed.
     #[serde(default)]
     pub record: RecordConfig,
+    /// The central database the record is replicated to, if any (`[central]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub central: Option<CentralConfig>,
+}
+
+/// Replication to the central database (`[central]`, issue 16). The URL (which may hold a
+/// password) is never written here: it is read from an environment variable or from a file only
+/// its owner may read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CentralConfig {
+    /// Refused: a URL in the pit definition would keep credentials in plain text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The environment variable holding the central URL (`postgres://…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_env: Option<String>,
+    /// A file, readable by its owner only, holding the central URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_file: Option<std::path::PathBuf>,
+    /// The site's id in the central database.
+    pub site: String,
+    /// This workstation's id within the site.
+    pub workstation: String,
+    /// Replication lag (time behind, or the link down) past which an alert is raised, seconds.
+    #[serde(default = "default_alert_after_s")]
+    pub alert_after_s: u64,
+}
+
+fn default_alert_after_s() -> u64 {
+    60
+}
+
+impl CentralConfig {
+    fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.url.is_some() {
+            problems.push(
+                "central.url would keep the central database's credentials in the pit                  definition in plain text: give url_env (an environment variable) or url_file                  (a file only its owner may read)"
+                    .to_owned(),
+            );
+        }
+        match (&self.url_env, &self.url_file) {
+            (None, None) if self.url.is_none() => {
+                problems.push("central: give url_env or url_file".to_owned())
+            }
+            (Some(_), Some(_)) => {
+                problems.push("central: give url_env or url_file, not both".to_owned())
+            }
+            _ => {}
+        }
+        for (what, value) in [("site", &self.site), ("workstation", &self.workstation)] {
+            if value.trim().is_empty() {
+                problems.push(format!("central.{what} is empty"));
+            } else if value.contains('/') || control_char(value).is_some() {
+                problems.push(format!(
+                    "central.{what} {value:?} holds a '/' or a control character"
+                ));
+            }
+        }
+        if self.alert_after_s == 0 {
+            problems.push("central.alert_after_s must be at least 1".to_owned());
+        }
+        problems
+    }
+
+    /// The central URL, from the environment variable or the owner-only file.
+    pub fn url(&self) -> Result<String, String> {
+        if let Some(name) = &self.url_env {
+            return std::env::var(name).map_err(|_| {
+                format!("the environment variable {name} (central.url_env) is not set")
+            });
+        }
+        let Some(path) = &self.url_file else {
+            return Err("central: give url_env or url_file".to_owned());
+        };
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(path)
+                .map_err(|e| format!("central.url_file {}: {e}", path.display()))?
+                .permissions()
+                .mode();
+            if mode & 0o077 != 0 {
+                return Err(format!(
+                    "central.url_file {} may be read by others (mode {:o}): make it \
+                     owner-only (chmod 600)",
+                    path.display(),
+                    mode & 0o777
+                ));
+            }
+        }
+        std::fs::read_to_string(path)
+            .map(|t| t.trim().to_owned())
+            .map_err(|e| format!("central.url_file {}: {e}", path.display()))
+    }
 }
 
 /// The record's witnesses (`[record]`).
@@ -235,6 +331,9 @@ impl PitConfig {
         if self.tables.is_empty() {
             problems.push("no [[table]] is defined".to_owned());
         }
+        if let Some(central) = &self.central {
+            problems.extend(central.problems());
+        }
         for dir in &self.record.witness {
             if !dir.is_dir() {
                 problems.push(format!(
@@ -354,6 +453,58 @@ mod tests {
             .tables
             .iter()
             .any(|t| Protocol::from(&t.device) == Protocol::Barcode));
+    }
+
+    #[test]
+    fn central_replication_is_configured_without_a_url_in_plain_text() {
+        let pit = |central: &str| {
+            PitConfig::from_toml(&format!(
+                "[site]\nname = \"S\"\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
+                 rules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
+                 link = {{ kind = \"tcp\", address = \"127.0.0.1:4001\" }}\n[central]\n{central}"
+            ))
+        };
+        let ok = pit(
+            "url_env = \"PITWATCH_CENTRAL_TEST_URL\"\nsite = \"sky\"\nworkstation = \"pit-3\"\n",
+        )
+        .expect("valid");
+        let central = ok.central.expect("central");
+        assert_eq!(central.alert_after_s, 60);
+        assert!(central
+            .url()
+            .unwrap_err()
+            .contains("PITWATCH_CENTRAL_TEST_URL"));
+        let err =
+            pit("url = \"postgres://ana:secret@db/pit\"\nsite = \"\"\nworkstation = \"a/b\"\n")
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("plain text"), "{err}");
+        assert!(err.contains("central.site is empty"), "{err}");
+        assert!(err.contains("central.workstation \"a/b\""), "{err}");
+        let both = pit("url_env = \"X\"\nurl_file = \"/x\"\nsite = \"s\"\nworkstation = \"w\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(both.contains("not both"), "{both}");
+
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("central.url");
+        std::fs::write(&file, "postgres://pitwatch@db/central\n").expect("write");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        let central = CentralConfig {
+            url: None,
+            url_env: None,
+            url_file: Some(file.clone()),
+            site: "s".into(),
+            workstation: "w".into(),
+            alert_after_s: 5,
+        };
+        assert!(central.url().unwrap_err().contains("chmod 600"));
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        assert_eq!(
+            central.url().expect("url"),
+            "postgres://pitwatch@db/central"
+        );
     }
 
     #[test]

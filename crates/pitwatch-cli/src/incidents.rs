@@ -21,8 +21,10 @@ use pitwatch_store::{Incident, IncidentFilter, IncidentId, Role, Status, Store};
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// The Pitwatch database.
-    #[arg(long)]
-    db: PathBuf,
+    #[arg(long, required_unless_present = "central")]
+    db: Option<PathBuf>,
+    #[command(flatten)]
+    source: crate::central::CentralSource,
     /// Only incidents at this table.
     #[arg(long)]
     table: Option<String>,
@@ -81,8 +83,10 @@ pub enum IncidentCommand {
     /// Show one incident with its history.
     Show {
         /// The Pitwatch database.
-        #[arg(long)]
-        db: PathBuf,
+        #[arg(long, required_unless_present = "central")]
+        db: Option<PathBuf>,
+        #[command(flatten)]
+        source: crate::central::CentralSource,
         /// The incident's number.
         id: i64,
     },
@@ -288,9 +292,20 @@ fn as_admin(target: &AdminArgs) -> anyhow::Result<(Store, pitwatch_app::Principa
     Ok((store, who))
 }
 
+/// Opens a record to read: a central copy read-only (nothing may be written to it), a file as
+/// the installation opens it.
+fn open_source(source: &crate::central::Source) -> anyhow::Result<Store> {
+    if source.central {
+        Store::open_read_only(&source.db).context("cannot open the central copy")
+    } else {
+        open(&source.db)
+    }
+}
+
 /// Runs `pitwatch incidents`.
 pub fn run_list(args: ListArgs) -> anyhow::Result<ExitCode> {
-    let store = open(&args.db)?;
+    let source = args.source.resolve(args.db.as_deref())?;
+    let store = open_source(&source)?;
     let filter = IncidentFilter {
         table: args.table,
         status: args.status.map(Status::from),
@@ -356,8 +371,9 @@ fn to_json(i: &Incident) -> serde_json::Value {
 pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
     let now = crate::now();
     match command {
-        IncidentCommand::Show { db, id } => {
-            let store = open(&db)?;
+        IncidentCommand::Show { db, source, id } => {
+            let source = source.resolve(db.as_deref())?;
+            let store = open_source(&source)?;
             let incident = store.incident(IncidentId(id))?;
             outln!(
                 "incident {}: {} ({}) at {}, {}",

@@ -23,6 +23,7 @@ macro_rules! errln {
 }
 
 mod bench;
+mod central;
 mod credentials;
 mod events;
 mod export;
@@ -88,6 +89,11 @@ enum Command {
     /// and loss figures beside a bare baseline.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// The central database every workstation replicates its record to (PostgreSQL).
+    #[command(subcommand)]
+    Central(central::CentralCommand),
+    /// Ship a record's outbox to the central database: once, or continuously until Ctrl-C.
+    Sync(central::SyncArgs),
 }
 
 /// The host's current time: the CLI is an edge of the system, where the clock may be read.
@@ -115,6 +121,8 @@ fn main() -> ExitCode {
         Command::Incident(command) => incidents::run_step(command),
         Command::User(command) => incidents::run_user(command),
         Command::Bench(command) => bench::run(command),
+        Command::Central(command) => central::run(command),
+        Command::Sync(args) => central::run_sync(args),
     };
     match outcome {
         Ok(code) => code,

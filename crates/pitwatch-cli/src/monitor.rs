@@ -89,6 +89,30 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
         ..MonitorOptions::default()
     };
     let (monitor, events) = Monitor::start_with(store, tables, Arc::new(SystemClock), options)?;
+    // Replication to the central database runs beside recording, on its own connection: the
+    // record never waits for the network.
+    let replicator = match &pit.central {
+        Some(central) => {
+            let url = central.url().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let id = pitwatch_sync::Identity {
+                site: central.site.clone(),
+                workstation: central.workstation.clone(),
+            };
+            outln!(
+                "replicating to {} as {id}; alert when more than {} s behind",
+                pitwatch_sync::redact(&url),
+                central.alert_after_s
+            );
+            Some(crate::central::replicate(
+                url,
+                db.clone(),
+                id,
+                Duration::from_millis(250),
+                Duration::from_secs(central.alert_after_s),
+            )?)
+        }
+        None => None,
+    };
     let mut degraded = false;
     outln!(
         "monitoring {} table(s) of {} into {}; Ctrl-C to stop",
@@ -114,6 +138,9 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
         errln!("stopping while recording is degraded: what waits is written now, or kept in the spool file for the next start");
     }
     outln!("stopping…");
+    if let Some(replicator) = replicator {
+        replicator.stop();
+    }
     if let Err(error) = monitor.stop() {
         errln!("FAILED monitor: {error}");
         failed = true;

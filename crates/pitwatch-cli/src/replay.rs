@@ -27,24 +27,28 @@ use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 
 /// Arguments of `pitwatch replay`.
 #[derive(Debug, Args)]
-#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "db"]))]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "db", "central"]))]
+#[command(group = clap::ArgGroup::new("record").args(["db", "central"]))]
 pub struct ReplayArgs {
     /// The table event file (JSON Lines, one event per line), or a raw capture with `--format`.
     file: Option<PathBuf>,
     /// Replay from a Pitwatch database instead: the table's raw bytes re-decoded and re-run.
     #[arg(long, requires = "table", conflicts_with_all = ["file", "rules", "format"])]
     db: Option<PathBuf>,
+    /// Or replay from the central database's copy of a workstation's record.
+    #[command(flatten)]
+    source: crate::central::CentralSource,
     /// With --db: the table.
-    #[arg(long, requires = "db")]
+    #[arg(long, requires = "record")]
     table: Option<String>,
     /// With --db: the shoe (1-based; default: the shoe in play at --at, or the last shoe).
-    #[arg(long, requires = "db")]
+    #[arg(long, requires = "record")]
     shoe: Option<u32>,
     /// With --db: the shoe in play at this time (RFC 3339).
-    #[arg(long, requires = "db", conflicts_with = "shoe")]
+    #[arg(long, requires = "record", conflicts_with = "shoe")]
     at: Option<Timestamp>,
     /// With --db: print every event with the table as it stood after it.
-    #[arg(long, requires = "db")]
+    #[arg(long, requires = "record")]
     steps: bool,
     /// What the file holds: a table event file, or a raw capture in a device protocol.
     #[arg(long, value_enum, default_value = "events")]
@@ -54,7 +58,7 @@ pub struct ReplayArgs {
     pace_ms: i64,
     /// The rule book: a built-in id (nz-baccarat, nz-baccarat-continuous, macau-baccarat,
     /// nz-blackjack, nz-pontoon) or the path of a rule book TOML file.
-    #[arg(long, value_name = "BOOK", required_unless_present = "db")]
+    #[arg(long, value_name = "BOOK", required_unless_present_any = ["db", "central"])]
     rules: Option<String>,
     /// Print JSON Lines (one object per round, irregularity and shoe) instead of text.
     #[arg(long)]
@@ -97,6 +101,15 @@ const PIECE: usize = 64 * 1024;
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     if let (Some(db), Some(table)) = (&args.db, &args.table) {
         return crate::replay_record::run(db, table, args.shoe, args.at, args.steps, args.json);
+    }
+    if args.source.central.is_some() {
+        let Some(table) = &args.table else {
+            anyhow::bail!("give --table with --central");
+        };
+        let source = args.source.resolve(None)?;
+        return crate::replay_record::run(
+            &source.db, table, args.shoe, args.at, args.steps, args.json,
+        );
     }
     let (Some(path), Some(rules)) = (&args.file, &args.rules) else {
         anyhow::bail!("give a FILE and --rules, or --db and --table");

@@ -19,12 +19,16 @@ use pitwatch_store::{CheckpointText, Depth, PublicKey, VerifyReport};
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The Pitwatch database file.
-    #[arg(long)]
-    db: PathBuf,
-    /// Another witness: a checkpoint journal, or a folder holding `<record id>.checkpoints`
-    /// (repeatable). The journal beside the database is always read.
+    #[arg(long, required_unless_present = "central")]
+    db: Option<PathBuf>,
+    #[command(flatten)]
+    source: crate::central::CentralSource,
+    /// Another witness: a checkpoint journal, a folder holding `<record id>.checkpoints`, or
+    /// the central database (`postgres://…`, `env:NAME`, `file:PATH`), which holds the
+    /// record's latest replicated checkpoint and every chain's head (repeatable). The journal
+    /// beside the database is always read.
     #[arg(long, value_name = "PATH")]
-    witness: Vec<PathBuf>,
+    witness: Vec<String>,
     /// A checkpoint written down elsewhere (as printed in a report: `pitwatch-checkpoint:1:…`)
     /// that the record must still hold, unchanged (repeatable).
     #[arg(long, value_name = "TEXT")]
@@ -40,8 +44,10 @@ pub struct VerifyArgs {
 
 /// Runs `pitwatch verify`.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    if !args.db.exists() {
-        bail!("{} does not exist", args.db.display());
+    let source = args.source.resolve(args.db.as_deref())?;
+    let db = &source.db;
+    if !db.exists() {
+        bail!("{} does not exist", db.display());
     }
     let installation = Installation::from_env();
     let mut trusted = Vec::new();
@@ -58,40 +64,64 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let store = installation
-        .open_read_only(&args.db)
-        .with_context(|| format!("cannot open {}", args.db.display()))?;
+        .open_read_only(db)
+        .with_context(|| format!("cannot open {}", db.display()))?;
     let record_id = store.record_id().context("cannot read the record")?;
-    drop(store);
     let mut journals = Vec::new();
+    let mut central_problems = Vec::new();
     for witness in &args.witness {
+        if is_central(witness) {
+            let url = crate::central::central_url(witness)?;
+            let mut central = pitwatch_sync::Central::connect(&url).with_context(|| {
+                format!("cannot reach the witness {}", pitwatch_sync::redact(&url))
+            })?;
+            central.check_schema()?;
+            let held = match &record_id {
+                Some(id) => central.witness(id)?,
+                None => None,
+            };
+            match held {
+                Some(checkpoint) => {
+                    outln!(
+                        "  central witness {}: checkpoint {} at {}",
+                        pitwatch_sync::redact(&url),
+                        checkpoint.id,
+                        checkpoint.at
+                    );
+                    checkpoints.push(checkpoint);
+                }
+                None => errln!(
+                    "note: the central database {} holds no checkpoint of this record",
+                    pitwatch_sync::redact(&url)
+                ),
+            }
+            central_problems.extend(central.witness_problems(&store)?);
+            continue;
+        }
+        let witness = PathBuf::from(witness);
         if witness.is_dir() {
             match &record_id {
-                Some(id) => journals.push(pitwatch_store::witness::journal_in(witness, id)),
+                Some(id) => journals.push(pitwatch_store::witness::journal_in(&witness, id)),
                 None => errln!(
                     "note: {} is a folder, but the record has no id to find its journal by",
                     witness.display()
                 ),
             }
         } else {
-            journals.push(witness.clone());
+            journals.push(witness);
         }
     }
+    drop(store);
     let depth = if args.quick {
         Depth::Quick
     } else {
         Depth::Full
     };
-    let report = record::verify(
-        &installation,
-        &args.db,
-        depth,
-        &trusted,
-        &journals,
-        &checkpoints,
-    )
-    .context("cannot read the record")?;
+    let mut report = record::verify(&installation, db, depth, &trusted, &journals, &checkpoints)
+        .context("cannot read the record")?;
+    report.problems.extend(central_problems);
     let trust_known = !trusted.is_empty() || installation.trusted().is_ok_and(|k| !k.is_empty());
-    print_report(&args.db, &report, &installation);
+    print_report(db, &report, &installation);
     if !trust_known && report.latest.is_some() {
         errln!(
             "CANNOT CHECK THE SIGNATURE: no trusted key (the installation key {} is not here); \
@@ -110,6 +140,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(ExitCode::from(1))
     }
+}
+
+/// Whether a `--witness` names the central database rather than a journal or folder.
+fn is_central(witness: &str) -> bool {
+    ["postgres://", "postgresql://", "env:", "file:"]
+        .iter()
+        .any(|p| witness.starts_with(p))
 }
 
 fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Installation) {

@@ -245,6 +245,28 @@ fn key_text(derived: &Derived, value: impl Fn(&str) -> Json) -> String {
     }
 }
 
+/// Applies a chained fact as stored (its kind and JSON body) to its derived table: how a record
+/// rebuilt from its chains alone (see [`crate::outbox`]) gets its derived tables back.
+pub(crate) fn apply_stored(conn: &Connection, kind: &str, body: &str) -> Result<(), StoreError> {
+    let derived = derived_named(kind).ok_or_else(|| {
+        StoreError::Invalid(format!("a fact names {kind:?}, not a derived table"))
+    })?;
+    let Ok(Json::Object(body)) = serde_json::from_str::<Json>(body) else {
+        return Err(StoreError::Invalid(format!(
+            "a fact about {kind} has a body that is not a JSON object"
+        )));
+    };
+    let values: Vec<(&str, FactValue)> = derived
+        .columns
+        .iter()
+        .filter_map(|c| {
+            body.get(*c)
+                .map(|v| (*c, FactValue::from_json(v).unwrap_or(FactValue::Null)))
+        })
+        .collect();
+    apply(conn, derived, &values)
+}
+
 /// Applies a fact's values to the derived table.
 fn apply(
     conn: &Connection,

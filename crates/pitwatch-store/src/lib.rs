@@ -13,6 +13,7 @@ pub mod groups;
 pub mod incidents;
 pub mod lease;
 pub mod migrate;
+pub mod outbox;
 pub mod rawsink;
 pub mod seal;
 pub mod shift;

@@ -287,7 +287,7 @@ pub(crate) fn counts_text(counts: &[i64]) -> String {
 }
 
 /// The counts stored in a checkpoint, if well formed.
-pub(crate) fn parse_counts(text: &str) -> Option<Vec<i64>> {
+pub fn parse_counts(text: &str) -> Option<Vec<i64>> {
     if text.is_empty() {
         return Some(Vec::new());
     }

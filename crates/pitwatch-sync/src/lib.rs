@@ -1,0 +1,885 @@
+//! Replication of every workstation's record to a central PostgreSQL database (issue 16).
+//!
+//! The local record stays the ground truth. Each workstation's **outbox** ([`Central::sync_once`])
+//! reads every chain of its record in order through the store ([`pitwatch_store::outbox`]: only
+//! the store knows SQLite) and ships the rows the central database does not hold yet, keyed by
+//! (site, workstation, chain, position):
+//!
+//! - each row is checked before it is sent with the store's own chain code (its hash over the
+//!   previous row's hash and its content; its position the next one): a row that does not follow
+//!   is **refused** and reported (`central_reports`), and nothing after it in its chain is sent;
+//! - the server keeps each chain contiguous itself (a trigger in the central schema): a gap is
+//!   never filled out of order, a row delivered twice is stored once, a different row at a
+//!   position it holds is an error, and nothing is ever updated or deleted;
+//! - before sending, the row the server holds last is compared with the record's row at that
+//!   position: a record changed after replication (or cut short, or replaced) is refused;
+//! - the signed chains go first and the checkpoints chain last, up to the checkpoint that was
+//!   latest when the round began, so the central copy never holds a checkpoint before the rows it
+//!   signs; the latest checkpoint delivered is kept per workstation (`latest_checkpoints`), so
+//!   the server is an outside witness of every local record ([`Central::witness`]);
+//! - a server that holds fewer rows than this process delivered earlier (restored from an older
+//!   backup) is reported (`behind`) and refilled from where it stands.
+//!
+//! Reading back: [`Central::workstations`] lists what the server holds, and [`Central::rebuild`]
+//! writes one workstation's record, as far as its latest delivered checkpoint, into a new SQLite
+//! file through the store, which then verifies, lists and replays exactly as the original.
+//!
+//! Everything here is blocking from the caller's side (a current-thread tokio runtime inside
+//! [`Central`]), so the CLI's and the monitor's threads use it as they use the store.
+
+pub mod replicator;
+mod schema;
+pub mod test_server;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use pitwatch_model::Timestamp;
+use pitwatch_store::chain::{self, Chain, Hash, CHECKPOINTS, GENESIS, SIGNED};
+use pitwatch_store::outbox::{self, ChainRow, Rebuild};
+use pitwatch_store::{CheckpointText, Store, StoreError};
+use tokio::runtime::Runtime;
+use tokio_postgres::{Client, NoTls};
+
+pub use replicator::{ReplicationStatus, Replicator};
+pub use schema::{MIGRATIONS, SCHEMA_VERSION};
+
+/// Rows read from the record and sent in one statement.
+pub const BATCH: usize = 2000;
+
+/// How long one round trip to the server may take before the link is taken for down.
+pub const IO_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What can go wrong talking to the central database.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// The server refused or the link failed.
+    #[error("central database: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// The server did not answer in time.
+    #[error("central database: no answer within {0:?} (is the server down or the link cut?)")]
+    Timeout(Duration),
+    /// The local record could not be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The central database is not set up, or set up by a newer Pitwatch.
+    #[error("{0}")]
+    Schema(String),
+    /// A request the central database cannot take (another record under the same name, …).
+    #[error("{0}")]
+    Invalid(String),
+    /// The async runtime could not start.
+    #[error("cannot start the runtime: {0}")]
+    Runtime(#[from] std::io::Error),
+}
+
+/// Which workstation a record is, in the central database.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Identity {
+    /// The site (a casino).
+    pub site: String,
+    /// The workstation (a pit's Pitwatch), unique within its site.
+    pub workstation: String,
+}
+
+impl std::fmt::Display for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.site, self.workstation)
+    }
+}
+
+impl std::str::FromStr for Identity {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Identity, String> {
+        match text.split_once('/') {
+            Some((site, workstation)) if !site.is_empty() && !workstation.is_empty() => {
+                Ok(Identity {
+                    site: site.to_owned(),
+                    workstation: workstation.to_owned(),
+                })
+            }
+            _ => Err(format!("{text:?} is not SITE/WORKSTATION")),
+        }
+    }
+}
+
+/// One chain's replication: how far the record and the server are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainLag {
+    /// The chained table.
+    pub table: &'static str,
+    /// Rows in the local record.
+    pub local: i64,
+    /// Rows the server holds.
+    pub central: i64,
+}
+
+/// What one round of the outbox did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SyncReport {
+    /// Rows sent and stored in this round.
+    pub delivered: u64,
+    /// Every chain, after the round.
+    pub chains: Vec<ChainLag>,
+    /// Rows refused (the chain, the position and why): nothing after them was sent.
+    pub refused: Vec<String>,
+    /// Chains the server held fewer rows of than were delivered before (then refilled).
+    pub behind: Vec<String>,
+    /// Rows the server still lacks.
+    pub rows_behind: i64,
+    /// How far the latest checkpoint delivered is behind the record's latest (ms of record time).
+    pub ms_behind: i64,
+}
+
+/// What the central database holds of one workstation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Workstation {
+    /// Its site and name.
+    pub id: Identity,
+    /// The record replicated.
+    pub record_id: String,
+    /// Rows held, over every chain.
+    pub rows: i64,
+    /// The latest checkpoint delivered, in its text form.
+    pub checkpoint: Option<String>,
+    /// When it last delivered (the server's clock, RFC 3339), if ever.
+    pub last_delivery: Option<String>,
+    /// Rows it still had to send at its last delivery.
+    pub rows_behind: i64,
+    /// Time its latest checkpoint delivered was behind its record, at its last delivery (ms).
+    pub ms_behind: i64,
+    /// Rows the server refused from it.
+    pub refused: i64,
+}
+
+/// A report the central side wrote (a refused row, a server found behind).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CentralReport {
+    /// Whose.
+    pub id: Identity,
+    /// `refused` or `behind`.
+    pub kind: String,
+    /// The chain.
+    pub chain: String,
+    /// The position.
+    pub position: i64,
+    /// What happened.
+    pub message: String,
+}
+
+/// A connection to the central database.
+pub struct Central {
+    rt: Runtime,
+    client: Client,
+}
+
+/// One workstation's outbox: who it is, and how far this process has delivered each chain (to
+/// notice a server that went back, as after a restore from an older backup). It outlives
+/// connections: keep one per record and pass it to every [`Central::sync_once`].
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    /// The workstation.
+    pub id: Identity,
+    delivered: HashMap<&'static str, i64>,
+}
+
+impl Outbox {
+    /// An outbox for workstation `id`, nothing delivered yet by this process.
+    pub fn new(id: Identity) -> Outbox {
+        Outbox {
+            id,
+            delivered: HashMap::new(),
+        }
+    }
+}
+
+/// The URL with any password replaced, for messages and logs.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let (auth, host) = match rest.rsplit_once('@') {
+        Some(parts) => parts,
+        None => return url.to_owned(),
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_owned(),
+    }
+}
+
+fn pg_error_message(e: &tokio_postgres::Error) -> String {
+    e.as_db_error()
+        .map(|d| d.message().to_owned())
+        .unwrap_or_else(|| e.to_string())
+}
+
+impl Central {
+    /// Connects to the central database at `url` (`postgres://user@host:port/db`; the password,
+    /// if any, from the URL or `PGPASSWORD` is the caller's business: see the CLI).
+    pub fn connect(url: &str) -> Result<Central, SyncError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let mut config: tokio_postgres::Config = url.parse()?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(5));
+        }
+        if config.get_password().is_none() {
+            if let Ok(password) = std::env::var("PGPASSWORD") {
+                config.password(password);
+            }
+        }
+        config.application_name("pitwatch");
+        let (client, connection) = rt.block_on(async {
+            tokio::time::timeout(IO_TIMEOUT, config.connect(NoTls))
+                .await
+                .map_err(|_| SyncError::Timeout(IO_TIMEOUT))?
+                .map_err(SyncError::from)
+        })?;
+        rt.spawn(async move {
+            // Ends when the link drops; the next query then fails and the caller reconnects.
+            let _ = connection.await;
+        });
+        Ok(Central { rt, client })
+    }
+
+    fn run<T>(
+        &self,
+        work: impl std::future::Future<Output = Result<T, SyncError>>,
+    ) -> Result<T, SyncError> {
+        self.rt.block_on(async {
+            tokio::time::timeout(IO_TIMEOUT, work)
+                .await
+                .map_err(|_| SyncError::Timeout(IO_TIMEOUT))?
+        })
+    }
+
+    /// Whether the link is gone (the next call would fail): reconnect.
+    pub fn is_closed(&self) -> bool {
+        self.client.is_closed()
+    }
+
+    /// Creates or updates the central schema (applies every pending migration, each in one
+    /// transaction). Returns the versions applied.
+    pub fn init(&mut self) -> Result<Vec<u32>, SyncError> {
+        let Central { rt, client, .. } = self;
+        rt.block_on(schema::migrate(client))
+    }
+
+    /// Refuses a central database whose schema is missing or newer than this Pitwatch knows.
+    pub fn check_schema(&mut self) -> Result<(), SyncError> {
+        let client = &self.client;
+        let version = self.rt.block_on(schema::version(client))?;
+        match version {
+            None | Some(0) => Err(SyncError::Schema(
+                "the central database has no Pitwatch schema: run `pitwatch central init URL` first"
+                    .into(),
+            )),
+            Some(v) if v > SCHEMA_VERSION => Err(SyncError::Schema(format!(
+                "the central database has schema version {v}, newer than this Pitwatch supports \
+                 ({SCHEMA_VERSION}); use a newer Pitwatch"
+            ))),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// One round of the outbox: ships every row of `store` the server lacks, in chain order, as
+    /// workstation `id`. A record with nothing written yet has nothing to ship.
+    pub fn sync_once(
+        &mut self,
+        store: &Store,
+        outbox: &mut Outbox,
+    ) -> Result<SyncReport, SyncError> {
+        let id = &outbox.id.clone();
+        let mut report = SyncReport::default();
+        let Some(record) = store.record_id()? else {
+            return Ok(report);
+        };
+        self.register(id, &record)?;
+        // The checkpoints chain is shipped last, and only up to the checkpoint that was latest
+        // now: every row it signs is on record already, so it is shipped first.
+        let checkpoint_target = store.chain_length(&CHECKPOINTS)?;
+        let mut heads = self.central_heads(id)?;
+        for chain in SIGNED {
+            let head = heads.remove(chain.table).unwrap_or((0, GENESIS));
+            self.deliver_chain(store, outbox, chain, head, None, &mut report)?;
+        }
+        let head = heads.remove(CHECKPOINTS.table).unwrap_or((0, GENESIS));
+        let before = head.0;
+        let after = self.deliver_chain(
+            store,
+            outbox,
+            &CHECKPOINTS,
+            head,
+            Some(checkpoint_target),
+            &mut report,
+        )?;
+        if after > before || self.latest_checkpoint_missing(id)? {
+            self.keep_latest_checkpoint(id, &record, after)?;
+        }
+        report.rows_behind = report
+            .chains
+            .iter()
+            .map(|c| (c.local - c.central).max(0))
+            .sum();
+        let local_at = store.latest_checkpoint()?.map(|c| c.at);
+        let central_at = self.latest_checkpoint_at(id)?;
+        report.ms_behind = match (local_at, central_at) {
+            (Some(local), Some(central)) => ms_between(&central, &local),
+            (Some(_), None) => i64::MAX,
+            _ => 0,
+        };
+        let (rows_behind, ms_behind) = (report.rows_behind, report.ms_behind);
+        let client = &self.client;
+        self.run(async {
+            client
+                .execute(
+                    "UPDATE workstations SET last_delivery = now(), rows_behind = $3, \
+                     ms_behind = $4 WHERE site = $1 AND workstation = $2",
+                    &[&id.site, &id.workstation, &rows_behind, &ms_behind],
+                )
+                .await?;
+            Ok(())
+        })?;
+        Ok(report)
+    }
+
+    fn register(&mut self, id: &Identity, record: &str) -> Result<(), SyncError> {
+        let client = &self.client;
+        let held: String = self.run(async {
+            client
+                .execute(
+                    "INSERT INTO workstations (site, workstation, record_id) VALUES ($1, $2, $3) \
+                     ON CONFLICT DO NOTHING",
+                    &[&id.site, &id.workstation, &record],
+                )
+                .await?;
+            Ok(client
+                .query_one(
+                    "SELECT record_id FROM workstations WHERE site = $1 AND workstation = $2",
+                    &[&id.site, &id.workstation],
+                )
+                .await?
+                .get(0))
+        })?;
+        if held != record {
+            return Err(SyncError::Invalid(format!(
+                "the central database holds record {held} as workstation {id}, and this is record \
+                 {record}: a workstation replicates one record (give a new record, such as a new \
+                 segment, its own workstation name)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every chain head the server holds of `id`, in one round trip.
+    fn central_heads(&mut self, id: &Identity) -> Result<HashMap<String, (i64, Hash)>, SyncError> {
+        let client = &self.client;
+        let rows = self.run(async {
+            Ok(client
+                .query(
+                    "SELECT chain, position, hash FROM chain_heads \
+                     WHERE site = $1 AND workstation = $2",
+                    &[&id.site, &id.workstation],
+                )
+                .await?)
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let hash: Vec<u8> = row.get(2);
+                (row.get(0), (row.get(1), hash.try_into().unwrap_or(GENESIS)))
+            })
+            .collect())
+    }
+
+    fn central_head(&mut self, id: &Identity, chain: &Chain) -> Result<(i64, Hash), SyncError> {
+        let client = &self.client;
+        let row = self.run(async {
+            Ok(client
+                .query_opt(
+                    "SELECT position, hash FROM chain_heads \
+                     WHERE site = $1 AND workstation = $2 AND chain = $3",
+                    &[&id.site, &id.workstation, &chain.table],
+                )
+                .await?)
+        })?;
+        Ok(match row {
+            None => (0, GENESIS),
+            Some(row) => {
+                let hash: Vec<u8> = row.get(1);
+                (row.get(0), hash.try_into().unwrap_or(GENESIS))
+            }
+        })
+    }
+
+    fn report(
+        &mut self,
+        id: &Identity,
+        kind: &str,
+        chain: &Chain,
+        position: i64,
+        message: &str,
+    ) -> Result<(), SyncError> {
+        let client = &self.client;
+        self.run(async {
+            // Once per row and kind: a refusal met again every round is not a new report.
+            client
+                .execute(
+                    "INSERT INTO central_reports (site, workstation, kind, chain, position, message) \
+                     SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM central_reports \
+                     WHERE site = $1 AND workstation = $2 AND kind = $3 AND chain = $4 \
+                     AND position = $5 AND message = $6)",
+                    &[
+                        &id.site,
+                        &id.workstation,
+                        &kind,
+                        &chain.table,
+                        &position,
+                        &message,
+                    ],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn deliver_chain(
+        &mut self,
+        store: &Store,
+        outbox: &mut Outbox,
+        chain: &'static Chain,
+        (mut position, mut head): (i64, Hash),
+        limit: Option<i64>,
+        report: &mut SyncReport,
+    ) -> Result<i64, SyncError> {
+        let id = &outbox.id.clone();
+        let local = store.chain_length(chain)?;
+        let key = chain.table;
+        if let Some(&delivered) = outbox.delivered.get(&key) {
+            if delivered > position {
+                let message = format!(
+                    "the server holds {position} rows of {}, but {delivered} were delivered \
+                     before: it was restored from an older backup (or rows were removed); \
+                     refilling from row {}",
+                    chain.table,
+                    position + 1
+                );
+                self.report(id, "behind", chain, position, &message)?;
+                report.behind.push(message);
+            }
+        }
+        let mut refused = false;
+        if position > 0 {
+            let problem = match store.chain_row_hash(chain, position)? {
+                None => Some(format!(
+                    "the server holds {position} rows of {}, and the record only {local}: the \
+                     record was cut short or replaced",
+                    chain.table
+                )),
+                Some(hash) if hash != head => Some(format!(
+                    "{} row {position} of the record differs from the row the server received: \
+                     the record was changed after replication",
+                    chain.table
+                )),
+                Some(_) => None,
+            };
+            if let Some(problem) = problem {
+                self.report(id, "refused", chain, position, &problem)?;
+                report.refused.push(problem);
+                refused = true;
+            }
+        }
+        let end = limit.map_or(local, |l| l.min(local));
+        while !refused && position < end {
+            let want = usize::try_from(end - position).unwrap_or(BATCH).min(BATCH);
+            let rows = store.chain_rows(chain, position, want)?;
+            if rows.is_empty() {
+                break;
+            }
+            let mut good: Vec<&ChainRow> = Vec::with_capacity(rows.len());
+            let mut problem = None;
+            let (mut expect, mut prev) = (position + 1, head);
+            for row in &rows {
+                let reason = if row.position != expect {
+                    Some(format!("comes where row {expect} should"))
+                } else if row.prev_hash != prev {
+                    Some("does not follow the row before it (its previous hash differs)".into())
+                } else if chain::row_hash_encoded(chain, &row.prev_hash, &row.content) != row.hash {
+                    Some("its content does not match its hash".into())
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    problem = Some((
+                        row.position,
+                        format!("{} row {}: {reason}", chain.table, row.position),
+                    ));
+                    break;
+                }
+                good.push(row);
+                expect += 1;
+                prev = row.hash;
+            }
+            if !good.is_empty() {
+                match self.insert_rows(id, chain, &good) {
+                    Ok(n) => report.delivered += n,
+                    Err(SyncError::Postgres(e))
+                        if e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION) =>
+                    {
+                        // Another process delivered these rows first: they are held once. The
+                        // next round starts from the head as it then stands.
+                        break;
+                    }
+                    Err(SyncError::Postgres(e)) if e.as_db_error().is_some() => {
+                        // The server's own check (the chain_rows trigger) refused the batch.
+                        let message = pg_error_message(&e);
+                        self.report(id, "refused", chain, good[0].position, &message)?;
+                        report.refused.push(message);
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
+                position = expect - 1;
+                head = prev;
+                outbox.delivered.insert(key, position);
+            }
+            if let Some((at, message)) = problem {
+                self.report(id, "refused", chain, at, &message)?;
+                report.refused.push(message);
+                refused = true;
+            }
+        }
+        outbox
+            .delivered
+            .entry(key)
+            .and_modify(|d| *d = (*d).max(position))
+            .or_insert(position);
+        report.chains.push(ChainLag {
+            table: chain.table,
+            local,
+            central: position,
+        });
+        Ok(position)
+    }
+
+    fn insert_rows(
+        &mut self,
+        id: &Identity,
+        chain: &Chain,
+        rows: &[&ChainRow],
+    ) -> Result<u64, SyncError> {
+        let positions: Vec<i64> = rows.iter().map(|r| r.position).collect();
+        let contents: Vec<&[u8]> = rows.iter().map(|r| r.content.as_slice()).collect();
+        let prevs: Vec<&[u8]> = rows.iter().map(|r| r.prev_hash.as_slice()).collect();
+        let hashes: Vec<&[u8]> = rows.iter().map(|r| r.hash.as_slice()).collect();
+        let client = &self.client;
+        self.run(async {
+            // One statement: all of the batch or none of it. Rows go in position order, which
+            // the server's trigger requires.
+            Ok(client
+                .execute(
+                    "INSERT INTO chain_rows (site, workstation, chain, position, content, \
+                     prev_hash, hash) \
+                     SELECT $1, $2, $3, p, c, v, h \
+                     FROM unnest($4::bigint[], $5::bytea[], $6::bytea[], $7::bytea[]) \
+                     WITH ORDINALITY AS t(p, c, v, h, n) ORDER BY n",
+                    &[
+                        &id.site,
+                        &id.workstation,
+                        &chain.table,
+                        &positions,
+                        &contents,
+                        &prevs,
+                        &hashes,
+                    ],
+                )
+                .await?)
+        })
+    }
+
+    fn latest_checkpoint_missing(&mut self, id: &Identity) -> Result<bool, SyncError> {
+        Ok(self.latest_checkpoint_at(id)?.is_none())
+    }
+
+    fn latest_checkpoint_at(&mut self, id: &Identity) -> Result<Option<String>, SyncError> {
+        let client = &self.client;
+        self.run(async {
+            Ok(client
+                .query_opt(
+                    "SELECT at FROM latest_checkpoints WHERE site = $1 AND workstation = $2",
+                    &[&id.site, &id.workstation],
+                )
+                .await?
+                .map(|r| r.get(0)))
+        })
+    }
+
+    fn keep_latest_checkpoint(
+        &mut self,
+        id: &Identity,
+        record: &str,
+        position: i64,
+    ) -> Result<(), SyncError> {
+        if position == 0 {
+            return Ok(());
+        }
+        let Some(row) = self.fetch_rows(id, &CHECKPOINTS, position - 1, 1)?.pop() else {
+            return Ok(());
+        };
+        let Some(text) = outbox::checkpoint_text(record, &row) else {
+            return Err(SyncError::Invalid(format!(
+                "checkpoint {position} of {id} cannot be read"
+            )));
+        };
+        let (at, text) = (text.at.clone(), text.to_string());
+        let client = &self.client;
+        self.run(async {
+            client
+                .execute(
+                    "INSERT INTO latest_checkpoints (site, workstation, position, at, text) \
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (site, workstation) DO UPDATE SET \
+                     position = EXCLUDED.position, at = EXCLUDED.at, text = EXCLUDED.text, \
+                     received_at = now()",
+                    &[&id.site, &id.workstation, &position, &at, &text],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    /// Up to `limit` rows of `chain` of workstation `id` the server holds after `after`.
+    pub fn fetch_rows(
+        &mut self,
+        id: &Identity,
+        chain: &Chain,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<ChainRow>, SyncError> {
+        let client = &self.client;
+        let rows = self.run(async {
+            Ok(client
+                .query(
+                    "SELECT position, content, prev_hash, hash FROM chain_rows \
+                     WHERE site = $1 AND workstation = $2 AND chain = $3 AND position > $4 \
+                     ORDER BY position LIMIT $5",
+                    &[&id.site, &id.workstation, &chain.table, &after, &limit],
+                )
+                .await?)
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let prev: Vec<u8> = r.get(2);
+                let hash: Vec<u8> = r.get(3);
+                ChainRow {
+                    position: r.get(0),
+                    content: r.get(1),
+                    prev_hash: prev.try_into().unwrap_or(GENESIS),
+                    hash: hash.try_into().unwrap_or(GENESIS),
+                }
+            })
+            .collect())
+    }
+
+    /// Every workstation the server holds, by site and name.
+    pub fn workstations(&mut self) -> Result<Vec<Workstation>, SyncError> {
+        let client = &self.client;
+        let rows = self.run(async {
+            Ok(client
+                .query(
+                    "SELECT w.site, w.workstation, w.record_id, \
+                       COALESCE((SELECT sum(position) FROM chain_heads h \
+                                 WHERE h.site = w.site AND h.workstation = w.workstation), 0)::bigint, \
+                       (SELECT text FROM latest_checkpoints c \
+                        WHERE c.site = w.site AND c.workstation = w.workstation), \
+                       to_char(w.last_delivery AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
+                       w.rows_behind, w.ms_behind, \
+                       (SELECT count(*) FROM central_reports r WHERE r.site = w.site \
+                        AND r.workstation = w.workstation AND r.kind = 'refused') \
+                     FROM workstations w ORDER BY w.site, w.workstation",
+                    &[],
+                )
+                .await?)
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|r| Workstation {
+                id: Identity {
+                    site: r.get(0),
+                    workstation: r.get(1),
+                },
+                record_id: r.get(2),
+                rows: r.get(3),
+                checkpoint: r.get(4),
+                last_delivery: r.get(5),
+                rows_behind: r.get(6),
+                ms_behind: r.get(7),
+                refused: r.get(8),
+            })
+            .collect())
+    }
+
+    /// What the central side reported (refused rows, a server found behind), oldest first.
+    pub fn reports(&mut self) -> Result<Vec<CentralReport>, SyncError> {
+        let client = &self.client;
+        let rows = self.run(async {
+            Ok(client
+                .query(
+                    "SELECT site, workstation, kind, chain, position, message \
+                     FROM central_reports ORDER BY id",
+                    &[],
+                )
+                .await?)
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|r| CentralReport {
+                id: Identity {
+                    site: r.get(0),
+                    workstation: r.get(1),
+                },
+                kind: r.get(2),
+                chain: r.get(3),
+                position: r.get(4),
+                message: r.get(5),
+            })
+            .collect())
+    }
+
+    /// The latest checkpoint the server holds of record `record_id` (hex), whichever workstation
+    /// delivered it: what `pitwatch verify --witness postgres://…` checks the record against.
+    pub fn witness(&mut self, record_id: &str) -> Result<Option<CheckpointText>, SyncError> {
+        let client = &self.client;
+        let text: Option<String> = self.run(async {
+            Ok(client
+                .query_opt(
+                    "SELECT c.text FROM latest_checkpoints c JOIN workstations w \
+                     USING (site, workstation) WHERE w.record_id = $1",
+                    &[&record_id],
+                )
+                .await?
+                .map(|r| r.get(0)))
+        })?;
+        text.map(|t| {
+            t.parse::<CheckpointText>()
+                .map_err(|e| SyncError::Invalid(format!("the server's checkpoint {t:?}: {e}")))
+        })
+        .transpose()
+    }
+
+    /// Problems between the record and what the server holds of it: for every chain, the row
+    /// the server holds last must be in the record, unchanged. Empty when the server holds
+    /// nothing of the record.
+    pub fn witness_problems(&mut self, store: &Store) -> Result<Vec<String>, SyncError> {
+        let Some(record) = store.record_id()? else {
+            return Ok(Vec::new());
+        };
+        let client = &self.client;
+        let heads = self.run(async {
+            Ok(client
+                .query(
+                    "SELECT h.site, h.workstation, h.chain, h.position, h.hash FROM chain_heads h \
+                     JOIN workstations w USING (site, workstation) WHERE w.record_id = $1 \
+                     ORDER BY h.site, h.workstation, h.chain",
+                    &[&record],
+                )
+                .await?)
+        })?;
+        let mut problems = Vec::new();
+        for row in heads {
+            let (site, workstation, table): (String, String, String) =
+                (row.get(0), row.get(1), row.get(2));
+            let position: i64 = row.get(3);
+            let hash: Vec<u8> = row.get(4);
+            let Some(chain) = chain::chain_named(&table) else {
+                continue;
+            };
+            match store.chain_row_hash(chain, position)? {
+                None => problems.push(format!(
+                    "the central server ({site}/{workstation}) holds {position} rows of {table}; \
+                     the record has fewer: it was cut short or an older copy was put back"
+                )),
+                Some(h) if h.as_slice() != hash.as_slice() => problems.push(format!(
+                    "{table} row {position} differs from the copy the central server \
+                     ({site}/{workstation}) received: the record was changed after replication"
+                )),
+                Some(_) => {}
+            }
+        }
+        Ok(problems)
+    }
+
+    /// Writes workstation `id`'s record as the server holds it, up to its latest checkpoint
+    /// delivered (so every row is signed), into a new SQLite file at `path`. Returns that
+    /// checkpoint's position (0: nothing signed delivered yet, and nothing written but the
+    /// schema).
+    pub fn rebuild(&mut self, id: &Identity, path: &Path) -> Result<i64, SyncError> {
+        let (checkpoint, _) = self.central_head(id, &CHECKPOINTS)?;
+        let mut rebuild = Rebuild::create(path)?;
+        if checkpoint == 0 {
+            rebuild.finish()?;
+            return Ok(0);
+        }
+        let last = self
+            .fetch_rows(id, &CHECKPOINTS, checkpoint - 1, 1)?
+            .pop()
+            .ok_or_else(|| {
+                SyncError::Invalid(format!("checkpoint {checkpoint} of {id} is gone"))
+            })?;
+        let counts = outbox::checkpoint_counts(&last).ok_or_else(|| {
+            SyncError::Invalid(format!("checkpoint {checkpoint} of {id} cannot be read"))
+        })?;
+        let limits = SIGNED
+            .iter()
+            .zip(counts.iter().copied().chain(std::iter::repeat(0)))
+            .chain(std::iter::once((&CHECKPOINTS, checkpoint)));
+        for (chain, end) in limits {
+            let mut after = 0;
+            while after < end {
+                let rows = self.fetch_rows(id, chain, after, (end - after).min(5000))?;
+                let Some(last) = rows.last() else { break };
+                after = last.position;
+                for row in &rows {
+                    rebuild.append(chain, row)?;
+                }
+            }
+        }
+        rebuild.finish()?;
+        Ok(checkpoint)
+    }
+}
+
+/// Milliseconds from record time `from` to `to` (0 if either cannot be read or `to` is earlier).
+fn ms_between(from: &str, to: &str) -> i64 {
+    match (from.parse::<Timestamp>(), to.parse::<Timestamp>()) {
+        (Ok(from), Ok(to)) => (to.unix_millis() - from.unix_millis()).max(0),
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_and_redaction() {
+        let id: Identity = "sky/pit-3".parse().expect("identity");
+        assert_eq!(id.to_string(), "sky/pit-3");
+        assert!("nosite".parse::<Identity>().is_err());
+        assert!("/ws".parse::<Identity>().is_err());
+        assert_eq!(
+            redact("postgres://ana:secret@db:5432/pit"),
+            "postgres://ana:***@db:5432/pit"
+        );
+        assert_eq!(redact("postgres://ana@db/pit"), "postgres://ana@db/pit");
+        assert_eq!(
+            ms_between("2026-01-01T00:00:00Z", "2026-01-01T00:00:01.500Z"),
+            1500
+        );
+        assert_eq!(ms_between("x", "2026-01-01T00:00:01Z"), 0);
+    }
+}

@@ -1,0 +1,515 @@
+//! The central record against a real PostgreSQL (Debian's, started in a temporary folder on a
+//! free port by `scripts/pg-test-server.sh` and removed afterwards): workstations recording
+//! simulated tables through the real recorder, replicating through outages, a server restored
+//! from an older dump, rows altered after replication, and the central copy read back.
+//!
+//! Skipped, saying so, only when PostgreSQL is not installed.
+
+use std::path::Path;
+use std::process::Command;
+
+use pitwatch_api::record::book_text;
+use pitwatch_api::recorder::TableRecorder;
+use pitwatch_model::Timestamp;
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_sim::{Action, Planner};
+use pitwatch_store::chain::{CHAINS, EVENTS};
+use pitwatch_store::{Sealing, SigningKey, Store};
+use pitwatch_sync::test_server::PgServer;
+use pitwatch_sync::{Central, Identity, Outbox, SyncError};
+
+/// A workstation recording simulated Angel Eye shoes at its tables, with its own clock.
+struct Pit {
+    store: Store,
+    key: SigningKey,
+    tables: Vec<(TableRecorder, Planner, Vec<Action>)>,
+    now_ms: i64,
+}
+
+impl Pit {
+    fn new(path: &Path, names: &[&str], seed: u64) -> Pit {
+        let key = SigningKey::generate();
+        let mut store = Store::open(path, &Sealing::key(key.clone())).expect("open");
+        let now_ms = 1_796_000_000_000;
+        let now = Timestamp::from_unix_millis(now_ms).expect("time");
+        store.set_meta("site", "Sky City", now).expect("site");
+        let protocol = ProtocolConfig::by_name("angel-eye").expect("angel-eye");
+        let book = pitwatch_api::pit::load_rule_book("nz-baccarat").expect("book");
+        let tables = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let mut recorder = TableRecorder::resume(
+                    &mut store,
+                    name,
+                    "baccarat",
+                    book.clone(),
+                    book_text("nz-baccarat").as_deref(),
+                    Some(protocol),
+                    now,
+                )
+                .expect("recorder");
+                recorder
+                    .connect(&mut store, &format!("sim:{name}"), Default::default(), now)
+                    .expect("connect");
+                let planner = Planner::new(&protocol, book.clone(), seed + i as u64, vec![], true);
+                (recorder, planner, Vec::new())
+            })
+            .collect();
+        Pit {
+            store,
+            key,
+            tables,
+            now_ms,
+        }
+    }
+
+    /// Every table sends its next `steps` chunks, a write transaction every 10.
+    fn play(&mut self, steps: usize) {
+        for _ in 0..steps.div_ceil(10) {
+            let now = Timestamp::from_unix_millis(self.now_ms).expect("time");
+            let mut batch = self.store.batch(now).expect("batch");
+            let mut derived = Vec::new();
+            for (recorder, planner, pending) in &mut self.tables {
+                for _ in 0..10 {
+                    if pending.is_empty() {
+                        let mut shoe = planner.next_shoe();
+                        shoe.steps.reverse();
+                        pending.extend(shoe.steps.into_iter().map(|s| s.action));
+                    }
+                    if let Some(Action::Send(bytes)) = pending.pop() {
+                        self.now_ms += 700;
+                        let at = Timestamp::from_unix_millis(self.now_ms).expect("time");
+                        recorder
+                            .ingest(&mut batch, at, &bytes, &mut derived)
+                            .expect("ingest");
+                    }
+                }
+            }
+            batch.commit().expect("commit");
+        }
+    }
+
+    fn lengths(&self) -> Vec<i64> {
+        CHAINS
+            .iter()
+            .map(|c| self.store.chain_length(c).expect("length"))
+            .collect()
+    }
+}
+
+fn init(url: &str) -> Central {
+    let mut central = Central::connect(url).expect("connect");
+    assert_eq!(central.init().expect("init"), vec![1]);
+    assert!(central.init().expect("again").is_empty(), "idempotent");
+    central
+}
+
+/// Every row the server holds of `id`, chain by chain, equals the record's, in order.
+fn assert_same_rows(central: &mut Central, id: &Identity, store: &Store) {
+    for chain in CHAINS {
+        let local = store.chain_rows(chain, 0, usize::MAX).expect("local");
+        let held = central.fetch_rows(id, chain, 0, i64::MAX).expect("central");
+        assert_eq!(
+            held.len(),
+            local.len(),
+            "{}: nothing lost or duplicated",
+            chain.table
+        );
+        assert!(
+            held == local,
+            "{}: the same rows in the same order",
+            chain.table
+        );
+    }
+}
+
+#[test]
+fn two_workstations_replicate_into_one_server_and_read_back_the_same() {
+    let Some(pg) = PgServer::start("two_workstations_replicate") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut central = init(&pg.url);
+    let mut north = Pit::new(&dir.path().join("north.db"), &["BAC-1", "BAC-2"], 1);
+    let mut south = Pit::new(&dir.path().join("south.db"), &["MINI-1"], 7);
+    let mut north_out = Outbox::new("sky/north".parse().expect("id"));
+    let mut south_out = Outbox::new("sky/south".parse().expect("id"));
+
+    for round in 0..3 {
+        north.play(120);
+        south.play(80);
+        let report = central
+            .sync_once(&north.store, &mut north_out)
+            .expect("sync");
+        assert!(report.refused.is_empty(), "{report:?}");
+        assert_eq!(report.rows_behind, 0, "round {round}: {report:?}");
+        assert_eq!(report.ms_behind, 0);
+        assert!(report.delivered > 0);
+        central
+            .sync_once(&south.store, &mut south_out)
+            .expect("sync");
+    }
+    // Delivered again: stored once.
+    let again = central
+        .sync_once(&north.store, &mut north_out)
+        .expect("sync");
+    assert_eq!(again.delivered, 0);
+    let mut fresh = Outbox::new(north_out.id.clone());
+    assert_eq!(
+        central
+            .sync_once(&north.store, &mut fresh)
+            .expect("sync")
+            .delivered,
+        0
+    );
+
+    assert_same_rows(&mut central, &north_out.id, &north.store);
+    assert_same_rows(&mut central, &south_out.id, &south.store);
+    let listed = central.workstations().expect("list");
+    assert_eq!(listed.len(), 2);
+    assert_eq!(listed[0].id.to_string(), "sky/north");
+    assert_eq!(
+        listed[0].checkpoint.as_deref(),
+        Some(
+            north
+                .store
+                .latest_checkpoint()
+                .expect("cp")
+                .expect("cp")
+                .to_string()
+                .as_str()
+        )
+    );
+    assert_eq!(listed[0].rows, north.lengths().iter().sum::<i64>());
+    assert_eq!((listed[1].rows_behind, listed[1].refused), (0, 0));
+
+    // The central copy, rebuilt, verifies with the workstation's key and replays the same.
+    for (pit, id, tables) in [
+        (&north, &north_out.id, vec!["BAC-1", "BAC-2"]),
+        (&south, &south_out.id, vec!["MINI-1"]),
+    ] {
+        let copy_path = dir.path().join(format!("{}.copy.db", id.workstation));
+        let at = central.rebuild(id, &copy_path).expect("rebuild");
+        assert_eq!(
+            at,
+            pit.store
+                .chain_length(&pitwatch_store::chain::CHECKPOINTS)
+                .unwrap()
+        );
+        let mut copy = Store::open_read_only(&copy_path).expect("open copy");
+        copy.trust(vec![pit.key.public()]);
+        let report = copy.verify().expect("verify");
+        assert!(report.intact(), "{:?}", report.problems);
+        for table in tables {
+            let local = pitwatch_api::replay::rebuild(&pit.store, table).expect("local replay");
+            let remote = pitwatch_api::replay::rebuild(&copy, table).expect("central replay");
+            assert!(!local.steps.is_empty());
+            assert!(
+                local == remote,
+                "{table}: replay from the central copy differs"
+            );
+        }
+        // The server is a witness of the record: intact, nothing to say.
+        assert_eq!(
+            central
+                .witness(&pit.store.record_id().unwrap().unwrap())
+                .expect("witness"),
+            pit.store.latest_checkpoint().unwrap()
+        );
+        assert!(central.witness_problems(&pit.store).expect("w").is_empty());
+    }
+
+    // Another record under a workstation's name is refused.
+    let other = Pit::new(&dir.path().join("other.db"), &["X"], 3);
+    let err = central
+        .sync_once(&other.store, &mut Outbox::new(north_out.id.clone()))
+        .expect_err("another record");
+    assert!(
+        err.to_string()
+            .contains("a workstation replicates one record"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_cut_link_loses_nothing_and_catches_up_in_order() {
+    let Some(pg) = PgServer::start("a_cut_link") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut central = init(&pg.url);
+    let mut pit = Pit::new(&dir.path().join("pit.db"), &["BAC-1", "BAC-2"], 11);
+    let mut outbox = Outbox::new("sky/pit".parse().expect("id"));
+    pit.play(60);
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+
+    pg.down();
+    // Recording never waits for the link.
+    pit.play(200);
+    let err = central
+        .sync_once(&pit.store, &mut outbox)
+        .expect_err("link down");
+    assert!(
+        matches!(err, SyncError::Postgres(_) | SyncError::Timeout(_)),
+        "{err}"
+    );
+    assert!(Central::connect(&pg.url).is_err(), "the server is down");
+    pit.play(100);
+
+    pg.up();
+    let mut central = Central::connect(&pg.url).expect("reconnect");
+    let report = central
+        .sync_once(&pit.store, &mut outbox)
+        .expect("catch up");
+    assert!(
+        report.refused.is_empty() && report.behind.is_empty(),
+        "{report:?}"
+    );
+    assert_eq!(report.rows_behind, 0);
+    assert_same_rows(&mut central, &outbox.id, &pit.store);
+}
+
+#[test]
+fn a_server_restored_from_an_older_dump_is_detected_and_refilled() {
+    let Some(pg) = PgServer::start("a_server_restored") else {
+        return;
+    };
+    pg.psql("CREATE DATABASE central");
+    let url = pg.database("central");
+    let dir = tempfile::tempdir().expect("dir");
+    let dump = dir.path().join("central.dump");
+    let mut central = init(&url);
+    let mut pit = Pit::new(&dir.path().join("pit.db"), &["BAC-1"], 5);
+    let mut outbox = Outbox::new("sky/pit".parse().expect("id"));
+    pit.play(80);
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+    let status = Command::new("pg_dump")
+        .args(["-Fc", "-f", dump.to_str().expect("utf-8"), &url])
+        .status()
+        .expect("pg_dump");
+    assert!(status.success());
+    pit.play(80);
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+    drop(central);
+
+    // The server is restored from the older dump.
+    pg.psql("DROP DATABASE central WITH (FORCE)");
+    pg.psql("CREATE DATABASE central");
+    let status = Command::new("pg_restore")
+        .args(["-d", &url, dump.to_str().expect("utf-8")])
+        .status()
+        .expect("pg_restore");
+    assert!(status.success());
+
+    let mut central = Central::connect(&url).expect("reconnect");
+    let report = central.sync_once(&pit.store, &mut outbox).expect("refill");
+    assert!(!report.behind.is_empty(), "{report:?}");
+    assert!(
+        report.behind[0].contains("restored from an older backup"),
+        "{report:?}"
+    );
+    assert!(report.refused.is_empty(), "{report:?}");
+    assert_same_rows(&mut central, &outbox.id, &pit.store);
+    let reports = central.reports().expect("reports");
+    assert!(reports.iter().any(|r| r.kind == "behind"), "{reports:?}");
+    // A fresh process (no memory of what it delivered) finds nothing missing either.
+    let mut fresh = Outbox::new(outbox.id.clone());
+    assert_eq!(
+        central
+            .sync_once(&pit.store, &mut fresh)
+            .expect("sync")
+            .delivered,
+        0
+    );
+}
+
+/// Rewrites `events` row `id`'s body on the workstation behind the store's back, recomputing
+/// the hashes of that row and every row after it if `rehash` (what someone who knows the chain
+/// code would do).
+fn alter_event(path: &Path, id: i64, rehash: bool) {
+    let conn = rusqlite::Connection::open(path).expect("sqlite");
+    conn.execute_batch("DROP TRIGGER events_append_only_u")
+        .expect("drop trigger");
+    conn.execute(
+        "UPDATE events SET body = replace(body, '\"', '\"') || ' ' WHERE id = ?1",
+        [id],
+    )
+    .expect("alter");
+    if rehash {
+        let rows = pitwatch_store::Store::open_read_only(path)
+            .expect("ro")
+            .chain_rows(&EVENTS, id - 1, usize::MAX)
+            .expect("rows");
+        let mut prev = if id == 1 {
+            pitwatch_store::chain::GENESIS
+        } else {
+            rows[0].prev_hash
+        };
+        for row in rows {
+            let hash = pitwatch_store::chain::row_hash_encoded(&EVENTS, &prev, &row.content);
+            conn.execute(
+                "UPDATE events SET prev_hash = ?1, hash = ?2 WHERE id = ?3",
+                rusqlite::params![prev.to_vec(), hash.to_vec(), row.position],
+            )
+            .expect("rehash");
+            prev = hash;
+        }
+    }
+}
+
+#[test]
+fn rows_altered_on_the_workstation_are_refused_by_the_central_check() {
+    let Some(pg) = PgServer::start("rows_altered") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("pit.db");
+    let mut central = init(&pg.url);
+    let mut pit = Pit::new(&path, &["BAC-1"], 9);
+    let mut outbox = Outbox::new("sky/pit".parse().expect("id"));
+    pit.play(60);
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+    let held = central
+        .fetch_rows(&outbox.id, &EVENTS, 0, i64::MAX)
+        .expect("rows")
+        .len() as i64;
+    assert!(held > 10);
+
+    // Altered after replication, the chain recomputed so it holds together locally: the row the
+    // server holds last no longer matches, and nothing more of the chain is accepted.
+    alter_event(&path, 5, true);
+    pit.play(30);
+    let report = central.sync_once(&pit.store, &mut outbox).expect("sync");
+    assert_eq!(report.refused.len(), 1, "{report:?}");
+    assert!(
+        report.refused[0].contains("changed after replication"),
+        "{report:?}"
+    );
+    let events = report
+        .chains
+        .iter()
+        .find(|c| c.table == "events")
+        .expect("events");
+    assert_eq!(events.central, held, "nothing after the refusal");
+    assert!(events.local > held);
+    assert!(report.rows_behind > 0);
+    let problems = central.witness_problems(&pit.store).expect("witness");
+    assert!(
+        problems.iter().any(|p| p.contains("events row")),
+        "{problems:?}"
+    );
+    // Reported once, however many rounds meet it.
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+    let reports = central.reports().expect("reports");
+    assert_eq!(
+        reports.iter().filter(|r| r.kind == "refused").count(),
+        1,
+        "{reports:?}"
+    );
+    assert_eq!(central.workstations().expect("list")[0].refused, 1);
+}
+
+#[test]
+fn a_row_that_does_not_match_its_hash_is_refused_before_it_is_sent() {
+    let Some(pg) = PgServer::start("a_row_that_does_not_match") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("pit.db");
+    let mut central = init(&pg.url);
+    let mut pit = Pit::new(&path, &["BAC-1"], 9);
+    let mut outbox = Outbox::new("sky/pit".parse().expect("id"));
+    pit.play(40);
+    let before = pit.store.chain_length(&EVENTS).expect("len");
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+    pit.play(40);
+    // Altered before it was replicated, hashes untouched.
+    alter_event(&path, before + 3, false);
+    let report = central.sync_once(&pit.store, &mut outbox).expect("sync");
+    assert_eq!(report.refused.len(), 1, "{report:?}");
+    assert!(
+        report.refused[0].contains(&format!(
+            "events row {}: its content does not match its hash",
+            before + 3
+        )),
+        "{report:?}"
+    );
+    let events = report
+        .chains
+        .iter()
+        .find(|c| c.table == "events")
+        .expect("events");
+    assert_eq!(
+        events.central,
+        before + 2,
+        "the rows before it, and not one after"
+    );
+}
+
+/// psql on `url`: whether `sql` succeeded, and its messages.
+fn psql_try(url: &str, sql: &str) -> (bool, String) {
+    let out = Command::new("psql")
+        .args([url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql])
+        .output()
+        .expect("psql");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn the_server_itself_keeps_every_chain_contiguous_and_append_only() {
+    let Some(pg) = PgServer::start("the_server_itself") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut central = init(&pg.url);
+    let mut pit = Pit::new(&dir.path().join("pit.db"), &["BAC-1"], 2);
+    let mut outbox = Outbox::new("sky/pit".parse().expect("id"));
+    pit.play(20);
+    central.sync_once(&pit.store, &mut outbox).expect("sync");
+    let held = pit.store.chain_length(&EVENTS).expect("len");
+    let head = hex_of(&pit.store.chain_row_hash(&EVENTS, held).unwrap().unwrap());
+    let insert = |position: i64, prev: &str| {
+        format!(
+            "INSERT INTO chain_rows (site, workstation, chain, position, content, prev_hash, hash) \
+             VALUES ('sky', 'pit', 'events', {position}, '\\x00', '\\x{prev}', '\\x{}')",
+            "11".repeat(32)
+        )
+    };
+    // A gap.
+    let (ok, said) = psql_try(&pg.url, &insert(held + 2, &"11".repeat(32)));
+    assert!(!ok && said.contains("does not follow"), "{said}");
+    // The next position, but not linked to the row held last.
+    let (ok, said) = psql_try(&pg.url, &insert(held + 1, &"22".repeat(32)));
+    assert!(!ok && said.contains("does not follow"), "{said}");
+    // A position held already.
+    let (ok, said) = psql_try(&pg.url, &insert(held, &"22".repeat(32)));
+    assert!(!ok && said.contains("duplicate key"), "{said}");
+    // Rows are never changed or removed.
+    let (ok, said) = psql_try(
+        &pg.url,
+        "UPDATE chain_rows SET content = '\\x01' WHERE position = 1",
+    );
+    assert!(!ok && said.contains("append-only"), "{said}");
+    let (ok, said) = psql_try(&pg.url, "DELETE FROM chain_rows");
+    assert!(!ok && said.contains("append-only"), "{said}");
+    // The linked next row is taken, and the head moves.
+    let (ok, said) = psql_try(&pg.url, &insert(held + 1, &head));
+    assert!(ok, "{said}");
+    let (_, said) = psql_try(
+        &pg.url,
+        "SELECT position FROM chain_heads WHERE chain = 'events'",
+    );
+    assert_eq!(said.trim(), (held + 1).to_string());
+}
+
+fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
