@@ -153,6 +153,9 @@ pub trait RoundGame {
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> Self::Round;
     /// The round in progress.
     fn round_view(&self) -> Option<Self::RoundView>;
+    /// The last round closed, as it was recorded (built on demand: the table keeps no copy of
+    /// every round it outputs).
+    fn last_round(&self) -> Option<Self::Round>;
 }
 
 /// What a table needs to know about the shoe from its rule book.
@@ -258,6 +261,14 @@ struct ShoeState {
     /// Whether a card after the end was flagged (once a shoe).
     past_end_flagged: bool,
     replaced: bool,
+    /// A plain stream's cutting card came out during a round the table cannot see: the shoe ends
+    /// at the next "no more bets" (the cutting card's `seq`).
+    end_at_bets: Option<u64>,
+    /// Whether the last card was given to a round (a stream that reports targets).
+    placing: bool,
+    /// Cards since the last "no more bets", and whether one was seen in this shoe.
+    cards_since_bets: u32,
+    bets_seen: bool,
 }
 
 /// Why no card may be dealt until the next shuffle.
@@ -283,7 +294,6 @@ pub struct Table<G: RoundGame> {
     pending: Option<Irregularity>,
     unshuffled: Option<(Unshuffled, u64)>,
     open_errors: Vec<(String, u64)>,
-    last_round: Option<G::Round>,
     last_seq: Option<u64>,
     finished: bool,
     found: Findings,
@@ -306,6 +316,10 @@ impl<G: RoundGame> Table<G> {
                 ended: None,
                 past_end_flagged: false,
                 replaced: false,
+                end_at_bets: None,
+                placing: false,
+                cards_since_bets: 0,
+                bets_seen: false,
             },
             rules,
             game,
@@ -316,7 +330,6 @@ impl<G: RoundGame> Table<G> {
             pending: None,
             unshuffled: None,
             open_errors: Vec::new(),
-            last_round: None,
             last_seq: None,
             finished: false,
             found: Findings::default(),
@@ -401,6 +414,11 @@ impl<G: RoundGame> Table<G> {
                 self.ensure_shoe(seq);
                 // "No more bets" comes between rounds: a round still open is over.
                 self.close_round(seq, false);
+                if let Some(cut) = self.shoe.end_at_bets.take() {
+                    self.shoe.ended.get_or_insert(cut);
+                }
+                self.shoe.bets_seen = true;
+                self.shoe.cards_since_bets = 0;
             }
             EventKind::Decision { .. } => {
                 self.ensure_shoe(seq);
@@ -469,7 +487,7 @@ impl<G: RoundGame> Table<G> {
             cutting_card_out: self.shoe.cutting_card_out,
             round: self.round.and_then(|_| self.game.round_view()),
             rounds_completed: self.shoe.rounds,
-            last_round: self.last_round.clone(),
+            last_round: self.game.last_round(),
             open_device_errors: self.open_errors.len() as u32,
             last_seq: self.last_seq,
         }
@@ -513,6 +531,10 @@ impl<G: RoundGame> Table<G> {
             ended: None,
             past_end_flagged: false,
             replaced: false,
+            end_at_bets: None,
+            placing: false,
+            cards_since_bets: 0,
+            bets_seen: false,
         };
     }
 
@@ -647,8 +669,20 @@ impl<G: RoundGame> Table<G> {
         if self.round.is_some() && self.game.is_complete() {
             self.close_round(seq, false);
         }
-        if self.round.is_none() {
+        if self.round.is_some() {
+            return;
+        }
+        // Between rounds when the stream places its cards in rounds, or right after "no more
+        // bets": the shoe ends now (7.1(b)). A plain stream's cutting card after cards of a round
+        // the table cannot see ends the shoe at the next "no more bets" (7.1(c)); with none, it
+        // cannot tell where that round ends and checks nothing past it.
+        let between = self.shoe.placing
+            || self.shoe.cards == 0
+            || (self.shoe.bets_seen && self.shoe.cards_since_bets == 0);
+        if between {
             self.shoe.ended = Some(seq);
+        } else {
+            self.shoe.end_at_bets = Some(seq);
         }
     }
 
@@ -679,8 +713,10 @@ impl<G: RoundGame> Table<G> {
     fn on_card(&mut self, event: &TableEvent, card: Option<Card>, target: Option<Target>) {
         let seq = event.seq;
         self.shoe.cards += 1;
+        self.shoe.cards_since_bets += 1;
         // Where the card went decides the round it belongs to before any finding about it.
         let placed = target.is_some() && self.game.is_round_event(&event.kind);
+        self.shoe.placing = placed;
         if placed {
             self.enter_round(event);
         }
@@ -786,7 +822,6 @@ impl<G: RoundGame> Table<G> {
         if let Some(irregularity) = self.pending.take() {
             self.out.push_back(TableOutput::Irregularity(irregularity));
         }
-        self.last_round = Some(record.clone());
         self.out.push_back(TableOutput::Round(record));
         if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
             // 7.1(c): the round in which the cutting card appeared was the last.

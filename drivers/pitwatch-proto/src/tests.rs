@@ -2,7 +2,7 @@
 
 use super::*;
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_model::{Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
+use pitwatch_model::{Action, Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
 use proptest::prelude::*;
 
 fn t(ms: i64) -> Timestamp {
@@ -241,6 +241,16 @@ fn every_message_round_trips() {
             state: TableState::Closed,
         },
         Message::CardsReplaced,
+        Message::Decision {
+            target: Target::Box(3),
+            hand: Some(2),
+            action: Action::Double,
+        },
+        Message::Decision {
+            target: Target::Box(1),
+            hand: None,
+            action: Action::InPlay,
+        },
     ];
     let mut encoder = MessageEncoder::new();
     for message in &messages {
@@ -578,6 +588,16 @@ fn event_encoder_round_trips_every_event_kind() {
         },
         EventKind::CardsReplaced,
         EventKind::BetsClosed,
+        EventKind::Decision {
+            target: Target::Box(7),
+            hand: Some(1),
+            action: Action::Split,
+        },
+        EventKind::Decision {
+            target: Target::Box(2),
+            hand: None,
+            action: Action::Surrender,
+        },
     ];
     let mut encoder = ProtoEncoder::new();
     let mut bytes = encoder.hello(DeviceIdentity {
