@@ -146,6 +146,37 @@ async fn add_user(
     desk.add_user(&name, &role, &password)
 }
 
+/// Gives a user another role; only a logged-in admin may.
+#[tauri::command]
+async fn change_role(
+    desk: State<'_, Desk>,
+    name: String,
+    role: String,
+) -> Result<UserRow, ApiError> {
+    desk.change_role(&name, &role)
+}
+
+/// Sets a user's password; only a logged-in admin may (hashing takes a moment: off the main
+/// thread).
+#[tauri::command]
+async fn reset_password(
+    desk: State<'_, Desk>,
+    name: String,
+    password: String,
+) -> Result<UserRow, ApiError> {
+    desk.reset_password(&name, &password)
+}
+
+/// Deactivates or reactivates a user; only a logged-in admin may.
+#[tauri::command]
+async fn set_active(
+    desk: State<'_, Desk>,
+    name: String,
+    active: bool,
+) -> Result<UserRow, ApiError> {
+    desk.set_active(&name, active)
+}
+
 /// Every user (name, role, when added); only a logged-in admin may list them.
 #[tauri::command]
 async fn users(desk: State<'_, Desk>) -> Result<Vec<UserRow>, ApiError> {
@@ -223,6 +254,9 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         export_shift_report,
         sign_off_shift,
         add_user,
+        change_role,
+        reset_password,
+        set_active,
         users,
         audit,
         needs_first_admin,

@@ -607,6 +607,21 @@ test("a real pit with no users asks for its first administrator, who then manage
     await driver.click(await driver.find('[data-testid="user-add"]'));
     await driver.waitFor("both users listed", async () => (await listed()).join() === "root:admin,sam:supervisor");
     assert.equal(await driver.find('[data-testid="user-error"]'), null);
+
+    // The admin changes sam's role and deactivates sam, from the same screen.
+    await driver.click(await driver.find('[data-testid="user-row"][data-name="sam"] [data-testid="user-edit"]'));
+    await driver.waitFor("sam's account editor", () => driver.find('[data-testid="user-editor"]'));
+    await driver.execute(
+      `const s = document.querySelector('[data-testid="user-new-role"]'); s.value = "surveillance"; s.dispatchEvent(new Event("change", { bubbles: true }));`,
+    );
+    await driver.click(await driver.find('[data-testid="user-save-role"]'));
+    await driver.waitFor("sam as surveillance", async () => (await listed()).join() === "root:admin,sam:surveillance");
+    await driver.click(await driver.find('[data-testid="user-toggle-active"]'));
+    await driver.waitFor("sam deactivated", () =>
+      driver.execute(`return document.querySelector('[data-testid="user-row"][data-name="sam"]')?.dataset.active === "false";`),
+    );
+    const done = await driver.waitFor("the change confirmed", () => driver.find('[data-testid="user-change-done"]'));
+    assert.match(await driver.text(done), /no longer log in/);
     await shot("users.png", driver);
 
     // The pit is there behind it, and a restart on the same record shows the login form again.

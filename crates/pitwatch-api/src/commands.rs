@@ -87,6 +87,12 @@ declare! {
     sign_off_shift(query: ShiftQuery, note: String) -> SignedOff;
     #[doc = "Adds a user (admins only)."]
     add_user(name: String, role: String, password: String) -> UserRow;
+    #[doc = "Gives a user another role (admins only; never leaving no active admin)."]
+    change_role(name: String, role: String) -> UserRow;
+    #[doc = "Sets a user's password (admins only; the password policy applies)."]
+    reset_password(name: String, password: String) -> UserRow;
+    #[doc = "Deactivates or reactivates a user (admins only; never the last active admin)."]
+    set_active(name: String, active: bool) -> UserRow;
     #[doc = "Every user: name, role, when added, whether active (admins only)."]
     users() -> Vec<UserRow>;
     #[doc = "The newest audit rows, only logins and refusals when `access_only` (admins and surveillance)."]

@@ -138,12 +138,8 @@ impl Principal {
 
 /// The JSON detail of a login or a refusal: where, and what else is worth keeping.
 pub(crate) fn detail(workstation: &str, more: &[(&str, &str)]) -> String {
-    let mut map = serde_json::Map::new();
-    map.insert("workstation".into(), workstation.into());
-    for (key, value) in more {
-        map.insert((*key).into(), (*value).into());
-    }
-    serde_json::Value::Object(map).to_string()
+    // The same form as every other step's (the user is a column of its own).
+    pitwatch_store::Actor::at("", workstation).detail(more)
 }
 
 /// Checks that `who` may run `command` (on `target`, which the audit names). A refusal is

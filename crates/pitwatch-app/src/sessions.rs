@@ -16,6 +16,16 @@ pub(crate) fn session_dto(principal: &Principal) -> Session {
     }
 }
 
+/// User `name` as the record now has them.
+fn user_now(store: &pitwatch_store::Store, name: &str) -> Result<UserRow, ApiError> {
+    store
+        .users()?
+        .into_iter()
+        .find(|u| u.name == name)
+        .map(accounts::user_row)
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no user named {name:?}")))
+}
+
 impl Desk {
     /// Logs `user` in at this workstation (audited; failures audited and throttled, see
     /// [`accounts::login`]). Whoever was logged in before is logged out first (switching
@@ -55,6 +65,35 @@ impl Desk {
             password,
             self.clock.now(),
         )
+    }
+
+    /// Gives user `name` the role `role`; only a logged-in admin may, and never so that no active
+    /// administrator is left. Audited with the admin and the workstation (`user.role`).
+    pub fn change_role(&self, name: &str, role: &str) -> Result<UserRow, ApiError> {
+        let who = self.principal()?;
+        let role = accounts::parse_role(role)?;
+        let mut store = lock(&self.store);
+        accounts::change_role(&mut store, &who, name, role, self.clock.now())?;
+        user_now(&store, name)
+    }
+
+    /// Sets user `name`'s password (the policy applies); only a logged-in admin may. Audited
+    /// without the password (`user.password`).
+    pub fn reset_password(&self, name: &str, password: &str) -> Result<UserRow, ApiError> {
+        let who = self.principal()?;
+        let mut store = lock(&self.store);
+        accounts::reset_password(&mut store, &who, name, password, self.clock.now())?;
+        user_now(&store, name)
+    }
+
+    /// Deactivates user `name` (they can no longer log in; what they did stays on record) or
+    /// reactivates them; only a logged-in admin may, and never the last active administrator.
+    /// Audited (`user.active`).
+    pub fn set_active(&self, name: &str, active: bool) -> Result<UserRow, ApiError> {
+        let who = self.principal()?;
+        let mut store = lock(&self.store);
+        accounts::set_active(&mut store, &who, name, active, self.clock.now())?;
+        user_now(&store, name)
     }
 
     /// Every user of this pit's database (name, role, when added, whether active), by name;
@@ -235,6 +274,70 @@ mod tests {
     }
 
     #[test]
+    fn an_admin_changes_roles_resets_passwords_and_deactivates_from_the_desk() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("manage.db");
+        let desk = real_desk(&db);
+        desk.add_user("sue", "supervisor", SUP)
+            .expect("a supervisor");
+        let sue = desk
+            .change_role("sue", "surveillance")
+            .expect("an admin changes a role");
+        assert_eq!(sue.role, "surveillance");
+        let weak = desk
+            .reset_password("sue", "password1234")
+            .expect_err("the policy applies to resets");
+        assert_eq!(weak.code, ErrorCode::InvalidInput);
+        desk.reset_password("sue", BOB).expect("a reset");
+        let sue = desk.set_active("sue", false).expect("a deactivation");
+        assert!(!sue.active);
+        let last = desk
+            .set_active("alice", false)
+            .expect_err("the last active admin stays");
+        assert_eq!(last.code, ErrorCode::Conflict);
+        assert_eq!(
+            desk.change_role("nobody", "admin")
+                .expect_err("no such user")
+                .code,
+            ErrorCode::NotFound
+        );
+        // Deactivated, sue cannot log in; reactivated, with the new password, she can.
+        assert_eq!(
+            desk.login("sue", BOB).expect_err("deactivated").code,
+            ErrorCode::Unauthorised
+        );
+        desk.login("alice", ALICE).expect("the admin again");
+        assert!(desk.set_active("sue", true).expect("reactivated").active);
+        // That refusal counted as a failed login for sue: the next try waits a second.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        let session = desk.login("sue", BOB).expect("the new password");
+        assert_eq!(session.role, "surveillance");
+        // Nobody but an admin manages accounts.
+        for refused in [
+            desk.change_role("sue", "admin"),
+            desk.reset_password("alice", SUP),
+            desk.set_active("alice", false),
+        ] {
+            assert_eq!(
+                refused.expect_err("not an admin").code,
+                ErrorCode::Forbidden
+            );
+        }
+        desk.stop();
+        let store = test_store(&db);
+        for action in ["user.role", "user.password", "user.active"] {
+            let rows = store.audit_entries(action).expect("audit");
+            assert!(rows.iter().all(|r| r.user == "alice"), "{action}: {rows:?}");
+            assert!(
+                rows.iter()
+                    .all(|r| r.detail.contains(&crate::access::workstation())),
+                "{action}: {rows:?}"
+            );
+        }
+        assert_eq!(store.audit_entries("user.active").expect("audit").len(), 2);
+    }
+
+    #[test]
     fn a_real_pit_with_no_users_creates_its_first_admin_once() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("first.db");
@@ -283,12 +386,13 @@ mod tests {
         desk.stop();
 
         let store = test_store(&db);
-        assert_eq!(
-            store
-                .audit_details("user.first_admin", "root")
-                .expect("audit"),
-            ["admin"]
-        );
+        let details = store
+            .audit_details("user.first_admin", "root")
+            .expect("audit");
+        assert_eq!(details.len(), 1);
+        let detail: serde_json::Value = serde_json::from_str(&details[0]).expect("JSON");
+        assert_eq!(detail["role"], "admin");
+        assert_eq!(detail["workstation"], crate::access::workstation());
         assert!(!store.user_exists("mallory").expect("users"));
         drop(store);
 

@@ -236,6 +236,25 @@ wire_enum! {
 }
 
 wire_enum! {
+    /// A player's decision on a hand that the card stream cannot show (Blackjack, Pontoon), as a
+    /// dealer console or box sensor reports it.
+    Action, "action" {
+        /// The box is in play for the round (a wager on it); sent before the round's first card.
+        InPlay = "in_play",
+        /// The hand stands: it takes no further card.
+        Stand = "stand",
+        /// The hand doubles: it takes exactly one further card.
+        Double = "double",
+        /// The hand's two cards are split into two hands.
+        Split = "split",
+        /// The hand surrenders half its wager and takes no further card.
+        Surrender = "surrender",
+        /// The box takes insurance against a dealer blackjack.
+        Insurance = "insurance",
+    }
+}
+
+wire_enum! {
     /// The state of a table.
     TableState, "table state" {
         /// Open for play.
@@ -331,6 +350,15 @@ pub enum EventKind {
     CardsReplaced,
     /// "No more bets" (Baccarat 8.2).
     BetsClosed,
+    /// A decision on a box's hand (Blackjack, Pontoon): what a card stream cannot show.
+    Decision {
+        /// The box (`box:N`).
+        target: Target,
+        /// The hand of the box, 1-based (2 or more only after a split), when known.
+        hand: Option<u8>,
+        /// What was decided.
+        action: Action,
+    },
 }
 
 impl EventKind {
@@ -350,6 +378,7 @@ impl EventKind {
         "table_state_changed",
         "cards_replaced",
         "bets_closed",
+        "decision",
     ];
 
     /// The event's name (the `event` field).
@@ -369,6 +398,7 @@ impl EventKind {
             EventKind::TableStateChanged { .. } => "table_state_changed",
             EventKind::CardsReplaced => "cards_replaced",
             EventKind::BetsClosed => "bets_closed",
+            EventKind::Decision { .. } => "decision",
         }
     }
 
@@ -500,6 +530,11 @@ impl TableEvent {
             },
             "cards_replaced" => EventKind::CardsReplaced,
             "bets_closed" => EventKind::BetsClosed,
+            "decision" => EventKind::Decision {
+                target: fields.required("target", parsed)?,
+                hand: fields.optional("hand", small_number(1, 255))?,
+                action: fields.required("action", parsed)?,
+            },
             _ => unreachable!("every name in EventKind::NAMES is matched above"),
         };
         Ok(TableEvent {
@@ -580,6 +615,15 @@ impl TableEvent {
             EventKind::DeviceErrorCleared { code } => maybe("code", Some(text(code))),
             EventKind::LockChanged { locked } => maybe("locked", opt(Some(*locked))),
             EventKind::TableStateChanged { state } => maybe("state", Some(text(state))),
+            EventKind::Decision {
+                target,
+                hand,
+                action,
+            } => {
+                maybe("target", Some(text(target)));
+                maybe("hand", opt(*hand));
+                maybe("action", Some(text(action)));
+            }
         }
         for (key, value) in &self.extra {
             map.entry(key.clone()).or_insert_with(|| value.clone());
@@ -774,6 +818,7 @@ mod tests {
             json!({"event":"table_state_changed","seq":13,"state":"vacant"}),
             json!({"event":"cards_replaced","seq":14}),
             json!({"event":"bets_closed","seq":15}),
+            json!({"event":"decision","seq":16,"target":"box:2","hand":1,"action":"double"}),
         ];
         let mut names = Vec::new();
         for line in lines {

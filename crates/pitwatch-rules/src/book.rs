@@ -1056,6 +1056,10 @@ fn can_raise(code: IrregularityCode, continuous: bool, burn: BurnPolicy) -> bool
         | C::ShuffleSuspect => !continuous,
         C::BurnMissing => matches!(burn, BurnPolicy::FirstCardValue { .. }),
         C::BurnCountMismatch => !matches!(burn, BurnPolicy::None | BurnPolicy::Fixed(0)),
+        // Boxes, hands and the dealer's drawing are Blackjack's and Pontoon's, not Baccarat's.
+        C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
+            false
+        }
         _ => true,
     }
 }
@@ -1068,6 +1072,9 @@ fn why_never(code: IrregularityCode, continuous: bool) -> &'static str {
             "a continuous shuffler has no cut, cutting card or end of shoe"
         }
         C::ShuffleSuspect if continuous => "a continuous shuffler deals no shoes to compare",
+        C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
+            "it is a Blackjack or Pontoon finding, not a Baccarat one"
+        }
         _ => "its burn policy has no such burn",
     }
 }

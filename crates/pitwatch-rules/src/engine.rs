@@ -599,7 +599,10 @@ impl Engine {
                 self.ensure_shoe(seq);
                 self.on_bets_closed(seq);
             }
-            EventKind::LockChanged { .. } | EventKind::TableStateChanged { .. } => {}
+            // A Blackjack decision means nothing in Baccarat: like a lock, it changes no round.
+            EventKind::LockChanged { .. }
+            | EventKind::TableStateChanged { .. }
+            | EventKind::Decision { .. } => {}
         }
         if self.shoe_open {
             self.shoe.last_seq = seq;

@@ -115,6 +115,17 @@ codes! {
     /// A shoe's order keeps far more of a previous shoe's order than a shuffle that randomly
     /// intermixes the cards leaves (a slug, a false or very weak shuffle; `docs/shuffle.md`).
     ShuffleSuspect = "SHUFFLE_SUSPECT", High;
+    /// Blackjack, Pontoon: a card to a box whose hand was finished (stood, bust, on 21, doubled
+    /// with its card, a split ace with its card) or to a box not in play.
+    CardToFinishedHand = "CARD_TO_FINISHED_HAND", High;
+    /// Blackjack, Pontoon: the dealer drew when the book says stand, or stood when it says draw.
+    DealerDrawWrong = "DEALER_DRAW_WRONG", High;
+    /// Blackjack, Pontoon: a hand left with the wrong number of cards after the initial deal (a
+    /// box in play without its second card, a double or split ace without its one card).
+    WrongCardCount = "WRONG_CARD_COUNT", High;
+    /// Blackjack, Pontoon: a decision the rule book does not allow (doubling a total it excludes,
+    /// splitting beyond the limit, surrender or insurance where none is offered).
+    DecisionNotAllowed = "DECISION_NOT_ALLOWED", Medium;
 }
 
 impl fmt::Display for IrregularityCode {
@@ -159,10 +170,10 @@ pub struct Irregularity {
     pub also: CodeSet,
 }
 
-/// A set of irregularity codes, in code order: two bytes, so an [`Irregularity`] (and every
-/// output of the engine) stays small enough to move without a call to `memcpy`.
+/// A set of irregularity codes, in code order: four bytes, so an [`Irregularity`] (and every
+/// output of the engine) stays small.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct CodeSet(u16);
+pub struct CodeSet(u32);
 
 impl CodeSet {
     /// The empty set.
@@ -170,12 +181,12 @@ impl CodeSet {
 
     /// Adds `code`.
     pub fn insert(&mut self, code: IrregularityCode) {
-        self.0 |= 1 << (code as u16);
+        self.0 |= 1 << (code as u32);
     }
 
     /// Whether `code` is in the set.
     pub const fn contains(self, code: IrregularityCode) -> bool {
-        self.0 & (1 << (code as u16)) != 0
+        self.0 & (1 << (code as u32)) != 0
     }
 
     /// Whether the set is empty.
@@ -221,6 +232,9 @@ impl Irregularity {
         self.also.0 |= other.also.0;
     }
 }
+
+/// A code set has one bit per code.
+const _: () = assert!(IrregularityCode::ALL.len() <= 32);
 
 #[cfg(test)]
 mod tests {

@@ -1,4 +1,4 @@
-//! The Pitwatch Baccarat rules engine.
+//! The Pitwatch rules engine: Baccarat, and the game seam every other game runs on ([`game`]).
 //!
 //! - [`RuleBook`]: a jurisdiction's rules as data (TOML), checked on loading; `nz-baccarat`,
 //!   `nz-baccarat-continuous` and `macau-baccarat` are built in.
@@ -14,6 +14,7 @@ pub mod book;
 pub mod drawing;
 pub mod engine;
 pub mod enumerate;
+pub mod game;
 pub mod irregularity;
 pub mod record;
 pub mod side;
@@ -25,6 +26,7 @@ pub use book::{
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};
+pub use game::{Finding, Findings, Game, GameTableView, RoundGame, ShoeRules, Table, TableOutput};
 pub use irregularity::{CodeSet, Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 pub use side::{BySide, Hand, Side};

@@ -512,6 +512,15 @@ fn events_of(
         Message::BetsClosed => one(EventKind::BetsClosed),
         Message::Table { state } => one(EventKind::TableStateChanged { state }),
         Message::CardsReplaced => one(EventKind::CardsReplaced),
+        Message::Decision {
+            target,
+            hand,
+            action,
+        } => one(EventKind::Decision {
+            target,
+            hand,
+            action,
+        }),
     }
 }
 

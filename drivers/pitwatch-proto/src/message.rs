@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_model::{Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
+use pitwatch_model::{Action, Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
 
 use crate::crc16;
 
@@ -170,6 +170,15 @@ pub enum Message {
     },
     /// `REPLACED`: the cards in play were replaced.
     CardsReplaced,
+    /// `DECISION`: a decision on a box's hand (Blackjack, Pontoon), from a dealer console.
+    Decision {
+        /// The box (`box:N`).
+        target: Target,
+        /// The box's hand, 1-based, when known.
+        hand: Option<u8>,
+        /// What was decided.
+        action: Action,
+    },
 }
 
 /// Why a line's type and fields do not make a message.
@@ -212,6 +221,7 @@ impl Message {
             Message::BetsClosed => "BETS_CLOSED",
             Message::Table { .. } => "TABLE",
             Message::CardsReplaced => "REPLACED",
+            Message::Decision { .. } => "DECISION",
         }
     }
 
@@ -254,6 +264,17 @@ impl Message {
                 }
             }
             Message::BurnCounted { count } => f.push(("count", count.to_string())),
+            Message::Decision {
+                target,
+                hand,
+                action,
+            } => {
+                f.push(("target", target.to_string()));
+                if let Some(hand) = hand {
+                    f.push(("hand", hand.to_string()));
+                }
+                f.push(("action", action.to_string()));
+            }
             Message::Result {
                 outcome,
                 player_pair,
@@ -428,6 +449,11 @@ impl Message {
                 state: fields.parsed("state")?,
             },
             "REPLACED" => Message::CardsReplaced,
+            "DECISION" => Message::Decision {
+                target: fields.parsed("target")?,
+                hand: fields.number_opt("hand")?,
+                action: fields.parsed("action")?,
+            },
             other => {
                 return Err(MessageError::Unsupported(format!(
                     "unknown message type {other}"
@@ -774,6 +800,15 @@ impl ProtoEncoder {
             EventKind::TableStateChanged { state } => Message::Table { state: *state },
             EventKind::CardsReplaced => Message::CardsReplaced,
             EventKind::BetsClosed => Message::BetsClosed,
+            EventKind::Decision {
+                target,
+                hand,
+                action,
+            } => Message::Decision {
+                target: *target,
+                hand: *hand,
+                action: *action,
+            },
         })
     }
 }

@@ -88,6 +88,21 @@ export function addUser(name: string, role: string, password: string): Promise<U
   return invoke<UserRow>("add_user", { name, role, password });
 }
 
+/** Gives a user another role (admins only; never leaving no active admin). */
+export function changeRole(name: string, role: string): Promise<UserRow> {
+  return invoke<UserRow>("change_role", { name, role });
+}
+
+/** Sets a user's password (admins only; the password policy applies). */
+export function resetPassword(name: string, password: string): Promise<UserRow> {
+  return invoke<UserRow>("reset_password", { name, password });
+}
+
+/** Deactivates or reactivates a user (admins only; never the last active admin). */
+export function setActive(name: string, active: boolean): Promise<UserRow> {
+  return invoke<UserRow>("set_active", { name, active });
+}
+
 /** Every user: name, role, when added, whether active (admins only). */
 export function users(): Promise<Array<UserRow>> {
   return invoke<Array<UserRow>>("users");

@@ -124,6 +124,21 @@ export function addUser(name: string, role: string, password: string): Promise<U
   return wrap(commands.addUser(name, role, password));
 }
 
+/** Gives a user another role (admin only). */
+export function changeRole(name: string, role: string): Promise<UserRow> {
+  return wrap(commands.changeRole(name, role));
+}
+
+/** Sets a user's password (admin only; the password policy applies). */
+export function resetPassword(name: string, password: string): Promise<UserRow> {
+  return wrap(commands.resetPassword(name, password));
+}
+
+/** Deactivates or reactivates a user (admin only). */
+export function setActive(name: string, active: boolean): Promise<UserRow> {
+  return wrap(commands.setActive(name, active));
+}
+
 /** Every user with their role and when they were added (admin only). */
 export function users(): Promise<UserRow[]> {
   return wrap(commands.users());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addedLabel, firstAdminProblem, mayManageUsers, newUserProblem } from "./users";
+import { addedLabel, firstAdminProblem, mayManageUsers, newUserProblem, passwordProblem } from "./users";
 
 describe("newUserProblem", () => {
   it("accepts a complete new user", () => {
@@ -41,5 +41,15 @@ describe("addedLabel", () => {
   it("shows anything else as it is", () => {
     expect(addedLabel("yesterday")).toBe("yesterday");
     expect(addedLabel("2026-11-30T10:41:07+13:00")).toBe("2026-11-30T10:41:07+13:00");
+  });
+});
+
+describe("passwordProblem", () => {
+  it("asks for 12 characters typed the same twice", () => {
+    expect(passwordProblem("plum kettle orbit 47", "plum kettle orbit 47")).toBeNull();
+    expect(passwordProblem("short", "short")).toMatch(/12 characters/);
+    expect(passwordProblem("plum kettle orbit 47", "plum kettle orbit 48")).toMatch(/differ/);
+    // Characters, not UTF-16 units: 12 macronised letters are enough.
+    expect(passwordProblem("āēīōūāēīōūāē", "āēīōūāēīōūāē")).toBeNull();
   });
 });

@@ -12,6 +12,11 @@ export const ROLES: { role: string; label: string }[] = [
 export function newUserProblem(name: string, role: string, password: string, repeat: string): string | null {
   if (name.trim() === "") return "Give the user a name.";
   if (!ROLES.some((r) => r.role === role)) return "Choose a role.";
+  return passwordProblem(password, repeat);
+}
+
+/** What is wrong with a password typed twice, or null when it can be sent. */
+export function passwordProblem(password: string, repeat: string): string | null {
   // The desk also refuses common and guessable passwords (it says why).
   if ([...password].length < 12) return "A password needs at least 12 characters.";
   if (password !== repeat) return "The two passwords differ.";

@@ -1,0 +1,3 @@
+//! Engine speed (placeholder until the dealer simulator lands).
+
+fn main() {}

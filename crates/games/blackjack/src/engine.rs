@@ -1,0 +1,82 @@
+//! The Blackjack and Pontoon engine a table runs: the shared shoe tracker
+//! ([`pitwatch_rules::Table`]) around this game's [`Rounds`], behind the [`Game`] seam.
+
+use pitwatch_model::TableEvent;
+use pitwatch_rules::{Game, GameTableView, Table, TableOutput};
+
+use crate::book::Book;
+use crate::round::{RoundRecord, Rounds};
+
+/// What the engine outputs: rounds, irregularities, shoe summaries and cleared device errors, as
+/// `type`-tagged JSON objects.
+pub type Output = TableOutput<RoundRecord>;
+
+/// The table as the engine sees it.
+pub type View = GameTableView<RoundRecord, RoundRecord>;
+
+/// Follows one Blackjack or Pontoon table's event stream under one rule book.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    table: Table<Rounds>,
+}
+
+impl Engine {
+    /// An engine for one table under `book`, before any event.
+    pub fn new(book: Book) -> Engine {
+        let shoe = book.shoe.clone();
+        Engine {
+            table: Table::new(shoe, Rounds::new(book)),
+        }
+    }
+
+    /// The book.
+    pub fn book(&self) -> &Book {
+        self.table.game().book()
+    }
+}
+
+impl Game for Engine {
+    type Output = Output;
+    type View = View;
+
+    fn game(&self) -> &'static str {
+        self.book().variant.name()
+    }
+
+    fn handle_event(&mut self, event: &TableEvent) {
+        self.table.handle_event(event);
+    }
+
+    fn poll_output(&mut self) -> Option<Output> {
+        self.table.poll_output()
+    }
+
+    fn finish(&mut self) {
+        self.table.finish();
+    }
+
+    fn interrupt(&mut self) {
+        self.table.interrupt();
+    }
+
+    fn view(&self) -> View {
+        self.table.view()
+    }
+}
+
+/// Replays a whole event stream through a fresh engine and returns every output in order.
+pub fn replay<'a>(book: &Book, events: impl IntoIterator<Item = &'a TableEvent>) -> Vec<Output> {
+    let mut engine = Engine::new(book.clone());
+    let mut out = Vec::new();
+    for event in events {
+        engine.handle_event(event);
+        while let Some(o) = engine.poll_output() {
+            out.push(o);
+        }
+    }
+    engine.finish();
+    while let Some(o) = engine.poll_output() {
+        out.push(o);
+    }
+    out
+}

@@ -1,0 +1,220 @@
+//! A hand's cards and what they count: the total with an ace as 1 or 11, soft or hard, a
+//! natural, and the Pontoon bonuses' card patterns. Shared by the engine, the natural-probability
+//! computation and nothing else (the dealer simulator counts on its own, so tests compare two
+//! implementations).
+
+use pitwatch_model::{Card, Rank, Suit};
+
+/// Most cards a hand holds: 21 in aces and twos is eleven cards; beyond that a stream is wrong.
+pub const MAX_CARDS: usize = 12;
+
+/// A hand's cards, inline (no allocation per card).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cards {
+    cards: [Option<Card>; MAX_CARDS],
+    len: u8,
+}
+
+impl Default for Cards {
+    fn default() -> Self {
+        Cards::new()
+    }
+}
+
+impl Cards {
+    /// No cards.
+    pub const fn new() -> Cards {
+        Cards {
+            cards: [None; MAX_CARDS],
+            len: 0,
+        }
+    }
+
+    /// Adds a card (`None`: unreadable). A card beyond [`MAX_CARDS`] is dropped: no hand the
+    /// rules allow holds one.
+    pub fn push(&mut self, card: Option<Card>) {
+        if usize::from(self.len) < MAX_CARDS {
+            self.cards[usize::from(self.len)] = card;
+            self.len += 1;
+        }
+    }
+
+    /// Removes and returns the last card.
+    pub fn pop(&mut self) -> Option<Option<Card>> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.cards[usize::from(self.len)])
+    }
+
+    /// How many cards.
+    pub const fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there are none.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The cards in deal order.
+    pub fn as_slice(&self) -> &[Option<Card>] {
+        &self.cards[..usize::from(self.len)]
+    }
+
+    /// The total and whether it is soft (an ace counted 11), or `None` if a card is unreadable.
+    pub fn total(&self) -> Option<Total> {
+        let mut hard = 0u32;
+        let mut ace = false;
+        for card in self.as_slice() {
+            let card = (*card)?;
+            hard += u32::from(card.rank.blackjack_value());
+            ace |= card.rank == Rank::Ace;
+        }
+        Some(if ace && hard + 10 <= 21 {
+            Total {
+                value: (hard + 10) as u8,
+                soft: true,
+            }
+        } else {
+            Total {
+                value: hard.min(255) as u8,
+                soft: false,
+            }
+        })
+    }
+
+    /// Whether the cards are two, an ace and a ten-value card (a blackjack; a Pontoon in a Spanish
+    /// shoe, where the ten-value cards are the pictures).
+    pub fn is_natural(&self) -> bool {
+        self.len == 2 && self.total().is_some_and(|t| t.value == 21)
+    }
+
+    /// Whether any card is an ace.
+    pub fn has_ace(&self) -> bool {
+        self.as_slice()
+            .iter()
+            .any(|c| c.is_some_and(|c| c.rank == Rank::Ace))
+    }
+
+    /// The three-card pattern of Pontoon's 6-7-8 and 7-7-7 bonuses, if the cards are one.
+    pub fn triple(&self) -> Option<(Triple, Suits)> {
+        if self.len != 3 {
+            return None;
+        }
+        let cards = [self.cards[0]?, self.cards[1]?, self.cards[2]?];
+        let mut pips = cards.map(|c| c.rank.pip());
+        pips.sort_unstable();
+        let triple = match pips {
+            [6, 7, 8] => Triple::SixSevenEight,
+            [7, 7, 7] => Triple::SevenSevenSeven,
+            _ => return None,
+        };
+        let suits = if cards.iter().all(|c| c.suit == Suit::Spades) {
+            Suits::Spades
+        } else if cards.iter().all(|c| c.suit == cards[0].suit) {
+            Suits::Suited
+        } else {
+            Suits::Mixed
+        };
+        Some((triple, suits))
+    }
+}
+
+/// A hand's total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Total {
+    /// The points, an ace counted 11 when that does not exceed 21.
+    pub value: u8,
+    /// Whether an ace is counted 11.
+    pub soft: bool,
+}
+
+/// Pontoon's three-card bonus hands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Triple {
+    /// 6, 7 and 8.
+    SixSevenEight,
+    /// Three sevens.
+    SevenSevenSeven,
+}
+
+/// The suits of a bonus hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suits {
+    /// Not all one suit.
+    Mixed,
+    /// All one suit, not spades.
+    Suited,
+    /// All spades.
+    Spades,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(cards: &[&str]) -> Cards {
+        let mut h = Cards::new();
+        for c in cards {
+            h.push(Some(c.parse().unwrap()));
+        }
+        h
+    }
+
+    #[test]
+    fn totals_count_an_ace_as_eleven_only_when_it_fits() {
+        assert_eq!(
+            hand(&["AS", "6D"]).total(),
+            Some(Total {
+                value: 17,
+                soft: true
+            })
+        );
+        assert_eq!(
+            hand(&["AS", "6D", "9C"]).total(),
+            Some(Total {
+                value: 16,
+                soft: false
+            })
+        );
+        assert_eq!(
+            hand(&["AS", "AD"]).total(),
+            Some(Total {
+                value: 12,
+                soft: true
+            })
+        );
+        assert_eq!(
+            hand(&["KS", "QD", "2C"]).total(),
+            Some(Total {
+                value: 22,
+                soft: false
+            })
+        );
+        assert!(hand(&["AS", "KD"]).is_natural());
+        assert!(!hand(&["AS", "5D", "5C"]).is_natural());
+        let mut unreadable = hand(&["AS"]);
+        unreadable.push(None);
+        assert_eq!(unreadable.total(), None);
+    }
+
+    #[test]
+    fn bonus_triples_know_their_suits() {
+        assert_eq!(
+            hand(&["7S", "6S", "8S"]).triple(),
+            Some((Triple::SixSevenEight, Suits::Spades))
+        );
+        assert_eq!(
+            hand(&["7H", "7H", "7H"]).triple(),
+            Some((Triple::SevenSevenSeven, Suits::Suited))
+        );
+        assert_eq!(
+            hand(&["7H", "7D", "7H"]).triple(),
+            Some((Triple::SevenSevenSeven, Suits::Mixed))
+        );
+        assert_eq!(hand(&["7H", "7D"]).triple(), None);
+        assert_eq!(hand(&["7H", "7D", "6C"]).triple(), None);
+    }
+}

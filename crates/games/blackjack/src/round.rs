@@ -1,0 +1,1145 @@
+//! One round of Blackjack or Pontoon followed from box-targeted cards and decisions: the initial
+//! deal order, each hand's play, the dealer's play and each hand's outcome by 5.1(a)–(g) with its
+//! payout, Pontoon's bonuses, insurance and Super Sevens. A [`RoundGame`] run by the shared shoe
+//! tracker ([`pitwatch_rules::Table`]).
+//!
+//! Where the device says a card went, the engine believes it and checks that it is a position the
+//! rules allow: the initial deal goes one card to each box in play in turn, one to the dealer,
+//! then the second card to each box (and, with a hole card, the dealer's second); then each box's
+//! hands in turn, then the dealer. A card to a later hand than the one being played means the
+//! hands before it stood (a stand need not be reported); a card to a hand already finished is
+//! flagged. Decisions the cards cannot show (double, split, surrender, insurance, stand, a box in
+//! play) come as `decision` events.
+
+use pitwatch_model::{Action, Card, EventKind, Rank, TableEvent, Target};
+use pitwatch_rules::{Findings, IrregularityCode as Code, RoundGame};
+use serde::Serialize;
+
+use crate::book::{Book, DealerNaturalTakes, DoubleOn, HoleCard, Variant};
+use crate::hand::{Cards, Suits, Triple};
+
+/// Most hands a box can hold after splitting (books allow 1 to 4).
+const MAX_HANDS: usize = 4;
+
+/// How a hand's play ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Open,
+    Stood,
+    Bust,
+    TwentyOne,
+    Doubled,
+    SplitAce,
+    Surrendered,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct HandState {
+    cards: Cards,
+    doubled: bool,
+    /// Doubled, awaiting its one card.
+    double_pending: bool,
+    from_split: bool,
+    split_ace: bool,
+    end: End,
+}
+
+impl HandState {
+    const EMPTY: HandState = HandState {
+        cards: Cards::new(),
+        doubled: false,
+        double_pending: false,
+        from_split: false,
+        split_ace: false,
+        end: End::Open,
+    };
+
+    fn open(&self) -> bool {
+        self.end == End::Open
+    }
+}
+
+#[derive(Debug, Clone)]
+struct BoxState {
+    number: u8,
+    hands: [HandState; MAX_HANDS],
+    n_hands: u8,
+    /// The first three cards dealt to the box, in deal order (Super Sevens).
+    dealt: [Option<Card>; 3],
+    dealt_len: u8,
+    insurance: bool,
+    declared: bool,
+}
+
+impl BoxState {
+    fn new(number: u8) -> BoxState {
+        BoxState {
+            number,
+            hands: [HandState::EMPTY; MAX_HANDS],
+            n_hands: 1,
+            dealt: [None; 3],
+            dealt_len: 0,
+            insurance: false,
+            declared: false,
+        }
+    }
+
+    fn hands(&self) -> &[HandState] {
+        &self.hands[..usize::from(self.n_hands)]
+    }
+
+    fn cards(&self) -> usize {
+        self.hands().iter().map(|h| h.cards.len()).sum()
+    }
+
+    fn first_open(&self) -> Option<usize> {
+        self.hands().iter().position(HandState::open)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// The initial deal.
+    Initial,
+    /// The boxes play their hands.
+    Play,
+    /// The dealer draws.
+    Dealer,
+}
+
+/// A hand's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandOutcome {
+    /// A blackjack (Pontoon) paid at the natural's odds (5.1(c), 5.4).
+    Blackjack,
+    /// Won (5.1(a), (b); a Pontoon 21 paid at once).
+    Win,
+    /// Lost (5.1(d), (f), (g)).
+    Lose,
+    /// A stand off (5.1(e)).
+    Push,
+    /// Surrendered: half the wager lost.
+    Surrender,
+}
+
+/// One hand of a box as the round ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HandRecord {
+    /// The cards in deal order (`null` for an unreadable card).
+    pub cards: Vec<Option<Card>>,
+    /// The total, `None` if a card was unreadable.
+    pub total: Option<u8>,
+    /// Whether an ace counts 11.
+    pub soft: bool,
+    /// Whether the hand doubled.
+    pub doubled: bool,
+    /// Whether the hand came from a split.
+    pub split: bool,
+    /// The outcome, `None` when the cards cannot settle it (unreadable, or the round cut off).
+    pub outcome: Option<HandOutcome>,
+    /// What the hand won (positive) or lost (negative), in units of the box's original wager;
+    /// `None` with the outcome.
+    pub pays: Option<f64>,
+    /// The rule that settles it (`5.1(b)`, or the bonus paid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
+}
+
+/// A side bet of a box, as the cards settle it if it was placed (the stream does not say which
+/// boxes bet).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideBet {
+    /// `super_sevens` or `insurance`.
+    pub bet: &'static str,
+    /// Super Sevens: how many of the box's first cards are sevens in a row from the first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sevens: Option<u8>,
+    /// Super Sevens: whether those sevens are of one suit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suited: Option<bool>,
+    /// What it won or lost per unit staked on it; `None` if unknown.
+    pub pays: Option<f64>,
+}
+
+/// One box in a round.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoxRecord {
+    /// The box number.
+    #[serde(rename = "box")]
+    pub number: u8,
+    /// Its hands (more than one after a split).
+    pub hands: Vec<HandRecord>,
+    /// Its side bets as the cards settle them.
+    pub side_bets: Vec<SideBet>,
+}
+
+/// One round as the engine followed it; `pitwatch replay --json` prints it with `type: "round"`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RoundRecord {
+    /// `blackjack` or `pontoon`.
+    pub game: &'static str,
+    /// The shoe, 1-based.
+    pub shoe: u32,
+    /// The round, 1-based within the shoe.
+    pub round: u32,
+    /// The dealer's cards.
+    pub dealer: Vec<Option<Card>>,
+    /// The dealer's total, `None` if unknown.
+    pub dealer_total: Option<u8>,
+    /// Whether the dealer's two cards are a blackjack (Pontoon).
+    pub dealer_blackjack: bool,
+    /// The boxes in play.
+    pub boxes: Vec<BoxRecord>,
+    /// `seq` of the round's first event.
+    pub first_seq: u64,
+    /// `seq` of its last card.
+    pub last_seq: u64,
+    /// Whether every hand and the dealer finished by the rules.
+    pub complete: bool,
+}
+
+/// The rounds of a Blackjack or Pontoon table.
+#[derive(Debug, Clone)]
+pub struct Rounds {
+    book: Book,
+    active: bool,
+    shoe: u32,
+    number: u32,
+    first_seq: u64,
+    last_seq: u64,
+    stage: Stage,
+    boxes: Vec<BoxState>,
+    declared_any: bool,
+    dealer: Cards,
+    any_card: bool,
+    order_flagged: bool,
+    dealer_flagged: bool,
+}
+
+impl Rounds {
+    /// Rounds under `book`.
+    pub fn new(book: Book) -> Rounds {
+        Rounds {
+            book,
+            active: false,
+            shoe: 0,
+            number: 0,
+            first_seq: 0,
+            last_seq: 0,
+            stage: Stage::Initial,
+            boxes: Vec::with_capacity(8),
+            declared_any: false,
+            dealer: Cards::new(),
+            any_card: false,
+            order_flagged: false,
+            dealer_flagged: false,
+        }
+    }
+
+    /// The book.
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    fn box_index(&self, number: u8) -> Option<usize> {
+        self.boxes.iter().position(|b| b.number == number)
+    }
+
+    fn box_entry(&mut self, number: u8) -> usize {
+        match self.boxes.iter().position(|b| b.number >= number) {
+            Some(i) if self.boxes[i].number == number => i,
+            Some(i) => {
+                self.boxes.insert(i, BoxState::new(number));
+                i
+            }
+            None => {
+                self.boxes.push(BoxState::new(number));
+                self.boxes.len() - 1
+            }
+        }
+    }
+
+    fn in_play(b: &BoxState) -> bool {
+        b.cards() > 0
+    }
+
+    fn dealer_must_draw(&self) -> Option<bool> {
+        let total = self.dealer.total()?;
+        Some(total.value < 17 || (total.value == 17 && total.soft && self.book.dealer_hits_soft17))
+    }
+
+    fn dealer_done(&self) -> bool {
+        let min = match self.book.hole_card {
+            HoleCard::None | HoleCard::American => 2,
+        };
+        self.dealer.len() >= min && self.dealer_must_draw() == Some(false)
+    }
+
+    /// Whether a hand is settled without the dealer: bust, surrendered, or (Pontoon) a 21 paid
+    /// at once.
+    fn settled(&self, hand: &HandState) -> bool {
+        match hand.end {
+            End::Bust | End::Surrendered => true,
+            _ => {
+                self.book.player_21_wins_at_once
+                    && hand.cards.total().is_some_and(|t| t.value == 21)
+            }
+        }
+    }
+
+    fn all_settled(&self) -> bool {
+        self.boxes
+            .iter()
+            .filter(|b| Self::in_play(b))
+            .all(|b| b.hands().iter().all(|h| self.settled(h)))
+    }
+
+    fn all_finished(&self) -> bool {
+        self.boxes
+            .iter()
+            .filter(|b| Self::in_play(b))
+            .all(|b| b.hands().iter().all(|h| !h.open()))
+    }
+
+    fn initial_done(&self) -> bool {
+        let boxes_done = self
+            .boxes
+            .iter()
+            .filter(|b| Self::in_play(b))
+            .all(|b| b.cards() >= 2);
+        let dealer = match self.book.hole_card {
+            HoleCard::None => 1,
+            HoleCard::American => 2,
+        };
+        boxes_done && self.dealer.len() >= dealer && self.boxes.iter().any(Self::in_play)
+    }
+
+    fn out_of_order(&mut self, seq: u64, message: String, found: &mut Findings) {
+        if !self.order_flagged {
+            self.order_flagged = true;
+            found.flag(Code::DealOutOfOrder, seq, vec![seq], message);
+        }
+    }
+
+    fn finished_hand(&self, seq: u64, message: String, found: &mut Findings) {
+        found.flag(Code::CardToFinishedHand, seq, vec![seq], message);
+    }
+
+    /// The hands before box `upto` (index) and hand `hand` stand, having had a card go past them.
+    fn stand_before(&mut self, upto: usize, hand: usize, seq: u64, found: &mut Findings) {
+        for bi in 0..self.boxes.len() {
+            let number = self.boxes[bi].number;
+            let n = usize::from(self.boxes[bi].n_hands);
+            for hi in 0..n {
+                if bi > upto || (bi == upto && hi >= hand) {
+                    return;
+                }
+                let h = &mut self.boxes[bi].hands[hi];
+                if !h.open() || h.cards.is_empty() {
+                    continue;
+                }
+                h.end = End::Stood;
+                let (len, pending) = (h.cards.len(), h.double_pending);
+                if len < 2 || pending {
+                    found.flag(
+                        Code::WrongCardCount,
+                        seq,
+                        vec![seq],
+                        if pending {
+                            format!("Box {number} hand {} doubled but was passed without its one card.", hi + 1)
+                        } else {
+                            format!("Box {number} hand {} was passed with {len} card(s): every hand takes at least two.", hi + 1)
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    fn place(&mut self, bi: usize, hi: usize, card: Option<Card>) {
+        let b = &mut self.boxes[bi];
+        if usize::from(b.dealt_len) < 3 {
+            b.dealt[usize::from(b.dealt_len)] = card;
+            b.dealt_len += 1;
+        }
+        let one_card_aces = self.book.split_aces_one_card;
+        let h = &mut b.hands[hi];
+        h.cards.push(card);
+        let total = h.cards.total();
+        if total.is_some_and(|t| t.value > 21) {
+            h.end = End::Bust;
+        } else if h.double_pending {
+            h.double_pending = false;
+            h.end = End::Doubled;
+        } else if h.split_ace && one_card_aces && h.cards.len() >= 2 {
+            h.end = End::SplitAce;
+        } else if total.is_some_and(|t| t.value == 21) {
+            h.end = End::TwentyOne;
+        }
+    }
+
+    fn on_box_card(
+        &mut self,
+        seq: u64,
+        number: u8,
+        index: Option<u8>,
+        card: Option<Card>,
+        found: &mut Findings,
+    ) {
+        match self.stage {
+            Stage::Initial => self.initial_box_card(seq, number, index, card, found),
+            Stage::Play => self.play_box_card(seq, number, index, card, found),
+            Stage::Dealer => {
+                self.finished_hand(
+                    seq,
+                    format!("A card went to box {number} after the dealer began drawing: every box had finished."),
+                    found,
+                );
+            }
+        }
+    }
+
+    fn initial_box_card(
+        &mut self,
+        seq: u64,
+        number: u8,
+        index: Option<u8>,
+        card: Option<Card>,
+        found: &mut Findings,
+    ) {
+        let known = self.box_index(number);
+        let has = known.map_or(0, |i| self.boxes[i].cards());
+        if self.declared_any && !known.is_some_and(|i| self.boxes[i].declared) {
+            self.finished_hand(
+                seq,
+                format!("A card went to box {number}, which is not in play this round."),
+                found,
+            );
+            return;
+        }
+        if !self.declared_any && !self.dealer.is_empty() && has == 0 {
+            self.finished_hand(
+                seq,
+                format!("A card went to box {number}, which had no first card: it is not in play this round."),
+                found,
+            );
+            return;
+        }
+        let position = has + 1;
+        if index.is_some_and(|i| usize::from(i) != position) {
+            self.out_of_order(
+                seq,
+                format!(
+                    "Box {number} was dealt card {} where card {position} was due.",
+                    index.unwrap_or(0)
+                ),
+                found,
+            );
+        }
+        let expected = if self.dealer.is_empty() {
+            if self.declared_any {
+                self.boxes
+                    .iter()
+                    .find(|b| b.declared && b.cards() == 0)
+                    .map(|b| b.number)
+                    == Some(number)
+            } else {
+                has == 0
+                    && self
+                        .boxes
+                        .iter()
+                        .filter(|b| Self::in_play(b))
+                        .all(|b| b.number < number)
+            }
+        } else {
+            self.boxes
+                .iter()
+                .find(|b| Self::in_play(b) && b.cards() == 1)
+                .map(|b| b.number)
+                == Some(number)
+        };
+        if !expected {
+            self.out_of_order(
+                seq,
+                format!("Box {number} was dealt its card {position} out of turn: one card to each box in play in turn, then the dealer, then the second card to each box."),
+                found,
+            );
+        }
+        let bi = self.box_entry(number);
+        self.place(bi, 0, card);
+        self.after_initial_card();
+    }
+
+    fn after_initial_card(&mut self) {
+        if self.initial_done() {
+            self.stage = Stage::Play;
+        }
+    }
+
+    fn play_box_card(
+        &mut self,
+        seq: u64,
+        number: u8,
+        index: Option<u8>,
+        card: Option<Card>,
+        found: &mut Findings,
+    ) {
+        let Some(bi) = self
+            .box_index(number)
+            .filter(|&i| Self::in_play(&self.boxes[i]))
+        else {
+            self.finished_hand(
+                seq,
+                format!("A card went to box {number}, which is not in play this round."),
+                found,
+            );
+            return;
+        };
+        let Some(hi) = self.boxes[bi].first_open() else {
+            let why = match self.boxes[bi].hands().last().map(|h| h.end) {
+                Some(End::Bust) => "bust",
+                Some(End::TwentyOne) => "on 21",
+                Some(End::Doubled) => "doubled and had its one card",
+                Some(End::SplitAce) => "a split ace with its one card",
+                Some(End::Surrendered) => "surrendered",
+                _ => "stood",
+            };
+            self.finished_hand(
+                seq,
+                format!("A card went to box {number}, whose hand had finished ({why})."),
+                found,
+            );
+            return;
+        };
+        self.stand_before(bi, hi, seq, found);
+        let position = self.boxes[bi].hands[hi].cards.len() + 1;
+        if index.is_some_and(|i| usize::from(i) != position) {
+            self.out_of_order(
+                seq,
+                format!(
+                    "Box {number} was dealt card {} where card {position} was due.",
+                    index.unwrap_or(0)
+                ),
+                found,
+            );
+        }
+        self.place(bi, hi, card);
+    }
+
+    fn on_dealer_card(
+        &mut self,
+        seq: u64,
+        index: Option<u8>,
+        card: Option<Card>,
+        found: &mut Findings,
+    ) {
+        let position = self.dealer.len() + 1;
+        if index.is_some_and(|i| usize::from(i) != position) {
+            self.out_of_order(
+                seq,
+                format!(
+                    "The dealer was dealt card {} where card {position} was due.",
+                    index.unwrap_or(0)
+                ),
+                found,
+            );
+        }
+        match self.stage {
+            Stage::Initial => {
+                let expected = if self.dealer.is_empty() {
+                    self.boxes.iter().any(Self::in_play)
+                        && (!self.declared_any
+                            || self
+                                .boxes
+                                .iter()
+                                .filter(|b| b.declared)
+                                .all(|b| b.cards() >= 1))
+                } else {
+                    self.book.hole_card == HoleCard::American
+                        && self
+                            .boxes
+                            .iter()
+                            .filter(|b| Self::in_play(b))
+                            .all(|b| b.cards() >= 2)
+                };
+                if !expected {
+                    self.out_of_order(
+                        seq,
+                        format!("The dealer was dealt card {position} out of turn: one card to each box in play, then the dealer."),
+                        found,
+                    );
+                }
+                self.dealer.push(card);
+                self.after_initial_card();
+            }
+            Stage::Play | Stage::Dealer => {
+                if self.stage == Stage::Play {
+                    self.stand_before(self.boxes.len(), 0, seq, found);
+                    self.stage = Stage::Dealer;
+                }
+                if !self.dealer_flagged {
+                    let wrong = if self.all_settled() && !self.book.dealer_plays_when_all_settled {
+                        Some(
+                            "every box was already settled, so the dealer takes no further card"
+                                .to_owned(),
+                        )
+                    } else {
+                        match (self.dealer_must_draw(), self.dealer.total()) {
+                            (Some(false), Some(t)) => Some(format!(
+                                "the dealer drew on {}{}, where the book says stand",
+                                if t.soft { "soft " } else { "" },
+                                t.value
+                            )),
+                            _ => None,
+                        }
+                    };
+                    if let Some(why) = wrong {
+                        self.dealer_flagged = true;
+                        found.flag(
+                            Code::DealerDrawWrong,
+                            seq,
+                            vec![seq],
+                            format!("A card went to the dealer after {why}."),
+                        );
+                    }
+                }
+                self.dealer.push(card);
+            }
+        }
+    }
+
+    fn on_decision(
+        &mut self,
+        seq: u64,
+        number: u8,
+        hand: Option<u8>,
+        action: Action,
+        found: &mut Findings,
+    ) {
+        if action == Action::InPlay {
+            if self.any_card {
+                found.flag_cited(
+                    Code::DecisionNotAllowed,
+                    "DECISION_NOT_ALLOWED/after_first_card",
+                    seq,
+                    vec![seq],
+                    format!("Box {number} was put in play after the round's first card was dealt."),
+                );
+            } else {
+                let bi = self.box_entry(number);
+                self.boxes[bi].declared = true;
+                self.declared_any = true;
+            }
+            return;
+        }
+        let not_allowed = |found: &mut Findings, why: String| {
+            found.flag(Code::DecisionNotAllowed, seq, vec![seq], why);
+        };
+        let Some(bi) = self
+            .box_index(number)
+            .filter(|&i| Self::in_play(&self.boxes[i]))
+        else {
+            not_allowed(
+                found,
+                format!("A decision ({action}) for box {number}, which is not in play this round."),
+            );
+            return;
+        };
+        if action == Action::Insurance {
+            let ace_up = self
+                .dealer
+                .as_slice()
+                .first()
+                .copied()
+                .flatten()
+                .is_some_and(|c| c.rank == Rank::Ace);
+            if !self.book.insurance || !ace_up || self.dealer.len() != 1 {
+                not_allowed(found, format!("Box {number} took insurance, which the book offers only when the dealer's first card is an ace{}.", if self.book.insurance { "" } else { " (and this book offers none)" }));
+            }
+            self.boxes[bi].insurance = true;
+            return;
+        }
+        let hi = match hand {
+            Some(h) if usize::from(h) >= 1 && h <= self.boxes[bi].n_hands => usize::from(h) - 1,
+            Some(h) => {
+                not_allowed(found, format!("A decision ({action}) for box {number} hand {h}, which the box does not have."));
+                return;
+            }
+            None => {
+                match self.boxes[bi].first_open() {
+                    Some(h) => h,
+                    None => {
+                        if action != Action::Stand {
+                            not_allowed(found, format!("A decision ({action}) for box {number}, whose hands had finished."));
+                        }
+                        return;
+                    }
+                }
+            }
+        };
+        if self.stage != Stage::Dealer && action != Action::Stand {
+            // A decision on a later hand means the hands before it stood.
+            self.stand_before(bi, hi, seq, found);
+        }
+        let book = &self.book;
+        let h = self.boxes[bi].hands[hi];
+        let n_hands = self.boxes[bi].n_hands;
+        let two_cards = h.cards.len() == 2 && h.open();
+        match action {
+            Action::InPlay | Action::Insurance => {}
+            Action::Stand => {
+                if h.open() {
+                    self.boxes[bi].hands[hi].end = End::Stood;
+                }
+            }
+            Action::Double => {
+                let hard = h
+                    .cards
+                    .total()
+                    .filter(|t| !t.soft && !h.cards.has_ace())
+                    .map(|t| t.value);
+                let total_ok = match book.double_on {
+                    DoubleOn::AnyTwo => true,
+                    DoubleOn::HardTwo => !h.cards.has_ace(),
+                    DoubleOn::NineToEleven => matches!(hard, Some(9..=11)),
+                    DoubleOn::TenOrEleven => matches!(hard, Some(10 | 11)),
+                };
+                let why = if !two_cards || self.stage != Stage::Play {
+                    Some("only an open hand of two cards may double".to_owned())
+                } else if h.split_ace {
+                    Some("a split ace may not double".to_owned())
+                } else if h.from_split && !book.double_after_split {
+                    Some("the book allows no double after a split".to_owned())
+                } else if !total_ok {
+                    Some(format!(
+                        "the book allows doubling on {:?} only",
+                        book.double_on
+                    ))
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    not_allowed(
+                        found,
+                        format!("Box {number} hand {} doubled: {why}.", hi + 1),
+                    );
+                }
+                if h.open() {
+                    let h = &mut self.boxes[bi].hands[hi];
+                    h.doubled = true;
+                    h.double_pending = true;
+                }
+            }
+            Action::Split => {
+                let pair = two_cards
+                    && {
+                        let c = h.cards.as_slice();
+                        matches!((c[0], c[1]), (Some(a), Some(b)) if a.rank.blackjack_value() == b.rank.blackjack_value())
+                    };
+                let why = if !pair || self.stage != Stage::Play {
+                    Some("only an open hand of two cards of equal value may split".to_owned())
+                } else if n_hands >= book.max_hands || usize::from(n_hands) >= MAX_HANDS {
+                    Some(format!("the book allows at most {} hands", book.max_hands))
+                } else if h.split_ace && !book.resplit_aces {
+                    Some("split aces may not be split again".to_owned())
+                } else {
+                    None
+                };
+                match why {
+                    Some(why) => {
+                        not_allowed(found, format!("Box {number} hand {} split: {why}.", hi + 1))
+                    }
+                    None => {
+                        let b = &mut self.boxes[bi];
+                        let mut first = b.hands[hi];
+                        let second_card = first.cards.pop().flatten();
+                        let aces = second_card.is_some_and(|c| c.rank == Rank::Ace);
+                        first.from_split = true;
+                        first.split_ace = aces;
+                        let mut second = HandState::EMPTY;
+                        second.cards.push(second_card);
+                        second.from_split = true;
+                        second.split_ace = aces;
+                        let n = usize::from(b.n_hands);
+                        b.hands.copy_within(hi + 1..n, hi + 2);
+                        b.hands[hi] = first;
+                        b.hands[hi + 1] = second;
+                        b.n_hands += 1;
+                    }
+                }
+            }
+            Action::Surrender => {
+                if !book.surrender || !two_cards || n_hands > 1 || self.stage != Stage::Play {
+                    not_allowed(
+                        found,
+                        format!(
+                            "Box {number} surrendered: {}.",
+                            if book.surrender {
+                                "only a first hand of two cards may surrender"
+                            } else {
+                                "the book offers no surrender"
+                            }
+                        ),
+                    );
+                }
+                if h.open() {
+                    self.boxes[bi].hands[hi].end = End::Surrendered;
+                }
+            }
+        }
+    }
+
+    fn bonus(&self, hand: &HandState) -> Option<(f64, &'static str)> {
+        let bonus = self.book.bonus.as_ref()?;
+        if bonus.not_after_double && hand.doubled {
+            return None;
+        }
+        if let Some((triple, suits)) = hand.cards.triple() {
+            let (odds, rule) = match (triple, suits) {
+                (Triple::SixSevenEight, Suits::Mixed) => {
+                    (bonus.six_seven_eight_mixed, "bonus 6-7-8 mixed")
+                }
+                (Triple::SixSevenEight, Suits::Suited) => {
+                    (bonus.six_seven_eight_suited, "bonus 6-7-8 suited")
+                }
+                (Triple::SixSevenEight, Suits::Spades) => {
+                    (bonus.six_seven_eight_spades, "bonus 6-7-8 spades")
+                }
+                (Triple::SevenSevenSeven, Suits::Mixed) => {
+                    (bonus.seven_seven_seven_mixed, "bonus 7-7-7 mixed")
+                }
+                (Triple::SevenSevenSeven, Suits::Suited) => {
+                    (bonus.seven_seven_seven_suited, "bonus 7-7-7 suited")
+                }
+                (Triple::SevenSevenSeven, Suits::Spades) => {
+                    (bonus.seven_seven_seven_spades, "bonus 7-7-7 spades")
+                }
+            };
+            return Some((odds.ratio(), rule));
+        }
+        match hand.cards.len() {
+            5 => Some((bonus.five_card_21.ratio(), "bonus five-card 21")),
+            6 => Some((bonus.six_card_21.ratio(), "bonus six-card 21")),
+            n if n >= 7 => Some((bonus.seven_card_21.ratio(), "bonus seven-card 21")),
+            _ => None,
+        }
+    }
+
+    /// The outcome, payout and rule of hand `hi` of a box.
+    fn settle(
+        &self,
+        hand: &HandState,
+        hi: usize,
+        dealer_final: bool,
+    ) -> (Option<HandOutcome>, Option<f64>, Option<&'static str>) {
+        let stake = if hand.doubled { 2.0 } else { 1.0 };
+        if hand.end == End::Surrendered {
+            return (Some(HandOutcome::Surrender), Some(-0.5), None);
+        }
+        let Some(total) = hand.cards.total() else {
+            return (None, None, None);
+        };
+        if total.value > 21 {
+            return (Some(HandOutcome::Lose), Some(-stake), Some("5.1(f)"));
+        }
+        let natural =
+            hand.cards.is_natural() && (!hand.from_split || self.book.split_21_is_natural);
+        let natural_pays = self.book.natural_pays.ratio();
+        if self.book.player_21_wins_at_once && total.value == 21 {
+            if natural {
+                return (
+                    Some(HandOutcome::Blackjack),
+                    Some(natural_pays),
+                    Some("5.4"),
+                );
+            }
+            return match self.bonus(hand) {
+                Some((odds, rule)) => (Some(HandOutcome::Win), Some(odds * stake), Some(rule)),
+                None => (Some(HandOutcome::Win), Some(stake), Some("21 paid at once")),
+            };
+        }
+        let dealer = self.dealer.total().filter(|_| dealer_final);
+        let dealer_natural = self.dealer.is_natural();
+        let Some(dealer) = dealer else {
+            return (None, None, None);
+        };
+        if natural {
+            return if dealer_natural {
+                (Some(HandOutcome::Push), Some(0.0), Some("5.1(e)"))
+            } else {
+                (
+                    Some(HandOutcome::Blackjack),
+                    Some(natural_pays),
+                    Some("5.1(c), 5.4"),
+                )
+            };
+        }
+        if dealer_natural {
+            let lost = match self.book.dealer_natural_takes {
+                DealerNaturalTakes::AllStakes => -stake,
+                DealerNaturalTakes::OriginalOnly if hi == 0 => -1.0,
+                DealerNaturalTakes::OriginalOnly => 0.0,
+            };
+            return (Some(HandOutcome::Lose), Some(lost), Some("5.1(d)"));
+        }
+        if dealer.value > 21 {
+            (Some(HandOutcome::Win), Some(stake), Some("5.1(a)"))
+        } else if total.value > dealer.value {
+            (Some(HandOutcome::Win), Some(stake), Some("5.1(b)"))
+        } else if total.value == dealer.value {
+            (Some(HandOutcome::Push), Some(0.0), Some("5.1(e)"))
+        } else {
+            (Some(HandOutcome::Lose), Some(-stake), Some("5.1(g)"))
+        }
+    }
+
+    fn super_sevens(&self, b: &BoxState) -> Option<SideBet> {
+        let s7 = self.book.super_sevens.as_ref()?;
+        let dealt = &b.dealt[..usize::from(b.dealt_len)];
+        let mut sevens = 0u8;
+        let mut suit = None;
+        let mut suited = true;
+        for card in dealt {
+            let card = (*card)?;
+            if card.rank != Rank::Seven {
+                break;
+            }
+            sevens += 1;
+            match suit {
+                None => suit = Some(card.suit),
+                Some(s) => suited &= s == card.suit,
+            }
+        }
+        let pays = match (sevens, suited) {
+            (0, _) => -1.0,
+            (1, _) => f64::from(s7.one_seven),
+            (2, true) => f64::from(s7.two_suited),
+            (2, false) => f64::from(s7.two_unsuited),
+            (_, true) => f64::from(s7.three_suited),
+            (_, false) => f64::from(s7.three_unsuited),
+        };
+        Some(SideBet {
+            bet: "super_sevens",
+            sevens: Some(sevens),
+            suited: Some(sevens >= 2 && suited),
+            pays: Some(pays),
+        })
+    }
+
+    fn record(&self, complete: bool, dealer_final: bool) -> RoundRecord {
+        let dealer_total = self.dealer.total();
+        let boxes = self
+            .boxes
+            .iter()
+            .filter(|b| Self::in_play(b))
+            .map(|b| {
+                let hands = b
+                    .hands()
+                    .iter()
+                    .enumerate()
+                    .map(|(hi, h)| {
+                        let (outcome, pays, rule) = self.settle(h, hi, dealer_final);
+                        let total = h.cards.total();
+                        HandRecord {
+                            cards: h.cards.as_slice().to_vec(),
+                            total: total.map(|t| t.value),
+                            soft: total.is_some_and(|t| t.soft),
+                            doubled: h.doubled,
+                            split: h.from_split,
+                            outcome,
+                            pays,
+                            rule,
+                        }
+                    })
+                    .collect();
+                let mut side_bets = Vec::new();
+                if let Some(s7) = self.super_sevens(b) {
+                    side_bets.push(s7);
+                }
+                if b.insurance {
+                    side_bets.push(SideBet {
+                        bet: "insurance",
+                        sevens: None,
+                        suited: None,
+                        pays: (dealer_final && self.dealer.len() >= 2).then(|| {
+                            if self.dealer.is_natural() {
+                                2.0
+                            } else {
+                                -1.0
+                            }
+                        }),
+                    });
+                }
+                BoxRecord {
+                    number: b.number,
+                    hands,
+                    side_bets,
+                }
+            })
+            .collect();
+        RoundRecord {
+            game: self.book.variant.name(),
+            shoe: self.shoe,
+            round: self.number,
+            dealer: self.dealer.as_slice().to_vec(),
+            dealer_total: dealer_total.map(|t| t.value),
+            dealer_blackjack: self.dealer.is_natural(),
+            boxes,
+            first_seq: self.first_seq,
+            last_seq: self.last_seq,
+            complete,
+        }
+    }
+}
+
+impl RoundGame for Rounds {
+    type Round = RoundRecord;
+    type RoundView = RoundRecord;
+
+    fn game(&self) -> &'static str {
+        self.book.variant.name()
+    }
+
+    fn is_round_event(&self, event: &EventKind) -> bool {
+        match event {
+            EventKind::CardDrawn { target, .. } => {
+                matches!(target, Some(Target::Box(_) | Target::Dealer))
+            }
+            EventKind::Decision { target, .. } => matches!(target, Target::Box(_)),
+            _ => false,
+        }
+    }
+
+    fn begins_round(&self, event: &EventKind) -> bool {
+        if !self.active {
+            return match event {
+                EventKind::CardDrawn { .. } => true,
+                EventKind::Decision { action, .. } => *action == Action::InPlay,
+                _ => false,
+            };
+        }
+        let over = self.stage == Stage::Dealer || self.is_complete();
+        match event {
+            EventKind::CardDrawn {
+                target: Some(Target::Box(n)),
+                index,
+                ..
+            } => {
+                over || (*index == Some(1)
+                    && self.stage != Stage::Initial
+                    && self
+                        .box_index(*n)
+                        .is_some_and(|i| Self::in_play(&self.boxes[i])))
+            }
+            EventKind::Decision {
+                action: Action::InPlay,
+                ..
+            } => over || self.stage != Stage::Initial,
+            _ => false,
+        }
+    }
+
+    fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
+        self.active = true;
+        self.shoe = shoe;
+        self.number = number;
+        self.first_seq = seq;
+        self.last_seq = seq;
+        self.stage = Stage::Initial;
+        self.boxes.clear();
+        self.declared_any = false;
+        self.dealer = Cards::new();
+        self.any_card = false;
+        self.order_flagged = false;
+        self.dealer_flagged = false;
+    }
+
+    fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
+        let seq = event.seq;
+        match &event.kind {
+            EventKind::CardDrawn {
+                card,
+                target,
+                index,
+                ..
+            } => {
+                self.last_seq = seq;
+                self.any_card = true;
+                match target {
+                    Some(Target::Box(n)) => self.on_box_card(seq, *n, *index, *card, found),
+                    Some(Target::Dealer) => self.on_dealer_card(seq, *index, *card, found),
+                    _ => {}
+                }
+            }
+            EventKind::Decision {
+                target: Target::Box(n),
+                hand,
+                action,
+            } => self.on_decision(seq, *n, *hand, *action, found),
+            _ => {}
+        }
+    }
+
+    fn is_complete(&self) -> bool {
+        self.active
+            && self.stage != Stage::Initial
+            && self.all_finished()
+            && ((self.all_settled() && !self.book.dealer_plays_when_all_settled)
+                || self.dealer_done()
+                || self.dealer.total().is_some_and(|t| t.value > 21))
+    }
+
+    fn close_round(&mut self, _seq: u64, cut_off: bool, found: &mut Findings) -> RoundRecord {
+        let complete = self.is_complete();
+        let last = self.last_seq;
+        if !cut_off && !complete {
+            match self.stage {
+                Stage::Initial => {
+                    for b in self
+                        .boxes
+                        .iter()
+                        .filter(|b| Self::in_play(b) && b.cards() < 2)
+                    {
+                        found.flag(
+                            Code::WrongCardCount,
+                            last,
+                            vec![last],
+                            format!("Box {} had {} card(s) when the round ended: the initial deal gives each box in play two.", b.number, b.cards()),
+                        );
+                    }
+                }
+                Stage::Play | Stage::Dealer => {
+                    if self.stage == Stage::Play {
+                        self.stand_before(self.boxes.len(), 0, last, found);
+                    }
+                    let owed = !self.all_settled() || self.book.dealer_plays_when_all_settled;
+                    if owed && self.dealer_must_draw() == Some(true) {
+                        let t = self.dealer.total().map_or(0, |t| t.value);
+                        found.flag_cited(
+                            Code::DealerDrawWrong,
+                            "DEALER_DRAW_WRONG/stood",
+                            last,
+                            vec![last],
+                            format!("The dealer stood on {t} with {} card(s), where the book says draw.", self.dealer.len()),
+                        );
+                    }
+                }
+            }
+        }
+        let record = self.record(complete, !cut_off || complete);
+        self.active = false;
+        record
+    }
+
+    fn round_view(&self) -> Option<RoundRecord> {
+        self.active.then(|| self.record(false, false))
+    }
+}
+
+impl Variant {
+    /// Whether the variant is Pontoon.
+    pub const fn is_pontoon(self) -> bool {
+        matches!(self, Variant::Pontoon)
+    }
+}

@@ -1,0 +1,5 @@
+//! The Blackjack and Pontoon engine's integration tests (one test binary): data-driven fixtures
+//! per rule, the rule books' texts against the seed pages, and simulated honest and faulty play.
+
+mod books;
+mod fixtures;
