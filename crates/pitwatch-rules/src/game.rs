@@ -258,6 +258,14 @@ struct ShoeState {
     /// Whether a card after the end was flagged (once a shoe).
     past_end_flagged: bool,
     replaced: bool,
+    /// A plain stream's cutting card came out during a round the table cannot see: the shoe ends
+    /// at the next "no more bets" (the cutting card's `seq`).
+    end_at_bets: Option<u64>,
+    /// Whether the last card was given to a round (a stream that reports targets).
+    placing: bool,
+    /// Cards since the last "no more bets", and whether one was seen in this shoe.
+    cards_since_bets: u32,
+    bets_seen: bool,
 }
 
 /// Why no card may be dealt until the next shuffle.
@@ -306,6 +314,10 @@ impl<G: RoundGame> Table<G> {
                 ended: None,
                 past_end_flagged: false,
                 replaced: false,
+                end_at_bets: None,
+                placing: false,
+                cards_since_bets: 0,
+                bets_seen: false,
             },
             rules,
             game,
@@ -401,6 +413,11 @@ impl<G: RoundGame> Table<G> {
                 self.ensure_shoe(seq);
                 // "No more bets" comes between rounds: a round still open is over.
                 self.close_round(seq, false);
+                if let Some(cut) = self.shoe.end_at_bets.take() {
+                    self.shoe.ended.get_or_insert(cut);
+                }
+                self.shoe.bets_seen = true;
+                self.shoe.cards_since_bets = 0;
             }
             EventKind::Decision { .. } => {
                 self.ensure_shoe(seq);
@@ -513,6 +530,10 @@ impl<G: RoundGame> Table<G> {
             ended: None,
             past_end_flagged: false,
             replaced: false,
+            end_at_bets: None,
+            placing: false,
+            cards_since_bets: 0,
+            bets_seen: false,
         };
     }
 
@@ -647,8 +668,20 @@ impl<G: RoundGame> Table<G> {
         if self.round.is_some() && self.game.is_complete() {
             self.close_round(seq, false);
         }
-        if self.round.is_none() {
+        if self.round.is_some() {
+            return;
+        }
+        // Between rounds when the stream places its cards in rounds, or right after "no more
+        // bets": the shoe ends now (7.1(b)). A plain stream's cutting card after cards of a round
+        // the table cannot see ends the shoe at the next "no more bets" (7.1(c)); with none, it
+        // cannot tell where that round ends and checks nothing past it.
+        let between = self.shoe.placing
+            || self.shoe.cards == 0
+            || (self.shoe.bets_seen && self.shoe.cards_since_bets == 0);
+        if between {
             self.shoe.ended = Some(seq);
+        } else {
+            self.shoe.end_at_bets = Some(seq);
         }
     }
 
@@ -679,8 +712,10 @@ impl<G: RoundGame> Table<G> {
     fn on_card(&mut self, event: &TableEvent, card: Option<Card>, target: Option<Target>) {
         let seq = event.seq;
         self.shoe.cards += 1;
+        self.shoe.cards_since_bets += 1;
         // Where the card went decides the round it belongs to before any finding about it.
         let placed = target.is_some() && self.game.is_round_event(&event.kind);
+        self.shoe.placing = placed;
         if placed {
             self.enter_round(event);
         }

@@ -10,6 +10,7 @@
 //! The engine reads no clock, file, port or random source.
 
 pub mod book;
+pub mod dealer;
 pub mod engine;
 pub mod hand;
 pub mod natural;

@@ -496,7 +496,15 @@ impl Rounds {
             );
             return;
         };
-        let Some(hi) = self.boxes[bi].first_open() else {
+        // After a split, a card the device reports as a hand's second card while the hand being
+        // played holds two is the next hand's: the hand before it stood unreported.
+        let by_index = index.and_then(|i| {
+            let b = &self.boxes[bi];
+            let first = b.first_open()?;
+            (first..usize::from(b.n_hands))
+                .find(|&h| b.hands[h].open() && b.hands[h].cards.len() + 1 == usize::from(i))
+        });
+        let Some(hi) = by_index.or_else(|| self.boxes[bi].first_open()) else {
             let why = match self.boxes[bi].hands().last().map(|h| h.end) {
                 Some(End::Bust) => "bust",
                 Some(End::TwentyOne) => "on 21",

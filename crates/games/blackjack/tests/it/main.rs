@@ -3,3 +3,4 @@
 
 mod books;
 mod fixtures;
+mod simulated;
