@@ -32,6 +32,7 @@ mod monitor;
 mod out;
 mod ports;
 mod replay;
+mod replay_game;
 mod replay_record;
 mod safe;
 mod sim;

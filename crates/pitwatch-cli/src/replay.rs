@@ -52,8 +52,8 @@ pub struct ReplayArgs {
     /// For a raw capture: milliseconds between successive chunks (lines) of the capture.
     #[arg(long, default_value_t = 500)]
     pace_ms: i64,
-    /// The rule book: a built-in id (nz-baccarat, nz-baccarat-continuous, macau-baccarat) or the
-    /// path of a rule book TOML file.
+    /// The rule book: a built-in id (nz-baccarat, nz-baccarat-continuous, macau-baccarat,
+    /// nz-blackjack, nz-pontoon) or the path of a rule book TOML file.
     #[arg(long, value_name = "BOOK", required_unless_present = "db")]
     rules: Option<String>,
     /// Print JSON Lines (one object per round, irregularity and shoe) instead of text.
@@ -77,7 +77,7 @@ pub enum ReplayFormat {
 /// One thing to replay: an event, or bytes a decoder rejected (consecutive rejections of the
 /// same kind are one item: how many, and how many bytes in all; the first piece's bytes, up to
 /// [`SHOWN_BYTES`], are shown).
-enum Item {
+pub(crate) enum Item {
     Event(TableEvent),
     Rejected {
         first: Rejection,
@@ -105,6 +105,18 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         errln!("error: {problem}");
         return Ok(ExitCode::from(2));
     }
+    // A Blackjack or Pontoon book: the same file formats through the Blackjack engine.
+    match crate::replay_game::book(rules) {
+        Some(Ok(book)) => {
+            let protocol = protocol_of(args.format);
+            return crate::replay_game::run(&book, path, protocol, args.pace_ms, args.json);
+        }
+        Some(Err(problem)) => {
+            errln!("error: {problem}");
+            return Ok(ExitCode::from(2));
+        }
+        None => {}
+    }
     let book = match RuleBook::load(rules) {
         Ok(book) => book,
         Err(LoadError::Invalid { source_name, error }) => {
@@ -122,12 +134,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let protocol = match args.format {
-        ReplayFormat::Events => None,
-        ReplayFormat::AngelEye => ProtocolConfig::by_name("angel-eye"),
-        ReplayFormat::Barcode => ProtocolConfig::by_name("barcode"),
-        ReplayFormat::Pitwatch => ProtocolConfig::by_name("pitwatch"),
-    };
+    let protocol = protocol_of(args.format);
     if let Some(protocol) = protocol {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -164,6 +171,16 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     ))
 }
 
+/// The decoder of a raw capture format (`None` for an event file).
+fn protocol_of(format: ReplayFormat) -> Option<ProtocolConfig> {
+    match format {
+        ReplayFormat::Events => None,
+        ReplayFormat::AngelEye => ProtocolConfig::by_name("angel-eye"),
+        ReplayFormat::Barcode => ProtocolConfig::by_name("barcode"),
+        ReplayFormat::Pitwatch => ProtocolConfig::by_name("pitwatch"),
+    }
+}
+
 pub(crate) fn finish(written: io::Result<()>) -> anyhow::Result<ExitCode> {
     match written {
         Ok(()) => Ok(ExitCode::SUCCESS),
@@ -176,7 +193,7 @@ pub(crate) fn finish(written: io::Result<()>) -> anyhow::Result<ExitCode> {
 /// Decodes a raw capture as a device stream starting at a fixed time, a chunk every `pace_ms`,
 /// as the items come (nothing of the whole capture's decoding is held at once); `None` when the
 /// times leave the representable range.
-fn decode_capture<'a>(
+pub(crate) fn decode_capture<'a>(
     protocol: &ProtocolConfig,
     bytes: &'a [u8],
     pace_ms: i64,
@@ -365,7 +382,7 @@ fn write_items(
 /// One rejected frame, or a run of `pieces` rejected the same way (`total` bytes, the first
 /// [`SHOWN_BYTES`] shown): `{"type":"rejected","kind":…,"reason":…,"bytes":"hex"}` (with
 /// `"pieces"` and `"length"` for a run) or a text line.
-fn write_rejection(
+pub(crate) fn write_rejection(
     rejection: &Rejection,
     pieces: u64,
     total: u64,

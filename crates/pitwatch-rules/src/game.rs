@@ -160,6 +160,9 @@ pub trait RoundGame {
     /// A card was exposed while dealing during the round in progress (the table has flagged it
     /// already); a game whose rules count exposed cards (Draw Poker's misdeal (i)) follows this.
     fn exposed(&mut self, _seq: u64, _card: Option<Card>, _found: &mut Findings) {}
+    /// The last round closed, as it was recorded (built on demand: the table keeps no copy of
+    /// every round it outputs).
+    fn last_round(&self) -> Option<Self::Round>;
 }
 
 /// What a table needs to know about the shoe from its rule book.
@@ -334,7 +337,6 @@ pub struct Table<G: RoundGame> {
     pending: Option<Irregularity>,
     unshuffled: Option<(Unshuffled, u64)>,
     open_errors: Vec<(String, u64)>,
-    last_round: Option<G::Round>,
     last_seq: Option<u64>,
     finished: bool,
     found: Findings,
@@ -371,7 +373,6 @@ impl<G: RoundGame> Table<G> {
             pending: None,
             unshuffled: None,
             open_errors: Vec::new(),
-            last_round: None,
             last_seq: None,
             finished: false,
             found: Findings::default(),
@@ -534,7 +535,7 @@ impl<G: RoundGame> Table<G> {
             cutting_card_out: self.shoe.cutting_card_out,
             round: self.round.and_then(|_| self.game.round_view()),
             rounds_completed: self.shoe.rounds,
-            last_round: self.last_round.clone(),
+            last_round: self.game.last_round(),
             open_device_errors: self.open_errors.len() as u32,
             last_seq: self.last_seq,
         }
@@ -875,7 +876,6 @@ impl<G: RoundGame> Table<G> {
         if let Some(irregularity) = self.pending.take() {
             self.out.push_back(TableOutput::Irregularity(irregularity));
         }
-        self.last_round = Some(record.clone());
         self.out.push_back(TableOutput::Round(record));
         if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
             // 7.1(c): the round in which the cutting card appeared was the last.

@@ -4,6 +4,7 @@
 //! implementations).
 
 use pitwatch_model::{Card, Rank, Suit};
+use serde::{Serialize, Serializer};
 
 /// Most cards a hand holds: 21 in aces and twos is eleven cards; beyond that a stream is wrong.
 pub const MAX_CARDS: usize = 12;
@@ -119,6 +120,13 @@ impl Cards {
             Suits::Mixed
         };
         Some((triple, suits))
+    }
+}
+
+/// The cards in deal order, as a JSON array (`null` for an unreadable card).
+impl Serialize for Cards {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
     }
 }
 

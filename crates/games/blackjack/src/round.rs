@@ -123,11 +123,61 @@ pub enum HandOutcome {
     Surrender,
 }
 
+/// Up to `N` values inline (no allocation), serialised as a JSON array of those present; derefs
+/// to a slice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Inline<T: Copy + Default, const N: usize> {
+    items: [T; N],
+    len: u8,
+}
+
+impl<T: Copy + Default, const N: usize> Default for Inline<T, N> {
+    fn default() -> Self {
+        Inline {
+            items: [T::default(); N],
+            len: 0,
+        }
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Inline<T, N> {
+    /// Adds a value; beyond `N` it is dropped (callers never hold more).
+    pub fn push(&mut self, value: T) {
+        if usize::from(self.len) < N {
+            self.items[usize::from(self.len)] = value;
+            self.len += 1;
+        }
+    }
+}
+
+impl<T: Copy + Default, const N: usize> std::ops::Deref for Inline<T, N> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a Inline<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy + Default + Serialize, const N: usize> Serialize for Inline<T, N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
 /// One hand of a box as the round ended.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct HandRecord {
     /// The cards in deal order (`null` for an unreadable card).
-    pub cards: Vec<Option<Card>>,
+    pub cards: Cards,
     /// The total, `None` if a card was unreadable.
     pub total: Option<u8>,
     /// Whether an ace counts 11.
@@ -148,7 +198,7 @@ pub struct HandRecord {
 
 /// A side bet of a box, as the cards settle it if it was placed (the stream does not say which
 /// boxes bet).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct SideBet {
     /// `super_sevens` or `insurance`.
     pub bet: &'static str,
@@ -169,9 +219,9 @@ pub struct BoxRecord {
     #[serde(rename = "box")]
     pub number: u8,
     /// Its hands (more than one after a split).
-    pub hands: Vec<HandRecord>,
+    pub hands: Inline<HandRecord, MAX_HANDS>,
     /// Its side bets as the cards settle them.
-    pub side_bets: Vec<SideBet>,
+    pub side_bets: Inline<SideBet, 2>,
 }
 
 /// One round as the engine followed it; `pitwatch replay --json` prints it with `type: "round"`.
@@ -184,7 +234,7 @@ pub struct RoundRecord {
     /// The round, 1-based within the shoe.
     pub round: u32,
     /// The dealer's cards.
-    pub dealer: Vec<Option<Card>>,
+    pub dealer: Cards,
     /// The dealer's total, `None` if unknown.
     pub dealer_total: Option<u8>,
     /// Whether the dealer's two cards are a blackjack (Pontoon).
@@ -215,6 +265,9 @@ pub struct Rounds {
     any_card: bool,
     order_flagged: bool,
     dealer_flagged: bool,
+    /// (box index, hand index) play has passed to: every hand before it is finished.
+    passed: (usize, usize),
+    closed: Closed,
 }
 
 impl Rounds {
@@ -234,6 +287,8 @@ impl Rounds {
             any_card: false,
             order_flagged: false,
             dealer_flagged: false,
+            passed: (0, 0),
+            closed: Closed::default(),
         }
     }
 
@@ -261,7 +316,8 @@ impl Rounds {
     }
 
     fn in_play(b: &BoxState) -> bool {
-        b.cards() > 0
+        // Every card a box is dealt is counted in `dealt` (up to three): a box with none has none.
+        b.dealt_len > 0
     }
 
     fn dealer_must_draw(&self) -> Option<bool> {
@@ -328,10 +384,20 @@ impl Rounds {
 
     /// The hands before box `upto` (index) and hand `hand` stand, having had a card go past them.
     fn stand_before(&mut self, upto: usize, hand: usize, seq: u64, found: &mut Findings) {
-        for bi in 0..self.boxes.len() {
+        // Play goes forward: every hand before the last one passed to is finished, so the walk
+        // starts there (during the initial deal, boxes are still being added: from the start).
+        let (start_box, start_hand) = if self.stage == Stage::Initial {
+            (0, 0)
+        } else {
+            let start = self.passed;
+            self.passed = start.max((upto.min(self.boxes.len()), hand));
+            start
+        };
+        for bi in start_box..self.boxes.len() {
             let number = self.boxes[bi].number;
             let n = usize::from(self.boxes[bi].n_hands);
-            for hi in 0..n {
+            let first = if bi == start_box { start_hand } else { 0 };
+            for hi in first..n {
                 if bi > upto || (bi == upto && hi >= hand) {
                     return;
                 }
@@ -839,6 +905,7 @@ impl Rounds {
         &self,
         hand: &HandState,
         hi: usize,
+        dealer_cards: &Cards,
         dealer_final: bool,
     ) -> (Option<HandOutcome>, Option<f64>, Option<&'static str>) {
         let stake = if hand.doubled { 2.0 } else { 1.0 };
@@ -867,8 +934,8 @@ impl Rounds {
                 None => (Some(HandOutcome::Win), Some(stake), Some("21 paid at once")),
             };
         }
-        let dealer = self.dealer.total().filter(|_| dealer_final);
-        let dealer_natural = self.dealer.is_natural();
+        let dealer = dealer_cards.total().filter(|_| dealer_final);
+        let dealer_natural = dealer_cards.is_natural();
         let Some(dealer) = dealer else {
             return (None, None, None);
         };
@@ -936,69 +1003,106 @@ impl Rounds {
     }
 
     fn record(&self, complete: bool, dealer_final: bool) -> RoundRecord {
-        let dealer_total = self.dealer.total();
-        let boxes = self
-            .boxes
-            .iter()
-            .filter(|b| Self::in_play(b))
-            .map(|b| {
-                let hands = b
-                    .hands()
-                    .iter()
-                    .enumerate()
-                    .map(|(hi, h)| {
-                        let (outcome, pays, rule) = self.settle(h, hi, dealer_final);
-                        let total = h.cards.total();
-                        HandRecord {
-                            cards: h.cards.as_slice().to_vec(),
-                            total: total.map(|t| t.value),
-                            soft: total.is_some_and(|t| t.soft),
-                            doubled: h.doubled,
-                            split: h.from_split,
-                            outcome,
-                            pays,
-                            rule,
-                        }
-                    })
-                    .collect();
-                let mut side_bets = Vec::new();
-                if let Some(s7) = self.super_sevens(b) {
-                    side_bets.push(s7);
-                }
-                if b.insurance {
-                    side_bets.push(SideBet {
-                        bet: "insurance",
-                        sevens: None,
-                        suited: None,
-                        pays: (dealer_final && self.dealer.len() >= 2).then(|| {
-                            if self.dealer.is_natural() {
-                                2.0
-                            } else {
-                                -1.0
-                            }
-                        }),
-                    });
-                }
-                BoxRecord {
-                    number: b.number,
-                    hands,
-                    side_bets,
-                }
-            })
-            .collect();
-        RoundRecord {
-            game: self.book.variant.name(),
+        self.record_of(&self.round_data(), complete, dealer_final)
+    }
+
+    fn round_data(&self) -> RoundData<'_> {
+        RoundData {
             shoe: self.shoe,
-            round: self.number,
-            dealer: self.dealer.as_slice().to_vec(),
-            dealer_total: dealer_total.map(|t| t.value),
-            dealer_blackjack: self.dealer.is_natural(),
-            boxes,
+            number: self.number,
             first_seq: self.first_seq,
             last_seq: self.last_seq,
+            boxes: &self.boxes,
+            dealer: self.dealer,
+        }
+    }
+
+    fn record_of(&self, data: &RoundData<'_>, complete: bool, dealer_final: bool) -> RoundRecord {
+        let dealer = &data.dealer;
+        let dealer_total = dealer.total();
+        // One allocation per round: the boxes, each holding its hands and side bets inline.
+        let mut boxes = Vec::with_capacity(data.boxes.len());
+        for b in data.boxes.iter().filter(|b| Self::in_play(b)) {
+            let mut hands = Inline::default();
+            for (hi, h) in b.hands().iter().enumerate() {
+                let (outcome, pays, mut rule) = self.settle(h, hi, dealer, dealer_final);
+                // 5.1 and 5.4 are the Blackjack rules' numbers; Pontoon's are not in the source.
+                if self.book.variant.is_pontoon() && rule.is_some_and(|r| r.starts_with("5.")) {
+                    rule = None;
+                }
+                let total = h.cards.total();
+                hands.push(HandRecord {
+                    cards: h.cards,
+                    total: total.map(|t| t.value),
+                    soft: total.is_some_and(|t| t.soft),
+                    doubled: h.doubled,
+                    split: h.from_split,
+                    outcome,
+                    pays,
+                    rule,
+                });
+            }
+            let mut side_bets = Inline::default();
+            if let Some(s7) = self.super_sevens(b) {
+                side_bets.push(s7);
+            }
+            if b.insurance {
+                side_bets.push(SideBet {
+                    bet: "insurance",
+                    sevens: None,
+                    suited: None,
+                    pays: (dealer_final && dealer.len() >= 2).then(|| {
+                        if dealer.is_natural() {
+                            2.0
+                        } else {
+                            -1.0
+                        }
+                    }),
+                });
+            }
+            boxes.push(BoxRecord {
+                number: b.number,
+                hands,
+                side_bets,
+            });
+        }
+        RoundRecord {
+            game: self.book.variant.name(),
+            shoe: data.shoe,
+            round: data.number,
+            dealer: *dealer,
+            dealer_total: dealer_total.map(|t| t.value),
+            dealer_blackjack: dealer.is_natural(),
+            boxes,
+            first_seq: data.first_seq,
+            last_seq: data.last_seq,
             complete,
         }
     }
+}
+
+/// A round's cards and numbers, for its record.
+struct RoundData<'a> {
+    shoe: u32,
+    number: u32,
+    first_seq: u64,
+    last_seq: u64,
+    boxes: &'a [BoxState],
+    dealer: Cards,
+}
+
+/// The last round closed, kept (its boxes' memory swapped, not copied) for the table view.
+#[derive(Debug, Clone, Default)]
+struct Closed {
+    shoe: u32,
+    number: u32,
+    first_seq: u64,
+    last_seq: u64,
+    boxes: Vec<BoxState>,
+    dealer: Cards,
+    complete: bool,
+    dealer_final: bool,
+    any: bool,
 }
 
 impl RoundGame for Rounds {
@@ -1061,6 +1165,7 @@ impl RoundGame for Rounds {
         self.any_card = false;
         self.order_flagged = false;
         self.dealer_flagged = false;
+        self.passed = (0, 0);
     }
 
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
@@ -1135,13 +1240,41 @@ impl RoundGame for Rounds {
                 }
             }
         }
-        let record = self.record(complete, !cut_off || complete);
+        let dealer_final = !cut_off || complete;
+        let record = self.record(complete, dealer_final);
         self.active = false;
+        // Keep the round for the view without copying it: its boxes' memory is swapped out and
+        // the next round reuses the previous round's.
+        std::mem::swap(&mut self.boxes, &mut self.closed.boxes);
+        self.boxes.clear();
+        self.closed.shoe = self.shoe;
+        self.closed.number = self.number;
+        self.closed.first_seq = self.first_seq;
+        self.closed.last_seq = self.last_seq;
+        self.closed.dealer = self.dealer;
+        self.closed.complete = complete;
+        self.closed.dealer_final = dealer_final;
+        self.closed.any = true;
         record
     }
 
     fn round_view(&self) -> Option<RoundRecord> {
         self.active.then(|| self.record(false, false))
+    }
+
+    fn last_round(&self) -> Option<RoundRecord> {
+        let c = &self.closed;
+        c.any.then(|| {
+            let data = RoundData {
+                shoe: c.shoe,
+                number: c.number,
+                first_seq: c.first_seq,
+                last_seq: c.last_seq,
+                boxes: &c.boxes,
+                dealer: c.dealer,
+            };
+            self.record_of(&data, c.complete, c.dealer_final)
+        })
     }
 }
 

@@ -118,6 +118,8 @@ pub struct Hands {
     hands: u32,
     /// The deck since the last shuffle (or since the stream began).
     deck: DeckState,
+    /// The last hand closed, as recorded.
+    last: Option<HandRecord>,
 }
 
 /// The deck a hand is dealt from.
@@ -143,6 +145,7 @@ impl Hands {
                 shuffle_seq: None,
                 dealt: false,
             },
+            last: None,
         }
     }
 
@@ -640,7 +643,7 @@ impl RoundGame for Hands {
             self.end_initial(seq, found);
         }
         let variant = self.book.variant.id.clone();
-        match self.hand.take() {
+        let record = match self.hand.take() {
             Some(hand) => hand.record(&variant, hand.last_seq, !cut_off),
             None => HandRecord {
                 game: "poker",
@@ -656,7 +659,13 @@ impl RoundGame for Hands {
                 last_seq: seq,
                 complete: false,
             },
-        }
+        };
+        self.last = Some(record.clone());
+        record
+    }
+
+    fn last_round(&self) -> Option<HandRecord> {
+        self.last.clone()
     }
 
     fn round_view(&self) -> Option<HandRecord> {

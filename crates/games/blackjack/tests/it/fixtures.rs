@@ -39,7 +39,7 @@ fn round(r: &RoundRecord) -> String {
         "round {}.{} D[{}]={}{}",
         r.shoe,
         r.round,
-        cards(&r.dealer),
+        cards(r.dealer.as_slice()),
         total(r.dealer_total),
         if r.dealer_blackjack { " bj" } else { "" }
     );
@@ -54,7 +54,7 @@ fn round(r: &RoundRecord) -> String {
                 } else {
                     String::new()
                 },
-                cards(&h.cards),
+                cards(h.cards.as_slice()),
                 total(h.total),
                 if h.soft { "s" } else { "" },
                 if h.doubled { " dbl" } else { "" },

@@ -54,7 +54,7 @@ fn check_outcomes(book: &Book, dealt: &Dealt, outputs: &[Output]) {
                 )
             });
         let hand = &b.hands[e.hand];
-        let cards: Vec<_> = hand.cards.iter().map(|c| c.unwrap()).collect();
+        let cards: Vec<_> = hand.cards.as_slice().iter().map(|c| c.unwrap()).collect();
         let at = format!(
             "{} round {}.{} box {} hand {}",
             book.id,
@@ -244,5 +244,39 @@ fn a_plain_shoe_of_the_same_cards_gets_the_shoe_checks_only() {
                 pitwatch_rules::IrregularityCode::ExcessCard
             );
         }
+    }
+}
+
+#[test]
+fn the_view_shows_the_round_in_progress_and_the_last_round_as_output() {
+    use pitwatch_blackjack::Engine;
+    use pitwatch_rules::Game;
+    for book in books() {
+        let dealt = deal(
+            &book,
+            &Config {
+                seed: 9,
+                shoes: 1,
+                ..Config::default()
+            },
+        );
+        let mut engine = Engine::new(book.clone());
+        let mut last = None;
+        let mut in_progress = 0;
+        for event in &dealt.events {
+            engine.handle_event(event);
+            while let Some(o) = engine.poll_output() {
+                if let Output::Round(r) = o {
+                    last = Some(r);
+                }
+            }
+            let view = engine.view();
+            assert_eq!(view.last_round, last, "{} after seq {}", book.id, event.seq);
+            if let Some(round) = &view.round {
+                in_progress += 1;
+                assert_eq!(round.round, view.rounds_completed + 1);
+            }
+        }
+        assert!(in_progress > 0);
     }
 }

@@ -1,0 +1,226 @@
+//! `pitwatch replay FILE --rules nz-blackjack|nz-pontoon [--json]`: a Blackjack or Pontoon table's
+//! event file (or raw capture) through the Blackjack engine. With `--json`, one object per round
+//! (`type: "round"`, `game`, `shoe`, `round`, `dealer`, `dealer_total`, `boxes`: each
+//! `{box, hands: [{cards, total, soft, doubled, outcome, pays}], side_bets}`), irregularity, shoe
+//! summary and cleared device error, as for Baccarat; otherwise a line per round and a block per
+//! irregularity.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use pitwatch_blackjack::{Book, Engine, Output, RoundRecord};
+use pitwatch_model::jsonl::EventReader;
+use pitwatch_model::EventFileError;
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::Game;
+
+use crate::replay::{decode_capture, finish, write_rejection, Item};
+
+/// Replays the event file (or, with a `protocol`, the raw capture) at `path` under `book`. The
+/// whole file is read and checked before anything is printed, as for Baccarat.
+pub(crate) fn run(
+    book: &Book,
+    path: &Path,
+    protocol: Option<ProtocolConfig>,
+    pace_ms: i64,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let out = &mut crate::safe::Lines::new(io::stdout().lock());
+    if let Some(protocol) = protocol {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let Some(items) = decode_capture(&protocol, &bytes, pace_ms) else {
+            errln!("error: --pace-ms takes the capture's times out of range");
+            return Ok(ExitCode::from(2));
+        };
+        return finish(write(book, items, json, out));
+    }
+    let source = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut events = Vec::new();
+    for event in EventReader::new(BufReader::new(source)) {
+        match event {
+            Ok(event) => events.push(event),
+            Err(EventFileError::Io(e)) => {
+                return Err(e).with_context(|| format!("cannot read {}", path.display()));
+            }
+            Err(error) => {
+                errln!("{}: {error}", path.display());
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    finish(write(book, events.into_iter().map(Item::Event), json, out))
+}
+
+/// The Blackjack or Pontoon book `rules` names, if it names one: a built-in id, or a rule book
+/// file whose `[book]` says `game = "blackjack"` or `"pontoon"`. `Err` says why it cannot be used.
+pub(crate) fn book(rules: &str) -> Option<Result<Book, String>> {
+    if pitwatch_blackjack::book::BUILTIN.contains(&rules) {
+        return Some(Book::builtin(rules).map_err(|e| e.to_string()));
+    }
+    let path = Path::new(rules);
+    if !path.is_file() {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let game = text.lines().map(str::trim).find_map(|line| {
+        let value = line.strip_prefix("game")?.trim_start().strip_prefix('=')?;
+        Some(value.trim().trim_matches('"').to_owned())
+    })?;
+    if game != "blackjack" && game != "pontoon" {
+        return None;
+    }
+    Some(Book::from_toml(&text).map_err(|e| format!("{}: {e}", path.display())))
+}
+
+fn cards(cards: &[Option<pitwatch_model::Card>]) -> String {
+    cards
+        .iter()
+        .map(|c| c.map_or_else(|| "??".to_owned(), |c| c.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn round_line(r: &RoundRecord) -> String {
+    let total = |t: Option<u8>| t.map_or_else(|| "?".to_owned(), |t| t.to_string());
+    let mut line = format!(
+        "{}.{:<3} dealer {} = {}{}",
+        r.shoe,
+        r.round,
+        cards(r.dealer.as_slice()),
+        total(r.dealer_total),
+        if r.dealer_blackjack {
+            " (blackjack)"
+        } else {
+            ""
+        }
+    );
+    for b in &r.boxes {
+        for (i, h) in b.hands.iter().enumerate() {
+            let outcome = h.outcome.map_or_else(
+                || "unsettled".to_owned(),
+                |o| {
+                    serde_json::to_value(o)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default()
+                },
+            );
+            line.push_str(&format!(
+                " | box {}{}: {} = {}{} {outcome} {}",
+                b.number,
+                if b.hands.len() > 1 {
+                    format!(".{}", i + 1)
+                } else {
+                    String::new()
+                },
+                cards(h.cards.as_slice()),
+                total(h.total),
+                if h.doubled { " doubled" } else { "" },
+                h.pays.map_or_else(|| "?".to_owned(), |p| format!("{p:+}")),
+            ));
+        }
+    }
+    if !r.complete {
+        line.push_str(" (incomplete)");
+    }
+    line
+}
+
+/// Replays `items` under `book` and writes the report to `out`.
+pub(crate) fn write(
+    book: &Book,
+    items: impl IntoIterator<Item = Item>,
+    json: bool,
+    out: impl Write,
+) -> io::Result<()> {
+    let mut out = BufWriter::new(out);
+    if !json {
+        writeln!(out, "rule book {}: {}", book.id, book.title)?;
+    }
+    let mut engine = Engine::new(book.clone());
+    let (mut shoes, mut rounds, mut flagged, mut rejected) = (0u32, 0u32, 0u32, 0u64);
+    let mut write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
+        while let Some(output) = engine.poll_output() {
+            if json {
+                serde_json::to_writer(&mut *out, &output)?;
+                writeln!(out)?;
+            }
+            match &output {
+                Output::Round(r) => {
+                    rounds += 1;
+                    if !json {
+                        writeln!(out, "{}", round_line(r))?;
+                    }
+                }
+                Output::Irregularity(i) => {
+                    flagged += 1;
+                    if !json {
+                        writeln!(
+                            out,
+                            "!! {} ({}) shoe {} round {} seq {}: {}\n   rule: {} ({})",
+                            i.code,
+                            i.severity,
+                            i.shoe,
+                            i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+                            i.seq,
+                            i.message,
+                            i.rule,
+                            i.rule_book
+                        )?;
+                    }
+                }
+                Output::Shoe(s) => {
+                    shoes += 1;
+                    if !json {
+                        writeln!(
+                            out,
+                            "== shoe {}: {} rounds, {} cards{}",
+                            s.shoe,
+                            s.rounds,
+                            s.cards,
+                            if s.partial { " (partial)" } else { "" }
+                        )?;
+                    }
+                }
+                Output::DeviceErrorCleared(c) => {
+                    if !json {
+                        writeln!(out, "   device error {} cleared (seq {})", c.code, c.seq)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
+    for item in items {
+        match item {
+            Item::Event(event) => {
+                engine.handle_event(&event);
+                write_all(&mut engine, &mut out)?;
+            }
+            Item::Rejected {
+                first,
+                pieces,
+                bytes,
+            } => {
+                rejected += pieces;
+                write_rejection(&first, pieces, bytes, json, &mut out)?;
+            }
+        }
+    }
+    engine.finish();
+    write_all(&mut engine, &mut out)?;
+    if !json {
+        writeln!(
+            out,
+            "total: {shoes} shoes, {rounds} rounds, {flagged} irregularities"
+        )?;
+        if rejected > 0 {
+            writeln!(out, "rejected: {rejected} frames")?;
+        }
+    }
+    out.flush()
+}
