@@ -93,6 +93,7 @@ impl Graph {
 const PURE: &[&str] = &[
     "pitwatch-model",
     "pitwatch-rules",
+    "pitwatch-blackjack",
     "pitwatch-codec",
     "pitwatch-angel-eye",
     "pitwatch-barcode",

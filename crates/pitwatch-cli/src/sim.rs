@@ -2,6 +2,7 @@
 //! casino. It deals honest shoes under a rule book in a device protocol on a new pseudo-terminal
 //! (printing `pty: /dev/pts/N` as its first line) or a TCP listen address (`tcp: ADDRESS`),
 //! injects the requested faults, and writes what it injected, and where, to a JSON Lines file.
+//! With a Blackjack or Pontoon book it deals that game in the pitwatch protocol.
 //! Ctrl-C stops it; with `--shoes` it also stops once the last shoe has been sent and a host has
 //! had `--linger-ms` to read it.
 
@@ -36,9 +37,16 @@ pub struct SimArgs {
     /// The protocol to speak.
     #[arg(long, value_enum)]
     protocol: SimProtocol,
-    /// The rule book to deal by: a built-in id or a rule book TOML file.
+    /// The rule book to deal by: a built-in id or a rule book TOML file. A Blackjack or Pontoon
+    /// book (nz-blackjack, nz-pontoon) deals that game, with a basic-strategy player per box, in
+    /// the pitwatch protocol.
     #[arg(long, default_value = "nz-baccarat", value_name = "BOOK")]
     rules: String,
+    /// For a Blackjack or Pontoon table, a fault to inject: `KIND`, `KIND@ROUND` (shoe 1) or
+    /// `KIND@SHOE:ROUND`; repeatable. Kinds: dealer-draws-on-stand, dealer-stands-short,
+    /// card-to-empty-box, out-of-order, round-after-cutting-card, foreign-card (Pontoon).
+    #[arg(long = "game-fault", value_name = "KIND[@ROUND]")]
+    game_faults: Vec<pitwatch_sim::GameFault>,
     /// The seed: the same seed deals the same shoes, faults and bytes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -110,7 +118,28 @@ fn parse_every(text: &str) -> Result<FaultSpec, String> {
 
 /// Runs `pitwatch sim`.
 pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
-    let rules = RuleBook::load(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let game = match crate::replay_game::book(&args.rules) {
+        Some(Ok(book)) => Some(book),
+        Some(Err(problem)) => {
+            errln!("error: {problem}");
+            return Ok(ExitCode::from(2));
+        }
+        None => None,
+    };
+    if game.is_none() && !args.game_faults.is_empty() {
+        errln!("error: --game-fault is for a Blackjack or Pontoon book; use --fault for Baccarat");
+        return Ok(ExitCode::from(2));
+    }
+    if game.is_some() && (!args.faults.is_empty() || args.fault_every.is_some()) {
+        errln!("error: --fault and --fault-every are Baccarat's; use --game-fault");
+        return Ok(ExitCode::from(2));
+    }
+    // A Blackjack or Pontoon table deals by its own book (`game`); the Baccarat book is then
+    // not used.
+    let rules = match &game {
+        Some(_) => RuleBook::nz_baccarat(),
+        None => RuleBook::load(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?,
+    };
     let name = match args.protocol {
         SimProtocol::AngelEye => "angel-eye",
         SimProtocol::Barcode => "barcode",
@@ -132,6 +161,10 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         capture: args.capture,
         injected_log: args.injected,
         shuffle: args.shuffle,
+        game: game.map(|book| pitwatch_sim::GameSim {
+            book,
+            faults: args.game_faults,
+        }),
     };
     if let Err(error) = config.check() {
         errln!("error: {error}");

@@ -131,3 +131,81 @@ fn replay_finds_an_injected_fault_at_its_round() {
     assert_eq!(flagged[0]["round"], at.round);
     assert_eq!(flagged[0]["rule_book"], "nz-pontoon");
 }
+
+#[test]
+fn sim_deals_a_pontoon_table_whose_capture_replays_with_each_fault_at_its_round() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("pontoon.cap");
+    let injected = dir.path().join("injected.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+        .args([
+            "sim",
+            "--protocol",
+            "pitwatch",
+            "--rules",
+            "nz-pontoon",
+            "--pace",
+            "fast",
+            "--shoes",
+            "1",
+            "--tcp",
+            "127.0.0.1:0",
+            "--linger-ms",
+            "300",
+            "--game-fault",
+            "dealer-draws-on-stand@3",
+            "--game-fault",
+            "card-to-empty-box@7",
+        ])
+        .arg("--capture")
+        .arg(&capture)
+        .arg("--injected")
+        .arg(&injected)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .trim()
+        .strip_prefix("tcp: ")
+        .expect("the listen address")
+        .to_owned();
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    let mut received = Vec::new();
+    let _ = stream.read_to_end(&mut received);
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    let lines: Vec<Value> = std::fs::read_to_string(&injected)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let out = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+        .args([
+            "replay",
+            "--format",
+            "pitwatch",
+            capture.to_str().unwrap(),
+            "--rules",
+            "nz-pontoon",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let flagged: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["type"] == "irregularity")
+        .collect();
+    assert_eq!(flagged.len(), 2, "{flagged:#?}");
+    for (line, found) in lines.iter().zip(&flagged) {
+        assert_eq!(found["round"], line["round"]);
+        assert_eq!(found["code"], line["code"]);
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::*;
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_model::{Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
+use pitwatch_model::{Action, Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
 use proptest::prelude::*;
 
 fn t(ms: i64) -> Timestamp {
@@ -255,6 +255,16 @@ fn every_message_round_trips() {
             reason: pitwatch_model::MisdealReason::A,
             seats: vec![],
             ruling: pitwatch_model::MisdealRuling::PlayedOut,
+        },
+        Message::Decision {
+            target: Target::Box(3),
+            hand: Some(2),
+            action: Action::Double,
+        },
+        Message::Decision {
+            target: Target::Box(1),
+            hand: None,
+            action: Action::InPlay,
         },
     ];
     let mut encoder = MessageEncoder::new();
@@ -601,6 +611,16 @@ fn event_encoder_round_trips_every_event_kind() {
             reason: pitwatch_model::MisdealReason::F,
             seats: vec![3],
             ruling: pitwatch_model::MisdealRuling::DeadHand,
+        },
+        EventKind::Decision {
+            target: Target::Box(7),
+            hand: Some(1),
+            action: Action::Split,
+        },
+        EventKind::Decision {
+            target: Target::Box(2),
+            hand: None,
+            action: Action::Surrender,
         },
     ];
     let mut encoder = ProtoEncoder::new();

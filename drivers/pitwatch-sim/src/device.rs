@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use pitwatch_transport::pty::{open_pair, PtyDevice};
 
-use crate::script::{Action, Planner};
+use crate::game::GamePlanner;
+use crate::script::{Action, Planner, Step};
 use crate::{Endpoint, Pace, SimConfig, SimError};
 
 /// What a simulated device did.
@@ -89,14 +90,19 @@ impl SimDevice {
         let shoes_done = Arc::new(AtomicU32::new(0));
         let finished = Arc::new(AtomicBool::new(false));
         let runner = Runner {
-            planner: Planner::new(
-                &config.protocol,
-                config.rules.clone(),
-                config.seed,
-                config.faults.clone(),
-                config.endpoint == Endpoint::Pty,
-            )
-            .with_shuffle(config.shuffle),
+            planner: match &config.game {
+                Some(game) => Plan::Game(GamePlanner::new(game.clone(), config.seed)),
+                None => Plan::Baccarat(
+                    Planner::new(
+                        &config.protocol,
+                        config.rules.clone(),
+                        config.seed,
+                        config.faults.clone(),
+                        config.endpoint == Endpoint::Pty,
+                    )
+                    .with_shuffle(config.shuffle),
+                ),
+            },
             pace: config.pace,
             shoes: config.shoes,
             link,
@@ -185,8 +191,61 @@ enum Link {
     },
 }
 
+/// What plans the shoes: Baccarat's planner, or a Blackjack or Pontoon table's.
+enum Plan {
+    Baccarat(Planner),
+    Game(GamePlanner),
+}
+
+/// One shoe to send: its steps, the injected-faults lines to log as each step is carried out
+/// (by step index), and its rounds.
+struct Planned {
+    steps: Vec<Step>,
+    log: Vec<(usize, Result<String, serde_json::Error>)>,
+    rounds: u32,
+}
+
+impl Plan {
+    fn next_shoe(&mut self) -> Planned {
+        match self {
+            Plan::Baccarat(planner) => {
+                let script = planner.next_shoe();
+                let log = script
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, step)| {
+                        step.injected
+                            .iter()
+                            .map(move |record| (i, serde_json::to_string(record)))
+                    })
+                    .collect();
+                Planned {
+                    rounds: script.rounds.len() as u32,
+                    steps: script.steps,
+                    log,
+                }
+            }
+            Plan::Game(planner) => {
+                let shoe = planner.next_shoe();
+                let mut log: Vec<_> = shoe
+                    .injected
+                    .iter()
+                    .map(|(i, record)| (*i, serde_json::to_string(record)))
+                    .collect();
+                log.sort_by_key(|(i, _)| *i);
+                Planned {
+                    steps: shoe.steps,
+                    log,
+                    rounds: shoe.rounds,
+                }
+            }
+        }
+    }
+}
+
 struct Runner {
-    planner: Planner,
+    planner: Plan,
     pace: Pace,
     shoes: Option<u32>,
     link: Link,
@@ -225,15 +284,16 @@ impl Runner {
     fn deal(&mut self) -> Result<(), Result<Stopped, SimError>> {
         while self.shoes.is_none_or(|n| self.summary.shoes < n) {
             let script = self.planner.next_shoe();
-            for step in script.steps {
+            let mut lines = script.log.into_iter().peekable();
+            for (i, step) in script.steps.into_iter().enumerate() {
                 let wait = self
                     .pace
                     .scale(step.delay_ms)
                     .max(Duration::from_millis(step.min_delay_ms));
                 self.sleep(wait)?;
-                for record in &step.injected {
+                while let Some((_, record)) = lines.next_if(|(at, _)| *at == i) {
                     if let Some(log) = &mut self.log {
-                        let line = serde_json::to_string(record).map_err(|e| {
+                        let line = record.map_err(|e| {
                             Err(SimError::Io {
                                 what: "cannot write the injected-faults file".into(),
                                 source: e.into(),
@@ -263,7 +323,7 @@ impl Runner {
                 }
             }
             self.summary.shoes += 1;
-            self.summary.rounds += script.rounds.len() as u32;
+            self.summary.rounds += script.rounds;
             self.shoes_done.store(self.summary.shoes, Ordering::SeqCst);
         }
         Ok(())

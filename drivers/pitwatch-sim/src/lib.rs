@@ -23,6 +23,7 @@
 pub mod check;
 mod device;
 pub mod fault;
+pub mod game;
 pub mod script;
 
 use std::net::SocketAddr;
@@ -30,6 +31,7 @@ use std::path::PathBuf;
 
 pub use device::{SimDevice, SimSummary};
 pub use fault::{Expected, FaultSpec, Injected, Level, SimFault, UnknownFault};
+pub use game::{GameFault, GameInjected, GameSim};
 pub use pitwatch_dealer::ShuffleModel;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
@@ -94,6 +96,9 @@ pub struct SimConfig {
     pub injected_log: Option<PathBuf>,
     /// How each shoe is shuffled from the one before (`--shuffle`).
     pub shuffle: ShuffleModel,
+    /// A Blackjack or Pontoon table instead of Baccarat (then `rules`, `faults` and `shuffle` are
+    /// not used): its book and faults, sent in the Pitwatch protocol.
+    pub game: Option<GameSim>,
 }
 
 impl SimConfig {
@@ -111,6 +116,7 @@ impl SimConfig {
             capture: None,
             injected_log: None,
             shuffle: ShuffleModel::Random,
+            game: None,
         }
     }
 
@@ -118,6 +124,15 @@ impl SimConfig {
     /// interval at least one round, a speed-up factor positive; and the device must be a shoe.
     pub fn check(&self) -> Result<(), SimError> {
         let protocol = self.protocol.name();
+        if let Some(game) = &self.game {
+            // Only the Pitwatch protocol carries box targets and decisions.
+            if !matches!(self.protocol, ProtocolConfig::Pitwatch(_)) {
+                return Err(SimError::Config(format!(
+                    "a {} table needs the pitwatch protocol (box targets and decisions); {protocol} cannot carry them",
+                    game.book.variant.name()
+                )));
+            }
+        }
         if let ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
             role: Some(role @ (pitwatch_proto::Role::Shuffler | pitwatch_proto::Role::Console)),
         }) = self.protocol

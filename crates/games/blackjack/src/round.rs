@@ -540,6 +540,18 @@ impl Rounds {
     fn after_initial_card(&mut self) {
         if self.initial_done() {
             self.stage = Stage::Play;
+            // With a hole card, a dealer blackjack is known now: no box plays (5.1(d), (e)).
+            if self.book.hole_card == HoleCard::American && self.dealer.is_natural() {
+                for b in &mut self.boxes {
+                    let n = usize::from(b.n_hands);
+                    for h in &mut b.hands[..n] {
+                        if h.open() {
+                            h.end = End::Stood;
+                        }
+                    }
+                }
+                self.stage = Stage::Dealer;
+            }
         }
     }
 
@@ -655,13 +667,13 @@ impl Rounds {
                 if !self.dealer_flagged {
                     let wrong = if self.all_settled() && !self.book.dealer_plays_when_all_settled {
                         Some(
-                            "every box was already settled, so the dealer takes no further card"
+                            "when every box was already settled, so the dealer takes no further card"
                                 .to_owned(),
                         )
                     } else {
                         match (self.dealer_must_draw(), self.dealer.total()) {
                             (Some(false), Some(t)) => Some(format!(
-                                "the dealer drew on {}{}, where the book says stand",
+                                "on {}{}, where the book says stand",
                                 if t.soft { "soft " } else { "" },
                                 t.value
                             )),
@@ -674,7 +686,7 @@ impl Rounds {
                             Code::DealerDrawWrong,
                             seq,
                             vec![seq],
-                            format!("A card went to the dealer after {why}."),
+                            format!("The dealer took a card {why}."),
                         );
                     }
                 }

@@ -1,6 +1,8 @@
 //! The Blackjack and Pontoon engine's integration tests (one test binary): data-driven fixtures
 //! per rule, the rule books' texts against the seed pages, and simulated honest and faulty play.
 
+mod arbitrary;
 mod books;
 mod fixtures;
+mod hole_card;
 mod simulated;
