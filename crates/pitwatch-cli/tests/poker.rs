@@ -225,3 +225,97 @@ fn a_console_capture_in_the_pitwatch_protocol_replays() {
     assert_eq!(hand["misdeal"], "c");
     assert_eq!(hand["substantial_action_seq"], 4);
 }
+
+#[test]
+fn sim_role_shuffler_captures_a_short_deck_that_replays_as_misdeal_h() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("shuffler.cap");
+    let injected = dir.path().join("injected.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+        .args([
+            "sim",
+            "--protocol",
+            "pitwatch",
+            "--role",
+            "shuffler",
+            "--pace",
+            "fast",
+            "--shoes",
+            "3",
+            "--tcp",
+            "127.0.0.1:0",
+            "--linger-ms",
+            "300",
+            "--shuffler-fault",
+            "deck-short@2",
+            "--shuffler-fault",
+            "order-leak@3",
+        ])
+        .arg("--capture")
+        .arg(&capture)
+        .arg("--injected")
+        .arg(&injected)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .trim()
+        .strip_prefix("tcp: ")
+        .expect("the listen address")
+        .to_owned();
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    let mut received = Vec::new();
+    let _ = stream.read_to_end(&mut received);
+    assert!(child.wait().unwrap().success());
+    let logged: Vec<Value> = std::fs::read_to_string(&injected)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        logged,
+        [
+            serde_json::json!({"fault":"deck-short","shuffle":2,"expected":"SHUFFLE_COUNT_MISMATCH"}),
+            serde_json::json!({"fault":"order-leak","shuffle":3,"expected":"forbidden"}),
+        ]
+    );
+    let (stdout, stderr, code) = pitwatch(&[
+        "replay",
+        "--format",
+        "pitwatch",
+        capture.to_str().unwrap(),
+        "--rules",
+        "nz-poker",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = lines(&stdout);
+    let flagged: Vec<(&str, u64, &str)> = out
+        .iter()
+        .filter(|l| l["type"] == "irregularity")
+        .map(|l| {
+            (
+                l["code"].as_str().unwrap(),
+                l["shoe"].as_u64().unwrap(),
+                l["rule"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        flagged,
+        [
+            ("SHUFFLE_COUNT_MISMATCH", 2, "Misdeal (h)"),
+            ("DEVICE_ERROR", 2, "device (no Gazette rule)")
+        ]
+    );
+    // The order line is reported as a forbidden frame, its bytes withheld.
+    let rejected: Vec<&Value> = out.iter().filter(|l| l["type"] == "rejected").collect();
+    assert_eq!(rejected.len(), 1, "{stdout}");
+    assert!(!stdout.contains("ORDER cards"), "{stdout}");
+}
