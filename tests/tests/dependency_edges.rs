@@ -101,6 +101,8 @@ const PURE: &[&str] = &[
     "pitwatch-protocols",
     "pitwatch-report",
     "pitwatch-shuffle",
+    // Poker's rule book and engine (crates/games/poker).
+    "pitwatch-poker",
 ];
 
 /// Outside dependencies that only certain crates may reach.

@@ -89,6 +89,33 @@ pub fn describe(kind: &EventKind) -> String {
         }
         EventKind::TableStateChanged { state } => format!("Table {}", state.as_str()),
         EventKind::CardsReplaced => "Cards replaced".into(),
+        EventKind::PlayerActed { target, action } => {
+            let who = match target {
+                Target::Seat(n) => format!("Seat {n}"),
+                other => other.to_string(),
+            };
+            format!("{who} acted: {}", action.as_str().replace('_', " "))
+        }
+        EventKind::MisdealDeclared {
+            reason,
+            seats,
+            ruling,
+        } => {
+            let seats = if seats.is_empty() {
+                "the whole hand".to_owned()
+            } else {
+                let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+                format!(
+                    "seat{} {}",
+                    if seats.len() == 1 { "" } else { "s" },
+                    list.join(", ")
+                )
+            };
+            format!(
+                "Misdeal ({reason}) declared for {seats}: {}",
+                ruling.as_str().replace('_', " ")
+            )
+        }
         #[allow(unreachable_patterns, reason = "the event vocabulary may grow")]
         other => format!("{other:?}"),
     }
@@ -194,5 +221,33 @@ mod tests {
     fn frames_print_their_control_bytes_as_hex() {
         assert_eq!(printable(b"\x02P1 9S\x03"), "<02>P1 9S<03>");
         assert_eq!(printable(&[0xFF, b'a']), "<FF>a");
+    }
+
+    #[test]
+    fn poker_actions_and_misdeals_are_told_in_words() {
+        use pitwatch_model::{MisdealReason, MisdealRuling, PlayerAction};
+        assert_eq!(
+            describe(&EventKind::PlayerActed {
+                target: Target::Seat(4),
+                action: PlayerAction::AllIn
+            }),
+            "Seat 4 acted: all in"
+        );
+        assert_eq!(
+            describe(&EventKind::MisdealDeclared {
+                reason: MisdealReason::D,
+                seats: vec![2, 5],
+                ruling: MisdealRuling::Misdeal
+            }),
+            "Misdeal (d) declared for seats 2, 5: misdeal"
+        );
+        assert_eq!(
+            describe(&EventKind::MisdealDeclared {
+                reason: MisdealReason::G,
+                seats: vec![],
+                ruling: MisdealRuling::DeadHand
+            }),
+            "Misdeal (g) declared for the whole hand: dead hand"
+        );
     }
 }

@@ -34,6 +34,7 @@ mod out;
 mod ports;
 mod replay;
 mod replay_game;
+mod replay_poker;
 mod replay_record;
 mod safe;
 mod sim;

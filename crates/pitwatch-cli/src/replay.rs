@@ -57,9 +57,13 @@ pub struct ReplayArgs {
     #[arg(long, default_value_t = 500)]
     pace_ms: i64,
     /// The rule book: a built-in id (nz-baccarat, nz-baccarat-continuous, macau-baccarat,
-    /// nz-blackjack, nz-pontoon) or the path of a rule book TOML file.
+    /// nz-blackjack, nz-pontoon, nz-poker) or the path of a rule book TOML file.
     #[arg(long, value_name = "BOOK", required_unless_present_any = ["db", "central"])]
     rules: Option<String>,
+    /// With a poker book: the variant dealt (texas_holdem, draw, five_card_stud,
+    /// seven_card_stud; default the book's).
+    #[arg(long, requires = "rules")]
+    variant: Option<String>,
     /// Print JSON Lines (one object per round, irregularity and shoe) instead of text.
     #[arg(long)]
     json: bool,
@@ -117,6 +121,22 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     if let Err(problem) = pitwatch_api::pit::rule_book_file_ok(rules) {
         errln!("error: {problem}");
         return Ok(ExitCode::from(2));
+    }
+    // A poker book: the same file formats through the poker engine.
+    match crate::replay_poker::book(rules, args.variant.as_deref()) {
+        Some(Ok(book)) => {
+            let protocol = protocol_of(args.format);
+            return crate::replay_poker::run(&book, path, protocol, args.pace_ms, args.json);
+        }
+        Some(Err(problem)) => {
+            errln!("error: {problem}");
+            return Ok(ExitCode::from(2));
+        }
+        None if args.variant.is_some() => {
+            errln!("error: --variant is for a poker rule book (nz-poker)");
+            return Ok(ExitCode::from(2));
+        }
+        None => {}
     }
     // A Blackjack or Pontoon book: the same file formats through the Blackjack engine.
     match crate::replay_game::book(rules) {

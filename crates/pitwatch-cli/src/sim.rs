@@ -31,6 +31,15 @@ pub enum SimProtocol {
     Pitwatch,
 }
 
+/// The simulated device's role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimRole {
+    /// A card-reading shoe.
+    Shoe,
+    /// A counting shuffler.
+    Shuffler,
+}
+
 /// Arguments of `pitwatch sim`.
 #[derive(Debug, Args)]
 pub struct SimArgs {
@@ -47,6 +56,17 @@ pub struct SimArgs {
     /// card-to-empty-box, out-of-order, round-after-cutting-card, foreign-card (Pontoon).
     #[arg(long = "game-fault", value_name = "KIND[@ROUND]")]
     game_faults: Vec<pitwatch_sim::GameFault>,
+    /// The device: a card-reading shoe (default) or a counting shuffler (pitwatch protocol only:
+    /// shuffle after shuffle with its deck check; `--shoes` counts shuffles).
+    #[arg(long, value_enum, default_value = "shoe")]
+    role: SimRole,
+    /// For a shuffler: decks per shuffle (cards per deck from the rule book: 48 for Pontoon).
+    #[arg(long, default_value_t = 1)]
+    decks: u8,
+    /// For a shuffler, a fault to inject: `KIND` (at the second shuffle) or `KIND@SHUFFLE`;
+    /// repeatable. Kinds: deck-short, deck-extra, foreign-card, shuffler-error, order-leak.
+    #[arg(long = "shuffler-fault", value_name = "KIND[@SHUFFLE]")]
+    shuffler_faults: Vec<pitwatch_sim::ShufflerFault>,
     /// The seed: the same seed deals the same shoes, faults and bytes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -161,11 +181,22 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         capture: args.capture,
         injected_log: args.injected,
         shuffle: args.shuffle,
+        shuffler: (args.role == SimRole::Shuffler).then(|| pitwatch_sim::ShufflerSim {
+            decks: args.decks,
+            cards_per_deck: game
+                .as_ref()
+                .map_or(52, |book| book.shoe.composition.kind.cards_per_deck()),
+            faults: args.shuffler_faults.clone(),
+        }),
         game: game.map(|book| pitwatch_sim::GameSim {
             book,
             faults: args.game_faults,
         }),
     };
+    if args.role == SimRole::Shoe && !args.shuffler_faults.is_empty() {
+        errln!("error: --shuffler-fault is for --role shuffler");
+        return Ok(ExitCode::from(2));
+    }
     if let Err(error) = config.check() {
         errln!("error: {error}");
         return Ok(ExitCode::from(2));

@@ -255,6 +255,71 @@ wire_enum! {
 }
 
 wire_enum! {
+    /// A poker player's action on their hand, as a dealer console reports it. A blind or other
+    /// forced bet is not an action: NZ's "substantial action" counts players acting on their hands.
+    PlayerAction, "player action" {
+        /// A forced bet (a blind, an ante or a bring-in): not acting on the hand.
+        Blind = "blind",
+        /// The player folds.
+        Fold = "fold",
+        /// The player checks.
+        Check = "check",
+        /// The player calls.
+        Call = "call",
+        /// The player bets.
+        Bet = "bet",
+        /// The player raises.
+        Raise = "raise",
+        /// The player puts in all their chips.
+        AllIn = "all_in",
+    }
+}
+
+wire_enum! {
+    /// The reason for a poker misdeal: the lettered paragraph of the NZ misdeal rule, (a) to (l).
+    MisdealReason, "misdeal reason" {
+        /// (a) cards exposed in cutting.
+        A = "a",
+        /// (b) not shuffled or cut before the deal, noticed before substantial action.
+        B = "b",
+        /// (c) dealt out of order, noticed before substantial action, cannot be reconstructed.
+        C = "c",
+        /// (d) a player dealt out or an extra hand dealt in during the initial deal.
+        D = "d",
+        /// (e) an eligible player with a wrong number of cards at the end of the initial deal.
+        E = "e",
+        /// (f) a player dealt a wrong number of cards, found before substantial action.
+        F = "f",
+        /// (g) the only player left at the showdown holds a wrong number of cards.
+        G = "g",
+        /// (h) the deck is defective.
+        H = "h",
+        /// (i) Draw Poker: more than one card exposed in the initial dealing round.
+        I = "i",
+        /// (j) Five Card Stud: a wrong card or number of cards face up in the initial round.
+        J = "j",
+        /// (k) Five Card Stud: more than one player dealt two cards face up.
+        K = "k",
+        /// (l) Seven Card Stud: a wrong card or number of cards face up in the initial round.
+        L = "l",
+    }
+}
+
+wire_enum! {
+    /// A supervisor's ruling on a declared poker misdeal.
+    MisdealRuling, "misdeal ruling" {
+        /// A misdeal: the hand is cancelled and dealt again.
+        Misdeal = "misdeal",
+        /// The seats' hands are dead and their wagers returned ((f)(i), (g)).
+        DeadHand = "dead_hand",
+        /// The seats' hands are void for the round and their wagers returned ((f)(ii)).
+        VoidHand = "void_hand",
+        /// No misdeal: the hand is played out (after substantial action, (b)).
+        PlayedOut = "played_out",
+    }
+}
+
+wire_enum! {
     /// The state of a table.
     TableState, "table state" {
         /// Open for play.
@@ -359,6 +424,22 @@ pub enum EventKind {
         /// What was decided.
         action: Action,
     },
+    /// A poker player acted on their hand (a dealer console): what decides "substantial action".
+    PlayerActed {
+        /// The seat (`seat:N`).
+        target: Target,
+        /// What the player did.
+        action: PlayerAction,
+    },
+    /// A supervisor declared a poker misdeal (or ruled on one) from the console.
+    MisdealDeclared {
+        /// The lettered paragraph of the misdeal rule.
+        reason: MisdealReason,
+        /// The seats affected (numbers from 1), ascending; empty when it is the whole hand.
+        seats: Vec<u8>,
+        /// The ruling.
+        ruling: MisdealRuling,
+    },
 }
 
 impl EventKind {
@@ -379,6 +460,8 @@ impl EventKind {
         "cards_replaced",
         "bets_closed",
         "decision",
+        "player_acted",
+        "misdeal_declared",
     ];
 
     /// The event's name (the `event` field).
@@ -399,6 +482,8 @@ impl EventKind {
             EventKind::CardsReplaced => "cards_replaced",
             EventKind::BetsClosed => "bets_closed",
             EventKind::Decision { .. } => "decision",
+            EventKind::PlayerActed { .. } => "player_acted",
+            EventKind::MisdealDeclared { .. } => "misdeal_declared",
         }
     }
 
@@ -535,6 +620,15 @@ impl TableEvent {
                 hand: fields.optional("hand", small_number(1, 255))?,
                 action: fields.required("action", parsed)?,
             },
+            "player_acted" => EventKind::PlayerActed {
+                target: fields.required("target", parsed)?,
+                action: fields.required("action", parsed)?,
+            },
+            "misdeal_declared" => EventKind::MisdealDeclared {
+                reason: fields.required("reason", parsed)?,
+                seats: fields.optional("seats", seats)?.unwrap_or_default(),
+                ruling: fields.required("ruling", parsed)?,
+            },
             _ => unreachable!("every name in EventKind::NAMES is matched above"),
         };
         Ok(TableEvent {
@@ -623,6 +717,22 @@ impl TableEvent {
                 maybe("target", Some(text(target)));
                 maybe("hand", opt(*hand));
                 maybe("action", Some(text(action)));
+            }
+            EventKind::PlayerActed { target, action } => {
+                maybe("target", Some(text(target)));
+                maybe("action", Some(text(action)));
+            }
+            EventKind::MisdealDeclared {
+                reason,
+                seats,
+                ruling,
+            } => {
+                maybe("reason", Some(text(reason)));
+                maybe(
+                    "seats",
+                    Some(Value::Array(seats.iter().map(|&s| s.into()).collect())),
+                );
+                maybe("ruling", Some(text(ruling)));
             }
         }
         for (key, value) in &self.extra {
@@ -759,6 +869,20 @@ fn small_number(min: u8, max: u8) -> impl FnOnce(Value) -> Result<u8, String> {
     }
 }
 
+/// Seat numbers (1 to 255), each once, kept ascending.
+fn seats(value: Value) -> Result<Vec<u8>, String> {
+    let Value::Array(items) = value else {
+        return Err(format!("{value} is not a list of seat numbers"));
+    };
+    let mut seats = Vec::with_capacity(items.len());
+    for item in items {
+        seats.push(small_number(1, 255)(item)?);
+    }
+    seats.sort_unstable();
+    seats.dedup();
+    Ok(seats)
+}
+
 fn boolean(value: Value) -> Result<bool, String> {
     value
         .as_bool()
@@ -819,6 +943,8 @@ mod tests {
             json!({"event":"cards_replaced","seq":14}),
             json!({"event":"bets_closed","seq":15}),
             json!({"event":"decision","seq":16,"target":"box:2","hand":1,"action":"double"}),
+            json!({"event":"player_acted","seq":17,"target":"seat:3","action":"raise"}),
+            json!({"event":"misdeal_declared","seq":18,"reason":"d","seats":[2,5],"ruling":"misdeal"}),
         ];
         let mut names = Vec::new();
         for line in lines {

@@ -13,7 +13,7 @@ pub mod jsonl;
 pub use card::{Card, CardParseError, Rank, Suit};
 pub use deck::{DeckKind, ShoeComposition};
 pub use event::{
-    Action, EventKind, EventLineError, ExposedDuring, Outcome, ShufflerKind, TableEvent,
-    TableState, Target, Timestamp,
+    Action, EventKind, EventLineError, ExposedDuring, MisdealReason, MisdealRuling, Outcome,
+    PlayerAction, ShufflerKind, TableEvent, TableState, Target, Timestamp,
 };
 pub use jsonl::{read_events, write_events, EventFileError, EventReader};

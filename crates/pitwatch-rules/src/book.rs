@@ -1060,6 +1060,8 @@ fn can_raise(code: IrregularityCode, continuous: bool, burn: BurnPolicy) -> bool
         C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
             false
         }
+        // Misdeals are poker's.
+        C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => false,
         _ => true,
     }
 }
@@ -1074,6 +1076,9 @@ fn why_never(code: IrregularityCode, continuous: bool) -> &'static str {
         C::ShuffleSuspect if continuous => "a continuous shuffler deals no shoes to compare",
         C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
             "it is a Blackjack or Pontoon finding, not a Baccarat one"
+        }
+        C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => {
+            "it is a poker finding, not a Baccarat one"
         }
         _ => "its burn policy has no such burn",
     }

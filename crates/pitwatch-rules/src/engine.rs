@@ -599,10 +599,13 @@ impl Engine {
                 self.ensure_shoe(seq);
                 self.on_bets_closed(seq);
             }
-            // A Blackjack decision means nothing in Baccarat: like a lock, it changes no round.
+            // A Blackjack decision or a poker action or misdeal means nothing in Baccarat: like a
+            // lock, it changes no round.
             EventKind::LockChanged { .. }
             | EventKind::TableStateChanged { .. }
-            | EventKind::Decision { .. } => {}
+            | EventKind::Decision { .. }
+            | EventKind::PlayerActed { .. }
+            | EventKind::MisdealDeclared { .. } => {}
         }
         if self.shoe_open {
             self.shoe.last_seq = seq;

@@ -153,6 +153,13 @@ pub trait RoundGame {
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> Self::Round;
     /// The round in progress.
     fn round_view(&self) -> Option<Self::RoundView>;
+    /// A shuffle began a new shoe at `seq`; `deck_ok` is false when its deck check failed (the
+    /// table has already flagged it). A game whose every hand is dealt from a fresh shuffle
+    /// (poker) follows this; the default ignores it.
+    fn shuffled(&mut self, _seq: u64, _deck_ok: bool) {}
+    /// A card was exposed while dealing during the round in progress (the table has flagged it
+    /// already); a game whose rules count exposed cards (Draw Poker's misdeal (i)) follows this.
+    fn exposed(&mut self, _seq: u64, _card: Option<Card>, _found: &mut Findings) {}
     /// The last round closed, as it was recorded (built on demand: the table keeps no copy of
     /// every round it outputs).
     fn last_round(&self) -> Option<Self::Round>;
@@ -271,6 +278,42 @@ struct ShoeState {
     bets_seen: bool,
 }
 
+/// A counting shuffler's deck check as the open protocol's `SHUFFLE_DONE` carries it on the
+/// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
+/// a card is missing and another doubled, which only these show.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct DeckCheck {
+    missing: u64,
+    extra: u64,
+    foreign: u64,
+}
+
+impl DeckCheck {
+    fn of(event: &TableEvent) -> DeckCheck {
+        let n = |key: &str| {
+            event
+                .extra
+                .get(key)
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0)
+        };
+        DeckCheck {
+            missing: n("missing_cards"),
+            extra: n("extra_cards"),
+            foreign: n("foreign_cards"),
+        }
+    }
+
+    fn problem(self) -> Option<String> {
+        (self != DeckCheck::default()).then(|| {
+            format!(
+                "the shuffler's deck check found {} missing, {} extra and {} foreign",
+                self.missing, self.extra, self.foreign
+            )
+        })
+    }
+}
+
 /// Why no card may be dealt until the next shuffle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Unshuffled {
@@ -360,7 +403,10 @@ impl<G: RoundGame> Table<G> {
                 decks,
                 cards,
                 shuffler,
-            } => self.on_shuffled(seq, *decks, *cards, *shuffler),
+            } => {
+                let check = DeckCheck::of(event);
+                self.on_shuffled(seq, *decks, *cards, *shuffler, check);
+            }
             EventKind::Cut { position } => {
                 self.ensure_shoe(seq);
                 self.on_cut(seq, *position);
@@ -420,7 +466,9 @@ impl<G: RoundGame> Table<G> {
                 self.shoe.bets_seen = true;
                 self.shoe.cards_since_bets = 0;
             }
-            EventKind::Decision { .. } => {
+            EventKind::Decision { .. }
+            | EventKind::PlayerActed { .. }
+            | EventKind::MisdealDeclared { .. } => {
                 self.ensure_shoe(seq);
                 self.on_round_event(event);
             }
@@ -561,6 +609,7 @@ impl<G: RoundGame> Table<G> {
         decks: Option<u8>,
         cards: Option<u32>,
         shuffler: Option<ShufflerKind>,
+        check: DeckCheck,
     ) {
         let kind = self.rules.composition.kind;
         let decks_used = decks.unwrap_or(self.rules.composition.decks);
@@ -583,6 +632,10 @@ impl<G: RoundGame> Table<G> {
                 ));
             }
         }
+        if let Some(found) = check.problem() {
+            wrong.push(found);
+        }
+        self.game.shuffled(seq, wrong.is_empty());
         if !wrong.is_empty() {
             self.flag_now(
                 Code::ShuffleCountMismatch,
@@ -702,6 +755,7 @@ impl<G: RoundGame> Table<G> {
                 let message = format!("{what} was exposed while dealing.");
                 if self.round.is_some() {
                     self.found.flag(Code::CardExposed, seq, vec![seq], message);
+                    self.game.exposed(seq, card, &mut self.found);
                     self.take_found();
                 } else {
                     self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);

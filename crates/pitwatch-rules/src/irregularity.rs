@@ -126,6 +126,16 @@ codes! {
     /// Blackjack, Pontoon: a decision the rule book does not allow (doubling a total it excludes,
     /// splitting beyond the limit, surrender or insurance where none is offered).
     DecisionNotAllowed = "DECISION_NOT_ALLOWED", Medium;
+    /// Poker: what the cards or the console show is a misdeal by the rule book's lettered reason
+    /// (a player dealt out, a wrong number of cards to a seat, cards out of order, a wrong card
+    /// face up), seen before substantial action where the reason requires it.
+    Misdeal = "MISDEAL", High;
+    /// Poker: a supervisor declared a misdeal (or ruled on one) from the console; an incident with
+    /// the reason's rule text.
+    MisdealDeclared = "MISDEAL_DECLARED", Medium;
+    /// Poker: a misdeal declared for a reason whose rule allows none after substantial action,
+    /// or for a seat whose player had already acted ((b)-(f)).
+    MisdealAfterAction = "MISDEAL_AFTER_ACTION", High;
 }
 
 impl fmt::Display for IrregularityCode {

@@ -521,6 +521,16 @@ fn events_of(
             hand,
             action,
         }),
+        Message::PlayerActed { target, action } => one(EventKind::PlayerActed { target, action }),
+        Message::Misdeal {
+            reason,
+            seats,
+            ruling,
+        } => one(EventKind::MisdealDeclared {
+            reason,
+            seats,
+            ruling,
+        }),
     }
 }
 

@@ -5,7 +5,10 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_model::{Action, Card, ExposedDuring, Outcome, ShufflerKind, TableState, Target};
+use pitwatch_model::{
+    Action, Card, ExposedDuring, MisdealReason, MisdealRuling, Outcome, PlayerAction, ShufflerKind,
+    TableState, Target,
+};
 
 use crate::crc16;
 
@@ -179,6 +182,22 @@ pub enum Message {
         /// What was decided.
         action: Action,
     },
+    /// `ACTION`: a poker player acted on their hand, from a dealer console.
+    PlayerActed {
+        /// The seat (`seat:N`).
+        target: Target,
+        /// What the player did.
+        action: PlayerAction,
+    },
+    /// `MISDEAL`: a supervisor declared a poker misdeal (or ruled on one), from the console.
+    Misdeal {
+        /// The lettered paragraph of the misdeal rule.
+        reason: MisdealReason,
+        /// The seats affected, ascending.
+        seats: Vec<u8>,
+        /// The ruling.
+        ruling: MisdealRuling,
+    },
 }
 
 /// Why a line's type and fields do not make a message.
@@ -222,6 +241,8 @@ impl Message {
             Message::Table { .. } => "TABLE",
             Message::CardsReplaced => "REPLACED",
             Message::Decision { .. } => "DECISION",
+            Message::PlayerActed { .. } => "ACTION",
+            Message::Misdeal { .. } => "MISDEAL",
         }
     }
 
@@ -274,6 +295,22 @@ impl Message {
                     f.push(("hand", hand.to_string()));
                 }
                 f.push(("action", action.to_string()));
+            }
+            Message::PlayerActed { target, action } => {
+                f.push(("target", target.to_string()));
+                f.push(("action", action.to_string()));
+            }
+            Message::Misdeal {
+                reason,
+                seats,
+                ruling,
+            } => {
+                f.push(("reason", reason.to_string()));
+                if !seats.is_empty() {
+                    let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+                    f.push(("seats", list.join(",")));
+                }
+                f.push(("ruling", ruling.to_string()));
             }
             Message::Result {
                 outcome,
@@ -453,6 +490,15 @@ impl Message {
                 target: fields.parsed("target")?,
                 hand: fields.number_opt("hand")?,
                 action: fields.parsed("action")?,
+            },
+            "ACTION" => Message::PlayerActed {
+                target: fields.parsed("target")?,
+                action: fields.parsed("action")?,
+            },
+            "MISDEAL" => Message::Misdeal {
+                reason: fields.parsed("reason")?,
+                seats: fields.seats("seats")?,
+                ruling: fields.parsed("ruling")?,
             },
             other => {
                 return Err(MessageError::Unsupported(format!(
@@ -665,6 +711,30 @@ impl<'a> Fields<'a> {
             .ok_or_else(|| MessageError::Malformed(format!("missing field {key}=")))
     }
 
+    /// A comma-separated list of seat numbers (1 to 255), each once; empty when absent.
+    fn seats(&self, key: &str) -> Result<Vec<u8>, MessageError> {
+        let Some(text) = self.get(key)? else {
+            return Ok(Vec::new());
+        };
+        let mut seats = Vec::new();
+        for part in text.split(',') {
+            let digits_ok = !part.is_empty()
+                && part.bytes().all(|b| b.is_ascii_digit())
+                && !part.starts_with('0');
+            match part.parse::<u8>() {
+                Ok(n) if digits_ok => seats.push(n),
+                _ => {
+                    return Err(MessageError::Malformed(format!(
+                        "{key}={text:?} is not a list of seat numbers 1 to 255 (2,5)"
+                    )))
+                }
+            }
+        }
+        seats.sort_unstable();
+        seats.dedup();
+        Ok(seats)
+    }
+
     fn flag(&self, key: &str) -> Result<Option<bool>, MessageError> {
         match self.get(key)?.as_deref() {
             None => Ok(None),
@@ -808,6 +878,19 @@ impl ProtoEncoder {
                 target: *target,
                 hand: *hand,
                 action: *action,
+            },
+            EventKind::PlayerActed { target, action } => Message::PlayerActed {
+                target: *target,
+                action: *action,
+            },
+            EventKind::MisdealDeclared {
+                reason,
+                seats,
+                ruling,
+            } => Message::Misdeal {
+                reason: *reason,
+                seats: seats.clone(),
+                ruling: *ruling,
             },
         })
     }

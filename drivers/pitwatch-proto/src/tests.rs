@@ -77,7 +77,7 @@ fn protocol_md_examples_decode_as_documented() {
     let blocks = spec_examples();
     let streams: Vec<&(String, Vec<Vec<u8>>)> =
         blocks.iter().filter(|(i, _)| i == "pw-stream").collect();
-    assert_eq!(streams.len(), 3, "three example streams in PROTOCOL.md");
+    assert_eq!(streams.len(), 4, "four example streams in PROTOCOL.md");
     let mut event_counts = Vec::new();
     for (_, lines) in &streams {
         let bytes: Vec<u8> = lines.concat();
@@ -86,8 +86,9 @@ fn protocol_md_examples_decode_as_documented() {
         assert_eq!(outputs.len(), lines.len());
         event_counts.push(kinds(&outputs).len());
     }
-    // Shuffler: two shuffles (+1 deck-check error), jam, clear, door open/closed, error.
-    assert_eq!(event_counts, [8, 8, 7]);
+    // Shuffler: two shuffles (+1 deck-check error), jam, clear, door open/closed, error; the
+    // poker console: three actions and two misdeals.
+    assert_eq!(event_counts, [8, 8, 7, 5]);
 
     let shuffler = streams[0].1.concat();
     let rejected = blocks.iter().find(|(i, _)| i == "pw-rejected").unwrap();
@@ -241,6 +242,20 @@ fn every_message_round_trips() {
             state: TableState::Closed,
         },
         Message::CardsReplaced,
+        Message::PlayerActed {
+            target: Target::Seat(4),
+            action: pitwatch_model::PlayerAction::AllIn,
+        },
+        Message::Misdeal {
+            reason: pitwatch_model::MisdealReason::K,
+            seats: vec![2, 9],
+            ruling: pitwatch_model::MisdealRuling::Misdeal,
+        },
+        Message::Misdeal {
+            reason: pitwatch_model::MisdealReason::A,
+            seats: vec![],
+            ruling: pitwatch_model::MisdealRuling::PlayedOut,
+        },
         Message::Decision {
             target: Target::Box(3),
             hand: Some(2),
@@ -588,6 +603,15 @@ fn event_encoder_round_trips_every_event_kind() {
         },
         EventKind::CardsReplaced,
         EventKind::BetsClosed,
+        EventKind::PlayerActed {
+            target: Target::Seat(6),
+            action: pitwatch_model::PlayerAction::Raise,
+        },
+        EventKind::MisdealDeclared {
+            reason: pitwatch_model::MisdealReason::F,
+            seats: vec![3],
+            ruling: pitwatch_model::MisdealRuling::DeadHand,
+        },
         EventKind::Decision {
             target: Target::Box(7),
             hand: Some(1),

@@ -13,6 +13,7 @@ use pitwatch_transport::pty::{open_pair, PtyDevice};
 
 use crate::game::GamePlanner;
 use crate::script::{Action, Planner, Step};
+use crate::shuffler::ShufflerPlanner;
 use crate::{Endpoint, Pace, SimConfig, SimError};
 
 /// What a simulated device did.
@@ -90,9 +91,12 @@ impl SimDevice {
         let shoes_done = Arc::new(AtomicU32::new(0));
         let finished = Arc::new(AtomicBool::new(false));
         let runner = Runner {
-            planner: match &config.game {
-                Some(game) => Plan::Game(GamePlanner::new(game.clone(), config.seed)),
-                None => Plan::Baccarat(
+            planner: match (&config.shuffler, &config.game) {
+                (Some(shuffler), _) => {
+                    Plan::Shuffler(ShufflerPlanner::new(shuffler.clone(), config.seed))
+                }
+                (None, Some(game)) => Plan::Game(GamePlanner::new(game.clone(), config.seed)),
+                (None, None) => Plan::Baccarat(
                     Planner::new(
                         &config.protocol,
                         config.rules.clone(),
@@ -195,6 +199,8 @@ enum Link {
 enum Plan {
     Baccarat(Planner),
     Game(GamePlanner),
+    /// A counting shuffler: each "shoe" is one shuffle.
+    Shuffler(ShufflerPlanner),
 }
 
 /// One shoe to send: its steps, the injected-faults lines to log as each step is carried out
@@ -238,6 +244,18 @@ impl Plan {
                     steps: shoe.steps,
                     log,
                     rounds: shoe.rounds,
+                }
+            }
+            Plan::Shuffler(planner) => {
+                let (steps, injected) = planner.next_shuffle();
+                let log = injected
+                    .iter()
+                    .map(|(i, record)| (*i, serde_json::to_string(record)))
+                    .collect();
+                Planned {
+                    steps,
+                    log,
+                    rounds: 0,
                 }
             }
         }

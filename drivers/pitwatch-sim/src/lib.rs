@@ -25,6 +25,7 @@ mod device;
 pub mod fault;
 pub mod game;
 pub mod script;
+pub mod shuffler;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -36,6 +37,7 @@ pub use pitwatch_dealer::ShuffleModel;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
 pub use script::{Action, Planner, ShoeScript, Step};
+pub use shuffler::{ShufflerFault, ShufflerFaultKind, ShufflerInjected, ShufflerSim};
 
 /// How fast the simulated dealer deals.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -99,6 +101,9 @@ pub struct SimConfig {
     /// A Blackjack or Pontoon table instead of Baccarat (then `rules`, `faults` and `shuffle` are
     /// not used): its book and faults, sent in the Pitwatch protocol.
     pub game: Option<GameSim>,
+    /// A counting shuffler instead of a shoe (then `rules`, `faults`, `shuffle` and `game` are not
+    /// used; each "shoe" is one shuffle), in the Pitwatch protocol.
+    pub shuffler: Option<ShufflerSim>,
 }
 
 impl SimConfig {
@@ -117,6 +122,7 @@ impl SimConfig {
             injected_log: None,
             shuffle: ShuffleModel::Random,
             game: None,
+            shuffler: None,
         }
     }
 
@@ -132,6 +138,15 @@ impl SimConfig {
                     game.book.variant.name()
                 )));
             }
+        }
+        if self.shuffler.is_some() {
+            // Only the Pitwatch protocol has a shuffler's messages.
+            if !matches!(self.protocol, ProtocolConfig::Pitwatch(_)) {
+                return Err(SimError::Config(format!(
+                    "a shuffler speaks the pitwatch protocol; {protocol} has no shuffler messages"
+                )));
+            }
+            return Ok(());
         }
         if let ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
             role: Some(role @ (pitwatch_proto::Role::Shuffler | pitwatch_proto::Role::Console)),

@@ -1,0 +1,709 @@
+//! One poker hand at a time, as the shared shoe tracker runs it: the initial deal to the seats
+//! (order, count, face), players' actions up to "substantial action", and declared misdeals. What
+//! the engine sees wrong is a misdeal by the book's lettered reason when the rule allows one at
+//! that moment, and the same error without a misdeal (the hand played out, or one seat's hand
+//! dead) when substantial action came first.
+
+use std::collections::BTreeMap;
+
+use pitwatch_model::{
+    Card, EventKind, MisdealReason, MisdealRuling, PlayerAction, TableEvent, Target,
+};
+use pitwatch_rules::{Findings, IrregularityCode as Code, RoundGame};
+use serde::Serialize;
+
+use crate::book::{needs_no_action, reason_key, Book, Face};
+
+/// One seat's part of a hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeatRecord {
+    /// The seat, from 1.
+    pub seat: u8,
+    /// Cards dealt to the seat.
+    pub cards: u8,
+    /// Of those, dealt face up.
+    pub face_up: u8,
+    /// Whether the player acted on the hand (a blind is not acting).
+    pub acted: bool,
+    /// Whether the player folded.
+    pub folded: bool,
+}
+
+/// A declared misdeal or ruling, as recorded with its hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Declared {
+    /// The reason's letter.
+    pub reason: MisdealReason,
+    /// The seats affected.
+    pub seats: Vec<u8>,
+    /// The ruling.
+    pub ruling: MisdealRuling,
+    /// Its `seq`.
+    pub seq: u64,
+}
+
+/// A hand as recorded (`type: "hand"` in JSON).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HandRecord {
+    /// Always `poker`.
+    pub game: &'static str,
+    /// The variant's id (`texas_holdem`).
+    pub variant: String,
+    /// The hand's number in the stream, from 1.
+    pub hand: u32,
+    /// The deck (shuffle) it was dealt from, from 1.
+    pub shoe: u32,
+    /// The seats dealt to or acting, ascending.
+    pub seats: Vec<SeatRecord>,
+    /// The misdeal's reason letter: declared by a supervisor with the ruling `misdeal`, else the
+    /// first reason the engine saw that the rule makes a misdeal at that moment; `None` if none.
+    pub misdeal: Option<MisdealReason>,
+    /// The supervisor's declarations in this hand.
+    pub declared: Vec<Declared>,
+    /// `seq` at which substantial action was reached, if it was.
+    pub substantial_action_seq: Option<u64>,
+    /// Whether the deck's check before the hand failed (misdeal (h)).
+    pub defective_deck: bool,
+    /// First event.
+    pub first_seq: u64,
+    /// Last event.
+    pub last_seq: u64,
+    /// False when the stream was cut off during the hand.
+    pub complete: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Seat {
+    cards: u8,
+    face_up: u8,
+    /// Face-up cards among the initial deal.
+    initial_up: u8,
+    acted: bool,
+    folded: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Hand {
+    number: u32,
+    shoe: u32,
+    first_seq: u64,
+    last_seq: u64,
+    seats: BTreeMap<u8, Seat>,
+    /// Seats of the initial deal's first round, in the order dealt.
+    order: Vec<u8>,
+    /// Whether the first round is over (a seat got its second card).
+    first_round_over: bool,
+    /// Position in `order` of the seat due the next card once the first round is over.
+    next: usize,
+    /// Whether the initial deal is over.
+    initial_over: bool,
+    /// Cards exposed during the initial dealing round.
+    exposed_initial: u8,
+    /// Seats that got two up-cards in the initial round.
+    two_up: u8,
+    acting: Vec<u8>,
+    substantial_action: Option<u64>,
+    misdeal: Option<MisdealReason>,
+    declared: Vec<Declared>,
+    defective_deck: bool,
+    /// Reasons already flagged in this hand (each is flagged once).
+    flagged: Vec<MisdealReason>,
+}
+
+/// Poker hands on the shared shoe tracker: one hand per shuffle.
+#[derive(Debug, Clone)]
+pub struct Hands {
+    book: Book,
+    hand: Option<Hand>,
+    hands: u32,
+    /// The deck since the last shuffle (or since the stream began).
+    deck: DeckState,
+    /// The last hand closed, as recorded.
+    last: Option<HandRecord>,
+}
+
+/// The deck a hand is dealt from.
+#[derive(Debug, Clone, Copy)]
+struct DeckState {
+    /// Whether its check passed (true when no check was seen).
+    ok: bool,
+    /// The shuffle's `seq`; `None` when the stream began without one (joined part-way).
+    shuffle_seq: Option<u64>,
+    /// Whether a hand was dealt from it.
+    dealt: bool,
+}
+
+impl Hands {
+    /// Hands under `book`, before any event.
+    pub fn new(book: Book) -> Hands {
+        Hands {
+            book,
+            hand: None,
+            hands: 0,
+            deck: DeckState {
+                ok: true,
+                shuffle_seq: None,
+                dealt: false,
+            },
+            last: None,
+        }
+    }
+
+    /// The book.
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+}
+
+fn seat_of(target: Target) -> Option<u8> {
+    match target {
+        Target::Seat(n) => Some(n),
+        _ => None,
+    }
+}
+
+impl Hand {
+    fn record(&self, variant: &str, last_seq: u64, complete: bool) -> HandRecord {
+        // A hand dealt from a deck that failed its check is misdealt by (h) unless something
+        // earlier in it was.
+        let misdeal = self
+            .misdeal
+            .or(self.defective_deck.then_some(MisdealReason::H));
+        HandRecord {
+            game: "poker",
+            variant: variant.to_owned(),
+            hand: self.number,
+            shoe: self.shoe,
+            seats: self
+                .seats
+                .iter()
+                .map(|(&seat, s)| SeatRecord {
+                    seat,
+                    cards: s.cards,
+                    face_up: s.face_up,
+                    acted: s.acted,
+                    folded: s.folded,
+                })
+                .collect(),
+            misdeal,
+            declared: self.declared.clone(),
+            substantial_action_seq: self.substantial_action,
+            defective_deck: self.defective_deck,
+            first_seq: self.first_seq,
+            last_seq: last_seq.max(self.last_seq),
+            complete,
+        }
+    }
+}
+
+impl Hands {
+    /// Flags what the engine saw as misdeal `reason`: a misdeal when the rule allows one now, else
+    /// the same error under `after` (no misdeal: the hand is played out).
+    fn saw(
+        &mut self,
+        reason: MisdealReason,
+        after: Code,
+        seq: u64,
+        what: String,
+        found: &mut Findings,
+    ) {
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        if hand.flagged.contains(&reason) {
+            return;
+        }
+        hand.flagged.push(reason);
+        let letter = reason.as_str();
+        match hand.substantial_action {
+            Some(sa) if needs_no_action(reason) => {
+                found.flag_cited(
+                    after,
+                    reason_key(reason),
+                    seq,
+                    vec![sa, seq],
+                    format!(
+                        "{what} This came after substantial action (seq {sa}), so by ({letter}) it is no misdeal: the hand is played out."
+                    ),
+                );
+            }
+            _ => {
+                hand.misdeal.get_or_insert(reason);
+                found.flag_cited(
+                    Code::Misdeal,
+                    reason_key(reason),
+                    seq,
+                    vec![seq],
+                    format!("{what} This is a misdeal by ({letter}) unless a supervisor rules the hand can be reconstructed."),
+                );
+            }
+        }
+    }
+
+    /// Ends the initial deal: a seat of the first round short of the initial cards is (e).
+    fn end_initial(&mut self, seq: u64, found: &mut Findings) {
+        let initial = self.book.variant.initial.len();
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        if hand.initial_over {
+            return;
+        }
+        hand.initial_over = true;
+        let short: Vec<String> = hand
+            .order
+            .iter()
+            .filter_map(|s| {
+                let cards = hand.seats.get(s).map_or(0, |x| x.cards);
+                (usize::from(cards) < initial).then(|| format!("seat {s} has {cards}"))
+            })
+            .collect();
+        if !short.is_empty() {
+            self.saw(
+                MisdealReason::E,
+                Code::WrongCardCount,
+                seq,
+                format!(
+                    "At the end of the initial deal of {initial} cards, {}.",
+                    short.join(", ")
+                ),
+                found,
+            );
+        }
+    }
+
+    fn on_card(
+        &mut self,
+        seq: u64,
+        seat: u8,
+        index: Option<u8>,
+        face_up: Option<bool>,
+        found: &mut Findings,
+    ) {
+        let variant = self.book.variant.clone();
+        let initial = variant.initial.len();
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        if !hand.initial_over
+            && hand.first_round_over
+            && hand.order.iter().all(|s| {
+                hand.seats
+                    .get(s)
+                    .is_some_and(|x| usize::from(x.cards) >= initial)
+            })
+        {
+            // Every seat has its initial cards: this card is a later one.
+            self.end_initial(seq, found);
+        }
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        let in_initial = !hand.initial_over;
+        let had = hand.seats.get(&seat).map_or(0, |s| s.cards);
+        let mut problems: Vec<(MisdealReason, Code, String)> = Vec::new();
+        if let Some(index) = index {
+            if index != had.saturating_add(1) {
+                problems.push((
+                    MisdealReason::C,
+                    Code::DealOutOfOrder,
+                    format!("Seat {seat} was dealt its card {index} when it held {had}: the cards were dealt out of order."),
+                ));
+            }
+        }
+        if in_initial {
+            if !hand.first_round_over && had == 0 {
+                // The first round: one card to each seat clockwise (ascending, wrapping).
+                let first = hand.order.first().copied().unwrap_or(seat);
+                let key = |s: u8| s.wrapping_sub(first);
+                if let Some(&last) = hand.order.last() {
+                    if key(seat) < key(last) {
+                        problems.push((
+                            MisdealReason::C,
+                            Code::DealOutOfOrder,
+                            format!("Seat {seat} was dealt its first card after seat {last}: the deal goes clockwise from seat {first}."),
+                        ));
+                    }
+                }
+                hand.order.push(seat);
+                hand.next = 0;
+            } else {
+                if !hand.first_round_over {
+                    hand.first_round_over = true;
+                    hand.next = 0;
+                }
+                let expected = hand.order.get(hand.next).copied();
+                match hand.order.iter().position(|&s| s == seat) {
+                    None => problems.push((
+                        MisdealReason::D,
+                        Code::DealOutOfOrder,
+                        format!("Seat {seat} was dealt in after the first round of the initial deal had passed it: an extra hand dealt in, or a player dealt out of the first round."),
+                    )),
+                    Some(at) => {
+                        if Some(seat) != expected {
+                            if let Some(expected) = expected {
+                                problems.push((
+                                    MisdealReason::C,
+                                    Code::DealOutOfOrder,
+                                    format!("Seat {seat} was dealt a card when seat {expected} was due one: the cards were dealt out of order."),
+                                ));
+                            }
+                        }
+                        hand.next = (at + 1) % hand.order.len().max(1);
+                    }
+                }
+            }
+            if usize::from(had) >= initial {
+                problems.push((
+                    MisdealReason::F,
+                    Code::WrongCardCount,
+                    format!(
+                        "Seat {seat} was dealt a card beyond the {initial} of the initial deal."
+                    ),
+                ));
+            }
+        } else if !hand.order.is_empty() && !hand.order.contains(&seat) {
+            problems.push((
+                MisdealReason::D,
+                Code::DealOutOfOrder,
+                format!("Seat {seat} was dealt a card after the initial deal had passed it: an extra hand dealt in."),
+            ));
+        } else if had >= variant.most_cards {
+            problems.push((
+                MisdealReason::F,
+                Code::WrongCardCount,
+                format!(
+                    "Seat {seat} was dealt a card beyond the {} a hand of {} holds.",
+                    variant.most_cards, variant.name
+                ),
+            ));
+        }
+        // The face the variant deals this card with, when it says.
+        let position = usize::from(had);
+        let due = if in_initial {
+            variant.initial.get(position).copied()
+        } else {
+            variant.later.get(position.saturating_sub(initial)).copied()
+        };
+        let up = face_up == Some(true);
+        let seat_state = hand.seats.entry(seat).or_default();
+        seat_state.cards = seat_state.cards.saturating_add(1);
+        if up {
+            seat_state.face_up = seat_state.face_up.saturating_add(1);
+        }
+        if in_initial && up {
+            seat_state.initial_up = seat_state.initial_up.saturating_add(1);
+            if seat_state.initial_up == 2 {
+                hand.two_up = hand.two_up.saturating_add(1);
+            }
+            if due == Some(Face::Down) {
+                hand.exposed_initial = hand.exposed_initial.saturating_add(1);
+            }
+        }
+        let two_up = hand.two_up;
+        let exposed = hand.exposed_initial;
+        if let (Some(due), Some(face_up)) = (due, face_up) {
+            if (due == Face::Up) != face_up && in_initial {
+                if let Some(reason) = variant.face_up_reason {
+                    problems.push((
+                        reason,
+                        Code::Misdeal,
+                        format!(
+                            "Seat {seat}'s card {} of the initial deal was dealt face {} where {} deals it face {}.",
+                            position + 1,
+                            if face_up { "up" } else { "down" },
+                            variant.name,
+                            if face_up { "down" } else { "up" }
+                        ),
+                    ));
+                }
+            }
+        }
+        if in_initial && two_up > 1 {
+            if let Some(reason) = variant.two_up_reason {
+                problems.push((
+                    reason,
+                    Code::Misdeal,
+                    format!("{two_up} seats were dealt two cards face up in the initial round."),
+                ));
+            }
+        }
+        if let Some((limit, reason)) = variant.exposed {
+            if in_initial && exposed > limit {
+                problems.push((
+                    reason,
+                    Code::Misdeal,
+                    format!("{exposed} cards were exposed in the initial dealing round of {}; more than {limit} is a misdeal.", variant.name),
+                ));
+            }
+        }
+        for (reason, after, what) in problems {
+            self.saw(reason, after, seq, what, found);
+        }
+    }
+
+    fn on_action(&mut self, seq: u64, seat: u8, action: PlayerAction, found: &mut Findings) {
+        if action != PlayerAction::Blind {
+            // An action on a hand ends the initial deal.
+            self.end_initial(seq, found);
+        }
+        let needed = usize::from(self.book.substantial_action_players);
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        let state = hand.seats.entry(seat).or_default();
+        if action == PlayerAction::Blind {
+            return;
+        }
+        state.acted = true;
+        if action == PlayerAction::Fold {
+            state.folded = true;
+        }
+        if !hand.acting.contains(&seat) {
+            hand.acting.push(seat);
+        }
+        if hand.substantial_action.is_none() && hand.acting.len() >= needed {
+            hand.substantial_action = Some(seq);
+        }
+    }
+
+    fn on_declared(
+        &mut self,
+        seq: u64,
+        reason: MisdealReason,
+        seats: &[u8],
+        ruling: MisdealRuling,
+        found: &mut Findings,
+    ) {
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        hand.declared.push(Declared {
+            reason,
+            seats: seats.to_vec(),
+            ruling,
+            seq,
+        });
+        let letter = reason.as_str();
+        let who = if seats.is_empty() {
+            "the hand".to_owned()
+        } else {
+            let list: Vec<String> = seats.iter().map(u8::to_string).collect();
+            format!(
+                "seat{} {}",
+                if seats.len() == 1 { "" } else { "s" },
+                list.join(", ")
+            )
+        };
+        found.flag_cited(
+            Code::MisdealDeclared,
+            reason_key(reason),
+            seq,
+            vec![seq],
+            format!("A supervisor declared misdeal ({letter}) for {who}, ruling: {ruling}."),
+        );
+        if ruling == MisdealRuling::Misdeal {
+            hand.misdeal = Some(reason);
+        }
+        if ruling != MisdealRuling::Misdeal {
+            return;
+        }
+        let acted: Vec<u8> = seats
+            .iter()
+            .copied()
+            .filter(|s| hand.seats.get(s).is_some_and(|x| x.acted))
+            .collect();
+        match hand.substantial_action {
+            Some(sa) if needs_no_action(reason) => found.flag_cited(
+                Code::MisdealAfterAction,
+                reason_key(reason),
+                seq,
+                vec![sa, seq],
+                format!("Misdeal ({letter}) was ruled after substantial action (seq {sa}); the rule allows it only before: the hand should have been played out."),
+            ),
+            _ if reason == MisdealReason::F && !acted.is_empty() => {
+                let list: Vec<String> = acted.iter().map(u8::to_string).collect();
+                found.flag_cited(
+                    Code::MisdealAfterAction,
+                    reason_key(reason),
+                    seq,
+                    vec![seq],
+                    format!("Misdeal (f) was ruled, but the player at seat {} had already acted: by (f)(i) that hand is dead and there is no misdeal.", list.join(", ")),
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+impl RoundGame for Hands {
+    type Round = HandRecord;
+    type RoundView = HandRecord;
+
+    fn game(&self) -> &'static str {
+        "poker"
+    }
+
+    fn is_round_event(&self, event: &EventKind) -> bool {
+        match event {
+            EventKind::CardDrawn { target, .. } => target.and_then(seat_of).is_some(),
+            EventKind::PlayerActed { target, .. } => seat_of(*target).is_some(),
+            EventKind::MisdealDeclared { .. } => true,
+            _ => false,
+        }
+    }
+
+    fn begins_round(&self, event: &EventKind) -> bool {
+        let Some(hand) = &self.hand else {
+            return self.is_round_event(event);
+        };
+        // A seat's first card again, after the deal had moved on: a new hand without a shuffle.
+        match event {
+            EventKind::CardDrawn {
+                target: Some(Target::Seat(seat)),
+                index: Some(1),
+                ..
+            } => hand.seats.get(seat).is_some_and(|s| s.cards > 0),
+            _ => false,
+        }
+    }
+
+    fn start_round(&mut self, shoe: u32, _number: u32, seq: u64) {
+        self.hands += 1;
+        self.hand = Some(Hand {
+            number: self.hands,
+            shoe,
+            first_seq: seq,
+            last_seq: seq,
+            seats: BTreeMap::new(),
+            order: Vec::new(),
+            first_round_over: false,
+            next: 0,
+            initial_over: false,
+            exposed_initial: 0,
+            two_up: 0,
+            acting: Vec::new(),
+            substantial_action: None,
+            misdeal: None,
+            declared: Vec::new(),
+            defective_deck: !self.deck.ok,
+            flagged: Vec::new(),
+        });
+    }
+
+    fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
+        let seq = event.seq;
+        // The deck check before the hand: every hand is dealt from a fresh shuffle.
+        if self.hand.as_ref().is_some_and(|h| h.first_seq == seq) {
+            let deck = self.deck;
+            self.deck.dealt = true;
+            if deck.dealt {
+                let since = deck.shuffle_seq.map_or_else(
+                    || "no shuffle since the record began".to_owned(),
+                    |s| format!("the last shuffle was seq {s}"),
+                );
+                self.saw(
+                    MisdealReason::B,
+                    Code::NotShuffled,
+                    seq,
+                    format!("This hand was dealt without a shuffle after the last hand ({since})."),
+                    found,
+                );
+            }
+        }
+        if let Some(hand) = self.hand.as_mut() {
+            hand.last_seq = seq;
+        }
+        match &event.kind {
+            EventKind::CardDrawn {
+                target: Some(Target::Seat(seat)),
+                index,
+                face_up,
+                ..
+            } => self.on_card(seq, *seat, *index, *face_up, found),
+            EventKind::PlayerActed {
+                target: Target::Seat(seat),
+                action,
+            } => self.on_action(seq, *seat, *action, found),
+            EventKind::MisdealDeclared {
+                reason,
+                seats,
+                ruling,
+            } => self.on_declared(seq, *reason, seats, *ruling, found),
+            _ => {}
+        }
+    }
+
+    fn is_complete(&self) -> bool {
+        false
+    }
+
+    fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> HandRecord {
+        if self.hand.as_ref().is_some_and(|h| !h.order.is_empty()) {
+            self.end_initial(seq, found);
+        }
+        let variant = self.book.variant.id.clone();
+        let record = match self.hand.take() {
+            Some(hand) => hand.record(&variant, hand.last_seq, !cut_off),
+            None => HandRecord {
+                game: "poker",
+                variant,
+                hand: self.hands,
+                shoe: 0,
+                seats: Vec::new(),
+                misdeal: None,
+                declared: Vec::new(),
+                substantial_action_seq: None,
+                defective_deck: false,
+                first_seq: seq,
+                last_seq: seq,
+                complete: false,
+            },
+        };
+        self.last = Some(record.clone());
+        record
+    }
+
+    fn last_round(&self) -> Option<HandRecord> {
+        self.last.clone()
+    }
+
+    fn round_view(&self) -> Option<HandRecord> {
+        self.hand
+            .as_ref()
+            .map(|h| h.record(&self.book.variant.id, h.last_seq, true))
+    }
+
+    fn shuffled(&mut self, seq: u64, deck_ok: bool) {
+        self.deck = DeckState {
+            ok: deck_ok,
+            shuffle_seq: Some(seq),
+            dealt: false,
+        };
+    }
+
+    fn exposed(&mut self, seq: u64, card: Option<Card>, found: &mut Findings) {
+        let Some((limit, reason)) = self.book.variant.exposed else {
+            return;
+        };
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        if hand.initial_over {
+            return;
+        }
+        hand.exposed_initial = hand.exposed_initial.saturating_add(1);
+        let exposed = hand.exposed_initial;
+        if exposed > limit {
+            let what = card.map_or_else(|| "a card".to_owned(), |c| format!("the {c}"));
+            let name = self.book.variant.name.clone();
+            self.saw(
+                reason,
+                Code::Misdeal,
+                seq,
+                format!("With {what}, {exposed} cards were exposed in the initial dealing round of {name}; more than {limit} is a misdeal."),
+                found,
+            );
+        }
+    }
+}

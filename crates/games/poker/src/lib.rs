@@ -1,0 +1,21 @@
+//! Poker for Pitwatch under New Zealand's misdeal rules: the rule book as data ([`Book`]:
+//! `nz-poker`, with the lettered misdeal paragraphs (a)–(l) verbatim, "substantial action" as a
+//! number of players, and the variants Texas Hold'em, Draw Poker, Five Card Stud and Seven Card
+//! Stud) and a sans-IO [`Engine`] on the shared shoe tracker.
+//!
+//! What the engine can observe it checks: the deck check before each hand (one shuffle per hand),
+//! seat-targeted cards where a device or console reports them (the initial deal's order, count
+//! and faces), players' actions (two or more players acting is substantial action, which decides
+//! whether an error is a misdeal), and misdeals a supervisor declares with their reason, seats and
+//! ruling. What it cannot observe (whether an error can be reconstructed, collusion) is the
+//! supervisor's ruling.
+//!
+//! The engine reads no clock, file, port or random source.
+
+pub mod book;
+pub mod engine;
+pub mod hand;
+
+pub use book::{Book, LoadError, Variant};
+pub use engine::{replay, Engine, Output, View};
+pub use hand::{Declared, HandRecord, SeatRecord};

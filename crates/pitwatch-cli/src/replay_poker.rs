@@ -1,0 +1,227 @@
+//! `pitwatch replay FILE --rules nz-poker [--variant V] [--json]`: a poker table's event file (or
+//! raw capture) through the poker engine. With `--json`, one object per hand (`type: "hand"`,
+//! `game`, `variant`, `hand`, `shoe`, `seats`: each `{seat, cards, face_up, acted, folded}`,
+//! `misdeal`: the reason's letter or null, `declared`, `substantial_action_seq`), irregularity,
+//! deck (`type: "shoe"`) and cleared device error; otherwise a line per hand and a block per
+//! irregularity with the rule's text.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use pitwatch_model::jsonl::EventReader;
+use pitwatch_model::EventFileError;
+use pitwatch_poker::{Book, Engine, HandRecord, Output};
+use pitwatch_protocols::ProtocolConfig;
+use pitwatch_rules::Game;
+
+use crate::replay::{decode_capture, finish, write_rejection, Item};
+
+/// The poker book `rules` names (dealing `variant`, or its default), if it names one: a built-in
+/// id, or a rule book file whose `[book]` says `game = "poker"`. `Err` says why it cannot be used.
+pub(crate) fn book(rules: &str, variant: Option<&str>) -> Option<Result<Book, String>> {
+    let book = if pitwatch_poker::book::BUILTIN.contains(&rules) {
+        Book::builtin(rules).map_err(|e| e.to_string())
+    } else {
+        let path = Path::new(rules);
+        if !path.is_file() {
+            return None;
+        }
+        let text = std::fs::read_to_string(path).ok()?;
+        let game = text.lines().map(str::trim).find_map(|line| {
+            let value = line.strip_prefix("game")?.trim_start().strip_prefix('=')?;
+            Some(value.trim().trim_matches('"').to_owned())
+        })?;
+        if game != "poker" {
+            return None;
+        }
+        Book::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    Some(match variant {
+        Some(v) => book.and_then(|b| b.with_variant(v).map_err(|e| e.to_string())),
+        None => book,
+    })
+}
+
+/// Replays the event file (or, with a `protocol`, the raw capture) at `path` under `book`. The
+/// whole file is read and checked before anything is printed, as for Baccarat.
+pub(crate) fn run(
+    book: &Book,
+    path: &Path,
+    protocol: Option<ProtocolConfig>,
+    pace_ms: i64,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let out = &mut crate::safe::Lines::new(io::stdout().lock());
+    if let Some(protocol) = protocol {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let Some(items) = decode_capture(&protocol, &bytes, pace_ms) else {
+            errln!("error: --pace-ms takes the capture's times out of range");
+            return Ok(ExitCode::from(2));
+        };
+        return finish(write(book, items, json, out));
+    }
+    let source = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut events = Vec::new();
+    for event in EventReader::new(BufReader::new(source)) {
+        match event {
+            Ok(event) => events.push(event),
+            Err(EventFileError::Io(e)) => {
+                return Err(e).with_context(|| format!("cannot read {}", path.display()));
+            }
+            Err(error) => {
+                errln!("{}: {error}", path.display());
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    finish(write(book, events.into_iter().map(Item::Event), json, out))
+}
+
+fn hand_line(h: &HandRecord) -> String {
+    let seats: Vec<String> = h
+        .seats
+        .iter()
+        .map(|s| {
+            format!(
+                "{}:{}{}{}",
+                s.seat,
+                s.cards,
+                if s.face_up > 0 {
+                    format!(" ({} up)", s.face_up)
+                } else {
+                    String::new()
+                },
+                if s.folded { " folded" } else { "" }
+            )
+        })
+        .collect();
+    let mut line = format!(
+        "hand {} ({}) deck {}: seats {}",
+        h.hand,
+        h.variant,
+        h.shoe,
+        if seats.is_empty() {
+            "-".to_owned()
+        } else {
+            seats.join(", ")
+        }
+    );
+    if let Some(m) = h.misdeal {
+        line.push_str(&format!("; misdeal ({m})"));
+    }
+    for d in &h.declared {
+        line.push_str(&format!("; declared ({}) {}", d.reason, d.ruling));
+    }
+    if let Some(sa) = h.substantial_action_seq {
+        line.push_str(&format!("; substantial action at seq {sa}"));
+    }
+    if !h.complete {
+        line.push_str(" (incomplete)");
+    }
+    line
+}
+
+/// Replays `items` under `book` and writes the report to `out`.
+pub(crate) fn write(
+    book: &Book,
+    items: impl IntoIterator<Item = Item>,
+    json: bool,
+    out: impl Write,
+) -> io::Result<()> {
+    let mut out = BufWriter::new(out);
+    if !json {
+        writeln!(
+            out,
+            "rule book {}: {} ({})",
+            book.id, book.title, book.variant.name
+        )?;
+    }
+    let mut engine = Engine::new(book.clone());
+    let (mut decks, mut hands, mut flagged, mut rejected) = (0u32, 0u32, 0u32, 0u64);
+    let mut write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
+        while let Some(output) = engine.poll_output() {
+            if json {
+                serde_json::to_writer(&mut *out, &output)?;
+                writeln!(out)?;
+            }
+            match &output {
+                Output::Hand(h) => {
+                    hands += 1;
+                    if !json {
+                        writeln!(out, "{}", hand_line(h))?;
+                    }
+                }
+                Output::Irregularity(i) => {
+                    flagged += 1;
+                    if !json {
+                        writeln!(
+                            out,
+                            "!! {} ({}) hand {} seq {}: {}\n   rule: {} ({})",
+                            i.code,
+                            i.severity,
+                            i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+                            i.seq,
+                            i.message,
+                            i.rule,
+                            i.rule_book
+                        )?;
+                        for (number, text) in book.rule_texts(&i.rule) {
+                            writeln!(out, "   {number}: {}", text.replace('\n', " "))?;
+                        }
+                    }
+                }
+                Output::Shoe(s) => {
+                    decks += 1;
+                    if !json {
+                        writeln!(
+                            out,
+                            "== deck {}: {} hands, {} cards{}",
+                            s.shoe,
+                            s.rounds,
+                            s.cards,
+                            if s.partial { " (partial)" } else { "" }
+                        )?;
+                    }
+                }
+                Output::DeviceErrorCleared(c) => {
+                    if !json {
+                        writeln!(out, "   device error {} cleared (seq {})", c.code, c.seq)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
+    for item in items {
+        match item {
+            Item::Event(event) => {
+                engine.handle_event(&event);
+                write_all(&mut engine, &mut out)?;
+            }
+            Item::Rejected {
+                first,
+                pieces,
+                bytes,
+            } => {
+                rejected += pieces;
+                write_rejection(&first, pieces, bytes, json, &mut out)?;
+            }
+        }
+    }
+    engine.finish();
+    write_all(&mut engine, &mut out)?;
+    if !json {
+        writeln!(
+            out,
+            "total: {decks} decks, {hands} hands, {flagged} irregularities"
+        )?;
+        if rejected > 0 {
+            writeln!(out, "rejected: {rejected} frames")?;
+        }
+    }
+    out.flush()
+}
