@@ -50,6 +50,31 @@ pub struct RecordStatus {
     /// What is wrong with the record or its witnesses, most serious first; each stays until
     /// what caused it is dealt with.
     pub alerts: Vec<RecordAlert>,
+    /// Replication to the central database, when the pit definition names one.
+    pub replication: Option<ReplicationState>,
+}
+
+/// How replication of this workstation's record to the central database stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicationState {
+    /// The central database's site and this workstation (`site/workstation`).
+    pub workstation: String,
+    /// Whether the last attempt reached the server.
+    pub connected: bool,
+    /// Why the last attempt failed, if it did (the URL's password never shown).
+    pub error: Option<String>,
+    /// Rows the server still lacks.
+    pub rows_behind: i64,
+    /// How far behind the server is, in seconds: record time not yet delivered, or how long the
+    /// link has been down, whichever is more.
+    pub seconds_behind: u64,
+    /// The threshold past which replication is an alert, seconds.
+    pub alert_after_s: u64,
+    /// Rows the outbox refused to send (a record changed after replication), once each.
+    pub refused: Vec<String>,
+    /// A server found holding less than was delivered to it before (restored from a backup).
+    pub behind: Vec<String>,
 }
 
 /// Something wrong with the record that every screen shows.
@@ -780,6 +805,7 @@ pub fn typescript_bindings() -> String {
     let decls = [
         PitOverview::decl(&cfg),
         RecordStatus::decl(&cfg),
+        ReplicationState::decl(&cfg),
         RecordAlert::decl(&cfg),
         UserRow::decl(&cfg),
         AuditRow::decl(&cfg),

@@ -112,7 +112,9 @@ impl CentralConfig {
         let mut problems = Vec::new();
         if self.url.is_some() {
             problems.push(
-                "central.url would keep the central database's credentials in the pit                  definition in plain text: give url_env (an environment variable) or url_file                  (a file only its owner may read)"
+                "central.url would keep the central database's credentials in the pit definition in \
+                 plain text: give url_env (an environment variable) or url_file (a file only its \
+                 owner may read)"
                     .to_owned(),
             );
         }

@@ -53,6 +53,8 @@ pub struct Desk {
     pub(crate) workstation: String,
     pub(crate) monitor: Mutex<Option<Monitor>>,
     pub(crate) sims: Mutex<Vec<SimDevice>>,
+    /// Replication to the central database, when the pit definition names one.
+    pub(crate) replicator: Mutex<Option<pitwatch_sync::Replicator>>,
     pub(crate) fold: Mutex<Option<JoinHandle<()>>>,
     pub(crate) updates: Mutex<Sender<PitUpdate>>,
     pub(crate) clock: Arc<dyn Clock>,
@@ -247,6 +249,20 @@ impl Desk {
                 })
                 .map_err(|e| internal(format!("cannot start the verification thread: {e}")))?;
         }
+        // Replication to the central database, when the pit definition names one: beside
+        // recording, on a connection of its own; its state and alerts are the record's.
+        let replicator = match &options.pit.central {
+            Some(central) => crate::record::replicate(
+                central,
+                RecordStatusSource {
+                    installation: options.installation.clone(),
+                    db: db.clone(),
+                },
+                Arc::clone(&alerts),
+                updates.clone(),
+            )?,
+            None => None,
+        };
         Ok((
             Desk {
                 pit: options.pit,
@@ -260,6 +276,7 @@ impl Desk {
                 workstation: crate::access::workstation(),
                 monitor: Mutex::new(Some(monitor)),
                 sims: Mutex::new(sims),
+                replicator: Mutex::new(replicator),
                 fold: Mutex::new(Some(fold)),
                 updates: Mutex::new(updates),
                 clock,
@@ -300,6 +317,9 @@ impl Desk {
     /// Stops the simulated devices, the monitor (which records the ends of the sessions) and the
     /// fold thread. Idempotent.
     pub fn stop(&self) {
+        if let Some(replicator) = lock(&self.replicator).take() {
+            replicator.stop();
+        }
         for sim in lock(&self.sims).drain(..) {
             let _ = sim.stop();
         }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use pitwatch_api::dto::{ApiError, RecordAlert, RecordStatus, Severity};
+use pitwatch_api::dto::{ApiError, RecordAlert, RecordStatus, ReplicationState, Severity};
 use pitwatch_api::record::{Installation, SegmentFailure};
 use pitwatch_store::{ChainMark, Store};
 use pitwatch_transport::Clock;
@@ -18,6 +18,8 @@ pub(crate) struct RecordAlerts {
     pub(crate) segments: Vec<SegmentFailure>,
     pub(crate) verification: Option<String>,
     pub(crate) journals: Vec<String>,
+    /// Replication to the central database, when the pit definition names one.
+    pub(crate) replication: Option<ReplicationState>,
 }
 
 impl RecordAlerts {
@@ -44,8 +46,136 @@ impl RecordAlerts {
                 "A checkpoint journal cannot be written ({j}); recording goes on, but that witness falls behind."
             ),
         }));
+        if let Some(replication) = &self.replication {
+            out.extend(replication_alerts(replication));
+        }
         out
     }
+}
+
+/// What replication's state says every screen must show: refused rows (critical: the record was
+/// changed after it was replicated), a server found behind, and a lag past the threshold (the
+/// link down, or the server that far behind).
+pub(crate) fn replication_alerts(state: &ReplicationState) -> Vec<RecordAlert> {
+    let mut out: Vec<RecordAlert> = state
+        .refused
+        .iter()
+        .map(|r| RecordAlert {
+            severity: Severity::Critical,
+            message: format!(
+                "The central database refused a row of this record ({r}): nothing after it is replicated. The record may have been changed after it was replicated."
+            ),
+        })
+        .collect();
+    out.extend(state.behind.iter().map(|b| RecordAlert {
+        severity: Severity::High,
+        message: format!(
+            "The central database holds less than was delivered to it before ({b}); the outbox refills it."
+        ),
+    }));
+    if state.seconds_behind > state.alert_after_s {
+        let why = if state.connected {
+            String::new()
+        } else {
+            format!(
+                "; the link is down ({})",
+                state.error.as_deref().unwrap_or("no answer")
+            )
+        };
+        out.push(RecordAlert {
+            severity: Severity::High,
+            message: format!(
+                "Replication to the central database is {} s behind ({} rows; alert after {} s){why}. Recording goes on here; the outbox catches up when the link returns.",
+                state.seconds_behind, state.rows_behind, state.alert_after_s
+            ),
+        });
+    }
+    out
+}
+
+/// How often replication's lag is sent to the window when nothing else changed.
+const REPLICATION_SHOWN_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Starts replicating the record to the central database `central` names (see
+/// `pitwatch_sync::Replicator`: a round every 250 ms, reconnecting with backoff), keeping its
+/// state in `alerts` and sending the record's status to the window when what it shows changes.
+/// A central database that cannot be named (its URL's variable or file missing) is an alert,
+/// not a reason to stop the pit.
+pub(crate) fn replicate(
+    central: &pitwatch_api::pit::CentralConfig,
+    status: RecordStatusSource,
+    alerts: std::sync::Arc<Mutex<RecordAlerts>>,
+    updates: std::sync::mpsc::Sender<pitwatch_api::dto::PitUpdate>,
+) -> Result<Option<pitwatch_sync::Replicator>, ApiError> {
+    let id = pitwatch_sync::Identity {
+        site: central.site.clone(),
+        workstation: central.workstation.clone(),
+    };
+    let mut state = ReplicationState {
+        workstation: id.to_string(),
+        connected: false,
+        error: None,
+        rows_behind: 0,
+        seconds_behind: 0,
+        alert_after_s: central.alert_after_s,
+        refused: Vec::new(),
+        behind: Vec::new(),
+    };
+    let url = match central.url() {
+        Ok(url) => url,
+        Err(problem) => {
+            // Shown as a link that never comes up: past the threshold at once.
+            state.error = Some(problem);
+            state.seconds_behind = u64::MAX;
+            lock(&alerts).replication = Some(state);
+            return Ok(None);
+        }
+    };
+    lock(&alerts).replication = Some(state.clone());
+    let mut shown = std::time::Instant::now();
+    let db = status.db.clone();
+    pitwatch_sync::Replicator::spawn(
+        url,
+        db,
+        pitwatch_sync::Outbox::new(id),
+        std::time::Duration::from_millis(250),
+        move |now: &pitwatch_sync::ReplicationStatus| {
+            let before = state.clone();
+            state.connected = now.connected;
+            state.error.clone_from(&now.error);
+            state.rows_behind = now.rows_behind();
+            state.seconds_behind = now.behind().as_secs();
+            if let Some(report) = now.report.as_ref().filter(|_| now.connected) {
+                for refused in &report.refused {
+                    if !state.refused.contains(refused) {
+                        state.refused.push(refused.clone());
+                    }
+                }
+                if report.rows_behind == 0 {
+                    state.behind.clear();
+                }
+                for behind in &report.behind {
+                    if !state.behind.contains(behind) {
+                        state.behind.push(behind.clone());
+                    }
+                }
+            }
+            let alerting = |s: &ReplicationState| s.seconds_behind > s.alert_after_s;
+            let changed = before.connected != state.connected
+                || alerting(&before) != alerting(&state)
+                || before.refused != state.refused
+                || before.behind != state.behind;
+            lock(&alerts).replication = Some(state.clone());
+            if changed || (state != before && shown.elapsed() >= REPLICATION_SHOWN_EVERY) {
+                shown = std::time::Instant::now();
+                let _ = updates.send(pitwatch_api::dto::PitUpdate::Record {
+                    record: status.status(&lock(&alerts)),
+                });
+            }
+        },
+    )
+    .map(Some)
+    .map_err(|e| crate::live::internal(format!("cannot start replication: {e}")))
 }
 
 /// What a verification found, and the marks to carry on from.
@@ -177,6 +307,7 @@ impl RecordStatusSource {
             latest_checkpoint,
             journals: journals.iter().map(|j| j.display().to_string()).collect(),
             alerts: alerts.alerts(),
+            replication: alerts.replication.clone(),
         }
     }
 }
@@ -185,7 +316,7 @@ impl RecordStatusSource {
 mod tests {
     use std::time::{Duration, Instant};
 
-    use pitwatch_api::dto::{PitUpdate, Severity};
+    use pitwatch_api::dto::{PitUpdate, ReplicationState, Severity};
     use pitwatch_sim::Pace;
     use pitwatch_store::Role;
     use pitwatch_transport::{Clock, SystemClock};
@@ -193,6 +324,123 @@ mod tests {
     use crate::live::Desk;
     use crate::setup::{DeskOptions, DEMO_MARK};
     use crate::testkit::*;
+
+    use super::replication_alerts;
+
+    #[test]
+    fn a_central_database_out_of_reach_is_a_replication_alert_on_every_screen() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        // A central database nobody runs: a port just closed.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let url_file = dir.path().join("central.url");
+        std::fs::write(
+            &url_file,
+            format!("postgres://pitwatch:s3cret@127.0.0.1:{port}/central"),
+        )
+        .expect("the URL file");
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&url_file, std::fs::Permissions::from_mode(0o600))
+                .expect("owner-only");
+        }
+        let mut pit = real_pit();
+        pit.central = Some(pitwatch_api::pit::CentralConfig {
+            url: None,
+            url_env: None,
+            url_file: Some(url_file),
+            site: "sky".into(),
+            workstation: "pit-3".into(),
+            alert_after_s: 1,
+        });
+        let (desk, updates) = Desk::start(DeskOptions {
+            pit,
+            ..DeskOptions::demo(dir.path().join("central.db"))
+        })
+        .expect("the desk starts: replication never holds up recording");
+        // The window hears of it without asking: a record update with the alert.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut alerted = None;
+        while alerted.is_none() && Instant::now() < deadline {
+            if let Ok(PitUpdate::Record { record }) =
+                updates.recv_timeout(Duration::from_millis(200))
+            {
+                if record
+                    .alerts
+                    .iter()
+                    .any(|a| a.message.contains("Replication"))
+                {
+                    alerted = Some(record);
+                }
+            }
+        }
+        let record = alerted.expect("a replication alert within 20 s");
+        let state = record.replication.expect("the replication state");
+        assert_eq!(state.workstation, "sky/pit-3");
+        assert!(!state.connected);
+        assert!(state.seconds_behind > 1, "{state:?}");
+        let alert = record
+            .alerts
+            .iter()
+            .find(|a| a.message.contains("Replication"))
+            .expect("the alert");
+        assert_eq!(alert.severity, Severity::High);
+        assert!(
+            alert.message.contains("the link is down"),
+            "{}",
+            alert.message
+        );
+        assert!(
+            !alert.message.contains("s3cret"),
+            "no password shown: {}",
+            alert.message
+        );
+        // And on the record status every screen reads.
+        assert!(desk
+            .record_status()
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("Replication")));
+        desk.stop();
+    }
+
+    #[test]
+    fn replication_alerts_say_refusals_a_server_behind_and_a_lag_past_the_threshold() {
+        let mut state = ReplicationState {
+            workstation: "sky/pit-3".into(),
+            connected: true,
+            error: None,
+            rows_behind: 12,
+            seconds_behind: 3,
+            alert_after_s: 60,
+            refused: Vec::new(),
+            behind: Vec::new(),
+        };
+        assert!(
+            replication_alerts(&state).is_empty(),
+            "3 s behind is no alert"
+        );
+        state.seconds_behind = 61;
+        let lag = replication_alerts(&state);
+        assert_eq!(lag.len(), 1);
+        assert!(
+            lag[0].message.contains("61 s behind (12 rows"),
+            "{}",
+            lag[0].message
+        );
+        state
+            .refused
+            .push("events row 7: its hash does not match".into());
+        state
+            .behind
+            .push("frames: the server holds 10 of 20".into());
+        let all = replication_alerts(&state);
+        assert_eq!(all.len(), 3);
+        assert_eq!(all[0].severity, Severity::Critical);
+        assert!(all[0].message.contains("events row 7"));
+    }
 
     #[test]
     fn the_record_shows_its_key_and_checkpoint_and_a_failing_witness_is_an_alert() {

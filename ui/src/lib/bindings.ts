@@ -57,7 +57,46 @@ journals: Array<string>,
  * What is wrong with the record or its witnesses, most serious first; each stays until
  * what caused it is dealt with.
  */
-alerts: Array<RecordAlert>, };
+alerts: Array<RecordAlert>, 
+/**
+ * Replication to the central database, when the pit definition names one.
+ */
+replication: ReplicationState | null, };
+
+export type ReplicationState = { 
+/**
+ * The central database's site and this workstation (`site/workstation`).
+ */
+workstation: string, 
+/**
+ * Whether the last attempt reached the server.
+ */
+connected: boolean, 
+/**
+ * Why the last attempt failed, if it did (the URL's password never shown).
+ */
+error: string | null, 
+/**
+ * Rows the server still lacks.
+ */
+rowsBehind: number, 
+/**
+ * How far behind the server is, in seconds: record time not yet delivered, or how long the
+ * link has been down, whichever is more.
+ */
+secondsBehind: number, 
+/**
+ * The threshold past which replication is an alert, seconds.
+ */
+alertAfterS: number, 
+/**
+ * Rows the outbox refused to send (a record changed after replication), once each.
+ */
+refused: Array<string>, 
+/**
+ * A server found holding less than was delivered to it before (restored from a backup).
+ */
+behind: Array<string>, };
 
 export type RecordAlert = { 
 /**

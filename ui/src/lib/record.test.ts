@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RecordStatus } from "./bindings";
-import { checkpointSummary, fileName, recordAlerts, verifyCommand } from "./record";
+import { checkpointSummary, fileName, recordAlerts, replicationSummary, verifyCommand } from "./record";
 
 const CHECKPOINT =
   "pitwatch-checkpoint:1:00112233445566778899aabbccddeeff:42:2026-11-30T10:00:00.250Z:" +
@@ -15,6 +15,7 @@ function status(over: Partial<RecordStatus> = {}): RecordStatus {
     latestCheckpoint: CHECKPOINT,
     journals: ["/var/lib/pitwatch/pit.db.checkpoints"],
     alerts: [],
+    replication: null,
     ...over,
   };
 }
@@ -65,5 +66,28 @@ describe("fileName", () => {
     expect(fileName("/a/b/pit.db")).toBe("pit.db");
     expect(fileName("C:\\pit\\pit.db")).toBe("pit.db");
     expect(fileName("pit.db")).toBe("pit.db");
+  });
+});
+
+describe("replicationSummary", () => {
+  const state = {
+    workstation: "sky/pit-3",
+    connected: true,
+    error: null,
+    rowsBehind: 0,
+    secondsBehind: 0,
+    alertAfterS: 60,
+    refused: [] as string[],
+    behind: [] as string[],
+  };
+  it("says up to date, how far behind, or that the link is down", () => {
+    expect(replicationSummary(state)).toEqual({ text: "up to date", alert: false });
+    expect(replicationSummary({ ...state, rowsBehind: 40, secondsBehind: 2 })).toEqual({ text: "40 rows, 2 s behind", alert: false });
+    const down = replicationSummary({ ...state, connected: false, error: "connection refused", secondsBehind: 90 });
+    expect(down.alert).toBe(true);
+    expect(down.text).toMatch(/^link down \(connection refused\)/);
+  });
+  it("is an alert when the server refused a row, however small the lag", () => {
+    expect(replicationSummary({ ...state, refused: ["events row 7"] }).alert).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // The record's own state, as every screen shows it: what is wrong with it (most serious first)
 // and how anyone holding it can check it later.
-import type { RecordAlert, RecordStatus } from "./bindings";
+import type { RecordAlert, RecordStatus, ReplicationState } from "./bindings";
 
 const ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
@@ -35,4 +35,14 @@ export function checkpointSummary(text: string | null): { id: number; at: string
   if (!text) return null;
   const m = /^pitwatch-checkpoint:1:[0-9a-f]{32}:(\d+):(.+):[0-9a-f]{64}:[^:]+$/.exec(text);
   return m && m[1] && m[2] ? { id: Number(m[1]), at: m[2] } : null;
+}
+
+/** Replication to the central database in words, and whether it is past its alert threshold. */
+export function replicationSummary(state: ReplicationState): { text: string; alert: boolean } {
+  const alert = state.secondsBehind > state.alertAfterS || state.refused.length > 0;
+  if (!state.connected) {
+    return { text: `link down${state.error ? ` (${state.error})` : ""}; recording goes on, the outbox catches up when it returns`, alert };
+  }
+  if (state.rowsBehind === 0 && state.secondsBehind === 0) return { text: "up to date", alert };
+  return { text: `${state.rowsBehind} rows, ${state.secondsBehind} s behind`, alert };
 }
