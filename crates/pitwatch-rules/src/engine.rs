@@ -2717,19 +2717,7 @@ pub fn replay<'a>(
     book: &RuleBook,
     events: impl IntoIterator<Item = &'a TableEvent>,
 ) -> Vec<Output> {
-    let mut engine = Engine::new(book.clone());
-    let mut out = Vec::new();
-    for event in events {
-        engine.handle_event(event);
-        while let Some(o) = engine.poll_output() {
-            out.push(o);
-        }
-    }
-    engine.finish();
-    while let Some(o) = engine.poll_output() {
-        out.push(o);
-    }
-    out
+    crate::game::run_stream(Engine::new(book.clone()), events)
 }
 
 #[cfg(test)]

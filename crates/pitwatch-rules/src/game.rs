@@ -72,6 +72,26 @@ impl Game for crate::Engine {
     }
 }
 
+/// Runs a whole event stream through `engine` and returns every output in order, those `finish`
+/// gives at the end included: what each game's `replay` is.
+pub fn run_stream<'a, G: Game>(
+    mut engine: G,
+    events: impl IntoIterator<Item = &'a TableEvent>,
+) -> Vec<G::Output> {
+    let mut out = Vec::new();
+    for event in events {
+        engine.handle_event(event);
+        while let Some(o) = engine.poll_output() {
+            out.push(o);
+        }
+    }
+    engine.finish();
+    while let Some(o) = engine.poll_output() {
+        out.push(o);
+    }
+    out
+}
+
 /// One finding of a game in a round, before the table cites its rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {

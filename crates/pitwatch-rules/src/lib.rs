@@ -26,7 +26,9 @@ pub use book::{
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};
-pub use game::{Finding, Findings, Game, GameTableView, RoundGame, ShoeRules, Table, TableOutput};
+pub use game::{
+    run_stream, Finding, Findings, Game, GameTableView, RoundGame, ShoeRules, Table, TableOutput,
+};
 pub use irregularity::{CodeSet, Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 pub use side::{BySide, Hand, Side};

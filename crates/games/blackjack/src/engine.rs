@@ -66,17 +66,5 @@ impl Game for Engine {
 
 /// Replays a whole event stream through a fresh engine and returns every output in order.
 pub fn replay<'a>(book: &Book, events: impl IntoIterator<Item = &'a TableEvent>) -> Vec<Output> {
-    let mut engine = Engine::new(book.clone());
-    let mut out = Vec::new();
-    for event in events {
-        engine.handle_event(event);
-        while let Some(o) = engine.poll_output() {
-            out.push(o);
-        }
-    }
-    engine.finish();
-    while let Some(o) = engine.poll_output() {
-        out.push(o);
-    }
-    out
+    pitwatch_rules::run_stream(Engine::new(book.clone()), events)
 }
