@@ -94,6 +94,80 @@ pub(crate) enum Item {
     },
 }
 
+/// Reads the event file, or with `protocol` the raw capture, at `path` whole (a file that does
+/// not read is refused before anything is printed) and hands its items to `write`, which replays
+/// them under a game's book: what `replay FILE --rules` does for every game on the game seam.
+pub(crate) fn run_game_file(
+    path: &std::path::Path,
+    protocol: Option<ProtocolConfig>,
+    pace_ms: i64,
+    write: impl FnOnce(Vec<Item>, &mut dyn Write) -> io::Result<()>,
+) -> anyhow::Result<ExitCode> {
+    let out = &mut crate::safe::Lines::new(io::stdout().lock());
+    let items: Vec<Item> = match protocol {
+        Some(protocol) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let Some(items) = decode_capture(&protocol, &bytes, pace_ms) else {
+                errln!("error: --pace-ms takes the capture's times out of range");
+                return Ok(ExitCode::from(2));
+            };
+            items.collect()
+        }
+        None => {
+            let source =
+                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            let mut items = Vec::new();
+            for event in EventReader::new(BufReader::new(source)) {
+                match event {
+                    Ok(event) => items.push(Item::Event(event)),
+                    Err(EventFileError::Io(e)) => {
+                        return Err(e).with_context(|| format!("cannot read {}", path.display()));
+                    }
+                    Err(error) => {
+                        errln!("{}: {error}", path.display());
+                        return Ok(ExitCode::from(2));
+                    }
+                }
+            }
+            items
+        }
+    };
+    finish(write(items, out))
+}
+
+/// Feeds `items` to a game's `engine`, writing what it outputs after each event with
+/// `write_outputs` and each run of rejected bytes as [`write_rejection`] does, then finishes the
+/// stream and writes the rest. Returns how many frames were rejected.
+pub(crate) fn feed_game<G: pitwatch_rules::Game>(
+    items: impl IntoIterator<Item = Item>,
+    engine: &mut G,
+    json: bool,
+    out: &mut dyn Write,
+    mut write_outputs: impl FnMut(&mut G, &mut dyn Write) -> io::Result<()>,
+) -> io::Result<u64> {
+    let mut rejected = 0u64;
+    for item in items {
+        match item {
+            Item::Event(event) => {
+                engine.handle_event(&event);
+                write_outputs(engine, out)?;
+            }
+            Item::Rejected {
+                first,
+                pieces,
+                bytes,
+            } => {
+                rejected += pieces;
+                write_rejection(&first, pieces, bytes, json, out)?;
+            }
+        }
+    }
+    engine.finish();
+    write_outputs(engine, out)?;
+    Ok(rejected)
+}
+
 /// The most bytes of a run of rejected bytes a report shows.
 const SHOWN_BYTES: usize = 256;
 
@@ -420,7 +494,7 @@ pub(crate) fn write_rejection(
     pieces: u64,
     total: u64,
     json: bool,
-    out: &mut impl Write,
+    out: &mut (impl Write + ?Sized),
 ) -> io::Result<()> {
     if json {
         let hex: String = rejection.bytes.iter().map(|b| format!("{b:02x}")).collect();

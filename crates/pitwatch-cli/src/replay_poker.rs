@@ -5,19 +5,15 @@
 //! deck (`type: "shoe"`) and cleared device error; otherwise a line per hand and a block per
 //! irregularity with the rule's text.
 
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
-use pitwatch_model::jsonl::EventReader;
-use pitwatch_model::EventFileError;
 use pitwatch_poker::{Book, Engine, HandRecord, Output};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::Game;
 
-use crate::replay::{decode_capture, finish, write_rejection, Item};
+use crate::replay::{feed_game, run_game_file, Item};
 
 /// The poker book `rules` names (dealing `variant`, or its default), if it names one: a built-in
 /// id, or a rule book file whose `[book]` says `game = "poker"`. `Err` says why it cannot be used.
@@ -54,31 +50,9 @@ pub(crate) fn run(
     pace_ms: i64,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let out = &mut crate::safe::Lines::new(io::stdout().lock());
-    if let Some(protocol) = protocol {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let Some(items) = decode_capture(&protocol, &bytes, pace_ms) else {
-            errln!("error: --pace-ms takes the capture's times out of range");
-            return Ok(ExitCode::from(2));
-        };
-        return finish(write(book, items, json, out));
-    }
-    let source = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut events = Vec::new();
-    for event in EventReader::new(BufReader::new(source)) {
-        match event {
-            Ok(event) => events.push(event),
-            Err(EventFileError::Io(e)) => {
-                return Err(e).with_context(|| format!("cannot read {}", path.display()));
-            }
-            Err(error) => {
-                errln!("{}: {error}", path.display());
-                return Ok(ExitCode::from(2));
-            }
-        }
-    }
-    finish(write(book, events.into_iter().map(Item::Event), json, out))
+    run_game_file(path, protocol, pace_ms, |items, out| {
+        write(book, items, json, out)
+    })
 }
 
 fn hand_line(h: &HandRecord) -> String {
@@ -141,8 +115,8 @@ pub(crate) fn write(
         )?;
     }
     let mut engine = Engine::new(book.clone());
-    let (mut decks, mut hands, mut flagged, mut rejected) = (0u32, 0u32, 0u32, 0u64);
-    let mut write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
+    let (mut decks, mut hands, mut flagged) = (0u32, 0u32, 0u32);
+    let write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
         while let Some(output) = engine.poll_output() {
             if json {
                 serde_json::to_writer(&mut *out, &output)?;
@@ -196,24 +170,7 @@ pub(crate) fn write(
         }
         Ok(())
     };
-    for item in items {
-        match item {
-            Item::Event(event) => {
-                engine.handle_event(&event);
-                write_all(&mut engine, &mut out)?;
-            }
-            Item::Rejected {
-                first,
-                pieces,
-                bytes,
-            } => {
-                rejected += pieces;
-                write_rejection(&first, pieces, bytes, json, &mut out)?;
-            }
-        }
-    }
-    engine.finish();
-    write_all(&mut engine, &mut out)?;
+    let rejected = feed_game(items, &mut engine, json, &mut out, write_all)?;
     if !json {
         writeln!(
             out,
