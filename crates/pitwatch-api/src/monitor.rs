@@ -384,6 +384,7 @@ impl Monitor {
                 device: index,
                 intake: Arc::clone(&intake),
                 tx: input.clone(),
+                screen: table.config.device.screen(),
             };
             match spawn_device_into(&table.link, clock.clone(), Box::new(sink)) {
                 Ok(handle) => monitor.readers.push(handle),

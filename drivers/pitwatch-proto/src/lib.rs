@@ -12,6 +12,7 @@
 //! that stream that could hold a card are withheld from the rejection report.
 
 mod message;
+mod screen;
 
 use pitwatch_codec::{
     escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, LineFramer,
@@ -25,6 +26,7 @@ pub use message::{
     MAX_FIELDS, MAX_LINE, VERSION,
 };
 use message::{Fields, MessageError};
+pub use screen::ProtoScreen;
 
 /// The name under which this protocol is configured.
 pub const PROTOCOL: &str = "pitwatch";
@@ -87,8 +89,11 @@ impl Default for ProtoDecoder {
     }
 }
 
+/// The `device_error` code of a line the host's screen withheld ([`ProtoScreen`]).
+pub const WITHHELD_CODE: &str = "WITHHELD";
+
 /// Field names and types that would carry card identities or order.
-const CARD_KEYS: [&str; 3] = ["card", "cards_order", "order"];
+pub(crate) const CARD_KEYS: [&str; 3] = ["card", "cards_order", "order"];
 
 impl ProtoDecoder {
     /// A decoder whose first event gets `seq` 1.
@@ -363,8 +368,24 @@ impl ProtoDecoder {
             fields.add(token).map_err(malformed)?;
         }
 
-        // Sequence: HELLO and 1 start afresh; a repeat is a duplicate, going back is out of order.
         let mut notices = Vec::new();
+        if kind == "WITHHELD" {
+            // The host's screen wrote this in place of a line that must not be kept, with that
+            // line's number (or the last good one): it takes the place of the line in the
+            // sequence and is never a duplicate or out of order itself.
+            if self.last_seq.is_none_or(|last| seq > last) {
+                self.last_seq = Some(seq);
+            }
+            let message = Message::from_parts(kind, &fields).map_err(|e| match e {
+                MessageError::Malformed(reason) => {
+                    (RejectKind::Malformed, format!("{kind}: {reason}"))
+                }
+                MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
+            })?;
+            let events = events_of(message, &mut notices);
+            return Ok((seq, events, notices));
+        }
+        // Sequence: HELLO and 1 start afresh; a repeat is a duplicate, going back is out of order.
         let restart = kind == "HELLO" || seq == 1;
         match self.last_seq {
             Some(last) if !restart && seq == last => {
@@ -530,6 +551,14 @@ fn events_of(
             reason,
             seats,
             ruling,
+        }),
+        Message::Withheld { kind, bytes } => one(EventKind::DeviceError {
+            code: WITHHELD_CODE.into(),
+            text: format!(
+                "the device sent a line of type {kind} ({bytes} bytes) that may carry card identities or \
+                 the order of shuffled cards; it was withheld before anything was recorded. Treat \
+                 the cards it may describe as compromised: take them out of play and reshuffle"
+            ),
         }),
     }
 }

@@ -192,6 +192,10 @@ fn every_message_round_trips() {
             protocol_version: 1,
         }),
         Message::Heartbeat,
+        Message::Withheld {
+            kind: "ORDER".into(),
+            bytes: 120,
+        },
         Message::Card {
             card: Some(card("QC")),
             target: Some(Target::Box(7)),
