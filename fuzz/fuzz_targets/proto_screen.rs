@@ -24,6 +24,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let config = ProtoConfig {
         role: (first & 0x80 != 0).then_some(Role::Shuffler),
+        ..ProtoConfig::default()
     };
     let whole = screen(config, bytes, bytes.len());
     let chunked = screen(config, bytes, usize::from(first % 17) + 1);

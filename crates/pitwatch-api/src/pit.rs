@@ -327,6 +327,18 @@ impl TryFrom<RawTable> for TableConfig {
                 }]
             }
         };
+        let mut devices = devices;
+        // A shuffler beside a card-reading shoe shuffles for the shoe: its completed shuffles
+        // are deck checks held for the shoe loaded next, not shoes of their own.
+        if devices.iter().any(|d| d.role == DeviceRole::Shoe) {
+            for device in &mut devices {
+                if let (DeviceRole::Shuffler, ProtocolConfig::Pitwatch(config)) =
+                    (device.role, &mut device.protocol)
+                {
+                    config.beside_shoe = true;
+                }
+            }
+        }
         Ok(TableConfig {
             name: raw.name,
             game: raw.game,
@@ -629,17 +641,6 @@ impl PitConfig {
             if shoes > 1 {
                 problems.push(format!(
                     "{label}: {shoes} devices are shoes; a table has at most one card-reading shoe"
-                ));
-            }
-            // A shuffler reports its shuffles as the shoe's today: beside a card-reading shoe
-            // its shuffle of the next shoe would be taken for the start of a new shoe in the
-            // middle of this one. Refused until the engine keeps a shuffler's deck check for
-            // the shoe loaded from it.
-            if shoes > 0 && table.devices.iter().any(|d| d.role == DeviceRole::Shuffler) {
-                problems.push(format!(
-                    "{label}: a shuffler beside a card-reading shoe is not followed yet (its \
-                     shuffle of the next shoe would be taken for a new shoe); give the shuffler \
-                     a table of its own or leave it out"
                 ));
             }
             let several = table.devices.len() > 1;

@@ -249,26 +249,30 @@ fn the_list_of_devices_is_checked_like_one_device() {
     };
     let two = "[[table.device]]\nprotocol = \"angel-eye\"\nlink = { kind = \"tcp\", address = \"10.0.0.1:4001\" }\n\
                [[table.device]]\nrole = \"shuffler\"\nprotocol = \"pitwatch\"\nlink = { kind = \"tcp\", address = \"10.0.0.2:4001\" }\n";
-    let err = pit(two).unwrap_err().to_string();
-    assert!(
-        err.contains("a shuffler beside a card-reading shoe is not followed yet"),
-        "{err}"
+    let ok = pit(two).expect("a shoe and a shuffler");
+    let table = &ok.tables[0];
+    assert_eq!(table.devices[0].role, DeviceRole::Shoe);
+    assert_eq!(table.devices[1].role, DeviceRole::Shuffler);
+    assert_eq!(
+        table.describe_link(),
+        "shoe: tcp 10.0.0.1:4001; shuffler: tcp 10.0.0.2:4001"
     );
-    let ok = pit(&two.replace(
+    // Beside a shoe, the shuffler's shuffles are deck checks held for the shoe loaded next.
+    let encoded = serde_json::to_string(&table.devices[1].protocol).unwrap();
+    assert_eq!(
+        encoded,
+        r#"{"protocol":"pitwatch","role":"shuffler","beside_shoe":true}"#
+    );
+    let alone = pit(&two.replace(
         "protocol = \"angel-eye\"",
         "role = \"console\"\nprotocol = \"pitwatch\"",
     ))
     .expect("a console and a shuffler");
-    let table = &ok.tables[0];
-    assert_eq!(table.devices[0].role, DeviceRole::Console);
-    assert_eq!(table.devices[1].role, DeviceRole::Shuffler);
+    let encoded = serde_json::to_string(&alone.tables[0].devices[1].protocol).unwrap();
     assert_eq!(
-        table.describe_link(),
-        "console: tcp 10.0.0.1:4001; shuffler: tcp 10.0.0.2:4001"
+        encoded, r#"{"protocol":"pitwatch","role":"shuffler"}"#,
+        "no shoe: its shuffles are the shoes"
     );
-    // The shuffler's role reaches its codec (and its screen): a shuffler's cards are forbidden.
-    let encoded = serde_json::to_string(&table.devices[1].protocol).unwrap();
-    assert_eq!(encoded, r#"{"protocol":"pitwatch","role":"shuffler"}"#);
     // Written back and read again, the same table.
     let text = toml::to_string(&ok).unwrap();
     assert_eq!(PitConfig::from_toml(&text).unwrap(), ok, "{text}");
@@ -283,7 +287,6 @@ fn the_list_of_devices_is_checked_like_one_device() {
         "device 1 (shoe): no link",
         "device 2 (shoe): link address \"10.0.0.2\" is not host:port",
         "device 3 (shuffler): a shuffler speaks the Pitwatch protocol",
-        "a shuffler beside a card-reading shoe",
     ] {
         assert!(err.contains(expected), "{expected} in {err}");
     }
@@ -301,5 +304,179 @@ fn the_list_of_devices_is_checked_like_one_device() {
     assert!(
         err.contains("each [[table.device]] has its own link"),
         "{err}"
+    );
+}
+
+/// Writes to a pseudo-terminal and waits until the monitor has shown what it derived.
+fn feed(
+    device: &mut pitwatch_transport::pty::PtyDevice,
+    bytes: &[u8],
+    events: &Receiver<MonitorEvent>,
+    what: &str,
+) -> Vec<MonitorEvent> {
+    device.write(bytes).unwrap();
+    let mut derived = false;
+    wait_for(events, what, |e| {
+        derived |= matches!(
+            e,
+            MonitorEvent::Derived {
+                derived: Derived::Event(_),
+                ..
+            }
+        );
+        derived && matches!(e, MonitorEvent::View { .. })
+    })
+}
+
+fn flagged(shown: &[MonitorEvent]) -> Vec<(String, u64)> {
+    shown
+        .iter()
+        .filter_map(|e| match e {
+            MonitorEvent::Derived {
+                derived:
+                    Derived::Output {
+                        output: pitwatch_rules::Output::Irregularity(i),
+                        incident: Some(_),
+                    },
+                ..
+            } => Some((i.code.to_string(), i.seq)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_shoe_and_its_shuffler_on_two_ptys_a_short_deck_is_flagged_at_its_check_and_its_shoe() {
+    use pitwatch_proto::DeckCheck;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let mut shoe = pitwatch_transport::pty::open_pair().unwrap();
+    let mut shuffler = pitwatch_transport::pty::open_pair().unwrap();
+    let pit = PitConfig::from_toml(&format!(
+        r#"
+        [site]
+        name = "Shoe and shuffler"
+        [[table]]
+        name = "BAC-5"
+        game = "baccarat"
+        rules = "nz-baccarat"
+        [[table.device]]
+        protocol = "barcode"
+        link = {{ kind = "serial", path = "{}", baud = 9600 }}
+        [[table.device]]
+        role = "shuffler"
+        protocol = "pitwatch"
+        link = {{ kind = "serial", path = "{}", baud = 9600 }}
+        "#,
+        shoe.path(),
+        shuffler.path()
+    ))
+    .unwrap();
+    let (monitor, events) = Monitor::start(
+        Store::open(&db, &Sealing::key_file(db.with_file_name("signing.key"))).unwrap(),
+        vec![MonitoredTable::from_config(pit.tables[0].clone()).unwrap()],
+        Arc::new(pitwatch_transport::SystemClock),
+    )
+    .unwrap();
+    let mut up = [false, false];
+    wait_for(&events, "both links", |e| {
+        if let MonitorEvent::Link {
+            device,
+            state: LinkState::Connected,
+            ..
+        } = e
+        {
+            up[*device] = true;
+        }
+        up == [true, true]
+    });
+    let mut lines = MessageEncoder::new();
+    let check = |cards: u32, missing: u32| DeckCheck {
+        decks: Some(8),
+        cards,
+        expected: 416,
+        missing,
+        extra: 0,
+        foreign: 0,
+        mode: None,
+    };
+    let shoe_bytes = |first: &str| {
+        let mut bytes = pitwatch_barcode::encode_shuffle_card();
+        // The first card (a 3), three burn cards, then a round's four cards.
+        for c in [first, "KD", "7S", "2C", "4D", "5C", "8H", "9S"] {
+            bytes.extend(card(c));
+        }
+        bytes
+    };
+    let mut shown = Vec::new();
+    // Shoe 1 is loaded from a good shuffle; while it is dealt, the shuffler shuffles the next
+    // set and finds a card missing; shoe 2 is loaded from it; shoe 3 from no shuffle at all.
+    shown.extend(feed(
+        &mut shuffler,
+        &lines.encode(&Message::ShuffleCompleted(check(416, 0))),
+        &events,
+        "shuffle 1",
+    ));
+    shown.extend(feed(&mut shoe, &shoe_bytes("3H"), &events, "shoe 1"));
+    let clean = flagged(&shown);
+    shown.extend(feed(
+        &mut shuffler,
+        &lines.encode(&Message::ShuffleCompleted(check(415, 1))),
+        &events,
+        "shuffle 2",
+    ));
+    shown.extend(feed(&mut shoe, &shoe_bytes("3D"), &events, "shoe 2"));
+    shown.extend(feed(&mut shoe, &shoe_bytes("3C"), &events, "shoe 3"));
+    monitor.stop().unwrap();
+    assert!(clean.is_empty(), "a good shuffle and its shoe: {clean:?}");
+
+    let store = Store::open(&db, &Sealing::key_file(db.with_file_name("signing.key"))).unwrap();
+    assert!(store.verify().unwrap().intact());
+    let id = store.table_id("BAC-5").unwrap().unwrap();
+    let rows = store.event_rows(id).unwrap();
+    let seq_of = |pred: &dyn Fn(&EventKind) -> bool, nth: usize| {
+        rows.iter()
+            .filter(|r| pred(&r.event.kind))
+            .nth(nth)
+            .map(|r| r.event.seq)
+            .unwrap()
+    };
+    let check_2 = seq_of(&|k| matches!(k, EventKind::DeckChecked { .. }), 1);
+    let shoe_2 = seq_of(&|k| matches!(k, EventKind::Shuffled { .. }), 1);
+    let shoe_3 = seq_of(&|k| matches!(k, EventKind::Shuffled { .. }), 2);
+    let live = flagged(&shown);
+    for expected in [
+        ("SHUFFLE_COUNT_MISMATCH".to_owned(), check_2),
+        ("SHUFFLE_COUNT_MISMATCH".to_owned(), shoe_2),
+        ("NOT_SHUFFLED".to_owned(), shoe_3),
+    ] {
+        assert!(live.contains(&expected), "{expected:?} in {live:?}");
+    }
+    // Three shoes, not five: the shuffler's shuffles start none.
+    assert_eq!(
+        rows.iter()
+            .filter(|r| matches!(r.event.kind, EventKind::Shuffled { .. }))
+            .count(),
+        3
+    );
+    // Replay of the record: the same verdicts at the same events.
+    let replay = pitwatch_api::replay::rebuild(&store, "BAC-5").unwrap();
+    assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
+    let mut replayed: Vec<(String, u64)> = replay
+        .irregularities()
+        .map(|i| (i.code.to_string(), i.seq))
+        .collect();
+    let mut recorded: Vec<(String, u64)> = store
+        .incidents(&IncidentFilter::default())
+        .unwrap()
+        .iter()
+        .map(|i| (i.code.clone(), i.seq))
+        .collect();
+    replayed.sort();
+    recorded.sort();
+    assert_eq!(replayed, recorded);
+    assert!(
+        recorded.contains(&("NOT_SHUFFLED".to_owned(), shoe_3)),
+        "{recorded:?}"
     );
 }

@@ -66,6 +66,11 @@ pub struct ProtoConfig {
     /// The role the site configured for this port. When either this or the device's `HELLO` says
     /// `shuffler`, the shuffler rules apply.
     pub role: Option<Role>,
+    /// The device is a shuffler that shuffles for a card-reading shoe at the same table: each
+    /// completed shuffle (`SHUFFLE_DONE`) is a deck check held for the shoe loaded from it
+    /// (`deck_checked`), not the start of a shoe (`shuffled`), which the shoe reports itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub beside_shoe: bool,
 }
 
 /// Decoder of a Pitwatch-protocol byte stream.
@@ -382,7 +387,7 @@ impl ProtoDecoder {
                 }
                 MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
             })?;
-            let events = events_of(message, &mut notices);
+            let events = events_of(message, self.config.beside_shoe, &mut notices);
             return Ok((seq, events, notices));
         }
         // Sequence: HELLO and 1 start afresh; a repeat is a duplicate, going back is out of order.
@@ -430,7 +435,7 @@ impl ProtoDecoder {
             };
             self.hello_role = Some(role);
         }
-        let events = events_of(message, &mut notices);
+        let events = events_of(message, self.config.beside_shoe, &mut notices);
         Ok((seq, events, notices))
     }
 }
@@ -440,8 +445,23 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// The table events (with extra fields) and notices a message stands for.
+/// The device error a failed deck check also is (PROTOCOL.md: `DECK_CHECK`).
+fn deck_check_failed(check: &DeckCheck) -> (EventKind, Option<serde_json::Map<String, Value>>) {
+    (
+        EventKind::DeviceError {
+            code: "DECK_CHECK".into(),
+            text: format!(
+                "deck check failed: {} cards counted, {} expected, {} missing, {} extra, {} foreign",
+                check.cards, check.expected, check.missing, check.extra, check.foreign
+            ),
+        },
+        None,
+    )
+}
+
 fn events_of(
     message: Message,
+    beside_shoe: bool,
     notices: &mut Vec<Notice>,
 ) -> Vec<(EventKind, Option<serde_json::Map<String, Value>>)> {
     let one = |kind| vec![(kind, None)];
@@ -499,6 +519,24 @@ fn events_of(
             code: "DOOR_OPEN".into(),
         }),
         Message::Lock { locked } => one(EventKind::LockChanged { locked }),
+        Message::ShuffleCompleted(check) if beside_shoe => {
+            let mut events = vec![(
+                EventKind::DeckChecked {
+                    decks: check.decks,
+                    cards: check.cards,
+                    expected: check.expected,
+                    missing: check.missing,
+                    extra: check.extra,
+                    foreign: check.foreign,
+                    shuffler: check.mode,
+                },
+                None,
+            )];
+            if !check.passed() {
+                events.push(deck_check_failed(&check));
+            }
+            events
+        }
         Message::ShuffleCompleted(check) => {
             let mut extra = serde_json::Map::new();
             extra.insert("expected_cards".into(), check.expected.into());
@@ -514,16 +552,7 @@ fn events_of(
                 Some(extra),
             )];
             if !check.passed() {
-                events.push((
-                    EventKind::DeviceError {
-                        code: "DECK_CHECK".into(),
-                        text: format!(
-                            "deck check failed: {} cards counted, {} expected, {} missing, {} extra, {} foreign",
-                            check.cards, check.expected, check.missing, check.extra, check.foreign
-                        ),
-                    },
-                    None,
-                ));
+                events.push(deck_check_failed(&check));
             }
             events
         }

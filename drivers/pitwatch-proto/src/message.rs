@@ -828,6 +828,23 @@ impl ProtoEncoder {
                 .and_then(|n| u32::try_from(n).ok())
         };
         Some(match &event.kind {
+            EventKind::DeckChecked {
+                decks,
+                cards,
+                expected,
+                missing,
+                extra,
+                foreign,
+                shuffler,
+            } => Message::ShuffleCompleted(DeckCheck {
+                decks: *decks,
+                cards: *cards,
+                expected: *expected,
+                missing: *missing,
+                extra: *extra,
+                foreign: *foreign,
+                mode: *shuffler,
+            }),
             EventKind::Shuffled {
                 decks,
                 cards,

@@ -310,6 +310,7 @@ mod tests {
     fn shuffler() -> ProtoConfig {
         ProtoConfig {
             role: Some(Role::Shuffler),
+            ..ProtoConfig::default()
         }
     }
 

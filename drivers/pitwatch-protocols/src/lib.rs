@@ -175,7 +175,8 @@ mod tests {
         assert_eq!(
             config,
             ProtocolConfig::Pitwatch(ProtoConfig {
-                role: Some(pitwatch_proto::Role::Shuffler)
+                role: Some(pitwatch_proto::Role::Shuffler),
+                ..ProtoConfig::default()
             })
         );
         assert!(serde_json::from_str::<ProtocolConfig>(r#"{"protocol":"barcode","x":1}"#).is_err());

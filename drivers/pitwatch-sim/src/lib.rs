@@ -150,6 +150,7 @@ impl SimConfig {
         }
         if let ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
             role: Some(role @ (pitwatch_proto::Role::Shuffler | pitwatch_proto::Role::Console)),
+            ..
         }) = self.protocol
         {
             return Err(SimError::Config(format!(
