@@ -445,20 +445,6 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// The table events (with extra fields) and notices a message stands for.
-/// The device error a failed deck check also is (PROTOCOL.md: `DECK_CHECK`).
-fn deck_check_failed(check: &DeckCheck) -> (EventKind, Option<serde_json::Map<String, Value>>) {
-    (
-        EventKind::DeviceError {
-            code: "DECK_CHECK".into(),
-            text: format!(
-                "deck check failed: {} cards counted, {} expected, {} missing, {} extra, {} foreign",
-                check.cards, check.expected, check.missing, check.extra, check.foreign
-            ),
-        },
-        None,
-    )
-}
-
 fn events_of(
     message: Message,
     beside_shoe: bool,
@@ -519,8 +505,11 @@ fn events_of(
             code: "DOOR_OPEN".into(),
         }),
         Message::Lock { locked } => one(EventKind::LockChanged { locked }),
+        // The rules engine judges a deck check beside a shoe itself (the count and every card
+        // missing, extra or foreign), citing the rule: no device error besides (one fault, one
+        // incident).
         Message::ShuffleCompleted(check) if beside_shoe => {
-            let mut events = vec![(
+            vec![(
                 EventKind::DeckChecked {
                     decks: check.decks,
                     cards: check.cards,
@@ -531,11 +520,7 @@ fn events_of(
                     shuffler: check.mode,
                 },
                 None,
-            )];
-            if !check.passed() {
-                events.push(deck_check_failed(&check));
-            }
-            events
+            )]
         }
         Message::ShuffleCompleted(check) => {
             let mut extra = serde_json::Map::new();
@@ -552,7 +537,16 @@ fn events_of(
                 Some(extra),
             )];
             if !check.passed() {
-                events.push(deck_check_failed(&check));
+                events.push((
+                    EventKind::DeviceError {
+                        code: "DECK_CHECK".into(),
+                        text: format!(
+                            "deck check failed: {} cards counted, {} expected, {} missing, {} extra, {} foreign",
+                            check.cards, check.expected, check.missing, check.extra, check.foreign
+                        ),
+                    },
+                    None,
+                ));
             }
             events
         }
