@@ -103,6 +103,7 @@ fn a_shufflers_leaked_order_is_never_recorded_shown_or_exported_and_is_an_incide
         decks: 8,
         cards_per_deck: 52,
         faults: vec!["order-leak@2".parse::<ShufflerFault>().unwrap()],
+        interval_ms: pitwatch_sim::SHUFFLE_INTERVAL_MS,
     });
     let sim = SimDevice::start(config).unwrap();
     let pit = dir.path().join("pit.toml");
