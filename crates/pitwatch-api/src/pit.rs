@@ -760,6 +760,20 @@ mod tests {
             .tables
             .iter()
             .any(|t| Protocol::from(&t.device()) == Protocol::Barcode));
+        // One table has a shuffler beside its shoe, which shuffles for it.
+        let beside: Vec<&TableConfig> = pit
+            .tables
+            .iter()
+            .filter(|t| t.devices.iter().any(|d| d.role == DeviceRole::Shuffler))
+            .collect();
+        assert_eq!(beside.len(), 1);
+        assert!(matches!(
+            beside[0].devices[1].protocol,
+            ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
+                beside_shoe: true,
+                ..
+            })
+        ));
     }
 
     #[test]

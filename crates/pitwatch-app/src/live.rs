@@ -107,6 +107,7 @@ impl Desk {
         let mut sims = Vec::new();
         let mut tables = Vec::new();
         for (index, table) in options.pit.tables.iter().enumerate() {
+            let mut more_links = Vec::new();
             let link = if table.simulated {
                 let rules = table.rule_book().map_err(|e| {
                     ApiError::new(
@@ -130,7 +131,7 @@ impl Desk {
                 .filter(|f| f.supported_by(protocol))
                 .collect();
                 let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
-                let mut config = SimConfig::new(table.device(), rules);
+                let mut config = SimConfig::new(table.device(), rules.clone());
                 config.seed = seed;
                 config.pace = options.pace;
                 config.shoes = None;
@@ -158,6 +159,15 @@ impl Desk {
                 })?;
                 let path = device.path().unwrap_or_default().to_owned();
                 sims.push(device);
+                // The table's other devices: a simulated shuffler shuffles for the shoe.
+                for extra in &table.devices[1..] {
+                    let shuffler = simulated_shuffler(table, extra, &rules, &options, seed)?;
+                    more_links.push(LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+                        shuffler.path().unwrap_or_default().to_owned(),
+                        9600,
+                    ))));
+                    sims.push(shuffler);
+                }
                 LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
             } else {
                 match table.link() {
@@ -170,10 +180,22 @@ impl Desk {
                     }
                 }
             };
+            if !table.simulated {
+                more_links = table.devices[1..]
+                    .iter()
+                    .map(|d| d.link.clone())
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| {
+                        ApiError::new(
+                            ErrorCode::InvalidInput,
+                            format!("table {}: a device has no link", table.name),
+                        )
+                    })?;
+            }
             tables.push(MonitoredTable {
                 config: table.clone(),
                 link,
-                more_links: Vec::new(),
+                more_links,
             });
         }
         let mut model = PitModel::new(&options.pit);
@@ -412,6 +434,55 @@ fn fold_loop(
             return;
         }
     }
+}
+
+/// A simulated table's other device: a counting shuffler beside the shoe, shuffling about twice a
+/// shoe (the shoe is loaded from the latest), with a short deck at its third shuffle when the demo
+/// injects faults. Other simulated roles are not offered.
+fn simulated_shuffler(
+    table: &pitwatch_api::pit::TableConfig,
+    device: &pitwatch_api::pit::TableDevice,
+    rules: &pitwatch_rules::RuleBook,
+    options: &DeskOptions,
+    seed: u64,
+) -> Result<SimDevice, ApiError> {
+    if device.role != pitwatch_api::pit::DeviceRole::Shuffler {
+        return Err(ApiError::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "table {}: a simulated {} is not offered (a simulated table's other devices are shufflers)",
+                table.name,
+                device.role.as_str()
+            ),
+        ));
+    }
+    let composition = rules.composition();
+    let mut config = SimConfig::new(device.protocol, rules.clone());
+    config.seed = seed ^ 0x5348_5546;
+    config.pace = options.pace;
+    config.shoes = None;
+    config.endpoint = Endpoint::Pty;
+    config.shuffler = Some(pitwatch_sim::ShufflerSim {
+        decks: composition.decks,
+        cards_per_deck: composition.kind.cards_per_deck(),
+        faults: if options.fault_every > 0 {
+            vec![pitwatch_sim::ShufflerFault {
+                fault: pitwatch_sim::ShufflerFaultKind::DeckShort,
+                shuffle: 3,
+            }]
+        } else {
+            Vec::new()
+        },
+        // A shoe takes about a quarter of an hour at a dealer's pace (some 75 rounds of 12 s):
+        // a shuffle every 6 to 7 minutes leaves at least two per shoe, the latest loaded.
+        interval_ms: 6 * 60 * 1000,
+    });
+    SimDevice::start(config).map_err(|e| {
+        internal(format!(
+            "table {}: the simulated shuffler cannot start: {e}",
+            table.name
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -788,5 +859,57 @@ mod honest {
         }
         desk.stop();
         assert!(raised.is_empty(), "{raised:#?}");
+    }
+
+    #[test]
+    fn a_demo_shoe_is_loaded_from_its_shufflers_checked_shuffle_every_shoe() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("shuffler.db");
+        // The demo's table with a shuffler beside its shoe, on its own.
+        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        pit.tables.retain(|t| {
+            t.devices
+                .iter()
+                .any(|d| d.role == pitwatch_api::pit::DeviceRole::Shuffler)
+        });
+        assert_eq!(pit.tables.len(), 1);
+        let name = pit.tables[0].name.clone();
+        let options = DeskOptions {
+            pace: Pace::Times(200.0),
+            fault_every: 0,
+            pit,
+            ..DeskOptions::demo(db.clone())
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        // About three shoes at 200 times a dealer's pace.
+        let deadline = Instant::now() + Duration::from_secs(14);
+        let mut raised = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(200))
+            {
+                raised.push(incident);
+            }
+        }
+        desk.stop();
+        assert!(raised.is_empty(), "{raised:#?}");
+        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
+            .open(&db)
+            .expect("the record opens");
+        let id = store.table_id(&name).unwrap().expect("the table");
+        let rows = store.event_rows(id).unwrap();
+        let count = |f: &dyn Fn(&pitwatch_model::EventKind) -> bool| {
+            rows.iter().filter(|r| f(&r.event.kind)).count()
+        };
+        // The Angel Eye reports no shuffle: each new shoe begins with its first card.
+        let shoes = store.last_shoe(id).unwrap().unwrap_or(0) as usize;
+        let checks = count(&|k| matches!(k, pitwatch_model::EventKind::DeckChecked { .. }));
+        assert!(
+            shoes >= 3 && checks >= shoes,
+            "{shoes} shoes, {checks} deck checks"
+        );
+        let replay = pitwatch_api::replay::rebuild(&store, &name).unwrap();
+        assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
+        assert_eq!(replay.irregularities().count(), 0);
     }
 }

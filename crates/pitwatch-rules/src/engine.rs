@@ -692,6 +692,9 @@ impl Engine {
     /// no round in progress (the shoe already ended), it changes nothing. Deterministic, never
     /// panics, and allocates nothing beyond the round record it may output.
     pub fn interrupt(&mut self) {
+        // What the shuffler did while nobody listened is unknown: the next shoe is not judged by
+        // it (and a shoe resumed from its carry is interrupted alike).
+        self.shuffler = ShufflerWatch::default();
         if !self.shoe_open || self.shoe.ended && !self.round.active {
             return;
         }
@@ -1579,11 +1582,24 @@ impl Engine {
         let composition = if fresh {
             self.shoe.composition
         } else {
-            self.book.composition()
+            // A shoe that reports no decks holds what its shuffler shuffled for it, when known.
+            let book = self.book.composition();
+            match self.shuffler.pending.as_ref().and_then(|held| held.decks) {
+                Some(decks) if decks > 0 => ShoeComposition::new(decks, book.kind),
+                _ => book,
+            }
         };
         let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
         self.start_shoe(seq, composition, shuffler, false);
-        if !fresh && !interrupted && (self.shuffles_reported || self.unshuffled.is_some()) {
+        if fresh {
+            return;
+        }
+        // The shoe reports no shuffle of its own: it was loaded from the shuffler's last (used up
+        // here whatever else is said, so the state after this card does not depend on it).
+        let loaded = self.shuffler.loaded(seq, None);
+        if interrupted {
+            // The shuffle may have happened while nobody was listening.
+        } else if self.shuffles_reported || self.unshuffled.is_some() {
             self.unshuffled = None;
             self.flag(
                 Code::NotShuffled,
@@ -1594,6 +1610,8 @@ impl Engine {
                  shoe. The cards must be shuffled and cut before play."
                     .to_owned(),
             );
+        } else if let Some(found) = loaded {
+            self.flag(found.code, None, seq, &found.evidence, found.message);
         }
     }
 

@@ -548,6 +548,8 @@ impl<G: RoundGame> Table<G> {
     /// The stream was cut off here: the round in progress is closed unfinished without judging
     /// what it lacks, and the shoe becomes partial (no cards-left count, no end-of-shoe checks).
     pub fn interrupt(&mut self) {
+        // What the shuffler did while nobody listened is unknown.
+        self.shuffler = ShufflerWatch::default();
         if !self.shoe_open {
             return;
         }
