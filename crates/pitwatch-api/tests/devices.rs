@@ -86,35 +86,12 @@ fn a_shoe_and_a_console_at_one_table_make_one_stream_recorded_apart_and_replayed
     .unwrap();
     let (mut shoe, _) = shoe.accept().unwrap();
     let (mut console, _) = console.accept().unwrap();
-    // Each device's link is its own (they come up in either order).
-    let mut up = [false, false];
-    wait_for(&events, "both links", |e| {
-        if let MonitorEvent::Link {
-            device,
-            state: LinkState::Connected,
-            ..
-        } = e
-        {
-            up[*device] = true;
-        }
-        up == [true, true]
-    });
+    both_links_up(&events);
 
-    // Sends `bytes` and waits until an event derived from them is shown; returns what was shown.
+    // Sends `bytes` and waits until what they derived is shown; returns what was shown.
     let send = |to: &mut TcpStream, bytes: &[u8], events: &Receiver<MonitorEvent>, what: &str| {
         to.write_all(bytes).unwrap();
-        // The table's view is published after everything the input derived.
-        let mut derived = false;
-        wait_for(events, what, |e| {
-            derived |= matches!(
-                e,
-                MonitorEvent::Derived {
-                    derived: Derived::Event(_),
-                    ..
-                }
-            );
-            derived && matches!(e, MonitorEvent::View { .. })
-        })
+        shown_after(events, what)
     };
     // The shoe: a new shoe, the first card (a 3) and three burn cards, then a round's cards.
     let mut bytes = pitwatch_barcode::encode_shuffle_card();
@@ -307,14 +284,25 @@ fn the_list_of_devices_is_checked_like_one_device() {
     );
 }
 
-/// Writes to a pseudo-terminal and waits until the monitor has shown what it derived.
-fn feed(
-    device: &mut pitwatch_transport::pty::PtyDevice,
-    bytes: &[u8],
-    events: &Receiver<MonitorEvent>,
-    what: &str,
-) -> Vec<MonitorEvent> {
-    device.write(bytes).unwrap();
+/// Waits until both devices' links are up (each its own, in either order).
+fn both_links_up(events: &Receiver<MonitorEvent>) {
+    let mut up = [false, false];
+    wait_for(events, "both links", |e| {
+        if let MonitorEvent::Link {
+            device,
+            state: LinkState::Connected,
+            ..
+        } = e
+        {
+            up[*device] = true;
+        }
+        up == [true, true]
+    });
+}
+
+/// Waits until an input's events and then the table's view (published after everything the input
+/// derived) are shown; returns what was shown.
+fn shown_after(events: &Receiver<MonitorEvent>, what: &str) -> Vec<MonitorEvent> {
     let mut derived = false;
     wait_for(events, what, |e| {
         derived |= matches!(
@@ -326,6 +314,17 @@ fn feed(
         );
         derived && matches!(e, MonitorEvent::View { .. })
     })
+}
+
+/// Writes to a pseudo-terminal and waits until the monitor has shown what it derived.
+fn feed(
+    device: &mut pitwatch_transport::pty::PtyDevice,
+    bytes: &[u8],
+    events: &Receiver<MonitorEvent>,
+    what: &str,
+) -> Vec<MonitorEvent> {
+    device.write(bytes).unwrap();
+    shown_after(events, what)
 }
 
 fn flagged(shown: &[MonitorEvent]) -> Vec<(String, u64)> {
@@ -378,18 +377,7 @@ fn a_shoe_and_its_shuffler_on_two_ptys_a_short_deck_is_flagged_at_its_check_and_
         Arc::new(pitwatch_transport::SystemClock),
     )
     .unwrap();
-    let mut up = [false, false];
-    wait_for(&events, "both links", |e| {
-        if let MonitorEvent::Link {
-            device,
-            state: LinkState::Connected,
-            ..
-        } = e
-        {
-            up[*device] = true;
-        }
-        up == [true, true]
-    });
+    both_links_up(&events);
     let mut lines = MessageEncoder::new();
     let check = |cards: u32, missing: u32| DeckCheck {
         decks: Some(8),

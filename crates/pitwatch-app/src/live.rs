@@ -839,6 +839,23 @@ mod honest {
     use crate::live::Desk;
     use crate::setup::DeskOptions;
 
+    /// The incidents the desk raises within `time`.
+    fn incidents_raised(
+        updates: &std::sync::mpsc::Receiver<PitUpdate>,
+        time: Duration,
+    ) -> Vec<pitwatch_api::dto::IncidentRow> {
+        let deadline = Instant::now() + time;
+        let mut raised = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(200))
+            {
+                raised.push(incident);
+            }
+        }
+        raised
+    }
+
     #[test]
     fn an_honest_demo_pit_raises_no_incident() {
         let dir = tempfile::tempdir().expect("a temp dir");
@@ -848,15 +865,7 @@ mod honest {
             ..DeskOptions::demo(dir.path().join("honest.db"))
         };
         let (desk, updates) = Desk::start(options).expect("the desk starts");
-        let deadline = Instant::now() + Duration::from_secs(3);
-        let mut raised = Vec::new();
-        while Instant::now() < deadline {
-            if let Ok(PitUpdate::IncidentRaised { incident }) =
-                updates.recv_timeout(Duration::from_millis(200))
-            {
-                raised.push(incident);
-            }
-        }
+        let raised = incidents_raised(&updates, Duration::from_secs(3));
         desk.stop();
         assert!(raised.is_empty(), "{raised:#?}");
     }
@@ -882,15 +891,7 @@ mod honest {
         };
         let (desk, updates) = Desk::start(options).expect("the desk starts");
         // About three shoes at 200 times a dealer's pace.
-        let deadline = Instant::now() + Duration::from_secs(14);
-        let mut raised = Vec::new();
-        while Instant::now() < deadline {
-            if let Ok(PitUpdate::IncidentRaised { incident }) =
-                updates.recv_timeout(Duration::from_millis(200))
-            {
-                raised.push(incident);
-            }
-        }
+        let raised = incidents_raised(&updates, Duration::from_secs(14));
         desk.stop();
         assert!(raised.is_empty(), "{raised:#?}");
         let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))

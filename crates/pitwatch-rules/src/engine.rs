@@ -33,7 +33,7 @@ use crate::book::{BurnPolicy, EndOfShoePolicy, RuleBook};
 use crate::drawing::{DrawingTable, NextCard};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
-use crate::shuffler::{Check, Limits, ShufflerWatch};
+use crate::shuffler::{Limits, ShufflerWatch};
 use crate::side::{BySide, Hand, Side};
 use crate::view::{BurnStatus, BurnView, LastCoup, NextCardView, Phase, RoundView, TableView};
 
@@ -551,32 +551,16 @@ impl Engine {
                 cards,
                 shuffler,
             } => self.on_shuffled(seq, *decks, *cards, *shuffler),
-            EventKind::DeckChecked {
-                decks,
-                cards,
-                expected,
-                missing,
-                extra,
-                foreign,
-                ..
-            } => {
+            EventKind::DeckChecked { .. } => {
                 let default = self.book.composition();
                 let (min_decks, max_decks) = self.book.deck_range();
-                let check = Check {
-                    decks: *decks,
-                    cards: *cards,
-                    expected: *expected,
-                    missing: *missing,
-                    extra: *extra,
-                    foreign: *foreign,
-                };
                 let limits = Limits {
                     min_decks,
                     max_decks,
                     default_decks: default.decks,
                     cards_per_deck: default.kind.cards_per_deck(),
                 };
-                if let Some(found) = self.shuffler.checked(seq, check, limits) {
+                if let Some(found) = self.shuffler.checked(seq, &event.kind, limits) {
                     self.flag(found.code, None, seq, &found.evidence, found.message);
                 }
             }

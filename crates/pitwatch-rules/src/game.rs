@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::irregularity::{CodeSet, Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, ShoeSummary};
-use crate::shuffler::{Check, Limits, ShufflerFinding, ShufflerWatch};
+use crate::shuffler::{Limits, ShufflerFinding, ShufflerWatch};
 use crate::view::Phase;
 
 /// What every game's engine offers the table that runs it: events in, outputs out, a view.
@@ -496,30 +496,14 @@ impl<G: RoundGame> Table<G> {
                 self.ensure_shoe(seq);
                 self.on_round_event(event);
             }
-            EventKind::DeckChecked {
-                decks,
-                cards,
-                expected,
-                missing,
-                extra,
-                foreign,
-                ..
-            } => {
-                let check = Check {
-                    decks: *decks,
-                    cards: *cards,
-                    expected: *expected,
-                    missing: *missing,
-                    extra: *extra,
-                    foreign: *foreign,
-                };
+            EventKind::DeckChecked { .. } => {
                 let limits = Limits {
                     min_decks: self.rules.min_decks,
                     max_decks: self.rules.max_decks,
                     default_decks: self.rules.composition.decks,
                     cards_per_deck: self.rules.composition.kind.cards_per_deck(),
                 };
-                if let Some(found) = self.shuffler.checked(seq, check, limits) {
+                if let Some(found) = self.shuffler.checked(seq, &event.kind, limits) {
                     self.flag_found(seq, found);
                 }
             }

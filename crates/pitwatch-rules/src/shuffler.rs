@@ -12,6 +12,7 @@
 //!   being dealt from a defective deck.
 //! - A shoe whose own deck count disagrees with the shuffle's is flagged.
 
+use pitwatch_model::EventKind;
 use serde::{Deserialize, Serialize};
 
 use crate::irregularity::IrregularityCode as Code;
@@ -34,23 +35,6 @@ pub struct ShufflerWatch {
     pub seen: bool,
     /// The last shuffle completed since the last shoe was loaded.
     pub pending: Option<HeldCheck>,
-}
-
-/// A deck check as reported (the fields of `deck_checked`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Check {
-    /// Decks shuffled, when said.
-    pub decks: Option<u8>,
-    /// Cards counted.
-    pub cards: u32,
-    /// Cards expected.
-    pub expected: u32,
-    /// Missing cards.
-    pub missing: u32,
-    /// Extra cards.
-    pub extra: u32,
-    /// Foreign cards.
-    pub foreign: u32,
 }
 
 /// The rule book's limits a deck check is judged against.
@@ -78,11 +62,29 @@ pub struct ShufflerFinding {
 }
 
 impl ShufflerWatch {
-    /// A deck check arrived (`seq`): judged now, and held for the next shoe. Returns the finding
-    /// when it is not exactly the decks loaded.
-    pub fn checked(&mut self, seq: u64, check: Check, limits: Limits) -> Option<ShufflerFinding> {
+    /// A deck check arrived (`seq`, a `deck_checked` event; any other kind is ignored): judged
+    /// now, and held for the next shoe. Returns the finding when it is not exactly the decks
+    /// loaded.
+    pub fn checked(
+        &mut self,
+        seq: u64,
+        event: &EventKind,
+        limits: Limits,
+    ) -> Option<ShufflerFinding> {
+        let &EventKind::DeckChecked {
+            decks: decks_said,
+            cards,
+            expected,
+            missing,
+            extra,
+            foreign,
+            ..
+        } = event
+        else {
+            return None;
+        };
         self.seen = true;
-        let decks = check.decks.unwrap_or(limits.default_decks);
+        let decks = decks_said.unwrap_or(limits.default_decks);
         let holds = u32::from(decks) * limits.cards_per_deck;
         let mut wrong = Vec::new();
         if !(limits.min_decks..=limits.max_decks).contains(&decks) {
@@ -91,22 +93,22 @@ impl ShufflerWatch {
                 limits.min_decks, limits.max_decks
             ));
         }
-        if check.cards != check.expected || check.cards != holds {
+        if cards != expected || cards != holds {
             wrong.push(format!(
                 "{} cards counted, where {decks} decks of {} hold {holds}",
-                check.cards, limits.cards_per_deck
+                cards, limits.cards_per_deck
             ));
         }
-        if check.missing + check.extra + check.foreign > 0 {
+        if missing + extra + foreign > 0 {
             wrong.push(format!(
                 "{} missing, {} extra and {} foreign",
-                check.missing, check.extra, check.foreign
+                missing, extra, foreign
             ));
         }
         let problem = (!wrong.is_empty()).then(|| wrong.join("; "));
         self.pending = Some(HeldCheck {
             seq,
-            decks: check.decks,
+            decks: decks_said,
             problem: problem.clone(),
         });
         problem.map(|p| ShufflerFinding {
@@ -171,16 +173,21 @@ mod tests {
         cards_per_deck: 52,
     };
 
-    fn good(decks: u8) -> Check {
+    fn check(decks: u8, cards: u32, missing: u32, extra: u32) -> EventKind {
         let n = u32::from(decks) * 52;
-        Check {
+        EventKind::DeckChecked {
             decks: Some(decks),
-            cards: n,
+            cards,
             expected: n,
-            missing: 0,
-            extra: 0,
+            missing,
+            extra,
             foreign: 0,
+            shuffler: None,
         }
+    }
+
+    fn good(decks: u8) -> EventKind {
+        check(decks, u32::from(decks) * 52, 0, 0)
     }
 
     #[test]
@@ -192,24 +199,23 @@ mod tests {
     #[test]
     fn each_shoe_uses_one_completed_shuffle() {
         let mut watch = ShufflerWatch::default();
-        assert_eq!(watch.checked(1, good(8), LIMITS), None);
+        assert_eq!(watch.checked(1, &good(8), LIMITS), None);
         assert_eq!(watch.loaded(2, None), None);
         // The next shoe has no shuffle of its own.
         let found = watch.loaded(90, None).expect("flagged");
         assert_eq!((found.code, found.evidence), (Code::NotShuffled, vec![90]));
         // A later shuffle replaces an earlier one not yet loaded.
-        watch.checked(100, good(6), LIMITS);
-        watch.checked(101, good(8), LIMITS);
+        watch.checked(100, &good(6), LIMITS);
+        watch.checked(101, &good(8), LIMITS);
         assert_eq!(watch.loaded(102, Some(8)), None);
     }
 
     #[test]
     fn a_failed_check_is_flagged_when_it_arrives_and_again_when_loaded() {
         let mut watch = ShufflerWatch::default();
-        let mut short = good(8);
-        short.cards -= 1;
-        short.missing = 1;
-        let found = watch.checked(7, short, LIMITS).expect("flagged");
+        let found = watch
+            .checked(7, &check(8, 415, 1, 0), LIMITS)
+            .expect("flagged");
         assert_eq!(found.code, Code::ShuffleCountMismatch);
         assert!(
             found.message.contains("415 cards counted"),
@@ -221,13 +227,10 @@ mod tests {
         assert_eq!(found.evidence, vec![7, 9]);
         assert!(found.message.contains("defective deck"));
         // Right count, wrong cards: a card missing and another doubled.
-        let mut swapped = good(8);
-        swapped.missing = 1;
-        swapped.extra = 1;
-        assert!(watch.checked(20, swapped, LIMITS).is_some());
+        assert!(watch.checked(20, &check(8, 416, 1, 1), LIMITS).is_some());
         // Too many decks for the book, and a shoe that disagrees with its shuffle.
-        assert!(watch.checked(30, good(9), LIMITS).is_some());
-        watch.checked(31, good(6), LIMITS);
+        assert!(watch.checked(30, &good(9), LIMITS).is_some());
+        watch.checked(31, &good(6), LIMITS);
         let found = watch.loaded(32, Some(8)).expect("decks differ");
         assert!(
             found.message.contains("reports 8 decks"),
