@@ -48,7 +48,7 @@ use pitwatch_rules::Output;
 use pitwatch_store::{Role, Store};
 use pitwatch_sync::{mirror_path, redact, Central, Identity, SyncError};
 
-use crate::access::Principal;
+use crate::access::{Command, Principal};
 use crate::incidents::{incident_detail, incident_page};
 use crate::live::lock;
 use crate::replay::shoe_replay;
@@ -478,6 +478,38 @@ impl Surveillance {
         }
         Ok(())
     }
+}
+
+/// Who exports a report from a central copy (`pitwatch export --central`): `user`, signed in
+/// with `password` against the accounts the copy holds (read-only, as the surveillance view
+/// signs in), whose role may run `command` (see [`crate::access`]). The central copy takes no
+/// writes, so neither the export nor a refusal is audited in a record: the report names its
+/// exporter and the copy it was made from instead (see the CLI).
+pub fn central_exporter(
+    copy: &Store,
+    user: &str,
+    password: &str,
+    command: Command,
+    desk: &str,
+) -> Result<Principal, ApiError> {
+    let role = copy
+        .authenticate(user, password)
+        .map_err(|_| ApiError::new(ErrorCode::Unauthorised, "wrong name or password"))?;
+    if !command.allowed(role) {
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            format!(
+                "{user} ({}) may not run {} on the central copy",
+                role.as_str(),
+                command.name()
+            ),
+        ));
+    }
+    Ok(Principal {
+        user: user.to_owned(),
+        role,
+        workstation: desk.to_owned(),
+    })
 }
 
 fn parse_id(text: &str) -> Result<Identity, ApiError> {
