@@ -919,6 +919,10 @@ pub fn typescript_bindings() -> String {
         ShiftQuery::decl(&cfg),
         ShiftReportFile::decl(&cfg),
         SignedOff::decl(&cfg),
+        CentralPit::decl(&cfg),
+        CentralTable::decl(&cfg),
+        CentralIncidents::decl(&cfg),
+        CentralIncidentDetail::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust DTOs in crates/pitwatch-api/src/dto.rs. Do not edit:\n\

@@ -21,44 +21,7 @@ impl Desk {
         before: Option<u32>,
         limit: Option<u32>,
     ) -> Result<ShoePage, ApiError> {
-        let limit = limit.unwrap_or(50).clamp(1, 500);
-        let store = lock(&self.store);
-        let id = store.table_id(table)?.ok_or_else(|| {
-            ApiError::new(ErrorCode::NotFound, format!("no table {table} on record"))
-        })?;
-        let mut listed = store.shoe_listing(id, before, limit + 1)?;
-        let more = listed.len() > limit as usize;
-        listed.truncate(limit as usize);
-        // Each shoe's shuffle quality, derived from its recorded cards (nothing stored).
-        let numbers: Vec<u32> = listed.iter().map(|s| s.shoe).collect();
-        let shuffles = pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &numbers)?;
-        drop(store);
-        let at = |ms: Option<i64>| {
-            ms.and_then(Timestamp::from_unix_millis)
-                .map(|t| t.to_string())
-        };
-        Ok(ShoePage {
-            table: table.to_owned(),
-            next: if more {
-                listed.last().map(|s| s.shoe)
-            } else {
-                None
-            },
-            shoes: listed
-                .iter()
-                .map(|s| ShoeRow {
-                    shoe: s.shoe,
-                    started_at: at(s.started_ms),
-                    ended_at: at(s.ended_ms),
-                    rounds: s.rounds,
-                    incidents: s.incidents,
-                    shuffle: shuffles
-                        .iter()
-                        .find(|q| q.shoe == s.shoe)
-                        .map(ShuffleQuality::from),
-                })
-                .collect(),
-        })
+        shoe_page(&lock(&self.store), table, before, limit, false)
     }
 
     /// Shoe `shoe` of `table` (the last shoe if `None`) replayed from the record: the recorded
@@ -182,5 +145,59 @@ pub(crate) fn shoe_replay(
         divergences,
         steps: out,
         shuffle,
+    })
+}
+
+/// Up to `limit` (default 50, at most 500) shoes of `table` numbered below `before`, newest
+/// first, with their times and counts of rounds and incidents, for the replay picker; rounds
+/// counted from the declared results when `declared` (a central copy holds no derived rounds).
+pub(crate) fn shoe_page(
+    store: &Store,
+    table: &str,
+    before: Option<u32>,
+    limit: Option<u32>,
+    declared: bool,
+) -> Result<ShoePage, ApiError> {
+    let limit = limit.unwrap_or(50).clamp(1, 500);
+    let id = store
+        .table_id(table)?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no table {table} on record")))?;
+    let mut listed = store.shoe_listing(id, before, limit + 1)?;
+    if declared {
+        // A copy without the derived rounds: the rounds its chained events declare.
+        for shoe in &mut listed {
+            shoe.rounds = store.results_declared(id, shoe)?;
+        }
+    }
+    let more = listed.len() > limit as usize;
+    listed.truncate(limit as usize);
+    // Each shoe's shuffle quality, derived from its recorded cards (nothing stored).
+    let numbers: Vec<u32> = listed.iter().map(|s| s.shoe).collect();
+    let shuffles = pitwatch_api::shuffle::recorded_shoe_shuffles(store, id, &numbers)?;
+    let at = |ms: Option<i64>| {
+        ms.and_then(Timestamp::from_unix_millis)
+            .map(|t| t.to_string())
+    };
+    Ok(ShoePage {
+        table: table.to_owned(),
+        next: if more {
+            listed.last().map(|s| s.shoe)
+        } else {
+            None
+        },
+        shoes: listed
+            .iter()
+            .map(|s| ShoeRow {
+                shoe: s.shoe,
+                started_at: at(s.started_ms),
+                ended_at: at(s.ended_ms),
+                rounds: s.rounds,
+                incidents: s.incidents,
+                shuffle: shuffles
+                    .iter()
+                    .find(|q| q.shoe == s.shoe)
+                    .map(ShuffleQuality::from),
+            })
+            .collect(),
     })
 }

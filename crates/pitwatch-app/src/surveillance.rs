@@ -39,9 +39,9 @@ use std::time::{Duration, Instant};
 use pitwatch_api::convert::round_result;
 use pitwatch_api::dto::{
     ApiError, CentralIncidentDetail, CentralIncidents, CentralPit, CentralTable, ErrorCode,
-    IncidentQuery, RoundResult, Session, ShoeReplay, TableTile,
+    IncidentQuery, RoundResult, Session, ShoePage, ShoeReplay, TableTile,
 };
-use pitwatch_api::pit::{Game, TableConfig};
+use pitwatch_api::pit::{CentralConfig, Game, TableConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::Output;
@@ -51,7 +51,7 @@ use pitwatch_sync::{mirror_path, redact, Central, Identity, SyncError};
 use crate::access::{Command, Principal};
 use crate::incidents::{incident_detail, incident_page};
 use crate::live::lock;
-use crate::replay::shoe_replay;
+use crate::replay::{shoe_page, shoe_replay};
 use crate::sessions::session_dto;
 
 /// Failed sign-ins in a row after which a name is locked.
@@ -427,6 +427,21 @@ impl Surveillance {
         )
     }
 
+    /// The shoes of `table` at `workstation` for the replay picker, as the workstation lists
+    /// them (rounds counted from the results its replicated events declare).
+    pub fn shoes(
+        &self,
+        workstation: &str,
+        table: &str,
+        before: Option<u32>,
+        limit: Option<u32>,
+    ) -> Result<ShoePage, ApiError> {
+        let ws = parse_id(workstation)?;
+        self.require(Watch::Replay, &ws)?;
+        let store = self.mirror(&ws)?;
+        shoe_page(&store, table, before, limit, true)
+    }
+
     /// The pit's tables and counts as its mirror stands.
     fn fill_pit(&self, id: &Identity, store: &Store, pit: &mut CentralPit) -> Result<(), ApiError> {
         pit.site_name = store.meta("site")?;
@@ -478,6 +493,39 @@ impl Surveillance {
         }
         Ok(())
     }
+}
+
+/// The environment variable that makes the desktop the surveillance view: `env:NAME` (the
+/// central URL is in variable NAME) or `file:PATH` (in a file only its owner may read).
+pub const CENTRAL_ENV: &str = "PITWATCH_CENTRAL";
+
+/// The central URL `spec` (`env:NAME` or `file:PATH`) names, by the same rules as a pit
+/// definition's `[central]` (`url_env`, `url_file`: owner-only). A plain URL is refused: the
+/// password it may hold would sit in the desktop's environment and launch scripts.
+pub fn central_url(spec: &str) -> Result<String, ApiError> {
+    let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+    let config = |url_env: Option<String>, url_file: Option<PathBuf>| CentralConfig {
+        url: None,
+        url_env,
+        url_file,
+        site: String::new(),
+        workstation: String::new(),
+        alert_after_s: 60,
+    };
+    let spec = spec.trim();
+    let config = if let Some(name) = spec.strip_prefix("env:") {
+        config(Some(name.to_owned()), None)
+    } else if let Some(path) = spec.strip_prefix("file:") {
+        config(None, Some(PathBuf::from(path)))
+    } else {
+        return Err(invalid(format!(
+            "{CENTRAL_ENV} must be env:NAME (the URL in variable NAME) or file:PATH (in a file \
+             only its owner may read), not the URL itself"
+        )));
+    };
+    config
+        .url()
+        .map_err(|e| invalid(format!("{CENTRAL_ENV}: {e}")))
 }
 
 /// Who exports a report from a central copy (`pitwatch export --central`): `user`, signed in

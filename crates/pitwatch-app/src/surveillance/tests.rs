@@ -265,6 +265,14 @@ fn the_surveillance_view_shows_both_workstations_and_replays_from_the_central_co
         );
     }
 
+    // The replay picker lists the shoes as the workstation does, rounds counted from the
+    // results the replicated events declare.
+    let central_shoes = view.shoes("sky/north", "BAC-1", None, None).expect("shoes");
+    let local_shoes =
+        crate::replay::shoe_page(&north.store, "BAC-1", None, None, false).expect("local shoes");
+    assert!(!central_shoes.shoes.is_empty());
+    assert_eq!(central_shoes, local_shoes);
+
     // A refresh picks up what was replicated since.
     let before = view.pits().expect("pits")[1].clone();
     south.play(100);
@@ -425,4 +433,27 @@ fn every_surveillance_read_for_every_role() {
     assert!(view
         .login("nowhere", "sam", STRONG)
         .is_err_and(|e| e.code == ErrorCode::InvalidInput));
+}
+
+#[test]
+fn the_central_url_comes_from_a_variable_or_an_owner_only_file_never_as_given() {
+    let err = central_url("postgres://ana:secret@db/central").expect_err("a plain URL");
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert!(!err.message.contains("secret"), "{}", err.message);
+    let err = central_url("env:PITWATCH_TEST_NO_SUCH_VARIABLE").expect_err("unset");
+    assert!(err.message.contains("is not set"), "{}", err.message);
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("central.url");
+    std::fs::write(&file, "postgres://ana:secret@db/central\n").expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let spec = format!("file:{}", file.display());
+    let err = central_url(&spec).expect_err("readable by others");
+    assert!(err.message.contains("chmod 600"), "{}", err.message);
+    assert!(!err.message.contains("secret"));
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    assert_eq!(
+        central_url(&spec).expect("owner-only"),
+        "postgres://ana:secret@db/central"
+    );
 }
