@@ -83,8 +83,20 @@ impl Bytes<'_> {
             14 => EventKind::TableStateChanged {
                 state: self.pick(TableState::ALL)?,
             },
-            _ => match self.byte()? % 4 {
+            _ => match self.byte()? % 5 {
                 0 => EventKind::CardsReplaced,
+                4 => {
+                    let cards = u32::from(self.byte()?) * 2;
+                    EventKind::DeckChecked {
+                        decks: self.maybe(|b| b.byte().map(|d| d % 10))?,
+                        cards,
+                        expected: cards + u32::from(self.byte()? % 3),
+                        missing: u32::from(self.byte()? % 2),
+                        extra: 0,
+                        foreign: 0,
+                        shuffler: None,
+                    }
+                }
                 1 => EventKind::BetsClosed,
                 2 => EventKind::Decision {
                     target: self.target()?,

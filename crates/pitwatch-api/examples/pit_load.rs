@@ -44,16 +44,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         sims.push(sim);
         let link = LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)));
         monitored.push(MonitoredTable {
-            config: TableConfig {
-                name: format!("T{:02}", i + 1),
-                game: Game::Baccarat,
-                rules: "nz-baccarat".into(),
-                decks: None,
+            config: TableConfig::new(
+                format!("T{:02}", i + 1),
+                Game::Baccarat,
+                "nz-baccarat",
                 device,
-                link: Some(link.clone()),
-                simulated: false,
-            },
+                Some(link.clone()),
+            ),
             link,
+            more_links: Vec::new(),
         });
     }
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);

@@ -116,6 +116,23 @@ pub fn describe(kind: &EventKind) -> String {
                 ruling.as_str().replace('_', " ")
             )
         }
+        EventKind::DeckChecked {
+            cards,
+            expected,
+            missing,
+            extra,
+            foreign,
+            ..
+        } => {
+            if cards == expected && missing + extra + foreign == 0 {
+                format!("Shuffler: shuffle done, deck check passed ({cards} cards)")
+            } else {
+                format!(
+                    "Shuffler: shuffle done, deck check FAILED ({cards} of {expected} cards; \
+                     {missing} missing, {extra} extra, {foreign} foreign)"
+                )
+            }
+        }
         #[allow(unreachable_patterns, reason = "the event vocabulary may grow")]
         other => format!("{other:?}"),
     }

@@ -684,7 +684,7 @@ impl From<&TableConfig> for TableTile {
             name: table.name.clone(),
             game: table.game,
             rule_book: table.rules.clone(),
-            protocol: Protocol::from(&table.device),
+            protocol: Protocol::from(&table.device()),
             link: table.describe_link(),
             status: LinkStatus::NotMonitored,
             status_detail: String::new(),

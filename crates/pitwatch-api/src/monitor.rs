@@ -55,8 +55,37 @@ pub const GROUP_MAX: usize = 1024;
 pub struct MonitoredTable {
     /// The table's configuration.
     pub config: TableConfig,
-    /// How to reach its device now.
+    /// How to reach its main device (`config.devices[0]`) now.
     pub link: LinkConfig,
+    /// How to reach each of its other devices now, in the order of `config.devices[1..]`.
+    pub more_links: Vec<LinkConfig>,
+}
+
+impl MonitoredTable {
+    /// A table whose devices are reached as its configuration says (a real pit: every device
+    /// has its `link`); `None` when a device has none.
+    pub fn from_config(config: TableConfig) -> Option<MonitoredTable> {
+        let mut links = config
+            .devices
+            .iter()
+            .map(|d| d.link.clone())
+            .collect::<Option<Vec<_>>>()?
+            .into_iter();
+        let link = links.next()?;
+        Some(MonitoredTable {
+            config,
+            link,
+            more_links: links.collect(),
+        })
+    }
+
+    /// The link of device `index` (0: the main device).
+    fn link_of(&self, index: usize) -> Option<&LinkConfig> {
+        match index {
+            0 => Some(&self.link),
+            k => self.more_links.get(k - 1),
+        }
+    }
 }
 
 /// How long the writer waits idle before it writes a checkpoint kept back from the journals.
@@ -156,6 +185,8 @@ pub enum MonitorEvent {
     Link {
         /// The table.
         table: String,
+        /// Which of the table's devices (0: its main device; the order of the pit definition).
+        device: usize,
         /// The new state.
         state: LinkState,
         /// What was connected to, or why it dropped.
@@ -201,6 +232,8 @@ pub enum MonitorEvent {
 }
 
 /// One input to the writer.
+/// Devices are numbered across the pit (one reader each, its own budget and spool name); the
+/// writer maps each to its table and the device's place at the table.
 #[derive(Debug, Clone)]
 pub(crate) enum Input {
     Transport(usize, TransportEvent),
@@ -276,8 +309,27 @@ impl Monitor {
             let _ = store.release_leases(&holder.process);
             holder.retire();
         };
+        // Every device of every table, in order: (table, device at the table).
+        let streams: Vec<(usize, usize)> = tables
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| (0..=t.more_links.len()).map(move |k| (i, k)))
+            .collect();
+        let stream_names: Vec<String> = streams
+            .iter()
+            .map(|&(i, k)| tables[i].config.stream_name(k))
+            .collect();
         let mut recorders = Vec::with_capacity(tables.len());
         for table in &tables {
+            if table.config.devices.len() != table.more_links.len() + 1 {
+                release(&mut store);
+                return Err(StoreError::Invalid(format!(
+                    "table {}: {} device(s) configured but {} link(s) given",
+                    table.config.name,
+                    table.config.devices.len(),
+                    table.more_links.len() + 1
+                )));
+            }
             let book = match table.config.rule_book() {
                 Ok(book) => book,
                 Err(e) => {
@@ -294,9 +346,15 @@ impl Monitor {
                 table.config.game.as_str(),
                 book,
                 crate::record::book_text(&table.config.rules).as_deref(),
-                Some(table.config.device),
+                Some(table.config.device()),
                 now,
-            ) {
+            )
+            .and_then(|mut recorder| {
+                for device in &table.config.devices[1..] {
+                    recorder.add_device(&store, device.protocol)?;
+                }
+                Ok(recorder)
+            }) {
                 Ok(recorder) => recorders.push(recorder),
                 Err(e) => {
                     release(&mut store);
@@ -304,20 +362,20 @@ impl Monitor {
                 }
             }
         }
-        let mut spool = Spool::new(options.spool, names.clone());
+        let mut spool = Spool::new(options.spool, stream_names.clone());
         let mut notes = Vec::new();
         let spool_lock = match spool_path(&store, &options) {
             Some(path) => attach_spool(
                 &mut spool,
                 &store,
                 &path,
-                &names,
+                &stream_names,
                 &holder.process,
                 &mut notes,
             ),
             None => None,
         };
-        let (intake, input, inputs) = Intake::new(tables.len(), options.device_budget);
+        let (intake, input, inputs) = Intake::new(streams.len(), options.device_budget);
         let (events_tx, events) = mpsc::sync_channel(options.publish_queue.max(16));
         if let Err(e) = store.set_busy_timeout(options.busy_wait) {
             release(&mut store);
@@ -329,6 +387,7 @@ impl Monitor {
             journals: Vec::new(),
             store: Some(store),
             recorders,
+            streams: streams.clone(),
             by_name: names
                 .iter()
                 .enumerate()
@@ -373,19 +432,24 @@ impl Monitor {
             }
         };
         let mut monitor = Monitor {
-            readers: Vec::with_capacity(tables.len()),
+            readers: Vec::with_capacity(streams.len()),
             input: input.clone(),
             intake: Arc::clone(&intake),
             writer: Some(writer),
             clock: Arc::clone(&clock),
         };
-        for (index, table) in tables.iter().enumerate() {
+        for (index, &(t, k)) in streams.iter().enumerate() {
+            let table = &tables[t];
+            let (Some(link), Some(device)) = (table.link_of(k), table.config.devices.get(k)) else {
+                continue;
+            };
             let sink = DeviceSink {
                 device: index,
                 intake: Arc::clone(&intake),
                 tx: input.clone(),
+                screen: device.protocol.screen(),
             };
-            match spawn_device_into(&table.link, clock.clone(), Box::new(sink)) {
+            match spawn_device_into(link, clock.clone(), Box::new(sink)) {
                 Ok(handle) => monitor.readers.push(handle),
                 Err(e) => {
                     // Stop what started (the writer gives the leases up as it ends).
@@ -395,7 +459,7 @@ impl Monitor {
                          threads or memory)",
                         table.config.name,
                         index,
-                        tables.len()
+                        streams.len()
                     )));
                 }
             }
@@ -663,6 +727,8 @@ struct Writer {
     /// The checkpoint journals as last published.
     journals: Vec<pitwatch_store::JournalStatus>,
     recorders: Vec<TableRecorder>,
+    /// Each device's (table, device at the table), by the device's number in the pit.
+    streams: Vec<(usize, usize)>,
     by_name: HashMap<String, usize>,
     intake: Arc<Intake>,
     inputs: Receiver<Queued>,
@@ -856,8 +922,10 @@ impl Writer {
             let mut derived = Vec::new();
             let mut link: Option<MonitorEvent> = None;
             match &input {
-                Input::Transport(index, event) => {
-                    let index = *index;
+                Input::Transport(stream, event) => {
+                    let Some(&(index, device)) = self.streams.get(*stream) else {
+                        continue;
+                    };
                     let Some(recorder) = self.recorders.get_mut(index) else {
                         continue;
                     };
@@ -879,6 +947,7 @@ impl Writer {
                                     }
                                 });
                             recorder.plan_connect(
+                                device,
                                 &mut flight.writes,
                                 description,
                                 identity,
@@ -887,6 +956,7 @@ impl Writer {
                             );
                             link = Some(MonitorEvent::Link {
                                 table: recorder.name().to_owned(),
+                                device,
                                 state: LinkState::Connected,
                                 detail: description.clone(),
                                 at: *at,
@@ -895,6 +965,7 @@ impl Writer {
                         TransportEvent::ConnectFailed { at, reason, .. } => {
                             link = Some(MonitorEvent::Link {
                                 table: recorder.name().to_owned(),
+                                device,
                                 state: LinkState::Retrying,
                                 detail: reason.clone(),
                                 at: *at,
@@ -902,6 +973,7 @@ impl Writer {
                         }
                         TransportEvent::Chunk { received_at, bytes } => {
                             if let Err(e) = recorder.plan_chunk(
+                                device,
                                 &mut flight.writes,
                                 *received_at,
                                 bytes,
@@ -914,9 +986,16 @@ impl Writer {
                             }
                         }
                         TransportEvent::Disconnected { at, reason } => {
-                            recorder.plan_disconnect(&mut flight.writes, *at, reason, &mut derived);
+                            recorder.plan_disconnect(
+                                device,
+                                &mut flight.writes,
+                                *at,
+                                reason,
+                                &mut derived,
+                            );
                             link = Some(MonitorEvent::Link {
                                 table: recorder.name().to_owned(),
+                                device,
                                 state: LinkState::Disconnected,
                                 detail: reason.clone(),
                                 at: *at,
@@ -931,11 +1010,13 @@ impl Writer {
                     }
                     flight.shown.extend(link.take().map(Shown::Event));
                 }
-                Input::Gap(index, gap) => {
-                    let index = *index;
+                Input::Gap(stream, gap) => {
+                    let Some(&(index, device)) = self.streams.get(*stream) else {
+                        continue;
+                    };
                     let now = self.clock.now();
                     if let Some(recorder) = self.recorders.get_mut(index) {
-                        recorder.plan_gap(&mut flight.writes, gap, now, &mut derived);
+                        recorder.plan_gap(device, &mut flight.writes, gap, now, &mut derived);
                         flight
                             .shown
                             .push(Shown::Derived(index, derived, recorder.view()));

@@ -193,8 +193,23 @@ pub struct SiteConfig {
 }
 
 /// One table.
+///
+/// A table has one device or several (typically a card-reading shoe and an automatic shuffler),
+/// each with its own protocol and link. In TOML, one device is `device = { protocol = … }` with
+/// `link = { … }` beside it; several are a list:
+///
+/// ```toml
+/// [[table.device]]
+/// role = "shoe"
+/// protocol = "angel-eye"
+/// link = { kind = "serial", path = "/dev/ttyUSB0", baud = 9600 }
+/// [[table.device]]
+/// role = "shuffler"
+/// protocol = "pitwatch"
+/// link = { kind = "tcp", address = "10.0.0.5:4001" }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RawTable", into = "RawTable")]
 pub struct TableConfig {
     /// The table's name as the pit knows it (unique), e.g. `BAC-1`.
     pub name: String,
@@ -205,20 +220,232 @@ pub struct TableConfig {
     /// Decks in the table's shoe, for a device that does not report its deck count (a barcode
     /// or Angel Eye shoe): without it such a shoe is followed as the rule book's default. A
     /// shuffle that reports its deck count is followed as reported.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decks: Option<u8>,
-    /// The card-reading device's protocol and its settings, e.g. `{ protocol = "angel-eye" }`.
-    pub device: ProtocolConfig,
-    /// How the device is reached: a serial port or a TCP device server, with timeouts and
-    /// reconnect backoff, e.g. `{ kind = "serial", path = "/dev/ttyUSB0", baud = 4800 }`.
-    pub link: Option<LinkConfig>,
-    /// Simulated by Pitwatch itself (only in the demo pit): the link is a pseudo-terminal the app
-    /// creates at start-up.
-    #[serde(default)]
+    /// The table's devices, at least one; the first is the table's main device (its shoe, or
+    /// the only device). Every device's bytes are journaled in sessions of its own, and the
+    /// rules engine sees one stream per table, in the order the host received them.
+    pub devices: Vec<TableDevice>,
+    /// Simulated by Pitwatch itself (only in the demo pit): each link is a pseudo-terminal the
+    /// app creates at start-up.
     pub simulated: bool,
 }
 
+/// One device of a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableDevice {
+    /// What the device is at the table.
+    pub role: DeviceRole,
+    /// The device's protocol and its settings, e.g. `{ protocol = "angel-eye" }`.
+    pub protocol: ProtocolConfig,
+    /// How the device is reached: a serial port or a TCP device server, with timeouts and
+    /// reconnect backoff, e.g. `{ kind = "serial", path = "/dev/ttyUSB0", baud = 4800 }`.
+    pub link: Option<LinkConfig>,
+}
+
+/// What a device is at its table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceRole {
+    /// A card-reading shoe (or any device that reports the cards dealt).
+    Shoe,
+    /// An automatic shuffler: shuffles, counts and deck checks, never cards.
+    Shuffler,
+    /// A dealer console or box sensor (decisions, actions, declared misdeals).
+    Console,
+}
+
+impl DeviceRole {
+    /// The role's name as written in configuration.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DeviceRole::Shoe => "shoe",
+            DeviceRole::Shuffler => "shuffler",
+            DeviceRole::Console => "console",
+        }
+    }
+
+    /// The role a single `device = { … }` has: what its Pitwatch-protocol role says, else a shoe.
+    fn of(protocol: &ProtocolConfig) -> DeviceRole {
+        match protocol {
+            ProtocolConfig::Pitwatch(config) => match config.role {
+                Some(pitwatch_proto::Role::Shuffler) => DeviceRole::Shuffler,
+                Some(pitwatch_proto::Role::Console) => DeviceRole::Console,
+                _ => DeviceRole::Shoe,
+            },
+            _ => DeviceRole::Shoe,
+        }
+    }
+}
+
+/// A table as written in TOML (one `device` and `link`, or a list of devices).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTable {
+    name: String,
+    game: Game,
+    rules: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    decks: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    device: Option<toml::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    link: Option<LinkConfig>,
+    #[serde(default)]
+    simulated: bool,
+}
+
+impl TryFrom<RawTable> for TableConfig {
+    type Error = String;
+
+    fn try_from(raw: RawTable) -> Result<TableConfig, String> {
+        let devices = match raw.device {
+            None => return Err(format!("table {:?}: no device (add device = {{ protocol = \"angel-eye\" }} or [[table.device]] entries)", raw.name)),
+            Some(toml::Value::Array(entries)) => {
+                if raw.link.is_some() {
+                    return Err(format!(
+                        "table {:?}: with a list of devices, each [[table.device]] has its own link",
+                        raw.name
+                    ));
+                }
+                if entries.is_empty() {
+                    return Err(format!("table {:?}: the list of devices is empty", raw.name));
+                }
+                entries
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, entry)| device_entry(entry).map_err(|e| format!("table {:?} device {}: {e}", raw.name, i + 1)))
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+            Some(single) => {
+                let protocol: ProtocolConfig = single
+                    .try_into()
+                    .map_err(|e| format!("table {:?} device: {e}", raw.name))?;
+                vec![TableDevice {
+                    role: DeviceRole::of(&protocol),
+                    protocol,
+                    link: raw.link,
+                }]
+            }
+        };
+        let mut devices = devices;
+        // A shuffler beside a card-reading shoe shuffles for the shoe: its completed shuffles
+        // are deck checks held for the shoe loaded next, not shoes of their own.
+        if devices.iter().any(|d| d.role == DeviceRole::Shoe) {
+            for device in &mut devices {
+                if let (DeviceRole::Shuffler, ProtocolConfig::Pitwatch(config)) =
+                    (device.role, &mut device.protocol)
+                {
+                    config.beside_shoe = true;
+                }
+            }
+        }
+        Ok(TableConfig {
+            name: raw.name,
+            game: raw.game,
+            rules: raw.rules,
+            decks: raw.decks,
+            devices,
+            simulated: raw.simulated,
+        })
+    }
+}
+
+/// One `[[table.device]]`: `role`, `link` and the protocol with its settings side by side.
+fn device_entry(entry: toml::Value) -> Result<TableDevice, String> {
+    let toml::Value::Table(mut table) = entry else {
+        return Err("a device is a table of role, protocol and link".to_owned());
+    };
+    let role: DeviceRole = match table.remove("role") {
+        Some(value) => value
+            .try_into()
+            .map_err(|_| "role must be \"shoe\", \"shuffler\" or \"console\"".to_owned())?,
+        None => DeviceRole::Shoe,
+    };
+    let link: Option<LinkConfig> = match table.remove("link") {
+        Some(value) => Some(value.try_into().map_err(|e| format!("link: {e}"))?),
+        None => None,
+    };
+    let mut protocol: ProtocolConfig = toml::Value::Table(table)
+        .try_into()
+        .map_err(|e| e.to_string())?;
+    if let ProtocolConfig::Pitwatch(config) = &mut protocol {
+        config.role = Some(match role {
+            DeviceRole::Shoe => pitwatch_proto::Role::Shoe,
+            DeviceRole::Shuffler => pitwatch_proto::Role::Shuffler,
+            DeviceRole::Console => pitwatch_proto::Role::Console,
+        });
+    }
+    Ok(TableDevice {
+        role,
+        protocol,
+        link,
+    })
+}
+
+impl From<TableConfig> for RawTable {
+    fn from(table: TableConfig) -> RawTable {
+        let value = |v: Result<toml::Value, toml::ser::Error>| v.ok();
+        let (device, link) = match table.devices.as_slice() {
+            [one] if one.role == DeviceRole::of(&one.protocol) => {
+                (value(toml::Value::try_from(one.protocol)), one.link.clone())
+            }
+            many => (
+                Some(toml::Value::Array(
+                    many.iter()
+                        .filter_map(|d| {
+                            let mut entry = match toml::Value::try_from(d.protocol).ok()? {
+                                toml::Value::Table(t) => t,
+                                _ => return None,
+                            };
+                            entry.remove("role");
+                            entry
+                                .insert("role".into(), toml::Value::String(d.role.as_str().into()));
+                            if let Some(link) = &d.link {
+                                entry.insert("link".into(), toml::Value::try_from(link).ok()?);
+                            }
+                            Some(toml::Value::Table(entry))
+                        })
+                        .collect(),
+                )),
+                None,
+            ),
+        };
+        RawTable {
+            name: table.name,
+            game: table.game,
+            rules: table.rules,
+            decks: table.decks,
+            device,
+            link,
+            simulated: table.simulated,
+        }
+    }
+}
+
 impl TableConfig {
+    /// A table with one device (`protocol`, reached by `link`), its deck count from the rule
+    /// book, not simulated.
+    pub fn new(
+        name: impl Into<String>,
+        game: Game,
+        rules: impl Into<String>,
+        protocol: ProtocolConfig,
+        link: Option<LinkConfig>,
+    ) -> TableConfig {
+        TableConfig {
+            name: name.into(),
+            game,
+            rules: rules.into(),
+            decks: None,
+            devices: vec![TableDevice {
+                role: DeviceRole::of(&protocol),
+                protocol,
+                link,
+            }],
+            simulated: false,
+        }
+    }
+
     /// The rule book as the table uses it: `rules`, with the table's deck count when it gives one
     /// (`nz-baccarat;decks=6`, see [`RuleBook::reference`]). The recorder keeps this reference
     /// with the table, so replay loads exactly the book the table was followed with.
@@ -234,12 +461,46 @@ impl TableConfig {
         RuleBook::load(&self.rules_reference())
     }
 
-    /// How the device is reached, for people.
+    /// The main device's protocol (the shoe's, or the only device's).
+    pub fn device(&self) -> ProtocolConfig {
+        self.devices.first().map_or(
+            ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig::default()),
+            |d| d.protocol,
+        )
+    }
+
+    /// The main device's link, if it has one.
+    pub fn link(&self) -> Option<&LinkConfig> {
+        self.devices.first().and_then(|d| d.link.as_ref())
+    }
+
+    /// The name device `index` of this table goes by in the monitor's spool and messages: the
+    /// table's own name for its main device, `NAME#2`, `NAME#3`, … for the others.
+    pub fn stream_name(&self, index: usize) -> String {
+        if index == 0 {
+            self.name.clone()
+        } else {
+            format!("{}#{}", self.name, index + 1)
+        }
+    }
+
+    /// How the main device is reached, for people (with the other devices after it).
     pub fn describe_link(&self) -> String {
-        match (&self.link, self.simulated) {
-            (_, true) => "simulated".to_owned(),
-            (Some(link), false) => link.transport.describe(),
-            (None, false) => "no link".to_owned(),
+        if self.simulated {
+            return "simulated".to_owned();
+        }
+        let one = |d: &TableDevice| match &d.link {
+            Some(link) => link.transport.describe(),
+            None => "no link".to_owned(),
+        };
+        match self.devices.as_slice() {
+            [] => "no link".to_owned(),
+            [only] => one(only),
+            many => many
+                .iter()
+                .map(|d| format!("{}: {}", d.role.as_str(), one(d)))
+                .collect::<Vec<_>>()
+                .join("; "),
         }
     }
 }
@@ -372,73 +633,117 @@ impl PitConfig {
                     table.game.as_str()
                 ));
             }
-            match (&table.link, table.simulated) {
-                (Some(_), true) => problems.push(format!(
-                    "{label}: a table has either a link or simulated = true, not both"
-                )),
-                (None, false) => problems.push(format!(
-                    "{label}: no link (add link = {{ kind = \"serial\", path = ..., baud = ... }} or {{ kind = \"tcp\", address = \"host:port\" }})"
-                )),
-                _ => {}
+            let shoes = table
+                .devices
+                .iter()
+                .filter(|d| d.role == DeviceRole::Shoe)
+                .count();
+            if shoes > 1 {
+                problems.push(format!(
+                    "{label}: {shoes} devices are shoes; a table has at most one card-reading shoe"
+                ));
             }
-            if let Some(link) = &table.link {
-                if link.backoff.initial_ms < BACKOFF_FLOOR_MS {
+            let several = table.devices.len() > 1;
+            for (k, device) in table.devices.iter().enumerate() {
+                let label = if several {
+                    format!("{label} device {} ({})", k + 1, device.role.as_str())
+                } else {
+                    label.clone()
+                };
+                if device.role == DeviceRole::Shuffler
+                    && !matches!(device.protocol, ProtocolConfig::Pitwatch(_))
+                {
                     problems.push(format!(
-                        "{label}: link backoff.initial_ms must be at least {BACKOFF_FLOOR_MS} (a \
-                         port that is not there would be retried without pause)"
+                        "{label}: a shuffler speaks the Pitwatch protocol (protocol = \"pitwatch\"), not {}",
+                        device.protocol.name()
                     ));
                 }
-                if link.backoff.max_ms < link.backoff.initial_ms {
-                    problems.push(format!(
-                        "{label}: link backoff.max_ms must be at least backoff.initial_ms"
-                    ));
-                }
-                match &link.transport {
-                    pitwatch_transport::TransportConfig::Tcp(tcp) => {
-                        if tcp
-                            .address
-                            .rsplit_once(':')
-                            .and_then(|(_, p)| p.parse::<u16>().ok())
-                            .is_none()
-                        {
-                            problems.push(format!(
-                                "{label}: link address {:?} is not host:port",
-                                tcp.address
-                            ));
-                        }
-                    }
-                    pitwatch_transport::TransportConfig::Serial(serial) => {
-                        if serial.path.trim().is_empty() {
-                            problems.push(format!("{label}: link path is empty"));
-                        } else if control_char(&serial.path).is_some() {
-                            problems.push(format!("{label}: link path holds a control character"));
-                        }
-                        if serial.baud == 0 {
-                            problems.push(format!("{label}: link baud must be above 0"));
-                        }
-                        if !(5..=8).contains(&serial.data_bits) {
-                            problems.push(format!("{label}: link data_bits must be 5 to 8"));
-                        }
-                        if !(1..=2).contains(&serial.stop_bits) {
-                            problems.push(format!("{label}: link stop_bits must be 1 or 2"));
-                        }
-                    }
-                }
+                link_problems(
+                    &label,
+                    device.link.as_ref(),
+                    table.simulated,
+                    self.demo,
+                    &mut problems,
+                );
             }
             if table.simulated && !self.demo {
                 problems.push(format!(
                     "{label}: simulated devices are only allowed in a demo pit (demo = true)"
                 ));
             }
-            // A demo records simulated rounds and has a supervisor with a published password:
-            // it must never sit beside a real device in one record.
-            if self.demo && table.link.is_some() {
+        }
+        problems
+    }
+}
+
+/// What is wrong with one device's link (or its lack of one).
+fn link_problems(
+    label: &str,
+    link: Option<&LinkConfig>,
+    simulated: bool,
+    demo: bool,
+    problems: &mut Vec<String>,
+) {
+    match (link, simulated) {
+        (Some(_), true) => problems.push(format!(
+            "{label}: a table has either a link or simulated = true, not both"
+        )),
+        (None, false) => problems.push(format!(
+            "{label}: no link (add link = {{ kind = \"serial\", path = ..., baud = ... }} or {{ kind = \"tcp\", address = \"host:port\" }})"
+        )),
+        _ => {}
+    }
+    let Some(link) = link else {
+        return;
+    };
+    if link.backoff.initial_ms < BACKOFF_FLOOR_MS {
+        problems.push(format!(
+            "{label}: link backoff.initial_ms must be at least {BACKOFF_FLOOR_MS} (a \
+             port that is not there would be retried without pause)"
+        ));
+    }
+    if link.backoff.max_ms < link.backoff.initial_ms {
+        problems.push(format!(
+            "{label}: link backoff.max_ms must be at least backoff.initial_ms"
+        ));
+    }
+    match &link.transport {
+        pitwatch_transport::TransportConfig::Tcp(tcp) => {
+            if tcp
+                .address
+                .rsplit_once(':')
+                .and_then(|(_, p)| p.parse::<u16>().ok())
+                .is_none()
+            {
                 problems.push(format!(
-                    "{label}: a demo pit (demo = true) cannot have a real link; remove demo = true to watch real devices"
+                    "{label}: link address {:?} is not host:port",
+                    tcp.address
                 ));
             }
         }
-        problems
+        pitwatch_transport::TransportConfig::Serial(serial) => {
+            if serial.path.trim().is_empty() {
+                problems.push(format!("{label}: link path is empty"));
+            } else if control_char(&serial.path).is_some() {
+                problems.push(format!("{label}: link path holds a control character"));
+            }
+            if serial.baud == 0 {
+                problems.push(format!("{label}: link baud must be above 0"));
+            }
+            if !(5..=8).contains(&serial.data_bits) {
+                problems.push(format!("{label}: link data_bits must be 5 to 8"));
+            }
+            if !(1..=2).contains(&serial.stop_bits) {
+                problems.push(format!("{label}: link stop_bits must be 1 or 2"));
+            }
+        }
+    }
+    // A demo records simulated rounds and has a supervisor with a published password: it must
+    // never sit beside a real device in one record.
+    if demo {
+        problems.push(format!(
+            "{label}: a demo pit (demo = true) cannot have a real link; remove demo = true to watch real devices"
+        ));
     }
 }
 
@@ -454,7 +759,7 @@ mod tests {
         assert!(pit
             .tables
             .iter()
-            .any(|t| Protocol::from(&t.device) == Protocol::Barcode));
+            .any(|t| Protocol::from(&t.device()) == Protocol::Barcode));
     }
 
     #[test]

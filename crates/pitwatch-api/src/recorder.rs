@@ -442,21 +442,42 @@ struct Garbage {
     pieces: u64,
 }
 
-/// Records one table: its codec, its engine, and its place in the store.
-pub struct TableRecorder {
-    table: TableId,
-    name: String,
+/// One device of a table: its codec, its current session and where its bytes went last.
+struct DeviceStream {
     protocol: Option<ProtocolConfig>,
     decoder: Option<Box<dyn Decoder>>,
-    engine: Engine,
-    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`).
-    shuffle: ShuffleWatch,
     session: Option<RowRef<SessionId>>,
     last_chunk: Option<RowRef<ChunkId>>,
     port: String,
+    garbage: Option<Garbage>,
+}
+
+impl DeviceStream {
+    fn new(protocol: Option<ProtocolConfig>, port: String) -> DeviceStream {
+        DeviceStream {
+            decoder: protocol.map(|p| p.decoder(1)),
+            protocol,
+            session: None,
+            last_chunk: None,
+            port,
+            garbage: None,
+        }
+    }
+}
+
+/// Records one table: its devices' codecs, its engine, and its place in the store. A table may
+/// have several devices (a shoe and a shuffler); each has sessions of its own in the store, and
+/// the events of all of them make one stream for the engine, numbered in the order the host
+/// received them.
+pub struct TableRecorder {
+    table: TableId,
+    name: String,
+    devices: Vec<DeviceStream>,
+    engine: Engine,
+    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`).
+    shuffle: ShuffleWatch,
     next_seq: u64,
     scratch: Vec<DecodeOutput>,
-    garbage: Option<Garbage>,
 }
 
 impl TableRecorder {
@@ -540,16 +561,11 @@ impl TableRecorder {
         let mut recorder = TableRecorder {
             table,
             name: name.to_owned(),
-            decoder: protocol.map(|p| p.decoder(1)),
-            protocol,
+            devices: vec![DeviceStream::new(protocol, port)],
             engine,
             shuffle,
-            session: None,
-            last_chunk: None,
-            port,
             next_seq,
             scratch: Vec::new(),
-            garbage: None,
         };
         let mut writes = Writes::new();
         for (shoe, first_seq, carry) in missing {
@@ -574,6 +590,32 @@ impl TableRecorder {
         Ok(recorder)
     }
 
+    /// Adds another device of the table (a shuffler beside the shoe) and returns its index, by
+    /// which the `plan_*` methods address it (the device given to [`TableRecorder::resume`] is
+    /// 0). Bytes recovered from a spool for it start a session on the port its protocol and
+    /// settings were last connected on.
+    pub fn add_device(
+        &mut self,
+        store: &Store,
+        protocol: ProtocolConfig,
+    ) -> Result<usize, StoreError> {
+        let settings = serde_json::to_string(&protocol).unwrap_or_default();
+        let port = store
+            .sessions(self.table)?
+            .into_iter()
+            .rev()
+            .find(|s| s.device.settings == settings)
+            .map(|s| s.device.port)
+            .unwrap_or_default();
+        self.devices.push(DeviceStream::new(Some(protocol), port));
+        Ok(self.devices.len() - 1)
+    }
+
+    /// How many devices this recorder follows.
+    pub fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
     /// The table's id in the store.
     pub fn table(&self) -> TableId {
         self.table
@@ -596,9 +638,9 @@ impl TableRecorder {
         self.shuffle.provisional()
     }
 
-    /// The current device session, if connected and on record.
+    /// The main device's current session, if connected and on record.
     pub fn session(&self) -> Option<SessionId> {
-        match self.session {
+        match self.devices.first().and_then(|d| d.session) {
             Some(RowRef::Known(session)) => Some(session),
             _ => None,
         }
@@ -616,22 +658,27 @@ impl TableRecorder {
     /// A session still open is ended first.
     pub fn plan_connect(
         &mut self,
+        device: usize,
         writes: &mut Writes,
         port: &str,
         identity: DeviceIdentity,
         now: Timestamp,
         derived: &mut Vec<PlannedDerived>,
     ) {
-        if self.session.is_some() {
-            self.plan_disconnect(writes, now, "a new connection replaced it", derived);
+        let Some(stream) = self.devices.get(device) else {
+            return;
+        };
+        if stream.session.is_some() {
+            self.plan_disconnect(device, writes, now, "a new connection replaced it", derived);
         }
-        let settings = match &self.protocol {
+        let stream = &mut self.devices[device];
+        let settings = match &stream.protocol {
             Some(protocol) => serde_json::to_string(protocol).unwrap_or_else(|_| "{}".into()),
             None => "{}".to_owned(),
         };
         let device = writes.push(Op::Device {
             identity: DeviceIdentity {
-                protocol: self
+                protocol: stream
                     .protocol
                     .as_ref()
                     .map_or("events", |p| p.name())
@@ -649,10 +696,10 @@ impl TableRecorder {
         });
         // Each session decodes with a fresh codec, so replaying a session's bytes on their own
         // reproduces exactly what was decoded live.
-        self.decoder = self.protocol.map(|p| p.decoder(1));
-        self.session = Some(RowRef::New(session));
-        self.last_chunk = None;
-        self.port = port.to_owned();
+        stream.decoder = stream.protocol.map(|p| p.decoder(1));
+        stream.session = Some(RowRef::New(session));
+        stream.last_chunk = None;
+        stream.port = port.to_owned();
     }
 
     /// Plans one chunk of bytes as received at `received_at`: journaled, decoded, judged. Bytes
@@ -660,33 +707,45 @@ impl TableRecorder {
     /// were lost) start a session on the port last connected to.
     pub fn plan_chunk(
         &mut self,
+        device: usize,
         writes: &mut Writes,
         received_at: Timestamp,
         bytes: &[u8],
         derived: &mut Vec<PlannedDerived>,
     ) -> Result<(), StoreError> {
-        if self.decoder.is_none() {
+        let Some(stream) = self.devices.get(device) else {
+            return Err(StoreError::Invalid(format!(
+                "table {}: bytes arrived for device {} of {}",
+                self.name,
+                device + 1,
+                self.devices.len()
+            )));
+        };
+        if stream.decoder.is_none() {
             return Err(StoreError::Invalid(format!(
                 "table {}: bytes arrived for a source without a codec",
                 self.name
             )));
         }
-        let session = match self.session {
+        let session = match stream.session {
             Some(session) => session,
             None => {
-                let port = if self.port.is_empty() {
+                let port = if stream.port.is_empty() {
                     "unknown port".to_owned()
                 } else {
-                    self.port.clone()
+                    stream.port.clone()
                 };
                 self.plan_connect(
+                    device,
                     writes,
                     &port,
                     DeviceIdentity::default(),
                     received_at,
                     derived,
                 );
-                self.session.unwrap_or(RowRef::New(usize::MAX))
+                self.devices[device]
+                    .session
+                    .unwrap_or(RowRef::New(usize::MAX))
             }
         };
         let chunk = RowRef::New(writes.push(Op::Chunk {
@@ -694,12 +753,13 @@ impl TableRecorder {
             at: received_at,
             bytes: bytes.to_vec(),
         }));
-        self.last_chunk = Some(chunk);
+        let stream = &mut self.devices[device];
+        stream.last_chunk = Some(chunk);
         self.scratch.clear();
-        if let Some(decoder) = self.decoder.as_mut() {
+        if let Some(decoder) = stream.decoder.as_mut() {
             decoder.push(bytes, received_at, &mut self.scratch);
         }
-        self.plan_outputs(writes, session, chunk, derived);
+        self.plan_outputs(device, writes, session, chunk, derived);
         Ok(())
     }
 
@@ -707,13 +767,14 @@ impl TableRecorder {
     /// rejected, and the session row gets its end and `reason`.
     pub fn plan_disconnect(
         &mut self,
+        device: usize,
         writes: &mut Writes,
         now: Timestamp,
         reason: &str,
         derived: &mut Vec<PlannedDerived>,
     ) -> Option<()> {
-        let session = self.session?;
-        self.plan_session_end(writes, session, now, derived);
+        let session = self.devices.get(device)?.session?;
+        self.plan_session_end(device, writes, session, now, derived);
         writes.push(Op::EndSession {
             session,
             at: now,
@@ -724,23 +785,28 @@ impl TableRecorder {
 
     fn plan_session_end(
         &mut self,
+        device: usize,
         writes: &mut Writes,
         session: RowRef<SessionId>,
         now: Timestamp,
         derived: &mut Vec<PlannedDerived>,
     ) {
+        let Some(stream) = self.devices.get_mut(device) else {
+            return;
+        };
         self.scratch.clear();
-        if let Some(decoder) = self.decoder.as_mut() {
+        if let Some(decoder) = stream.decoder.as_mut() {
             decoder.finish(now, &mut self.scratch);
         }
         // Leftover bytes were journaled with the chunks they came in; their frame rows point at
         // the session's last chunk. With no chunk there can be no leftovers.
-        if let Some(chunk) = self.last_chunk {
-            self.plan_outputs(writes, session, chunk, derived);
+        if let Some(chunk) = stream.last_chunk {
+            self.plan_outputs(device, writes, session, chunk, derived);
         }
-        self.flush_garbage(writes, derived);
-        self.session = None;
-        self.last_chunk = None;
+        self.flush_device_garbage(device, writes, derived);
+        let stream = &mut self.devices[device];
+        stream.session = None;
+        stream.last_chunk = None;
     }
 
     /// Plans an event entered at the console by `by` (a card exposed, the cut position, the
@@ -792,6 +858,7 @@ impl TableRecorder {
     /// how many bytes were lost and when.
     pub fn plan_gap(
         &mut self,
+        device: usize,
         writes: &mut Writes,
         gap: &Gap,
         now: Timestamp,
@@ -801,7 +868,7 @@ impl TableRecorder {
             "{} bytes could not be recorded (the database could not be written and the spool was full)",
             gap.bytes
         );
-        self.plan_disconnect(writes, gap.first, &reason, derived);
+        self.plan_disconnect(device, writes, gap.first, &reason, derived);
         self.plan_interruption(writes, now, derived);
         let message = format!(
             "{} bytes ({} reads) from this table's device were not recorded: they arrived from {} \
@@ -870,7 +937,19 @@ impl TableRecorder {
     /// Writes the run of rejected bytes held back so far as one frame row. Called at the end of
     /// each group of inputs, so a row never waits longer than its group.
     pub fn flush_garbage(&mut self, writes: &mut Writes, derived: &mut Vec<PlannedDerived>) {
-        let Some(garbage) = self.garbage.take() else {
+        for device in 0..self.devices.len() {
+            self.flush_device_garbage(device, writes, derived);
+        }
+    }
+
+    /// Writes the run of rejected bytes one device held back so far as one frame row.
+    fn flush_device_garbage(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let Some(garbage) = self.devices.get_mut(device).and_then(|d| d.garbage.take()) else {
             return;
         };
         let reason = if garbage.pieces > 1 {
@@ -899,16 +978,19 @@ impl TableRecorder {
     /// Called once the writes planned so far have committed: rows this recorder refers to by
     /// their place in the writes get their ids.
     pub fn settle(&mut self, written: &Written) {
-        if let Some(RowRef::New(slot)) = self.session {
-            self.session = written.id(slot).map(|id| RowRef::Known(SessionId(id)));
-        }
-        if let Some(RowRef::New(slot)) = self.last_chunk {
-            self.last_chunk = written.id(slot).map(|id| RowRef::Known(ChunkId(id)));
+        for stream in &mut self.devices {
+            if let Some(RowRef::New(slot)) = stream.session {
+                stream.session = written.id(slot).map(|id| RowRef::Known(SessionId(id)));
+            }
+            if let Some(RowRef::New(slot)) = stream.last_chunk {
+                stream.last_chunk = written.id(slot).map(|id| RowRef::Known(ChunkId(id)));
+            }
         }
     }
 
     fn plan_outputs(
         &mut self,
+        device: usize,
         writes: &mut Writes,
         session: RowRef<SessionId>,
         chunk: RowRef<ChunkId>,
@@ -919,7 +1001,7 @@ impl TableRecorder {
             match output {
                 DecodeOutput::Rejected(r) => {
                     let reason = format!("{}: {}", r.kind.as_str(), r.reason);
-                    match &mut self.garbage {
+                    match &mut self.devices[device].garbage {
                         Some(g)
                             if g.session == session
                                 && g.bytes.len() + r.bytes.len() <= GARBAGE_ROW_MAX =>
@@ -928,8 +1010,8 @@ impl TableRecorder {
                             g.pieces += 1;
                         }
                         _ => {
-                            self.flush_garbage(writes, derived);
-                            self.garbage = Some(Garbage {
+                            self.flush_device_garbage(device, writes, derived);
+                            self.devices[device].garbage = Some(Garbage {
                                 session,
                                 chunk,
                                 at: r.at,
@@ -942,7 +1024,7 @@ impl TableRecorder {
                 }
                 DecodeOutput::Accepted(a) => {
                     // Rejected bytes before this frame come first in the record too.
-                    self.flush_garbage(writes, derived);
+                    self.flush_device_garbage(device, writes, derived);
                     let frame = writes.push(Op::Frame {
                         session,
                         chunk,
@@ -1096,7 +1178,7 @@ impl TableRecorder {
     ) -> Result<SessionId, StoreError> {
         let mut writes = Writes::new();
         let mut planned = Vec::new();
-        self.plan_connect(&mut writes, port, identity, now, &mut planned);
+        self.plan_connect(0, &mut writes, port, identity, now, &mut planned);
         let mut batch = store.batch(now)?;
         self.run(&mut batch, writes, planned, &mut Vec::new())?;
         batch.commit()?;
@@ -1113,7 +1195,7 @@ impl TableRecorder {
         bytes: &[u8],
         derived: &mut Vec<Derived>,
     ) -> Result<(), StoreError> {
-        if self.session.is_none() {
+        if self.devices.first().and_then(|d| d.session).is_none() {
             return Err(StoreError::Invalid(format!(
                 "table {}: bytes arrived with no device session",
                 self.name
@@ -1121,7 +1203,7 @@ impl TableRecorder {
         }
         let mut writes = Writes::new();
         let mut planned = Vec::new();
-        self.plan_chunk(&mut writes, received_at, bytes, &mut planned)?;
+        self.plan_chunk(0, &mut writes, received_at, bytes, &mut planned)?;
         self.flush_garbage(&mut writes, &mut planned);
         self.run(batch, writes, planned, derived)
     }
@@ -1134,7 +1216,7 @@ impl TableRecorder {
         received_at: Timestamp,
         derived: &mut Vec<Derived>,
     ) -> Result<(), StoreError> {
-        let Some(session) = self.session else {
+        let Some(session) = self.devices.first().and_then(|d| d.session) else {
             return Err(StoreError::Invalid(format!(
                 "table {}: an event arrived with no device session",
                 self.name
@@ -1164,13 +1246,13 @@ impl TableRecorder {
         now: Timestamp,
         derived: &mut Vec<Derived>,
     ) -> Result<Option<SessionId>, StoreError> {
-        let Some(session) = self.session else {
+        let Some(session) = self.devices.first().and_then(|d| d.session) else {
             return Ok(None);
         };
         let ended = self.session();
         let mut writes = Writes::new();
         let mut planned = Vec::new();
-        self.plan_session_end(&mut writes, session, now, &mut planned);
+        self.plan_session_end(0, &mut writes, session, now, &mut planned);
         self.run(batch, writes, planned, derived)?;
         Ok(ended)
     }

@@ -65,16 +65,15 @@ impl Pit {
         link.backoff.initial_ms = 50;
         link.backoff.max_ms = 200;
         let table = MonitoredTable {
-            config: TableConfig {
-                name: "T1".into(),
-                game: Game::Baccarat,
-                rules: "nz-baccarat".into(),
-                device: ProtocolConfig::by_name(protocol).unwrap(),
-                link: Some(link.clone()),
-                simulated: false,
-                decks: None,
-            },
+            config: TableConfig::new(
+                "T1",
+                Game::Baccarat,
+                "nz-baccarat",
+                ProtocolConfig::by_name(protocol).unwrap(),
+                Some(link.clone()),
+            ),
             link,
+            more_links: Vec::new(),
         };
         Pit {
             dir,

@@ -50,16 +50,15 @@ fn a_table_is_recorded_live_across_a_reconnect() {
     link.backoff.initial_ms = 50;
     link.backoff.max_ms = 200;
     let table = MonitoredTable {
-        config: TableConfig {
-            name: "MINI-1".into(),
-            game: Game::Baccarat,
-            rules: "nz-baccarat".into(),
-            decks: None,
-            device: ProtocolConfig::by_name("barcode").unwrap(),
-            link: Some(link.clone()),
-            simulated: false,
-        },
+        config: TableConfig::new(
+            "MINI-1",
+            Game::Baccarat,
+            "nz-baccarat",
+            ProtocolConfig::by_name("barcode").unwrap(),
+            Some(link.clone()),
+        ),
         link,
+        more_links: Vec::new(),
     };
     let (monitor, events) = Monitor::start(
         Store::open(&db, &Sealing::key_file(db.with_file_name("signing.key"))).unwrap(),

@@ -114,7 +114,7 @@ impl Desk {
                         format!("table {}: {e}", table.name),
                     )
                 })?;
-                let protocol = table.device.name();
+                let protocol = table.device().name();
                 // Round-level faults only: the simulator puts a shoe-level fault (a burn
                 // miscount) at the start of a shoe, so in a list picked from every few rounds it
                 // would open nearly every shoe.
@@ -130,7 +130,7 @@ impl Desk {
                 .filter(|f| f.supported_by(protocol))
                 .collect();
                 let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
-                let mut config = SimConfig::new(table.device, rules);
+                let mut config = SimConfig::new(table.device(), rules);
                 config.seed = seed;
                 config.pace = options.pace;
                 config.shoes = None;
@@ -160,7 +160,7 @@ impl Desk {
                 sims.push(device);
                 LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
             } else {
-                match &table.link {
+                match table.link() {
                     Some(link) => link.clone(),
                     None => {
                         return Err(ApiError::new(
@@ -173,6 +173,7 @@ impl Desk {
             tables.push(MonitoredTable {
                 config: table.clone(),
                 link,
+                more_links: Vec::new(),
             });
         }
         let mut model = PitModel::new(&options.pit);

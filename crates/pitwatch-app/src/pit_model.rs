@@ -100,11 +100,13 @@ impl PitModel {
         let (table, changed) = match event {
             MonitorEvent::Link {
                 table,
+                device,
                 state,
                 detail,
                 ..
             } => {
-                let Some(&i) = self.index.get(table) else {
+                // The tile shows the table's main device; the others are not shown yet.
+                let (Some(&i), 0) = (self.index.get(table), *device) else {
                     return (None, None);
                 };
                 let tile = &mut self.tables[i];
@@ -486,6 +488,7 @@ mod fold {
         model.apply(
             &MonitorEvent::Link {
                 table: "BAC-1".into(),
+                device: 0,
                 state: LinkState::Connected,
                 detail: "/dev/pts/9".into(),
                 at,
@@ -533,6 +536,7 @@ mod fold {
         let at = SystemClock.now();
         let link = |state| MonitorEvent::Link {
             table: "BAC-1".into(),
+            device: 0,
             state,
             detail: "serial /dev/pts/9 9600 8N1".into(),
             at,
@@ -601,6 +605,7 @@ mod fold {
         model.apply(
             &MonitorEvent::Link {
                 table: "BAC-1".into(),
+                device: 0,
                 state: LinkState::Connected,
                 detail: "serial /dev/pts/9 9600 8N1".into(),
                 at,
@@ -654,6 +659,7 @@ mod fold {
         let (changed, raised) = model.apply(
             &MonitorEvent::Link {
                 table: "MINI-1".into(),
+                device: 0,
                 state: LinkState::Retrying,
                 detail: "no such port".into(),
                 at: now,
@@ -681,6 +687,7 @@ mod fold {
         let (changed, _) = model.apply(
             &MonitorEvent::Link {
                 table: "NOPE".into(),
+                device: 0,
                 state: LinkState::Connected,
                 detail: String::new(),
                 at: now,

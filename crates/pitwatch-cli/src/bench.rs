@@ -393,16 +393,15 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let tables: Vec<MonitoredTable> = (0..args.tables)
         .map(|i| {
             Ok(MonitoredTable {
-                config: TableConfig {
-                    name: table_name(i),
-                    game: Game::Baccarat,
-                    rules: "nz-baccarat".into(),
-                    device: protocol_of(i)?,
-                    link: Some(link(&paths[i])),
-                    simulated: false,
-                    decks: None,
-                },
+                config: TableConfig::new(
+                    table_name(i),
+                    Game::Baccarat,
+                    "nz-baccarat",
+                    protocol_of(i)?,
+                    Some(link(&paths[i])),
+                ),
                 link: link(&paths[i]),
+                more_links: Vec::new(),
             })
         })
         .collect::<anyhow::Result<_>>()?;

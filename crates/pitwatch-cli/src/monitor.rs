@@ -48,11 +48,8 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
     let mut tables = Vec::new();
     for table in &pit.tables {
-        match &table.link {
-            Some(link) => tables.push(MonitoredTable {
-                config: table.clone(),
-                link: link.clone(),
-            }),
+        match MonitoredTable::from_config(table.clone()) {
+            Some(monitored) => tables.push(monitored),
             None => bail!(
                 "table {}: simulated tables run only in the desktop app's demo pit",
                 table.name
@@ -168,6 +165,7 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
     match event {
         MonitorEvent::Link {
             table,
+            device,
             state,
             detail,
             at,
@@ -176,6 +174,12 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                 LinkState::Connected => "connected",
                 LinkState::Disconnected => "disconnected",
                 LinkState::Retrying => "cannot connect, retrying",
+            };
+            // A table's other devices are named after it: BAC-1#2 is its second device.
+            let table = if *device == 0 {
+                table.clone()
+            } else {
+                format!("{table}#{}", device + 1)
             };
             outln!("{at}  {table:<10} {state}: {detail}");
             false

@@ -187,6 +187,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map_or(52, |book| book.shoe.composition.kind.cards_per_deck()),
             faults: args.shuffler_faults.clone(),
+            interval_ms: pitwatch_sim::SHUFFLE_INTERVAL_MS,
         }),
         game: game.map(|book| pitwatch_sim::GameSim {
             book,

@@ -440,6 +440,25 @@ pub enum EventKind {
         /// The ruling.
         ruling: MisdealRuling,
     },
+    /// A table's shuffler finished shuffling the cards for the next shoe, with its deck check.
+    /// Unlike `shuffled`, no shoe begins: the card-reading shoe says when the cards are loaded,
+    /// and the rules engine holds the check for that shoe.
+    DeckChecked {
+        /// Decks shuffled, when said.
+        decks: Option<u8>,
+        /// Cards counted.
+        cards: u32,
+        /// Cards expected for the decks loaded.
+        expected: u32,
+        /// Cards of those decks not found.
+        missing: u32,
+        /// Cards found more often than the decks hold.
+        extra: u32,
+        /// Cards that belong to none of the decks.
+        foreign: u32,
+        /// Batch or continuous, when said.
+        shuffler: Option<ShufflerKind>,
+    },
 }
 
 impl EventKind {
@@ -462,6 +481,7 @@ impl EventKind {
         "decision",
         "player_acted",
         "misdeal_declared",
+        "deck_checked",
     ];
 
     /// The event's name (the `event` field).
@@ -484,6 +504,7 @@ impl EventKind {
             EventKind::Decision { .. } => "decision",
             EventKind::PlayerActed { .. } => "player_acted",
             EventKind::MisdealDeclared { .. } => "misdeal_declared",
+            EventKind::DeckChecked { .. } => "deck_checked",
         }
     }
 
@@ -629,6 +650,15 @@ impl TableEvent {
                 seats: fields.optional("seats", seats)?.unwrap_or_default(),
                 ruling: fields.required("ruling", parsed)?,
             },
+            "deck_checked" => EventKind::DeckChecked {
+                decks: fields.optional("decks", small_number(1, 255))?,
+                cards: fields.required("cards", number)?,
+                expected: fields.required("expected", number)?,
+                missing: fields.required("missing", number)?,
+                extra: fields.required("extra", number)?,
+                foreign: fields.required("foreign", number)?,
+                shuffler: fields.optional("shuffler", parsed)?,
+            },
             _ => unreachable!("every name in EventKind::NAMES is matched above"),
         };
         Ok(TableEvent {
@@ -733,6 +763,27 @@ impl TableEvent {
                     Some(Value::Array(seats.iter().map(|&s| s.into()).collect())),
                 );
                 maybe("ruling", Some(text(ruling)));
+            }
+            EventKind::DeckChecked {
+                decks,
+                cards,
+                expected,
+                missing,
+                extra,
+                foreign,
+                shuffler,
+            } => {
+                maybe("decks", opt(*decks));
+                for (key, value) in [
+                    ("cards", cards),
+                    ("expected", expected),
+                    ("missing", missing),
+                    ("extra", extra),
+                    ("foreign", foreign),
+                ] {
+                    maybe(key, opt(Some(*value)));
+                }
+                maybe("shuffler", shuffler.map(text));
             }
         }
         for (key, value) in &self.extra {
@@ -945,6 +996,7 @@ mod tests {
             json!({"event":"decision","seq":16,"target":"box:2","hand":1,"action":"double"}),
             json!({"event":"player_acted","seq":17,"target":"seat:3","action":"raise"}),
             json!({"event":"misdeal_declared","seq":18,"reason":"d","seats":[2,5],"ruling":"misdeal"}),
+            json!({"event":"deck_checked","seq":19,"decks":8,"cards":415,"expected":416,"missing":1,"extra":0,"foreign":0,"shuffler":"batch"}),
         ];
         let mut names = Vec::new();
         for line in lines {

@@ -33,6 +33,7 @@ use crate::book::{BurnPolicy, EndOfShoePolicy, RuleBook};
 use crate::drawing::{DrawingTable, NextCard};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
+use crate::shuffler::{Check, Limits, ShufflerWatch};
 use crate::side::{BySide, Hand, Side};
 use crate::view::{BurnStatus, BurnView, LastCoup, NextCardView, Phase, RoundView, TableView};
 
@@ -250,6 +251,10 @@ pub struct Carry {
     /// The stream reports where cards go (absent from carries written before it was kept).
     #[serde(default)]
     targets_reported: bool,
+    /// The table's shuffler as the shoe was loaded: whether it reports, and its last completed
+    /// shuffle not yet loaded (absent from carries written before it was kept).
+    #[serde(default)]
+    shuffler: ShufflerWatch,
 }
 
 /// Follows one table's event stream under one rule book.
@@ -280,6 +285,8 @@ pub struct Engine {
     last_seq: Option<u64>,
     /// What was carried into the current shoe.
     carry: Carry,
+    /// The table's shuffler beside the shoe, if it reports (`deck_checked`).
+    shuffler: ShufflerWatch,
     /// The irregularity of a round not yet settled: what else goes wrong in that round is added
     /// to it.
     pending: Option<Irregularity>,
@@ -334,6 +341,7 @@ impl Engine {
             last_recorded: None,
             last_seq: None,
             carry: Carry::default(),
+            shuffler: ShufflerWatch::default(),
             pending: None,
             last_card: None,
         }
@@ -351,6 +359,7 @@ impl Engine {
         engine.unshuffled = carry.unshuffled;
         engine.open_errors.clone_from(&carry.open_errors);
         engine.last_recorded = carry.last_round;
+        engine.shuffler = carry.shuffler.clone();
         engine.carry = carry;
         engine
     }
@@ -542,6 +551,35 @@ impl Engine {
                 cards,
                 shuffler,
             } => self.on_shuffled(seq, *decks, *cards, *shuffler),
+            EventKind::DeckChecked {
+                decks,
+                cards,
+                expected,
+                missing,
+                extra,
+                foreign,
+                ..
+            } => {
+                let default = self.book.composition();
+                let (min_decks, max_decks) = self.book.deck_range();
+                let check = Check {
+                    decks: *decks,
+                    cards: *cards,
+                    expected: *expected,
+                    missing: *missing,
+                    extra: *extra,
+                    foreign: *foreign,
+                };
+                let limits = Limits {
+                    min_decks,
+                    max_decks,
+                    default_decks: default.decks,
+                    cards_per_deck: default.kind.cards_per_deck(),
+                };
+                if let Some(found) = self.shuffler.checked(seq, check, limits) {
+                    self.flag(found.code, None, seq, &found.evidence, found.message);
+                }
+            }
             EventKind::Cut { position } => {
                 self.ensure_shoe(seq);
                 self.on_cut(seq, *position);
@@ -709,6 +747,7 @@ impl Engine {
                 last_round: self.last_recorded,
                 results_run: self.results_run,
                 targets_reported: self.targets_reported,
+                shuffler: self.shuffler.clone(),
             };
             self.end_shoe();
             self.shoe_no += 1;
@@ -789,9 +828,13 @@ impl Engine {
             self.close_round(seq, Boundary::Reshuffle);
         }
         let default = self.book.composition();
+        let reported = decks;
         let decks = decks.unwrap_or(default.decks);
         let composition = ShoeComposition::new(decks.max(1), default.kind);
         self.start_shoe(seq, composition, shuffler, false);
+        if let Some(found) = self.shuffler.loaded(seq, reported) {
+            self.flag(found.code, None, seq, &found.evidence, found.message);
+        }
         self.shuffles_reported = true;
         // New cards shuffled, or pre-shuffled cards accepted as such (7.10, 11.3): either way
         // nothing is left to shuffle.

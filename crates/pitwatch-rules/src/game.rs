@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use crate::irregularity::{CodeSet, Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, ShoeSummary};
+use crate::shuffler::{Check, Limits, ShufflerFinding, ShufflerWatch};
 use crate::view::Phase;
 
 /// What every game's engine offers the table that runs it: events in, outputs out, a view.
@@ -360,6 +361,8 @@ pub struct Table<G: RoundGame> {
     last_seq: Option<u64>,
     finished: bool,
     found: Findings,
+    /// The table's shuffler beside the shoe, if it reports (`deck_checked`).
+    shuffler: ShufflerWatch,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -396,6 +399,7 @@ impl<G: RoundGame> Table<G> {
             last_seq: None,
             finished: false,
             found: Findings::default(),
+            shuffler: ShufflerWatch::default(),
         }
     }
 
@@ -491,6 +495,33 @@ impl<G: RoundGame> Table<G> {
             | EventKind::MisdealDeclared { .. } => {
                 self.ensure_shoe(seq);
                 self.on_round_event(event);
+            }
+            EventKind::DeckChecked {
+                decks,
+                cards,
+                expected,
+                missing,
+                extra,
+                foreign,
+                ..
+            } => {
+                let check = Check {
+                    decks: *decks,
+                    cards: *cards,
+                    expected: *expected,
+                    missing: *missing,
+                    extra: *extra,
+                    foreign: *foreign,
+                };
+                let limits = Limits {
+                    min_decks: self.rules.min_decks,
+                    max_decks: self.rules.max_decks,
+                    default_decks: self.rules.composition.decks,
+                    cards_per_deck: self.rules.composition.kind.cards_per_deck(),
+                };
+                if let Some(found) = self.shuffler.checked(seq, check, limits) {
+                    self.flag_found(seq, found);
+                }
             }
             EventKind::BurnCounted { .. }
             | EventKind::ResultDeclared { .. }
@@ -636,6 +667,9 @@ impl<G: RoundGame> Table<G> {
         let composition = ShoeComposition::new(decks_used.max(1), kind);
         self.unshuffled = None;
         self.start_shoe(seq, composition, shuffler, false);
+        if let Some(found) = self.shuffler.loaded(seq, decks) {
+            self.flag_found(seq, found);
+        }
         let mut wrong = Vec::new();
         if !(self.rules.min_decks..=self.rules.max_decks).contains(&decks_used) {
             wrong.push(format!(
@@ -935,6 +969,21 @@ impl<G: RoundGame> Table<G> {
     }
 
     /// Outputs a finding outside any round at once.
+    /// Flags what the shuffler watch found, at once.
+    fn flag_found(&mut self, seq: u64, found: ShufflerFinding) {
+        let irregularity = self.irregularity(
+            found.code,
+            found.code.as_str(),
+            seq,
+            found.evidence,
+            found.message,
+            self.shoe_no,
+            None,
+            self.shoe.partial,
+        );
+        self.out.push_back(TableOutput::Irregularity(irregularity));
+    }
+
     fn flag_now(&mut self, code: Code, cite: &str, seq: u64, message: String) {
         let irregularity = self.irregularity(
             code,

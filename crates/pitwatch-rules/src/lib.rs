@@ -17,6 +17,7 @@ pub mod enumerate;
 pub mod game;
 pub mod irregularity;
 pub mod record;
+pub mod shuffler;
 pub mod side;
 pub mod view;
 

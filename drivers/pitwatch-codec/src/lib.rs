@@ -12,12 +12,14 @@
 //! count.
 
 mod line;
+mod screen;
 
 use std::fmt;
 
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 
 pub use line::{LineFramer, LinePiece};
+pub use screen::Screen;
 
 /// A device protocol decoder. The monitor holds one per device stream, usually as
 /// `Box<dyn Decoder>` chosen by [`Decoder::protocol`] name from the device's configuration.

@@ -12,6 +12,7 @@
 //! that stream that could hold a card are withheld from the rejection report.
 
 mod message;
+mod screen;
 
 use pitwatch_codec::{
     escape_bytes, Accepted, DecodeOutput, Decoder, EventNumbering, FrameBytes, LineFramer,
@@ -25,6 +26,7 @@ pub use message::{
     MAX_FIELDS, MAX_LINE, VERSION,
 };
 use message::{Fields, MessageError};
+pub use screen::ProtoScreen;
 
 /// The name under which this protocol is configured.
 pub const PROTOCOL: &str = "pitwatch";
@@ -64,6 +66,11 @@ pub struct ProtoConfig {
     /// The role the site configured for this port. When either this or the device's `HELLO` says
     /// `shuffler`, the shuffler rules apply.
     pub role: Option<Role>,
+    /// The device is a shuffler that shuffles for a card-reading shoe at the same table: each
+    /// completed shuffle (`SHUFFLE_DONE`) is a deck check held for the shoe loaded from it
+    /// (`deck_checked`), not the start of a shoe (`shuffled`), which the shoe reports itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub beside_shoe: bool,
 }
 
 /// Decoder of a Pitwatch-protocol byte stream.
@@ -87,8 +94,11 @@ impl Default for ProtoDecoder {
     }
 }
 
+/// The `device_error` code of a line the host's screen withheld ([`ProtoScreen`]).
+pub const WITHHELD_CODE: &str = "WITHHELD";
+
 /// Field names and types that would carry card identities or order.
-const CARD_KEYS: [&str; 3] = ["card", "cards_order", "order"];
+pub(crate) const CARD_KEYS: [&str; 3] = ["card", "cards_order", "order"];
 
 impl ProtoDecoder {
     /// A decoder whose first event gets `seq` 1.
@@ -363,8 +373,24 @@ impl ProtoDecoder {
             fields.add(token).map_err(malformed)?;
         }
 
-        // Sequence: HELLO and 1 start afresh; a repeat is a duplicate, going back is out of order.
         let mut notices = Vec::new();
+        if kind == "WITHHELD" {
+            // The host's screen wrote this in place of a line that must not be kept, with that
+            // line's number (or the last good one): it takes the place of the line in the
+            // sequence and is never a duplicate or out of order itself.
+            if self.last_seq.is_none_or(|last| seq > last) {
+                self.last_seq = Some(seq);
+            }
+            let message = Message::from_parts(kind, &fields).map_err(|e| match e {
+                MessageError::Malformed(reason) => {
+                    (RejectKind::Malformed, format!("{kind}: {reason}"))
+                }
+                MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
+            })?;
+            let events = events_of(message, self.config.beside_shoe, &mut notices);
+            return Ok((seq, events, notices));
+        }
+        // Sequence: HELLO and 1 start afresh; a repeat is a duplicate, going back is out of order.
         let restart = kind == "HELLO" || seq == 1;
         match self.last_seq {
             Some(last) if !restart && seq == last => {
@@ -409,7 +435,7 @@ impl ProtoDecoder {
             };
             self.hello_role = Some(role);
         }
-        let events = events_of(message, &mut notices);
+        let events = events_of(message, self.config.beside_shoe, &mut notices);
         Ok((seq, events, notices))
     }
 }
@@ -421,6 +447,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 /// The table events (with extra fields) and notices a message stands for.
 fn events_of(
     message: Message,
+    beside_shoe: bool,
     notices: &mut Vec<Notice>,
 ) -> Vec<(EventKind, Option<serde_json::Map<String, Value>>)> {
     let one = |kind| vec![(kind, None)];
@@ -478,6 +505,23 @@ fn events_of(
             code: "DOOR_OPEN".into(),
         }),
         Message::Lock { locked } => one(EventKind::LockChanged { locked }),
+        // The rules engine judges a deck check beside a shoe itself (the count and every card
+        // missing, extra or foreign), citing the rule: no device error besides (one fault, one
+        // incident).
+        Message::ShuffleCompleted(check) if beside_shoe => {
+            vec![(
+                EventKind::DeckChecked {
+                    decks: check.decks,
+                    cards: check.cards,
+                    expected: check.expected,
+                    missing: check.missing,
+                    extra: check.extra,
+                    foreign: check.foreign,
+                    shuffler: check.mode,
+                },
+                None,
+            )]
+        }
         Message::ShuffleCompleted(check) => {
             let mut extra = serde_json::Map::new();
             extra.insert("expected_cards".into(), check.expected.into());
@@ -530,6 +574,14 @@ fn events_of(
             reason,
             seats,
             ruling,
+        }),
+        Message::Withheld { kind, bytes } => one(EventKind::DeviceError {
+            code: WITHHELD_CODE.into(),
+            text: format!(
+                "the device sent a line of type {kind} ({bytes} bytes) that may carry card identities or \
+                 the order of shuffled cards; it was withheld before anything was recorded. Treat \
+                 the cards it may describe as compromised: take them out of play and reshuffle"
+            ),
         }),
     }
 }

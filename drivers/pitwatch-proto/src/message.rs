@@ -198,6 +198,14 @@ pub enum Message {
         /// The ruling.
         ruling: MisdealRuling,
     },
+    /// `WITHHELD`: written by the host's screen (never by a device) in place of a line that must
+    /// not be kept, such as a shuffler's card order; see [`crate::ProtoScreen`].
+    Withheld {
+        /// The type of the line withheld (`ORDER`, `CARD`, …), or `?` when it had none.
+        kind: String,
+        /// How many bytes were withheld, terminator included.
+        bytes: u64,
+    },
 }
 
 /// Why a line's type and fields do not make a message.
@@ -243,6 +251,7 @@ impl Message {
             Message::Decision { .. } => "DECISION",
             Message::PlayerActed { .. } => "ACTION",
             Message::Misdeal { .. } => "MISDEAL",
+            Message::Withheld { .. } => "WITHHELD",
         }
     }
 
@@ -311,6 +320,10 @@ impl Message {
                     f.push(("seats", list.join(",")));
                 }
                 f.push(("ruling", ruling.to_string()));
+            }
+            Message::Withheld { kind, bytes } => {
+                f.push(("type", kind.clone()));
+                f.push(("bytes", bytes.to_string()));
             }
             Message::Result {
                 outcome,
@@ -499,6 +512,10 @@ impl Message {
                 reason: fields.parsed("reason")?,
                 seats: fields.seats("seats")?,
                 ruling: fields.parsed("ruling")?,
+            },
+            "WITHHELD" => Message::Withheld {
+                kind: fields.required("type")?.into_owned(),
+                bytes: fields.number("bytes")?,
             },
             other => {
                 return Err(MessageError::Unsupported(format!(
@@ -811,6 +828,23 @@ impl ProtoEncoder {
                 .and_then(|n| u32::try_from(n).ok())
         };
         Some(match &event.kind {
+            EventKind::DeckChecked {
+                decks,
+                cards,
+                expected,
+                missing,
+                extra,
+                foreign,
+                shuffler,
+            } => Message::ShuffleCompleted(DeckCheck {
+                decks: *decks,
+                cards: *cards,
+                expected: *expected,
+                missing: *missing,
+                extra: *extra,
+                foreign: *foreign,
+                mode: *shuffler,
+            }),
             EventKind::Shuffled {
                 decks,
                 cards,

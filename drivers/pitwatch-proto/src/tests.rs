@@ -192,6 +192,10 @@ fn every_message_round_trips() {
             protocol_version: 1,
         }),
         Message::Heartbeat,
+        Message::Withheld {
+            kind: "ORDER".into(),
+            bytes: 120,
+        },
         Message::Card {
             card: Some(card("QC")),
             target: Some(Target::Box(7)),
@@ -380,6 +384,7 @@ fn a_retransmitted_card_is_passed_on_once_and_a_repeat_of_an_accepted_one_is_a_d
 fn configured_shuffler_rejects_cards_before_any_hello() {
     let config = ProtoConfig {
         role: Some(Role::Shuffler),
+        ..ProtoConfig::default()
     };
     let mut bytes = encode(
         1,
@@ -657,7 +662,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
         let _ = decode(&bytes);
-        let _ = decode_with(ProtoConfig { role: Some(Role::Shuffler) }, &bytes);
+        let _ = decode_with(ProtoConfig { role: Some(Role::Shuffler), ..ProtoConfig::default() }, &bytes);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 
 use pitwatch_angel_eye::{AngelEyeConfig, AngelEyeDecoder, AngelEyeEncoder};
 use pitwatch_barcode::{BarcodeConfig, BarcodeDecoder, BarcodeEncoder};
-use pitwatch_codec::{Decoder, Encoder};
-use pitwatch_proto::{ProtoConfig, ProtoDecoder, ProtoEncoder};
+use pitwatch_codec::{Decoder, Encoder, Screen};
+use pitwatch_proto::{ProtoConfig, ProtoDecoder, ProtoEncoder, ProtoScreen};
 use serde::{Deserialize, Serialize};
 
 pub use pitwatch_codec::{
@@ -70,6 +70,16 @@ impl ProtocolConfig {
             ProtocolConfig::Pitwatch(config) => {
                 Box::new(ProtoDecoder::starting_at(config, first_seq))
             }
+        }
+    }
+
+    /// The screen a connection of this protocol passes through before anything keeps its bytes
+    /// (see [`Screen`]): only the Pitwatch protocol has lines that must never be kept (card order,
+    /// and cards from a shuffler); the shoes' protocols carry nothing but what a shoe may send.
+    pub fn screen(&self) -> Option<Box<dyn Screen>> {
+        match *self {
+            ProtocolConfig::AngelEye(_) | ProtocolConfig::Barcode(_) => None,
+            ProtocolConfig::Pitwatch(config) => Some(Box::new(ProtoScreen::new(config))),
         }
     }
 
@@ -165,7 +175,8 @@ mod tests {
         assert_eq!(
             config,
             ProtocolConfig::Pitwatch(ProtoConfig {
-                role: Some(pitwatch_proto::Role::Shuffler)
+                role: Some(pitwatch_proto::Role::Shuffler),
+                ..ProtoConfig::default()
             })
         );
         assert!(serde_json::from_str::<ProtocolConfig>(r#"{"protocol":"barcode","x":1}"#).is_err());

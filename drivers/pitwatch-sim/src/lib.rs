@@ -37,7 +37,9 @@ pub use pitwatch_dealer::ShuffleModel;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
 pub use script::{Action, Planner, ShoeScript, Step};
-pub use shuffler::{ShufflerFault, ShufflerFaultKind, ShufflerInjected, ShufflerSim};
+pub use shuffler::{
+    ShufflerFault, ShufflerFaultKind, ShufflerInjected, ShufflerSim, SHUFFLE_INTERVAL_MS,
+};
 
 /// How fast the simulated dealer deals.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -150,6 +152,7 @@ impl SimConfig {
         }
         if let ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
             role: Some(role @ (pitwatch_proto::Role::Shuffler | pitwatch_proto::Role::Console)),
+            ..
         }) = self.protocol
         {
             return Err(SimError::Config(format!(

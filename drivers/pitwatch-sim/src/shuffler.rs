@@ -107,7 +107,13 @@ pub struct ShufflerSim {
     pub cards_per_deck: u32,
     /// Faults to inject.
     pub faults: Vec<ShufflerFault>,
+    /// The pause before each shuffle after the first, at a real pace (milliseconds): about the
+    /// time a shoe is dealt for a shuffler beside a shoe (one shuffle per shoe).
+    pub interval_ms: u64,
 }
+
+/// The pause between shuffles a counting shuffler on its own takes (20 s at a real pace).
+pub const SHUFFLE_INTERVAL_MS: u64 = 20_000;
 
 /// A fault as injected, written to the injected-faults log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -165,7 +171,7 @@ impl ShufflerPlanner {
         let decks = self.sim.decks;
         send(
             &mut steps,
-            if n == 1 { 0 } else { 20_000 },
+            if n == 1 { 0 } else { self.sim.interval_ms },
             self.messages
                 .encode(&Message::ShuffleStarted { decks: Some(decks) }),
         );
@@ -281,6 +287,7 @@ mod tests {
                 "foreign-card@3".parse().unwrap(),
                 "order-leak@3".parse().unwrap(),
             ],
+            interval_ms: SHUFFLE_INTERVAL_MS,
         };
         let mut planner = ShufflerPlanner::new(sim, 7);
         let mut bytes = Vec::new();

@@ -32,6 +32,7 @@ fn a_shuffler_over_tcp_reports_each_fault_at_its_shuffle() {
             .iter()
             .map(|f| f.parse().unwrap())
             .collect(),
+            interval_ms: pitwatch_sim::SHUFFLE_INTERVAL_MS,
         }),
         ..SimConfig::new(protocol, pitwatch_rules::RuleBook::nz_baccarat())
     };

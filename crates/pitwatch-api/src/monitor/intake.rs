@@ -13,6 +13,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
+use pitwatch_codec::Screen;
 use pitwatch_transport::{EventSink, TransportEvent};
 
 use super::Input;
@@ -97,10 +98,46 @@ pub(crate) struct DeviceSink {
     pub(crate) device: usize,
     pub(crate) intake: Arc<Intake>,
     pub(crate) tx: Sender<Queued>,
+    /// The device protocol's screen, when it has one: what must never be kept (a shuffled deck's
+    /// order) is taken out here, in the reader's thread, before the queue, the spool, the journal
+    /// or a decoder sees a byte of it.
+    pub(crate) screen: Option<Box<dyn Screen>>,
 }
 
 impl EventSink for DeviceSink {
     fn deliver(&mut self, event: TransportEvent) -> bool {
+        let Some(screen) = self.screen.as_mut() else {
+            return self.enqueue(event);
+        };
+        match event {
+            TransportEvent::Chunk { received_at, bytes } => {
+                let mut kept = Vec::with_capacity(bytes.len());
+                screen.push(&bytes, &mut kept);
+                // Bytes of an unfinished line wait in the screen for the rest of the line.
+                kept.is_empty()
+                    || self.enqueue(TransportEvent::Chunk {
+                        received_at,
+                        bytes: kept,
+                    })
+            }
+            TransportEvent::Disconnected { at, reason } => {
+                let mut kept = Vec::new();
+                screen.finish(&mut kept);
+                (kept.is_empty()
+                    || self.enqueue(TransportEvent::Chunk {
+                        received_at: at,
+                        bytes: kept,
+                    }))
+                    && self.enqueue(TransportEvent::Disconnected { at, reason })
+            }
+            other => self.enqueue(other),
+        }
+    }
+}
+
+impl DeviceSink {
+    /// Queues one event for the writer, waiting while this device has too much queued.
+    fn enqueue(&mut self, event: TransportEvent) -> bool {
         let Some(budget) = self.intake.budgets.get(self.device) else {
             return false;
         };
@@ -180,11 +217,13 @@ mod tests {
             device: 0,
             intake: Arc::clone(&intake),
             tx: tx.clone(),
+            screen: None,
         };
         let mut quiet = DeviceSink {
             device: 1,
             intake: Arc::clone(&intake),
             tx,
+            screen: None,
         };
         let reader = std::thread::spawn(move || {
             for _ in 0..50 {
@@ -222,6 +261,7 @@ mod tests {
             device: 0,
             intake: Arc::clone(&intake),
             tx,
+            screen: None,
         };
         assert!(sink.deliver(chunk(100)));
         let reader = std::thread::spawn(move || sink.deliver(chunk(100)));

@@ -43,6 +43,8 @@ pub(crate) fn kind() -> impl Strategy<Value = EventKind> {
         1 => (0u8..3).prop_map(|c| EventKind::DeviceErrorCleared { code: c.to_string() }),
         1 => Just(EventKind::CardsReplaced),
         2 => Just(EventKind::BetsClosed),
+        1 => (proptest::option::of(0u8..12), 0u32..500, 0u32..500, 0u32..3, 0u32..3, 0u32..3)
+            .prop_map(|(decks, cards, expected, missing, extra, foreign)| EventKind::DeckChecked { decks, cards, expected, missing, extra, foreign, shuffler: None }),
     ]
 }
 
