@@ -43,7 +43,6 @@ use pitwatch_api::dto::{
 };
 use pitwatch_api::pit::{CentralConfig, Game, TableConfig};
 use pitwatch_model::Timestamp;
-use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::Output;
 use pitwatch_store::{Role, Store};
 use pitwatch_sync::{mirror_path, redact, Central, Identity, SyncError};
@@ -595,15 +594,13 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
         "pontoon" => Game::Pontoon,
         _ => Game::Baccarat,
     };
-    let device = ProtocolConfig::by_name("angel-eye")
-        .ok_or_else(|| ApiError::new(ErrorCode::Internal, "no angel-eye protocol"))?;
+    // No devices: a replay folds recorded events, whatever device sent them.
     Ok(TableTile::from(&TableConfig {
         name: row.name.clone(),
         game,
         rules: row.rule_book.clone(),
         decks: None,
-        device,
-        link: None,
+        devices: Vec::new(),
         simulated: false,
     }))
 }
