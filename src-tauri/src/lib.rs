@@ -11,10 +11,12 @@ use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
 use pitwatch_api::dto::{
-    AuditRow, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitUpdate,
-    RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
+    AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, IncidentDetail,
+    IncidentPage, IncidentQuery, IncidentRow, PitUpdate, RecordStatus, Session, ShiftQuery,
+    ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
+use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};
 use tauri::{Emitter, Manager, State};
 
@@ -211,6 +213,122 @@ async fn create_first_admin(
     desk.create_first_admin(&name, &password)
 }
 
+// The surveillance view (PITWATCH_CENTRAL): the central database read-only, no pit of its own.
+
+/// The central database (its URL with the password hidden) when this window is the
+/// surveillance view, else `None` (the window is a pit's).
+#[tauri::command]
+fn central_view<R: tauri::Runtime>(app: tauri::AppHandle<R>) -> Option<String> {
+    app.try_state::<Surveillance>().map(|s| s.describe())
+}
+
+/// Runs `work` on the surveillance view on a blocking thread: its reads wait on PostgreSQL
+/// through a runtime of their own (`pitwatch-sync` is blocking from the caller's side), which
+/// must not run inside the async command's runtime, nor hold up the main thread.
+async fn on_view<R: tauri::Runtime, T: Send + 'static>(
+    app: tauri::AppHandle<R>,
+    work: impl FnOnce(&Surveillance) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tauri::async_runtime::spawn_blocking(move || {
+        let view = app.try_state::<Surveillance>().ok_or_else(|| {
+            ApiError::new(
+                pitwatch_api::ErrorCode::NotFound,
+                "this window is not the surveillance view (PITWATCH_CENTRAL is not set)",
+            )
+        })?;
+        work(&view)
+    })
+    .await
+    .map_err(|e| ApiError::new(pitwatch_api::ErrorCode::Internal, e.to_string()))?
+}
+
+/// Signs in to the surveillance view with an account of a workstation's replicated record.
+#[tauri::command]
+async fn central_login<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    workstation: String,
+    user: String,
+    password: String,
+) -> Result<Session, ApiError> {
+    on_view(app, move |view| view.login(&workstation, &user, &password)).await
+}
+
+/// Signs out of the surveillance view.
+#[tauri::command]
+async fn central_logout<R: tauri::Runtime>(app: tauri::AppHandle<R>) -> Result<(), ApiError> {
+    on_view(app, |view| {
+        view.logout();
+        Ok(())
+    })
+    .await
+}
+
+/// Every workstation the viewer may see, with its tables.
+#[tauri::command]
+async fn central_pits<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+) -> Result<Vec<CentralPit>, ApiError> {
+    on_view(app, |view| view.pits()).await
+}
+
+/// Incidents of one workstation or of every one the viewer may see.
+#[tauri::command]
+async fn central_incidents<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    workstation: Option<String>,
+    query: IncidentQuery,
+) -> Result<Vec<CentralIncidents>, ApiError> {
+    on_view(app, move |view| {
+        view.incidents(workstation.as_deref(), &query)
+    })
+    .await
+}
+
+/// One incident from the central copy, read-only.
+#[tauri::command]
+async fn central_incident<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    workstation: String,
+    id: i64,
+) -> Result<CentralIncidentDetail, ApiError> {
+    on_view(app, move |view| view.incident(&workstation, id)).await
+}
+
+/// A shoe replayed from the central copy.
+#[tauri::command]
+async fn central_replay<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    workstation: String,
+    table: String,
+    shoe: Option<u32>,
+) -> Result<ShoeReplay, ApiError> {
+    on_view(app, move |view| view.replay(&workstation, &table, shoe)).await
+}
+
+/// A table's shoes from the central copy, for the replay picker.
+#[tauri::command]
+async fn central_shoes<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    workstation: String,
+    table: String,
+    before: Option<u32>,
+    limit: Option<u32>,
+) -> Result<ShoePage, ApiError> {
+    on_view(app, move |view| {
+        view.shoes(&workstation, &table, before, limit)
+    })
+    .await
+}
+
+/// Builds the app as the surveillance view over `view` (no pit: the pit's commands answer that
+/// no desk is running).
+pub fn surveillance_builder<R: tauri::Runtime>(
+    builder: tauri::Builder<R>,
+    view: Surveillance,
+) -> tauri::Builder<R> {
+    commands(builder.manage(view).manage(StartupFailure(None)))
+}
+
 /// Why the pit could not start, if it could not; the window then shows this instead of the pit.
 pub struct StartupFailure(pub Option<ApiError>);
 
@@ -260,7 +378,15 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         users,
         audit,
         needs_first_admin,
-        create_first_admin
+        create_first_admin,
+        central_view,
+        central_login,
+        central_logout,
+        central_pits,
+        central_incidents,
+        central_incident,
+        central_replay,
+        central_shoes
     ])
 }
 
@@ -314,6 +440,10 @@ pub fn run() {
     web_process_environment();
     let context = tauri::generate_context!();
     let data_dir = dirs_data(context.config().identifier.as_str());
+    if let Ok(spec) = std::env::var(surveillance::CENTRAL_ENV) {
+        run_surveillance(context, &spec, &data_dir);
+        return;
+    }
     let started = options(data_dir)
         .map_err(|e| ApiError::new(e.code, format!("The pit definition is not usable.\n{e}")))
         .and_then(|options| {
@@ -346,6 +476,43 @@ pub fn run() {
             handle.state::<Desk>().stop();
         }
     });
+}
+
+/// Runs the desktop app as the surveillance view of the central database `spec` names
+/// (`env:NAME` or `file:PATH`), its mirrors in `data_dir/central`. When it cannot open, the
+/// window says why (never the password).
+fn run_surveillance(context: tauri::Context, spec: &str, data_dir: &std::path::Path) {
+    let opened = surveillance::central_url(spec).and_then(|url| {
+        Surveillance::open(
+            &url,
+            &data_dir.join("central"),
+            &pitwatch_app::access::workstation(),
+        )
+    });
+    let view = match opened {
+        Ok(view) => view,
+        Err(error) => {
+            let error = ApiError::new(
+                error.code,
+                format!("The central database cannot be opened.\n{}", error.message),
+            );
+            eprintln!("pitwatch: {error}");
+            let app = failed_builder(tauri::Builder::default(), error)
+                .build(context)
+                .unwrap_or_else(|e| fail("the desktop app could not start", e));
+            app.run(|_, _| {});
+            return;
+        }
+    };
+    eprintln!("pitwatch: the surveillance view of {}", view.describe());
+    let app = surveillance_builder(tauri::Builder::default(), view)
+        .setup(|app| {
+            tune_web_view(app);
+            Ok(())
+        })
+        .build(context)
+        .unwrap_or_else(|e| fail("the desktop app could not start", e));
+    app.run(|_, _| {});
 }
 
 /// JavaScriptCore options for the web-content process, which inherits this process's
@@ -587,6 +754,12 @@ mod tests {
         )
         .expect_err("not a time");
         assert_eq!(refused["code"], "invalid_input");
+        // A pit's window is not the surveillance view: it says so, and the central reads refuse.
+        let central = invoke(&webview, "central_view", serde_json::json!({})).expect("an answer");
+        assert_eq!(central, serde_json::Value::Null);
+        let refused =
+            invoke(&webview, "central_pits", serde_json::json!({})).expect_err("not a view");
+        assert_eq!(refused["code"], "not_found");
         app.state::<Desk>().stop();
     }
 }

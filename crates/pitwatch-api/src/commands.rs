@@ -7,9 +7,9 @@
 use ts_rs::{Config, TS};
 
 use crate::dto::{
-    ApiError, AuditRow, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
-    PitOverview, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
-    SignedOff, UserRow,
+    ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
+    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session,
+    ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -101,6 +101,22 @@ declare! {
     needs_first_admin() -> bool;
     #[doc = "Creates the first administrator of a record with no users and logs them in."]
     create_first_admin(name: String, password: String) -> Session;
+    #[doc = "The central database (password hidden) when the window is the surveillance view (PITWATCH_CENTRAL), else null."]
+    central_view() -> Option<String>;
+    #[doc = "Signs in to the surveillance view with an account of workstation `workstation` (SITE/NAME)."]
+    central_login(workstation: String, user: String, password: String) -> Session;
+    #[doc = "Signs out of the surveillance view."]
+    central_logout() -> ();
+    #[doc = "Every workstation the viewer may see, with its tables and how far behind its copy is."]
+    central_pits() -> Vec<CentralPit>;
+    #[doc = "Incidents matching `query` of `workstation` (null: every workstation the viewer may see)."]
+    central_incidents(workstation: Option<String>, query: IncidentQuery) -> Vec<CentralIncidents>;
+    #[doc = "One incident of a workstation from the central copy, read-only, with where to work it."]
+    central_incident(workstation: String, id: i64) -> CentralIncidentDetail;
+    #[doc = "A shoe of a workstation's table replayed from the central copy (the last when `shoe` is null)."]
+    central_replay(workstation: String, table: String, shoe: Option<u32>) -> ShoeReplay;
+    #[doc = "A workstation's table's shoes from the central copy, newest first, for the replay picker."]
+    central_shoes(workstation: String, table: String, before: Option<u32>, limit: Option<u32>) -> ShoePage;
 }
 
 fn camel(name: &str) -> String {

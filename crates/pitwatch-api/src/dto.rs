@@ -799,6 +799,83 @@ pub enum ErrorCode {
     Forbidden,
 }
 
+// The surveillance view (issue 16): the central copy of every workstation's record, read-only.
+
+/// One workstation as the surveillance view shows it: what the central database holds of it,
+/// how far behind its copy is, and its tables as derived from its replicated record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CentralPit {
+    /// The site (a casino).
+    pub site: String,
+    /// The workstation (a pit's Pitwatch): `site/workstation` names it in every other command.
+    pub workstation: String,
+    /// The site's name as its record gives it, if it does.
+    pub site_name: Option<String>,
+    /// The latest checkpoint the local mirror stands at (0: nothing signed delivered yet).
+    pub checkpoint: i64,
+    /// When that checkpoint was made (record time, RFC 3339).
+    pub checkpoint_at: Option<String>,
+    /// When the workstation last delivered (the server's clock, RFC 3339), if ever.
+    pub last_delivery: Option<String>,
+    /// Rows the workstation still had to send at its last delivery.
+    pub rows_behind: i64,
+    /// How far its latest checkpoint delivered was behind its record then (ms).
+    pub ms_behind: i64,
+    /// Rows the central database refused from it (a record changed after replication).
+    pub refused: i64,
+    /// Why its copy could not be read or refreshed (then the tables are as last read), if so.
+    pub problem: Option<String>,
+    /// Its incidents not yet resolved.
+    pub open_incidents: u32,
+    /// Its tables.
+    pub tables: Vec<CentralTable>,
+}
+
+/// One table of a workstation as its replicated record stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CentralTable {
+    /// The table's name.
+    pub name: String,
+    /// Its game (`baccarat`, `blackjack`, `pontoon`).
+    pub game: String,
+    /// Its rule book.
+    pub rule_book: String,
+    /// Its current (latest) shoe, 0 before the first.
+    pub shoe: u32,
+    /// Rounds completed in that shoe.
+    pub rounds: u32,
+    /// When its latest event happened (RFC 3339), if the record says.
+    pub last_event_at: Option<String>,
+    /// Its latest round's result, if it has one (Baccarat).
+    pub last_result: Option<RoundResult>,
+    /// Its incidents not yet resolved.
+    pub open_incidents: u32,
+}
+
+/// One workstation's page of incidents in the surveillance view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CentralIncidents {
+    /// The workstation (`site/workstation`).
+    pub workstation: String,
+    /// Its incidents matching the query, as the workstation's own list gives them.
+    pub page: IncidentPage,
+}
+
+/// One incident in the surveillance view: read-only, with where to work it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CentralIncidentDetail {
+    /// The workstation whose record holds it (`site/workstation`).
+    pub workstation: String,
+    /// Where its workflow (acknowledge, note, resolve) is done: the central copy takes no writes.
+    pub work_it_at: String,
+    /// The incident, its evidence and history, as the workstation shows it.
+    pub detail: IncidentDetail,
+}
+
 /// The TypeScript declarations of every DTO, as committed in `ui/src/lib/bindings.ts`.
 pub fn typescript_bindings() -> String {
     let cfg = ts_rs::Config::new().with_large_int("number");
@@ -842,6 +919,10 @@ pub fn typescript_bindings() -> String {
         ShiftQuery::decl(&cfg),
         ShiftReportFile::decl(&cfg),
         SignedOff::decl(&cfg),
+        CentralPit::decl(&cfg),
+        CentralTable::decl(&cfg),
+        CentralIncidents::decl(&cfg),
+        CentralIncidentDetail::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust DTOs in crates/pitwatch-api/src/dto.rs. Do not edit:\n\

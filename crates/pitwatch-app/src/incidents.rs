@@ -76,135 +76,155 @@ pub fn resolve(
         .map_err(conflict)
 }
 
-impl Desk {
-    /// One page of the incidents matching `query`, newest first, with the cursor for the next
-    /// page and how many match in all. Filters and the page are applied by the store, with its
-    /// indexes, so a page costs the same however long the record is.
-    pub fn incidents(&self, query: &IncidentQuery) -> Result<IncidentPage, ApiError> {
-        let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
-        let time = |field: &str, text: &Option<String>| -> Result<Option<Timestamp>, ApiError> {
-            match text.as_deref().map(str::trim) {
-                None | Some("") => Ok(None),
-                Some(t) => t
-                    .parse::<Timestamp>()
-                    .map(Some)
-                    .map_err(|e| invalid(format!("{field}: {e}"))),
-            }
-        };
-        let nonempty = |text: &Option<String>| {
-            text.as_deref()
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .map(str::to_owned)
-        };
-        let filter = IncidentFilter {
-            table: nonempty(&query.table),
-            status: query.status.map(status_store),
-            unresolved: query.unresolved,
-            severity: query.severity.map(|s| s.as_str().to_owned()),
-            code: nonempty(&query.code),
-            since: time("since", &query.since)?,
-            until: time("until", &query.until)?,
-        };
-        let limit = query.limit.unwrap_or(DEFAULT_PAGE);
-        let page = lock(&self.store).incident_page(&filter, query.before.map(IncidentId), limit)?;
-        let incidents: Vec<IncidentRow> = page.incidents.iter().map(incident_row).collect();
-        Ok(IncidentPage {
-            next: if page.more {
-                incidents.last().map(|r| r.id)
-            } else {
-                None
-            },
-            incidents,
-            total: page.total,
+/// One page of the incidents of `store` matching `query`, newest first, with the cursor for the
+/// next page and how many match in all. Filters and the page are applied by the store, with its
+/// indexes, so a page costs the same however long the record is. (The workstation's list and
+/// the surveillance view's, per workstation, alike.)
+pub(crate) fn incident_page(
+    store: &Store,
+    query: &IncidentQuery,
+) -> Result<IncidentPage, ApiError> {
+    let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+    let time = |field: &str, text: &Option<String>| -> Result<Option<Timestamp>, ApiError> {
+        match text.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(t) => t
+                .parse::<Timestamp>()
+                .map(Some)
+                .map_err(|e| invalid(format!("{field}: {e}"))),
+        }
+    };
+    let nonempty = |text: &Option<String>| {
+        text.as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+    };
+    let filter = IncidentFilter {
+        table: nonempty(&query.table),
+        status: query.status.map(status_store),
+        unresolved: query.unresolved,
+        severity: query.severity.map(|s| s.as_str().to_owned()),
+        code: nonempty(&query.code),
+        since: time("since", &query.since)?,
+        until: time("until", &query.until)?,
+    };
+    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+    let page = store.incident_page(&filter, query.before.map(IncidentId), limit)?;
+    let incidents: Vec<IncidentRow> = page.incidents.iter().map(incident_row).collect();
+    Ok(IncidentPage {
+        next: if page.more {
+            incidents.last().map(|r| r.id)
+        } else {
+            None
+        },
+        incidents,
+        total: page.total,
+    })
+}
+
+/// Incident `id` of `store` with its rule texts (from the rule book `rule_book_of` gives for its
+/// table), evidence timeline, round and history.
+pub(crate) fn incident_detail(
+    store: &Store,
+    id: i64,
+    rule_book_of: impl Fn(&str) -> String,
+) -> Result<IncidentDetail, ApiError> {
+    let incident = store.incident(IncidentId(id))?;
+    let rule_book = rule_book_of(&incident.table);
+    let rule_texts = RuleBook::load(&rule_book)
+        .map(|book| {
+            book.rule_texts(&incident.rule)
+                .into_iter()
+                .map(|(number, text)| RuleText { number, text })
+                .collect()
         })
+        .unwrap_or_default();
+    let mut timeline = Vec::new();
+    let mut round = None;
+    if let Some(table) = store.table_id(&incident.table)? {
+        if let (Some(shoe), Some(number)) = (incident.shoe, incident.round) {
+            round = store
+                .round(table, shoe, number)?
+                .and_then(|body| stored_round(&body));
+        }
+        let evidence: HashSet<u64> = incident.evidence.iter().copied().collect();
+        let mut lo = incident
+            .evidence
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(incident.seq);
+        let mut hi = incident
+            .evidence
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(incident.seq);
+        lo = lo.min(incident.seq);
+        hi = hi.max(incident.seq);
+        if let Some(r) = &round {
+            lo = lo.min(r.first_seq);
+            hi = hi.max(r.last_seq);
+        }
+        let lo = lo.saturating_sub(3);
+        let hi = hi + 3;
+        // Only the events around the incident are read, however long the record is.
+        for row in store.event_rows_between(table, lo, hi)? {
+            timeline.push(TimelineEntry {
+                seq: row.event.seq,
+                at: row.event.at.map(|t| t.to_string()),
+                what: describe(&row.event.kind),
+                evidence: evidence.contains(&row.event.seq),
+                console: row.frame.is_none(),
+                frame: row
+                    .frame
+                    .and_then(|id| store.frame(id).ok())
+                    .map(|f| printable(&f.bytes)),
+            });
+            if timeline.len() >= 80 {
+                break;
+            }
+        }
+    }
+    let mut history: Vec<HistoryEntry> = store
+        .incident_history(IncidentId(id))?
+        .into_iter()
+        .map(|step| HistoryEntry {
+            at: step.at,
+            user: step.user,
+            what: step.what,
+            text: step.text,
+        })
+        .collect();
+    // The store lists status changes before notes; people read a history in time order.
+    history.sort_by(|a, b| a.at.cmp(&b.at));
+    Ok(IncidentDetail {
+        incident: incident_row(&incident),
+        rule_book,
+        rule_texts,
+        timeline,
+        round,
+        history,
+    })
+}
+
+impl Desk {
+    /// One page of the incidents matching `query` (see [`incident_page`]).
+    pub fn incidents(&self, query: &IncidentQuery) -> Result<IncidentPage, ApiError> {
+        incident_page(&lock(&self.store), query)
     }
 
     /// One incident with its rule texts, evidence timeline, round and history.
     pub fn incident(&self, id: i64) -> Result<IncidentDetail, ApiError> {
         let store = lock(&self.store);
-        let incident = store.incident(IncidentId(id))?;
-        let rule_book = self
-            .pit
-            .tables
-            .iter()
-            .find(|t| t.name == incident.table)
-            .map(|t| t.rules.clone())
-            .unwrap_or_default();
-        let rule_texts = RuleBook::load(&rule_book)
-            .map(|book| {
-                book.rule_texts(&incident.rule)
-                    .into_iter()
-                    .map(|(number, text)| RuleText { number, text })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut timeline = Vec::new();
-        let mut round = None;
-        if let Some(table) = store.table_id(&incident.table)? {
-            if let (Some(shoe), Some(number)) = (incident.shoe, incident.round) {
-                round = store
-                    .round(table, shoe, number)?
-                    .and_then(|body| stored_round(&body));
-            }
-            let evidence: HashSet<u64> = incident.evidence.iter().copied().collect();
-            let mut lo = incident
-                .evidence
+        incident_detail(&store, id, |table| {
+            self.pit
+                .tables
                 .iter()
-                .copied()
-                .min()
-                .unwrap_or(incident.seq);
-            let mut hi = incident
-                .evidence
-                .iter()
-                .copied()
-                .max()
-                .unwrap_or(incident.seq);
-            lo = lo.min(incident.seq);
-            hi = hi.max(incident.seq);
-            if let Some(r) = &round {
-                lo = lo.min(r.first_seq);
-                hi = hi.max(r.last_seq);
-            }
-            let lo = lo.saturating_sub(3);
-            let hi = hi + 3;
-            // Only the events around the incident are read, however long the record is.
-            for row in store.event_rows_between(table, lo, hi)? {
-                timeline.push(TimelineEntry {
-                    seq: row.event.seq,
-                    at: row.event.at.map(|t| t.to_string()),
-                    what: describe(&row.event.kind),
-                    evidence: evidence.contains(&row.event.seq),
-                    console: row.frame.is_none(),
-                    frame: row
-                        .frame
-                        .and_then(|id| store.frame(id).ok())
-                        .map(|f| printable(&f.bytes)),
-                });
-                if timeline.len() >= 80 {
-                    break;
-                }
-            }
-        }
-        let mut history: Vec<HistoryEntry> = store
-            .incident_history(IncidentId(id))?
-            .into_iter()
-            .map(|step| HistoryEntry {
-                at: step.at,
-                user: step.user,
-                what: step.what,
-                text: step.text,
-            })
-            .collect();
-        // The store lists status changes before notes; people read a history in time order.
-        history.sort_by(|a, b| a.at.cmp(&b.at));
-        Ok(IncidentDetail {
-            incident: incident_row(&incident),
-            rule_book,
-            rule_texts,
-            timeline,
-            round,
-            history,
+                .find(|t| t.name == table)
+                .map(|t| t.rules.clone())
+                .unwrap_or_default()
         })
     }
 

@@ -14,6 +14,8 @@
 //! - [`reports`]: exports and the shift handover sign-off;
 //! - [`record`]: the record's verification, status and alerts;
 //! - [`setup`]: what a workstation runs (a pit definition or the demo, kept apart);
+//! - [`surveillance`]: the central database read-only, every workstation, its incidents and
+//!   replays (issue 16);
 //! - [`live`] and [`pit_model`]: the live pit ([`Desk`]: monitor, simulated demo devices, the
 //!   fold of the monitor's events into one tile per table).
 //!
@@ -31,6 +33,7 @@ pub mod replay;
 pub mod reports;
 pub mod sessions;
 pub mod setup;
+pub mod surveillance;
 #[cfg(test)]
 mod testkit;
 

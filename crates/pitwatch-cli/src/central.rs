@@ -303,6 +303,8 @@ pub struct Source {
     pub db: PathBuf,
     /// Whether it is a central copy (open it read-only; nothing may be written to it).
     pub central: bool,
+    /// For a central copy: which, from where, as of which checkpoint (the password hidden).
+    pub describe: Option<String>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -326,6 +328,7 @@ impl CentralSource {
             (None, Some(db)) => Ok(Source {
                 db: db.to_owned(),
                 central: false,
+                describe: None,
                 _dir: None,
             }),
             (None, None) => bail!("give --db FILE or --central URL"),
@@ -369,6 +372,10 @@ impl CentralSource {
                 Ok(Source {
                     db,
                     central: true,
+                    describe: Some(format!(
+                        "the central copy of {id} at {} as of its checkpoint {checkpoint}",
+                        redact(&url)
+                    )),
                     _dir: Some(dir),
                 })
             }

@@ -1,10 +1,17 @@
 //! `pitwatch export incident N`, `pitwatch export shoe` and `pitwatch export shift`: reports from
 //! the record as PDF (for regulators, dispute files and the shift handover), CSV or JSON, by an
 //! authenticated user (every role may export), each export audited.
+//!
+//! From a central copy (`--central URL --workstation SITE/NAME`, issue 16) the user signs in
+//! against the accounts the copy holds, and nothing is audited: the central copy takes no writes
+//! (and an audit row written anywhere else would not be in the workstation's record either). The
+//! report says so instead: it names who exported it, from which central copy and as of which
+//! checkpoint, and that the export is not in the workstation's audit log.
 
 use crate::credentials;
 
 use std::path::{Path, PathBuf};
+
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -58,8 +65,10 @@ pub enum ExportCommand {
 #[derive(Debug, Args)]
 pub struct Outputs {
     /// The Pitwatch database.
-    #[arg(long)]
-    db: PathBuf,
+    #[arg(long, required_unless_present = "central")]
+    db: Option<PathBuf>,
+    #[command(flatten)]
+    source: crate::central::CentralSource,
     /// The user exporting (password from PITWATCH_PASSWORD or standard input); every role may
     /// export, and each export is audited with the user and the workstation.
     #[arg(long)]
@@ -80,12 +89,6 @@ pub struct Outputs {
 
 /// Runs `pitwatch export`.
 pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
-    let name = |out: &Outputs| {
-        out.db.file_name().map_or_else(
-            || out.db.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        )
-    };
     let (what, subject, out) = match &command {
         ExportCommand::Incident { id, out } => {
             (Command::ExportIncident, format!("incident {id}"), out)
@@ -102,48 +105,31 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
     if out.pdf.is_none() && out.csv.is_none() && out.json.is_none() {
         bail!("say where to write the report: --pdf FILE, --csv FILE and/or --json FILE");
     }
+    if out.source.central.is_some() {
+        return run_central(&command, what, out);
+    }
+    let Some(db) = out.db.as_deref() else {
+        bail!("give --db FILE or --central URL");
+    };
+    let name = db.file_name().map_or_else(
+        || db.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     // Who exports, and whether their role may: on a writable connection, which audits the
     // export (and a refusal) in the record.
-    if !out.db.exists() {
-        bail!("{} does not exist", out.db.display());
+    if !db.exists() {
+        bail!("{} does not exist", db.display());
     }
     let mut audit = Installation::from_env()
-        .open(&out.db)
-        .with_context(|| format!("cannot open {}", out.db.display()))?;
+        .open(db)
+        .with_context(|| format!("cannot open {}", db.display()))?;
     let who = credentials::login(&mut audit, &out.user, credentials::PASSWORD)?;
     reports::may_export(&mut audit, &who, what, &subject, crate::now())?;
-    let document = match &command {
-        ExportCommand::Incident { id, out } => {
-            let store = open(&out.db)?;
-            pitwatch_api::report::incident_report(&store, IncidentId(*id), &name(out))?
-        }
-        ExportCommand::Shift {
-            from,
-            to,
-            table,
-            out,
-        } => {
-            let store = open(&out.db)?;
-            let shift = pitwatch_api::report::Shift::new(*from, *to, table.clone())?;
-            pitwatch_api::report::shift_report(&store, &shift, &name(out))?
-        }
-        ExportCommand::Shoe { table, shoe, out } => {
-            let store = open(&out.db)?;
-            pitwatch_api::report::shoe_report(&store, table, *shoe)?
-        }
-    };
+    let store = open(db)?;
+    let document = report(&command, &store, &name)?;
     let author = out.author.clone().unwrap_or_else(|| who.user.clone());
     let document = document.stamped(&author, crate::now().as_datetime());
-    let mut written = Vec::new();
-    write(&out.pdf, &document, &mut written, |d| {
-        Ok(pitwatch_report::render_pdf(d)?.bytes)
-    })?;
-    write(&out.csv, &document, &mut written, |d| {
-        Ok(d.to_csv().into_bytes())
-    })?;
-    write(&out.json, &document, &mut written, |d| {
-        Ok(d.to_json().into_bytes())
-    })?;
+    let written = write_all(out, &document)?;
     reports::exported(
         &mut audit,
         &who,
@@ -153,6 +139,75 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
         crate::now(),
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report `command` asks for, from `store` (named `name` in it).
+fn report(command: &ExportCommand, store: &Store, name: &str) -> anyhow::Result<Document> {
+    Ok(match command {
+        ExportCommand::Incident { id, .. } => {
+            pitwatch_api::report::incident_report(store, IncidentId(*id), name)?
+        }
+        ExportCommand::Shift {
+            from, to, table, ..
+        } => {
+            let shift = pitwatch_api::report::Shift::new(*from, *to, table.clone())?;
+            pitwatch_api::report::shift_report(store, &shift, name)?
+        }
+        ExportCommand::Shoe { table, shoe, .. } => {
+            pitwatch_api::report::shoe_report(store, table, *shoe)?
+        }
+    })
+}
+
+/// `pitwatch export … --central URL --workstation SITE/NAME`: the report from the central copy,
+/// by a user of the workstation's accounts, not audited (the central copy takes no writes), and
+/// saying so in the report.
+fn run_central(command: &ExportCommand, what: Command, out: &Outputs) -> anyhow::Result<ExitCode> {
+    let source = out.source.resolve(None)?;
+    let store = Installation::from_env()
+        .open_read_only(&source.db)
+        .context("cannot open the central copy")?;
+    let password = credentials::password(credentials::PASSWORD, &out.user)?;
+    let desk = pitwatch_app::access::workstation();
+    let who =
+        pitwatch_app::surveillance::central_exporter(&store, &out.user, &password, what, &desk)?;
+    let copy = source
+        .describe
+        .clone()
+        .unwrap_or_else(|| "the central copy".to_owned());
+    let document = report(command, &store, &copy)?;
+    let author = out.author.clone().unwrap_or_else(|| who.user.clone());
+    let mut document = document.stamped(&author, crate::now().as_datetime());
+    document.blocks.push(pitwatch_report::Block::Heading {
+        text: "Exported from the central copy".into(),
+    });
+    document.blocks.push(pitwatch_report::Block::Paragraph {
+        text: format!(
+            "Exported by {} ({}) at {desk} on {}, from {copy}. The central copy takes no writes, \
+             so this export is not in the workstation's audit log.",
+            who.user,
+            who.role.as_str(),
+            crate::now()
+        ),
+    });
+    write_all(out, &document)?;
+    errln!("not audited: the central copy takes no writes (the report says so)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `document` everywhere `out` asks; what was written.
+fn write_all(out: &Outputs, document: &Document) -> anyhow::Result<Vec<String>> {
+    let mut written = Vec::new();
+    write(&out.pdf, document, &mut written, |d| {
+        Ok(pitwatch_report::render_pdf(d)?.bytes)
+    })?;
+    write(&out.csv, document, &mut written, |d| {
+        Ok(d.to_csv().into_bytes())
+    })?;
+    write(&out.json, document, &mut written, |d| {
+        Ok(d.to_json().into_bytes())
+    })?;
+    Ok(written)
 }
 
 fn open(db: &Path) -> anyhow::Result<Store> {

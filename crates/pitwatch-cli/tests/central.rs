@@ -237,6 +237,75 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         Some(1),
         "a refusal is a finding"
     );
+
+    // An export from the central copy: by a user of the workstation's accounts (replicated),
+    // not audited (the central copy takes no writes), and the report says so.
+    const ROOT_PW: &str = "root keeps the pit keys 42";
+    let with_password = |password: &str, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+            .env("PITWATCH_KEY", key_file())
+            .env("PITWATCH_PASSWORD", password)
+            .args(args)
+            .output()
+            .expect("pitwatch runs")
+    };
+    let added = with_password(
+        ROOT_PW,
+        &["user", "add", "--db", north_s, "--role", "admin", "root"],
+    );
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    ok(&[
+        "sync",
+        "--db",
+        north_s,
+        "--central",
+        url,
+        "--workstation",
+        "sky/north",
+        "--once",
+    ]);
+    let json = dir.path().join("incident-1.json");
+    let export = |password: &str| {
+        with_password(
+            password,
+            &[
+                "export",
+                "incident",
+                "1",
+                "--central",
+                url,
+                "--workstation",
+                "sky/north",
+                "--user",
+                "root",
+                "--json",
+                json.to_str().unwrap(),
+            ],
+        )
+    };
+    let refused = export("not the password");
+    assert!(
+        !refused.status.success() && text(&refused.stderr).contains("wrong name or password"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(!json.exists());
+    let exported = export(ROOT_PW);
+    assert!(exported.status.success(), "{}", text(&exported.stderr));
+    assert!(
+        text(&exported.stderr).contains("not audited"),
+        "{}",
+        text(&exported.stderr)
+    );
+    let report = std::fs::read_to_string(&json).expect("the report");
+    assert!(report.contains("BURN_COUNT_MISMATCH"), "{report}");
+    assert!(
+        report.contains("the central copy of sky/north")
+            && report.contains("not in the workstation's audit log")
+            && report.contains("Exported by root (admin)"),
+        "{report}"
+    );
+    assert!(!report.contains(ROOT_PW));
 }
 
 /// A running `pitwatch` whose stdout and stderr lines are read by threads, so a test can wait for

@@ -344,6 +344,10 @@ impl Store {
                 supported: migrate::LATEST,
             });
         }
+        // A reader that starts while a writer commits waits for it, as writers wait for each
+        // other (a record in rollback-journal mode, such as a surveillance mirror, is locked
+        // whole while its refresh commits).
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         let heads = load_heads(&conn)?;
         Ok(Store {
             conn,

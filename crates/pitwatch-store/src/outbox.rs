@@ -141,48 +141,186 @@ impl Rebuild {
     /// Appends `row` to `chain` as it is; a fact is also applied to its derived table. Rows of
     /// one chain must come in order.
     pub fn append(&mut self, chain: &Chain, row: &ChainRow) -> Result<(), StoreError> {
-        let values = chain::decode_values(&row.content).map_err(|e| {
-            StoreError::Invalid(format!(
-                "{} row {}: its content cannot be read: {e}",
-                chain.table, row.position
-            ))
-        })?;
-        if values.len() != chain.columns.len() {
-            return Err(StoreError::Invalid(format!(
-                "{} row {}: {} columns, where the chain has {}",
-                chain.table,
-                row.position,
-                values.len(),
-                chain.columns.len()
-            )));
-        }
-        let placeholders: Vec<String> = (1..=values.len() + 2).map(|i| format!("?{i}")).collect();
-        let sql = format!(
-            "INSERT INTO {} ({}, prev_hash, hash) VALUES ({})",
-            chain.table,
-            chain.columns.join(", "),
-            placeholders.join(", ")
-        );
-        let prev = Value::Blob(row.prev_hash.to_vec());
-        let hash = Value::Blob(row.hash.to_vec());
-        let mut args: Vec<&dyn ToSql> = values.iter().map(|v| v as &dyn ToSql).collect();
-        args.push(&prev);
-        args.push(&hash);
-        self.conn.prepare_cached(&sql)?.execute(args.as_slice())?;
-        if chain.table == chain::FACTS.table {
-            // facts: id, kind, subject, body, at
-            if let (Some(Value::Text(kind)), Some(Value::Text(body))) =
-                (values.get(1), values.get(3))
-            {
-                facts::apply_stored(&self.conn, kind, body)?;
-            }
-        }
-        Ok(())
+        insert_row(&self.conn, chain, row)
     }
 
     /// Commits the rebuilt record.
     pub fn finish(self) -> Result<(), StoreError> {
         self.conn.execute_batch("COMMIT")?;
+        Ok(())
+    }
+}
+
+/// Writes `row` into `chain` of `conn` verbatim; a fact is also applied to its derived table.
+fn insert_row(conn: &Connection, chain: &Chain, row: &ChainRow) -> Result<(), StoreError> {
+    let values = chain::decode_values(&row.content).map_err(|e| {
+        StoreError::Invalid(format!(
+            "{} row {}: its content cannot be read: {e}",
+            chain.table, row.position
+        ))
+    })?;
+    if values.len() != chain.columns.len() {
+        return Err(StoreError::Invalid(format!(
+            "{} row {}: {} columns, where the chain has {}",
+            chain.table,
+            row.position,
+            values.len(),
+            chain.columns.len()
+        )));
+    }
+    let placeholders: Vec<String> = (1..=values.len() + 2).map(|i| format!("?{i}")).collect();
+    let sql = format!(
+        "INSERT INTO {} ({}, prev_hash, hash) VALUES ({})",
+        chain.table,
+        chain.columns.join(", "),
+        placeholders.join(", ")
+    );
+    let prev = Value::Blob(row.prev_hash.to_vec());
+    let hash = Value::Blob(row.hash.to_vec());
+    let mut args: Vec<&dyn ToSql> = values.iter().map(|v| v as &dyn ToSql).collect();
+    args.push(&prev);
+    args.push(&hash);
+    conn.prepare_cached(&sql)?.execute(args.as_slice())?;
+    if chain.table == chain::FACTS.table {
+        // facts: id, kind, subject, body, at
+        if let (Some(Value::Text(kind)), Some(Value::Text(body))) = (values.get(1), values.get(3)) {
+            facts::apply_stored(conn, kind, body)?;
+        }
+    }
+    Ok(())
+}
+
+/// Why `row` does not follow a chain whose last row is `head` (its position and hash), checked as
+/// the store chains rows: the next position, the head's hash as its previous hash, and its own
+/// hash over that and its content. `None`: it follows.
+pub fn does_not_follow(chain: &Chain, head: (i64, Hash), row: &ChainRow) -> Option<String> {
+    let reason = if row.position != head.0 + 1 {
+        format!(
+            "is at position {}, where {} should be",
+            row.position,
+            head.0 + 1
+        )
+    } else if row.prev_hash != head.1 {
+        "does not follow the row before it (its previous hash differs)".to_owned()
+    } else if chain::row_hash_encoded(chain, &row.prev_hash, &row.content) != row.hash {
+        "its content does not match its hash".to_owned()
+    } else {
+        return None;
+    };
+    Some(format!("{} row {}: {reason}", chain.table, row.position))
+}
+
+/// A local read-only mirror of another record (the surveillance room's copy of a workstation's
+/// record, kept up to date from the central database): a record file that only ever grows by
+/// rows checked to follow the rows it holds, chain by chain, as the store chains them. Each
+/// refresh ([`Mirror::begin`] … [`Mirror::commit`]) is one transaction: a refresh is taken whole or not at all, so the file
+/// always stands at a checkpoint and opens read-only as a record like any other
+/// ([`Store::open_read_only`]), which verifies, lists and replays exactly as the original.
+pub struct Mirror {
+    conn: Connection,
+    heads: Vec<(i64, Hash)>,
+    /// The heads as the refresh under way has moved them.
+    pending: Option<Vec<(i64, Hash)>>,
+}
+
+impl Mirror {
+    /// Opens the mirror at `path`, creating it (with the latest schema) if it does not exist.
+    pub fn open(path: &Path) -> Result<Mirror, StoreError> {
+        let mut conn = Connection::open(path)?;
+        // A window may be reading the file while it is refreshed.
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let version = migrate::version(&conn)?;
+        if version > migrate::LATEST {
+            return Err(StoreError::NewerSchema {
+                found: version,
+                supported: migrate::LATEST,
+            });
+        }
+        migrate::migrate(&mut conn)?;
+        // As in a rebuild: rows arrive chain by chain, not in the order they were written.
+        conn.pragma_update(None, "foreign_keys", false)?;
+        let mut heads = Vec::with_capacity(chain::CHAINS.len());
+        for chain in chain::CHAINS {
+            let head = conn
+                .query_row(
+                    &format!(
+                        "SELECT id, hash FROM {} ORDER BY id DESC LIMIT 1",
+                        chain.table
+                    ),
+                    [],
+                    |r| Ok((r.get::<_, i64>(0)?, hash_of(r.get(1)?))),
+                )
+                .optional()?
+                .unwrap_or((0, GENESIS));
+            heads.push(head);
+        }
+        Ok(Mirror {
+            conn,
+            heads,
+            pending: None,
+        })
+    }
+
+    /// The record the mirror holds (its id, hex), once its first facts are in.
+    pub fn record_id(&self) -> Result<Option<String>, StoreError> {
+        Ok(crate::verify::record_meta(&self.conn)?.0)
+    }
+
+    /// The last row the mirror holds of `chain` (its position and hash; 0 and [`GENESIS`] when
+    /// it holds none).
+    pub fn head(&self, chain: &Chain) -> (i64, Hash) {
+        chain::CHAINS
+            .iter()
+            .position(|c| c.table == chain.table)
+            .map(|i| self.heads[i])
+            .unwrap_or((0, GENESIS))
+    }
+
+    /// Starts a refresh: the rows appended until [`Mirror::commit`] are one transaction, taken
+    /// whole or not at all ([`Mirror::rollback`], or dropping the mirror).
+    pub fn begin(&mut self) -> Result<(), StoreError> {
+        if self.pending.is_none() {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            self.pending = Some(self.heads.clone());
+        }
+        Ok(())
+    }
+
+    /// Appends `row` to `chain` (within a refresh begun with [`Mirror::begin`]), after checking
+    /// that it follows the row the mirror holds last ([`does_not_follow`]): a row that does not
+    /// is refused with [`StoreError::Invalid`] naming it, and nothing is written.
+    pub fn append(&mut self, chain: &Chain, row: &ChainRow) -> Result<(), StoreError> {
+        let i = chain::CHAINS
+            .iter()
+            .position(|c| c.table == chain.table)
+            .ok_or_else(|| StoreError::Invalid(format!("{} is not a chain", chain.table)))?;
+        let Some(heads) = self.pending.as_mut() else {
+            return Err(StoreError::Invalid(
+                "a mirror is appended to within a refresh (begin first)".into(),
+            ));
+        };
+        if let Some(problem) = does_not_follow(chain, heads[i], row) {
+            return Err(StoreError::Invalid(problem));
+        }
+        insert_row(&self.conn, chain, row)?;
+        heads[i] = (row.position, row.hash);
+        Ok(())
+    }
+
+    /// Commits the refresh.
+    pub fn commit(&mut self) -> Result<(), StoreError> {
+        if let Some(heads) = self.pending.take() {
+            self.conn.execute_batch("COMMIT")?;
+            self.heads = heads;
+        }
+        Ok(())
+    }
+
+    /// Abandons the refresh: the mirror stands where it stood before it.
+    pub fn rollback(&mut self) -> Result<(), StoreError> {
+        if self.pending.take().is_some() {
+            self.conn.execute_batch("ROLLBACK")?;
+        }
         Ok(())
     }
 }
@@ -259,5 +397,89 @@ mod tests {
         let counts = checkpoint_counts(&last[0]).expect("counts");
         assert_eq!(counts.len(), chain::SIGNED.len());
         assert_eq!(counts[6], 1, "the one audit row");
+    }
+
+    /// Appends every row of `store` the mirror lacks, in one refresh.
+    fn refresh(mirror: &mut Mirror, store: &Store) -> Result<u64, StoreError> {
+        mirror.begin()?;
+        let mut n = 0;
+        for chain in CHAINS {
+            for row in store.chain_rows(chain, mirror.head(chain).0, usize::MAX)? {
+                if let Err(e) = mirror.append(chain, &row) {
+                    mirror.rollback()?;
+                    return Err(e);
+                }
+                n += 1;
+            }
+        }
+        mirror.commit()?;
+        Ok(n)
+    }
+
+    #[test]
+    fn a_mirror_grows_by_checked_rows_only_and_reads_as_the_record() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let key = crate::SigningKey::generate();
+        let mut store =
+            Store::open(dir.path().join("a.db"), &crate::Sealing::key(key.clone())).expect("open");
+        let mut now = Timestamp::from_unix_millis(1_700_000_000_000).expect("time");
+        store.ensure_table("T1", "baccarat", "nz", now).expect("t");
+        let path = dir.path().join("mirror.db");
+        let mut mirror = Mirror::open(&path).expect("mirror");
+        assert!(refresh(&mut mirror, &store).expect("first") > 0);
+        assert_eq!(refresh(&mut mirror, &store).expect("nothing new"), 0);
+        for i in 0..3 {
+            now = Timestamp::from_unix_millis(1_700_000_000_000 + i * 1000).expect("time");
+            let mut batch = store.batch(now).expect("batch");
+            batch
+                .append_audit("ana", "test.action", "T1", "{}", now)
+                .expect("audit");
+            batch.commit().expect("commit");
+        }
+        assert!(refresh(&mut mirror, &store).expect("more") >= 3);
+        drop(mirror);
+        // Reopened, it knows where it stands.
+        let mut mirror = Mirror::open(&path).expect("reopen");
+        assert_eq!(refresh(&mut mirror, &store).expect("nothing new"), 0);
+        assert_eq!(
+            mirror.record_id().expect("id"),
+            store.record_id().expect("id")
+        );
+        for chain in CHAINS {
+            assert_eq!(
+                mirror.head(chain).0,
+                store.chain_length(chain).expect("length"),
+                "{}",
+                chain.table
+            );
+        }
+
+        // A row that does not match its hash, or that does not follow, is refused whole.
+        let mut audit = store
+            .chain_rows(&chain::AUDIT_LOG, 0, usize::MAX)
+            .expect("rows");
+        let next = mirror.head(&chain::AUDIT_LOG).0 + 1;
+        let mut forged = audit.pop().expect("row");
+        forged.position = next;
+        forged.prev_hash = mirror.head(&chain::AUDIT_LOG).1;
+        mirror.begin().expect("begin");
+        let err = mirror
+            .append(&chain::AUDIT_LOG, &forged)
+            .expect_err("forged");
+        assert!(err.to_string().contains("does not match its hash"), "{err}");
+        forged.prev_hash = GENESIS;
+        let err = mirror
+            .append(&chain::AUDIT_LOG, &forged)
+            .expect_err("forged");
+        assert!(err.to_string().contains("does not follow"), "{err}");
+        mirror.rollback().expect("rollback");
+        assert_eq!(mirror.head(&chain::AUDIT_LOG).0, next - 1);
+        drop(mirror);
+
+        let mut copy = Store::open_read_only(&path).expect("read-only");
+        copy.trust(vec![key.public()]);
+        let report = copy.verify().expect("verify");
+        assert!(report.intact(), "{:?}", report.problems);
+        assert_eq!(copy.tables().expect("t"), store.tables().expect("t"));
     }
 }

@@ -164,6 +164,22 @@ impl Store {
         Ok(out)
     }
 
+    /// How many results were declared at `table` in shoe `shoe` (its `result_declared` events):
+    /// the shoe's rounds as its chained events give them, for a copy of a record that holds no
+    /// derived rounds (the central copy, issue 16).
+    pub fn results_declared(&self, table: TableId, shoe: &ShoeListing) -> Result<u32, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT COUNT(*) FROM events WHERE table_id = ?1 AND seq >= ?2 AND seq <= ?3 \
+             AND kind = 'result_declared'",
+            params![
+                table.0,
+                i64::try_from(shoe.first_seq).unwrap_or(i64::MAX),
+                i64::try_from(shoe.last_seq).unwrap_or(i64::MAX)
+            ],
+            |r| r.get(0),
+        )?)
+    }
+
     /// The body (JSON) of round `round` of shoe `shoe` of `table` as recorded live, if any.
     pub fn round(
         &self,

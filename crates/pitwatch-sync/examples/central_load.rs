@@ -13,8 +13,13 @@
 //!   as fast as the machine goes), as if the link had been down all along; then one outbox round
 //!   from an empty server, timed.
 //!
+//! - `mirror TABLES MINUTES REPEATS`: a long record (TABLES tables, MINUTES of play) replicated
+//!   and mirrored once ([`Central::refresh_mirror`]); then REPEATS refreshes with nothing new,
+//!   and REPEATS refreshes each after one more minute of play is replicated, timed.
+//!
 //! ```sh
 //! cargo run --release -p pitwatch-sync --example central_load -- live 200 10 60
+//! cargo run --release -p pitwatch-sync --example central_load -- mirror 50 60 10
 //! cargo run --release -p pitwatch-sync --example central_load -- catchup 50 60
 //! ```
 
@@ -200,76 +205,109 @@ fn live(tables: usize, pace: f64, seconds: f64) -> Result<(), Error> {
     Ok(())
 }
 
+/// TABLES tables' honest play at a dealer's pace, recorded through the real recorder into a
+/// record, one write transaction per simulated 250 ms, as fast as the machine goes.
+/// A table being played: its recorder, its shoes, when it sends next, and the steps of its shoe
+/// still to come (in reverse).
+type Playing = (TableRecorder, Planner, i64, Vec<(u64, Action)>);
+
+struct Honest {
+    store: Store,
+    tables: Vec<Playing>,
+    t: i64,
+}
+
+impl Honest {
+    fn new(db: &std::path::Path, tables: usize) -> Result<Honest, Error> {
+        let key = pitwatch_store::SigningKey::generate();
+        let mut store = Store::open(db, &Sealing::key(key))?;
+        let book = RuleBook::load("nz-baccarat")?;
+        let start_ms = 1_796_000_000_000i64;
+        let start = Timestamp::from_unix_millis(start_ms).ok_or("time")?;
+        let mut tables_state = Vec::new();
+        for i in 0..tables {
+            let protocol = if i % 4 == 3 { "barcode" } else { "angel-eye" };
+            let device = ProtocolConfig::by_name(protocol).ok_or("protocol")?;
+            let name = format!("T{:03}", i + 1);
+            let mut recorder = TableRecorder::resume(
+                &mut store,
+                &name,
+                "baccarat",
+                book.clone(),
+                book_text("nz-baccarat").as_deref(),
+                Some(device),
+                start,
+            )?;
+            recorder.connect(
+                &mut store,
+                &format!("sim:{name}"),
+                Default::default(),
+                start,
+            )?;
+            let planner = Planner::new(&device, book.clone(), 1000 + i as u64, vec![], true);
+            // (next send time, pending steps in reverse)
+            tables_state.push((recorder, planner, start_ms, Vec::<(u64, Action)>::new()));
+        }
+        Ok(Honest {
+            store,
+            tables: tables_state,
+            t: start_ms,
+        })
+    }
+
+    /// Records `minutes` more of play.
+    fn play(&mut self, minutes: f64) -> Result<(), Error> {
+        let end_ms = self.t + (minutes * 60_000.0) as i64;
+        while self.t < end_ms {
+            self.t += 250;
+            let t = self.t;
+            let now = Timestamp::from_unix_millis(t).ok_or("time")?;
+            let mut batch = self.store.batch(now)?;
+            let mut derived = Vec::new();
+            for (recorder, planner, next, pending) in &mut self.tables {
+                while *next <= t {
+                    if pending.is_empty() {
+                        let mut shoe = planner.next_shoe();
+                        shoe.steps.reverse();
+                        pending.extend(
+                            shoe.steps
+                                .into_iter()
+                                .map(|s| (s.delay_ms.max(s.min_delay_ms), s.action)),
+                        );
+                    }
+                    let Some((delay, action)) = pending.pop() else {
+                        break;
+                    };
+                    *next += delay as i64;
+                    if let Action::Send(bytes) = action {
+                        let at = Timestamp::from_unix_millis(*next).ok_or("time")?;
+                        recorder.ingest(&mut batch, at, &bytes, &mut derived)?;
+                    }
+                }
+            }
+            batch.commit()?;
+        }
+        Ok(())
+    }
+
+    fn rows(&self) -> Result<i64, Error> {
+        Ok(CHAINS
+            .iter()
+            .map(|c| self.store.chain_length(c))
+            .sum::<Result<i64, _>>()?)
+    }
+}
+
 fn catchup(tables: usize, minutes: f64) -> Result<(), Error> {
     let pg = PgServer::start("central_load").ok_or("PostgreSQL is not installed")?;
     let dir = tempfile::tempdir()?;
     let db = dir.path().join("outage.db");
-    let key = pitwatch_store::SigningKey::generate();
-    let mut store = Store::open(&db, &Sealing::key(key))?;
-    let book = RuleBook::load("nz-baccarat")?;
-    let start_ms = 1_796_000_000_000i64;
-    let start = Timestamp::from_unix_millis(start_ms).ok_or("time")?;
-    let mut tables_state = Vec::new();
-    for i in 0..tables {
-        let protocol = if i % 4 == 3 { "barcode" } else { "angel-eye" };
-        let device = ProtocolConfig::by_name(protocol).ok_or("protocol")?;
-        let name = format!("T{:03}", i + 1);
-        let mut recorder = TableRecorder::resume(
-            &mut store,
-            &name,
-            "baccarat",
-            book.clone(),
-            book_text("nz-baccarat").as_deref(),
-            Some(device),
-            start,
-        )?;
-        recorder.connect(
-            &mut store,
-            &format!("sim:{name}"),
-            Default::default(),
-            start,
-        )?;
-        let planner = Planner::new(&device, book.clone(), 1000 + i as u64, vec![], true);
-        // (next send time, pending steps in reverse)
-        tables_state.push((recorder, planner, start_ms, Vec::<(u64, Action)>::new()));
-    }
-    let end_ms = start_ms + (minutes * 60_000.0) as i64;
+    let mut honest = Honest::new(&db, tables)?;
     let recording = Instant::now();
-    let mut t = start_ms;
-    while t < end_ms {
-        t += 250;
-        let now = Timestamp::from_unix_millis(t).ok_or("time")?;
-        let mut batch = store.batch(now)?;
-        let mut derived = Vec::new();
-        for (recorder, planner, next, pending) in &mut tables_state {
-            while *next <= t {
-                if pending.is_empty() {
-                    let mut shoe = planner.next_shoe();
-                    shoe.steps.reverse();
-                    pending.extend(
-                        shoe.steps
-                            .into_iter()
-                            .map(|s| (s.delay_ms.max(s.min_delay_ms), s.action)),
-                    );
-                }
-                let Some((delay, action)) = pending.pop() else {
-                    break;
-                };
-                *next += delay as i64;
-                if let Action::Send(bytes) = action {
-                    let at = Timestamp::from_unix_millis(*next).ok_or("time")?;
-                    recorder.ingest(&mut batch, at, &bytes, &mut derived)?;
-                }
-            }
-        }
-        batch.commit()?;
-    }
+    honest.play(minutes)?;
     let recorded_in = recording.elapsed().as_secs_f64();
-    let rows_local: i64 = CHAINS
-        .iter()
-        .map(|c| store.chain_length(c))
-        .sum::<Result<i64, _>>()?;
-    drop(store);
+    let rows_local = honest.rows()?;
+    drop(honest);
     let store = Store::open_read_only(&db)?;
     let mut central = Central::connect(&pg.url)?;
     central.init()?;
@@ -293,12 +331,85 @@ fn catchup(tables: usize, minutes: f64) -> Result<(), Error> {
     Ok(())
 }
 
+/// The surveillance room's refresh of a mirror: a long record (TABLES tables, MINUTES of play)
+/// replicated, mirrored once; then refreshes with nothing new, and refreshes after each further
+/// minute of play is replicated (REPEATS of each), timed on a read-only session.
+fn mirror(tables: usize, minutes: f64, repeats: usize) -> Result<(), Error> {
+    let pg = PgServer::start("central_load").ok_or("PostgreSQL is not installed")?;
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("long.db");
+    let mut honest = Honest::new(&db, tables)?;
+    honest.play(minutes)?;
+    let mut central = Central::connect(&pg.url)?;
+    central.init()?;
+    let id: pitwatch_sync::Identity = "bench/long".parse()?;
+    let mut outbox = Outbox::new(id.clone());
+    central.sync_once(&honest.store, &mut outbox)?;
+    let mut reader = Central::connect_read_only(&pg.url)?;
+    let path = pitwatch_sync::mirror_path(dir.path(), &id);
+    let first = Instant::now();
+    let filled = reader.refresh_mirror(&id, &path)?;
+    let first_s = first.elapsed().as_secs_f64();
+    println!(
+        "mirror: {tables} tables, {minutes} min: {} rows in the record ({:.0} MB), first fill \
+         {} rows in {first_s:.2} s",
+        honest.rows()?,
+        std::fs::metadata(&db)?.len() as f64 / 1e6,
+        filled.appended
+    );
+    let mut idle = Vec::new();
+    for _ in 0..repeats {
+        let t = Instant::now();
+        let r = reader.refresh_mirror(&id, &path)?;
+        idle.push(t.elapsed().as_micros() as i64);
+        assert_eq!(r.appended, 0);
+    }
+    idle.sort_unstable();
+    println!(
+        "refresh, nothing new ({repeats}×): median {:.1} ms, max {:.1} ms",
+        pick(&idle, 0.5) as f64 / 1000.0,
+        idle[idle.len() - 1] as f64 / 1000.0
+    );
+    let mut minute = Vec::new();
+    let mut pulled = Vec::new();
+    for _ in 0..repeats {
+        honest.play(1.0)?;
+        central.sync_once(&honest.store, &mut outbox)?;
+        let t = Instant::now();
+        let r = reader.refresh_mirror(&id, &path)?;
+        minute.push(t.elapsed().as_micros() as i64);
+        pulled.push(r.appended as i64);
+    }
+    minute.sort_unstable();
+    pulled.sort_unstable();
+    println!(
+        "refresh after a minute of new rows ({repeats}×, median {} rows pulled): median {:.1} ms, \
+         max {:.1} ms; record now {} rows",
+        pick(&pulled, 0.5),
+        pick(&minute, 0.5) as f64 / 1000.0,
+        minute[minute.len() - 1] as f64 / 1000.0,
+        honest.rows()?
+    );
+    let copy = Store::open_read_only(&path)?;
+    let held: i64 = CHAINS
+        .iter()
+        .map(|c| copy.chain_length(c))
+        .sum::<Result<i64, _>>()?;
+    println!("the mirror holds {held} rows, as far as the latest checkpoint replicated");
+    Ok(())
+}
+
 fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let num = |i: usize, default: f64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     match args.first().map(String::as_str) {
         Some("live") => live(num(1, 200.0) as usize, num(2, 10.0), num(3, 60.0)),
         Some("catchup") => catchup(num(1, 50.0) as usize, num(2, 60.0)),
-        _ => Err("usage: central_load live TABLES PACE SECONDS | catchup TABLES MINUTES".into()),
+        Some("mirror") => mirror(num(1, 50.0) as usize, num(2, 60.0), num(3, 10.0) as usize),
+        _ => Err(
+            "usage: central_load live TABLES PACE SECONDS | catchup TABLES MINUTES | \
+                  mirror TABLES MINUTES REPEATS"
+                .into(),
+        ),
     }
 }

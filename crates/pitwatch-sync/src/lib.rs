@@ -24,9 +24,14 @@
 //! writes one workstation's record, as far as its latest delivered checkpoint, into a new SQLite
 //! file through the store, which then verifies, lists and replays exactly as the original.
 //!
+//! The surveillance room reads incrementally instead ([`mirror`]): a local mirror per
+//! workstation, refreshed by pulling only the rows past what it holds, each checked by the
+//! store's chain code.
+//!
 //! Everything here is blocking from the caller's side (a current-thread tokio runtime inside
 //! [`Central`]), so the CLI's and the monitor's threads use it as they use the store.
 
+pub mod mirror;
 pub mod replicator;
 mod schema;
 pub mod test_server;
@@ -42,6 +47,7 @@ use pitwatch_store::{CheckpointText, Store, StoreError};
 use tokio::runtime::Runtime;
 use tokio_postgres::{Client, NoTls};
 
+pub use mirror::{mirror_path, MirrorRefresh};
 pub use replicator::{ReplicationStatus, Replicator};
 pub use schema::{MIGRATIONS, SCHEMA_VERSION};
 
@@ -220,6 +226,17 @@ impl Central {
     /// Connects to the central database at `url` (`postgres://user@host:port/db`; the password,
     /// if any, from the URL or `PGPASSWORD` is the caller's business: see the CLI).
     pub fn connect(url: &str) -> Result<Central, SyncError> {
+        Central::open(url, false)
+    }
+
+    /// Connects to the central database for reading only (the surveillance room): the session
+    /// is read-only on the server's side too (`default_transaction_read_only`), so nothing done
+    /// through it can write, whatever the account may.
+    pub fn connect_read_only(url: &str) -> Result<Central, SyncError> {
+        Central::open(url, true)
+    }
+
+    fn open(url: &str, read_only: bool) -> Result<Central, SyncError> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
@@ -233,6 +250,13 @@ impl Central {
             }
         }
         config.application_name("pitwatch");
+        if read_only {
+            let options = match config.get_options() {
+                Some(given) => format!("{given} -c default_transaction_read_only=on"),
+                None => "-c default_transaction_read_only=on".to_owned(),
+            };
+            config.options(options);
+        }
         let (client, connection) = rt.block_on(async {
             tokio::time::timeout(IO_TIMEOUT, config.connect(NoTls))
                 .await

@@ -513,3 +513,133 @@ fn the_server_itself_keeps_every_chain_contiguous_and_append_only() {
 fn hex_of(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[test]
+fn a_mirror_refreshes_incrementally_replays_the_same_and_refuses_a_changed_central_copy() {
+    let Some(pg) = PgServer::start("a_mirror_refreshes") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut central = init(&pg.url);
+    let mut north = Pit::new(&dir.path().join("north.db"), &["BAC-1"], 4);
+    let mut south = Pit::new(&dir.path().join("south.db"), &["MINI-1"], 5);
+    let (north_id, south_id): (Identity, Identity) = (
+        "sky/north".parse().expect("id"),
+        "sky/south".parse().expect("id"),
+    );
+    let mut north_out = Outbox::new(north_id.clone());
+    let mut south_out = Outbox::new(south_id.clone());
+    north.play(120);
+    south.play(60);
+    central
+        .sync_once(&north.store, &mut north_out)
+        .expect("sync");
+    central
+        .sync_once(&south.store, &mut south_out)
+        .expect("sync");
+
+    // The surveillance room reads on a read-only session: the server refuses any write on it.
+    let mut reader = Central::connect_read_only(&pg.url).expect("read-only");
+    assert!(
+        reader.init().is_err(),
+        "a read-only session cannot create the schema"
+    );
+    let cache = dir.path().join("mirrors");
+    std::fs::create_dir(&cache).expect("cache");
+    let north_mirror = pitwatch_sync::mirror_path(&cache, &north_id);
+    let south_mirror = pitwatch_sync::mirror_path(&cache, &south_id);
+    let first = reader
+        .refresh_mirror(&north_id, &north_mirror)
+        .expect("first refresh");
+    assert!(first.started && first.appended > 0, "{first:?}");
+    let cp = |pit: &Pit| {
+        pit.store
+            .chain_length(&pitwatch_store::chain::CHECKPOINTS)
+            .expect("len")
+    };
+    assert_eq!(first.checkpoint, cp(&north));
+    reader
+        .refresh_mirror(&south_id, &south_mirror)
+        .expect("south");
+    let again = reader
+        .refresh_mirror(&north_id, &north_mirror)
+        .expect("nothing new");
+    assert_eq!((again.appended, again.started), (0, false), "{again:?}");
+
+    // New rows: only they are pulled, and the mirror replays as the workstation's record.
+    north.play(80);
+    central
+        .sync_once(&north.store, &mut north_out)
+        .expect("sync");
+    let more = reader
+        .refresh_mirror(&north_id, &north_mirror)
+        .expect("refresh");
+    assert!(
+        more.appended > 0 && more.appended < first.appended + 2000,
+        "{more:?}"
+    );
+    assert_eq!(more.checkpoint, cp(&north));
+    for (pit, path, table) in [
+        (&north, &north_mirror, "BAC-1"),
+        (&south, &south_mirror, "MINI-1"),
+    ] {
+        let mut copy = Store::open_read_only(path).expect("mirror");
+        copy.trust(vec![pit.key.public()]);
+        let report = copy.verify().expect("verify");
+        assert!(report.intact(), "{:?}", report.problems);
+        let local = pitwatch_api::replay::rebuild(&pit.store, table).expect("local");
+        let mirrored = pitwatch_api::replay::rebuild(&copy, table).expect("mirror");
+        assert!(!local.steps.is_empty());
+        assert!(local == mirrored, "{table}: the mirror's replay differs");
+    }
+
+    // A row altered in the central copy past what the mirror holds (by someone with the
+    // server's superuser, who can lift its append-only trigger) is refused by the mirror's chain
+    // check, and the mirror stays at the checkpoint it stood at.
+    north.play(40);
+    central
+        .sync_once(&north.store, &mut north_out)
+        .expect("sync");
+    let held = Store::open_read_only(&north_mirror)
+        .expect("mirror")
+        .chain_length(&EVENTS)
+        .expect("len");
+    let alter = |position: i64| {
+        pg.psql(&format!(
+            "ALTER TABLE chain_rows DISABLE TRIGGER chain_rows_append_only; \
+             UPDATE chain_rows SET content = content || '\\x00'::bytea \
+             WHERE site = 'sky' AND workstation = 'north' AND chain = 'events' \
+             AND position = {position}; \
+             ALTER TABLE chain_rows ENABLE TRIGGER chain_rows_append_only;"
+        ))
+    };
+    alter(held + 1);
+    let err = reader
+        .refresh_mirror(&north_id, &north_mirror)
+        .expect_err("refused");
+    assert!(
+        err.to_string()
+            .contains(&format!("events row {}", held + 1))
+            && err.to_string().contains("does not match its hash"),
+        "{err}"
+    );
+    let copy = Store::open_read_only(&north_mirror).expect("mirror");
+    assert_eq!(copy.chain_length(&EVENTS).expect("len"), held);
+    assert_eq!(
+        copy.chain_length(&pitwatch_store::chain::CHECKPOINTS)
+            .expect("len"),
+        more.checkpoint,
+        "the mirror stands where it stood"
+    );
+    drop(copy);
+    // And a row the mirror holds already, changed in the central copy, is found too.
+    alter(held);
+    let err = reader
+        .refresh_mirror(&north_id, &north_mirror)
+        .expect_err("refused");
+    assert!(
+        err.to_string()
+            .contains(&format!("events row {held} differs from the copy")),
+        "{err}"
+    );
+}

@@ -803,3 +803,111 @@ user: string,
  * When (RFC 3339).
  */
 at: string, };
+
+export type CentralPit = { 
+/**
+ * The site (a casino).
+ */
+site: string, 
+/**
+ * The workstation (a pit's Pitwatch): `site/workstation` names it in every other command.
+ */
+workstation: string, 
+/**
+ * The site's name as its record gives it, if it does.
+ */
+siteName: string | null, 
+/**
+ * The latest checkpoint the local mirror stands at (0: nothing signed delivered yet).
+ */
+checkpoint: number, 
+/**
+ * When that checkpoint was made (record time, RFC 3339).
+ */
+checkpointAt: string | null, 
+/**
+ * When the workstation last delivered (the server's clock, RFC 3339), if ever.
+ */
+lastDelivery: string | null, 
+/**
+ * Rows the workstation still had to send at its last delivery.
+ */
+rowsBehind: number, 
+/**
+ * How far its latest checkpoint delivered was behind its record then (ms).
+ */
+msBehind: number, 
+/**
+ * Rows the central database refused from it (a record changed after replication).
+ */
+refused: number, 
+/**
+ * Why its copy could not be read or refreshed (then the tables are as last read), if so.
+ */
+problem: string | null, 
+/**
+ * Its incidents not yet resolved.
+ */
+openIncidents: number, 
+/**
+ * Its tables.
+ */
+tables: Array<CentralTable>, };
+
+export type CentralTable = { 
+/**
+ * The table's name.
+ */
+name: string, 
+/**
+ * Its game (`baccarat`, `blackjack`, `pontoon`).
+ */
+game: string, 
+/**
+ * Its rule book.
+ */
+ruleBook: string, 
+/**
+ * Its current (latest) shoe, 0 before the first.
+ */
+shoe: number, 
+/**
+ * Rounds completed in that shoe.
+ */
+rounds: number, 
+/**
+ * When its latest event happened (RFC 3339), if the record says.
+ */
+lastEventAt: string | null, 
+/**
+ * Its latest round's result, if it has one (Baccarat).
+ */
+lastResult: RoundResult | null, 
+/**
+ * Its incidents not yet resolved.
+ */
+openIncidents: number, };
+
+export type CentralIncidents = { 
+/**
+ * The workstation (`site/workstation`).
+ */
+workstation: string, 
+/**
+ * Its incidents matching the query, as the workstation's own list gives them.
+ */
+page: IncidentPage, };
+
+export type CentralIncidentDetail = { 
+/**
+ * The workstation whose record holds it (`site/workstation`).
+ */
+workstation: string, 
+/**
+ * Where its workflow (acknowledge, note, resolve) is done: the central copy takes no writes.
+ */
+workItAt: string, 
+/**
+ * The incident, its evidence and history, as the workstation shows it.
+ */
+detail: IncidentDetail, };

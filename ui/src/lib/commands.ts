@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow } from "./bindings";
+import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -121,4 +121,44 @@ export function needsFirstAdmin(): Promise<boolean> {
 /** Creates the first administrator of a record with no users and logs them in. */
 export function createFirstAdmin(name: string, password: string): Promise<Session> {
   return invoke<Session>("create_first_admin", { name, password });
+}
+
+/** The central database (password hidden) when the window is the surveillance view (PITWATCH_CENTRAL), else null. */
+export function centralView(): Promise<string | null> {
+  return invoke<string | null>("central_view");
+}
+
+/** Signs in to the surveillance view with an account of workstation `workstation` (SITE/NAME). */
+export function centralLogin(workstation: string, user: string, password: string): Promise<Session> {
+  return invoke<Session>("central_login", { workstation, user, password });
+}
+
+/** Signs out of the surveillance view. */
+export function centralLogout(): Promise<void> {
+  return invoke<void>("central_logout");
+}
+
+/** Every workstation the viewer may see, with its tables and how far behind its copy is. */
+export function centralPits(): Promise<Array<CentralPit>> {
+  return invoke<Array<CentralPit>>("central_pits");
+}
+
+/** Incidents matching `query` of `workstation` (null: every workstation the viewer may see). */
+export function centralIncidents(workstation: string | null, query: IncidentQuery): Promise<Array<CentralIncidents>> {
+  return invoke<Array<CentralIncidents>>("central_incidents", { workstation, query });
+}
+
+/** One incident of a workstation from the central copy, read-only, with where to work it. */
+export function centralIncident(workstation: string, id: number): Promise<CentralIncidentDetail> {
+  return invoke<CentralIncidentDetail>("central_incident", { workstation, id });
+}
+
+/** A shoe of a workstation's table replayed from the central copy (the last when `shoe` is null). */
+export function centralReplay(workstation: string, table: string, shoe: number | null): Promise<ShoeReplay> {
+  return invoke<ShoeReplay>("central_replay", { workstation, table, shoe });
+}
+
+/** A workstation's table's shoes from the central copy, newest first, for the replay picker. */
+export function centralShoes(workstation: string, table: string, before: number | null, limit: number | null): Promise<ShoePage> {
+  return invoke<ShoePage>("central_shoes", { workstation, table, before, limit });
 }

@@ -6,6 +6,9 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type {
   ApiError,
   AuditRow,
+  CentralIncidentDetail,
+  CentralIncidents,
+  CentralPit,
   ConsoleEntry,
   IncidentDetail,
   IncidentPage,
@@ -167,4 +170,42 @@ export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile> {
 /** Signs off the handover of a shift (recorded in the audit log under the logged-in user). */
 export function signOffShift(query: ShiftQuery, note: string): Promise<SignedOff> {
   return wrap(commands.signOffShift(query, note));
+}
+
+// The surveillance view (PITWATCH_CENTRAL): the central database read-only.
+
+/** The central database (password hidden) when this window is the surveillance view, else null. */
+export function centralView(): Promise<string | null> {
+  return wrap(commands.centralView());
+}
+
+/** Signs in with an account of workstation `workstation` (SITE/NAME) as replicated. */
+export function centralLogin(workstation: string, user: string, password: string): Promise<Session> {
+  return wrap(commands.centralLogin(workstation, user, password));
+}
+
+export function centralLogout(): Promise<void> {
+  return wrap(commands.centralLogout());
+}
+
+/** Every workstation the viewer may see, with its tables and how far behind its copy is. */
+export function centralPits(): Promise<CentralPit[]> {
+  return wrap(commands.centralPits());
+}
+
+/** Incidents matching `query` of one workstation (null: every one the viewer may see). */
+export function centralIncidents(workstation: string | null, query: IncidentQuery): Promise<CentralIncidents[]> {
+  return wrap(commands.centralIncidents(workstation, query));
+}
+
+export function centralIncident(workstation: string, id: number): Promise<CentralIncidentDetail> {
+  return wrap(commands.centralIncident(workstation, id));
+}
+
+export function centralReplay(workstation: string, table: string, shoe: number | null): Promise<ShoeReplay> {
+  return wrap(commands.centralReplay(workstation, table, shoe));
+}
+
+export function centralShoes(workstation: string, table: string, before: number | null, limit: number | null): Promise<ShoePage> {
+  return wrap(commands.centralShoes(workstation, table, before, limit));
 }
