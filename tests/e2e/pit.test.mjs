@@ -140,6 +140,32 @@ test("a table shows its live round, roads and device", async () => {
   await driver.click(await driver.find('[data-testid="nav-pit"]'));
 });
 
+test("a table with a shuffler beside its shoe shows both devices and the last deck check", async () => {
+  const { driver } = harness;
+  const line = await driver.waitFor("the shuffler on its tile", () =>
+    driver.find('[data-testid="table-tile"][data-table="BAC-3"] [data-testid="tile-device"][data-role="shuffler"]'),
+  );
+  assert.match(await driver.text(line), /Shuffler/);
+  await driver.click(await driver.find('[data-testid="table-tile"][data-table="BAC-3"]'));
+  await driver.waitFor("the table view", () => driver.find('[data-testid="table-view"][data-table="BAC-3"]'));
+  const check = await driver.waitFor(
+    "a passed deck check",
+    async () => {
+      const c = await driver.find('[data-testid="devices-panel"] [data-testid="deck-check"]');
+      return c && (await driver.attribute(c, "data-passed")) === "true" && c;
+    },
+    60000,
+  );
+  assert.match(await driver.text(check), /✓ 416 cards/);
+  const devices = await driver.findAll('[data-testid="devices-panel"] [data-testid="device"]');
+  const roles = await Promise.all(devices.map((d) => driver.attribute(d, "data-role")));
+  assert.deepEqual(roles, ["shoe", "shuffler"]);
+  const states = await Promise.all(devices.map((d) => driver.attribute(d, "data-status")));
+  assert.deepEqual(states, ["connected", "connected"]);
+  await shot("table-devices.png");
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+});
+
 test("the window measures how long live events take to reach the screen", async () => {
   const { driver } = harness;
   const lags = await driver.waitFor("measured lags", async () => {

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::pit::{Game, Protocol, TableConfig};
+use crate::pit::{DeviceRole, Game, Protocol, TableConfig, TableDevice};
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -106,6 +106,9 @@ pub struct TableTile {
     pub status: LinkStatus,
     /// What the link last said (the port connected to, why it dropped, the device's error).
     pub status_detail: String,
+    /// Every device of the table, the main one (whose protocol, link and state are above) first:
+    /// a shoe and the shuffler beside it, say.
+    pub devices: Vec<DeviceTile>,
     /// When the last frame arrived (Unix milliseconds), if any did since start-up.
     pub last_frame_ms: Option<i64>,
     /// Frames the codec accepted since start-up.
@@ -664,6 +667,93 @@ pub struct RecordingStatus {
     pub dropped_bytes: u64,
 }
 
+/// One device of a table as its tile shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceTile {
+    /// What the device is at the table.
+    pub role: DeviceRole,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
+    /// How it is reached, for people.
+    pub link: String,
+    /// Its link's state.
+    pub status: LinkStatus,
+    /// What its link last said.
+    pub status_detail: String,
+    /// A shuffler's last completed shuffle, with its deck check, if one arrived since start-up.
+    pub last_check: Option<DeckCheckView>,
+}
+
+/// A shuffler's deck check as the window shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeckCheckView {
+    /// Decks shuffled, when said.
+    pub decks: Option<u8>,
+    /// Cards counted.
+    pub cards: u32,
+    /// Cards expected.
+    pub expected: u32,
+    /// Cards missing.
+    pub missing: u32,
+    /// Cards found more often than the decks hold.
+    pub extra: u32,
+    /// Cards of no deck loaded.
+    pub foreign: u32,
+    /// Whether the check passed (the count right and nothing missing, extra or foreign).
+    pub passed: bool,
+    /// When the host received it (Unix milliseconds).
+    pub at_ms: Option<i64>,
+    /// Its `seq` in the table's stream.
+    pub seq: u64,
+}
+
+impl DeckCheckView {
+    /// The check a `deck_checked` event reports (`None` for any other event).
+    pub fn of(event: &pitwatch_model::TableEvent) -> Option<DeckCheckView> {
+        let pitwatch_model::EventKind::DeckChecked {
+            decks,
+            cards,
+            expected,
+            missing,
+            extra,
+            foreign,
+            ..
+        } = event.kind
+        else {
+            return None;
+        };
+        Some(DeckCheckView {
+            decks,
+            cards,
+            expected,
+            missing,
+            extra,
+            foreign,
+            passed: cards == expected && missing + extra + foreign == 0,
+            at_ms: event.at.map(|t| t.unix_millis()),
+            seq: event.seq,
+        })
+    }
+}
+
+impl From<&TableDevice> for DeviceTile {
+    fn from(device: &TableDevice) -> Self {
+        DeviceTile {
+            role: device.role,
+            protocol: Protocol::from(&device.protocol),
+            link: device
+                .link
+                .as_ref()
+                .map_or_else(|| "simulated".to_owned(), |l| l.transport.describe()),
+            status: LinkStatus::NotMonitored,
+            status_detail: String::new(),
+            last_check: None,
+        }
+    }
+}
+
 /// The state of a table's device link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -688,6 +778,7 @@ impl From<&TableConfig> for TableTile {
             link: table.describe_link(),
             status: LinkStatus::NotMonitored,
             status_detail: String::new(),
+            devices: table.devices.iter().map(DeviceTile::from).collect(),
             last_frame_ms: None,
             frames_accepted: 0,
             frames_rejected: 0,
@@ -890,6 +981,9 @@ pub fn typescript_bindings() -> String {
         Game::decl(&cfg),
         Protocol::decl(&cfg),
         LinkStatus::decl(&cfg),
+        DeviceTile::decl(&cfg),
+        DeviceRole::decl(&cfg),
+        DeckCheckView::decl(&cfg),
         LiveRound::decl(&cfg),
         RoundResult::decl(&cfg),
         RoundOutcome::decl(&cfg),

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 
 use pitwatch_api::convert::{cards, round_result};
 use pitwatch_api::dto::{
-    IncidentRow, IncidentStatus, LinkStatus, LiveRound, Severity, SeverityCounts, ShuffleQuality,
-    TableTile,
+    DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, LiveRound, Severity, SeverityCounts,
+    ShuffleQuality, TableTile,
 };
 use pitwatch_api::monitor::{LinkState, MonitorEvent};
-use pitwatch_api::pit::PitConfig;
+use pitwatch_api::pit::{DeviceRole, PitConfig};
 use pitwatch_api::recorder::Derived;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_rules::{BurnStatus, Output, TableView};
@@ -105,15 +105,23 @@ impl PitModel {
                 detail,
                 ..
             } => {
-                // The tile shows the table's main device; the others are not shown yet.
-                let (Some(&i), 0) = (self.index.get(table), *device) else {
+                let Some(&i) = self.index.get(table) else {
                     return (None, None);
                 };
                 let tile = &mut self.tables[i];
-                tile.status = match state {
+                let status = match state {
                     LinkState::Connected => LinkStatus::Connected,
                     LinkState::Disconnected | LinkState::Retrying => LinkStatus::Reconnecting,
                 };
+                if let Some(shown) = tile.devices.get_mut(*device) {
+                    shown.status = status;
+                    shown.status_detail = detail.clone();
+                }
+                // The table's own state is its main device's.
+                if *device != 0 {
+                    return (Some(table.clone()), None);
+                }
+                tile.status = status;
                 tile.status_detail = detail.clone();
                 // A link back while the device still has an error open: the error shows again.
                 show_device_errors(tile, &self.device_errors[i], self.carried_errors[i]);
@@ -143,6 +151,16 @@ impl PitModel {
                 let raised = fold_derived(tile, derived, now);
                 let open = &mut self.device_errors[i];
                 if let Derived::Event(event) = derived {
+                    // A shuffler's deck check shows on the table's (first) shuffler.
+                    if let Some(check) = DeckCheckView::of(event) {
+                        if let Some(shuffler) = tile
+                            .devices
+                            .iter_mut()
+                            .find(|d| d.role == DeviceRole::Shuffler)
+                        {
+                            shuffler.last_check = Some(check);
+                        }
+                    }
                     match &event.kind {
                         EventKind::DeviceError { code, text }
                             if !open.iter().any(|(c, _)| c == code) =>
@@ -355,7 +373,7 @@ fn device_error_detail(code: &str, text: &str) -> String {
 mod fold {
     use pitwatch_api::dto::{LinkStatus, RoundOutcome};
     use pitwatch_api::monitor::{LinkState, MonitorEvent};
-    use pitwatch_api::pit::PitConfig;
+    use pitwatch_api::pit::{DeviceRole, PitConfig};
     use pitwatch_api::recorder::Derived;
     use pitwatch_model::{Card, EventKind, TableEvent, Target};
     use pitwatch_rules::{Engine, RuleBook};
@@ -524,6 +542,69 @@ mod fold {
             tile.last_event_at_ms,
             Some(at.unix_millis()),
             "an event without a time leaves the last one"
+        );
+    }
+
+    #[test]
+    fn each_device_of_a_table_shows_its_link_and_a_shuffler_its_last_deck_check() {
+        let pit = PitConfig::demo();
+        let mut model = PitModel::new(&pit);
+        let at = SystemClock.now();
+        let name = "BAC-3";
+        let roles: Vec<DeviceRole> = model
+            .table(name)
+            .expect("BAC-3")
+            .devices
+            .iter()
+            .map(|d| d.role)
+            .collect();
+        assert_eq!(roles, [DeviceRole::Shoe, DeviceRole::Shuffler]);
+        let link = |device, state| MonitorEvent::Link {
+            table: name.into(),
+            device,
+            state,
+            detail: format!("/dev/pts/{device}"),
+            at,
+        };
+        model.apply(&link(0, LinkState::Connected), at);
+        model.apply(&link(1, LinkState::Disconnected), at);
+        let tile = model.table(name).expect("BAC-3");
+        assert_eq!(
+            tile.status,
+            LinkStatus::Connected,
+            "the table's state is its shoe's"
+        );
+        assert_eq!(tile.devices[0].status, LinkStatus::Connected);
+        assert_eq!(tile.devices[1].status, LinkStatus::Reconnecting);
+        assert_eq!(tile.devices[1].status_detail, "/dev/pts/1");
+        let check = TableEvent::new(
+            4,
+            EventKind::DeckChecked {
+                decks: Some(8),
+                cards: 415,
+                expected: 416,
+                missing: 1,
+                extra: 0,
+                foreign: 0,
+                shuffler: None,
+            },
+        )
+        .at(at);
+        model.apply(
+            &MonitorEvent::Derived {
+                table: name.into(),
+                derived: Derived::Event(check),
+            },
+            at,
+        );
+        let shown = model.table(name).expect("BAC-3").devices[1]
+            .last_check
+            .expect("shown");
+        assert!(!shown.passed);
+        assert_eq!((shown.cards, shown.missing, shown.seq), (415, 1, 4));
+        assert_eq!(
+            model.table(name).expect("BAC-3").devices[0].last_check,
+            None
         );
     }
 

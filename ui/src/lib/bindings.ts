@@ -183,6 +183,11 @@ status: LinkStatus,
  */
 statusDetail: string, 
 /**
+ * Every device of the table, the main one (whose protocol, link and state are above) first:
+ * a shoe and the shuffler beside it, say.
+ */
+devices: Array<DeviceTile>, 
+/**
  * When the last frame arrived (Unix milliseconds), if any did since start-up.
  */
 lastFrameMs: number | null, 
@@ -254,6 +259,72 @@ export type Game = "baccarat" | "blackjack" | "pontoon";
 export type Protocol = "angel-eye" | "barcode" | "pitwatch";
 
 export type LinkStatus = "not_monitored" | "connected" | "reconnecting" | "error";
+
+export type DeviceTile = { 
+/**
+ * What the device is at the table.
+ */
+role: DeviceRole, 
+/**
+ * The protocol it speaks.
+ */
+protocol: Protocol, 
+/**
+ * How it is reached, for people.
+ */
+link: string, 
+/**
+ * Its link's state.
+ */
+status: LinkStatus, 
+/**
+ * What its link last said.
+ */
+statusDetail: string, 
+/**
+ * A shuffler's last completed shuffle, with its deck check, if one arrived since start-up.
+ */
+lastCheck: DeckCheckView | null, };
+
+export type DeviceRole = "shoe" | "shuffler" | "console";
+
+export type DeckCheckView = { 
+/**
+ * Decks shuffled, when said.
+ */
+decks: number | null, 
+/**
+ * Cards counted.
+ */
+cards: number, 
+/**
+ * Cards expected.
+ */
+expected: number, 
+/**
+ * Cards missing.
+ */
+missing: number, 
+/**
+ * Cards found more often than the decks hold.
+ */
+extra: number, 
+/**
+ * Cards of no deck loaded.
+ */
+foreign: number, 
+/**
+ * Whether the check passed (the count right and nothing missing, extra or foreign).
+ */
+passed: boolean, 
+/**
+ * When the host received it (Unix milliseconds).
+ */
+atMs: number | null, 
+/**
+ * Its `seq` in the table's stream.
+ */
+seq: number, };
 
 export type LiveRound = { 
 /**

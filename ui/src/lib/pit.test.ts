@@ -11,6 +11,7 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     link: "simulated",
     status,
     statusDetail: "",
+    devices: [],
     lastFrameMs: null,
     framesAccepted: 0,
     framesRejected: 0,

@@ -1,0 +1,46 @@
+// A table's devices as its tile and view show them: each device's role and link, and a shuffler's
+// last deck check as a small badge. Pure, so it is unit-tested without a DOM.
+import type { DeckCheckView, DeviceRole, DeviceTile } from "./bindings";
+import { ageLabel } from "./pit";
+
+export const ROLE_LABEL: Record<DeviceRole, string> = {
+  shoe: "Shoe",
+  shuffler: "Shuffler",
+  console: "Dealer console",
+};
+
+export type CheckTone = "ok" | "bad" | "muted";
+
+export type CheckBadge = { text: string; tone: CheckTone; title: string };
+
+/** A shuffler's last deck check: "✓ 416 cards", "⚠ 415 of 416 (1 missing)", or "no shuffle yet". */
+export function deckCheckBadge(check: DeckCheckView | null, nowMs: number): CheckBadge {
+  if (!check) {
+    return { text: "no shuffle yet", tone: "muted", title: "No completed shuffle since start-up." };
+  }
+  const when = check.atMs === null ? "" : ` (${ageLabel(check.atMs, nowMs)})`;
+  const decks = check.decks === null ? "" : `${check.decks} decks, `;
+  if (check.passed) {
+    return {
+      text: `✓ ${check.cards} cards`,
+      tone: "ok",
+      title: `Last shuffle${when}: ${decks}${check.cards} cards counted, as expected. The next shoe is loaded from it.`,
+    };
+  }
+  const found = [
+    check.missing > 0 ? `${check.missing} missing` : null,
+    check.extra > 0 ? `${check.extra} extra` : null,
+    check.foreign > 0 ? `${check.foreign} foreign` : null,
+  ].filter((x) => x !== null);
+  const detail = found.length > 0 ? ` (${found.join(", ")})` : "";
+  return {
+    text: `⚠ ${check.cards} of ${check.expected}${detail}`,
+    tone: "bad",
+    title: `Last shuffle${when}: the deck check FAILED: ${decks}${check.cards} cards counted where ${check.expected} were expected${detail}. The deck must not be dealt.`,
+  };
+}
+
+/** The devices beside the table's main one (a shuffler beside the shoe), for the tile's line. */
+export function otherDevices(devices: readonly DeviceTile[]): DeviceTile[] {
+  return devices.slice(1);
+}
