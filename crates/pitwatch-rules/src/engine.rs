@@ -819,7 +819,7 @@ impl Engine {
         let decks = decks.unwrap_or(default.decks);
         let composition = ShoeComposition::new(decks.max(1), default.kind);
         self.start_shoe(seq, composition, shuffler, false);
-        if let Some(found) = self.shuffler.loaded(seq, reported) {
+        if let Some(found) = self.shuffler.loaded(seq, reported, cards) {
             self.flag(found.code, None, seq, &found.evidence, found.message);
         }
         self.shuffles_reported = true;
@@ -1580,7 +1580,7 @@ impl Engine {
         }
         // The shoe reports no shuffle of its own: it was loaded from the shuffler's last (used up
         // here whatever else is said, so the state after this card does not depend on it).
-        let loaded = self.shuffler.loaded(seq, None);
+        let loaded = self.shuffler.loaded(seq, None, None);
         if interrupted {
             // The shuffle may have happened while nobody was listening.
         } else if self.shuffles_reported || self.unshuffled.is_some() {

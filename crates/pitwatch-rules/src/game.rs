@@ -653,7 +653,7 @@ impl<G: RoundGame> Table<G> {
         let composition = ShoeComposition::new(decks_used.max(1), kind);
         self.unshuffled = None;
         self.start_shoe(seq, composition, shuffler, false);
-        if let Some(found) = self.shuffler.loaded(seq, decks) {
+        if let Some(found) = self.shuffler.loaded(seq, decks, cards) {
             self.flag_found(seq, found);
         }
         let mut wrong = Vec::new();

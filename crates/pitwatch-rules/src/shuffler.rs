@@ -24,6 +24,9 @@ pub struct HeldCheck {
     pub seq: u64,
     /// Decks shuffled, when said.
     pub decks: Option<u8>,
+    /// Cards counted (absent from carries written before it was kept).
+    #[serde(default)]
+    pub cards: Option<u32>,
     /// What was wrong with it, if anything.
     pub problem: Option<String>,
 }
@@ -109,6 +112,7 @@ impl ShufflerWatch {
         self.pending = Some(HeldCheck {
             seq,
             decks: decks_said,
+            cards: Some(cards),
             problem: problem.clone(),
         });
         problem.map(|p| ShufflerFinding {
@@ -121,9 +125,14 @@ impl ShufflerWatch {
         })
     }
 
-    /// A shoe was loaded (`seq`, the shoe's `shuffled`, with the decks it reports): the shuffle
-    /// held for it is used up. Returns what is wrong with loading it, if anything.
-    pub fn loaded(&mut self, seq: u64, decks: Option<u8>) -> Option<ShufflerFinding> {
+    /// A shoe was loaded (`seq`, the shoe's `shuffled`, with the decks and cards it reports): the
+    /// shuffle held for it is used up. Returns what is wrong with loading it, if anything.
+    pub fn loaded(
+        &mut self,
+        seq: u64,
+        decks: Option<u8>,
+        cards: Option<u32>,
+    ) -> Option<ShufflerFinding> {
         if !self.seen {
             return None;
         }
@@ -148,15 +157,21 @@ impl ShufflerWatch {
                 ),
             });
         }
-        match (held.decks, decks) {
-            (Some(shuffled), Some(shoe)) if shuffled != shoe => Some(ShufflerFinding {
-                code: Code::ShuffleCountMismatch,
-                evidence: vec![held.seq, seq],
-                message: format!(
-                    "The shoe reports {shoe} decks; the shuffle it was loaded from had {shuffled}. \
-                     Stop play and count the cards."
-                ),
-            }),
+        let differ = |what: &str, shoe: u32, shuffled: u32| ShufflerFinding {
+            code: Code::ShuffleCountMismatch,
+            evidence: vec![held.seq, seq],
+            message: format!(
+                "The shoe reports {shoe} {what}; the shuffle it was loaded from had {shuffled}. \
+                 Stop play and count the cards."
+            ),
+        };
+        match ((held.decks, decks), (held.cards, cards)) {
+            ((Some(shuffled), Some(shoe)), _) if shuffled != shoe => {
+                Some(differ("decks", shoe.into(), shuffled.into()))
+            }
+            (_, (Some(shuffled), Some(shoe))) if shuffled != shoe => {
+                Some(differ("cards", shoe, shuffled))
+            }
             _ => None,
         }
     }
@@ -193,21 +208,21 @@ mod tests {
     #[test]
     fn a_table_without_a_shuffler_is_not_judged() {
         let mut watch = ShufflerWatch::default();
-        assert_eq!(watch.loaded(5, Some(8)), None);
+        assert_eq!(watch.loaded(5, Some(8), None), None);
     }
 
     #[test]
     fn each_shoe_uses_one_completed_shuffle() {
         let mut watch = ShufflerWatch::default();
         assert_eq!(watch.checked(1, &good(8), LIMITS), None);
-        assert_eq!(watch.loaded(2, None), None);
+        assert_eq!(watch.loaded(2, None, None), None);
         // The next shoe has no shuffle of its own.
-        let found = watch.loaded(90, None).expect("flagged");
+        let found = watch.loaded(90, None, None).expect("flagged");
         assert_eq!((found.code, found.evidence), (Code::NotShuffled, vec![90]));
         // A later shuffle replaces an earlier one not yet loaded.
         watch.checked(100, &good(6), LIMITS);
         watch.checked(101, &good(8), LIMITS);
-        assert_eq!(watch.loaded(102, Some(8)), None);
+        assert_eq!(watch.loaded(102, Some(8), Some(416)), None);
     }
 
     #[test]
@@ -223,7 +238,7 @@ mod tests {
             found.message
         );
         assert!(found.message.contains("1 missing"), "{}", found.message);
-        let found = watch.loaded(9, None).expect("flagged at the load");
+        let found = watch.loaded(9, None, None).expect("flagged at the load");
         assert_eq!(found.evidence, vec![7, 9]);
         assert!(found.message.contains("defective deck"));
         // Right count, wrong cards: a card missing and another doubled.
@@ -231,9 +246,18 @@ mod tests {
         // Too many decks for the book, and a shoe that disagrees with its shuffle.
         assert!(watch.checked(30, &good(9), LIMITS).is_some());
         watch.checked(31, &good(6), LIMITS);
-        let found = watch.loaded(32, Some(8)).expect("decks differ");
+        let found = watch.loaded(32, Some(8), None).expect("decks differ");
         assert!(
             found.message.contains("reports 8 decks"),
+            "{}",
+            found.message
+        );
+        // The shoe's own count of the cards loaded disagrees with the shuffler's.
+        watch.checked(40, &good(8), LIMITS);
+        let found = watch.loaded(41, None, Some(415)).expect("cards differ");
+        assert_eq!(found.evidence, vec![40, 41]);
+        assert!(
+            found.message.contains("reports 415 cards"),
             "{}",
             found.message
         );
