@@ -121,6 +121,10 @@ test("the demo pit shows live rounds on every table", async () => {
   );
   for (const s of statuses) assert.match(s, /connected/);
   await shot("pit-overview.png");
+  // The Blackjack and Pontoon tiles, further down the pit.
+  await driver.execute(`document.querySelector('[data-testid="table-tile"][data-table="BJ-1"]').scrollIntoView();`);
+  await shot("pit-blackjack-tiles.png");
+  await driver.execute("window.scrollTo(0, 0);");
 });
 
 test("a table shows its live round, roads and device", async () => {
@@ -164,6 +168,50 @@ test("a table with a shuffler beside its shoe shows both devices and the last de
   assert.deepEqual(states, ["connected", "connected"]);
   await shot("table-devices.png");
   await driver.click(await driver.find('[data-testid="nav-pit"]'));
+});
+
+test("a Blackjack table shows the dealer, each box's hands, outcomes and payouts", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="table-tile"][data-table="BJ-1"]'));
+  try {
+    await driver.waitFor("the Blackjack table view", () => driver.find('[data-testid="table-view"][data-table="BJ-1"]'));
+    // A settled round on the felt, read at one instant (the next round starts seconds later):
+    // the dealer's cards, boxes with their outcomes and payouts, and the shoe's last rounds.
+    const felt = await driver.waitFor(
+      "a settled Blackjack round",
+      () =>
+        driver.execute(`
+          const felt = document.querySelector('[data-testid="table-live-round"]');
+          const round = felt?.querySelector('[data-testid="blackjack-round"]');
+          if (!round || round.dataset.complete !== "true") return null;
+          const boxes = [...round.querySelectorAll('[data-testid="box"]')];
+          const history = document.querySelectorAll('[data-testid="round-history"] tbody tr').length;
+          if (boxes.length === 0 || !boxes.every((b) => b.dataset.outcome) || history < 2) return null;
+          return { text: felt.innerText, dealer: round.querySelector('[data-testid="dealer"]').innerText, cards: round.querySelectorAll('[data-testid="card"]').length };`),
+      60000,
+    );
+    assert.match(felt.dealer, /DEALER/);
+    assert.match(felt.text, /Box \d/);
+    assert.match(felt.text, /(Win|Lose|Push|Blackjack|Surrender) [+−0]/);
+    assert.ok(felt.cards >= 3, `${felt.cards} cards on the felt`);
+    const device = await driver.text(await driver.find('[data-testid="device-panel"]'));
+    assert.match(device, /Pitwatch protocol/);
+    // The screenshot: the table as it is, then, if one can be caught (the next round begins within
+    // moments of the last card), a settled round instead.
+    await shot("blackjack-table.png");
+    const settled = `const r = document.querySelector('[data-testid="table-live-round"] [data-testid="blackjack-round"]');
+      return r && r.dataset.complete === "true" ? r.dataset.round : null;`;
+    for (let i = 0; i < 5; i++) {
+      const before = await driver.waitFor("a settled round", () => driver.execute(settled), 30000);
+      const png = await driver.screenshot();
+      if ((await driver.execute(settled)) === before) {
+        writeFileSync(join(shots, "blackjack-table.png"), png);
+        break;
+      }
+    }
+  } finally {
+    await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  }
 });
 
 test("the window measures how long live events take to reach the screen", async () => {

@@ -77,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     }
                 }
                 Derived::Output { incident, output } => {
-                    if matches!(output, pitwatch_rules::Output::Round(_)) {
+                    if matches!(output, pitwatch_rules::TableOutput::Round(_)) {
                         rounds += 1;
                     }
                     if incident.is_some() {

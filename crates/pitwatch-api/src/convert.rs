@@ -5,7 +5,11 @@ use pitwatch_model::{Card, EventKind, Target};
 use pitwatch_rules::RoundRecord;
 use pitwatch_store::Status;
 
-use crate::dto::{IncidentRow, IncidentStatus, RoundOutcome, RoundResult, Severity};
+use crate::dto::{
+    BlackjackBox, BlackjackHand, BlackjackRound, GameRoundResult, HandOutcome, IncidentRow,
+    IncidentStatus, RoundOutcome, RoundResult, Severity, SideBetResult,
+};
+use crate::game::GameRound;
 
 /// A hand's cards as the window shows them (`None`: unreadable).
 pub fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
@@ -42,6 +46,83 @@ pub fn round_result(record: &RoundRecord) -> RoundResult {
     }
 }
 
+/// Cards as the window shows them (`None`: unreadable).
+fn card_codes(cards: &[Option<Card>]) -> Vec<Option<String>> {
+    cards.iter().map(|c| c.map(|c| c.to_string())).collect()
+}
+
+/// A payout, signed, as the window shows it (`+1.5`, `-1`, `0`).
+pub fn pays(units: f64) -> String {
+    if units > 0.0 {
+        format!("+{units}")
+    } else if units == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{units}")
+    }
+}
+
+/// A Blackjack or Pontoon round as the window shows it.
+pub fn blackjack_round(record: &pitwatch_blackjack::RoundRecord) -> BlackjackRound {
+    let dealer_soft = record.dealer.total().is_some_and(|t| t.soft);
+    BlackjackRound {
+        shoe: record.shoe,
+        round: record.round,
+        dealer: card_codes(record.dealer.as_slice()),
+        dealer_total: record.dealer_total,
+        dealer_soft,
+        dealer_blackjack: record.dealer_blackjack,
+        boxes: record
+            .boxes
+            .iter()
+            .map(|b| BlackjackBox {
+                number: b.number,
+                hands: b
+                    .hands
+                    .iter()
+                    .map(|h| BlackjackHand {
+                        cards: card_codes(h.cards.as_slice()),
+                        total: h.total,
+                        soft: h.soft,
+                        doubled: h.doubled,
+                        split: h.split,
+                        outcome: h.outcome.map(|o| match o {
+                            pitwatch_blackjack::HandOutcome::Blackjack => HandOutcome::Blackjack,
+                            pitwatch_blackjack::HandOutcome::Win => HandOutcome::Win,
+                            pitwatch_blackjack::HandOutcome::Lose => HandOutcome::Lose,
+                            pitwatch_blackjack::HandOutcome::Push => HandOutcome::Push,
+                            pitwatch_blackjack::HandOutcome::Surrender => HandOutcome::Surrender,
+                        }),
+                        pays: h.pays.map(pays),
+                        rule: h.rule.map(str::to_owned),
+                    })
+                    .collect(),
+                side_bets: b
+                    .side_bets
+                    .iter()
+                    .map(|s| SideBetResult {
+                        bet: s.bet.to_owned(),
+                        sevens: s.sevens,
+                        suited: s.suited,
+                        pays: s.pays.map(pays),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        complete: record.complete,
+        first_seq: record.first_seq,
+        last_seq: record.last_seq,
+    }
+}
+
+/// A round of any game as the window shows it.
+pub fn game_round(round: &GameRound) -> GameRoundResult {
+    match round {
+        GameRound::Baccarat(r) => GameRoundResult::Baccarat(round_result(r)),
+        GameRound::Blackjack(r) => GameRoundResult::Blackjack(blackjack_round(r)),
+    }
+}
+
 /// An event in words, for timelines.
 pub fn describe(kind: &EventKind) -> String {
     let card =
@@ -63,6 +144,8 @@ pub fn describe(kind: &EventKind) -> String {
                 Some(Target::Banker) => " to Banker".to_owned(),
                 Some(Target::Burn) => " burned".to_owned(),
                 Some(Target::First) => " (first card, sets the burn)".to_owned(),
+                Some(Target::Dealer) => " to the dealer".to_owned(),
+                Some(Target::Box(n)) => format!(" to box {n}"),
                 Some(other) => format!(" to {other:?}"),
                 None => String::new(),
             };
@@ -133,6 +216,18 @@ pub fn describe(kind: &EventKind) -> String {
                 )
             }
         }
+        EventKind::Decision {
+            target,
+            hand,
+            action,
+        } => {
+            let who = match (target, hand) {
+                (Target::Box(n), Some(h)) if *h > 1 => format!("Box {n} hand {h}"),
+                (Target::Box(n), _) => format!("Box {n}"),
+                (other, _) => other.to_string(),
+            };
+            format!("{who}: {}", action.as_str().replace('_', " "))
+        }
         #[allow(unreachable_patterns, reason = "the event vocabulary may grow")]
         other => format!("{other:?}"),
     }
@@ -173,9 +268,103 @@ pub fn incident_row(incident: &pitwatch_store::Incident) -> IncidentRow {
     }
 }
 
-/// A round as stored (`RoundRecord` as JSON), read back tolerantly.
-pub fn stored_round(body: &str) -> Option<RoundResult> {
+/// A round as stored (its game's round record as JSON), read back tolerantly.
+pub fn stored_round(body: &str) -> Option<GameRoundResult> {
     let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    match v.get("game").and_then(|g| g.as_str()) {
+        Some("blackjack" | "pontoon") => {
+            Some(GameRoundResult::Blackjack(stored_blackjack_round(&v)))
+        }
+        _ => stored_baccarat_round(&v).map(GameRoundResult::Baccarat),
+    }
+}
+
+fn stored_codes(v: Option<&serde_json::Value>) -> Vec<Option<String>> {
+    v.and_then(|h| h.as_array())
+        .map(|cards| {
+            cards
+                .iter()
+                .map(|c| c.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A Blackjack or Pontoon round as stored, read back tolerantly.
+fn stored_blackjack_round(v: &serde_json::Value) -> BlackjackRound {
+    let num = |v: &serde_json::Value, key: &str| v.get(key).and_then(|n| n.as_u64());
+    let flag =
+        |v: &serde_json::Value, key: &str| v.get(key).and_then(|b| b.as_bool()).unwrap_or(false);
+    let pays_of = |v: &serde_json::Value| v.get("pays").and_then(|p| p.as_f64()).map(pays);
+    let list = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(|l| l.as_array())
+            .cloned()
+            .unwrap_or_default()
+    };
+    let outcome = |o: Option<&str>| match o {
+        Some("blackjack") => Some(HandOutcome::Blackjack),
+        Some("win") => Some(HandOutcome::Win),
+        Some("lose") => Some(HandOutcome::Lose),
+        Some("push") => Some(HandOutcome::Push),
+        Some("surrender") => Some(HandOutcome::Surrender),
+        _ => None,
+    };
+    let dealer = stored_codes(v.get("dealer"));
+    let dealer_soft = {
+        let mut cards = pitwatch_blackjack::hand::Cards::new();
+        for code in &dealer {
+            cards.push(code.as_deref().and_then(|c| c.parse().ok()));
+        }
+        cards.total().is_some_and(|t| t.soft)
+    };
+    BlackjackRound {
+        shoe: num(v, "shoe").unwrap_or(0) as u32,
+        round: num(v, "round").unwrap_or(0) as u32,
+        dealer,
+        dealer_total: num(v, "dealer_total").map(|t| t as u8),
+        dealer_soft,
+        dealer_blackjack: flag(v, "dealer_blackjack"),
+        boxes: list(v, "boxes")
+            .iter()
+            .map(|b| BlackjackBox {
+                number: num(b, "box").unwrap_or(0) as u8,
+                hands: list(b, "hands")
+                    .iter()
+                    .map(|h| BlackjackHand {
+                        cards: stored_codes(h.get("cards")),
+                        total: num(h, "total").map(|t| t as u8),
+                        soft: flag(h, "soft"),
+                        doubled: flag(h, "doubled"),
+                        split: flag(h, "split"),
+                        outcome: outcome(h.get("outcome").and_then(|o| o.as_str())),
+                        pays: pays_of(h),
+                        rule: h.get("rule").and_then(|r| r.as_str()).map(str::to_owned),
+                    })
+                    .collect(),
+                side_bets: list(b, "side_bets")
+                    .iter()
+                    .map(|s| SideBetResult {
+                        bet: s
+                            .get("bet")
+                            .and_then(|b| b.as_str())
+                            .unwrap_or_default()
+                            .to_owned(),
+                        sevens: num(s, "sevens").map(|n| n as u8),
+                        suited: s.get("suited").and_then(|b| b.as_bool()),
+                        pays: pays_of(s),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        complete: flag(v, "complete"),
+        first_seq: num(v, "first_seq").unwrap_or(0),
+        last_seq: num(v, "last_seq").unwrap_or(0),
+    }
+}
+
+/// A Baccarat coup as stored, read back tolerantly.
+fn stored_baccarat_round(v: &serde_json::Value) -> Option<RoundResult> {
     let hand = |key: &str| -> Vec<Option<String>> {
         v.get(key)
             .and_then(|h| h.as_array())
@@ -238,6 +427,39 @@ mod tests {
     fn frames_print_their_control_bytes_as_hex() {
         assert_eq!(printable(b"\x02P1 9S\x03"), "<02>P1 9S<03>");
         assert_eq!(printable(&[0xFF, b'a']), "<FF>a");
+    }
+
+    #[test]
+    fn blackjack_cards_and_decisions_are_told_in_words() {
+        use pitwatch_model::Action;
+        let card = |target| EventKind::CardDrawn {
+            card: Some("AS".parse().unwrap()),
+            target: Some(target),
+            index: None,
+            face_up: None,
+            retransmit: None,
+        };
+        assert_eq!(describe(&card(Target::Dealer)), "Card AS to the dealer");
+        assert_eq!(describe(&card(Target::Box(3))), "Card AS to box 3");
+        assert_eq!(
+            describe(&EventKind::Decision {
+                target: Target::Box(3),
+                hand: Some(2),
+                action: Action::Double
+            }),
+            "Box 3 hand 2: double"
+        );
+        assert_eq!(
+            describe(&EventKind::Decision {
+                target: Target::Box(1),
+                hand: None,
+                action: Action::InPlay
+            }),
+            "Box 1: in play"
+        );
+        assert_eq!(pays(1.5), "+1.5");
+        assert_eq!(pays(-2.0), "-2");
+        assert_eq!(pays(0.0), "0");
     }
 
     #[test]

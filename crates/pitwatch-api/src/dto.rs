@@ -129,22 +129,208 @@ pub struct TableTile {
     pub cards_dealt: u32,
     /// Cards left in the shoe, when the shoe's size is known.
     pub cards_left: Option<u32>,
-    /// Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
-    /// joined part-way or cut off by a restart, or the cards were replaced).
-    pub burn_due: bool,
-    /// Whether the burn has been done in this shoe.
-    pub burn_done: bool,
-    /// Whether the cutting card has come out (the next round is the last coup).
+    /// Whether the cutting card has come out (the next round is the last).
     pub cutting_card_out: bool,
-    /// The round being dealt, or the last one dealt.
-    pub current: LiveRound,
-    /// Every round completed in this shoe, oldest first (the roads are drawn from these).
-    pub rounds: Vec<RoundResult>,
+    /// What is on the table, in the game's own terms.
+    pub play: TablePlay,
     /// Incidents not yet resolved at this table, by severity.
     pub incidents: SeverityCounts,
     /// How well the shoe before this one was shuffled, judged when this one started (absent
     /// before a shoe has ended on record, and with a continuous shuffler).
     pub last_shuffle: Option<ShuffleQuality>,
+}
+
+/// What is on a table, by game: a tagged union (`game`), so each game's tile and view carry their
+/// own terms and no table carries another game's fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum TablePlay {
+    /// A Baccarat table: the coup on the table and the shoe's coups (the roads).
+    Baccarat(BaccaratPlay),
+    /// A Blackjack or Pontoon table (the tile's `game` says which): the round on the table and
+    /// the shoe's last rounds.
+    Blackjack(BlackjackPlay),
+}
+
+impl TablePlay {
+    /// How many of the shoe's completed rounds the tile carries.
+    pub fn rounds_shown(&self) -> usize {
+        match self {
+            TablePlay::Baccarat(play) => play.rounds.len(),
+            TablePlay::Blackjack(play) => play.rounds.len(),
+        }
+    }
+
+    /// Nothing dealt yet, for a table of `game`.
+    pub fn empty(game: Game) -> TablePlay {
+        match game {
+            Game::Baccarat => TablePlay::Baccarat(BaccaratPlay::default()),
+            Game::Blackjack | Game::Pontoon => TablePlay::Blackjack(BlackjackPlay::default()),
+        }
+    }
+}
+
+/// A Baccarat table's play.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BaccaratPlay {
+    /// Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
+    /// joined part-way or cut off by a restart, or the cards were replaced).
+    pub burn_due: bool,
+    /// Whether the burn has been done in this shoe.
+    pub burn_done: bool,
+    /// The round being dealt, or the last one dealt.
+    pub current: LiveRound,
+    /// Every round completed in this shoe, oldest first (the roads are drawn from these).
+    pub rounds: Vec<RoundResult>,
+}
+
+/// A Blackjack or Pontoon table's play.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BlackjackPlay {
+    /// The round being dealt (`complete: false`), else the last one completed in this shoe.
+    pub current: Option<BlackjackRound>,
+    /// The rounds completed in this shoe, oldest first: at most [`BLACKJACK_ROUNDS_KEPT`].
+    pub rounds: Vec<BlackjackRound>,
+}
+
+/// How many of a shoe's completed rounds a Blackjack tile carries (a tile is sent on every
+/// change; the record keeps them all).
+pub const BLACKJACK_ROUNDS_KEPT: usize = 12;
+
+/// A Blackjack or Pontoon round as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BlackjackRound {
+    /// The shoe.
+    pub shoe: u32,
+    /// The round, 1-based within the shoe.
+    pub round: u32,
+    /// The dealer's cards, as codes like `TD` (`null`: unreadable).
+    pub dealer: Vec<Option<String>>,
+    /// The dealer's total, if known.
+    pub dealer_total: Option<u8>,
+    /// Whether the dealer's total is soft (an ace counted 11).
+    pub dealer_soft: bool,
+    /// Whether the dealer's first two cards are a blackjack.
+    pub dealer_blackjack: bool,
+    /// The boxes in play, by number.
+    pub boxes: Vec<BlackjackBox>,
+    /// Whether the round is settled (every hand and the dealer finished by the rules).
+    pub complete: bool,
+    /// `seq` of the round's first event.
+    pub first_seq: u64,
+    /// `seq` of its last card.
+    pub last_seq: u64,
+}
+
+/// One box of a Blackjack or Pontoon round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BlackjackBox {
+    /// The box number.
+    pub number: u8,
+    /// Its hands (more than one after a split).
+    pub hands: Vec<BlackjackHand>,
+    /// Its side bets as the cards settle them (Super Sevens, insurance).
+    pub side_bets: Vec<SideBetResult>,
+}
+
+/// One hand of a box.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BlackjackHand {
+    /// The cards in deal order.
+    pub cards: Vec<Option<String>>,
+    /// The total, if known.
+    pub total: Option<u8>,
+    /// Whether an ace counts 11.
+    pub soft: bool,
+    /// Whether the hand doubled.
+    pub doubled: bool,
+    /// Whether it came from a split.
+    pub split: bool,
+    /// The outcome, once settled.
+    pub outcome: Option<HandOutcome>,
+    /// What it won or lost in units of the box's wager, signed (`+1.5`, `-2`, `0`), once settled.
+    pub pays: Option<String>,
+    /// The rule that settled it (`5.1(b)`, or the bonus paid).
+    pub rule: Option<String>,
+}
+
+/// A Blackjack or Pontoon hand's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum HandOutcome {
+    /// A natural paid at the natural's odds.
+    Blackjack,
+    /// Won.
+    Win,
+    /// Lost.
+    Lose,
+    /// A stand off.
+    Push,
+    /// Surrendered (half the wager lost).
+    Surrender,
+}
+
+/// A side bet as the cards settle it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SideBetResult {
+    /// `super_sevens` or `insurance`.
+    pub bet: String,
+    /// Super Sevens: sevens in a row from the box's first card.
+    pub sevens: Option<u8>,
+    /// Super Sevens: whether they are of one suit.
+    pub suited: Option<bool>,
+    /// What it won or lost per unit staked, signed, if known.
+    pub pays: Option<String>,
+}
+
+/// A round of any game, tagged by game (an incident's round).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum GameRoundResult {
+    /// A Baccarat coup.
+    Baccarat(RoundResult),
+    /// A Blackjack or Pontoon round.
+    Blackjack(BlackjackRound),
+}
+
+impl GameRoundResult {
+    /// The shoe.
+    pub fn shoe(&self) -> u32 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.shoe,
+            GameRoundResult::Blackjack(r) => r.shoe,
+        }
+    }
+
+    /// The round, 1-based within the shoe.
+    pub fn round(&self) -> u32 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.round,
+            GameRoundResult::Blackjack(r) => r.round,
+        }
+    }
+
+    /// `seq` of the round's first event.
+    pub fn first_seq(&self) -> u64 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.first_seq,
+            GameRoundResult::Blackjack(r) => r.first_seq,
+        }
+    }
+
+    /// `seq` of the round's last card.
+    pub fn last_seq(&self) -> u64 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.last_seq,
+            GameRoundResult::Blackjack(r) => r.last_seq,
+        }
+    }
 }
 
 /// The round on the table now.
@@ -436,8 +622,8 @@ pub struct IncidentDetail {
     pub rule_texts: Vec<RuleText>,
     /// The events that are evidence, and the round's other events, in order.
     pub timeline: Vec<TimelineEntry>,
-    /// The round it happened in, when it completed.
-    pub round: Option<RoundResult>,
+    /// The round it happened in, when it completed, in its game's terms.
+    pub round: Option<GameRoundResult>,
     /// Every workflow step, oldest first.
     pub history: Vec<HistoryEntry>,
 }
@@ -593,26 +779,54 @@ pub struct ReplayStep {
     pub at: Option<String>,
     /// What happened, for people.
     pub what: String,
+    /// Cards drawn from the shoe so far (burn cards included).
+    pub cards_dealt: u32,
+    /// Cards left in the shoe, when its size is known.
+    pub cards_left: Option<u32>,
+    /// Whether the cutting card has come out.
+    pub cutting_card_out: bool,
+    /// The table just after the event, in the game's own terms.
+    pub play: ReplayPlay,
+    /// The irregularities this event revealed (`code: message`).
+    pub irregularities: Vec<String>,
+}
+
+/// A replayed table just after an event, by game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum ReplayPlay {
+    /// A Baccarat table.
+    Baccarat(BaccaratStep),
+    /// A Blackjack or Pontoon table.
+    Blackjack(BlackjackStep),
+}
+
+/// A Baccarat table just after an event of a replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BaccaratStep {
     /// The round on the table (the one being dealt or just completed).
     pub round: u32,
     /// The Player's cards on the table.
     pub player: Vec<Option<String>>,
     /// The Banker's cards on the table.
     pub banker: Vec<Option<String>>,
-    /// Cards drawn from the shoe so far (burn cards included).
-    pub cards_dealt: u32,
-    /// Cards left in the shoe, when its size is known.
-    pub cards_left: Option<u32>,
     /// Whether a burn is due in this shoe at all.
     pub burn_due: bool,
     /// Whether the burn has been done.
     pub burn_done: bool,
-    /// Whether the cutting card has come out.
-    pub cutting_card_out: bool,
     /// The round this event completed, if it did.
     pub completed: Option<RoundResult>,
-    /// The irregularities this event revealed (`code: message`).
-    pub irregularities: Vec<String>,
+}
+
+/// A Blackjack or Pontoon table just after an event of a replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BlackjackStep {
+    /// The round being dealt, if one is.
+    pub round: Option<BlackjackRound>,
+    /// The round this event completed, if it did.
+    pub completed: Option<BlackjackRound>,
 }
 
 /// A live change, pushed to the front end as the Tauri event `pit-update`.
@@ -787,11 +1001,8 @@ impl From<&TableConfig> for TableTile {
             shoe: 0,
             cards_dealt: 0,
             cards_left: None,
-            burn_due: false,
-            burn_done: false,
             cutting_card_out: false,
-            current: LiveRound::default(),
-            rounds: Vec::new(),
+            play: TablePlay::empty(table.game),
             incidents: SeverityCounts::default(),
             last_shuffle: None,
         }
@@ -984,6 +1195,15 @@ pub fn typescript_bindings() -> String {
         DeviceTile::decl(&cfg),
         DeviceRole::decl(&cfg),
         DeckCheckView::decl(&cfg),
+        TablePlay::decl(&cfg),
+        BaccaratPlay::decl(&cfg),
+        BlackjackPlay::decl(&cfg),
+        BlackjackRound::decl(&cfg),
+        BlackjackBox::decl(&cfg),
+        BlackjackHand::decl(&cfg),
+        HandOutcome::decl(&cfg),
+        SideBetResult::decl(&cfg),
+        GameRoundResult::decl(&cfg),
         LiveRound::decl(&cfg),
         RoundResult::decl(&cfg),
         RoundOutcome::decl(&cfg),
@@ -1008,6 +1228,9 @@ pub fn typescript_bindings() -> String {
         RecordingStatus::decl(&cfg),
         ShoeReplay::decl(&cfg),
         ReplayStep::decl(&cfg),
+        ReplayPlay::decl(&cfg),
+        BaccaratStep::decl(&cfg),
+        BlackjackStep::decl(&cfg),
         ApiError::decl(&cfg),
         ErrorCode::decl(&cfg),
         ShiftQuery::decl(&cfg),

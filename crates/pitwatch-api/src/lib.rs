@@ -7,6 +7,7 @@
 pub mod commands;
 pub mod convert;
 pub mod dto;
+pub mod game;
 pub mod lease;
 pub mod monitor;
 pub mod pit;

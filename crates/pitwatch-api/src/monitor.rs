@@ -35,8 +35,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::game::GameView;
 use pitwatch_model::{EventKind, Timestamp};
-use pitwatch_rules::TableView;
 use pitwatch_store::{Actor, DeviceIdentity, Sealing, Store, StoreError, Trouble};
 use pitwatch_transport::{spawn_device_into, Clock, DeviceHandle, TransportEvent};
 
@@ -179,6 +179,9 @@ pub struct RecordingState {
 }
 
 /// What the monitor reports, after it is on record.
+// Events move through a channel one at a time: boxing the larger (a derived output) would
+// allocate for every event recorded.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum MonitorEvent {
     /// A table's link changed state.
@@ -207,7 +210,7 @@ pub enum MonitorEvent {
         /// The table.
         table: String,
         /// The engine's view.
-        view: TableView,
+        view: GameView,
     },
     /// The checkpoint journals and what went wrong writing each (sent when it changes): a
     /// journal that cannot be written never stops recording, but must be shown.
@@ -686,9 +689,10 @@ impl Publisher {
 type Reply = SyncSender<Result<u64, String>>;
 
 /// What a flight publishes once it is on record, in the order of its inputs.
+#[allow(clippy::large_enum_variant)] // as MonitorEvent: one at a time, no allocation each
 enum Shown {
     /// What a table derived from an input, and the table's view after it.
-    Derived(usize, Vec<PlannedDerived>, TableView),
+    Derived(usize, Vec<PlannedDerived>, GameView),
     /// A link change or a failure.
     Event(MonitorEvent),
 }

@@ -7,6 +7,8 @@ use std::collections::BTreeSet;
 
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
+
+use crate::game::GameBook;
 pub use pitwatch_transport::DeviceConfig as LinkConfig;
 use pitwatch_transport::BACKOFF_FLOOR_MS;
 use serde::{Deserialize, Serialize};
@@ -27,6 +29,13 @@ pub fn load_rule_book(name_or_path: &str) -> Result<RuleBook, String> {
     }
     rule_book_file_ok(name_or_path)?;
     RuleBook::load(name_or_path).map_err(|e| e.to_string())
+}
+
+/// Loads a rule book of any game (Baccarat, Blackjack, Pontoon) by built-in name or from a path,
+/// with the same checks on the file as [`load_rule_book`].
+pub fn load_game_book(name_or_path: &str) -> Result<GameBook, String> {
+    rule_book_file_ok(name_or_path)?;
+    GameBook::load(name_or_path)
 }
 
 /// Checks, without reading it, that a rule book named by path is a regular file of at most
@@ -456,9 +465,10 @@ impl TableConfig {
         }
     }
 
-    /// The table's rule book ([`TableConfig::rules_reference`]).
-    pub fn rule_book(&self) -> Result<RuleBook, pitwatch_rules::LoadError> {
-        RuleBook::load(&self.rules_reference())
+    /// The table's rule book ([`TableConfig::rules_reference`]), of whatever game it is for:
+    /// the engine the table runs is the book's.
+    pub fn rule_book(&self) -> Result<GameBook, String> {
+        GameBook::load(&self.rules_reference())
     }
 
     /// The main device's protocol (the shoe's, or the only device's).
@@ -624,14 +634,23 @@ impl PitConfig {
                 problems.push(format!("{label}: rules holds a control character"));
             } else if let Err(e) = rule_book_file_ok(table.rules.trim()) {
                 problems.push(format!("{label}: rules {:?}: {e}", table.rules));
-            } else if let Err(e) = table.rule_book() {
-                problems.push(format!("{label}: rules {:?}: {e}", table.rules_reference()));
-            }
-            if table.game != Game::Baccarat {
-                problems.push(format!(
-                    "{label}: game {:?} has no rules engine yet (baccarat only)",
-                    table.game.as_str()
-                ));
+            } else {
+                match table.rule_book() {
+                    Err(e) => {
+                        problems.push(format!("{label}: rules {:?}: {e}", table.rules_reference()))
+                    }
+                    // The engine is the book's: a table must say the game its book is for.
+                    Ok(book) if book.game() != table.game.as_str() => problems.push(format!(
+                        "{label}: game {:?} but rule book {} is for {:?} (use a {} book, or \
+                         game = {:?})",
+                        table.game.as_str(),
+                        book.id(),
+                        book.game(),
+                        table.game.as_str(),
+                        book.game()
+                    )),
+                    Ok(_) => {}
+                }
             }
             let shoes = table
                 .devices
@@ -665,6 +684,17 @@ impl PitConfig {
                     self.demo,
                     &mut problems,
                 );
+            }
+            if table.simulated
+                && table.game != Game::Baccarat
+                && !matches!(table.device(), ProtocolConfig::Pitwatch(_))
+            {
+                problems.push(format!(
+                    "{label}: a simulated {} table deals over the pitwatch protocol (the only one \
+                     with box targets and decisions), not {}",
+                    table.game.as_str(),
+                    table.device().name()
+                ));
             }
             if table.simulated && !self.demo {
                 problems.push(format!(
@@ -876,7 +906,7 @@ mod tests {
         let pit = PitConfig::from_toml(text).unwrap();
         assert_eq!(pit.tables[0].rules_reference(), "nz-baccarat;decks=6");
         let six = pit.tables[0].rule_book().unwrap();
-        assert_eq!(six.composition().total_cards(), 312);
+        assert_eq!(six.baccarat().unwrap().composition().total_cards(), 312);
         assert_eq!(six.reference(), "nz-baccarat;decks=6");
         assert_eq!(
             pit.tables[1].rule_book().unwrap().reference(),
@@ -922,9 +952,9 @@ mod tests {
             "table 1 (\"BAC-1\"): link address \"10.1.1.5\" is not host:port",
             "table 2 (\"BAC-1\"): another table has the same name",
             "table 2 (\"BAC-1\"): rules \"atlantis-baccarat\":",
-            "table 2 (\"BAC-1\"): game \"blackjack\" has no rules engine yet",
             "table 2 (\"BAC-1\"): a table has either a link or simulated = true, not both",
             "table 2 (\"BAC-1\"): link stop_bits must be 1 or 2",
+            "table 2 (\"BAC-1\"): a simulated blackjack table deals over the pitwatch protocol",
             "table 2 (\"BAC-1\"): simulated devices are only allowed in a demo pit",
         ];
         assert_eq!(problems.len(), expected_starts.len(), "{problems:#?}");
@@ -1031,6 +1061,57 @@ mod tests {
             "{all}"
         );
         assert_eq!(problems.len(), 7, "{problems:#?}");
+    }
+
+    #[test]
+    fn blackjack_and_pontoon_tables_are_accepted_with_their_own_books_only() {
+        let table = |name: &str, game: &str, rules: &str, protocol: &str| {
+            format!(
+                "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nrules = \"{rules}\"\n\
+                 device = {{ protocol = \"{protocol}\" }}\nsimulated = true\n"
+            )
+        };
+        let pit = |tables: &[String]| {
+            PitConfig::from_toml(&format!(
+                "demo = true\n[site]\nname = \"S\"\n{}",
+                tables.concat()
+            ))
+        };
+        let ok = pit(&[
+            table("BJ-1", "blackjack", "nz-blackjack", "pitwatch"),
+            table("PON-1", "pontoon", "nz-pontoon", "pitwatch"),
+            table("BAC-1", "baccarat", "nz-baccarat", "angel-eye"),
+        ])
+        .unwrap();
+        let games: Vec<_> = ok
+            .tables
+            .iter()
+            .map(|t| t.rule_book().unwrap().game())
+            .collect();
+        assert_eq!(games, ["blackjack", "pontoon", "baccarat"]);
+
+        let PitConfigError::Invalid(problems) = pit(&[
+            table("BJ-1", "blackjack", "nz-baccarat", "pitwatch"),
+            table("PON-1", "pontoon", "nz-blackjack", "pitwatch"),
+            table("BAC-1", "baccarat", "nz-pontoon", "angel-eye"),
+            table("BJ-2", "blackjack", "nz-blackjack", "angel-eye"),
+        ])
+        .unwrap_err() else {
+            panic!("expected a list of problems");
+        };
+        assert_eq!(
+            problems,
+            [
+                "table 1 (\"BJ-1\"): game \"blackjack\" but rule book nz-baccarat is for \
+                 \"baccarat\" (use a blackjack book, or game = \"baccarat\")",
+                "table 2 (\"PON-1\"): game \"pontoon\" but rule book nz-blackjack is for \
+                 \"blackjack\" (use a pontoon book, or game = \"blackjack\")",
+                "table 3 (\"BAC-1\"): game \"baccarat\" but rule book nz-pontoon is for \
+                 \"pontoon\" (use a baccarat book, or game = \"pontoon\")",
+                "table 4 (\"BJ-2\"): a simulated blackjack table deals over the pitwatch \
+                 protocol (the only one with box targets and decisions), not angel-eye",
+            ]
+        );
     }
 
     #[test]

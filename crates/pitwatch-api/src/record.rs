@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pitwatch_rules::RuleBook;
+use crate::game::GameBook;
 use pitwatch_store::{
     CheckpointText, Depth, PublicKey, Sealing, SigningKey, Store, StoreError, VerifyOptions,
     VerifyReport,
@@ -127,6 +127,9 @@ pub fn book_text(rules: &str) -> Option<String> {
     {
         return Some((*text).to_owned());
     }
+    if let Some(text) = pitwatch_blackjack::Book::builtin_text(name) {
+        return Some(text.to_owned());
+    }
     std::fs::read_to_string(name).ok()
 }
 
@@ -140,20 +143,10 @@ pub fn recorded_book(
     store: &Store,
     table: pitwatch_store::TableId,
     reference: &str,
-) -> Result<RuleBook, String> {
-    let Some(text) = store.table_book(table).map_err(|e| e.to_string())? else {
-        return RuleBook::load(reference).map_err(|e| e.to_string());
-    };
-    let book = RuleBook::from_toml(&text, reference).map_err(|e| e.to_string())?;
-    match reference.rsplit_once(DECKS) {
-        None => Ok(book),
-        Some((_, decks)) => {
-            let decks: u8 = decks
-                .trim()
-                .parse()
-                .map_err(|_| format!("{reference}: {decks:?} is not a number of decks"))?;
-            book.with_decks(decks)
-        }
+) -> Result<GameBook, String> {
+    match store.table_book(table).map_err(|e| e.to_string())? {
+        None => GameBook::load(reference),
+        Some(text) => GameBook::from_text(&text, reference),
     }
 }
 

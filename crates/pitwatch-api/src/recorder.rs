@@ -20,10 +20,11 @@
 //! bytes), and device errors are grouped into one open incident per table and error code, with a
 //! count (see [`pitwatch_store::groups`]).
 
+use crate::game::{GameBook, GameOutput, GameView, TableEngine};
 use pitwatch_codec::Decoder;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{Carry, Engine, Irregularity, IrregularityCode, Output, RuleBook, TableView};
+use pitwatch_rules::{Irregularity, IrregularityCode, TableOutput};
 use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 use pitwatch_store::{
     Actor, Batch, ChunkId, DeviceIdentity, FrameId, GroupRule, Grouped, IncidentId, NewIncident,
@@ -54,11 +55,6 @@ pub fn resume_points(store: &Store, table: &str) -> Result<Vec<u64>, StoreError>
         .collect())
 }
 
-/// What the engine carried into its current shoe, as stored with the shoe's start.
-fn carry_json(engine: &Engine) -> String {
-    serde_json::to_string(engine.shoe_carry()).unwrap_or_else(|_| "{}".into())
-}
-
 /// What the recorder derived from one chunk or console entry, once committed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Derived {
@@ -74,7 +70,7 @@ pub enum Derived {
     /// The engine reported something; irregularities carry the incident opened for them.
     Output {
         /// What the engine reported.
-        output: Output,
+        output: GameOutput,
         /// The incident opened, for an irregularity.
         incident: Option<IncidentId>,
     },
@@ -82,7 +78,7 @@ pub enum Derived {
     /// again, or one more of a storm of codes): it was counted on that incident, no new one.
     Repeated {
         /// What the engine reported.
-        output: Output,
+        output: GameOutput,
         /// The incident it was counted on.
         incident: IncidentId,
         /// How many irregularities the incident now stands for.
@@ -473,9 +469,10 @@ pub struct TableRecorder {
     table: TableId,
     name: String,
     devices: Vec<DeviceStream>,
-    engine: Engine,
-    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`).
-    shuffle: ShuffleWatch,
+    engine: TableEngine,
+    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`); a Baccarat
+    /// book's `[shuffle]` thresholds judge it, so other games' tables have none.
+    shuffle: Option<ShuffleWatch>,
     next_seq: u64,
     scratch: Vec<DecodeOutput>,
 }
@@ -488,41 +485,53 @@ impl TableRecorder {
     /// stored (one from before they were kept), from the first event, storing them on the way.
     /// `protocol` is the device's codec; `None` for a source that delivers table events directly
     /// (an imported event file). `book_text` is the rule book's TOML, kept in the record (a
-    /// chained fact) so that replay judges the table by the same rules.
+    /// chained fact) so that replay judges the table by the same rules. The engine is the one
+    /// `book` is for; `game` (the table's game) must be the book's.
     pub fn resume(
         store: &mut Store,
         name: &str,
         game: &str,
-        book: RuleBook,
+        book: impl Into<GameBook>,
         book_text: Option<&str>,
         protocol: Option<ProtocolConfig>,
         now: Timestamp,
     ) -> Result<TableRecorder, StoreError> {
+        let book: GameBook = book.into();
+        if book.game() != game {
+            return Err(StoreError::Invalid(format!(
+                "table {name}: the table's game is {game} but rule book {} is for {}",
+                book.id(),
+                book.game()
+            )));
+        }
         // The book's reference (with the table's deck count if it has one) and its text, so
         // replay loads the same rules.
         let table = store.configure_table(name, game, &book.reference(), book_text, now)?;
         let resumes = resume_points(store, name)?;
         let stored = store.last_shoe(table)?;
+        // A game that keeps no carry (Blackjack, Pontoon) is rebuilt from the first event.
         let last_start = match stored {
             Some(last) => store.shoe_start(table, last)?.and_then(|start| {
-                serde_json::from_str::<Carry>(&start.carry)
-                    .ok()
-                    .map(|carry| (start.first_seq, carry))
+                TableEngine::resume(&book, &start.carry).map(|engine| (start.first_seq, engine))
             }),
             None => None,
         };
         let whole = last_start.is_none();
         // The shuffle watch resumes with the recorded orders of the shoes before the last one.
-        let mut shuffle = match (stored, &last_start) {
-            (Some(last), Some(_)) => crate::shuffle::resumed_watch(store, table, &book, last)?,
-            _ => ShuffleWatch::new(&book),
+        let mut shuffle = match (book.baccarat(), stored, &last_start) {
+            (Some(book), Some(last), Some(_)) => {
+                Some(crate::shuffle::resumed_watch(store, table, book, last)?)
+            }
+            (Some(book), _, _) => Some(ShuffleWatch::new(book)),
+            (None, _, _) => None,
         };
+        let carries = book.baccarat().is_some();
         let (mut engine, rows) = match last_start {
-            Some((first_seq, carry)) => (
-                Engine::resume(book, carry),
+            Some((first_seq, engine)) => (
+                engine,
                 store.event_rows_between(table, first_seq, u64::MAX)?,
             ),
-            None => (Engine::new(book), store.event_rows(table)?),
+            None => (TableEngine::new(book), store.event_rows(table)?),
         };
         let mut last_seq = 0;
         let mut shoes = Vec::new();
@@ -532,11 +541,15 @@ impl TableRecorder {
             }
             let shoe = engine.shoe();
             engine.handle_event(&row.event);
-            shuffle.observe(&row.event);
+            if let Some(shuffle) = shuffle.as_mut() {
+                shuffle.observe(&row.event);
+            }
             if engine.shoe() != shoe {
-                shoes.push((engine.shoe(), row.event.seq, carry_json(&engine)));
+                shoes.push((engine.shoe(), row.event.seq, engine.carry_json()));
                 // Judged live when it was recorded (or recorded before shuffles were judged).
-                let _ = shuffle.shoe_started(engine.shoe(), row.event.seq);
+                if let Some(shuffle) = shuffle.as_mut() {
+                    let _ = shuffle.shoe_started(engine.shoe(), row.event.seq);
+                }
             }
             last_seq = row.event.seq;
         }
@@ -548,7 +561,7 @@ impl TableRecorder {
         let missing: Vec<_> = shoes
             .iter()
             .filter(|(shoe, _, _)| {
-                (whole && stored != shoes.last().map(|s| s.0)) || stored < Some(*shoe)
+                (carries && whole && stored != shoes.last().map(|s| s.0)) || stored < Some(*shoe)
             })
             .collect();
         // Where the device was last connected: bytes recovered from a spool after a restart are
@@ -628,14 +641,14 @@ impl TableRecorder {
 
     /// What the engine knows about the table now, after everything recorded so far (the shoe,
     /// the round in progress, the burn, the cutting card and the last round).
-    pub fn view(&self) -> TableView {
+    pub fn view(&self) -> GameView {
         self.engine.view()
     }
 
     /// The shuffle statistics of the shoe being dealt, as far as it has gone (provisional: a
     /// shoe is judged, and may raise `SHUFFLE_SUSPECT`, when the next one starts).
     pub fn shuffle_so_far(&self) -> Option<ShoeShuffle> {
-        self.shuffle.provisional()
+        self.shuffle.as_ref().and_then(ShuffleWatch::provisional)
     }
 
     /// The main device's current session, if connected and on record.
@@ -917,13 +930,13 @@ impl TableRecorder {
             now,
         });
         while let Some(output) = self.engine.poll_output() {
-            if let Output::Round(round) = &output {
+            if let TableOutput::Round(round) = &output {
                 writes.push(Op::Round {
                     table: self.table,
-                    shoe: round.shoe,
-                    round: round.round,
-                    first_seq: round.first_seq,
-                    last_seq: round.last_seq,
+                    shoe: round.shoe(),
+                    round: round.round(),
+                    first_seq: round.first_seq(),
+                    last_seq: round.last_seq(),
                     body: serde_json::to_string(round).unwrap_or_default(),
                 });
                 derived.push(PlannedDerived::now(Derived::Output {
@@ -1062,7 +1075,9 @@ impl TableRecorder {
     ) {
         let shoe = self.engine.shoe();
         self.engine.handle_event(&event);
-        self.shuffle.observe(&event);
+        if let Some(shuffle) = self.shuffle.as_mut() {
+            shuffle.observe(&event);
+        }
         // The shoe that ended is judged once the engine's outputs for this event are planned.
         let mut judged = None;
         if self.engine.shoe() != shoe {
@@ -1070,9 +1085,12 @@ impl TableRecorder {
                 table: self.table,
                 shoe: self.engine.shoe(),
                 first_seq: event.seq,
-                carry: carry_json(&self.engine),
+                carry: self.engine.carry_json(),
             });
-            judged = self.shuffle.shoe_started(self.engine.shoe(), event.seq);
+            judged = self
+                .shuffle
+                .as_mut()
+                .and_then(|shuffle| shuffle.shoe_started(self.engine.shoe(), event.seq));
         }
         let device_error = match &event.kind {
             EventKind::DeviceError { code, .. } => Some(code.clone()),
@@ -1081,18 +1099,18 @@ impl TableRecorder {
         derived.push(PlannedDerived::now(Derived::Event(event)));
         while let Some(output) = self.engine.poll_output() {
             let slot = match &output {
-                Output::Round(round) => {
+                TableOutput::Round(round) => {
                     writes.push(Op::Round {
                         table: self.table,
-                        shoe: round.shoe,
-                        round: round.round,
-                        first_seq: round.first_seq,
-                        last_seq: round.last_seq,
+                        shoe: round.shoe(),
+                        round: round.round(),
+                        first_seq: round.first_seq(),
+                        last_seq: round.last_seq(),
                         body: serde_json::to_string(round).unwrap_or_default(),
                     });
                     None
                 }
-                Output::Irregularity(irregularity) => {
+                TableOutput::Irregularity(irregularity) => {
                     let group = match (&device_error, irregularity.code) {
                         (Some(code), IrregularityCode::DeviceError) => Some(GroupRule {
                             key: format!("DEVICE_ERROR:{code}"),
@@ -1108,7 +1126,7 @@ impl TableRecorder {
                         now,
                     }))
                 }
-                Output::Shoe(_) | Output::DeviceErrorCleared(_) => None,
+                TableOutput::Shoe(_) | TableOutput::DeviceErrorCleared(_) => None,
             };
             derived.push(PlannedDerived {
                 derived: Derived::Output {
@@ -1131,7 +1149,7 @@ impl TableRecorder {
             });
             derived.push(PlannedDerived {
                 derived: Derived::Output {
-                    output: Output::Irregularity(irregularity),
+                    output: TableOutput::Irregularity(irregularity),
                     incident: None,
                 },
                 incident: Some(slot),

@@ -12,7 +12,9 @@ use std::collections::{HashMap, VecDeque};
 
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, ShoeSummary, TableView};
+use pitwatch_rules::{Irregularity, ShoeSummary, TableOutput as Output};
+
+use crate::game::{GameOutput, GameRound, GameView, TableEngine};
 use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 use pitwatch_store::{FrameId, SessionId, Store, StoreError};
 
@@ -22,9 +24,9 @@ pub struct Step {
     /// The event.
     pub event: TableEvent,
     /// What the engine output on it: rounds completed, irregularities raised, shoes ended.
-    pub outputs: Vec<Output>,
+    pub outputs: Vec<GameOutput>,
     /// The table as it was right after this event.
-    pub view: TableView,
+    pub view: GameView,
 }
 
 /// A frame the codec rejected on replay.
@@ -48,14 +50,14 @@ pub struct Replay {
     /// Every event, in order, with the engine's outputs.
     pub steps: Vec<Step>,
     /// What the engine output when the stream ended (the last shoe's summary).
-    pub closing: Vec<Output>,
+    pub closing: Vec<GameOutput>,
     /// Frames the codecs rejected.
     pub rejected: Vec<RejectedFrame>,
     /// Where re-decoding the bytes did not give the events on record.
     pub divergences: Vec<String>,
     /// The table as the record leaves it: the engine's view after the last event (and after an
     /// interruption recorded after it), which is what a recorder resumed on this record sees.
-    pub end_view: TableView,
+    pub end_view: GameView,
     /// Each shoe's shuffle analysis: judged when the next shoe started (a suspect one's
     /// `SHUFFLE_SUSPECT` is among the outputs of the step that started the next shoe, as live),
     /// then the last shoe's, provisional.
@@ -64,7 +66,7 @@ pub struct Replay {
 
 impl Replay {
     /// Every output, in order.
-    pub fn outputs(&self) -> impl Iterator<Item = &Output> {
+    pub fn outputs(&self) -> impl Iterator<Item = &GameOutput> {
         self.steps
             .iter()
             .flat_map(|s| s.outputs.iter())
@@ -72,7 +74,7 @@ impl Replay {
     }
 
     /// Every round.
-    pub fn rounds(&self) -> impl Iterator<Item = &RoundRecord> {
+    pub fn rounds(&self) -> impl Iterator<Item = &GameRound> {
         self.outputs().filter_map(|o| match o {
             Output::Round(r) => Some(r),
             _ => None,
@@ -248,9 +250,10 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
 
     // Where the recorder resumed after Pitwatch was down, the live engine was interrupted.
     let resumes = crate::recorder::resume_points(store, name)?;
-    let mut watch = ShuffleWatch::new(&book);
+    // A Baccarat book's `[shuffle]` thresholds judge shuffles; other games' tables have none.
+    let mut watch = book.baccarat().map(ShuffleWatch::new);
     let mut shuffles = Vec::new();
-    let mut engine = Engine::new(book);
+    let mut engine = TableEngine::new(book);
     let mut steps = Vec::with_capacity(stream.len());
     let mut interrupted = Vec::new();
     for event in stream {
@@ -262,13 +265,18 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         }
         let shoe = engine.shoe();
         engine.handle_event(&event);
-        watch.observe(&event);
+        if let Some(watch) = watch.as_mut() {
+            watch.observe(&event);
+        }
         let mut outputs = std::mem::take(&mut interrupted);
         while let Some(output) = engine.poll_output() {
             outputs.push(output);
         }
         if engine.shoe() != shoe {
-            if let Some(mut judged) = watch.shoe_started(engine.shoe(), event.seq) {
+            let judged = watch
+                .as_mut()
+                .and_then(|watch| watch.shoe_started(engine.shoe(), event.seq));
+            if let Some(mut judged) = judged {
                 outputs.extend(judged.irregularity.take().map(Output::Irregularity));
                 shuffles.push(judged);
             }
@@ -290,7 +298,7 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         }
     }
     let end_view = engine.view();
-    shuffles.extend(watch.provisional());
+    shuffles.extend(watch.as_ref().and_then(ShuffleWatch::provisional));
     engine.finish();
     let mut closing = std::mem::take(&mut interrupted);
     while let Some(output) = engine.poll_output() {
@@ -362,18 +370,23 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
     })?;
     let missing = || StoreError::NotFound(format!("no shoe {shoe} of {name} on record"));
     let start = store.shoe_start(table, shoe)?.ok_or_else(missing)?;
-    let mut watch = crate::shuffle::resumed_watch(store, table, &book, shoe)?;
-    let (mut engine, from_seq) = if shoe <= 1 {
-        (Engine::new(book), 0)
+    let mut watch = match book.baccarat() {
+        Some(book) => Some(crate::shuffle::resumed_watch(store, table, book, shoe)?),
+        None => None,
+    };
+    // A game that keeps no carry into its shoes (Blackjack, Pontoon) runs from the table's first
+    // event.
+    let (mut engine, from_seq) = if shoe <= 1 || book.baccarat().is_none() {
+        (TableEngine::new(book), 0)
     } else {
         let before = store.shoe_start(table, shoe - 1)?.ok_or_else(missing)?;
-        let carry: pitwatch_rules::Carry = serde_json::from_str(&before.carry).map_err(|e| {
+        let engine = TableEngine::resume(&book, &before.carry).ok_or_else(|| {
             StoreError::Invalid(format!(
-                "table {name}: the start of shoe {} is stored unreadably: {e}",
+                "table {name}: the start of shoe {} is stored unreadably",
                 before.shoe
             ))
         })?;
-        (Engine::resume(book, carry), before.first_seq)
+        (engine, before.first_seq)
     };
     let end = match store.shoe_start(table, shoe.saturating_add(1))? {
         Some(next) => next.first_seq.saturating_sub(1),
@@ -487,7 +500,9 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         }
         engine.handle_event(&event);
         if event.seq >= start.first_seq {
-            watch.observe(&event);
+            if let Some(watch) = watch.as_mut() {
+                watch.observe(&event);
+            }
         }
         let mut outputs = std::mem::take(&mut interrupted);
         while let Some(output) = engine.poll_output() {
@@ -503,9 +518,13 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         }
     }
     // Judged as live: complete once the next shoe has started, provisional before.
-    let shuffle = match store.shoe_start(table, shoe.saturating_add(1))? {
-        Some(next) => watch.shoe_started(shoe + 1, next.first_seq),
-        None => watch.provisional(),
+    let shuffle = match (
+        watch.as_mut(),
+        store.shoe_start(table, shoe.saturating_add(1))?,
+    ) {
+        (None, _) => None,
+        (Some(watch), Some(next)) => watch.shoe_started(shoe + 1, next.first_seq),
+        (Some(watch), None) => watch.provisional(),
     };
     Ok(ShoeRun {
         table: name.to_owned(),

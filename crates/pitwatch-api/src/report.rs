@@ -10,7 +10,9 @@ use std::collections::BTreeSet;
 
 use pitwatch_model::Timestamp;
 use pitwatch_report::{Block, Document};
-use pitwatch_rules::{RoundRecord, RuleBook};
+use pitwatch_rules::RoundRecord;
+
+use crate::game::{GameBook, GameRound};
 use pitwatch_store::{IncidentId, Store, StoreError, TableId};
 
 fn time(ms: i64) -> String {
@@ -46,14 +48,14 @@ fn total(t: Option<u8>) -> String {
 /// The rounds of shoe `shoe` of table `name` as a replay of the record gives them (the events
 /// are chained and the carry into the shoe is checked against its chained fact; the derived
 /// `rounds` table is never printed unchecked). Without a shoe start on record, the whole table.
-fn replayed_rounds(store: &Store, name: &str, shoe: u32) -> Result<Vec<RoundRecord>, StoreError> {
-    let rounds: Vec<RoundRecord> = match crate::replay::replay_shoe(store, name, shoe) {
+fn replayed_rounds(store: &Store, name: &str, shoe: u32) -> Result<Vec<GameRound>, StoreError> {
+    let rounds: Vec<GameRound> = match crate::replay::replay_shoe(store, name, shoe) {
         Ok(run) => run
             .steps
             .iter()
             .flat_map(|step| step.outputs.iter())
             .filter_map(|output| match output {
-                pitwatch_rules::Output::Round(round) => Some(*round),
+                pitwatch_rules::TableOutput::Round(round) => Some(round.clone()),
                 _ => None,
             })
             .collect(),
@@ -63,10 +65,132 @@ fn replayed_rounds(store: &Store, name: &str, shoe: u32) -> Result<Vec<RoundReco
             .collect(),
         Err(e) => return Err(e),
     };
-    Ok(rounds.into_iter().filter(|r| r.shoe == shoe).collect())
+    Ok(rounds.into_iter().filter(|r| r.shoe() == shoe).collect())
 }
 
-fn rounds_table(rounds: &[RoundRecord]) -> Block {
+/// The rounds as a table in their game's own terms (a shoe holds one game's rounds).
+fn rounds_table(rounds: &[GameRound]) -> Block {
+    let baccarat: Vec<RoundRecord> = rounds
+        .iter()
+        .filter_map(|r| r.baccarat().copied())
+        .collect();
+    if baccarat.len() == rounds.len() {
+        return baccarat_rounds_table(&baccarat);
+    }
+    blackjack_rounds_table(rounds.iter().filter_map(|r| match r {
+        GameRound::Blackjack(r) => Some(&**r),
+        GameRound::Baccarat(_) => None,
+    }))
+}
+
+/// Blackjack or Pontoon rounds: a row per hand (the dealer's cards on the round's first row),
+/// with its total, outcome and what it pays, and each box's side bets.
+fn blackjack_rounds_table<'a>(
+    rounds: impl Iterator<Item = &'a pitwatch_blackjack::RoundRecord>,
+) -> Block {
+    let mut rows = Vec::new();
+    for r in rounds {
+        let dealer = format!(
+            "{} = {}{}",
+            hand(r.dealer.as_slice()),
+            total(r.dealer_total),
+            if r.dealer_blackjack { " BJ" } else { "" }
+        );
+        let mut first = true;
+        for b in &r.boxes {
+            for (i, h) in b.hands.iter().enumerate() {
+                let mut cards = format!("{} = {}", hand(h.cards.as_slice()), total(h.total));
+                if h.soft {
+                    cards.push_str(" soft");
+                }
+                if h.doubled {
+                    cards.push_str(" doubled");
+                }
+                let side: Vec<String> = if i == 0 {
+                    b.side_bets
+                        .iter()
+                        .filter(|s| s.pays.is_some_and(|p| p > 0.0))
+                        .map(|s| {
+                            format!(
+                                "{} {}",
+                                s.bet.replace('_', " "),
+                                s.pays.map(crate::convert::pays).unwrap_or_default()
+                            )
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                rows.push(vec![
+                    if first {
+                        r.shoe.to_string()
+                    } else {
+                        String::new()
+                    },
+                    if first {
+                        r.round.to_string()
+                    } else {
+                        String::new()
+                    },
+                    if first { dealer.clone() } else { String::new() },
+                    if b.hands.len() > 1 {
+                        format!("{}.{}", b.number, i + 1)
+                    } else {
+                        b.number.to_string()
+                    },
+                    cards,
+                    h.outcome
+                        .and_then(|o| serde_json::to_value(o).ok())
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_else(|| "unsettled".into()),
+                    h.pays
+                        .map(crate::convert::pays)
+                        .unwrap_or_else(|| "?".into()),
+                    side.join(", "),
+                    if first {
+                        format!("{}–{}", r.first_seq, r.last_seq)
+                    } else {
+                        String::new()
+                    },
+                ]);
+                first = false;
+            }
+        }
+        if first {
+            // A round with no box in play (a plain shoe's stream): the dealer alone.
+            rows.push(vec![
+                r.shoe.to_string(),
+                r.round.to_string(),
+                dealer,
+                "-".into(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                format!("{}–{}", r.first_seq, r.last_seq),
+            ]);
+        }
+    }
+    Block::Table {
+        columns: [
+            "Shoe",
+            "Round",
+            "Dealer",
+            "Box",
+            "Hand",
+            "Outcome",
+            "Pays",
+            "Side bets",
+            "Events",
+        ]
+        .map(String::from)
+        .to_vec(),
+        widths: vec![5, 6, 14, 5, 18, 9, 6, 14, 10],
+        rows,
+    }
+}
+
+fn baccarat_rounds_table(rounds: &[RoundRecord]) -> Block {
     Block::Table {
         columns: [
             "Shoe", "Round", "Player", "P", "Banker", "B", "Result", "Events",
@@ -93,8 +217,12 @@ fn rounds_table(rounds: &[RoundRecord]) -> Block {
 }
 
 fn book_fields(rule_book: &str) -> Vec<(String, String)> {
-    match RuleBook::load(rule_book) {
-        Ok(book) => vec![
+    match GameBook::load(rule_book) {
+        Ok(GameBook::Blackjack(book)) => vec![
+            ("Rule book".into(), format!("{} — {}", book.id, book.title)),
+            ("Game".into(), book.variant.name().to_owned()),
+        ],
+        Ok(GameBook::Baccarat(book)) => vec![
             (
                 "Rule book".into(),
                 format!("{} — {}", book.id(), book.title()),
@@ -263,7 +391,7 @@ pub fn incident_report(
     let mut fields = vec![("Rule".into(), incident.rule.clone())];
     fields.extend(book_fields(&table_row.rule_book));
     blocks.push(Block::Fields { fields });
-    if let Ok(book) = RuleBook::load(&table_row.rule_book) {
+    if let Ok(book) = GameBook::load(&table_row.rule_book) {
         let texts = book.rule_texts(&incident.rule);
         if texts.is_empty() {
             blocks.push(Block::Paragraph {
@@ -338,13 +466,13 @@ pub fn incident_report(
         Some(shoe) => replayed_rounds(store, &incident.table, shoe)?,
         None => Vec::new(),
     };
-    let rounds: Vec<RoundRecord> = in_shoe
+    let rounds: Vec<GameRound> = in_shoe
         .into_iter()
         .filter(|r| {
-            (Some(r.shoe) == incident.shoe && Some(r.round) == incident.round)
+            (Some(r.shoe()) == incident.shoe && Some(r.round()) == incident.round)
                 || evidence
                     .iter()
-                    .any(|s| (r.first_seq..=r.last_seq).contains(s))
+                    .any(|s| (r.first_seq()..=r.last_seq()).contains(s))
         })
         .collect();
     blocks.push(Block::Heading {
@@ -509,7 +637,7 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
     let site = store
         .meta("site")?
         .unwrap_or_else(|| "(site not recorded)".into());
-    let rounds: Vec<RoundRecord> = replayed_rounds(store, table_name, shoe)?;
+    let rounds: Vec<GameRound> = replayed_rounds(store, table_name, shoe)?;
     if rounds.is_empty() {
         return Err(StoreError::NotFound(format!(
             "table {table_name} has no recorded round in shoe {shoe}"

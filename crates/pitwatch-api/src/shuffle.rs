@@ -87,7 +87,8 @@ pub fn shoe_shuffles(
     Ok(out)
 }
 
-/// [`shoe_shuffles`] under the rule book the table was judged by, as kept in the record.
+/// [`shoe_shuffles`] under the rule book the table was judged by, as kept in the record (none
+/// for a table of a game whose book has no shuffle thresholds: Blackjack, Pontoon).
 pub fn recorded_shoe_shuffles(
     store: &Store,
     table: TableId,
@@ -101,5 +102,9 @@ pub fn recorded_shoe_shuffles(
         .ok_or_else(|| StoreError::NotFound(format!("no table {} on record", table.0)))?;
     let book = crate::record::recorded_book(store, table, &reference)
         .map_err(|e| StoreError::Invalid(format!("rule book {reference}: {e}")))?;
-    shoe_shuffles(store, table, &book, shoes)
+    // Shuffle thresholds are a Baccarat book's `[shuffle]`; other games' tables are not judged.
+    match book.baccarat() {
+        Some(book) => shoe_shuffles(store, table, book, shoes),
+        None => Ok(Vec::new()),
+    }
 }

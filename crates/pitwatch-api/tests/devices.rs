@@ -334,7 +334,7 @@ fn flagged(shown: &[MonitorEvent]) -> Vec<(String, u64)> {
             MonitorEvent::Derived {
                 derived:
                     Derived::Output {
-                        output: pitwatch_rules::Output::Irregularity(i),
+                        output: pitwatch_rules::TableOutput::Irregularity(i),
                         incident: Some(_),
                     },
                 ..

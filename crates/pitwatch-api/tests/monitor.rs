@@ -13,7 +13,7 @@ use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
 use pitwatch_api::recorder::Derived;
 use pitwatch_model::{EventKind, ExposedDuring};
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::Output;
+use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
 

@@ -246,11 +246,12 @@ fn angel_eye_replay_from_the_record_equals_live() {
     let shoe = replayed.shoe_steps(1).unwrap();
     assert!(shoe.len() > 300, "a whole shoe: {} events", shoe.len());
     // Each step carries the table as it was: after the shoe's last event, every round is counted.
-    let rounds_in_shoe = replayed.rounds().filter(|r| r.shoe == 1).count() as u32;
+    let rounds_in_shoe = replayed.rounds().filter(|r| r.shoe() == 1).count() as u32;
     let last = shoe.last().unwrap();
-    assert_eq!(last.view.shoe, 1);
-    assert_eq!(last.view.rounds_completed, rounds_in_shoe);
-    assert!(last.view.cutting_card_out);
+    let view = last.view.baccarat().unwrap();
+    assert_eq!(view.shoe, 1);
+    assert_eq!(view.rounds_completed, rounds_in_shoe);
+    assert!(view.cutting_card_out);
 }
 
 #[test]
@@ -284,7 +285,10 @@ fn a_restart_mid_round_is_replayed_as_the_live_recorder_saw_it() {
         "the shoe cut off by the restart is partial: {shoes:?}"
     );
     assert!(
-        replayed.rounds().any(|r| r.partial && !r.complete)
+        replayed
+            .rounds()
+            .filter_map(|r| r.baccarat())
+            .any(|r| r.partial && !r.complete)
             || replayed.irregularities().count() == 0,
         "a round cut off is closed unfinished, or the cut fell between rounds"
     );

@@ -8,8 +8,8 @@ use pitwatch_api::dto::{
     ApiError, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
     PitUpdate, RuleText, TimelineEntry, DEFAULT_PAGE,
 };
+use pitwatch_api::game::GameBook;
 use pitwatch_model::Timestamp;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentFilter, IncidentId, Store, StoreError};
 
 use crate::access::{require, Command, Principal};
@@ -132,7 +132,8 @@ pub(crate) fn incident_detail(
 ) -> Result<IncidentDetail, ApiError> {
     let incident = store.incident(IncidentId(id))?;
     let rule_book = rule_book_of(&incident.table);
-    let rule_texts = RuleBook::load(&rule_book)
+    // The table's book, of whatever game: the rule text comes from the right book.
+    let rule_texts = GameBook::load(&rule_book)
         .map(|book| {
             book.rule_texts(&incident.rule)
                 .into_iter()
@@ -164,8 +165,8 @@ pub(crate) fn incident_detail(
         lo = lo.min(incident.seq);
         hi = hi.max(incident.seq);
         if let Some(r) = &round {
-            lo = lo.min(r.first_seq);
-            hi = hi.max(r.last_seq);
+            lo = lo.min(r.first_seq());
+            hi = hi.max(r.last_seq());
         }
         let lo = lo.saturating_sub(3);
         let hi = hi + 3;

@@ -20,11 +20,12 @@ use std::time::{Duration, Instant};
 use pitwatch_api::dto::{
     ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus, TableTile,
 };
+use pitwatch_api::game::GameBook;
 use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use pitwatch_api::pit::{LinkConfig, PitConfig};
 use pitwatch_api::record::Installation;
 use pitwatch_model::Timestamp;
-use pitwatch_sim::{Endpoint, FaultSpec, SimConfig, SimDevice, SimFault};
+use pitwatch_sim::{Endpoint, FaultSpec, GameFault, GameSim, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{Role, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
 
@@ -115,6 +116,42 @@ impl Desk {
                         format!("table {}: {e}", table.name),
                     )
                 })?;
+                let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
+                let rules = match rules {
+                    GameBook::Baccarat(rules) => rules,
+                    GameBook::Blackjack(book) => {
+                        // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
+                        // seeded basic-strategy player per box) over the Pitwatch protocol,
+                        // through the same driver stack, with the game's own faults.
+                        let mut config =
+                            SimConfig::new(table.device(), pitwatch_rules::RuleBook::nz_baccarat());
+                        config.seed = seed;
+                        config.pace = options.pace;
+                        config.shoes = None;
+                        config.endpoint = Endpoint::Pty;
+                        let faults = demo_game_faults(&book, options.fault_every, sims.is_empty());
+                        config.game = Some(GameSim {
+                            book: *book,
+                            faults,
+                        });
+                        let device = SimDevice::start(config).map_err(|e| {
+                            internal(format!(
+                                "table {}: the simulated device cannot start: {e}",
+                                table.name
+                            ))
+                        })?;
+                        let path = device.path().unwrap_or_default().to_owned();
+                        sims.push(device);
+                        tables.push(MonitoredTable {
+                            config: table.clone(),
+                            link: LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+                                path, 9600,
+                            ))),
+                            more_links: Vec::new(),
+                        });
+                        continue;
+                    }
+                };
                 let protocol = table.device().name();
                 // Round-level faults only: the simulator puts a shoe-level fault (a burn
                 // miscount) at the start of a shoe, so in a list picked from every few rounds it
@@ -130,7 +167,6 @@ impl Desk {
                 .into_iter()
                 .filter(|f| f.supported_by(protocol))
                 .collect();
-                let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
                 let mut config = SimConfig::new(table.device(), rules.clone());
                 config.seed = seed;
                 config.pace = options.pace;
@@ -485,6 +521,46 @@ fn simulated_shuffler(
     })
 }
 
+/// The faults a demo Blackjack or Pontoon table deals: one every `every` rounds (the game's
+/// faults in turn, those the book allows), and at round 3 of the first shoe when the table is the
+/// pit's first simulated one; none when `every` is 0. The simulator takes faults at given rounds
+/// of given shoes, so the demo's endless shoes get them for their first thousand shoes.
+fn demo_game_faults(book: &pitwatch_blackjack::Book, every: u32, first: bool) -> Vec<GameFault> {
+    use pitwatch_blackjack::dealer::Fault;
+    let kinds: Vec<Fault> = Fault::ALL
+        .iter()
+        .copied()
+        .filter(|f| f.applies(book))
+        .collect();
+    if every == 0 || kinds.is_empty() {
+        return Vec::new();
+    }
+    let mut faults = Vec::new();
+    if first {
+        faults.push(GameFault {
+            fault: kinds[0],
+            shoe: 1,
+            round: 3,
+        });
+    }
+    // Every `every`-th round of the table, counted across shoes of some twelve rounds each (a
+    // six-deck shoe deals more before its cutting card; a fault is put into its round or the
+    // first after it where it can show).
+    const ROUNDS: u32 = 12;
+    let mut dealt = every;
+    let mut next = 0usize;
+    while dealt <= 1000 * ROUNDS {
+        faults.push(GameFault {
+            fault: kinds[next % kinds.len()],
+            shoe: (dealt - 1) / ROUNDS + 1,
+            round: (dealt - 1) % ROUNDS + 1,
+        });
+        next += 1;
+        dealt += every;
+    }
+    faults
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -571,7 +647,10 @@ mod tests {
         // Pitwatch was down), so how many are left is unknown.
         assert_eq!(tile.cards_dealt, 4, "{tile:?}");
         assert_eq!(tile.cards_left, None, "{tile:?}");
-        assert!(!tile.burn_due, "no burn is due in a shoe cut off: {tile:?}");
+        assert!(
+            matches!(&tile.play, pitwatch_api::dto::TablePlay::Baccarat(p) if !p.burn_due),
+            "no burn is due in a shoe cut off: {tile:?}"
+        );
         assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
     }
 
@@ -592,7 +671,7 @@ mod tests {
             && (with_rounds.len() < desk.pit.tables.len() || raised.is_none())
         {
             match updates.recv_timeout(Duration::from_millis(500)) {
-                Ok(PitUpdate::Table { table }) if !table.rounds.is_empty() => {
+                Ok(PitUpdate::Table { table }) if table.play.rounds_shown() > 0 => {
                     assert_eq!(table.status, LinkStatus::Connected, "{table:?}");
                     with_rounds.insert(table.name.clone());
                 }

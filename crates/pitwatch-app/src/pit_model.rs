@@ -3,16 +3,17 @@
 
 use std::collections::HashMap;
 
-use pitwatch_api::convert::{cards, round_result};
+use pitwatch_api::convert::{blackjack_round, cards, round_result};
 use pitwatch_api::dto::{
-    DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, LiveRound, Severity, SeverityCounts,
-    ShuffleQuality, TableTile,
+    BaccaratPlay, BlackjackPlay, DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, LiveRound,
+    Severity, SeverityCounts, ShuffleQuality, TablePlay, TableTile, BLACKJACK_ROUNDS_KEPT,
 };
+use pitwatch_api::game::{GameRound, GameView};
 use pitwatch_api::monitor::{LinkState, MonitorEvent};
 use pitwatch_api::pit::{DeviceRole, PitConfig};
 use pitwatch_api::recorder::Derived;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
-use pitwatch_rules::{BurnStatus, Output, TableView};
+use pitwatch_rules::{BurnStatus, TableOutput as Output, TableView};
 use pitwatch_store::OpenCount;
 
 /// The live pit: one tile per table, from the monitor's events. The shoe state on a tile (the
@@ -182,7 +183,11 @@ impl PitModel {
                 let tile = &mut self.tables[i];
                 show_view(tile, view);
                 let known = u32::try_from(self.device_errors[i].len()).unwrap_or(u32::MAX);
-                let carried = view.open_device_errors.saturating_sub(known);
+                let open_errors = match view {
+                    GameView::Baccarat(v) => v.open_device_errors,
+                    GameView::Blackjack(v) => v.open_device_errors,
+                };
+                let carried = open_errors.saturating_sub(known);
                 if carried == 0 && self.carried_errors[i] > 0 && self.device_errors[i].is_empty() {
                     // The last error from before the restart was cleared.
                     if tile.status == LinkStatus::Error {
@@ -215,18 +220,48 @@ impl PitModel {
 }
 
 /// Puts the engine's view of the table on its tile.
-pub(crate) fn show_view(tile: &mut TableTile, view: &TableView) {
-    if view.shoe != tile.shoe {
-        // The roads are one shoe's: another shoe starts them afresh.
-        tile.rounds.retain(|r| r.shoe == view.shoe);
+pub(crate) fn show_view(tile: &mut TableTile, view: &GameView) {
+    match view {
+        GameView::Baccarat(view) => show_baccarat_view(tile, view),
+        GameView::Blackjack(view) => {
+            tile.shoe = view.shoe;
+            tile.cards_dealt = view.cards_dealt;
+            tile.cards_left = view.cards_left;
+            tile.cutting_card_out = view.cutting_card_out;
+            if !matches!(tile.play, TablePlay::Blackjack(_)) {
+                tile.play = TablePlay::Blackjack(BlackjackPlay::default());
+            }
+            let TablePlay::Blackjack(play) = &mut tile.play else {
+                return;
+            };
+            // The rounds are one shoe's: another shoe starts them afresh.
+            play.rounds.retain(|r| r.shoe == view.shoe);
+            play.current = match (&view.round, &view.last_round) {
+                (Some(round), _) => Some(blackjack_round(round)),
+                (None, Some(last)) if last.shoe == view.shoe => Some(blackjack_round(last)),
+                (None, _) => None,
+            };
+        }
+    }
+}
+
+/// A Baccarat table's view on its tile.
+fn show_baccarat_view(tile: &mut TableTile, view: &TableView) {
+    if !matches!(tile.play, TablePlay::Baccarat(_)) {
+        tile.play = TablePlay::Baccarat(BaccaratPlay::default());
     }
     tile.shoe = view.shoe;
     tile.cards_dealt = view.cards_dealt;
     tile.cards_left = view.cards_left;
-    tile.burn_due = view.burn.status != BurnStatus::NotExpected;
-    tile.burn_done = view.burn.done();
     tile.cutting_card_out = view.cutting_card_out;
-    tile.current = match (&view.round, &view.last_round) {
+    let TablePlay::Baccarat(play) = &mut tile.play else {
+        return;
+    };
+    // The roads are one shoe's: another shoe starts them afresh.
+    play.rounds.retain(|r| r.shoe == view.shoe);
+    play.burn_due = view.burn.status != BurnStatus::NotExpected;
+    play.burn_done = view.burn.done();
+    play.current = match (&view.round, &view.last_round) {
         (Some(round), _) => LiveRound {
             round: round.number,
             player: cards(&round.player),
@@ -266,11 +301,23 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             None
         }
         Derived::Output { output, incident } => match output {
-            Output::Round(record) => {
-                // The roads are one shoe's: a round of another shoe starts them afresh.
-                tile.rounds
-                    .retain(|r| r.shoe == record.shoe && r.round != record.round);
-                tile.rounds.push(round_result(record));
+            Output::Round(GameRound::Baccarat(record)) => {
+                if let TablePlay::Baccarat(play) = &mut tile.play {
+                    // The roads are one shoe's: a round of another shoe starts them afresh.
+                    play.rounds
+                        .retain(|r| r.shoe == record.shoe && r.round != record.round);
+                    play.rounds.push(round_result(record));
+                }
+                None
+            }
+            Output::Round(GameRound::Blackjack(record)) => {
+                if let TablePlay::Blackjack(play) = &mut tile.play {
+                    play.rounds
+                        .retain(|r| r.shoe == record.shoe && r.round != record.round);
+                    play.rounds.push(blackjack_round(record));
+                    let extra = play.rounds.len().saturating_sub(BLACKJACK_ROUNDS_KEPT);
+                    play.rounds.drain(..extra);
+                }
                 None
             }
             Output::Irregularity(irregularity) => {
@@ -371,15 +418,25 @@ fn device_error_detail(code: &str, text: &str) -> String {
 
 #[cfg(test)]
 mod fold {
+    use pitwatch_api::dto::{BaccaratPlay, TablePlay, TableTile};
     use pitwatch_api::dto::{LinkStatus, RoundOutcome};
+    use pitwatch_api::game::TableEngine;
     use pitwatch_api::monitor::{LinkState, MonitorEvent};
     use pitwatch_api::pit::{DeviceRole, PitConfig};
     use pitwatch_api::recorder::Derived;
     use pitwatch_model::{Card, EventKind, TableEvent, Target};
-    use pitwatch_rules::{Engine, RuleBook};
+    use pitwatch_rules::RuleBook;
     use pitwatch_transport::{Clock, SystemClock};
 
     use crate::pit_model::PitModel;
+
+    /// A Baccarat tile's play.
+    fn bac(tile: &TableTile) -> &BaccaratPlay {
+        match &tile.play {
+            TablePlay::Baccarat(play) => play,
+            TablePlay::Blackjack(_) => panic!("{} is not a Baccarat table", tile.name),
+        }
+    }
 
     fn card(code: &str) -> Card {
         code.parse().expect("a card")
@@ -387,7 +444,7 @@ mod fold {
 
     /// Feeds `event` to `engine` and the model the way the monitor publishes it: the event, what
     /// the engine derived, then the engine's view.
-    fn feed(model: &mut PitModel, engine: &mut Engine, event: TableEvent) {
+    fn feed(model: &mut PitModel, engine: &mut TableEngine, event: TableEvent) {
         let now = SystemClock.now();
         let table = String::from("BAC-1");
         engine.handle_event(&event);
@@ -443,7 +500,7 @@ mod fold {
         let pit = PitConfig::demo();
         let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
         let size = book.composition().total_cards();
-        let mut engine = Engine::new(book);
+        let mut engine = TableEngine::new(book.into());
         let mut model = PitModel::new(&pit);
         assert_eq!(model.table("BAC-1").and_then(|t| t.cards_left), None);
         let mut seq = 0;
@@ -456,51 +513,58 @@ mod fold {
         feed(&mut model, &mut engine, drawn(next(), "5H", Target::First));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
         assert_eq!((tile.shoe, tile.cards_dealt), (1, 1));
-        assert!(tile.burn_due && !tile.burn_done, "the burn is not over");
+        assert!(
+            bac(&tile).burn_due && !bac(&tile).burn_done,
+            "the burn is not over"
+        );
         for _ in 0..5 {
             feed(&mut model, &mut engine, drawn(next(), "2C", Target::Burn));
         }
         feed(&mut model, &mut engine, drawn(next(), "9S", Target::Player));
         feed(&mut model, &mut engine, drawn(next(), "KD", Target::Banker));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
-        assert!(tile.burn_done, "{tile:?}");
+        assert!(bac(&tile).burn_done, "{tile:?}");
         assert_eq!(tile.cards_dealt, 8);
         assert_eq!(tile.cards_left, Some(size - 8));
-        assert_eq!(tile.current.round, 1);
-        assert_eq!(tile.current.player, [Some("9S".to_owned())]);
-        assert_eq!(tile.current.banker, [Some("KD".to_owned())]);
+        assert_eq!(bac(&tile).current.round, 1);
+        assert_eq!(bac(&tile).current.player, [Some("9S".to_owned())]);
+        assert_eq!(bac(&tile).current.banker, [Some("KD".to_owned())]);
 
         feed(&mut model, &mut engine, drawn(next(), "TC", Target::Player));
         feed(&mut model, &mut engine, drawn(next(), "2H", Target::Banker));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
-        let result = tile.current.result.expect("the round completed");
+        let result = bac(&tile)
+            .current
+            .result
+            .clone()
+            .expect("the round completed");
         assert_eq!(result.outcome, Some(RoundOutcome::Player));
         assert_eq!(
             (result.player_total, result.banker_total),
             (Some(9), Some(2))
         );
-        assert_eq!(tile.rounds.len(), 1);
+        assert_eq!(bac(&tile).rounds.len(), 1);
 
         // The next card starts round 2 with empty hands.
         feed(&mut model, &mut engine, drawn(next(), "AS", Target::Player));
         let tile = model.table("BAC-1").expect("BAC-1").clone();
-        assert_eq!(tile.current.round, 2);
-        assert_eq!(tile.current.player, [Some("AS".to_owned())]);
-        assert_eq!(tile.current.banker, Vec::<Option<String>>::new());
+        assert_eq!(bac(&tile).current.round, 2);
+        assert_eq!(bac(&tile).current.player, [Some("AS".to_owned())]);
+        assert_eq!(bac(&tile).current.banker, Vec::<Option<String>>::new());
 
         // A new shoe, as the engine counts it, starts the tile and the roads afresh.
         feed(&mut model, &mut engine, shuffled(next()));
         let tile = model.table("BAC-1").expect("BAC-1");
-        assert_eq!(tile.shoe, engine.view().shoe);
+        assert_eq!(tile.shoe, engine.view().shoe());
         assert_eq!(tile.cards_dealt, 0, "{tile:?}");
-        assert!(tile.rounds.iter().all(|r| r.shoe == tile.shoe));
+        assert!(bac(tile).rounds.iter().all(|r| r.shoe == tile.shoe));
     }
 
     #[test]
     fn a_device_error_shows_on_the_tile_until_it_clears_and_events_carry_their_receive_time() {
         let pit = PitConfig::demo();
         let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
-        let mut engine = Engine::new(book);
+        let mut engine = TableEngine::new(book.into());
         let mut model = PitModel::new(&pit);
         let at = SystemClock.now();
         model.apply(
@@ -612,7 +676,7 @@ mod fold {
     fn a_tile_stays_in_error_until_every_device_error_is_cleared_even_across_a_reconnect() {
         let pit = PitConfig::demo();
         let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
-        let mut engine = Engine::new(book);
+        let mut engine = TableEngine::new(book.into());
         let mut model = PitModel::new(&pit);
         let at = SystemClock.now();
         let link = |state| MonitorEvent::Link {
@@ -670,7 +734,7 @@ mod fold {
     fn a_device_error_open_before_a_restart_keeps_the_tile_in_error_until_cleared() {
         let pit = PitConfig::demo();
         let book = RuleBook::load(&pit.tables[0].rules).expect("the demo rule book");
-        let mut engine = Engine::new(book);
+        let mut engine = TableEngine::new(book.into());
         // Before the restart: the shoe jammed (the engine, rebuilt from the record, knows).
         engine.handle_event(&TableEvent::new(
             1,

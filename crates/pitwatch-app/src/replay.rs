@@ -1,12 +1,14 @@
 //! Replay at the workstation: the shoes of a table for the picker, and a shoe replayed from the
 //! record step by step with the verdict on the record.
 
-use pitwatch_api::convert::{describe, round_result};
+use pitwatch_api::convert::{blackjack_round, describe, round_result};
 use pitwatch_api::dto::{
-    ApiError, ErrorCode, ReplayStep, ShoePage, ShoeReplay, ShoeRow, ShuffleQuality, TableTile,
+    ApiError, BaccaratStep, BlackjackStep, ErrorCode, ReplayPlay, ReplayStep, ShoePage, ShoeReplay,
+    ShoeRow, ShuffleQuality, TablePlay, TableTile,
 };
+use pitwatch_api::game::GameRound;
 use pitwatch_model::Timestamp;
-use pitwatch_rules::Output;
+use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
 
 use crate::live::{lock, Desk};
@@ -104,13 +106,19 @@ pub(crate) fn shoe_replay(
     for step in steps {
         fold_event(&mut tile, &step.event);
         let mut completed = None;
+        let mut completed_blackjack = None;
         let mut irregularities = Vec::new();
         for output in &step.outputs {
             match output {
-                Output::Round(record) => {
+                Output::Round(GameRound::Baccarat(record)) => {
                     let result = round_result(record);
-                    tile.rounds.push(result.clone());
+                    if let TablePlay::Baccarat(play) = &mut tile.play {
+                        play.rounds.push(result.clone());
+                    }
                     completed = Some(result);
+                }
+                Output::Round(GameRound::Blackjack(record)) => {
+                    completed_blackjack = Some(blackjack_round(record));
                 }
                 Output::Irregularity(i) => {
                     irregularities.push(format!("{}: {}", i.code.as_str(), i.message));
@@ -120,19 +128,30 @@ pub(crate) fn shoe_replay(
         }
         // The shoe state at this step is the engine's own, as on the live tile.
         show_view(&mut tile, &step.view);
+        let play = match &tile.play {
+            TablePlay::Baccarat(play) => ReplayPlay::Baccarat(BaccaratStep {
+                round: play.current.round,
+                player: play.current.player.clone(),
+                banker: play.current.banker.clone(),
+                burn_due: play.burn_due,
+                burn_done: play.burn_done,
+                completed,
+            }),
+            TablePlay::Blackjack(play) => ReplayPlay::Blackjack(BlackjackStep {
+                // The round on the table: the one being dealt, else the shoe's last, as the live
+                // tile shows it.
+                round: play.current.clone(),
+                completed: completed_blackjack,
+            }),
+        };
         out.push(ReplayStep {
             seq: step.event.seq,
             at: step.event.at.map(|t| t.to_string()),
             what: describe(&step.event.kind),
-            round: tile.current.round,
-            player: tile.current.player.clone(),
-            banker: tile.current.banker.clone(),
             cards_dealt: tile.cards_dealt,
             cards_left: tile.cards_left,
-            burn_due: tile.burn_due,
-            burn_done: tile.burn_done,
             cutting_card_out: tile.cutting_card_out,
-            completed,
+            play,
             irregularities,
         });
     }

@@ -36,14 +36,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::convert::round_result;
+use pitwatch_api::convert::game_round;
 use pitwatch_api::dto::{
     ApiError, CentralIncidentDetail, CentralIncidents, CentralPit, CentralTable, ErrorCode,
-    IncidentQuery, RoundResult, Session, ShoePage, ShoeReplay, TableTile,
+    GameRoundResult, IncidentQuery, Session, ShoePage, ShoeReplay, TableTile,
 };
 use pitwatch_api::pit::{CentralConfig, Game, TableConfig};
 use pitwatch_model::Timestamp;
-use pitwatch_rules::Output;
+use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::{Role, Store};
 use pitwatch_sync::{mirror_path, redact, Central, Identity, SyncError};
 
@@ -113,7 +113,7 @@ pub struct Viewer {
 
 /// A table's current shoe's rounds as derived (by replay) at a checkpoint of its mirror: the
 /// checkpoint, the shoe, the rounds.
-type DerivedRounds = (i64, u32, Vec<RoundResult>);
+type DerivedRounds = (i64, u32, Vec<GameRoundResult>);
 
 /// The surveillance view's state: a read-only connection to the central database, the mirrors'
 /// folder, and who is signed in.
@@ -385,7 +385,7 @@ impl Surveillance {
             if let (Some(shoe), Some(round)) = (detail.incident.shoe, detail.incident.round) {
                 detail.round = shoe_rounds(&store, &detail.incident.table, shoe)?
                     .into_iter()
-                    .find(|r| r.round == round);
+                    .find(|r| r.round() == round);
             }
         }
         Ok(CentralIncidentDetail {
@@ -466,7 +466,7 @@ impl Surveillance {
                 .get(&key)
                 .filter(|(at, at_shoe, _)| *at == pit.checkpoint && *at_shoe == shoe)
                 .map(|(_, _, rounds)| rounds.clone());
-            let rounds: Vec<RoundResult> = match cached {
+            let rounds: Vec<GameRoundResult> = match cached {
                 Some(rounds) => rounds,
                 None if shoe > 0 => {
                     let rounds = shoe_rounds(store, &row.name, shoe)?;
@@ -486,7 +486,11 @@ impl Surveillance {
                 last_event_at: ended
                     .and_then(Timestamp::from_unix_millis)
                     .map(|t| t.to_string()),
-                last_result: rounds.last().cloned(),
+                // The last result's label is a Baccarat coup's (a Blackjack round has none).
+                last_result: rounds.iter().rev().find_map(|r| match r {
+                    GameRoundResult::Baccarat(result) => Some(result.clone()),
+                    GameRoundResult::Blackjack(_) => None,
+                }),
                 open_incidents: open,
             });
         }
@@ -606,17 +610,17 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
 }
 
 /// The rounds of shoe `shoe` of `table`, derived from the record's events by replaying the shoe.
-fn shoe_rounds(store: &Store, table: &str, shoe: u32) -> Result<Vec<RoundResult>, ApiError> {
+fn shoe_rounds(store: &Store, table: &str, shoe: u32) -> Result<Vec<GameRoundResult>, ApiError> {
     let run = pitwatch_api::replay::replay_shoe(store, table, shoe)?;
     Ok(run
         .steps
         .iter()
         .flat_map(|step| &step.outputs)
         .filter_map(|output| match output {
-            Output::Round(record) => Some(round_result(record)),
+            Output::Round(record) => Some(game_round(record)),
             _ => None,
         })
-        .filter(|r| r.shoe == shoe)
+        .filter(|r| r.shoe() == shoe)
         .collect())
 }
 

@@ -524,7 +524,7 @@ fn count(figures: &mut RunFigures, event: &MonitorEvent, clock: &dyn Clock) {
                 }
             }
             Derived::Output {
-                output: pitwatch_rules::Output::Round(_),
+                output: pitwatch_rules::TableOutput::Round(_),
                 ..
             } => figures.rounds += 1,
             Derived::Output {

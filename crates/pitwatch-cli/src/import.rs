@@ -14,12 +14,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use pitwatch_api::game::GameBook;
 use pitwatch_api::lease::Holder;
 use pitwatch_api::record::{book_text, Installation};
 use pitwatch_api::recorder::{Derived, TableRecorder};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::{Output, RuleBook};
+use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
 
 /// What a capture file holds.
@@ -62,8 +63,9 @@ pub struct ImportArgs {
 
 /// Runs `pitwatch import`.
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
+    // The table runs the engine of its book's game (Baccarat, Blackjack or Pontoon).
     let book =
-        pitwatch_api::pit::load_rule_book(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+        pitwatch_api::pit::load_game_book(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut bytes = Vec::new();
     File::open(&args.capture)
         .and_then(|f| BufReader::new(f).read_to_end(&mut bytes))
@@ -87,7 +89,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
 
 fn import_leased(
     args: &ImportArgs,
-    book: RuleBook,
+    book: GameBook,
     bytes: &[u8],
     store: &mut Store,
     start: Timestamp,
@@ -101,7 +103,7 @@ fn import_leased(
     let mut recorder = TableRecorder::resume(
         store,
         &args.table,
-        "baccarat",
+        book.game(),
         book,
         book_text(&args.rules).as_deref(),
         protocol,

@@ -10,13 +10,14 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
+use pitwatch_api::game::GameRound;
 use pitwatch_api::monitor::{
     LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
 };
 use pitwatch_api::pit::PitConfig;
 use pitwatch_api::record::{self, Installation};
 use pitwatch_api::recorder::Derived;
-use pitwatch_rules::Output;
+use pitwatch_rules::TableOutput as Output;
 use pitwatch_transport::SystemClock;
 
 /// Arguments of `pitwatch monitor`.
@@ -236,7 +237,10 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                     reason.as_deref().unwrap_or("")
                 ),
                 Derived::Output { output, incident } => match output {
-                    Output::Round(r) => {
+                    Output::Round(GameRound::Blackjack(r)) => {
+                        outln!("{table:<10} {}", crate::replay_game::round_line(r));
+                    }
+                    Output::Round(GameRound::Baccarat(r)) => {
                         let hand = |cards: &[Option<pitwatch_model::Card>]| {
                             cards
                                 .iter()

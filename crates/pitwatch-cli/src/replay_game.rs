@@ -58,7 +58,8 @@ fn cards(cards: &[Option<pitwatch_model::Card>]) -> String {
         .join(" ")
 }
 
-fn round_line(r: &RoundRecord) -> String {
+/// One line for a round (`replay`, `monitor`).
+pub(crate) fn round_line(r: &RoundRecord) -> String {
     let total = |t: Option<u8>| t.map_or_else(|| "?".to_owned(), |t| t.to_string());
     let mut line = format!(
         "{}.{:<3} dealer {} = {}{}",
@@ -119,53 +120,13 @@ pub(crate) fn write(
     let (mut shoes, mut rounds, mut flagged) = (0u32, 0u32, 0u32);
     let write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
         while let Some(output) = engine.poll_output() {
-            if json {
-                serde_json::to_writer(&mut *out, &output)?;
-                writeln!(out)?;
-            }
             match &output {
-                Output::Round(r) => {
-                    rounds += 1;
-                    if !json {
-                        writeln!(out, "{}", round_line(r))?;
-                    }
-                }
-                Output::Irregularity(i) => {
-                    flagged += 1;
-                    if !json {
-                        writeln!(
-                            out,
-                            "!! {} ({}) shoe {} round {} seq {}: {}\n   rule: {} ({})",
-                            i.code,
-                            i.severity,
-                            i.shoe,
-                            i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
-                            i.seq,
-                            i.message,
-                            i.rule,
-                            i.rule_book
-                        )?;
-                    }
-                }
-                Output::Shoe(s) => {
-                    shoes += 1;
-                    if !json {
-                        writeln!(
-                            out,
-                            "== shoe {}: {} rounds, {} cards{}",
-                            s.shoe,
-                            s.rounds,
-                            s.cards,
-                            if s.partial { " (partial)" } else { "" }
-                        )?;
-                    }
-                }
-                Output::DeviceErrorCleared(c) => {
-                    if !json {
-                        writeln!(out, "   device error {} cleared (seq {})", c.code, c.seq)?;
-                    }
-                }
+                Output::Round(_) => rounds += 1,
+                Output::Irregularity(_) => flagged += 1,
+                Output::Shoe(_) => shoes += 1,
+                Output::DeviceErrorCleared(_) => {}
             }
+            write_output(&output, json, out)?;
         }
         Ok(())
     };
@@ -180,4 +141,51 @@ pub(crate) fn write(
         }
     }
     out.flush()
+}
+
+/// Writes one output of the Blackjack engine: its JSON object with `--json`, else a line per
+/// round and a block per irregularity (`replay FILE` and `replay --db` print the same).
+pub(crate) fn write_output<R: std::borrow::Borrow<RoundRecord>>(
+    output: &pitwatch_rules::TableOutput<R>,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use pitwatch_rules::TableOutput;
+    if json {
+        // The same object whoever owns the round.
+        let line: TableOutput<&RoundRecord> = match output {
+            TableOutput::Round(r) => TableOutput::Round(r.borrow()),
+            TableOutput::Irregularity(i) => TableOutput::Irregularity(i.clone()),
+            TableOutput::Shoe(s) => TableOutput::Shoe(*s),
+            TableOutput::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c.clone()),
+        };
+        serde_json::to_writer(&mut *out, &line)?;
+        return writeln!(out);
+    }
+    match output {
+        TableOutput::Round(r) => writeln!(out, "{}", round_line(r.borrow())),
+        TableOutput::Irregularity(i) => writeln!(
+            out,
+            "!! {} ({}) shoe {} round {} seq {}: {}\n   rule: {} ({})",
+            i.code,
+            i.severity,
+            i.shoe,
+            i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+            i.seq,
+            i.message,
+            i.rule,
+            i.rule_book
+        ),
+        TableOutput::Shoe(s) => writeln!(
+            out,
+            "== shoe {}: {} rounds, {} cards{}",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial { " (partial)" } else { "" }
+        ),
+        TableOutput::DeviceErrorCleared(c) => {
+            writeln!(out, "   device error {} cleared (seq {})", c.code, c.seq)
+        }
+    }
 }

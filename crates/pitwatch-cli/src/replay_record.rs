@@ -10,10 +10,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use pitwatch_api::game::{GameBook, GameOutput, GameRound};
 use pitwatch_api::record::Installation;
 use pitwatch_api::replay;
 use pitwatch_model::Timestamp;
-use pitwatch_rules::RuleBook;
+use pitwatch_rules::TableOutput;
 
 /// Runs a replay from the record.
 pub fn run(
@@ -50,7 +51,7 @@ pub fn run(
             last.shoe
         );
     };
-    let book = RuleBook::load(&replayed.rule_book).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let book = GameBook::load(&replayed.rule_book).map_err(|e| anyhow::anyhow!("{e}"))?;
     let intact = verified.intact();
     let mut out = BufWriter::new(crate::safe::Lines::new(io::stdout().lock()));
     let written = (|| -> io::Result<()> {
@@ -87,7 +88,7 @@ pub fn run(
                         "type": "step",
                         "seq": step.event.seq,
                         "event": step.event.to_json(),
-                        "view": step.view.compact(),
+                        "view": step.view.compact_json(),
                     });
                     writeln!(out, "{line}")?;
                 } else {
@@ -97,17 +98,17 @@ pub fn run(
                         step.event.seq,
                         step.event.to_json_line()
                     )?;
-                    writeln!(out, "          {}", step.view.compact())?;
+                    writeln!(out, "          {}", step.view.compact_line())?;
                 }
             }
             for output in &step.outputs {
-                crate::replay::write_output(output, None, json, &book, &mut out)?;
+                write_output(output, json, &book, &mut out)?;
             }
         }
         if shoe == last.shoe {
             // The record ends in this shoe: what the engine said when the stream ended.
             for output in &replayed.closing {
-                crate::replay::write_output(output, None, json, &book, &mut out)?;
+                write_output(output, json, &book, &mut out)?;
             }
         }
         // The shoe's shuffle analysis (judged when the next shoe started, or so far); its
@@ -129,5 +130,36 @@ pub fn run(
             Ok(ExitCode::from(1))
         }
         code => Ok(code),
+    }
+}
+
+/// Writes one output as `replay FILE --rules` prints it for the table's game.
+fn write_output(
+    output: &GameOutput,
+    json: bool,
+    book: &GameBook,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let output = match output {
+        TableOutput::Round(GameRound::Blackjack(r)) => {
+            return crate::replay_game::write_output(&TableOutput::Round(&**r), json, out);
+        }
+        TableOutput::Round(GameRound::Baccarat(r)) => pitwatch_rules::Output::Round(*r),
+        TableOutput::Irregularity(i) => pitwatch_rules::Output::Irregularity(i.clone()),
+        TableOutput::Shoe(s) => pitwatch_rules::Output::Shoe(*s),
+        TableOutput::DeviceErrorCleared(c) => pitwatch_rules::Output::DeviceErrorCleared(c.clone()),
+    };
+    match book {
+        GameBook::Baccarat(book) => crate::replay::write_output(&output, None, json, book, out),
+        GameBook::Blackjack(_) => {
+            let output: TableOutput<&pitwatch_blackjack::RoundRecord> = match output {
+                pitwatch_rules::Output::Irregularity(i) => TableOutput::Irregularity(i),
+                pitwatch_rules::Output::Shoe(s) => TableOutput::Shoe(s),
+                pitwatch_rules::Output::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c),
+                // A Blackjack table has no Baccarat coups.
+                pitwatch_rules::Output::Round(_) => return Ok(()),
+            };
+            crate::replay_game::write_output(&output, json, out)
+        }
     }
 }

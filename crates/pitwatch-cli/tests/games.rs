@@ -209,3 +209,91 @@ fn sim_deals_a_pontoon_table_whose_capture_replays_with_each_fault_at_its_round(
         assert_eq!(found["code"], line["code"]);
     }
 }
+
+#[test]
+fn a_blackjack_table_on_record_replays_as_its_file_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = Book::nz_blackjack();
+    let dealt = deal(
+        &book,
+        &Config {
+            seed: 23,
+            shoes: 1,
+            faults: vec![(Fault::DealerStandsShort, 5)],
+            ..Config::default()
+        },
+    );
+    let file = write_events(dir.path(), "bj.jsonl", &dealt.events);
+    let db = dir.path().join("pit.db");
+    let pitwatch = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+            .args(args)
+            .env("PITWATCH_KEY", dir.path().join("signing.key"))
+            .output()
+            .expect("pitwatch runs")
+    };
+    let imported = pitwatch(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        "--table",
+        "BJ-1",
+        "--format",
+        "events",
+        "--rules",
+        "nz-blackjack",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
+    // The rounds, irregularities and shoe summary of shoe 1 from the record…
+    let out = pitwatch(&[
+        "replay",
+        "--db",
+        db.to_str().unwrap(),
+        "--table",
+        "BJ-1",
+        "--shoe",
+        "1",
+        "--json",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_record: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .collect();
+    assert_eq!(from_record[0]["type"], "record");
+    assert_eq!(from_record[0]["intact"], true, "{stdout}");
+    assert_eq!(from_record[0]["rule_book"], "nz-blackjack");
+    // …are the lines of the file's replay under the same book.
+    let (from_file, code) = replay(&file, "nz-blackjack", true);
+    assert_eq!(code, 0);
+    let from_file: Vec<Value> = from_file
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .collect();
+    assert_eq!(from_record[1..], from_file[..], "{stdout}");
+    assert!(from_file
+        .iter()
+        .any(|l| l["type"] == "irregularity" && l["code"] == "DEALER_DRAW_WRONG"));
+    assert_eq!(
+        from_file.iter().filter(|l| l["type"] == "round").count() as u32,
+        dealt.rounds
+    );
+    // The text form names the game's rounds too.
+    let out = pitwatch(&["replay", "--db", db.to_str().unwrap(), "--table", "BJ-1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("dealer ") && text.contains("| box "),
+        "{text}"
+    );
+}

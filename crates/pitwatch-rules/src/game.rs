@@ -413,6 +413,12 @@ impl<G: RoundGame> Table<G> {
         &self.rules
     }
 
+    /// The current shoe, 1-based, or 0 before any (what [`Table::view`] says, without building
+    /// the view: a recorder asks after every event).
+    pub fn shoe(&self) -> u32 {
+        self.shoe_no
+    }
+
     /// The next output, oldest first.
     pub fn poll_output(&mut self) -> Option<TableOutput<G::Round>> {
         self.out.pop_front()

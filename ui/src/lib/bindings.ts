@@ -224,26 +224,13 @@ cardsDealt: number,
  */
 cardsLeft: number | null, 
 /**
- * Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
- * joined part-way or cut off by a restart, or the cards were replaced).
- */
-burnDue: boolean, 
-/**
- * Whether the burn has been done in this shoe.
- */
-burnDone: boolean, 
-/**
- * Whether the cutting card has come out (the next round is the last coup).
+ * Whether the cutting card has come out (the next round is the last).
  */
 cuttingCardOut: boolean, 
 /**
- * The round being dealt, or the last one dealt.
+ * What is on the table, in the game's own terms.
  */
-current: LiveRound, 
-/**
- * Every round completed in this shoe, oldest first (the roads are drawn from these).
- */
-rounds: Array<RoundResult>, 
+play: TablePlay, 
 /**
  * Incidents not yet resolved at this table, by severity.
  */
@@ -325,6 +312,149 @@ atMs: number | null,
  * Its `seq` in the table's stream.
  */
 seq: number, };
+
+export type TablePlay = { "game": "baccarat" } & BaccaratPlay | { "game": "blackjack" } & BlackjackPlay;
+
+export type BaccaratPlay = { 
+/**
+ * Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
+ * joined part-way or cut off by a restart, or the cards were replaced).
+ */
+burnDue: boolean, 
+/**
+ * Whether the burn has been done in this shoe.
+ */
+burnDone: boolean, 
+/**
+ * The round being dealt, or the last one dealt.
+ */
+current: LiveRound, 
+/**
+ * Every round completed in this shoe, oldest first (the roads are drawn from these).
+ */
+rounds: Array<RoundResult>, };
+
+export type BlackjackPlay = { 
+/**
+ * The round being dealt (`complete: false`), else the last one completed in this shoe.
+ */
+current: BlackjackRound | null, 
+/**
+ * The rounds completed in this shoe, oldest first: at most [`BLACKJACK_ROUNDS_KEPT`].
+ */
+rounds: Array<BlackjackRound>, };
+
+export type BlackjackRound = { 
+/**
+ * The shoe.
+ */
+shoe: number, 
+/**
+ * The round, 1-based within the shoe.
+ */
+round: number, 
+/**
+ * The dealer's cards, as codes like `TD` (`null`: unreadable).
+ */
+dealer: Array<string | null>, 
+/**
+ * The dealer's total, if known.
+ */
+dealerTotal: number | null, 
+/**
+ * Whether the dealer's total is soft (an ace counted 11).
+ */
+dealerSoft: boolean, 
+/**
+ * Whether the dealer's first two cards are a blackjack.
+ */
+dealerBlackjack: boolean, 
+/**
+ * The boxes in play, by number.
+ */
+boxes: Array<BlackjackBox>, 
+/**
+ * Whether the round is settled (every hand and the dealer finished by the rules).
+ */
+complete: boolean, 
+/**
+ * `seq` of the round's first event.
+ */
+firstSeq: number, 
+/**
+ * `seq` of its last card.
+ */
+lastSeq: number, };
+
+export type BlackjackBox = { 
+/**
+ * The box number.
+ */
+number: number, 
+/**
+ * Its hands (more than one after a split).
+ */
+hands: Array<BlackjackHand>, 
+/**
+ * Its side bets as the cards settle them (Super Sevens, insurance).
+ */
+sideBets: Array<SideBetResult>, };
+
+export type BlackjackHand = { 
+/**
+ * The cards in deal order.
+ */
+cards: Array<string | null>, 
+/**
+ * The total, if known.
+ */
+total: number | null, 
+/**
+ * Whether an ace counts 11.
+ */
+soft: boolean, 
+/**
+ * Whether the hand doubled.
+ */
+doubled: boolean, 
+/**
+ * Whether it came from a split.
+ */
+split: boolean, 
+/**
+ * The outcome, once settled.
+ */
+outcome: HandOutcome | null, 
+/**
+ * What it won or lost in units of the box's wager, signed (`+1.5`, `-2`, `0`), once settled.
+ */
+pays: string | null, 
+/**
+ * The rule that settled it (`5.1(b)`, or the bonus paid).
+ */
+rule: string | null, };
+
+export type HandOutcome = "blackjack" | "win" | "lose" | "push" | "surrender";
+
+export type SideBetResult = { 
+/**
+ * `super_sevens` or `insurance`.
+ */
+bet: string, 
+/**
+ * Super Sevens: sevens in a row from the box's first card.
+ */
+sevens: number | null, 
+/**
+ * Super Sevens: whether they are of one suit.
+ */
+suited: boolean | null, 
+/**
+ * What it won or lost per unit staked, signed, if known.
+ */
+pays: string | null, };
+
+export type GameRoundResult = { "game": "baccarat" } & RoundResult | { "game": "blackjack" } & BlackjackRound;
 
 export type LiveRound = { 
 /**
@@ -593,9 +723,9 @@ ruleTexts: Array<RuleText>,
  */
 timeline: Array<TimelineEntry>, 
 /**
- * The round it happened in, when it completed.
+ * The round it happened in, when it completed, in its game's terms.
  */
-round: RoundResult | null, 
+round: GameRoundResult | null, 
 /**
  * Every workflow step, oldest first.
  */
@@ -789,6 +919,30 @@ at: string | null,
  */
 what: string, 
 /**
+ * Cards drawn from the shoe so far (burn cards included).
+ */
+cardsDealt: number, 
+/**
+ * Cards left in the shoe, when its size is known.
+ */
+cardsLeft: number | null, 
+/**
+ * Whether the cutting card has come out.
+ */
+cuttingCardOut: boolean, 
+/**
+ * The table just after the event, in the game's own terms.
+ */
+play: ReplayPlay, 
+/**
+ * The irregularities this event revealed (`code: message`).
+ */
+irregularities: Array<string>, };
+
+export type ReplayPlay = { "game": "baccarat" } & BaccaratStep | { "game": "blackjack" } & BlackjackStep;
+
+export type BaccaratStep = { 
+/**
  * The round on the table (the one being dealt or just completed).
  */
 round: number, 
@@ -801,14 +955,6 @@ player: Array<string | null>,
  */
 banker: Array<string | null>, 
 /**
- * Cards drawn from the shoe so far (burn cards included).
- */
-cardsDealt: number, 
-/**
- * Cards left in the shoe, when its size is known.
- */
-cardsLeft: number | null, 
-/**
  * Whether a burn is due in this shoe at all.
  */
 burnDue: boolean, 
@@ -817,17 +963,19 @@ burnDue: boolean,
  */
 burnDone: boolean, 
 /**
- * Whether the cutting card has come out.
+ * The round this event completed, if it did.
  */
-cuttingCardOut: boolean, 
+completed: RoundResult | null, };
+
+export type BlackjackStep = { 
+/**
+ * The round being dealt, if one is.
+ */
+round: BlackjackRound | null, 
 /**
  * The round this event completed, if it did.
  */
-completed: RoundResult | null, 
-/**
- * The irregularities this event revealed (`code: message`).
- */
-irregularities: Array<string>, };
+completed: BlackjackRound | null, };
 
 export type ApiError = { 
 /**

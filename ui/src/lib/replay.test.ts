@@ -1,23 +1,26 @@
 import { describe, expect, it } from "vitest";
-import type { ReplayStep, ShoeRow } from "./bindings";
-import { indexOfRound, indexOfSeq, markers, nextIrregularity, nextRound, playDelay, previousRound, roundsUpTo, shoeLabel, shoeOptions, stepBy } from "./replay";
+import type { BlackjackRound, ReplayStep, ShoeRow } from "./bindings";
+import { blackjackRoundsUpTo, indexOfRound, indexOfSeq, markers, nextIrregularity, nextRound, playDelay, previousRound, roundOnTable, roundsUpTo, shoeLabel, shoeOptions, stepBy } from "./replay";
 
 function step(seq: number, round: number, completes = false, irregularity = ""): ReplayStep {
   return {
     seq,
     at: null,
     what: `event ${seq}`,
-    round,
-    player: [],
-    banker: [],
     cardsDealt: seq,
     cardsLeft: 416 - seq,
-    burnDue: true,
-    burnDone: seq > 1,
     cuttingCardOut: false,
-    completed: completes
-      ? { shoe: 1, round, player: ["9S", "KH"], banker: ["2C", "3D"], playerTotal: 9, bankerTotal: 5, outcome: "player", playerPair: false, bankerPair: false, firstSeq: seq - 3, lastSeq: seq }
-      : null,
+    play: {
+      game: "baccarat",
+      round,
+      player: [],
+      banker: [],
+      burnDue: true,
+      burnDone: seq > 1,
+      completed: completes
+        ? { shoe: 1, round, player: ["9S", "KH"], banker: ["2C", "3D"], playerTotal: 9, bankerTotal: 5, outcome: "player", playerPair: false, bankerPair: false, firstSeq: seq - 3, lastSeq: seq }
+        : null,
+    },
     irregularities: irregularity ? [irregularity] : [],
   };
 }
@@ -100,5 +103,47 @@ describe("the shoe picker", () => {
     expect(shoeLabel(shoe(7, { shuffle: suspect }))).toBe("Shoe 7 · 11-30 09:14–10:02 · 71 rounds · ⚠ suspect: a block of 20 cards kept");
     const first = { verdict: "not_compared", label: "not compared", provisional: false, detail: "not compared" } as const;
     expect(shoeLabel(shoe(1, { shuffle: first }))).toBe("Shoe 1 · 11-30 09:14–10:02 · 71 rounds");
+  });
+});
+
+describe("a Blackjack shoe", () => {
+  function bj(round: number, complete: boolean): BlackjackRound {
+    return {
+      shoe: 1,
+      round,
+      dealer: ["TS"],
+      dealerTotal: 10,
+      dealerSoft: false,
+      dealerBlackjack: false,
+      boxes: [],
+      complete,
+      firstSeq: 1,
+      lastSeq: 2,
+    };
+  }
+  function bjStep(seq: number, round: number | null, completes = false): ReplayStep {
+    return {
+      seq,
+      at: null,
+      what: `event ${seq}`,
+      cardsDealt: seq,
+      cardsLeft: null,
+      cuttingCardOut: false,
+      play: { game: "blackjack", round: round === null ? null : bj(round, completes), completed: completes && round !== null ? bj(round, true) : null },
+      irregularities: [],
+    };
+  }
+  const shoe = [bjStep(1, null), bjStep(2, 1), bjStep(3, 1, true), bjStep(4, 2), bjStep(5, 2, true)];
+
+  it("steps round by round and collects its rounds, not the roads'", () => {
+    expect(nextRound(shoe, 0)).toBe(2);
+    expect(nextRound(shoe, 2)).toBe(4);
+    expect(previousRound(shoe, 4)).toBe(2);
+    expect(indexOfRound(shoe, 2)).toBe(4);
+    expect(roundOnTable(shoe[0]!)).toBe(0);
+    expect(roundOnTable(shoe[3]!)).toBe(2);
+    expect(blackjackRoundsUpTo(shoe, 3).map((r) => r.round)).toEqual([1]);
+    expect(roundsUpTo(shoe, 4)).toEqual([]);
+    expect(markers(shoe).map((m) => m.label)).toEqual(["Round 1", "Round 2"]);
   });
 });

@@ -1,12 +1,22 @@
 // Pure stepping logic for the replay screen: moving through a shoe event by event or round by
 // round, the markers on its timeline, and the rounds completed by a given step.
-import type { ReplayStep, RoundResult, ShoeRow } from "./bindings";
+import type { BlackjackRound, ReplayStep, RoundResult, ShoeRow } from "./bindings";
 import { shuffleNote } from "./shuffle";
 
 export type Marker = { index: number; kind: "round" | "irregularity"; label: string };
 
 function clamp(index: number, length: number): number {
   return Math.min(Math.max(index, 0), Math.max(length - 1, 0));
+}
+
+/** The round step `s` completed, of whatever game, if it completed one. */
+export function completedRound(s: ReplayStep | undefined): { round: number } | null {
+  return s?.play.completed ?? null;
+}
+
+/** The round on the table at step `s` (the one being dealt or just completed; 0 before any). */
+export function roundOnTable(s: ReplayStep): number {
+  return s.play.game === "baccarat" ? s.play.round : (s.play.round?.round ?? 0);
 }
 
 /** One event forward (delta 1) or back (delta -1), staying inside the shoe. */
@@ -16,13 +26,13 @@ export function stepBy(steps: readonly ReplayStep[], index: number, delta: numbe
 
 /** The next step after `index` that completes a round (or the last step). */
 export function nextRound(steps: readonly ReplayStep[], index: number): number {
-  for (let i = index + 1; i < steps.length; i++) if (steps[i]?.completed) return i;
+  for (let i = index + 1; i < steps.length; i++) if (completedRound(steps[i])) return i;
   return clamp(steps.length - 1, steps.length);
 }
 
 /** The step that completed the round before the one shown at `index` (or the first step). */
 export function previousRound(steps: readonly ReplayStep[], index: number): number {
-  for (let i = index - 1; i >= 0; i--) if (steps[i]?.completed) return i;
+  for (let i = index - 1; i >= 0; i--) if (completedRound(steps[i])) return i;
   return 0;
 }
 
@@ -43,16 +53,26 @@ export function indexOfSeq(steps: readonly ReplayStep[], seq: number): number {
 
 /** The step completing round `round`, if the shoe has it. */
 export function indexOfRound(steps: readonly ReplayStep[], round: number): number | null {
-  const i = steps.findIndex((s) => s.completed?.round === round);
+  const i = steps.findIndex((s) => completedRound(s)?.round === round);
   return i < 0 ? null : i;
 }
 
-/** The rounds completed up to and including step `index` (for the roads at that instant). */
+/** The Baccarat rounds completed up to and including step `index` (for the roads at that instant). */
 export function roundsUpTo(steps: readonly ReplayStep[], index: number): RoundResult[] {
   const out: RoundResult[] = [];
   for (let i = 0; i <= index && i < steps.length; i++) {
-    const c = steps[i]?.completed;
-    if (c) out.push(c);
+    const play = steps[i]?.play;
+    if (play?.game === "baccarat" && play.completed) out.push(play.completed);
+  }
+  return out;
+}
+
+/** The Blackjack or Pontoon rounds completed up to and including step `index`. */
+export function blackjackRoundsUpTo(steps: readonly ReplayStep[], index: number): BlackjackRound[] {
+  const out: BlackjackRound[] = [];
+  for (let i = 0; i <= index && i < steps.length; i++) {
+    const play = steps[i]?.play;
+    if (play?.game === "blackjack" && play.completed) out.push(play.completed);
   }
   return out;
 }
@@ -61,7 +81,8 @@ export function roundsUpTo(steps: readonly ReplayStep[], index: number): RoundRe
 export function markers(steps: readonly ReplayStep[]): Marker[] {
   const out: Marker[] = [];
   steps.forEach((s, index) => {
-    if (s.completed) out.push({ index, kind: "round", label: `Round ${s.completed.round}` });
+    const completed = completedRound(s);
+    if (completed) out.push({ index, kind: "round", label: `Round ${completed.round}` });
     for (const i of s.irregularities) out.push({ index, kind: "irregularity", label: i });
   });
   return out;

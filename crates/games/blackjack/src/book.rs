@@ -366,6 +366,30 @@ impl Book {
         }
     }
 
+    /// The TOML text of a built-in book, to keep in a record with the tables it judges.
+    pub fn builtin_text(id: &str) -> Option<&'static str> {
+        match id {
+            "nz-blackjack" => Some(NZ_BLACKJACK),
+            "nz-pontoon" => Some(NZ_PONTOON),
+            _ => None,
+        }
+    }
+
+    /// The same book for a table whose shoe holds `decks` decks (a pit definition's
+    /// `decks = N`), refused outside the book's `min_decks`–`max_decks`.
+    pub fn with_decks(&self, decks: u8) -> Result<Book, String> {
+        if decks < self.shoe.min_decks || decks > self.shoe.max_decks {
+            return Err(format!(
+                "{decks} decks is outside what rule book {} allows ({} to {})",
+                self.id, self.shoe.min_decks, self.shoe.max_decks
+            ));
+        }
+        let mut book = self.clone();
+        book.decks = decks;
+        book.shoe.composition = ShoeComposition::new(decks, book.shoe.composition.kind);
+        Ok(book)
+    }
+
     /// NZ Blackjack.
     pub fn nz_blackjack() -> Book {
         Book::builtin("nz-blackjack").expect("the built-in nz-blackjack book is valid")

@@ -1,5 +1,5 @@
 // Baccarat roads derived from a shoe's rounds: the bead plate and the big road.
-import type { RoundOutcome, RoundResult } from "./bindings";
+import type { RoundOutcome, RoundResult } from "../../lib/bindings";
 
 export const ROAD_ROWS = 6;
 

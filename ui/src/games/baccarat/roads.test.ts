@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RoundOutcome, RoundResult } from "./bindings";
+import type { RoundOutcome, RoundResult } from "../../lib/bindings";
 import { beadPlate, bigRoad, derivedRoad, roadWidth, streaks, tally } from "./roads";
 
 function shoe(letters: string): RoundResult[] {

@@ -1,0 +1,464 @@
+//! The game a table runs, chosen by its rule book's `game`: Baccarat's engine
+//! (`pitwatch-rules`) or the Blackjack and Pontoon engine (`pitwatch-blackjack`), behind one enum
+//! so the recorder, the monitor, replay and reports follow a table of any of these games the same
+//! way. Rounds, outputs and views say which game they are about ([`GameRound`], [`GameView`]).
+//!
+//! A Baccarat table's outputs serialise exactly as Baccarat's own (`GameRound` is untagged and a
+//! Baccarat round is its `RoundRecord`), so Baccarat's record and replay output do not change;
+//! a Blackjack round carries its own `game` field.
+
+use pitwatch_blackjack as blackjack;
+use pitwatch_model::TableEvent;
+use pitwatch_rules::{Carry, Engine, Game as _, RuleBook, TableOutput, TableView};
+use serde::Serialize;
+
+/// How a table's deck count ends a rule book's reference (`nz-blackjack;decks=6`).
+const DECKS: &str = ";decks=";
+
+/// A rule book of any game a table can run.
+#[derive(Debug, Clone)]
+pub enum GameBook {
+    /// A Baccarat book (`nz-baccarat`, `macau-baccarat`, …).
+    Baccarat(RuleBook),
+    /// A Blackjack or Pontoon book (`nz-blackjack`, `nz-pontoon`).
+    Blackjack(Box<blackjack::Book>),
+}
+
+impl From<RuleBook> for GameBook {
+    fn from(book: RuleBook) -> GameBook {
+        GameBook::Baccarat(book)
+    }
+}
+
+impl From<blackjack::Book> for GameBook {
+    fn from(book: blackjack::Book) -> GameBook {
+        GameBook::Blackjack(Box::new(book))
+    }
+}
+
+/// The `game` a rule book's `[book]` table names (`None` when it names none: a Baccarat book,
+/// whose format predates the field).
+fn declared_game(text: &str) -> Option<String> {
+    let value: toml::Value = toml::from_str(text).ok()?;
+    value.get("book")?.get("game")?.as_str().map(str::to_owned)
+}
+
+/// Splits `reference` into the book's name or path and the table's deck count, if any.
+fn split_decks(reference: &str) -> Result<(&str, Option<u8>), String> {
+    match reference.rsplit_once(DECKS) {
+        None => Ok((reference, None)),
+        Some((name, decks)) => decks
+            .trim()
+            .parse()
+            .map(|d| (name, Some(d)))
+            .map_err(|_| format!("{reference}: {decks:?} is not a number of decks")),
+    }
+}
+
+impl GameBook {
+    /// A built-in book by id or a rule book file, of any game, either ending in `;decks=N` for a
+    /// table whose shoe holds N decks (a book's [`GameBook::reference`] loads back as the book).
+    pub fn load(reference: &str) -> Result<GameBook, String> {
+        let (name, decks) = split_decks(reference)?;
+        if let Some(text) = blackjack::Book::builtin_text(name) {
+            return GameBook::blackjack_from(text, name, decks);
+        }
+        if RuleBook::builtin(name).is_none() {
+            if let Ok(text) = std::fs::read_to_string(name) {
+                if matches!(
+                    declared_game(&text).as_deref(),
+                    Some("blackjack" | "pontoon")
+                ) {
+                    return GameBook::blackjack_from(&text, name, decks);
+                }
+            }
+        }
+        RuleBook::load(reference)
+            .map(GameBook::Baccarat)
+            .map_err(|e| match e {
+                // Every game's built-in books, not only Baccarat's.
+                pitwatch_rules::LoadError::NotFound {
+                    name,
+                    builtin,
+                    reason,
+                } => pitwatch_rules::LoadError::NotFound {
+                    name,
+                    builtin: format!("{builtin}, {}", blackjack::book::BUILTIN.join(", ")),
+                    reason,
+                }
+                .to_string(),
+                e => e.to_string(),
+            })
+    }
+
+    /// The book of `text` (a book's TOML as the record keeps it), with the deck count of
+    /// `reference` when it gives one.
+    pub fn from_text(text: &str, reference: &str) -> Result<GameBook, String> {
+        let (name, decks) = split_decks(reference)?;
+        match declared_game(text).as_deref() {
+            Some("blackjack" | "pontoon") => GameBook::blackjack_from(text, name, decks),
+            _ => {
+                let book = RuleBook::from_toml(text, reference).map_err(|e| e.to_string())?;
+                match decks {
+                    None => Ok(GameBook::Baccarat(book)),
+                    Some(decks) => book.with_decks(decks).map(GameBook::Baccarat),
+                }
+            }
+        }
+    }
+
+    fn blackjack_from(text: &str, name: &str, decks: Option<u8>) -> Result<GameBook, String> {
+        let book = blackjack::Book::from_toml(text).map_err(|e| format!("{name}: {e}"))?;
+        match decks {
+            None => Ok(GameBook::Blackjack(Box::new(book))),
+            Some(decks) => book.with_decks(decks).map(GameBook::from),
+        }
+    }
+
+    /// The game the book is for, as a pit definition names it (`baccarat`, `blackjack`,
+    /// `pontoon`).
+    pub fn game(&self) -> &'static str {
+        match self {
+            GameBook::Baccarat(_) => "baccarat",
+            GameBook::Blackjack(book) => book.variant.name(),
+        }
+    }
+
+    /// The book's id.
+    pub fn id(&self) -> &str {
+        match self {
+            GameBook::Baccarat(book) => book.id(),
+            GameBook::Blackjack(book) => &book.id,
+        }
+    }
+
+    /// The book's title.
+    pub fn title(&self) -> &str {
+        match self {
+            GameBook::Baccarat(book) => book.title(),
+            GameBook::Blackjack(book) => &book.title,
+        }
+    }
+
+    /// How the book is named on record: its id, with `;decks=N` when the table's deck count is
+    /// not the book's own.
+    pub fn reference(&self) -> String {
+        match self {
+            GameBook::Baccarat(book) => book.reference(),
+            GameBook::Blackjack(book) => match blackjack::Book::builtin(&book.id) {
+                Ok(own) if own.decks != book.decks => format!("{}{DECKS}{}", book.id, book.decks),
+                _ => book.id.clone(),
+            },
+        }
+    }
+
+    /// The texts of the rules `citation` cites (number, text), for reports.
+    pub fn rule_texts(&self, citation: &str) -> Vec<(String, String)> {
+        match self {
+            GameBook::Baccarat(book) => book.rule_texts(citation),
+            GameBook::Blackjack(book) => book
+                .rule_texts(citation)
+                .into_iter()
+                .map(|(n, t)| (n.to_owned(), t.to_owned()))
+                .collect(),
+        }
+    }
+
+    /// The Baccarat book, for what only Baccarat has (shuffle thresholds, the Gazette fields).
+    pub fn baccarat(&self) -> Option<&RuleBook> {
+        match self {
+            GameBook::Baccarat(book) => Some(book),
+            GameBook::Blackjack(_) => None,
+        }
+    }
+}
+
+/// One round of any game, serialised as the game's own round record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum GameRound {
+    /// A Baccarat coup.
+    Baccarat(pitwatch_rules::RoundRecord),
+    /// A Blackjack or Pontoon round.
+    Blackjack(Box<blackjack::RoundRecord>),
+}
+
+impl GameRound {
+    /// The game (`baccarat`, `blackjack`, `pontoon`).
+    pub fn game(&self) -> &'static str {
+        match self {
+            GameRound::Baccarat(_) => "baccarat",
+            GameRound::Blackjack(r) => r.game,
+        }
+    }
+
+    /// The shoe, 1-based.
+    pub fn shoe(&self) -> u32 {
+        match self {
+            GameRound::Baccarat(r) => r.shoe,
+            GameRound::Blackjack(r) => r.shoe,
+        }
+    }
+
+    /// The round within the shoe, 1-based.
+    pub fn round(&self) -> u32 {
+        match self {
+            GameRound::Baccarat(r) => r.round,
+            GameRound::Blackjack(r) => r.round,
+        }
+    }
+
+    /// `seq` of the round's first event.
+    pub fn first_seq(&self) -> u64 {
+        match self {
+            GameRound::Baccarat(r) => r.first_seq,
+            GameRound::Blackjack(r) => r.first_seq,
+        }
+    }
+
+    /// `seq` of the round's last card.
+    pub fn last_seq(&self) -> u64 {
+        match self {
+            GameRound::Baccarat(r) => r.last_seq,
+            GameRound::Blackjack(r) => r.last_seq,
+        }
+    }
+
+    /// The Baccarat coup, if this is one.
+    pub fn baccarat(&self) -> Option<&pitwatch_rules::RoundRecord> {
+        match self {
+            GameRound::Baccarat(r) => Some(r),
+            GameRound::Blackjack(_) => None,
+        }
+    }
+}
+
+/// What a table's engine outputs: rounds of its game, irregularities, shoe summaries and cleared
+/// device errors, as `type`-tagged JSON objects (a Baccarat table's exactly as Baccarat's
+/// [`pitwatch_rules::Output`]).
+pub type GameOutput = TableOutput<GameRound>;
+
+fn from_baccarat(output: pitwatch_rules::Output) -> GameOutput {
+    use pitwatch_rules::Output;
+    match output {
+        Output::Round(r) => TableOutput::Round(GameRound::Baccarat(r)),
+        Output::Irregularity(i) => TableOutput::Irregularity(i),
+        Output::Shoe(s) => TableOutput::Shoe(s),
+        Output::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c),
+    }
+}
+
+fn from_blackjack(output: blackjack::Output) -> GameOutput {
+    match output {
+        TableOutput::Round(r) => TableOutput::Round(GameRound::Blackjack(Box::new(r))),
+        TableOutput::Irregularity(i) => TableOutput::Irregularity(i),
+        TableOutput::Shoe(s) => TableOutput::Shoe(s),
+        TableOutput::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c),
+    }
+}
+
+/// The table as its engine sees it, by game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum GameView {
+    /// A Baccarat table.
+    Baccarat(Box<TableView>),
+    /// A Blackjack or Pontoon table.
+    Blackjack(Box<blackjack::View>),
+}
+
+impl GameView {
+    /// The current shoe, 1-based, or 0 before any.
+    pub fn shoe(&self) -> u32 {
+        match self {
+            GameView::Baccarat(v) => v.shoe,
+            GameView::Blackjack(v) => v.shoe,
+        }
+    }
+
+    /// `seq` of the last event handled.
+    pub fn last_seq(&self) -> Option<u64> {
+        match self {
+            GameView::Baccarat(v) => v.last_seq,
+            GameView::Blackjack(v) => v.last_seq,
+        }
+    }
+
+    /// The table in brief as JSON, for a replay's steps (a Baccarat table's exactly as
+    /// Baccarat's compact view).
+    pub fn compact_json(&self) -> serde_json::Value {
+        match self {
+            GameView::Baccarat(v) => serde_json::to_value(v.compact()).unwrap_or_default(),
+            GameView::Blackjack(v) => serde_json::json!({
+                "game": v.game,
+                "shoe": v.shoe,
+                "phase": v.phase,
+                "cards_dealt": v.cards_dealt,
+                "cards_left": v.cards_left,
+                "rounds_completed": v.rounds_completed,
+                "round": v.round,
+                "open_device_errors": v.open_device_errors,
+            }),
+        }
+    }
+
+    /// The table in brief, one line for a terminal (`pitwatch replay --steps`).
+    pub fn compact_line(&self) -> String {
+        match self {
+            GameView::Baccarat(v) => v.compact().to_string(),
+            GameView::Blackjack(v) => {
+                let mut line = format!("shoe {} {} cards {}", v.shoe, v.phase, v.cards_dealt);
+                if let Some(left) = v.cards_left {
+                    line.push_str(&format!(" left {left}"));
+                }
+                line.push_str(&format!(" rounds {}", v.rounds_completed));
+                if let Some(r) = &v.round {
+                    line.push_str(&format!(
+                        " | round {} dealer {} cards, {} box(es)",
+                        r.round,
+                        r.dealer.len(),
+                        r.boxes.len()
+                    ));
+                }
+                line.push_str(&format!(" | errors {}", v.open_device_errors));
+                line
+            }
+        }
+    }
+
+    /// The Baccarat view, if this is one.
+    pub fn baccarat(&self) -> Option<&TableView> {
+        match self {
+            GameView::Baccarat(v) => Some(v),
+            GameView::Blackjack(_) => None,
+        }
+    }
+}
+
+/// The engine of a table, by its rule book's game.
+#[derive(Debug, Clone)]
+pub enum TableEngine {
+    /// Baccarat's engine.
+    Baccarat(Box<Engine>),
+    /// The Blackjack and Pontoon engine.
+    Blackjack(Box<blackjack::Engine>),
+}
+
+impl TableEngine {
+    /// A fresh engine for a table under `book`, before any event.
+    pub fn new(book: GameBook) -> TableEngine {
+        match book {
+            GameBook::Baccarat(book) => TableEngine::Baccarat(Box::new(Engine::new(book))),
+            GameBook::Blackjack(book) => {
+                TableEngine::Blackjack(Box::new(blackjack::Engine::new(*book)))
+            }
+        }
+    }
+
+    /// An engine resumed at the start of a shoe with what the engine carried into it (stored
+    /// with the shoe's start, [`TableEngine::carry_json`]), or `None` when the game keeps no
+    /// carry (Blackjack and Pontoon: their tables are rebuilt from the first event) or the carry
+    /// does not read.
+    pub fn resume(book: &GameBook, carry: &str) -> Option<TableEngine> {
+        match book {
+            GameBook::Baccarat(book) => {
+                let carry: Carry = serde_json::from_str(carry).ok()?;
+                Some(TableEngine::Baccarat(Box::new(Engine::resume(
+                    book.clone(),
+                    carry,
+                ))))
+            }
+            GameBook::Blackjack(_) => None,
+        }
+    }
+
+    /// What the engine carried into its current shoe, as stored with the shoe's start (`null`
+    /// for a game that keeps none).
+    pub fn carry_json(&self) -> String {
+        match self {
+            TableEngine::Baccarat(engine) => {
+                serde_json::to_string(engine.shoe_carry()).unwrap_or_else(|_| "{}".into())
+            }
+            TableEngine::Blackjack(_) => "null".into(),
+        }
+    }
+
+    /// The current shoe, 1-based, or 0 before any.
+    pub fn shoe(&self) -> u32 {
+        match self {
+            TableEngine::Baccarat(engine) => engine.shoe(),
+            TableEngine::Blackjack(engine) => engine.shoe(),
+        }
+    }
+
+    /// Feeds one event.
+    pub fn handle_event(&mut self, event: &TableEvent) {
+        match self {
+            TableEngine::Baccarat(engine) => engine.handle_event(event),
+            TableEngine::Blackjack(engine) => engine.handle_event(event),
+        }
+    }
+
+    /// The next output, oldest first.
+    pub fn poll_output(&mut self) -> Option<GameOutput> {
+        match self {
+            TableEngine::Baccarat(engine) => engine.poll_output().map(from_baccarat),
+            TableEngine::Blackjack(engine) => engine.poll_output().map(from_blackjack),
+        }
+    }
+
+    /// Ends the stream.
+    pub fn finish(&mut self) {
+        match self {
+            TableEngine::Baccarat(engine) => engine.finish(),
+            TableEngine::Blackjack(engine) => engine.finish(),
+        }
+    }
+
+    /// The stream was cut off here.
+    pub fn interrupt(&mut self) {
+        match self {
+            TableEngine::Baccarat(engine) => engine.interrupt(),
+            TableEngine::Blackjack(engine) => engine.interrupt(),
+        }
+    }
+
+    /// The table as it stands.
+    pub fn view(&self) -> GameView {
+        match self {
+            TableEngine::Baccarat(engine) => GameView::Baccarat(Box::new(engine.view())),
+            TableEngine::Blackjack(engine) => GameView::Blackjack(Box::new(engine.view())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn books_of_every_game_load_by_name_and_from_their_text() {
+        for (name, game) in [
+            ("nz-baccarat", "baccarat"),
+            ("nz-blackjack", "blackjack"),
+            ("nz-pontoon", "pontoon"),
+        ] {
+            let book = GameBook::load(name).unwrap();
+            assert_eq!(book.game(), game);
+            assert_eq!(book.reference(), name);
+            let text = crate::record::book_text(name).unwrap();
+            assert_eq!(GameBook::from_text(&text, name).unwrap().game(), game);
+        }
+        let eight = GameBook::load("nz-blackjack;decks=8").unwrap();
+        assert_eq!(eight.reference(), "nz-blackjack;decks=8");
+        assert_eq!(
+            GameBook::load(&eight.reference()).unwrap().reference(),
+            "nz-blackjack;decks=8"
+        );
+        let err = GameBook::load("nz-pontoon;decks=12").unwrap_err();
+        assert!(
+            err.contains("outside what rule book nz-pontoon allows"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! Blackjack and Pontoon tables live, end to end: a simulated dealer (a seeded basic-strategy
+//! player per box) deals over a pseudo-terminal in the Pitwatch protocol, the monitor reads it
+//! through the real driver stack and records it with the Blackjack engine, an injected game fault
+//! raises its incident at the round the simulator names, and a replay from the record gives what
+//! was derived live and what the capture of the same bytes gives through the engine.
+
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pitwatch_api::game::{GameOutput, GameRound};
+use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_api::recorder::Derived;
+use pitwatch_blackjack::dealer::Fault;
+use pitwatch_blackjack::Book;
+use pitwatch_model::Timestamp;
+use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
+use pitwatch_rules::TableOutput;
+use pitwatch_sim::{Endpoint, GameFault, GameSim, Pace, SimConfig, SimDevice};
+use pitwatch_store::{IncidentFilter, Sealing, Store};
+use pitwatch_transport::{SerialConfig, SystemClock, TransportConfig};
+
+/// Everything the monitor published until `done` says so (or a minute passes).
+fn collect(events: &Receiver<MonitorEvent>, mut done: impl FnMut() -> bool) -> Vec<MonitorEvent> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut seen = Vec::new();
+    let mut quiet_since = Instant::now();
+    while Instant::now() < deadline {
+        match events.recv_timeout(Duration::from_millis(100)) {
+            Ok(event) => {
+                seen.push(event);
+                quiet_since = Instant::now();
+            }
+            // The device has finished and nothing arrived for a while: all of it is on record.
+            Err(_) if done() && quiet_since.elapsed() > Duration::from_millis(700) => {
+                return seen;
+            }
+            Err(_) => {}
+        }
+    }
+    panic!(
+        "the table did not go quiet in a minute; saw {} events",
+        seen.len()
+    );
+}
+
+/// Runs one shoe of `book` with `fault` at shoe 1, round 4, through the monitor into a store;
+/// checks the incident, the replay from the record and the capture's replay.
+fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
+    let book = Book::builtin(rules).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let capture = dir.path().join("capture.bin");
+    let injected = dir.path().join("injected.jsonl");
+    let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
+    let config = SimConfig {
+        seed: 29,
+        pace: Pace::Times(400.0),
+        shoes: Some(1),
+        endpoint: Endpoint::Pty,
+        capture: Some(capture.clone()),
+        injected_log: Some(injected.clone()),
+        game: Some(GameSim {
+            book: book.clone(),
+            faults: vec![GameFault {
+                fault,
+                shoe: 1,
+                round: 4,
+            }],
+        }),
+        ..SimConfig::new(protocol, pitwatch_rules::RuleBook::nz_baccarat())
+    };
+    let device = SimDevice::start(config).unwrap();
+    let link = LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+        device.path().unwrap().to_owned(),
+        9600,
+    )));
+    let table = MonitoredTable {
+        config: TableConfig::new("BJ-1", game, rules, protocol, Some(link.clone())),
+        link,
+        more_links: Vec::new(),
+    };
+    let store = Store::open(&db, &Sealing::key_file(dir.path().join("signing.key"))).unwrap();
+    let (monitor, events) = Monitor::start(store, vec![table], Arc::new(SystemClock)).unwrap();
+    let seen = collect(&events, || device.is_finished());
+    let summary = device.stop().unwrap();
+    monitor.stop().unwrap();
+    assert!(
+        summary.rounds >= 4,
+        "the shoe dealt {} rounds",
+        summary.rounds
+    );
+
+    // What was derived live.
+    let live: Vec<GameOutput> = seen
+        .into_iter()
+        .filter_map(|e| match e {
+            MonitorEvent::Derived {
+                derived: Derived::Output { output, .. },
+                ..
+            } => Some(output),
+            _ => None,
+        })
+        .collect();
+    let live_rounds: Vec<&pitwatch_blackjack::RoundRecord> = live
+        .iter()
+        .filter_map(|o| match o {
+            TableOutput::Round(GameRound::Blackjack(r)) => Some(&**r),
+            _ => None,
+        })
+        .collect();
+    assert!(live_rounds.len() >= 4, "{} rounds live", live_rounds.len());
+    assert!(
+        live_rounds.iter().all(|r| r.game == book.variant.name()),
+        "every round says its game"
+    );
+
+    // The injected fault is an incident at the round the simulator names, citing the book.
+    let lines = std::fs::read_to_string(&injected).unwrap();
+    let injected: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(injected.len(), 1, "{lines}");
+    let (code, shoe, round) = (
+        injected[0]["code"].as_str().unwrap(),
+        injected[0]["shoe"].as_u64().unwrap() as u32,
+        injected[0]["round"].as_u64().unwrap() as u32,
+    );
+    let store = Store::open(&db, &Sealing::key_file(dir.path().join("signing.key"))).unwrap();
+    let incidents = store.incidents(&IncidentFilter::default()).unwrap();
+    assert!(
+        incidents
+            .iter()
+            .any(|i| i.code == code && i.shoe == Some(shoe) && i.round == Some(round)),
+        "{code} at shoe {shoe} round {round}: {incidents:#?}"
+    );
+    // Honest play is never flagged: the only incidents are the injected fault's.
+    assert!(
+        incidents.iter().all(|i| i.round == Some(round)),
+        "{incidents:#?}"
+    );
+    assert!(incidents.iter().all(|i| i.rule != "no rule cited"));
+
+    // Replay from the record: event by event, what was derived live (the stream's end, which
+    // the live table has not reached, closes the last round: replay's `closing`).
+    let replayed = pitwatch_api::replay::rebuild(&store, "BJ-1").unwrap();
+    assert!(
+        replayed.divergences.is_empty(),
+        "{:?}",
+        replayed.divergences
+    );
+    let stepped: Vec<&GameOutput> = replayed.steps.iter().flat_map(|s| &s.outputs).collect();
+    assert_eq!(stepped, live.iter().collect::<Vec<_>>());
+    let replayed_rounds: Vec<&GameRound> = replayed.rounds().collect();
+    assert!(replayed_rounds.len() <= live_rounds.len() + 1);
+    // One shoe replayed on its own (what the desk's replay screen and `replay --db --shoe`
+    // run) steps through the same rounds.
+    let run = pitwatch_api::replay::replay_shoe(&store, "BJ-1", 1).unwrap();
+    let shoe_rounds: Vec<&GameRound> = run
+        .steps
+        .iter()
+        .flat_map(|s| &s.outputs)
+        .filter_map(|o| match o {
+            TableOutput::Round(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shoe_rounds, replayed_rounds[..shoe_rounds.len()]);
+    assert!(shoe_rounds.len() + 1 >= replayed_rounds.len());
+
+    // The incident report: the rule's text from the game's own book, the round in its terms.
+    let incident = incidents
+        .iter()
+        .find(|i| i.code == code)
+        .expect("the injected fault's incident");
+    let report = pitwatch_api::report::incident_report(&store, incident.id, "pit.db").unwrap();
+    let json = report.to_json();
+    assert!(json.contains(&book.id), "the book is named: {json}");
+    // The book's texts of the rule cited (or, where its source pages have none, the report says
+    // so: Pontoon's play of the hands is not in them).
+    let texts = book.rule_texts(&incident.rule);
+    if texts.is_empty() {
+        assert!(json.contains("holds no text for this citation"), "{json}");
+    }
+    for (_, text) in texts {
+        let start: String = text.chars().take(40).collect();
+        assert!(json.contains(&start), "the rule text is printed: {json}");
+    }
+    for column in ["\"Dealer\"", "\"Box\"", "\"Outcome\"", "\"Pays\""] {
+        assert!(
+            json.contains(column),
+            "the round in Blackjack's terms: {json}"
+        );
+    }
+    // The shift report counts the table's rounds (from the record's derived rounds).
+    let shift = pitwatch_api::report::Shift::new(
+        Timestamp::from_unix_millis(0).unwrap(),
+        Timestamp::from_unix_millis(4_102_444_800_000).unwrap(),
+        Some("BJ-1".into()),
+    )
+    .unwrap();
+    let shift_report = pitwatch_api::report::shift_report(&store, &shift, "pit.db").unwrap();
+    let shift_json = shift_report.to_json();
+    assert!(
+        shift_json.contains(code),
+        "the incident is in the shift report"
+    );
+    for (name, document) in [("incident", &report), ("shift", &shift_report)] {
+        let pdf = pitwatch_report::render_pdf(document).unwrap();
+        assert!(pdf.bytes.starts_with(b"%PDF-"));
+        // For looking at: `PITWATCH_REPORT_DIR=dir cargo test -p pitwatch-api --test games`.
+        if let Some(dir) = std::env::var_os("PITWATCH_REPORT_DIR") {
+            let file = std::path::Path::new(&dir).join(format!("{}-{name}.pdf", book.id));
+            std::fs::write(file, &pdf.bytes).unwrap();
+        }
+    }
+
+    // The capture of the same bytes through the engine (`replay FILE --rules`) gives the same.
+    let bytes = std::fs::read(&capture).unwrap();
+    let mut decoder = protocol.decoder(1);
+    let mut outputs = Vec::new();
+    decoder.push(
+        &bytes,
+        Timestamp::from_unix_millis(1_796_025_600_000).unwrap(),
+        &mut outputs,
+    );
+    let events: Vec<_> = outputs
+        .into_iter()
+        .flat_map(|o| match o {
+            DecodeOutput::Accepted(a) => a.events,
+            DecodeOutput::Rejected(r) => panic!("a frame was rejected: {r:?}"),
+        })
+        .collect();
+    let from_capture = pitwatch_blackjack::replay(&book, &events);
+    let capture_rounds: Vec<GameRound> = from_capture
+        .iter()
+        .filter_map(|o| match o {
+            TableOutput::Round(r) => Some(GameRound::Blackjack(Box::new(r.clone()))),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(capture_rounds.iter().collect::<Vec<_>>(), replayed_rounds);
+}
+
+#[test]
+fn a_blackjack_table_is_recorded_live_and_replays_as_live() {
+    one_shoe_live(Game::Blackjack, "nz-blackjack", Fault::DealerDrawsOnStand);
+}
+
+#[test]
+fn a_pontoon_table_is_recorded_live_and_replays_as_live() {
+    one_shoe_live(Game::Pontoon, "nz-pontoon", Fault::CardToEmptyBox);
+}
