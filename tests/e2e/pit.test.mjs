@@ -124,12 +124,13 @@ test("the demo pit shows live rounds on every table", async () => {
   // The Blackjack and Pontoon tiles, further down the pit.
   await driver.execute(`document.querySelector('[data-testid="table-tile"][data-table="BJ-1"]').scrollIntoView();`);
   await shot("pit-blackjack-tiles.png");
-  await driver.execute("window.scrollTo(0, 0);");
+  // Back to the top of the pit, whatever scrolled (the window or the pit's own pane).
+  await driver.execute(`document.querySelector('[data-testid="table-tile"]').scrollIntoView({ block: "end" }); window.scrollTo(0, 0);`);
 });
 
 test("a table shows its live round, roads and device", async () => {
   const { driver } = harness;
-  await driver.click(await driver.find('[data-testid="table-tile"][data-table="BAC-1"]'));
+  await driver.clickCss('[data-testid="table-tile"][data-table="BAC-1"]');
   await driver.waitFor("the table view", () => driver.find('[data-testid="table-view"][data-table="BAC-1"]'));
   await driver.waitFor("beads", async () => {
     const bead = await driver.find('[data-testid="bead-plate"]');
@@ -150,7 +151,7 @@ test("a table with a shuffler beside its shoe shows both devices and the last de
     driver.find('[data-testid="table-tile"][data-table="BAC-3"] [data-testid="tile-device"][data-role="shuffler"]'),
   );
   assert.match(await driver.text(line), /Shuffler/);
-  await driver.click(await driver.find('[data-testid="table-tile"][data-table="BAC-3"]'));
+  await driver.clickCss('[data-testid="table-tile"][data-table="BAC-3"]');
   await driver.waitFor("the table view", () => driver.find('[data-testid="table-view"][data-table="BAC-3"]'));
   const check = await driver.waitFor(
     "a passed deck check",
@@ -172,7 +173,7 @@ test("a table with a shuffler beside its shoe shows both devices and the last de
 
 test("a Blackjack table shows the dealer, each box's hands, outcomes and payouts", async () => {
   const { driver } = harness;
-  await driver.click(await driver.find('[data-testid="table-tile"][data-table="BJ-1"]'));
+  await driver.clickCss('[data-testid="table-tile"][data-table="BJ-1"]');
   try {
     await driver.waitFor("the Blackjack table view", () => driver.find('[data-testid="table-view"][data-table="BJ-1"]'));
     // A settled round on the felt, read at one instant (the next round starts seconds later):
@@ -334,8 +335,10 @@ test("replay of the incident's shoe steps to its round and shows the cards that 
   await shot("replay.png");
   // Event by event back and forth lands on the same step.
   const before = await driver.text(await driver.find('[data-testid="replay-position"]'));
-  await driver.click(await driver.find('[data-testid="next-step"]'));
-  await driver.click(await driver.find('[data-testid="prev-step"]'));
+  // Forth and back, or back and forth from the shoe's last step (nothing comes after it yet).
+  const [, step, steps] = before.match(/step (\d+) of (\d+)/) ?? [];
+  const order = step !== undefined && step === steps ? ["prev-step", "next-step"] : ["next-step", "prev-step"];
+  for (const button of order) await driver.click(await driver.find(`[data-testid="${button}"]`));
   assert.equal(await driver.text(await driver.find('[data-testid="replay-position"]')), before);
   await driver.click(await driver.find('[data-testid="next-round"]'));
   const after = await driver.text(await driver.find('[data-testid="replay-position"]'));
