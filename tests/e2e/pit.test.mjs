@@ -156,13 +156,13 @@ test("a table with a shuffler beside its shoe shows both devices and the last de
   const check = await driver.waitFor(
     "a passed deck check",
     async () => {
-      const c = await driver.find('[data-testid="devices-panel"] [data-testid="deck-check"]');
+      const c = await driver.find('[data-testid="device-panel"] [data-testid="deck-check"]');
       return c && (await driver.attribute(c, "data-passed")) === "true" && c;
     },
     60000,
   );
   assert.match(await driver.text(check), /✓ 416 cards/);
-  const devices = await driver.findAll('[data-testid="devices-panel"] [data-testid="device"]');
+  const devices = await driver.findAll('[data-testid="device-panel"] [data-testid="device"]');
   const roles = await Promise.all(devices.map((d) => driver.attribute(d, "data-role")));
   assert.deepEqual(roles, ["shoe", "shuffler"]);
   const states = await Promise.all(devices.map((d) => driver.attribute(d, "data-status")));
