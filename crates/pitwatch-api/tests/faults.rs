@@ -11,7 +11,7 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pitwatch_api::monitor::{
     Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
@@ -23,9 +23,8 @@ use pitwatch_protocols::ProtocolConfig;
 use pitwatch_store::{IncidentFilter, Sealing, Store, StoreError};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
 
-fn card(text: &str) -> Vec<u8> {
-    pitwatch_barcode::encode_card(text.parse().unwrap())
-}
+mod common;
+use common::card;
 
 /// A shuffle card, then `n` cards (a varied, honest-looking sequence).
 fn cards(n: usize) -> Vec<u8> {
@@ -117,21 +116,10 @@ fn quick() -> MonitorOptions {
 fn wait_for(
     events: &Receiver<MonitorEvent>,
     what: &str,
-    mut matches: impl FnMut(&MonitorEvent) -> bool,
+    matches: impl FnMut(&MonitorEvent) -> bool,
 ) -> Vec<MonitorEvent> {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let mut seen = Vec::new();
-    while Instant::now() < deadline {
-        if let Ok(event) = events.recv_timeout(Duration::from_millis(50)) {
-            let hit = matches(&event);
-            seen.push(event);
-            if hit {
-                return seen;
-            }
-        }
-    }
-    let tail: Vec<_> = seen.iter().rev().take(20).collect();
-    panic!("timed out waiting for {what}; last seen {tail:#?}");
+    // Faults take longer to show than a plain link.
+    common::wait_for_within(events, what, Duration::from_secs(30), matches)
 }
 
 fn cards_seen(events: &[MonitorEvent]) -> usize {

@@ -4,9 +4,7 @@
 
 use std::io::Write;
 use std::net::TcpListener;
-use std::sync::mpsc::Receiver;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
 use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
@@ -17,28 +15,8 @@ use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
 
-fn card(text: &str) -> Vec<u8> {
-    pitwatch_barcode::encode_card(text.parse().unwrap())
-}
-
-fn wait_for(
-    events: &Receiver<MonitorEvent>,
-    what: &str,
-    mut matches: impl FnMut(&MonitorEvent) -> bool,
-) -> Vec<MonitorEvent> {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut seen = Vec::new();
-    while Instant::now() < deadline {
-        if let Ok(event) = events.recv_timeout(Duration::from_millis(100)) {
-            let hit = matches(&event);
-            seen.push(event);
-            if hit {
-                return seen;
-            }
-        }
-    }
-    panic!("timed out waiting for {what}; saw {seen:#?}");
-}
+mod common;
+use common::{card, wait_for};
 
 #[test]
 fn a_table_is_recorded_live_across_a_reconnect() {
