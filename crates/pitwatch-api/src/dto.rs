@@ -138,6 +138,10 @@ pub struct TableTile {
     /// How well the shoe before this one was shuffled, judged when this one started (absent
     /// before a shoe has ended on record, and with a continuous shuffler).
     pub last_shuffle: Option<ShuffleQuality>,
+    /// The steps of preparing the cards by hand that the rule book requires before each load, in
+    /// order (Pontoon 6.4: `chemmy`, `stacking`, `riffle`), which the console offers; empty when
+    /// the book requires none.
+    pub shuffle_steps: Vec<String>,
 }
 
 /// What is on a table, by game: a tagged union (`game`), so each game's tile and view carry their
@@ -743,6 +747,12 @@ pub enum ConsoleEntry {
     CardsReplaced,
     /// The table was left vacant.
     TableVacant,
+    /// A step of preparing the cards before loading them was done (`chemmy`, `stacking` or
+    /// `riffle`; Pontoon 6.4).
+    ShuffleStep {
+        /// The step.
+        step: String,
+    },
 }
 
 /// A shoe as recorded, step by step, for the replay screen.
@@ -1005,6 +1015,14 @@ impl From<&TableConfig> for TableTile {
             play: TablePlay::empty(table.game),
             incidents: SeverityCounts::default(),
             last_shuffle: None,
+            shuffle_steps: match crate::game::GameBook::load(&table.rules) {
+                Ok(crate::game::GameBook::Blackjack(book)) => book
+                    .shuffle_steps
+                    .iter()
+                    .map(|s| s.as_str().to_owned())
+                    .collect(),
+                _ => Vec::new(),
+            },
         }
     }
 }

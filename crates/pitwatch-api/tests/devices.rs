@@ -213,11 +213,12 @@ fn the_list_of_devices_is_checked_like_one_device() {
         table.describe_link(),
         "shoe: tcp 10.0.0.1:4001; shuffler: tcp 10.0.0.2:4001"
     );
-    // Beside a shoe, the shuffler's shuffles are deck checks held for the shoe loaded next.
+    // Beside a shoe, the shuffler's shuffles are deck checks held for the shoe loaded next; the
+    // settings recorded with its sessions say the protocol revision they are decoded by.
     let encoded = serde_json::to_string(&table.devices[1].protocol).unwrap();
     assert_eq!(
         encoded,
-        r#"{"protocol":"pitwatch","role":"shuffler","beside_shoe":true}"#
+        r#"{"protocol":"pitwatch","role":"shuffler","beside_shoe":true,"revision":2}"#
     );
     let alone = pit(&two.replace(
         "protocol = \"angel-eye\"",
@@ -226,7 +227,7 @@ fn the_list_of_devices_is_checked_like_one_device() {
     .expect("a console and a shuffler");
     let encoded = serde_json::to_string(&alone.tables[0].devices[1].protocol).unwrap();
     assert_eq!(
-        encoded, r#"{"protocol":"pitwatch","role":"shuffler"}"#,
+        encoded, r#"{"protocol":"pitwatch","role":"shuffler","revision":2}"#,
         "no shoe: its shuffles are the shoes"
     );
     // Written back and read again, the same table.

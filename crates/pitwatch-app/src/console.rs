@@ -1,8 +1,9 @@
 //! Console entries: what a supervisor records that no device can see (an exposed card, a cut,
-//! cards replaced, a vacant table), checked, then recorded like any event.
+//! cards replaced, a vacant table, a step of preparing the cards before loading), checked, then
+//! recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
-use pitwatch_model::{Card, EventKind, ExposedDuring, TableState};
+use pitwatch_model::{Card, EventKind, ExposedDuring, ShuffleStep, TableState};
 
 use crate::access::Command;
 use crate::live::{internal, lock, Desk};
@@ -46,6 +47,11 @@ impl Desk {
             ConsoleEntry::CardsReplaced => EventKind::CardsReplaced,
             ConsoleEntry::TableVacant => EventKind::TableStateChanged {
                 state: TableState::Vacant,
+            },
+            ConsoleEntry::ShuffleStep { step } => EventKind::ShuffleStep {
+                step: step
+                    .parse::<ShuffleStep>()
+                    .map_err(|e| invalid(format!("{step:?}: {e}")))?,
             },
         };
         let monitor = lock(&self.monitor);

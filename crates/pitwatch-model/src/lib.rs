@@ -14,6 +14,6 @@ pub use card::{Card, CardParseError, Rank, Suit};
 pub use deck::{DeckKind, ShoeComposition};
 pub use event::{
     Action, EventKind, EventLineError, ExposedDuring, MisdealReason, MisdealRuling, Outcome,
-    PlayerAction, ShufflerKind, TableEvent, TableState, Target, Timestamp,
+    PlayerAction, ShuffleStep, ShufflerKind, TableEvent, TableState, Target, Timestamp,
 };
 pub use jsonl::{read_events, write_events, EventFileError, EventReader};

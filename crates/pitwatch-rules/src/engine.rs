@@ -623,11 +623,20 @@ impl Engine {
             }
             // A Blackjack decision or a poker action or misdeal means nothing in Baccarat: like a
             // lock, it changes no round.
+            EventKind::ShuffleStarted { .. } => {
+                if let Some(found) = self.shuffler.started(seq) {
+                    self.flag(found.code, None, seq, &found.evidence, found.message);
+                }
+            }
+            // A Baccarat book requires no hand-preparation steps (a Blackjack or Pontoon book
+            // may: `shuffle_steps`), and counters are for the record and the table view.
             EventKind::LockChanged { .. }
             | EventKind::TableStateChanged { .. }
             | EventKind::Decision { .. }
             | EventKind::PlayerActed { .. }
-            | EventKind::MisdealDeclared { .. } => {}
+            | EventKind::MisdealDeclared { .. }
+            | EventKind::ShufflerCounters { .. }
+            | EventKind::ShuffleStep { .. } => {}
         }
         if self.shoe_open {
             self.shoe.last_seq = seq;

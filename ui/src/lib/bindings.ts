@@ -239,7 +239,13 @@ incidents: SeverityCounts,
  * How well the shoe before this one was shuffled, judged when this one started (absent
  * before a shoe has ended on record, and with a continuous shuffler).
  */
-lastShuffle: ShuffleQuality | null, };
+lastShuffle: ShuffleQuality | null, 
+/**
+ * The steps of preparing the cards by hand that the rule book requires before each load, in
+ * order (Pontoon 6.4: `chemmy`, `stacking`, `riffle`), which the console offers; empty when
+ * the book requires none.
+ */
+shuffleSteps: Array<string>, };
 
 export type Game = "baccarat" | "blackjack" | "pontoon";
 
@@ -818,7 +824,11 @@ during: string, } | { "kind": "cut",
 /**
  * The cut position.
  */
-position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" };
+position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" } | { "kind": "shuffle_step", 
+/**
+ * The step.
+ */
+step: string, };
 
 export type PitUpdate = { "type": "table", 
 /**
