@@ -907,6 +907,22 @@ pub struct DeviceTile {
     pub status_detail: String,
     /// A shuffler's last completed shuffle, with its deck check, if one arrived since start-up.
     pub last_check: Option<DeckCheckView>,
+    /// A shuffler is shuffling: it started a shuffle (`shuffle_started`) not completed yet.
+    pub shuffling: bool,
+    /// A shuffler's counters as it last reported them (`shuffler_counters`), since start-up.
+    pub counters: Option<ShufflerCountersView>,
+}
+
+/// A shuffler's lifetime counters as the window shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ShufflerCountersView {
+    /// Shuffles (cycles) done.
+    pub cycles: u32,
+    /// Card-recognition errors logged, when counted.
+    pub recognition_errors: Option<u32>,
+    /// Malfunctions logged, when counted.
+    pub malfunctions: Option<u32>,
 }
 
 /// A shuffler's deck check as the window shows it.
@@ -974,6 +990,8 @@ impl From<&TableDevice> for DeviceTile {
             status: LinkStatus::NotMonitored,
             status_detail: String::new(),
             last_check: None,
+            shuffling: false,
+            counters: None,
         }
     }
 }
@@ -1213,6 +1231,7 @@ pub fn typescript_bindings() -> String {
         DeviceTile::decl(&cfg),
         DeviceRole::decl(&cfg),
         DeckCheckView::decl(&cfg),
+        ShufflerCountersView::decl(&cfg),
         TablePlay::decl(&cfg),
         BaccaratPlay::decl(&cfg),
         BlackjackPlay::decl(&cfg),

@@ -277,7 +277,15 @@ statusDetail: string,
 /**
  * A shuffler's last completed shuffle, with its deck check, if one arrived since start-up.
  */
-lastCheck: DeckCheckView | null, };
+lastCheck: DeckCheckView | null, 
+/**
+ * A shuffler is shuffling: it started a shuffle (`shuffle_started`) not completed yet.
+ */
+shuffling: boolean, 
+/**
+ * A shuffler's counters as it last reported them (`shuffler_counters`), since start-up.
+ */
+counters: ShufflerCountersView | null, };
 
 export type DeviceRole = "shoe" | "shuffler" | "console";
 
@@ -318,6 +326,20 @@ atMs: number | null,
  * Its `seq` in the table's stream.
  */
 seq: number, };
+
+export type ShufflerCountersView = { 
+/**
+ * Shuffles (cycles) done.
+ */
+cycles: number, 
+/**
+ * Card-recognition errors logged, when counted.
+ */
+recognitionErrors: number | null, 
+/**
+ * Malfunctions logged, when counted.
+ */
+malfunctions: number | null, };
 
 export type TablePlay = { "game": "baccarat" } & BaccaratPlay | { "game": "blackjack" } & BlackjackPlay;
 

@@ -46,6 +46,8 @@ describe("otherDevices", () => {
       status: "connected",
       statusDetail: "",
       lastCheck: null,
+      shuffling: false,
+      counters: null,
     });
     expect(otherDevices([device("shoe"), device("shuffler")]).map((d) => ROLE_LABEL[d.role])).toEqual(["Shuffler"]);
     expect(otherDevices([device("shoe")])).toEqual([]);
