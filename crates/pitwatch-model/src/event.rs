@@ -18,6 +18,11 @@ use serde_json::{Map, Value};
 
 use crate::card::Card;
 
+/// The `device_error` code of a line the host withheld before anything kept it because it may
+/// carry card identities or a shuffled deck's order (the Pitwatch protocol's `WITHHELD`): the
+/// rules engines raise it as `ORDER_DISCLOSED`, not as an ordinary device error.
+pub const WITHHELD_ERROR_CODE: &str = "WITHHELD";
+
 /// A point in time, always in UTC, printed in RFC 3339 with a `Z`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(DateTime<Utc>);

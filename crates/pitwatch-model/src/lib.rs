@@ -15,5 +15,6 @@ pub use deck::{DeckKind, ShoeComposition};
 pub use event::{
     Action, EventKind, EventLineError, ExposedDuring, MisdealReason, MisdealRuling, Outcome,
     PlayerAction, ShuffleStep, ShufflerKind, TableEvent, TableState, Target, Timestamp,
+    WITHHELD_ERROR_CODE,
 };
 pub use jsonl::{read_events, write_events, EventFileError, EventReader};

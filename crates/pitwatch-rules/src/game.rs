@@ -210,7 +210,8 @@ pub struct ShoeRules {
 }
 
 impl ShoeRules {
-    /// The rule to cite for `key` (`CODE` or `CODE/qualifier`, falling back to `CODE`).
+    /// The rule to cite for `key` (`CODE` or `CODE/qualifier`, falling back to `CODE`; a
+    /// device-integrity finding, `ORDER_DISCLOSED`, to the book's `DEVICE_ERROR` rule).
     pub fn cite(&self, key: &str) -> &str {
         let find = |k: &str| {
             self.cite
@@ -218,8 +219,14 @@ impl ShoeRules {
                 .find(|(key, _)| key == k)
                 .map(|(_, r)| r.as_str())
         };
+        let code = key.split('/').next().unwrap_or(key);
         find(key)
-            .or_else(|| find(key.split('/').next().unwrap_or(key)))
+            .or_else(|| find(code))
+            .or_else(|| {
+                (code == Code::OrderDisclosed.as_str())
+                    .then(|| find("DEVICE_ERROR"))
+                    .flatten()
+            })
             .unwrap_or("no rule cited")
     }
 }
@@ -469,6 +476,25 @@ impl<G: RoundGame> Table<G> {
             EventKind::CardExposed { card, during } => {
                 self.ensure_shoe(seq);
                 self.on_exposed(seq, *card, *during);
+            }
+            EventKind::DeviceError { code, text }
+                if code == pitwatch_model::WITHHELD_ERROR_CODE =>
+            {
+                // Not an error the device clears: the order may be out whatever it does next.
+                // Cited by the book's ORDER_DISCLOSED rule if it has one, else its DEVICE_ERROR.
+                self.ensure_shoe(seq);
+                let (shoe, partial) = (self.shoe_no, self.shoe.partial);
+                let irregularity = self.irregularity(
+                    Code::OrderDisclosed,
+                    "ORDER_DISCLOSED",
+                    seq,
+                    vec![seq],
+                    format!("Device error {code}: {text}"),
+                    shoe,
+                    None,
+                    partial,
+                );
+                self.out.push_back(TableOutput::Irregularity(irregularity));
             }
             EventKind::DeviceError { code, text } => {
                 self.ensure_shoe(seq);

@@ -120,7 +120,7 @@ impl Default for ProtoDecoder {
 }
 
 /// The `device_error` code of a line the host's screen withheld ([`ProtoScreen`]).
-pub const WITHHELD_CODE: &str = "WITHHELD";
+pub const WITHHELD_CODE: &str = pitwatch_model::WITHHELD_ERROR_CODE;
 
 /// Field names and types that would carry card identities or order.
 pub(crate) const CARD_KEYS: [&str; 3] = ["card", "cards_order", "order"];
