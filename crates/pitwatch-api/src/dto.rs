@@ -150,6 +150,8 @@ pub enum TablePlay {
     /// A Blackjack or Pontoon table (the tile's `game` says which): the round on the table and
     /// the shoe's last rounds.
     Blackjack(BlackjackPlay),
+    /// A poker table: the hand on the table and the last hands.
+    Poker(PokerPlay),
 }
 
 impl TablePlay {
@@ -158,6 +160,7 @@ impl TablePlay {
         match self {
             TablePlay::Baccarat(play) => play.rounds.len(),
             TablePlay::Blackjack(play) => play.rounds.len(),
+            TablePlay::Poker(play) => play.hands.len(),
         }
     }
 
@@ -166,6 +169,7 @@ impl TablePlay {
         match game {
             Game::Baccarat => TablePlay::Baccarat(BaccaratPlay::default()),
             Game::Blackjack | Game::Pontoon => TablePlay::Blackjack(BlackjackPlay::default()),
+            Game::Poker => TablePlay::Poker(PokerPlay::default()),
         }
     }
 }
@@ -289,6 +293,82 @@ pub struct SideBetResult {
     pub pays: Option<String>,
 }
 
+/// A poker table's play.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerPlay {
+    /// The variant dealt (`texas_holdem`).
+    pub variant: String,
+    /// The hand being dealt (`complete: false`), else the last one closed.
+    pub current: Option<PokerHand>,
+    /// The last hands closed, oldest first: at most [`POKER_HANDS_KEPT`].
+    pub hands: Vec<PokerHand>,
+}
+
+/// How many of a table's last hands a poker tile carries (a hand is one shuffle: the tile keeps
+/// the last few; the record keeps them all).
+pub const POKER_HANDS_KEPT: usize = 12;
+
+/// A poker hand as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerHand {
+    /// The variant's id (`texas_holdem`).
+    pub variant: String,
+    /// The hand's number at the table, from 1.
+    pub hand: u32,
+    /// The deck (shuffle) it was dealt from.
+    pub shoe: u32,
+    /// Its place among that deck's hands (1 unless a hand was dealt without a shuffle).
+    pub round: u32,
+    /// The seats dealt to or acting.
+    pub seats: Vec<PokerSeat>,
+    /// The misdeal's reason letter (`h`), if the hand is a misdeal.
+    pub misdeal: Option<String>,
+    /// Misdeals and rulings a supervisor declared in the hand.
+    pub declared: Vec<DeclaredMisdeal>,
+    /// `seq` at which substantial action was reached, if it was.
+    pub substantial_action_seq: Option<u64>,
+    /// Whether the deck's check before the hand failed.
+    pub defective_deck: bool,
+    /// Whether the hand is closed (false while it is dealt, or when the stream was cut off).
+    pub complete: bool,
+    /// `seq` of the hand's first event.
+    pub first_seq: u64,
+    /// `seq` of its last event.
+    pub last_seq: u64,
+}
+
+/// One seat's part of a poker hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerSeat {
+    /// The seat, from 1.
+    pub seat: u8,
+    /// Cards dealt to it.
+    pub cards: u8,
+    /// Of those, face up.
+    pub face_up: u8,
+    /// Whether the player acted (a blind is not acting).
+    pub acted: bool,
+    /// Whether the player folded.
+    pub folded: bool,
+}
+
+/// A misdeal or ruling a supervisor declared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclaredMisdeal {
+    /// The reason's letter (`a` to `l`).
+    pub reason: String,
+    /// The seats affected.
+    pub seats: Vec<u8>,
+    /// `misdeal`, `dead_hand`, `void_hand` or `played_out`.
+    pub ruling: String,
+    /// Its `seq`.
+    pub seq: u64,
+}
+
 /// A round of any game, tagged by game (an incident's round).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "game", rename_all = "snake_case")]
@@ -297,6 +377,8 @@ pub enum GameRoundResult {
     Baccarat(RoundResult),
     /// A Blackjack or Pontoon round.
     Blackjack(BlackjackRound),
+    /// A poker hand.
+    Poker(PokerHand),
 }
 
 impl GameRoundResult {
@@ -305,6 +387,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.shoe,
             GameRoundResult::Blackjack(r) => r.shoe,
+            GameRoundResult::Poker(r) => r.shoe,
         }
     }
 
@@ -313,6 +396,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.round,
             GameRoundResult::Blackjack(r) => r.round,
+            GameRoundResult::Poker(r) => r.round,
         }
     }
 
@@ -321,6 +405,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.first_seq,
             GameRoundResult::Blackjack(r) => r.first_seq,
+            GameRoundResult::Poker(r) => r.first_seq,
         }
     }
 
@@ -329,6 +414,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.last_seq,
             GameRoundResult::Blackjack(r) => r.last_seq,
+            GameRoundResult::Poker(r) => r.last_seq,
         }
     }
 }
@@ -743,6 +829,15 @@ pub enum ConsoleEntry {
     CardsReplaced,
     /// The table was left vacant.
     TableVacant,
+    /// A supervisor declares a misdeal (or rules that there is none) at a poker table.
+    Misdeal {
+        /// The book's lettered reason, `a` to `l`.
+        reason: String,
+        /// The seats affected (empty: the whole hand).
+        seats: Vec<u8>,
+        /// `misdeal`, `dead_hand`, `void_hand` or `played_out`.
+        ruling: String,
+    },
 }
 
 /// A shoe as recorded, step by step, for the replay screen.
@@ -799,6 +894,8 @@ pub enum ReplayPlay {
     Baccarat(BaccaratStep),
     /// A Blackjack or Pontoon table.
     Blackjack(BlackjackStep),
+    /// A poker table.
+    Poker(PokerStep),
 }
 
 /// A Baccarat table just after an event of a replay.
@@ -817,6 +914,16 @@ pub struct BaccaratStep {
     pub burn_done: bool,
     /// The round this event completed, if it did.
     pub completed: Option<RoundResult>,
+}
+
+/// A poker table just after an event of a replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerStep {
+    /// The hand being dealt, if one is.
+    pub hand: Option<PokerHand>,
+    /// The hand this event closed, if it did.
+    pub completed: Option<PokerHand>,
 }
 
 /// A Blackjack or Pontoon table just after an event of a replay.
@@ -1002,7 +1109,18 @@ impl From<&TableConfig> for TableTile {
             cards_dealt: 0,
             cards_left: None,
             cutting_card_out: false,
-            play: TablePlay::empty(table.game),
+            play: match table.game {
+                // The variant dealt is the book's (or the table's): shown before the first hand.
+                Game::Poker => TablePlay::Poker(PokerPlay {
+                    variant: table
+                        .rule_book()
+                        .ok()
+                        .and_then(|book| book.poker().map(|p| p.variant.id.clone()))
+                        .unwrap_or_default(),
+                    ..PokerPlay::default()
+                }),
+                game => TablePlay::empty(game),
+            },
             incidents: SeverityCounts::default(),
             last_shuffle: None,
         }
@@ -1140,7 +1258,7 @@ pub struct CentralPit {
 pub struct CentralTable {
     /// The table's name.
     pub name: String,
-    /// Its game (`baccarat`, `blackjack`, `pontoon`).
+    /// Its game (`baccarat`, `blackjack`, `pontoon`, `poker`).
     pub game: String,
     /// Its rule book.
     pub rule_book: String,
@@ -1203,6 +1321,10 @@ pub fn typescript_bindings() -> String {
         BlackjackHand::decl(&cfg),
         HandOutcome::decl(&cfg),
         SideBetResult::decl(&cfg),
+        PokerPlay::decl(&cfg),
+        PokerHand::decl(&cfg),
+        PokerSeat::decl(&cfg),
+        DeclaredMisdeal::decl(&cfg),
         GameRoundResult::decl(&cfg),
         LiveRound::decl(&cfg),
         RoundResult::decl(&cfg),
@@ -1231,6 +1353,7 @@ pub fn typescript_bindings() -> String {
         ReplayPlay::decl(&cfg),
         BaccaratStep::decl(&cfg),
         BlackjackStep::decl(&cfg),
+        PokerStep::decl(&cfg),
         ApiError::decl(&cfg),
         ErrorCode::decl(&cfg),
         ShiftQuery::decl(&cfg),

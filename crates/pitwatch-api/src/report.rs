@@ -77,10 +77,85 @@ fn rounds_table(rounds: &[GameRound]) -> Block {
     if baccarat.len() == rounds.len() {
         return baccarat_rounds_table(&baccarat);
     }
+    if rounds.iter().all(|r| matches!(r, GameRound::Poker(_))) {
+        return poker_hands_table(rounds.iter().filter_map(|r| match r {
+            GameRound::Poker(h) => Some(&**h),
+            _ => None,
+        }));
+    }
     blackjack_rounds_table(rounds.iter().filter_map(|r| match r {
         GameRound::Blackjack(r) => Some(&**r),
-        GameRound::Baccarat(_) => None,
+        GameRound::Baccarat(_) | GameRound::Poker(_) => None,
     }))
+}
+
+/// Poker hands: a row per hand with its variant, the seats dealt (cards, face up, acted,
+/// folded), whether it was misdealt and why, and what a supervisor declared.
+fn poker_hands_table<'a>(hands: impl Iterator<Item = &'a pitwatch_poker::HandRecord>) -> Block {
+    let rows = hands
+        .map(|h| {
+            let seats: Vec<String> = h
+                .seats
+                .iter()
+                .map(|s| {
+                    let mut seat = format!("{}:{}", s.seat, s.cards);
+                    if s.face_up > 0 {
+                        seat.push_str(&format!("/{}up", s.face_up));
+                    }
+                    if s.folded {
+                        seat.push_str(" fold");
+                    } else if s.acted {
+                        seat.push('*');
+                    }
+                    seat
+                })
+                .collect();
+            let declared: Vec<String> = h
+                .declared
+                .iter()
+                .map(|d| {
+                    format!(
+                        "({}) {}",
+                        d.reason.as_str(),
+                        d.ruling.as_str().replace('_', " ")
+                    )
+                })
+                .collect();
+            vec![
+                h.shoe.to_string(),
+                h.hand.to_string(),
+                h.variant.replace('_', " "),
+                if seats.is_empty() {
+                    "-".into()
+                } else {
+                    seats.join(" ")
+                },
+                match h.misdeal {
+                    Some(m) => format!("misdeal ({})", m.as_str()),
+                    None if h.defective_deck => "defective deck".into(),
+                    None if !h.complete => "cut off".into(),
+                    None => "dealt".into(),
+                },
+                declared.join(", "),
+                format!("{}–{}", h.first_seq, h.last_seq),
+            ]
+        })
+        .collect();
+    Block::Table {
+        columns: [
+            "Deck",
+            "Hand",
+            "Variant",
+            "Seats (cards)",
+            "Outcome",
+            "Declared",
+            "Events",
+        ]
+        .map(String::from)
+        .to_vec(),
+        widths: vec![5, 5, 12, 24, 13, 14, 10],
+        rows,
+    }
 }
 
 /// Blackjack or Pontoon rounds: a row per hand (the dealer's cards on the round's first row),
@@ -221,6 +296,10 @@ fn book_fields(rule_book: &str) -> Vec<(String, String)> {
         Ok(GameBook::Blackjack(book)) => vec![
             ("Rule book".into(), format!("{} — {}", book.id, book.title)),
             ("Game".into(), book.variant.name().to_owned()),
+        ],
+        Ok(GameBook::Poker(book)) => vec![
+            ("Rule book".into(), format!("{} — {}", book.id, book.title)),
+            ("Game".into(), format!("poker, {}", book.variant.name)),
         ],
         Ok(GameBook::Baccarat(book)) => vec![
             (

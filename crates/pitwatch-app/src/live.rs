@@ -119,6 +119,34 @@ impl Desk {
                 let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
                 let rules = match rules {
                     GameBook::Baccarat(rules) => rules,
+                    GameBook::Poker(book) => {
+                        // A poker table: its shuffler, the table's only device, shuffles a deck
+                        // for every hand (a Hold'em hand takes about two minutes at a real pace)
+                        // and checks it; a short deck at its third shuffle when the demo injects
+                        // faults, a misdeal (h).
+                        let composition = book.shoe.composition;
+                        let shuffler = simulated_shuffler(
+                            table,
+                            &table.devices[0],
+                            ShufflerPlan {
+                                decks: composition.decks,
+                                cards_per_deck: composition.kind.cards_per_deck(),
+                                interval_ms: 2 * 60 * 1000,
+                            },
+                            &options,
+                            seed,
+                        )?;
+                        let path = shuffler.path().unwrap_or_default().to_owned();
+                        sims.push(shuffler);
+                        tables.push(MonitoredTable {
+                            config: table.clone(),
+                            link: LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+                                path, 9600,
+                            ))),
+                            more_links: Vec::new(),
+                        });
+                        continue;
+                    }
                     GameBook::Blackjack(book) => {
                         // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
                         // seeded basic-strategy player per box) over the Pitwatch protocol,
@@ -197,7 +225,21 @@ impl Desk {
                 sims.push(device);
                 // The table's other devices: a simulated shuffler shuffles for the shoe.
                 for extra in &table.devices[1..] {
-                    let shuffler = simulated_shuffler(table, extra, &rules, &options, seed)?;
+                    let composition = rules.composition();
+                    let shuffler = simulated_shuffler(
+                        table,
+                        extra,
+                        ShufflerPlan {
+                            decks: composition.decks,
+                            cards_per_deck: composition.kind.cards_per_deck(),
+                            // A shoe takes about a quarter of an hour at a dealer's pace (some
+                            // 75 rounds of 12 s): a shuffle every 6 to 7 minutes leaves at least
+                            // two per shoe, the latest loaded.
+                            interval_ms: 6 * 60 * 1000,
+                        },
+                        &options,
+                        seed,
+                    )?;
                     more_links.push(LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
                         shuffler.path().unwrap_or_default().to_owned(),
                         9600,
@@ -472,13 +514,21 @@ fn fold_loop(
     }
 }
 
-/// A simulated table's other device: a counting shuffler beside the shoe, shuffling about twice a
-/// shoe (the shoe is loaded from the latest), with a short deck at its third shuffle when the demo
-/// injects faults. Other simulated roles are not offered.
+/// What a simulated shuffler shuffles, and how often.
+struct ShufflerPlan {
+    decks: u8,
+    cards_per_deck: u32,
+    /// The pause between shuffles at a real pace.
+    interval_ms: u64,
+}
+
+/// A simulated counting shuffler: beside a shoe, shuffling about twice a shoe (the shoe is loaded
+/// from the latest), or a poker table's only device, shuffling for every hand; with a short deck
+/// at its third shuffle when the demo injects faults. Other simulated roles are not offered.
 fn simulated_shuffler(
     table: &pitwatch_api::pit::TableConfig,
     device: &pitwatch_api::pit::TableDevice,
-    rules: &pitwatch_rules::RuleBook,
+    plan: ShufflerPlan,
     options: &DeskOptions,
     seed: u64,
 ) -> Result<SimDevice, ApiError> {
@@ -492,15 +542,14 @@ fn simulated_shuffler(
             ),
         ));
     }
-    let composition = rules.composition();
-    let mut config = SimConfig::new(device.protocol, rules.clone());
+    let mut config = SimConfig::new(device.protocol, pitwatch_rules::RuleBook::nz_baccarat());
     config.seed = seed ^ 0x5348_5546;
     config.pace = options.pace;
     config.shoes = None;
     config.endpoint = Endpoint::Pty;
     config.shuffler = Some(pitwatch_sim::ShufflerSim {
-        decks: composition.decks,
-        cards_per_deck: composition.kind.cards_per_deck(),
+        decks: plan.decks,
+        cards_per_deck: plan.cards_per_deck,
         faults: if options.fault_every > 0 {
             vec![pitwatch_sim::ShufflerFault {
                 fault: pitwatch_sim::ShufflerFaultKind::DeckShort,
@@ -509,9 +558,7 @@ fn simulated_shuffler(
         } else {
             Vec::new()
         },
-        // A shoe takes about a quarter of an hour at a dealer's pace (some 75 rounds of 12 s):
-        // a shuffle every 6 to 7 minutes leaves at least two per shoe, the latest loaded.
-        interval_ms: 6 * 60 * 1000,
+        interval_ms: plan.interval_ms,
     });
     SimDevice::start(config).map_err(|e| {
         internal(format!(
@@ -991,5 +1038,140 @@ mod honest {
         let replay = pitwatch_api::replay::rebuild(&store, &name).unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
         assert_eq!(replay.irregularities().count(), 0);
+    }
+}
+
+#[cfg(test)]
+mod poker {
+    use std::time::{Duration, Instant};
+
+    use pitwatch_api::dto::{ConsoleEntry, ErrorCode, GameRoundResult, PitUpdate, TablePlay};
+    use pitwatch_sim::Pace;
+
+    use crate::live::Desk;
+    use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
+
+    #[test]
+    fn the_demo_poker_table_deals_from_its_shuffler_and_takes_a_declared_misdeal() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("poker.db");
+        // The demo's poker table and a Baccarat table, on their own.
+        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        pit.tables
+            .retain(|t| t.name == "POK-1" || t.name == "BAC-1");
+        assert_eq!(pit.tables.len(), 2);
+        let options = DeskOptions {
+            // A shuffle every 2 minutes at a real pace: one every 0.6 s.
+            pace: Pace::Times(200.0),
+            fault_every: 0,
+            pit,
+            ..DeskOptions::demo(db.clone())
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        desk.login(DEMO_USER, DEMO_PASSWORD).expect("logs in");
+        let tile = |desk: &Desk| {
+            desk.overview()
+                .tables
+                .into_iter()
+                .find(|t| t.name == "POK-1")
+                .expect("the poker tile")
+        };
+        let first = tile(&desk);
+        match &first.play {
+            TablePlay::Poker(play) => assert_eq!(play.variant, "texas_holdem"),
+            other => panic!("{other:?}"),
+        }
+        // The shuffler's shuffles are the table's decks.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while tile(&desk).shoe < 2 {
+            assert!(Instant::now() < deadline, "two decks shuffled");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+
+        // A misdeal is a poker table's: refused elsewhere, and checked.
+        let misdeal = |reason: &str, seats: Vec<u8>, ruling: &str| ConsoleEntry::Misdeal {
+            reason: reason.into(),
+            seats,
+            ruling: ruling.into(),
+        };
+        let refused = desk
+            .record_console("BAC-1", &misdeal("d", vec![4], "misdeal"))
+            .expect_err("not a poker table");
+        assert_eq!(refused.code, ErrorCode::InvalidInput);
+        assert!(refused.message.contains("poker"), "{refused}");
+        for (entry, why) in [
+            (misdeal("z", vec![], "misdeal"), "z"),
+            (misdeal("d", vec![0], "misdeal"), "seat 0"),
+            (misdeal("d", vec![11], "misdeal"), "seat 11"),
+            (misdeal("d", vec![], "maybe"), "maybe"),
+        ] {
+            let error = desk.record_console("POK-1", &entry).expect_err(why);
+            assert_eq!(error.code, ErrorCode::InvalidInput, "{why}: {error}");
+            assert!(
+                error.message.contains(why.trim_start_matches("seat ")),
+                "{error}"
+            );
+        }
+
+        let seq = desk
+            .record_console("POK-1", &misdeal("D", vec![4, 2, 4], "misdeal"))
+            .expect("declared");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let raised = loop {
+            assert!(Instant::now() < deadline, "the declaration is an incident");
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(100))
+            {
+                if incident.code == "MISDEAL_DECLARED" {
+                    break incident;
+                }
+            }
+        };
+        assert_eq!(raised.table, "POK-1");
+        assert_eq!(raised.seq, seq);
+        assert_eq!(raised.rule, "Misdeal (d)");
+        let detail = desk.incident(raised.id).expect("the incident");
+        assert!(
+            detail.rule_texts.iter().any(|r| r
+                .text
+                .contains("deals a player out or deals an extra hand in")),
+            "{:?}",
+            detail.rule_texts
+        );
+        // The next shuffle closes the hand: the tile shows it misdealt by (d), for seats 2 and 4.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let hand = loop {
+            assert!(Instant::now() < deadline, "the hand closes");
+            if let TablePlay::Poker(play) = tile(&desk).play {
+                if let Some(hand) = play.hands.iter().find(|h| h.first_seq == seq) {
+                    break hand.clone();
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        assert_eq!(hand.misdeal.as_deref(), Some("d"));
+        assert_eq!(hand.declared.len(), 1);
+        assert_eq!(hand.declared[0].seats, [2, 4]);
+        // The incident's detail names its hand.
+        let detail = desk.incident(raised.id).expect("the incident");
+        match detail.round {
+            Some(GameRoundResult::Poker(h)) => assert_eq!(h.hand, hand.hand),
+            other => panic!("{other:?}"),
+        }
+        desk.stop();
+
+        // The record replays with the same verdicts.
+        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
+            .open(&db)
+            .expect("the record opens");
+        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
+        assert_eq!(
+            replay
+                .irregularities()
+                .map(|i| i.code.as_str().to_owned())
+                .collect::<Vec<_>>(),
+            ["MISDEAL_DECLARED"]
+        );
     }
 }
