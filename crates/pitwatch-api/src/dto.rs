@@ -1031,19 +1031,43 @@ pub struct DeckCheckView {
 }
 
 impl DeckCheckView {
-    /// The check a `deck_checked` event reports (`None` for any other event).
+    /// The check a `deck_checked` event reports, or a `shuffled` event from a counting shuffler
+    /// (its check in the event's `expected_cards`, `missing_cards`, … fields); `None` for any
+    /// other event.
     pub fn of(event: &pitwatch_model::TableEvent) -> Option<DeckCheckView> {
-        let pitwatch_model::EventKind::DeckChecked {
-            decks,
-            cards,
-            expected,
-            missing,
-            extra,
-            foreign,
-            ..
-        } = event.kind
-        else {
-            return None;
+        use pitwatch_model::EventKind;
+        let (decks, cards, expected, missing, extra, foreign) = match event.kind {
+            EventKind::DeckChecked {
+                decks,
+                cards,
+                expected,
+                missing,
+                extra,
+                foreign,
+                ..
+            } => (decks, cards, expected, missing, extra, foreign),
+            EventKind::Shuffled {
+                decks,
+                cards: Some(cards),
+                ..
+            } => {
+                let n = |key: &str| {
+                    event
+                        .extra
+                        .get(key)
+                        .and_then(serde_json::Value::as_u64)
+                        .and_then(|n| u32::try_from(n).ok())
+                };
+                (
+                    decks,
+                    cards,
+                    n("expected_cards")?,
+                    n("missing_cards").unwrap_or(0),
+                    n("extra_cards").unwrap_or(0),
+                    n("foreign_cards").unwrap_or(0),
+                )
+            }
+            _ => return None,
         };
         Some(DeckCheckView {
             decks,
