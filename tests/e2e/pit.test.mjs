@@ -104,13 +104,19 @@ test("the demo pit shows live rounds on every table", async () => {
   const site = await driver.find('[data-testid="site-name"]');
   assert.match(await driver.text(site), /Demo Casino/);
 
-  // Every tile has completed rounds and shows the cards of its round on the table.
+  // Every tile has completed rounds and shows the cards of its round on the table; a poker
+  // table whose only device is its shuffler has shuffled decks (a hand shows when it is played or
+  // declared, which a shuffler cannot report).
   await driver.waitFor(
     "a completed round at every table",
     async () => {
       const tiles = await driver.findAll('[data-testid="table-tile"]');
-      const rounds = await Promise.all(tiles.map((t) => driver.attribute(t, "data-rounds")));
-      return rounds.length === expected.length && rounds.every((r) => Number(r) >= 2);
+      const counts = await Promise.all(
+        tiles.map(async (t) =>
+          Number(await driver.attribute(t, (await driver.attribute(t, "data-game")) === "poker" ? "data-shoe" : "data-rounds")),
+        ),
+      );
+      return counts.length === expected.length && counts.every((n) => n >= 2);
     },
     60000,
   );
@@ -343,6 +349,45 @@ test("replay of the incident's shoe steps to its round and shows the cards that 
   await driver.click(await driver.find('[data-testid="next-round"]'));
   const after = await driver.text(await driver.find('[data-testid="replay-position"]'));
   assert.notEqual(after, before);
+});
+
+test("a poker table shows its shuffler's decks; a supervisor declares a misdeal with its reason", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  await driver.execute(`document.querySelector('[data-testid="table-tile"][data-table="POK-1"]').scrollIntoView();`);
+  const tile = await driver.waitFor("the poker tile", () => driver.find('[data-testid="table-tile"][data-table="POK-1"]'));
+  const tileText = await driver.text(tile);
+  assert.match(tileText, /Deck \d+/);
+  assert.match(tileText, /Texas Hold'em/);
+  assert.match(tileText, /Shuffler: (✓ 52 cards|⚠ 51 of 52)/);
+  await shot("pit-poker-tile.png");
+  await driver.clickCss('[data-testid="table-tile"][data-table="POK-1"]');
+  try {
+    await driver.waitFor("the poker table view", () => driver.find('[data-testid="table-view"][data-table="POK-1"]'));
+    await driver.waitFor("the console form", () => driver.find('[data-testid="misdeal-reason"]'));
+    await driver.execute(
+      `const set = (id, v) => { const e = document.querySelector('[data-testid="' + id + '"]'); e.value = v; e.dispatchEvent(new Event(e.tagName === "INPUT" ? "input" : "change")); };
+       set("misdeal-reason", "d"); set("misdeal-seats", "2, 4"); set("misdeal-ruling", "misdeal");`,
+    );
+    await driver.clickCss('[data-testid="console-form"] button[type="submit"]');
+    const done = await driver.waitFor("the declaration on record", () => driver.find('[data-testid="console-recorded"]'));
+    assert.match(await driver.text(done), /Recorded as event #\d+/);
+    // The declaration is an incident citing (d), listed at the table.
+    const listed = await driver.waitFor("the misdeal incident at the table", async () => {
+      const text = await driver.text(await driver.find('[data-testid="table-incidents"]'));
+      return /misdeal/i.test(text) && text;
+    }, 20000);
+    assert.match(listed, /misdeal/i);
+    // The next shuffle closes the hand: it shows misdealt by (d), declared for seats 2 and 4.
+    const hand = await driver.waitFor("the hand closed as a misdeal", async () => {
+      const text = await driver.text(await driver.find('[data-testid="hand-history"]'));
+      return /misdeal \(d\)/.test(text) && text;
+    }, 30000);
+    assert.match(hand, /\(d\) misdeal, seats 2, 4/);
+    await shot("poker-table.png");
+  } finally {
+    await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  }
 });
 
 test("a supervisor records at a table what the shoe cannot see", async () => {
