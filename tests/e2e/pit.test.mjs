@@ -104,19 +104,14 @@ test("the demo pit shows live rounds on every table", async () => {
   const site = await driver.find('[data-testid="site-name"]');
   assert.match(await driver.text(site), /Demo Casino/);
 
-  // Every tile has completed rounds and shows the cards of its round on the table; a poker
-  // table whose only device is its shuffler has shuffled decks (a hand shows when it is played or
-  // declared, which a shuffler cannot report).
+  // Every tile has completed rounds (a poker table's hands, from its dealer console) and shows the
+  // cards of its round on the table.
   await driver.waitFor(
     "a completed round at every table",
     async () => {
       const tiles = await driver.findAll('[data-testid="table-tile"]');
-      const counts = await Promise.all(
-        tiles.map(async (t) =>
-          Number(await driver.attribute(t, (await driver.attribute(t, "data-game")) === "poker" ? "data-shoe" : "data-rounds")),
-        ),
-      );
-      return counts.length === expected.length && counts.every((n) => n >= 2);
+      const rounds = await Promise.all(tiles.map((t) => driver.attribute(t, "data-rounds")));
+      return rounds.length === expected.length && rounds.every((r) => Number(r) >= 2);
     },
     60000,
   );
@@ -378,12 +373,13 @@ test("a poker table shows its shuffler's decks; a supervisor declares a misdeal 
       return /misdeal/i.test(text) && text;
     }, 20000);
     assert.match(listed, /misdeal/i);
-    // The next shuffle closes the hand: it shows misdealt by (d), declared for seats 2 and 4.
-    const hand = await driver.waitFor("the hand closed as a misdeal", async () => {
+    // The next shuffle closes the hand, with the declaration (whether the rule allows a misdeal
+    // then depends on how far the hand had gone: the engine's to judge).
+    const hand = await driver.waitFor("the hand closed with the declaration", async () => {
       const text = await driver.text(await driver.find('[data-testid="hand-history"]'));
-      return /misdeal \(d\)/.test(text) && text;
+      return /\(d\) misdeal, seats 2, 4/.test(text) && text;
     }, 30000);
-    assert.match(hand, /\(d\) misdeal, seats 2, 4/);
+    assert.match(hand, /seat|–/);
     await shot("poker-table.png");
   } finally {
     await driver.click(await driver.find('[data-testid="nav-pit"]'));

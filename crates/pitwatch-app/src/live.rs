@@ -120,30 +120,26 @@ impl Desk {
                 let rules = match rules {
                     GameBook::Baccarat(rules) => rules,
                     GameBook::Poker(book) => {
-                        // A poker table: its shuffler, the table's only device, shuffles a deck
-                        // for every hand (a Hold'em hand takes about two minutes at a real pace)
-                        // and checks it; a short deck at its third shuffle when the demo injects
-                        // faults, a misdeal (h).
-                        let composition = book.shoe.composition;
-                        let shuffler = simulated_shuffler(
-                            table,
-                            &table.devices[0],
-                            ShufflerPlan {
-                                decks: composition.decks,
-                                cards_per_deck: composition.kind.cards_per_deck(),
-                                interval_ms: 2 * 60 * 1000,
-                            },
-                            &options,
-                            seed,
-                        )?;
-                        let path = shuffler.path().unwrap_or_default().to_owned();
-                        sims.push(shuffler);
+                        let (device, more) = simulated_poker_table(table, &book, &options, seed)?;
+                        let path = device.path().unwrap_or_default().to_owned();
+                        let more_links = device
+                            .more_paths()
+                            .iter()
+                            .map(|p| {
+                                LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+                                    p.clone(),
+                                    9600,
+                                )))
+                            })
+                            .take(more)
+                            .collect();
+                        sims.push(device);
                         tables.push(MonitoredTable {
                             config: table.clone(),
                             link: LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
                                 path, 9600,
                             ))),
-                            more_links: Vec::new(),
+                            more_links,
                         });
                         continue;
                     }
@@ -512,6 +508,83 @@ fn fold_loop(
             return;
         }
     }
+}
+
+/// A simulated poker table: its shuffler (its first device) shuffles and checks a deck for every
+/// hand, a short deck at its third shuffle when the demo injects faults (misdeal (h)); with a
+/// dealer console as its second device, one simulated dealer drives both (so each hand's play
+/// follows its deck) and the console reports six players' blinds and actions, with a declared
+/// misdeal every `fault_every` hands when faults are on. Returns the device and how many more
+/// links it has.
+fn simulated_poker_table(
+    table: &pitwatch_api::pit::TableConfig,
+    book: &pitwatch_poker::Book,
+    options: &DeskOptions,
+    seed: u64,
+) -> Result<(SimDevice, usize), ApiError> {
+    use pitwatch_api::pit::DeviceRole;
+    let roles: Vec<DeviceRole> = table.devices.iter().map(|d| d.role).collect();
+    let composition = book.shoe.composition;
+    let shuffler = pitwatch_sim::ShufflerSim {
+        decks: composition.decks,
+        cards_per_deck: composition.kind.cards_per_deck(),
+        faults: if options.fault_every > 0 {
+            vec![pitwatch_sim::ShufflerFault {
+                fault: pitwatch_sim::ShufflerFaultKind::DeckShort,
+                shuffle: 3,
+            }]
+        } else {
+            Vec::new()
+        },
+        interval_ms: 5_000,
+    };
+    let config = match roles.as_slice() {
+        [DeviceRole::Shuffler] => {
+            // A shuffler alone: about two minutes a hand at a dealer's pace.
+            let mut shuffler = shuffler;
+            shuffler.interval_ms = 2 * 60 * 1000;
+            let mut config =
+                SimConfig::new(table.devices[0].protocol, pitwatch_rules::RuleBook::nz_baccarat());
+            config.shuffler = Some(shuffler);
+            config
+        }
+        [DeviceRole::Shuffler, DeviceRole::Console] => {
+            let mut config =
+                SimConfig::new(table.devices[0].protocol, pitwatch_rules::RuleBook::nz_baccarat());
+            let every = options.fault_every;
+            config.poker = Some(pitwatch_sim::PokerSim {
+                shuffler,
+                seats: 6,
+                misdeal_hands: if every > 0 {
+                    (1..=1000).map(|k| k * every).collect()
+                } else {
+                    Vec::new()
+                },
+            });
+            config
+        }
+        _ => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "table {}: a simulated poker table has a shuffler, or a shuffler and a dealer console",
+                    table.name
+                ),
+            ))
+        }
+    };
+    let mut config = config;
+    config.seed = seed ^ 0x504f_4b45;
+    config.pace = options.pace;
+    config.shoes = None;
+    config.endpoint = Endpoint::Pty;
+    let device = SimDevice::start(config).map_err(|e| {
+        internal(format!(
+            "table {}: the simulated poker table cannot start: {e}",
+            table.name
+        ))
+    })?;
+    Ok((device, roles.len() - 1))
 }
 
 /// What a simulated shuffler shuffles, and how often.
@@ -1003,9 +1076,8 @@ mod honest {
         // The demo's table with a shuffler beside its shoe, on its own.
         let mut pit = pitwatch_api::pit::PitConfig::demo();
         pit.tables.retain(|t| {
-            t.devices
-                .iter()
-                .any(|d| d.role == pitwatch_api::pit::DeviceRole::Shuffler)
+            let has = |role| t.devices.iter().any(|d| d.role == role);
+            has(pitwatch_api::pit::DeviceRole::Shoe) && has(pitwatch_api::pit::DeviceRole::Shuffler)
         });
         assert_eq!(pit.tables.len(), 1);
         let name = pit.tables[0].name.clone();
@@ -1173,5 +1245,77 @@ mod poker {
                 .collect::<Vec<_>>(),
             ["MISDEAL_DECLARED"]
         );
+    }
+
+    #[test]
+    fn the_demo_poker_tables_console_reports_each_hands_play_after_its_deck() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("poker-console.db");
+        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        pit.tables.retain(|t| t.name == "POK-1");
+        assert_eq!(pit.tables[0].devices.len(), 2, "a shuffler and a console");
+        let options = DeskOptions {
+            // About 100 s a hand at a dealer's pace: half a second here.
+            pace: Pace::Times(200.0),
+            fault_every: 3,
+            pit,
+            ..DeskOptions::demo(db.clone())
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(12);
+        let mut raised = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(100))
+            {
+                raised.push((incident.code, incident.rule));
+            }
+        }
+        let tile = desk
+            .overview()
+            .tables
+            .into_iter()
+            .find(|t| t.name == "POK-1")
+            .expect("the tile");
+        desk.stop();
+        let TablePlay::Poker(play) = tile.play else {
+            panic!("{:?}", tile.play)
+        };
+        // Hands with seats that acted; every third declared a misdeal (c) by the console, the
+        // third deck short (h); nothing else.
+        assert!(play.hands.len() >= 6, "{} hands", play.hands.len());
+        assert!(play
+            .hands
+            .iter()
+            .any(|h| h.seats.len() >= 2 && h.substantial_action_seq.is_some()));
+        assert!(
+            raised.contains(&(
+                "SHUFFLE_COUNT_MISMATCH".to_owned(),
+                "Misdeal (h)".to_owned()
+            )),
+            "{raised:?}"
+        );
+        assert!(
+            raised.contains(&("MISDEAL_DECLARED".to_owned(), "Misdeal (c)".to_owned())),
+            "{raised:?}"
+        );
+        assert!(
+            raised
+                .iter()
+                .all(|(code, _)| code == "SHUFFLE_COUNT_MISMATCH" || code == "MISDEAL_DECLARED"),
+            "{raised:?}"
+        );
+        assert_eq!(
+            raised
+                .iter()
+                .filter(|(code, _)| code == "SHUFFLE_COUNT_MISMATCH")
+                .count(),
+            1
+        );
+        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
+            .open(&db)
+            .expect("the record opens");
+        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
     }
 }
