@@ -49,22 +49,41 @@ fn total(t: Option<u8>) -> String {
 /// are chained and the carry into the shoe is checked against its chained fact; the derived
 /// `rounds` table is never printed unchecked). Without a shoe start on record, the whole table.
 fn replayed_rounds(store: &Store, name: &str, shoe: u32) -> Result<Vec<GameRound>, StoreError> {
-    let rounds: Vec<GameRound> = match crate::replay::replay_shoe(store, name, shoe) {
-        Ok(run) => run
-            .steps
+    let rounds_of = |run: crate::replay::ShoeRun| -> Vec<GameRound> {
+        run.steps
             .iter()
             .flat_map(|step| step.outputs.iter())
             .filter_map(|output| match output {
                 pitwatch_rules::TableOutput::Round(round) => Some(round.clone()),
                 _ => None,
             })
-            .collect(),
+            .collect()
+    };
+    let mut rounds: Vec<GameRound> = match crate::replay::replay_shoe(store, name, shoe) {
+        Ok(run) => rounds_of(run),
         Err(StoreError::NotFound(_)) => crate::replay::rebuild(store, name)?
             .rounds()
             .cloned()
             .collect(),
         Err(e) => return Err(e),
     };
+    // A round still open when the next shoe's shuffle came (a poker hand always is: it closes
+    // at the next deck's shuffle) is output by that shoe's events.
+    match crate::replay::replay_shoe(store, name, shoe.saturating_add(1)) {
+        Ok(next) => {
+            for round in rounds_of(next) {
+                if round.shoe() == shoe
+                    && !rounds
+                        .iter()
+                        .any(|r| r.shoe() == shoe && r.round() == round.round())
+                {
+                    rounds.push(round);
+                }
+            }
+        }
+        Err(StoreError::NotFound(_)) => {}
+        Err(e) => return Err(e),
+    }
     Ok(rounds.into_iter().filter(|r| r.shoe() == shoe).collect())
 }
 
@@ -114,8 +133,14 @@ fn poker_hands_table<'a>(hands: impl Iterator<Item = &'a pitwatch_poker::HandRec
                 .declared
                 .iter()
                 .map(|d| {
+                    let seats = if d.seats.is_empty() {
+                        "whole hand".to_owned()
+                    } else {
+                        let seats: Vec<String> = d.seats.iter().map(u8::to_string).collect();
+                        format!("seats {}", seats.join(", "))
+                    };
                     format!(
-                        "({}) {}",
+                        "({}) {}, {seats}",
                         d.reason.as_str(),
                         d.ruling.as_str().replace('_', " ")
                     )
@@ -808,8 +833,9 @@ fn shuffle_blocks(store: &Store, table: TableId, shoe: u32) -> Result<Vec<Block>
     let judged = crate::shuffle::recorded_shoe_shuffles(store, table, &[shoe])?;
     let Some(judged) = judged.first() else {
         blocks.push(Block::Paragraph {
-            text: "Not analysed: the table's shuffler is continuous, or the shoe's start is not \
-                   on record."
+            text: "Not analysed: the analysis is of Baccarat shoes (its thresholds are a Baccarat \
+                   rule book's), and this table's shuffler is continuous, its game another, or \
+                   the shoe's start is not on record."
                 .into(),
         });
         return Ok(blocks);

@@ -298,4 +298,8 @@ fn a_poker_table_with_a_shuffler_and_a_console_flags_a_short_deck_and_a_declared
         text.contains("deals a player out or deals an extra hand in"),
         "the report quotes rule (d): {text}"
     );
+    // …and shows the hand it was declared in (closed by the next deck's shuffle), with the
+    // declaration.
+    assert!(text.contains("(d) misdeal, seats 4"), "{text}");
+    assert!(text.contains("misdeal (d)"), "{text}");
 }
