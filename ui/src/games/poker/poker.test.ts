@@ -34,7 +34,8 @@ describe("poker view logic", () => {
   it("says how a hand ended, a misdeal first", () => {
     expect(handOutcome(hand({ misdeal: "h", defectiveDeck: true }))).toEqual({ text: "misdeal (h)", tone: "bad" });
     expect(handOutcome(hand({ defectiveDeck: true }))).toEqual({ text: "defective deck", tone: "bad" });
-    expect(handOutcome(hand({ complete: false })).text).toBe("being dealt");
+    expect(handOutcome(hand({ complete: false }), true).text).toBe("being dealt");
+    expect(handOutcome(hand({ complete: false })).text).toBe("cut off");
     expect(handOutcome(hand()).text).toBe("no play seen");
     const seat = { seat: 1, cards: 2, faceUp: 0, acted: true, folded: false };
     expect(handOutcome(hand({ seats: [seat] }))).toEqual({ text: "dealt", tone: "ok" });
@@ -43,6 +44,7 @@ describe("poker view logic", () => {
   it("labels seats, declarations and variants as people say them", () => {
     expect(seatLabel({ seat: 3, cards: 2, faceUp: 0, acted: true, folded: false })).toBe("3: 2 cards · acted");
     expect(seatLabel({ seat: 5, cards: 1, faceUp: 1, acted: false, folded: true })).toBe("5: 1 card, 1 up · folded");
+    expect(seatLabel({ seat: 2, cards: 0, faceUp: 0, acted: false, folded: true })).toBe("seat 2 · folded");
     expect(declaredLabel({ reason: "d", seats: [2, 4], ruling: "misdeal" })).toBe("(d) misdeal, seats 2, 4");
     expect(declaredLabel({ reason: "f", seats: [], ruling: "dead_hand" })).toBe("(f) dead hand, whole hand");
     expect(variantLabel("seven_card_stud")).toBe("Seven Card Stud");

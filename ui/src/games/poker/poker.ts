@@ -53,21 +53,25 @@ export function parseSeats(text: string): number[] | null {
   return seats.sort((a, b) => a - b);
 }
 
-/** A seat in a few characters: "3: 2 cards", with face-up cards, acting and folding noted. */
+/** A seat in a few characters: "3: 2 cards", with face-up cards, acting and folding noted; a
+ * seat whose cards no device reports (a console reports play only) is "seat 3 · acted". */
 export function seatLabel(seat: PokerSeat): string {
+  const state = seat.folded ? " · folded" : seat.acted ? " · acted" : "";
+  if (seat.cards === 0) return `seat ${seat.seat}${state}`;
   const cards = `${seat.cards} card${seat.cards === 1 ? "" : "s"}`;
   const up = seat.faceUp > 0 ? `, ${seat.faceUp} up` : "";
-  const state = seat.folded ? " · folded" : seat.acted ? " · acted" : "";
   return `${seat.seat}: ${cards}${up}${state}`;
 }
 
 export type HandTone = "ok" | "bad" | "open" | "muted";
 
-/** How a hand ended, for a badge: dealt, misdeal (x), defective deck, cut off, or being dealt. */
-export function handOutcome(hand: PokerHand): { text: string; tone: HandTone } {
+/** How a hand stands, for a badge: misdeal (x), defective deck, being dealt (the hand on the
+ * table), cut off (closed when the stream was cut off: a restart, a lost link), dealt. */
+export function handOutcome(hand: PokerHand, onTable = false): { text: string; tone: HandTone } {
   if (hand.misdeal) return { text: `misdeal (${hand.misdeal})`, tone: "bad" };
   if (hand.defectiveDeck) return { text: "defective deck", tone: "bad" };
-  if (!hand.complete) return { text: "being dealt", tone: "open" };
+  if (onTable) return { text: "being dealt", tone: "open" };
+  if (!hand.complete) return { text: "cut off", tone: "muted" };
   if (hand.seats.length === 0 && hand.declared.length === 0) return { text: "no play seen", tone: "muted" };
   return { text: "dealt", tone: "ok" };
 }
