@@ -1285,11 +1285,7 @@ mod poker {
         // third deck short (h); nothing else.
         assert!(play.hands.len() >= 6, "{} hands", play.hands.len());
         // Every hand shown closed at its next deck's shuffle, none cut off.
-        assert!(
-            play.hands.iter().all(|h| h.complete),
-            "{:#?}",
-            play.hands
-        );
+        assert!(play.hands.iter().all(|h| h.complete), "{:#?}", play.hands);
         assert!(play
             .hands
             .iter()

@@ -190,6 +190,7 @@ impl Surveillance {
                 }
                 Err(match e {
                     SyncError::Invalid(message) => ApiError::new(ErrorCode::Conflict, message),
+                    SyncError::NotFound(message) => ApiError::new(ErrorCode::NotFound, message),
                     other => unavailable(&self.url, &other),
                 })
             }
