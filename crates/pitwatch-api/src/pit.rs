@@ -811,7 +811,8 @@ mod tests {
             .tables
             .iter()
             .filter(|t| {
-                t.devices.len() > 1 && t.devices.iter().any(|d| d.role == DeviceRole::Shuffler)
+                let has = |role| t.devices.iter().any(|d| d.role == role);
+                has(DeviceRole::Shoe) && has(DeviceRole::Shuffler)
             })
             .collect();
         assert_eq!(beside.len(), 1);
@@ -822,15 +823,22 @@ mod tests {
                 ..
             })
         ));
-        // A poker table whose shuffler is its only device.
+        // A poker table: its shuffler (its main device, not beside a shoe) and a dealer console.
         let poker: Vec<&TableConfig> = pit
             .tables
             .iter()
             .filter(|t| t.game == Game::Poker)
             .collect();
         assert_eq!(poker.len(), 1);
-        assert_eq!(poker[0].devices.len(), 1);
-        assert_eq!(poker[0].devices[0].role, DeviceRole::Shuffler);
+        let roles: Vec<DeviceRole> = poker[0].devices.iter().map(|d| d.role).collect();
+        assert_eq!(roles, [DeviceRole::Shuffler, DeviceRole::Console]);
+        assert!(matches!(
+            poker[0].devices[0].protocol,
+            ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
+                beside_shoe: false,
+                ..
+            })
+        ));
     }
 
     #[test]
