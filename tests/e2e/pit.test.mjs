@@ -104,7 +104,8 @@ test("the demo pit shows live rounds on every table", async () => {
   const site = await driver.find('[data-testid="site-name"]');
   assert.match(await driver.text(site), /Demo Casino/);
 
-  // Every tile has completed rounds and shows the cards of its round on the table.
+  // Every tile has completed rounds (a poker table's hands, from its dealer console) and shows the
+  // cards of its round on the table.
   await driver.waitFor(
     "a completed round at every table",
     async () => {
@@ -343,6 +344,46 @@ test("replay of the incident's shoe steps to its round and shows the cards that 
   await driver.click(await driver.find('[data-testid="next-round"]'));
   const after = await driver.text(await driver.find('[data-testid="replay-position"]'));
   assert.notEqual(after, before);
+});
+
+test("a poker table shows its shuffler's decks; a supervisor declares a misdeal with its reason", async () => {
+  const { driver } = harness;
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  await driver.execute(`document.querySelector('[data-testid="table-tile"][data-table="POK-1"]').scrollIntoView();`);
+  const tile = await driver.waitFor("the poker tile", () => driver.find('[data-testid="table-tile"][data-table="POK-1"]'));
+  const tileText = await driver.text(tile);
+  assert.match(tileText, /Deck \d+/);
+  assert.match(tileText, /Texas Hold'em/);
+  assert.match(tileText, /Shuffler: (✓ 52 cards|⚠ 51 of 52)/);
+  await shot("pit-poker-tile.png");
+  await driver.clickCss('[data-testid="table-tile"][data-table="POK-1"]');
+  try {
+    await driver.waitFor("the poker table view", () => driver.find('[data-testid="table-view"][data-table="POK-1"]'));
+    await driver.waitFor("the console form", () => driver.find('[data-testid="misdeal-reason"]'));
+    await driver.execute(
+      `const set = (id, v) => { const e = document.querySelector('[data-testid="' + id + '"]'); e.value = v; e.dispatchEvent(new Event(e.tagName === "INPUT" ? "input" : "change")); };
+       set("misdeal-reason", "d"); set("misdeal-seats", "2, 4"); set("misdeal-ruling", "misdeal");`,
+    );
+    await driver.clickCss('[data-testid="console-form"] button[type="submit"]');
+    const done = await driver.waitFor("the declaration on record", () => driver.find('[data-testid="console-recorded"]'));
+    assert.match(await driver.text(done), /Recorded as event #\d+/);
+    // The declaration is an incident citing (d), listed at the table.
+    const listed = await driver.waitFor("the misdeal incident at the table", async () => {
+      const text = await driver.text(await driver.find('[data-testid="table-incidents"]'));
+      return /misdeal/i.test(text) && text;
+    }, 20000);
+    assert.match(listed, /misdeal/i);
+    // The next shuffle closes the hand, with the declaration (whether the rule allows a misdeal
+    // then depends on how far the hand had gone: the engine's to judge).
+    const hand = await driver.waitFor("the hand closed with the declaration", async () => {
+      const text = await driver.text(await driver.find('[data-testid="hand-history"]'));
+      return /\(d\) misdeal, seats 2, 4/.test(text) && text;
+    }, 30000);
+    assert.match(hand, /seat|–/);
+    await shot("poker-table.png");
+  } finally {
+    await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  }
 });
 
 test("a supervisor records at a table what the shoe cannot see", async () => {

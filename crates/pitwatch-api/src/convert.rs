@@ -6,8 +6,9 @@ use pitwatch_rules::RoundRecord;
 use pitwatch_store::Status;
 
 use crate::dto::{
-    BlackjackBox, BlackjackHand, BlackjackRound, GameRoundResult, HandOutcome, IncidentRow,
-    IncidentStatus, RoundOutcome, RoundResult, Severity, SideBetResult,
+    BlackjackBox, BlackjackHand, BlackjackRound, DeclaredMisdeal, GameRoundResult, HandOutcome,
+    IncidentRow, IncidentStatus, PokerHand, PokerSeat, RoundOutcome, RoundResult, Severity,
+    SideBetResult,
 };
 use crate::game::GameRound;
 
@@ -115,11 +116,49 @@ pub fn blackjack_round(record: &pitwatch_blackjack::RoundRecord) -> BlackjackRou
     }
 }
 
+/// A poker hand as the window shows it.
+pub fn poker_hand(record: &pitwatch_poker::HandRecord) -> PokerHand {
+    PokerHand {
+        variant: record.variant.clone(),
+        hand: record.hand,
+        shoe: record.shoe,
+        round: record.round,
+        seats: record
+            .seats
+            .iter()
+            .map(|s| PokerSeat {
+                seat: s.seat,
+                cards: s.cards,
+                face_up: s.face_up,
+                acted: s.acted,
+                folded: s.folded,
+            })
+            .collect(),
+        misdeal: record.misdeal.map(|m| m.as_str().to_owned()),
+        declared: record
+            .declared
+            .iter()
+            .map(|d| DeclaredMisdeal {
+                reason: d.reason.as_str().to_owned(),
+                seats: d.seats.clone(),
+                ruling: d.ruling.as_str().to_owned(),
+                seq: d.seq,
+            })
+            .collect(),
+        substantial_action_seq: record.substantial_action_seq,
+        defective_deck: record.defective_deck,
+        complete: record.complete,
+        first_seq: record.first_seq,
+        last_seq: record.last_seq,
+    }
+}
+
 /// A round of any game as the window shows it.
 pub fn game_round(round: &GameRound) -> GameRoundResult {
     match round {
         GameRound::Baccarat(r) => GameRoundResult::Baccarat(round_result(r)),
         GameRound::Blackjack(r) => GameRoundResult::Blackjack(blackjack_round(r)),
+        GameRound::Poker(r) => GameRoundResult::Poker(poker_hand(r)),
     }
 }
 
@@ -302,7 +341,63 @@ pub fn stored_round(body: &str) -> Option<GameRoundResult> {
         Some("blackjack" | "pontoon") => {
             Some(GameRoundResult::Blackjack(stored_blackjack_round(&v)))
         }
+        Some("poker") => Some(GameRoundResult::Poker(stored_poker_hand(&v))),
         _ => stored_baccarat_round(&v).map(GameRoundResult::Baccarat),
+    }
+}
+
+/// A poker hand as stored, read back tolerantly.
+fn stored_poker_hand(v: &serde_json::Value) -> PokerHand {
+    let num = |v: &serde_json::Value, key: &str| v.get(key).and_then(|n| n.as_u64());
+    let small = |v: &serde_json::Value, key: &str| {
+        num(v, key).and_then(|n| u8::try_from(n).ok()).unwrap_or(0)
+    };
+    let flag =
+        |v: &serde_json::Value, key: &str| v.get(key).and_then(|b| b.as_bool()).unwrap_or(false);
+    let text =
+        |v: &serde_json::Value, key: &str| v.get(key).and_then(|t| t.as_str()).map(str::to_owned);
+    let list = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(|l| l.as_array())
+            .cloned()
+            .unwrap_or_default()
+    };
+    let u32_of = |v: &serde_json::Value, key: &str| {
+        num(v, key).and_then(|n| u32::try_from(n).ok()).unwrap_or(0)
+    };
+    PokerHand {
+        variant: text(v, "variant").unwrap_or_default(),
+        hand: u32_of(v, "hand"),
+        shoe: u32_of(v, "shoe"),
+        round: u32_of(v, "round"),
+        seats: list(v, "seats")
+            .iter()
+            .map(|s| PokerSeat {
+                seat: small(s, "seat"),
+                cards: small(s, "cards"),
+                face_up: small(s, "face_up"),
+                acted: flag(s, "acted"),
+                folded: flag(s, "folded"),
+            })
+            .collect(),
+        misdeal: text(v, "misdeal"),
+        declared: list(v, "declared")
+            .iter()
+            .map(|d| DeclaredMisdeal {
+                reason: text(d, "reason").unwrap_or_default(),
+                seats: list(d, "seats")
+                    .iter()
+                    .filter_map(|n| n.as_u64().and_then(|n| u8::try_from(n).ok()))
+                    .collect(),
+                ruling: text(d, "ruling").unwrap_or_default(),
+                seq: num(d, "seq").unwrap_or(0),
+            })
+            .collect(),
+        substantial_action_seq: num(v, "substantial_action_seq"),
+        defective_deck: flag(v, "defective_deck"),
+        complete: flag(v, "complete"),
+        first_seq: num(v, "first_seq").unwrap_or(0),
+        last_seq: num(v, "last_seq").unwrap_or(0),
     }
 }
 

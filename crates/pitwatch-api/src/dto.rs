@@ -154,6 +154,8 @@ pub enum TablePlay {
     /// A Blackjack or Pontoon table (the tile's `game` says which): the round on the table and
     /// the shoe's last rounds.
     Blackjack(BlackjackPlay),
+    /// A poker table: the hand on the table and the last hands.
+    Poker(PokerPlay),
 }
 
 impl TablePlay {
@@ -162,6 +164,7 @@ impl TablePlay {
         match self {
             TablePlay::Baccarat(play) => play.rounds.len(),
             TablePlay::Blackjack(play) => play.rounds.len(),
+            TablePlay::Poker(play) => play.hands.len(),
         }
     }
 
@@ -170,6 +173,7 @@ impl TablePlay {
         match game {
             Game::Baccarat => TablePlay::Baccarat(BaccaratPlay::default()),
             Game::Blackjack | Game::Pontoon => TablePlay::Blackjack(BlackjackPlay::default()),
+            Game::Poker => TablePlay::Poker(PokerPlay::default()),
         }
     }
 }
@@ -293,6 +297,82 @@ pub struct SideBetResult {
     pub pays: Option<String>,
 }
 
+/// A poker table's play.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerPlay {
+    /// The variant dealt (`texas_holdem`).
+    pub variant: String,
+    /// The hand being dealt (`complete: false`), else the last one closed.
+    pub current: Option<PokerHand>,
+    /// The last hands closed, oldest first: at most [`POKER_HANDS_KEPT`].
+    pub hands: Vec<PokerHand>,
+}
+
+/// How many of a table's last hands a poker tile carries (a hand is one shuffle: the tile keeps
+/// the last few; the record keeps them all).
+pub const POKER_HANDS_KEPT: usize = 12;
+
+/// A poker hand as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerHand {
+    /// The variant's id (`texas_holdem`).
+    pub variant: String,
+    /// The hand's number at the table, from 1.
+    pub hand: u32,
+    /// The deck (shuffle) it was dealt from.
+    pub shoe: u32,
+    /// Its place among that deck's hands (1 unless a hand was dealt without a shuffle).
+    pub round: u32,
+    /// The seats dealt to or acting.
+    pub seats: Vec<PokerSeat>,
+    /// The misdeal's reason letter (`h`), if the hand is a misdeal.
+    pub misdeal: Option<String>,
+    /// Misdeals and rulings a supervisor declared in the hand.
+    pub declared: Vec<DeclaredMisdeal>,
+    /// `seq` at which substantial action was reached, if it was.
+    pub substantial_action_seq: Option<u64>,
+    /// Whether the deck's check before the hand failed.
+    pub defective_deck: bool,
+    /// Whether the hand is closed (false while it is dealt, or when the stream was cut off).
+    pub complete: bool,
+    /// `seq` of the hand's first event.
+    pub first_seq: u64,
+    /// `seq` of its last event.
+    pub last_seq: u64,
+}
+
+/// One seat's part of a poker hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerSeat {
+    /// The seat, from 1.
+    pub seat: u8,
+    /// Cards dealt to it.
+    pub cards: u8,
+    /// Of those, face up.
+    pub face_up: u8,
+    /// Whether the player acted (a blind is not acting).
+    pub acted: bool,
+    /// Whether the player folded.
+    pub folded: bool,
+}
+
+/// A misdeal or ruling a supervisor declared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclaredMisdeal {
+    /// The reason's letter (`a` to `l`).
+    pub reason: String,
+    /// The seats affected.
+    pub seats: Vec<u8>,
+    /// `misdeal`, `dead_hand`, `void_hand` or `played_out`.
+    pub ruling: String,
+    /// Its `seq`.
+    pub seq: u64,
+}
+
 /// A round of any game, tagged by game (an incident's round).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "game", rename_all = "snake_case")]
@@ -301,6 +381,8 @@ pub enum GameRoundResult {
     Baccarat(RoundResult),
     /// A Blackjack or Pontoon round.
     Blackjack(BlackjackRound),
+    /// A poker hand.
+    Poker(PokerHand),
 }
 
 impl GameRoundResult {
@@ -309,6 +391,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.shoe,
             GameRoundResult::Blackjack(r) => r.shoe,
+            GameRoundResult::Poker(r) => r.shoe,
         }
     }
 
@@ -317,6 +400,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.round,
             GameRoundResult::Blackjack(r) => r.round,
+            GameRoundResult::Poker(r) => r.round,
         }
     }
 
@@ -325,6 +409,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.first_seq,
             GameRoundResult::Blackjack(r) => r.first_seq,
+            GameRoundResult::Poker(r) => r.first_seq,
         }
     }
 
@@ -333,6 +418,7 @@ impl GameRoundResult {
         match self {
             GameRoundResult::Baccarat(r) => r.last_seq,
             GameRoundResult::Blackjack(r) => r.last_seq,
+            GameRoundResult::Poker(r) => r.last_seq,
         }
     }
 }
@@ -747,6 +833,15 @@ pub enum ConsoleEntry {
     CardsReplaced,
     /// The table was left vacant.
     TableVacant,
+    /// A supervisor declares a misdeal (or rules that there is none) at a poker table.
+    Misdeal {
+        /// The book's lettered reason, `a` to `l`.
+        reason: String,
+        /// The seats affected (empty: the whole hand).
+        seats: Vec<u8>,
+        /// `misdeal`, `dead_hand`, `void_hand` or `played_out`.
+        ruling: String,
+    },
     /// A step of preparing the cards before loading them was done (`chemmy`, `stacking` or
     /// `riffle`; Pontoon 6.4).
     ShuffleStep {
@@ -809,6 +904,8 @@ pub enum ReplayPlay {
     Baccarat(BaccaratStep),
     /// A Blackjack or Pontoon table.
     Blackjack(BlackjackStep),
+    /// A poker table.
+    Poker(PokerStep),
 }
 
 /// A Baccarat table just after an event of a replay.
@@ -827,6 +924,16 @@ pub struct BaccaratStep {
     pub burn_done: bool,
     /// The round this event completed, if it did.
     pub completed: Option<RoundResult>,
+}
+
+/// A poker table just after an event of a replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PokerStep {
+    /// The hand being dealt, if one is.
+    pub hand: Option<PokerHand>,
+    /// The hand this event closed, if it did.
+    pub completed: Option<PokerHand>,
 }
 
 /// A Blackjack or Pontoon table just after an event of a replay.
@@ -950,19 +1057,43 @@ pub struct DeckCheckView {
 }
 
 impl DeckCheckView {
-    /// The check a `deck_checked` event reports (`None` for any other event).
+    /// The check a `deck_checked` event reports, or a `shuffled` event from a counting shuffler
+    /// (its check in the event's `expected_cards`, `missing_cards`, … fields); `None` for any
+    /// other event.
     pub fn of(event: &pitwatch_model::TableEvent) -> Option<DeckCheckView> {
-        let pitwatch_model::EventKind::DeckChecked {
-            decks,
-            cards,
-            expected,
-            missing,
-            extra,
-            foreign,
-            ..
-        } = event.kind
-        else {
-            return None;
+        use pitwatch_model::EventKind;
+        let (decks, cards, expected, missing, extra, foreign) = match event.kind {
+            EventKind::DeckChecked {
+                decks,
+                cards,
+                expected,
+                missing,
+                extra,
+                foreign,
+                ..
+            } => (decks, cards, expected, missing, extra, foreign),
+            EventKind::Shuffled {
+                decks,
+                cards: Some(cards),
+                ..
+            } => {
+                let n = |key: &str| {
+                    event
+                        .extra
+                        .get(key)
+                        .and_then(serde_json::Value::as_u64)
+                        .and_then(|n| u32::try_from(n).ok())
+                };
+                (
+                    decks,
+                    cards,
+                    n("expected_cards")?,
+                    n("missing_cards").unwrap_or(0),
+                    n("extra_cards").unwrap_or(0),
+                    n("foreign_cards").unwrap_or(0),
+                )
+            }
+            _ => return None,
         };
         Some(DeckCheckView {
             decks,
@@ -1030,17 +1161,28 @@ impl From<&TableConfig> for TableTile {
             cards_dealt: 0,
             cards_left: None,
             cutting_card_out: false,
-            play: TablePlay::empty(table.game),
+            play: match table.game {
+                // The variant dealt is the book's (or the table's): shown before the first hand.
+                Game::Poker => TablePlay::Poker(PokerPlay {
+                    variant: table
+                        .rule_book()
+                        .ok()
+                        .and_then(|book| book.poker().map(|p| p.variant.id.clone()))
+                        .unwrap_or_default(),
+                    ..PokerPlay::default()
+                }),
+                game => TablePlay::empty(game),
+            },
             incidents: SeverityCounts::default(),
             last_shuffle: None,
-            shuffle_steps: match crate::game::GameBook::load(&table.rules) {
-                Ok(crate::game::GameBook::Blackjack(book)) => book
-                    .shuffle_steps
-                    .iter()
-                    .map(|s| s.as_str().to_owned())
-                    .collect(),
+            shuffle_steps: match table.rule_book() {
+                Ok(crate::game::GameBook::Baccarat(book)) => book.shuffle_steps().to_vec(),
+                Ok(crate::game::GameBook::Blackjack(book)) => book.shuffle_steps.clone(),
                 _ => Vec::new(),
-            },
+            }
+            .iter()
+            .map(|s| s.as_str().to_owned())
+            .collect(),
         }
     }
 }
@@ -1176,7 +1318,7 @@ pub struct CentralPit {
 pub struct CentralTable {
     /// The table's name.
     pub name: String,
-    /// Its game (`baccarat`, `blackjack`, `pontoon`).
+    /// Its game (`baccarat`, `blackjack`, `pontoon`, `poker`).
     pub game: String,
     /// Its rule book.
     pub rule_book: String,
@@ -1240,6 +1382,10 @@ pub fn typescript_bindings() -> String {
         BlackjackHand::decl(&cfg),
         HandOutcome::decl(&cfg),
         SideBetResult::decl(&cfg),
+        PokerPlay::decl(&cfg),
+        PokerHand::decl(&cfg),
+        PokerSeat::decl(&cfg),
+        DeclaredMisdeal::decl(&cfg),
         GameRoundResult::decl(&cfg),
         LiveRound::decl(&cfg),
         RoundResult::decl(&cfg),
@@ -1268,6 +1414,7 @@ pub fn typescript_bindings() -> String {
         ReplayPlay::decl(&cfg),
         BaccaratStep::decl(&cfg),
         BlackjackStep::decl(&cfg),
+        PokerStep::decl(&cfg),
         ApiError::decl(&cfg),
         ErrorCode::decl(&cfg),
         ShiftQuery::decl(&cfg),

@@ -1,19 +1,23 @@
 //! The game a table runs, chosen by its rule book's `game`: Baccarat's engine
-//! (`pitwatch-rules`) or the Blackjack and Pontoon engine (`pitwatch-blackjack`), behind one enum
+//! (`pitwatch-rules`), the Blackjack and Pontoon engine (`pitwatch-blackjack`) or the poker
+//! engine (`pitwatch-poker`), behind one enum
 //! so the recorder, the monitor, replay and reports follow a table of any of these games the same
 //! way. Rounds, outputs and views say which game they are about ([`GameRound`], [`GameView`]).
 //!
 //! A Baccarat table's outputs serialise exactly as Baccarat's own (`GameRound` is untagged and a
 //! Baccarat round is its `RoundRecord`), so Baccarat's record and replay output do not change;
-//! a Blackjack round carries its own `game` field.
+//! a Blackjack round and a poker hand carry their own `game` field.
 
 use pitwatch_blackjack as blackjack;
 use pitwatch_model::TableEvent;
+use pitwatch_poker as poker;
 use pitwatch_rules::{Carry, Engine, Game as _, RuleBook, TableOutput, TableView};
 use serde::Serialize;
 
 /// How a table's deck count ends a rule book's reference (`nz-blackjack;decks=6`).
 const DECKS: &str = ";decks=";
+/// How a poker table's variant ends a rule book's reference (`nz-poker;variant=seven_card_stud`).
+const VARIANT: &str = ";variant=";
 
 /// A rule book of any game a table can run.
 #[derive(Debug, Clone)]
@@ -22,6 +26,8 @@ pub enum GameBook {
     Baccarat(RuleBook),
     /// A Blackjack or Pontoon book (`nz-blackjack`, `nz-pontoon`).
     Blackjack(Box<blackjack::Book>),
+    /// A poker book (`nz-poker`), dealing one of its variants.
+    Poker(Box<poker::Book>),
 }
 
 impl From<RuleBook> for GameBook {
@@ -36,6 +42,12 @@ impl From<blackjack::Book> for GameBook {
     }
 }
 
+impl From<poker::Book> for GameBook {
+    fn from(book: poker::Book) -> GameBook {
+        GameBook::Poker(Box::new(book))
+    }
+}
+
 /// The `game` a rule book's `[book]` table names (`None` when it names none: a Baccarat book,
 /// whose format predates the field).
 fn declared_game(text: &str) -> Option<String> {
@@ -43,15 +55,43 @@ fn declared_game(text: &str) -> Option<String> {
     value.get("book")?.get("game")?.as_str().map(str::to_owned)
 }
 
-/// Splits `reference` into the book's name or path and the table's deck count, if any.
-fn split_decks(reference: &str) -> Result<(&str, Option<u8>), String> {
-    match reference.rsplit_once(DECKS) {
-        None => Ok((reference, None)),
-        Some((name, decks)) => decks
-            .trim()
-            .parse()
-            .map(|d| (name, Some(d)))
-            .map_err(|_| format!("{reference}: {decks:?} is not a number of decks")),
+/// A rule book's reference taken apart: the book's name or path, the table's deck count and
+/// (poker) the variant dealt, when it gives them (`nz-poker;variant=draw`, `nz-baccarat;decks=6`).
+struct Reference<'a> {
+    name: &'a str,
+    decks: Option<u8>,
+    variant: Option<&'a str>,
+}
+
+/// Splits `reference` into the book's name or path, the table's deck count and the variant.
+fn split_reference(reference: &str) -> Result<Reference<'_>, String> {
+    let mut name = reference;
+    let mut decks = None;
+    let mut variant = None;
+    loop {
+        if let Some((head, v)) = name.rsplit_once(VARIANT) {
+            if variant.is_none() && !v.contains(';') {
+                variant = Some(v.trim());
+                name = head;
+                continue;
+            }
+        }
+        if let Some((head, d)) = name.rsplit_once(DECKS) {
+            if decks.is_none() && !d.contains(';') {
+                decks = Some(
+                    d.trim()
+                        .parse()
+                        .map_err(|_| format!("{reference}: {d:?} is not a number of decks"))?,
+                );
+                name = head;
+                continue;
+            }
+        }
+        return Ok(Reference {
+            name,
+            decks,
+            variant,
+        });
     }
 }
 
@@ -59,19 +99,28 @@ impl GameBook {
     /// A built-in book by id or a rule book file, of any game, either ending in `;decks=N` for a
     /// table whose shoe holds N decks (a book's [`GameBook::reference`] loads back as the book).
     pub fn load(reference: &str) -> Result<GameBook, String> {
-        let (name, decks) = split_decks(reference)?;
+        let parts = split_reference(reference)?;
+        let name = parts.name;
         if let Some(text) = blackjack::Book::builtin_text(name) {
-            return GameBook::blackjack_from(text, name, decks);
+            return GameBook::from_parts(text, &parts);
+        }
+        if let Some(text) = poker::Book::builtin_text(name) {
+            return GameBook::from_parts(text, &parts);
         }
         if RuleBook::builtin(name).is_none() {
             if let Ok(text) = std::fs::read_to_string(name) {
                 if matches!(
                     declared_game(&text).as_deref(),
-                    Some("blackjack" | "pontoon")
+                    Some("blackjack" | "pontoon" | "poker")
                 ) {
-                    return GameBook::blackjack_from(&text, name, decks);
+                    return GameBook::from_parts(&text, &parts);
                 }
             }
+        }
+        if parts.variant.is_some() {
+            return Err(format!(
+                "{reference}: a variant is for a poker rule book (nz-poker)"
+            ));
         }
         RuleBook::load(reference)
             .map(GameBook::Baccarat)
@@ -83,7 +132,11 @@ impl GameBook {
                     reason,
                 } => pitwatch_rules::LoadError::NotFound {
                     name,
-                    builtin: format!("{builtin}, {}", blackjack::book::BUILTIN.join(", ")),
+                    builtin: format!(
+                        "{builtin}, {}, {}",
+                        blackjack::book::BUILTIN.join(", "),
+                        poker::book::BUILTIN.join(", ")
+                    ),
                     reason,
                 }
                 .to_string(),
@@ -94,12 +147,17 @@ impl GameBook {
     /// The book of `text` (a book's TOML as the record keeps it), with the deck count of
     /// `reference` when it gives one.
     pub fn from_text(text: &str, reference: &str) -> Result<GameBook, String> {
-        let (name, decks) = split_decks(reference)?;
+        let parts = split_reference(reference)?;
         match declared_game(text).as_deref() {
-            Some("blackjack" | "pontoon") => GameBook::blackjack_from(text, name, decks),
+            Some("blackjack" | "pontoon" | "poker") => GameBook::from_parts(text, &parts),
             _ => {
+                if parts.variant.is_some() {
+                    return Err(format!(
+                        "{reference}: a variant is for a poker rule book (nz-poker)"
+                    ));
+                }
                 let book = RuleBook::from_toml(text, reference).map_err(|e| e.to_string())?;
-                match decks {
+                match parts.decks {
                     None => Ok(GameBook::Baccarat(book)),
                     Some(decks) => book.with_decks(decks).map(GameBook::Baccarat),
                 }
@@ -107,9 +165,32 @@ impl GameBook {
         }
     }
 
-    fn blackjack_from(text: &str, name: &str, decks: Option<u8>) -> Result<GameBook, String> {
+    /// A Blackjack, Pontoon or poker book from its text, with the reference's deck count and
+    /// variant.
+    fn from_parts(text: &str, parts: &Reference<'_>) -> Result<GameBook, String> {
+        let name = parts.name;
+        if declared_game(text).as_deref() == Some("poker") {
+            if parts.decks.is_some() {
+                return Err(format!(
+                    "{name}: a poker table's deck count is its rule book's (decks is for shoes)"
+                ));
+            }
+            let book = poker::Book::from_toml(text).map_err(|e| format!("{name}: {e}"))?;
+            return match parts.variant {
+                None => Ok(GameBook::from(book)),
+                Some(v) => book
+                    .with_variant(v)
+                    .map(GameBook::from)
+                    .map_err(|e| e.to_string()),
+            };
+        }
+        if parts.variant.is_some() {
+            return Err(format!(
+                "{name}: a variant is for a poker rule book (nz-poker)"
+            ));
+        }
         let book = blackjack::Book::from_toml(text).map_err(|e| format!("{name}: {e}"))?;
-        match decks {
+        match parts.decks {
             None => Ok(GameBook::Blackjack(Box::new(book))),
             Some(decks) => book.with_decks(decks).map(GameBook::from),
         }
@@ -121,6 +202,7 @@ impl GameBook {
         match self {
             GameBook::Baccarat(_) => "baccarat",
             GameBook::Blackjack(book) => book.variant.name(),
+            GameBook::Poker(_) => "poker",
         }
     }
 
@@ -129,6 +211,7 @@ impl GameBook {
         match self {
             GameBook::Baccarat(book) => book.id(),
             GameBook::Blackjack(book) => &book.id,
+            GameBook::Poker(book) => &book.id,
         }
     }
 
@@ -137,6 +220,7 @@ impl GameBook {
         match self {
             GameBook::Baccarat(book) => book.title(),
             GameBook::Blackjack(book) => &book.title,
+            GameBook::Poker(book) => &book.title,
         }
     }
 
@@ -149,6 +233,10 @@ impl GameBook {
                 Ok(own) if own.decks != book.decks => format!("{}{DECKS}{}", book.id, book.decks),
                 _ => book.id.clone(),
             },
+            GameBook::Poker(book) if book.variant.id != book.default_variant => {
+                format!("{}{VARIANT}{}", book.id, book.variant.id)
+            }
+            GameBook::Poker(book) => book.id.clone(),
         }
     }
 
@@ -161,6 +249,11 @@ impl GameBook {
                 .into_iter()
                 .map(|(n, t)| (n.to_owned(), t.to_owned()))
                 .collect(),
+            GameBook::Poker(book) => book
+                .rule_texts(citation)
+                .into_iter()
+                .map(|(n, t)| (n.to_owned(), t.to_owned()))
+                .collect(),
         }
     }
 
@@ -168,7 +261,15 @@ impl GameBook {
     pub fn baccarat(&self) -> Option<&RuleBook> {
         match self {
             GameBook::Baccarat(book) => Some(book),
-            GameBook::Blackjack(_) => None,
+            GameBook::Blackjack(_) | GameBook::Poker(_) => None,
+        }
+    }
+
+    /// The poker book, for what only poker has (its variant, the misdeal reasons).
+    pub fn poker(&self) -> Option<&poker::Book> {
+        match self {
+            GameBook::Poker(book) => Some(book),
+            _ => None,
         }
     }
 }
@@ -181,6 +282,8 @@ pub enum GameRound {
     Baccarat(pitwatch_rules::RoundRecord),
     /// A Blackjack or Pontoon round.
     Blackjack(Box<blackjack::RoundRecord>),
+    /// A poker hand.
+    Poker(Box<poker::HandRecord>),
 }
 
 impl GameRound {
@@ -189,6 +292,7 @@ impl GameRound {
         match self {
             GameRound::Baccarat(_) => "baccarat",
             GameRound::Blackjack(r) => r.game,
+            GameRound::Poker(_) => "poker",
         }
     }
 
@@ -197,6 +301,7 @@ impl GameRound {
         match self {
             GameRound::Baccarat(r) => r.shoe,
             GameRound::Blackjack(r) => r.shoe,
+            GameRound::Poker(r) => r.shoe,
         }
     }
 
@@ -205,6 +310,7 @@ impl GameRound {
         match self {
             GameRound::Baccarat(r) => r.round,
             GameRound::Blackjack(r) => r.round,
+            GameRound::Poker(r) => r.round,
         }
     }
 
@@ -213,6 +319,7 @@ impl GameRound {
         match self {
             GameRound::Baccarat(r) => r.first_seq,
             GameRound::Blackjack(r) => r.first_seq,
+            GameRound::Poker(r) => r.first_seq,
         }
     }
 
@@ -221,6 +328,7 @@ impl GameRound {
         match self {
             GameRound::Baccarat(r) => r.last_seq,
             GameRound::Blackjack(r) => r.last_seq,
+            GameRound::Poker(r) => r.last_seq,
         }
     }
 
@@ -228,7 +336,7 @@ impl GameRound {
     pub fn baccarat(&self) -> Option<&pitwatch_rules::RoundRecord> {
         match self {
             GameRound::Baccarat(r) => Some(r),
-            GameRound::Blackjack(_) => None,
+            GameRound::Blackjack(_) | GameRound::Poker(_) => None,
         }
     }
 }
@@ -245,6 +353,15 @@ fn from_baccarat(output: pitwatch_rules::Output) -> GameOutput {
         Output::Irregularity(i) => TableOutput::Irregularity(i),
         Output::Shoe(s) => TableOutput::Shoe(s),
         Output::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c),
+    }
+}
+
+fn from_poker(output: poker::Output) -> GameOutput {
+    match output {
+        poker::Output::Hand(h) => TableOutput::Round(GameRound::Poker(Box::new(h))),
+        poker::Output::Irregularity(i) => TableOutput::Irregularity(i),
+        poker::Output::Shoe(s) => TableOutput::Shoe(s),
+        poker::Output::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c),
     }
 }
 
@@ -265,6 +382,8 @@ pub enum GameView {
     Baccarat(Box<TableView>),
     /// A Blackjack or Pontoon table.
     Blackjack(Box<blackjack::View>),
+    /// A poker table.
+    Poker(Box<poker::View>),
 }
 
 impl GameView {
@@ -273,6 +392,7 @@ impl GameView {
         match self {
             GameView::Baccarat(v) => v.shoe,
             GameView::Blackjack(v) => v.shoe,
+            GameView::Poker(v) => v.shoe,
         }
     }
 
@@ -281,6 +401,7 @@ impl GameView {
         match self {
             GameView::Baccarat(v) => v.last_seq,
             GameView::Blackjack(v) => v.last_seq,
+            GameView::Poker(v) => v.last_seq,
         }
     }
 
@@ -297,6 +418,14 @@ impl GameView {
                 "cards_left": v.cards_left,
                 "rounds_completed": v.rounds_completed,
                 "round": v.round,
+                "open_device_errors": v.open_device_errors,
+            }),
+            GameView::Poker(v) => serde_json::json!({
+                "game": v.game,
+                "shoe": v.shoe,
+                "phase": v.phase,
+                "hands": v.last_round.as_ref().map_or(0, |h| h.hand),
+                "hand": v.round,
                 "open_device_errors": v.open_device_errors,
             }),
         }
@@ -323,6 +452,21 @@ impl GameView {
                 line.push_str(&format!(" | errors {}", v.open_device_errors));
                 line
             }
+            GameView::Poker(v) => {
+                let mut line = format!("deck {} {}", v.shoe, v.phase);
+                if let Some(h) = &v.round {
+                    line.push_str(&format!(
+                        " | hand {} {} seat(s){}",
+                        h.hand,
+                        h.seats.len(),
+                        h.misdeal
+                            .map(|m| format!(" misdeal ({})", m.as_str()))
+                            .unwrap_or_default()
+                    ));
+                }
+                line.push_str(&format!(" | errors {}", v.open_device_errors));
+                line
+            }
         }
     }
 
@@ -330,7 +474,7 @@ impl GameView {
     pub fn baccarat(&self) -> Option<&TableView> {
         match self {
             GameView::Baccarat(v) => Some(v),
-            GameView::Blackjack(_) => None,
+            GameView::Blackjack(_) | GameView::Poker(_) => None,
         }
     }
 }
@@ -342,6 +486,8 @@ pub enum TableEngine {
     Baccarat(Box<Engine>),
     /// The Blackjack and Pontoon engine.
     Blackjack(Box<blackjack::Engine>),
+    /// The poker engine.
+    Poker(Box<poker::Engine>),
 }
 
 impl TableEngine {
@@ -352,12 +498,13 @@ impl TableEngine {
             GameBook::Blackjack(book) => {
                 TableEngine::Blackjack(Box::new(blackjack::Engine::new(*book)))
             }
+            GameBook::Poker(book) => TableEngine::Poker(Box::new(poker::Engine::new(*book))),
         }
     }
 
     /// An engine resumed at the start of a shoe with what the engine carried into it (stored
     /// with the shoe's start, [`TableEngine::carry_json`]), or `None` when the game keeps no
-    /// carry (Blackjack and Pontoon: their tables are rebuilt from the first event) or the carry
+    /// carry (Blackjack, Pontoon, poker: their tables are rebuilt from the first event) or the carry
     /// does not read.
     pub fn resume(book: &GameBook, carry: &str) -> Option<TableEngine> {
         match book {
@@ -368,7 +515,7 @@ impl TableEngine {
                     carry,
                 ))))
             }
-            GameBook::Blackjack(_) => None,
+            GameBook::Blackjack(_) | GameBook::Poker(_) => None,
         }
     }
 
@@ -379,7 +526,7 @@ impl TableEngine {
             TableEngine::Baccarat(engine) => {
                 serde_json::to_string(engine.shoe_carry()).unwrap_or_else(|_| "{}".into())
             }
-            TableEngine::Blackjack(_) => "null".into(),
+            TableEngine::Blackjack(_) | TableEngine::Poker(_) => "null".into(),
         }
     }
 
@@ -388,6 +535,7 @@ impl TableEngine {
         match self {
             TableEngine::Baccarat(engine) => engine.shoe(),
             TableEngine::Blackjack(engine) => engine.shoe(),
+            TableEngine::Poker(engine) => engine.shoe(),
         }
     }
 
@@ -396,6 +544,7 @@ impl TableEngine {
         match self {
             TableEngine::Baccarat(engine) => engine.handle_event(event),
             TableEngine::Blackjack(engine) => engine.handle_event(event),
+            TableEngine::Poker(engine) => engine.handle_event(event),
         }
     }
 
@@ -404,6 +553,7 @@ impl TableEngine {
         match self {
             TableEngine::Baccarat(engine) => engine.poll_output().map(from_baccarat),
             TableEngine::Blackjack(engine) => engine.poll_output().map(from_blackjack),
+            TableEngine::Poker(engine) => engine.poll_output().map(from_poker),
         }
     }
 
@@ -412,6 +562,7 @@ impl TableEngine {
         match self {
             TableEngine::Baccarat(engine) => engine.finish(),
             TableEngine::Blackjack(engine) => engine.finish(),
+            TableEngine::Poker(engine) => engine.finish(),
         }
     }
 
@@ -420,6 +571,7 @@ impl TableEngine {
         match self {
             TableEngine::Baccarat(engine) => engine.interrupt(),
             TableEngine::Blackjack(engine) => engine.interrupt(),
+            TableEngine::Poker(engine) => engine.interrupt(),
         }
     }
 
@@ -428,6 +580,7 @@ impl TableEngine {
         match self {
             TableEngine::Baccarat(engine) => GameView::Baccarat(Box::new(engine.view())),
             TableEngine::Blackjack(engine) => GameView::Blackjack(Box::new(engine.view())),
+            TableEngine::Poker(engine) => GameView::Poker(Box::new(engine.view())),
         }
     }
 }

@@ -230,6 +230,9 @@ pub struct TableConfig {
     /// or Angel Eye shoe): without it such a shoe is followed as the rule book's default. A
     /// shuffle that reports its deck count is followed as reported.
     pub decks: Option<u8>,
+    /// The variant dealt at a poker table (`texas_holdem`, `draw`, `five_card_stud`,
+    /// `seven_card_stud`); without it the rule book's default. Only poker tables have one.
+    pub variant: Option<String>,
     /// The table's devices, at least one; the first is the table's main device (its shoe, or
     /// the only device). Every device's bytes are journaled in sessions of its own, and the
     /// rules engine sees one stream per table, in the order the host received them.
@@ -296,6 +299,8 @@ struct RawTable {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     decks: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    variant: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     device: Option<toml::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     link: Option<LinkConfig>,
@@ -360,6 +365,7 @@ impl TryFrom<RawTable> for TableConfig {
             game: raw.game,
             rules: raw.rules,
             decks: raw.decks,
+            variant: raw.variant,
             devices,
             simulated: raw.simulated,
         })
@@ -431,6 +437,7 @@ impl From<TableConfig> for RawTable {
             game: table.game,
             rules: table.rules,
             decks: table.decks,
+            variant: table.variant,
             device,
             link,
             simulated: table.simulated,
@@ -453,6 +460,7 @@ impl TableConfig {
             game,
             rules: rules.into(),
             decks: None,
+            variant: None,
             devices: vec![TableDevice {
                 role: DeviceRole::of(&protocol),
                 protocol,
@@ -466,10 +474,14 @@ impl TableConfig {
     /// (`nz-baccarat;decks=6`, see [`RuleBook::reference`]). The recorder keeps this reference
     /// with the table, so replay loads exactly the book the table was followed with.
     pub fn rules_reference(&self) -> String {
-        match self.decks {
+        let mut reference = match self.decks {
             Some(decks) => format!("{};decks={decks}", self.rules.trim()),
             None => self.rules.clone(),
+        };
+        if let Some(variant) = &self.variant {
+            reference = format!("{};variant={}", reference.trim(), variant.trim());
         }
+        reference
     }
 
     /// The table's rule book ([`TableConfig::rules_reference`]), of whatever game it is for:
@@ -532,6 +544,9 @@ pub enum Game {
     Blackjack,
     /// Pontoon (48-card decks).
     Pontoon,
+    /// Poker (Texas Hold'em, Draw Poker, Five and Seven Card Stud): a deck shuffled for every
+    /// hand, usually by a shuffler that is the table's only device.
+    Poker,
 }
 
 impl Game {
@@ -541,6 +556,7 @@ impl Game {
             Game::Baccarat => "baccarat",
             Game::Blackjack => "blackjack",
             Game::Pontoon => "pontoon",
+            Game::Poker => "poker",
         }
     }
 }
@@ -801,7 +817,10 @@ mod tests {
         let beside: Vec<&TableConfig> = pit
             .tables
             .iter()
-            .filter(|t| t.devices.iter().any(|d| d.role == DeviceRole::Shuffler))
+            .filter(|t| {
+                let has = |role| t.devices.iter().any(|d| d.role == role);
+                has(DeviceRole::Shoe) && has(DeviceRole::Shuffler)
+            })
             .collect();
         assert_eq!(beside.len(), 1);
         assert!(matches!(
@@ -809,6 +828,22 @@ mod tests {
             ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
                 beside_shoe: true,
                 revision: pitwatch_proto::REVISION,
+                ..
+            })
+        ));
+        // A poker table: its shuffler (its main device, not beside a shoe) and a dealer console.
+        let poker: Vec<&TableConfig> = pit
+            .tables
+            .iter()
+            .filter(|t| t.game == Game::Poker)
+            .collect();
+        assert_eq!(poker.len(), 1);
+        let roles: Vec<DeviceRole> = poker[0].devices.iter().map(|d| d.role).collect();
+        assert_eq!(roles, [DeviceRole::Shuffler, DeviceRole::Console]);
+        assert!(matches!(
+            poker[0].devices[0].protocol,
+            ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
+                beside_shoe: false,
                 ..
             })
         ));
@@ -1119,6 +1154,62 @@ mod tests {
                 "table 4 (\"BJ-2\"): a simulated blackjack table deals over the pitwatch \
                  protocol (the only one with box targets and decisions), not angel-eye",
             ]
+        );
+    }
+
+    #[test]
+    fn a_poker_table_deals_its_variant_from_a_shuffler() {
+        let text = |variant: &str, game: &str, rules: &str| {
+            format!(
+                "demo = true\n[site]\nname = \"S\"\n[[table]]\nname = \"POK-1\"\n\
+                 game = \"{game}\"\nrules = \"{rules}\"\n{variant}simulated = true\n\
+                 [[table.device]]\nrole = \"shuffler\"\nprotocol = \"pitwatch\"\n"
+            )
+        };
+        let pit = PitConfig::from_toml(&text(
+            "variant = \"seven_card_stud\"\n",
+            "poker",
+            "nz-poker",
+        ))
+        .unwrap();
+        let table = &pit.tables[0];
+        assert_eq!(table.rules_reference(), "nz-poker;variant=seven_card_stud");
+        let book = table.rule_book().unwrap();
+        assert_eq!(book.game(), "poker");
+        assert_eq!(book.poker().unwrap().variant.id, "seven_card_stud");
+        // The reference the recorder keeps loads back as the same book and variant.
+        assert_eq!(
+            GameBook::load(&book.reference()).unwrap().reference(),
+            "nz-poker;variant=seven_card_stud"
+        );
+        // The book's default variant needs no suffix.
+        let default = PitConfig::from_toml(&text("", "poker", "nz-poker")).unwrap();
+        assert_eq!(
+            default.tables[0].rule_book().unwrap().reference(),
+            "nz-poker"
+        );
+        // A shuffler alone is not beside a shoe: its shuffles are the hands' decks.
+        match &default.tables[0].devices[0].protocol {
+            ProtocolConfig::Pitwatch(config) => assert!(!config.beside_shoe),
+            other => panic!("{other:?}"),
+        }
+
+        let problems = |text: String| match PitConfig::from_toml(&text).unwrap_err() {
+            PitConfigError::Invalid(p) => p.join("\n"),
+            e => panic!("{e}"),
+        };
+        let unknown = problems(text("variant = \"omaha\"\n", "poker", "nz-poker"));
+        assert!(unknown.contains("omaha"), "{unknown}");
+        assert!(unknown.contains("texas_holdem"), "{unknown}");
+        let not_poker = problems(text("variant = \"draw\"\n", "blackjack", "nz-blackjack"));
+        assert!(
+            not_poker.contains("a variant is for a poker rule book"),
+            "{not_poker}"
+        );
+        let wrong_game = problems(text("", "baccarat", "nz-poker"));
+        assert!(
+            wrong_game.contains("rule book nz-poker is for \"poker\""),
+            "{wrong_game}"
         );
     }
 

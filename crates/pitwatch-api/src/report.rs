@@ -49,22 +49,41 @@ fn total(t: Option<u8>) -> String {
 /// are chained and the carry into the shoe is checked against its chained fact; the derived
 /// `rounds` table is never printed unchecked). Without a shoe start on record, the whole table.
 fn replayed_rounds(store: &Store, name: &str, shoe: u32) -> Result<Vec<GameRound>, StoreError> {
-    let rounds: Vec<GameRound> = match crate::replay::replay_shoe(store, name, shoe) {
-        Ok(run) => run
-            .steps
+    let rounds_of = |run: crate::replay::ShoeRun| -> Vec<GameRound> {
+        run.steps
             .iter()
             .flat_map(|step| step.outputs.iter())
             .filter_map(|output| match output {
                 pitwatch_rules::TableOutput::Round(round) => Some(round.clone()),
                 _ => None,
             })
-            .collect(),
+            .collect()
+    };
+    let mut rounds: Vec<GameRound> = match crate::replay::replay_shoe(store, name, shoe) {
+        Ok(run) => rounds_of(run),
         Err(StoreError::NotFound(_)) => crate::replay::rebuild(store, name)?
             .rounds()
             .cloned()
             .collect(),
         Err(e) => return Err(e),
     };
+    // A round still open when the next shoe's shuffle came (a poker hand always is: it closes
+    // at the next deck's shuffle) is output by that shoe's events.
+    match crate::replay::replay_shoe(store, name, shoe.saturating_add(1)) {
+        Ok(next) => {
+            for round in rounds_of(next) {
+                if round.shoe() == shoe
+                    && !rounds
+                        .iter()
+                        .any(|r| r.shoe() == shoe && r.round() == round.round())
+                {
+                    rounds.push(round);
+                }
+            }
+        }
+        Err(StoreError::NotFound(_)) => {}
+        Err(e) => return Err(e),
+    }
     Ok(rounds.into_iter().filter(|r| r.shoe() == shoe).collect())
 }
 
@@ -77,10 +96,91 @@ fn rounds_table(rounds: &[GameRound]) -> Block {
     if baccarat.len() == rounds.len() {
         return baccarat_rounds_table(&baccarat);
     }
+    if rounds.iter().all(|r| matches!(r, GameRound::Poker(_))) {
+        return poker_hands_table(rounds.iter().filter_map(|r| match r {
+            GameRound::Poker(h) => Some(&**h),
+            _ => None,
+        }));
+    }
     blackjack_rounds_table(rounds.iter().filter_map(|r| match r {
         GameRound::Blackjack(r) => Some(&**r),
-        GameRound::Baccarat(_) => None,
+        GameRound::Baccarat(_) | GameRound::Poker(_) => None,
     }))
+}
+
+/// Poker hands: a row per hand with its variant, the seats dealt (cards, face up, acted,
+/// folded), whether it was misdealt and why, and what a supervisor declared.
+fn poker_hands_table<'a>(hands: impl Iterator<Item = &'a pitwatch_poker::HandRecord>) -> Block {
+    let rows = hands
+        .map(|h| {
+            let seats: Vec<String> = h
+                .seats
+                .iter()
+                .map(|s| {
+                    let mut seat = format!("{}:{}", s.seat, s.cards);
+                    if s.face_up > 0 {
+                        seat.push_str(&format!("/{}up", s.face_up));
+                    }
+                    if s.folded {
+                        seat.push_str(" fold");
+                    } else if s.acted {
+                        seat.push('*');
+                    }
+                    seat
+                })
+                .collect();
+            let declared: Vec<String> = h
+                .declared
+                .iter()
+                .map(|d| {
+                    let seats = if d.seats.is_empty() {
+                        "whole hand".to_owned()
+                    } else {
+                        let seats: Vec<String> = d.seats.iter().map(u8::to_string).collect();
+                        format!("seats {}", seats.join(", "))
+                    };
+                    format!(
+                        "({}) {}, {seats}",
+                        d.reason.as_str(),
+                        d.ruling.as_str().replace('_', " ")
+                    )
+                })
+                .collect();
+            vec![
+                h.shoe.to_string(),
+                h.hand.to_string(),
+                h.variant.replace('_', " "),
+                if seats.is_empty() {
+                    "-".into()
+                } else {
+                    seats.join(" ")
+                },
+                match h.misdeal {
+                    Some(m) => format!("misdeal ({})", m.as_str()),
+                    None if h.defective_deck => "defective deck".into(),
+                    None if !h.complete => "cut off".into(),
+                    None => "dealt".into(),
+                },
+                declared.join(", "),
+                format!("{}–{}", h.first_seq, h.last_seq),
+            ]
+        })
+        .collect();
+    Block::Table {
+        columns: [
+            "Deck",
+            "Hand",
+            "Variant",
+            "Seats (cards)",
+            "Outcome",
+            "Declared",
+            "Events",
+        ]
+        .map(String::from)
+        .to_vec(),
+        widths: vec![5, 5, 12, 24, 13, 14, 10],
+        rows,
+    }
 }
 
 /// Blackjack or Pontoon rounds: a row per hand (the dealer's cards on the round's first row),
@@ -221,6 +321,10 @@ fn book_fields(rule_book: &str) -> Vec<(String, String)> {
         Ok(GameBook::Blackjack(book)) => vec![
             ("Rule book".into(), format!("{} — {}", book.id, book.title)),
             ("Game".into(), book.variant.name().to_owned()),
+        ],
+        Ok(GameBook::Poker(book)) => vec![
+            ("Rule book".into(), format!("{} — {}", book.id, book.title)),
+            ("Game".into(), format!("poker, {}", book.variant.name)),
         ],
         Ok(GameBook::Baccarat(book)) => vec![
             (
@@ -729,8 +833,9 @@ fn shuffle_blocks(store: &Store, table: TableId, shoe: u32) -> Result<Vec<Block>
     let judged = crate::shuffle::recorded_shoe_shuffles(store, table, &[shoe])?;
     let Some(judged) = judged.first() else {
         blocks.push(Block::Paragraph {
-            text: "Not analysed: the table's shuffler is continuous, or the shoe's start is not \
-                   on record."
+            text: "Not analysed: the analysis is of Baccarat shoes (its thresholds are a Baccarat \
+                   rule book's), and this table's shuffler is continuous, its game another, or \
+                   the shoe's start is not on record."
                 .into(),
         });
         return Ok(blocks);

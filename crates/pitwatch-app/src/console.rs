@@ -1,9 +1,16 @@
 //! Console entries: what a supervisor records that no device can see (an exposed card, a cut,
-//! cards replaced, a vacant table, a step of preparing the cards before loading), checked, then
-//! recorded like any event.
+//! cards replaced, a vacant table, a declared misdeal at a poker table, a step of preparing the
+//! cards before loading), checked, then recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
-use pitwatch_model::{Card, EventKind, ExposedDuring, ShuffleStep, TableState};
+use pitwatch_api::pit::Game;
+use pitwatch_model::{
+    Card, EventKind, ExposedDuring, MisdealReason, MisdealRuling, ShuffleStep, TableState,
+};
+
+/// The highest seat number a supervisor may name at the console (a poker table seats ten at
+/// most; a typing slip such as 55 is refused rather than recorded).
+const MAX_SEAT: u8 = 10;
 
 use crate::access::Command;
 use crate::live::{internal, lock, Desk};
@@ -20,12 +27,15 @@ impl Desk {
             &format!("table {table}"),
             self.clock.now(),
         )?;
-        if lock(&self.model).table(table).is_none() {
-            return Err(ApiError::new(
-                ErrorCode::NotFound,
-                format!("no table {table}"),
-            ));
-        }
+        let game = match lock(&self.model).table(table) {
+            Some(tile) => tile.game,
+            None => {
+                return Err(ApiError::new(
+                    ErrorCode::NotFound,
+                    format!("no table {table}"),
+                ))
+            }
+        };
         let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
         let kind = match entry {
             ConsoleEntry::CardExposed { card, during } => EventKind::CardExposed {
@@ -48,6 +58,39 @@ impl Desk {
             ConsoleEntry::TableVacant => EventKind::TableStateChanged {
                 state: TableState::Vacant,
             },
+            ConsoleEntry::Misdeal {
+                reason,
+                seats,
+                ruling,
+            } => {
+                // The lettered reasons are the poker book's: no other game declares them.
+                if game != Game::Poker {
+                    return Err(invalid(format!(
+                        "table {table} deals {}: misdeals with a lettered reason are declared at poker tables",
+                        game.as_str()
+                    )));
+                }
+                let mut seats = seats.clone();
+                seats.sort_unstable();
+                seats.dedup();
+                if let Some(bad) = seats.iter().find(|s| !(1..=MAX_SEAT).contains(*s)) {
+                    return Err(invalid(format!(
+                        "seat {bad} is not a seat (1 to {MAX_SEAT})"
+                    )));
+                }
+                EventKind::MisdealDeclared {
+                    reason: reason
+                        .trim()
+                        .to_ascii_lowercase()
+                        .parse::<MisdealReason>()
+                        .map_err(|e| invalid(format!("{reason:?}: {e}")))?,
+                    seats,
+                    ruling: ruling
+                        .trim()
+                        .parse::<MisdealRuling>()
+                        .map_err(|e| invalid(format!("{ruling:?}: {e}")))?,
+                }
+            }
             ConsoleEntry::ShuffleStep { step } => EventKind::ShuffleStep {
                 step: step
                     .parse::<ShuffleStep>()

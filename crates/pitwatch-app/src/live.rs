@@ -119,6 +119,30 @@ impl Desk {
                 let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
                 let rules = match rules {
                     GameBook::Baccarat(rules) => rules,
+                    GameBook::Poker(book) => {
+                        let (device, more) = simulated_poker_table(table, &book, &options, seed)?;
+                        let path = device.path().unwrap_or_default().to_owned();
+                        let more_links = device
+                            .more_paths()
+                            .iter()
+                            .map(|p| {
+                                LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+                                    p.clone(),
+                                    9600,
+                                )))
+                            })
+                            .take(more)
+                            .collect();
+                        sims.push(device);
+                        tables.push(MonitoredTable {
+                            config: table.clone(),
+                            link: LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+                                path, 9600,
+                            ))),
+                            more_links,
+                        });
+                        continue;
+                    }
                     GameBook::Blackjack(book) => {
                         // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
                         // seeded basic-strategy player per box) over the Pitwatch protocol,
@@ -197,7 +221,21 @@ impl Desk {
                 sims.push(device);
                 // The table's other devices: a simulated shuffler shuffles for the shoe.
                 for extra in &table.devices[1..] {
-                    let shuffler = simulated_shuffler(table, extra, &rules, &options, seed)?;
+                    let composition = rules.composition();
+                    let shuffler = simulated_shuffler(
+                        table,
+                        extra,
+                        ShufflerPlan {
+                            decks: composition.decks,
+                            cards_per_deck: composition.kind.cards_per_deck(),
+                            // A shoe takes about a quarter of an hour at a dealer's pace (some
+                            // 75 rounds of 12 s): a shuffle every 6 to 7 minutes leaves at least
+                            // two per shoe, the latest loaded.
+                            interval_ms: 6 * 60 * 1000,
+                        },
+                        &options,
+                        seed,
+                    )?;
                     more_links.push(LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
                         shuffler.path().unwrap_or_default().to_owned(),
                         9600,
@@ -472,13 +510,98 @@ fn fold_loop(
     }
 }
 
-/// A simulated table's other device: a counting shuffler beside the shoe, shuffling about twice a
-/// shoe (the shoe is loaded from the latest), with a short deck at its third shuffle when the demo
-/// injects faults. Other simulated roles are not offered.
+/// A simulated poker table: its shuffler (its first device) shuffles and checks a deck for every
+/// hand, a short deck at its third shuffle when the demo injects faults (misdeal (h)); with a
+/// dealer console as its second device, one simulated dealer drives both (so each hand's play
+/// follows its deck) and the console reports six players' blinds and actions, with a declared
+/// misdeal every `fault_every` hands when faults are on. Returns the device and how many more
+/// links it has.
+fn simulated_poker_table(
+    table: &pitwatch_api::pit::TableConfig,
+    book: &pitwatch_poker::Book,
+    options: &DeskOptions,
+    seed: u64,
+) -> Result<(SimDevice, usize), ApiError> {
+    use pitwatch_api::pit::DeviceRole;
+    let roles: Vec<DeviceRole> = table.devices.iter().map(|d| d.role).collect();
+    let composition = book.shoe.composition;
+    let shuffler = pitwatch_sim::ShufflerSim {
+        decks: composition.decks,
+        cards_per_deck: composition.kind.cards_per_deck(),
+        faults: if options.fault_every > 0 {
+            vec![pitwatch_sim::ShufflerFault {
+                fault: pitwatch_sim::ShufflerFaultKind::DeckShort,
+                shuffle: 3,
+            }]
+        } else {
+            Vec::new()
+        },
+        interval_ms: 5_000,
+    };
+    let config = match roles.as_slice() {
+        [DeviceRole::Shuffler] => {
+            // A shuffler alone: about two minutes a hand at a dealer's pace.
+            let mut shuffler = shuffler;
+            shuffler.interval_ms = 2 * 60 * 1000;
+            let mut config =
+                SimConfig::new(table.devices[0].protocol, pitwatch_rules::RuleBook::nz_baccarat());
+            config.shuffler = Some(shuffler);
+            config
+        }
+        [DeviceRole::Shuffler, DeviceRole::Console] => {
+            let mut config =
+                SimConfig::new(table.devices[0].protocol, pitwatch_rules::RuleBook::nz_baccarat());
+            let every = options.fault_every;
+            config.poker = Some(pitwatch_sim::PokerSim {
+                shuffler,
+                seats: 6,
+                misdeal_hands: if every > 0 {
+                    (1..=1000).map(|k| k * every).collect()
+                } else {
+                    Vec::new()
+                },
+            });
+            config
+        }
+        _ => {
+            return Err(ApiError::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "table {}: a simulated poker table has a shuffler, or a shuffler and a dealer console",
+                    table.name
+                ),
+            ))
+        }
+    };
+    let mut config = config;
+    config.seed = seed ^ 0x504f_4b45;
+    config.pace = options.pace;
+    config.shoes = None;
+    config.endpoint = Endpoint::Pty;
+    let device = SimDevice::start(config).map_err(|e| {
+        internal(format!(
+            "table {}: the simulated poker table cannot start: {e}",
+            table.name
+        ))
+    })?;
+    Ok((device, roles.len() - 1))
+}
+
+/// What a simulated shuffler shuffles, and how often.
+struct ShufflerPlan {
+    decks: u8,
+    cards_per_deck: u32,
+    /// The pause between shuffles at a real pace.
+    interval_ms: u64,
+}
+
+/// A simulated counting shuffler: beside a shoe, shuffling about twice a shoe (the shoe is loaded
+/// from the latest), or a poker table's only device, shuffling for every hand; with a short deck
+/// at its third shuffle when the demo injects faults. Other simulated roles are not offered.
 fn simulated_shuffler(
     table: &pitwatch_api::pit::TableConfig,
     device: &pitwatch_api::pit::TableDevice,
-    rules: &pitwatch_rules::RuleBook,
+    plan: ShufflerPlan,
     options: &DeskOptions,
     seed: u64,
 ) -> Result<SimDevice, ApiError> {
@@ -492,15 +615,14 @@ fn simulated_shuffler(
             ),
         ));
     }
-    let composition = rules.composition();
-    let mut config = SimConfig::new(device.protocol, rules.clone());
+    let mut config = SimConfig::new(device.protocol, pitwatch_rules::RuleBook::nz_baccarat());
     config.seed = seed ^ 0x5348_5546;
     config.pace = options.pace;
     config.shoes = None;
     config.endpoint = Endpoint::Pty;
     config.shuffler = Some(pitwatch_sim::ShufflerSim {
-        decks: composition.decks,
-        cards_per_deck: composition.kind.cards_per_deck(),
+        decks: plan.decks,
+        cards_per_deck: plan.cards_per_deck,
         faults: if options.fault_every > 0 {
             vec![pitwatch_sim::ShufflerFault {
                 fault: pitwatch_sim::ShufflerFaultKind::DeckShort,
@@ -509,9 +631,7 @@ fn simulated_shuffler(
         } else {
             Vec::new()
         },
-        // A shoe takes about a quarter of an hour at a dealer's pace (some 75 rounds of 12 s):
-        // a shuffle every 6 to 7 minutes leaves at least two per shoe, the latest loaded.
-        interval_ms: 6 * 60 * 1000,
+        interval_ms: plan.interval_ms,
     });
     SimDevice::start(config).map_err(|e| {
         internal(format!(
@@ -956,9 +1076,8 @@ mod honest {
         // The demo's table with a shuffler beside its shoe, on its own.
         let mut pit = pitwatch_api::pit::PitConfig::demo();
         pit.tables.retain(|t| {
-            t.devices
-                .iter()
-                .any(|d| d.role == pitwatch_api::pit::DeviceRole::Shuffler)
+            let has = |role| t.devices.iter().any(|d| d.role == role);
+            has(pitwatch_api::pit::DeviceRole::Shoe) && has(pitwatch_api::pit::DeviceRole::Shuffler)
         });
         assert_eq!(pit.tables.len(), 1);
         let name = pit.tables[0].name.clone();
@@ -991,5 +1110,214 @@ mod honest {
         let replay = pitwatch_api::replay::rebuild(&store, &name).unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
         assert_eq!(replay.irregularities().count(), 0);
+    }
+}
+
+#[cfg(test)]
+mod poker {
+    use std::time::{Duration, Instant};
+
+    use pitwatch_api::dto::{ConsoleEntry, ErrorCode, GameRoundResult, PitUpdate, TablePlay};
+    use pitwatch_sim::Pace;
+
+    use crate::live::Desk;
+    use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
+
+    #[test]
+    fn the_demo_poker_table_deals_from_its_shuffler_and_takes_a_declared_misdeal() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("poker.db");
+        // The demo's poker table and a Baccarat table, on their own.
+        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        pit.tables
+            .retain(|t| t.name == "POK-1" || t.name == "BAC-1");
+        assert_eq!(pit.tables.len(), 2);
+        let options = DeskOptions {
+            // A shuffle every 2 minutes at a real pace: one every 0.6 s.
+            pace: Pace::Times(200.0),
+            fault_every: 0,
+            pit,
+            ..DeskOptions::demo(db.clone())
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        desk.login(DEMO_USER, DEMO_PASSWORD).expect("logs in");
+        let tile = |desk: &Desk| {
+            desk.overview()
+                .tables
+                .into_iter()
+                .find(|t| t.name == "POK-1")
+                .expect("the poker tile")
+        };
+        let first = tile(&desk);
+        match &first.play {
+            TablePlay::Poker(play) => assert_eq!(play.variant, "texas_holdem"),
+            other => panic!("{other:?}"),
+        }
+        // The shuffler's shuffles are the table's decks.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while tile(&desk).shoe < 2 {
+            assert!(Instant::now() < deadline, "two decks shuffled");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+
+        // A misdeal is a poker table's: refused elsewhere, and checked.
+        let misdeal = |reason: &str, seats: Vec<u8>, ruling: &str| ConsoleEntry::Misdeal {
+            reason: reason.into(),
+            seats,
+            ruling: ruling.into(),
+        };
+        let refused = desk
+            .record_console("BAC-1", &misdeal("d", vec![4], "misdeal"))
+            .expect_err("not a poker table");
+        assert_eq!(refused.code, ErrorCode::InvalidInput);
+        assert!(refused.message.contains("poker"), "{refused}");
+        for (entry, why) in [
+            (misdeal("z", vec![], "misdeal"), "z"),
+            (misdeal("d", vec![0], "misdeal"), "seat 0"),
+            (misdeal("d", vec![11], "misdeal"), "seat 11"),
+            (misdeal("d", vec![], "maybe"), "maybe"),
+        ] {
+            let error = desk.record_console("POK-1", &entry).expect_err(why);
+            assert_eq!(error.code, ErrorCode::InvalidInput, "{why}: {error}");
+            assert!(
+                error.message.contains(why.trim_start_matches("seat ")),
+                "{error}"
+            );
+        }
+
+        let seq = desk
+            .record_console("POK-1", &misdeal("D", vec![4, 2, 4], "misdeal"))
+            .expect("declared");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let raised = loop {
+            assert!(Instant::now() < deadline, "the declaration is an incident");
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(100))
+            {
+                if incident.code == "MISDEAL_DECLARED" {
+                    break incident;
+                }
+            }
+        };
+        assert_eq!(raised.table, "POK-1");
+        assert_eq!(raised.seq, seq);
+        assert_eq!(raised.rule, "Misdeal (d)");
+        let detail = desk.incident(raised.id).expect("the incident");
+        assert!(
+            detail.rule_texts.iter().any(|r| r
+                .text
+                .contains("deals a player out or deals an extra hand in")),
+            "{:?}",
+            detail.rule_texts
+        );
+        // The next shuffle closes the hand: the tile shows it misdealt by (d), for seats 2 and 4.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let hand = loop {
+            assert!(Instant::now() < deadline, "the hand closes");
+            if let TablePlay::Poker(play) = tile(&desk).play {
+                if let Some(hand) = play.hands.iter().find(|h| h.first_seq == seq) {
+                    break hand.clone();
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        assert_eq!(hand.misdeal.as_deref(), Some("d"));
+        assert_eq!(hand.declared.len(), 1);
+        assert_eq!(hand.declared[0].seats, [2, 4]);
+        // The incident's detail names its hand.
+        let detail = desk.incident(raised.id).expect("the incident");
+        match detail.round {
+            Some(GameRoundResult::Poker(h)) => assert_eq!(h.hand, hand.hand),
+            other => panic!("{other:?}"),
+        }
+        desk.stop();
+
+        // The record replays with the same verdicts.
+        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
+            .open(&db)
+            .expect("the record opens");
+        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
+        assert_eq!(
+            replay
+                .irregularities()
+                .map(|i| i.code.as_str().to_owned())
+                .collect::<Vec<_>>(),
+            ["MISDEAL_DECLARED"]
+        );
+    }
+
+    #[test]
+    fn the_demo_poker_tables_console_reports_each_hands_play_after_its_deck() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("poker-console.db");
+        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        pit.tables.retain(|t| t.name == "POK-1");
+        assert_eq!(pit.tables[0].devices.len(), 2, "a shuffler and a console");
+        let options = DeskOptions {
+            // About 100 s a hand at a dealer's pace: half a second here.
+            pace: Pace::Times(200.0),
+            fault_every: 3,
+            pit,
+            ..DeskOptions::demo(db.clone())
+        };
+        let (desk, updates) = Desk::start(options).expect("the desk starts");
+        let deadline = Instant::now() + Duration::from_secs(12);
+        let mut raised = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(PitUpdate::IncidentRaised { incident }) =
+                updates.recv_timeout(Duration::from_millis(100))
+            {
+                raised.push((incident.code, incident.rule));
+            }
+        }
+        let tile = desk
+            .overview()
+            .tables
+            .into_iter()
+            .find(|t| t.name == "POK-1")
+            .expect("the tile");
+        desk.stop();
+        let TablePlay::Poker(play) = tile.play else {
+            panic!("{:?}", tile.play)
+        };
+        // Hands with seats that acted; every third declared a misdeal (c) by the console, the
+        // third deck short (h); nothing else.
+        assert!(play.hands.len() >= 6, "{} hands", play.hands.len());
+        // Every hand shown closed at its next deck's shuffle, none cut off.
+        assert!(play.hands.iter().all(|h| h.complete), "{:#?}", play.hands);
+        assert!(play
+            .hands
+            .iter()
+            .any(|h| h.seats.len() >= 2 && h.substantial_action_seq.is_some()));
+        assert!(
+            raised.contains(&(
+                "SHUFFLE_COUNT_MISMATCH".to_owned(),
+                "Misdeal (h)".to_owned()
+            )),
+            "{raised:?}"
+        );
+        assert!(
+            raised.contains(&("MISDEAL_DECLARED".to_owned(), "Misdeal (c)".to_owned())),
+            "{raised:?}"
+        );
+        assert!(
+            raised
+                .iter()
+                .all(|(code, _)| code == "SHUFFLE_COUNT_MISMATCH" || code == "MISDEAL_DECLARED"),
+            "{raised:?}"
+        );
+        assert_eq!(
+            raised
+                .iter()
+                .filter(|(code, _)| code == "SHUFFLE_COUNT_MISMATCH")
+                .count(),
+            1
+        );
+        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
+            .open(&db)
+            .expect("the record opens");
+        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
     }
 }

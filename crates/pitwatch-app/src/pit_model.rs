@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
-use pitwatch_api::convert::{blackjack_round, cards, round_result};
+use pitwatch_api::convert::{blackjack_round, cards, poker_hand, round_result};
 use pitwatch_api::dto::{
     BaccaratPlay, BlackjackPlay, DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, LiveRound,
-    Severity, SeverityCounts, ShuffleQuality, ShufflerCountersView, TablePlay, TableTile,
-    BLACKJACK_ROUNDS_KEPT,
+    PokerHand, PokerPlay, Severity, SeverityCounts, ShuffleQuality, ShufflerCountersView,
+    TablePlay, TableTile, BLACKJACK_ROUNDS_KEPT, POKER_HANDS_KEPT,
 };
 use pitwatch_api::game::{GameRound, GameView};
 use pitwatch_api::monitor::{LinkState, MonitorEvent};
@@ -206,6 +206,7 @@ impl PitModel {
                 let open_errors = match view {
                     GameView::Baccarat(v) => v.open_device_errors,
                     GameView::Blackjack(v) => v.open_device_errors,
+                    GameView::Poker(v) => v.open_device_errors,
                 };
                 let carried = open_errors.saturating_sub(known);
                 if carried == 0 && self.carried_errors[i] > 0 && self.device_errors[i].is_empty() {
@@ -261,6 +262,35 @@ pub(crate) fn show_view(tile: &mut TableTile, view: &GameView) {
                 (None, Some(last)) if last.shoe == view.shoe => Some(blackjack_round(last)),
                 (None, _) => None,
             };
+        }
+        GameView::Poker(view) => {
+            tile.shoe = view.shoe;
+            tile.cards_dealt = view.cards_dealt;
+            tile.cards_left = view.cards_left;
+            tile.cutting_card_out = false;
+            if !matches!(tile.play, TablePlay::Poker(_)) {
+                tile.play = TablePlay::Poker(PokerPlay::default());
+            }
+            let TablePlay::Poker(play) = &mut tile.play else {
+                return;
+            };
+            // A hand is one deck's: the tile keeps the table's last hands, whatever their deck,
+            // and the hand being dealt apart (a hand closes at the next shuffle).
+            play.current = view.round.as_ref().map(|h| PokerHand {
+                complete: false,
+                ..poker_hand(h)
+            });
+            if let Some(last) = &view.last_round {
+                // After a restart the tile learns the last hand from the engine's view.
+                if !play.hands.iter().any(|h| h.hand == last.hand) {
+                    play.hands.push(poker_hand(last));
+                    let extra = play.hands.len().saturating_sub(POKER_HANDS_KEPT);
+                    play.hands.drain(..extra);
+                }
+            }
+            if let Some(hand) = &play.current {
+                play.variant.clone_from(&hand.variant);
+            }
         }
     }
 }
@@ -337,6 +367,15 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
                     play.rounds.push(blackjack_round(record));
                     let extra = play.rounds.len().saturating_sub(BLACKJACK_ROUNDS_KEPT);
                     play.rounds.drain(..extra);
+                }
+                None
+            }
+            Output::Round(GameRound::Poker(record)) => {
+                if let TablePlay::Poker(play) = &mut tile.play {
+                    play.hands.retain(|h| h.hand != record.hand);
+                    play.hands.push(poker_hand(record));
+                    let extra = play.hands.len().saturating_sub(POKER_HANDS_KEPT);
+                    play.hands.drain(..extra);
                 }
                 None
             }
@@ -454,7 +493,7 @@ mod fold {
     fn bac(tile: &TableTile) -> &BaccaratPlay {
         match &tile.play {
             TablePlay::Baccarat(play) => play,
-            TablePlay::Blackjack(_) => panic!("{} is not a Baccarat table", tile.name),
+            _ => panic!("{} is not a Baccarat table", tile.name),
         }
     }
 

@@ -1,10 +1,10 @@
 //! Replay at the workstation: the shoes of a table for the picker, and a shoe replayed from the
 //! record step by step with the verdict on the record.
 
-use pitwatch_api::convert::{blackjack_round, describe, round_result};
+use pitwatch_api::convert::{blackjack_round, describe, poker_hand, round_result};
 use pitwatch_api::dto::{
-    ApiError, BaccaratStep, BlackjackStep, ErrorCode, ReplayPlay, ReplayStep, ShoePage, ShoeReplay,
-    ShoeRow, ShuffleQuality, TablePlay, TableTile,
+    ApiError, BaccaratStep, BlackjackStep, ErrorCode, PokerStep, ReplayPlay, ReplayStep, ShoePage,
+    ShoeReplay, ShoeRow, ShuffleQuality, TablePlay, TableTile,
 };
 use pitwatch_api::game::GameRound;
 use pitwatch_model::Timestamp;
@@ -107,6 +107,7 @@ pub(crate) fn shoe_replay(
         fold_event(&mut tile, &step.event);
         let mut completed = None;
         let mut completed_blackjack = None;
+        let mut completed_poker = None;
         let mut irregularities = Vec::new();
         for output in &step.outputs {
             match output {
@@ -119,6 +120,9 @@ pub(crate) fn shoe_replay(
                 }
                 Output::Round(GameRound::Blackjack(record)) => {
                     completed_blackjack = Some(blackjack_round(record));
+                }
+                Output::Round(GameRound::Poker(record)) => {
+                    completed_poker = Some(poker_hand(record));
                 }
                 Output::Irregularity(i) => {
                     irregularities.push(format!("{}: {}", i.code.as_str(), i.message));
@@ -142,6 +146,10 @@ pub(crate) fn shoe_replay(
                 // tile shows it.
                 round: play.current.clone(),
                 completed: completed_blackjack,
+            }),
+            TablePlay::Poker(play) => ReplayPlay::Poker(PokerStep {
+                hand: play.current.clone(),
+                completed: completed_poker,
             }),
         };
         out.push(ReplayStep {

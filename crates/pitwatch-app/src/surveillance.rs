@@ -190,6 +190,7 @@ impl Surveillance {
                 }
                 Err(match e {
                     SyncError::Invalid(message) => ApiError::new(ErrorCode::Conflict, message),
+                    SyncError::NotFound(message) => ApiError::new(ErrorCode::NotFound, message),
                     other => unavailable(&self.url, &other),
                 })
             }
@@ -489,7 +490,7 @@ impl Surveillance {
                 // The last result's label is a Baccarat coup's (a Blackjack round has none).
                 last_result: rounds.iter().rev().find_map(|r| match r {
                     GameRoundResult::Baccarat(result) => Some(result.clone()),
-                    GameRoundResult::Blackjack(_) => None,
+                    GameRoundResult::Blackjack(_) | GameRoundResult::Poker(_) => None,
                 }),
                 open_incidents: open,
             });
@@ -596,6 +597,7 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
     let game = match row.game.as_str() {
         "blackjack" => Game::Blackjack,
         "pontoon" => Game::Pontoon,
+        "poker" => Game::Poker,
         _ => Game::Baccarat,
     };
     // No devices: a replay folds recorded events, whatever device sent them.
@@ -604,6 +606,7 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
         game,
         rules: row.rule_book.clone(),
         decks: None,
+        variant: None,
         devices: Vec::new(),
         simulated: false,
     }))

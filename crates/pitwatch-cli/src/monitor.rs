@@ -240,6 +240,9 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                     Output::Round(GameRound::Blackjack(r)) => {
                         outln!("{table:<10} {}", crate::replay_game::round_line(r));
                     }
+                    Output::Round(GameRound::Poker(h)) => {
+                        outln!("{table:<10} {}", crate::replay_poker::hand_line(h));
+                    }
                     Output::Round(GameRound::Baccarat(r)) => {
                         let hand = |cards: &[Option<pitwatch_model::Card>]| {
                             cards

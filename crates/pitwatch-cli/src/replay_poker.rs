@@ -55,7 +55,8 @@ pub(crate) fn run(
     })
 }
 
-fn hand_line(h: &HandRecord) -> String {
+/// A hand in one line.
+pub(crate) fn hand_line(h: &HandRecord) -> String {
     let seats: Vec<String> = h
         .seats
         .iter()
@@ -118,55 +119,13 @@ pub(crate) fn write(
     let (mut decks, mut hands, mut flagged) = (0u32, 0u32, 0u32);
     let write_all = |engine: &mut Engine, out: &mut dyn Write| -> io::Result<()> {
         while let Some(output) = engine.poll_output() {
-            if json {
-                serde_json::to_writer(&mut *out, &output)?;
-                writeln!(out)?;
-            }
             match &output {
-                Output::Hand(h) => {
-                    hands += 1;
-                    if !json {
-                        writeln!(out, "{}", hand_line(h))?;
-                    }
-                }
-                Output::Irregularity(i) => {
-                    flagged += 1;
-                    if !json {
-                        writeln!(
-                            out,
-                            "!! {} ({}) hand {} seq {}: {}\n   rule: {} ({})",
-                            i.code,
-                            i.severity,
-                            i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
-                            i.seq,
-                            i.message,
-                            i.rule,
-                            i.rule_book
-                        )?;
-                        for (number, text) in book.rule_texts(&i.rule) {
-                            writeln!(out, "   {number}: {}", text.replace('\n', " "))?;
-                        }
-                    }
-                }
-                Output::Shoe(s) => {
-                    decks += 1;
-                    if !json {
-                        writeln!(
-                            out,
-                            "== deck {}: {} hands, {} cards{}",
-                            s.shoe,
-                            s.rounds,
-                            s.cards,
-                            if s.partial { " (partial)" } else { "" }
-                        )?;
-                    }
-                }
-                Output::DeviceErrorCleared(c) => {
-                    if !json {
-                        writeln!(out, "   device error {} cleared (seq {})", c.code, c.seq)?;
-                    }
-                }
+                Output::Hand(_) => hands += 1,
+                Output::Irregularity(_) => flagged += 1,
+                Output::Shoe(_) => decks += 1,
+                Output::DeviceErrorCleared(_) => {}
             }
+            write_output(&output, json, book, out)?;
         }
         Ok(())
     };
@@ -181,4 +140,49 @@ pub(crate) fn write(
         }
     }
     out.flush()
+}
+
+/// Writes one output as `replay FILE --rules nz-poker` prints it: a JSON object, or a line per
+/// hand and a block per irregularity with the rule's text.
+pub(crate) fn write_output(
+    output: &Output,
+    json: bool,
+    book: &Book,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, output)?;
+        return writeln!(out);
+    }
+    match output {
+        Output::Hand(h) => writeln!(out, "{}", hand_line(h)),
+        Output::Irregularity(i) => {
+            writeln!(
+                out,
+                "!! {} ({}) hand {} seq {}: {}\n   rule: {} ({})",
+                i.code,
+                i.severity,
+                i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+                i.seq,
+                i.message,
+                i.rule,
+                i.rule_book
+            )?;
+            for (number, text) in book.rule_texts(&i.rule) {
+                writeln!(out, "   {number}: {}", text.replace('\n', " "))?;
+            }
+            Ok(())
+        }
+        Output::Shoe(s) => writeln!(
+            out,
+            "== deck {}: {} hands, {} cards{}",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial { " (partial)" } else { "" }
+        ),
+        Output::DeviceErrorCleared(c) => {
+            writeln!(out, "   device error {} cleared (seq {})", c.code, c.seq)
+        }
+    }
 }

@@ -140,10 +140,25 @@ fn write_output(
     book: &GameBook,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    if let GameBook::Poker(book) = book {
+        let output = match output {
+            TableOutput::Round(GameRound::Poker(h)) => pitwatch_poker::Output::Hand((**h).clone()),
+            // A poker table has no other game's rounds.
+            TableOutput::Round(_) => return Ok(()),
+            TableOutput::Irregularity(i) => pitwatch_poker::Output::Irregularity(i.clone()),
+            TableOutput::Shoe(s) => pitwatch_poker::Output::Shoe(*s),
+            TableOutput::DeviceErrorCleared(c) => {
+                pitwatch_poker::Output::DeviceErrorCleared(c.clone())
+            }
+        };
+        return crate::replay_poker::write_output(&output, json, book, out);
+    }
     let output = match output {
         TableOutput::Round(GameRound::Blackjack(r)) => {
             return crate::replay_game::write_output(&TableOutput::Round(&**r), json, out);
         }
+        // Poker's books were written above.
+        TableOutput::Round(GameRound::Poker(_)) => return Ok(()),
         TableOutput::Round(GameRound::Baccarat(r)) => pitwatch_rules::Output::Round(*r),
         TableOutput::Irregularity(i) => pitwatch_rules::Output::Irregularity(i.clone()),
         TableOutput::Shoe(s) => pitwatch_rules::Output::Shoe(*s),
@@ -151,7 +166,7 @@ fn write_output(
     };
     match book {
         GameBook::Baccarat(book) => crate::replay::write_output(&output, None, json, book, out),
-        GameBook::Blackjack(_) => {
+        GameBook::Blackjack(_) | GameBook::Poker(_) => {
             let output: TableOutput<&pitwatch_blackjack::RoundRecord> = match output {
                 pitwatch_rules::Output::Irregularity(i) => TableOutput::Irregularity(i),
                 pitwatch_rules::Output::Shoe(s) => TableOutput::Shoe(s),

@@ -193,6 +193,9 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
             book,
             faults: args.game_faults,
         }),
+        // A poker table's shuffler and console together are the desk's demo; the CLI simulates
+        // a shuffler on its own (`--role shuffler`).
+        poker: None,
     };
     if args.role == SimRole::Shoe && !args.shuffler_faults.is_empty() {
         errln!("error: --shuffler-fault is for --role shuffler");

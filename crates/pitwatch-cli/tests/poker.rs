@@ -309,13 +309,101 @@ fn sim_role_shuffler_captures_a_short_deck_that_replays_as_misdeal_h() {
         .collect();
     assert_eq!(
         flagged,
-        [
-            ("SHUFFLE_COUNT_MISMATCH", 2, "Misdeal (h)"),
-            ("DEVICE_ERROR", 2, "device (no Gazette rule)")
-        ]
+        // One fault, one incident: no DECK_CHECK device error beside the engine's.
+        [("SHUFFLE_COUNT_MISMATCH", 2, "Misdeal (h)")]
     );
     // The order line is reported as a forbidden frame, its bytes withheld.
     let rejected: Vec<&Value> = out.iter().filter(|l| l["type"] == "rejected").collect();
     assert_eq!(rejected.len(), 1, "{stdout}");
     assert!(!stdout.contains("ORDER cards"), "{stdout}");
+}
+
+#[test]
+fn a_poker_table_on_record_replays_as_its_file_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "stud.jsonl",
+        &[
+            r#"{"event":"shuffled","seq":1,"decks":1,"cards":52}"#,
+            r#"{"event":"player_acted","seq":2,"target":"seat:1","action":"blind"}"#,
+            r#"{"event":"player_acted","seq":3,"target":"seat:2","action":"call"}"#,
+            r#"{"event":"player_acted","seq":4,"target":"seat:3","action":"raise"}"#,
+            r#"{"event":"shuffled","seq":5,"decks":1,"cards":51,"expected_cards":52,"missing_cards":1,"extra_cards":0,"foreign_cards":0}"#,
+            r#"{"event":"player_acted","seq":6,"target":"seat:1","action":"blind"}"#,
+            r#"{"event":"player_acted","seq":7,"target":"seat:2","action":"fold"}"#,
+            r#"{"event":"shuffled","seq":8,"decks":1,"cards":52}"#,
+            r#"{"event":"misdeal_declared","seq":9,"reason":"l","seats":[],"ruling":"misdeal"}"#,
+            r#"{"event":"shuffled","seq":10,"decks":1,"cards":52}"#,
+        ],
+    );
+    let db = dir.path().join("pit.db");
+    let db = db.to_str().unwrap();
+    let key = dir.path().join("signing.key");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+            .args(args)
+            .env("PITWATCH_KEY", &key)
+            .output()
+            .expect("pitwatch runs");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code().unwrap_or(-1),
+        )
+    };
+    // A Seven Card Stud table: the variant is part of the book's reference on record.
+    let (_, stderr, code) = run(&[
+        "import",
+        "--db",
+        db,
+        "--table",
+        "POK-2",
+        "--format",
+        "events",
+        "--rules",
+        "nz-poker;variant=seven_card_stud",
+        &file,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // Deck by deck from the record (what each deck's events output: a hand closes at the next
+    // deck's shuffle), together the lines of the file's replay under the same book and variant.
+    let mut from_record = Vec::new();
+    for deck in ["1", "2", "3", "4"] {
+        let (stdout, stderr, code) = run(&[
+            "replay", "--db", db, "--table", "POK-2", "--shoe", deck, "--json",
+        ]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let lines = lines(&stdout);
+        assert_eq!(lines[0]["type"], "record");
+        assert_eq!(lines[0]["intact"], true, "{stdout}");
+        assert_eq!(lines[0]["rule_book"], "nz-poker;variant=seven_card_stud");
+        from_record.extend(lines.into_iter().skip(1));
+    }
+    let (from_file, stderr, code) = pitwatch(&[
+        "replay",
+        &file,
+        "--rules",
+        "nz-poker",
+        "--variant",
+        "seven_card_stud",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(from_record, lines(&from_file));
+    let hands: Vec<&Value> = from_record.iter().filter(|l| l["type"] == "hand").collect();
+    assert_eq!(hands.len(), 3);
+    assert!(hands.iter().all(|h| h["variant"] == "seven_card_stud"));
+    let misdeals: Vec<&Value> = hands.iter().map(|h| &h["misdeal"]).collect();
+    assert_eq!(misdeals, [&Value::Null, &"h".into(), &"l".into()]);
+    let codes: Vec<&str> = from_record
+        .iter()
+        .filter(|l| l["type"] == "irregularity")
+        .map(|l| l["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["SHUFFLE_COUNT_MISMATCH", "MISDEAL_DECLARED"]);
+    // The text form names hands and quotes the rule.
+    let (text, _, _) = run(&["replay", "--db", db, "--table", "POK-2"]);
+    assert!(text.contains("hand 3 (seven_card_stud) deck 3"), "{text}");
+    assert!(text.contains("Misdeal (l): in Seven Card stud"), "{text}");
 }

@@ -552,7 +552,13 @@ impl Engine {
                 decks,
                 cards,
                 shuffler,
-            } => self.on_shuffled(seq, *decks, *cards, *shuffler),
+            } => self.on_shuffled(
+                seq,
+                *decks,
+                *cards,
+                *shuffler,
+                crate::game::DeckCheck::of(event).problem(),
+            ),
             EventKind::DeckChecked { .. } => {
                 // Cards went into the shuffler with no start seen: judged for their steps now.
                 self.judge_steps(seq, false);
@@ -820,12 +826,15 @@ impl Engine {
         }));
     }
 
+    /// A shuffle began a new shoe; `check` is what the shuffler's own deck check found wrong
+    /// (cards missing, extra or foreign), if it reported one.
     fn on_shuffled(
         &mut self,
         seq: u64,
         decks: Option<u8>,
         cards: Option<u32>,
         shuffler: Option<ShufflerKind>,
+        check: Option<String>,
     ) {
         if self.round.active {
             self.close_round(seq, Boundary::Reshuffle);
@@ -843,34 +852,43 @@ impl Engine {
         // New cards shuffled, or pre-shuffled cards accepted as such (7.10, 11.3): either way
         // nothing is left to shuffle.
         self.unshuffled = None;
+        // Everything wrong with the shuffled set is one fault: one incident listing it all.
+        let mut wrong = Vec::new();
         let (min, max) = self.book.deck_range();
         if decks < min || decks > max {
+            wrong.push(format!(
+                "The shuffle reports {decks} decks; the rule book allows {min} to {max}."
+            ));
+        }
+        if let Some(cards) = cards {
+            let expected = composition.total_cards();
+            if cards != expected {
+                wrong.push(format!(
+                    "The shuffler counted {cards} cards; {decks} decks of {} hold {expected}.",
+                    default.kind
+                ));
+            }
+        }
+        if let Some(found) = check {
+            // A count can be right while a card is missing and another doubled.
+            let mut found = found;
+            if let Some(first) = found.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            wrong.push(format!("{found}."));
+        }
+        if !wrong.is_empty() {
             self.flag(
                 Code::ShuffleCountMismatch,
                 None,
                 seq,
                 &[seq],
                 format!(
-                    "The shuffle reports {decks} decks; the rule book allows {min} to {max}. Remove \
-                     the cards from the table and check them before play."
+                    "{} Cards are missing, extra or foreign: remove the cards from the table and \
+                     check them before play.",
+                    wrong.join(" ")
                 ),
             );
-        }
-        if let Some(cards) = cards {
-            let expected = composition.total_cards();
-            if cards != expected {
-                self.flag(
-                    Code::ShuffleCountMismatch,
-                    None,
-                    seq,
-                    &[seq],
-                    format!(
-                        "The shuffler counted {cards} cards; {decks} decks of {} hold {expected}. \
-                         Cards are missing or extra: remove the cards from the table and check them.",
-                        default.kind
-                    ),
-                );
-            }
         }
     }
 

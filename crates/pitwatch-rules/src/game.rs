@@ -310,14 +310,14 @@ struct ShoeState {
 /// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
 /// a card is missing and another doubled, which only these show.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct DeckCheck {
+pub(crate) struct DeckCheck {
     missing: u64,
     extra: u64,
     foreign: u64,
 }
 
 impl DeckCheck {
-    fn of(event: &TableEvent) -> DeckCheck {
+    pub(crate) fn of(event: &TableEvent) -> DeckCheck {
         let n = |key: &str| {
             event
                 .extra
@@ -332,7 +332,7 @@ impl DeckCheck {
         }
     }
 
-    fn problem(self) -> Option<String> {
+    pub(crate) fn problem(self) -> Option<String> {
         (self != DeckCheck::default()).then(|| {
             format!(
                 "the shuffler's deck check found {} missing, {} extra and {} foreign",

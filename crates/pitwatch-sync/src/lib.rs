@@ -75,6 +75,9 @@ pub enum SyncError {
     /// A request the central database cannot take (another record under the same name, …).
     #[error("{0}")]
     Invalid(String),
+    /// What was asked for is not in the central database (a workstation never replicated).
+    #[error("{0}")]
+    NotFound(String),
     /// The async runtime could not start.
     #[error("cannot start the runtime: {0}")]
     Runtime(#[from] std::io::Error),

@@ -100,7 +100,7 @@ impl Central {
         path: &Path,
     ) -> Result<MirrorRefresh, SyncError> {
         let record = self.record_of(id)?.ok_or_else(|| {
-            SyncError::Invalid(format!("the central database holds no workstation {id}"))
+            SyncError::NotFound(format!("the central database holds no workstation {id}"))
         })?;
         let (checkpoint, _) = self.central_head(id, &CHECKPOINTS)?;
         let mut refresh = MirrorRefresh::default();

@@ -572,27 +572,17 @@ fn events_of(
             extra.insert("missing_cards".into(), check.missing.into());
             extra.insert("extra_cards".into(), check.extra.into());
             extra.insert("foreign_cards".into(), check.foreign.into());
-            let mut events = vec![(
+            // The rules engine judges the check (count, and cards missing, extra or foreign)
+            // from these fields, citing the game's rule: no device error besides (one fault, one
+            // incident).
+            vec![(
                 EventKind::Shuffled {
                     decks: check.decks,
                     cards: Some(check.cards),
                     shuffler: check.mode,
                 },
                 Some(extra),
-            )];
-            if !check.passed() {
-                events.push((
-                    EventKind::DeviceError {
-                        code: "DECK_CHECK".into(),
-                        text: format!(
-                            "deck check failed: {} cards counted, {} expected, {} missing, {} extra, {} foreign",
-                            check.cards, check.expected, check.missing, check.extra, check.foreign
-                        ),
-                    },
-                    None,
-                ));
-            }
-            events
+            )]
         }
         Message::Cut { position } => one(EventKind::Cut { position }),
         Message::CuttingCardPlaced { from_back } => one(EventKind::CuttingCardPlaced { from_back }),

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use pitwatch_transport::pty::{open_pair, PtyDevice};
 
 use crate::game::GamePlanner;
+use crate::poker::PokerPlanner;
 use crate::script::{Action, Planner, Step};
 use crate::shuffler::ShufflerPlanner;
 use crate::{Endpoint, Pace, SimConfig, SimError};
@@ -33,6 +34,8 @@ pub struct SimSummary {
 #[derive(Debug)]
 pub struct SimDevice {
     path: Option<String>,
+    /// The other devices' pseudo-terminals (a poker table's console).
+    more_paths: Vec<String>,
     address: Option<SocketAddr>,
     stop: Arc<AtomicBool>,
     shoes_done: Arc<AtomicU32>,
@@ -85,6 +88,12 @@ impl SimDevice {
                 })
                 .transpose()
         };
+        // A poker table's console: a second pseudo-terminal beside the shuffler's.
+        let mut more = Vec::new();
+        if config.poker.is_some() {
+            more.push(open_pair()?);
+        }
+        let more_paths = more.iter().map(|p| p.path().to_owned()).collect();
         let capture = create(&config.capture, "capture")?;
         let log = create(&config.injected_log, "injected-faults")?;
         let stop = Arc::new(AtomicBool::new(false));
@@ -92,6 +101,10 @@ impl SimDevice {
         let finished = Arc::new(AtomicBool::new(false));
         let runner = Runner {
             planner: match (&config.shuffler, &config.game) {
+                _ if config.poker.is_some() => Plan::Poker(PokerPlanner::new(
+                    config.poker.clone().unwrap_or_else(|| unreachable!()),
+                    config.seed,
+                )),
                 (Some(shuffler), _) => {
                     Plan::Shuffler(ShufflerPlanner::new(shuffler.clone(), config.seed))
                 }
@@ -110,6 +123,7 @@ impl SimDevice {
             pace: config.pace,
             shoes: config.shoes,
             link,
+            more,
             capture,
             log,
             stop: Arc::clone(&stop),
@@ -126,6 +140,7 @@ impl SimDevice {
             })?;
         Ok(SimDevice {
             path,
+            more_paths,
             address,
             stop,
             shoes_done,
@@ -137,6 +152,12 @@ impl SimDevice {
     /// The pseudo-terminal a host opens (`/dev/pts/N`), for [`Endpoint::Pty`].
     pub fn path(&self) -> Option<&str> {
         self.path.as_deref()
+    }
+
+    /// The other devices' pseudo-terminals, in the order of the table's devices after the first
+    /// (a poker table's dealer console).
+    pub fn more_paths(&self) -> &[String] {
+        &self.more_paths
     }
 
     /// The address a host connects to, for [`Endpoint::Tcp`].
@@ -201,12 +222,15 @@ enum Plan {
     Game(GamePlanner),
     /// A counting shuffler: each "shoe" is one shuffle.
     Shuffler(ShufflerPlanner),
+    /// A poker table's shuffler and console: each "shoe" is one hand.
+    Poker(PokerPlanner),
 }
 
-/// One shoe to send: its steps, the injected-faults lines to log as each step is carried out
-/// (by step index), and its rounds.
+/// One shoe to send: its steps, the device each goes to (empty: all to the main one), the
+/// injected-faults lines to log as each step is carried out (by step index), and its rounds.
 struct Planned {
     steps: Vec<Step>,
+    devices: Vec<usize>,
     log: Vec<(usize, Result<String, serde_json::Error>)>,
     rounds: u32,
 }
@@ -229,6 +253,7 @@ impl Plan {
                 Planned {
                     rounds: script.rounds.len() as u32,
                     steps: script.steps,
+                    devices: Vec::new(),
                     log,
                 }
             }
@@ -242,6 +267,7 @@ impl Plan {
                 log.sort_by_key(|(i, _)| *i);
                 Planned {
                     steps: shoe.steps,
+                    devices: Vec::new(),
                     log,
                     rounds: shoe.rounds,
                 }
@@ -254,8 +280,20 @@ impl Plan {
                     .collect();
                 Planned {
                     steps,
+                    devices: Vec::new(),
                     log,
                     rounds: 0,
+                }
+            }
+            Plan::Poker(planner) => {
+                let hand = planner.next_hand();
+                let mut log = hand.injected;
+                log.sort_by_key(|(i, _)| *i);
+                Planned {
+                    steps: hand.steps,
+                    devices: hand.devices,
+                    log,
+                    rounds: 1,
                 }
             }
         }
@@ -267,6 +305,8 @@ struct Runner {
     pace: Pace,
     shoes: Option<u32>,
     link: Link,
+    /// The other devices' links (a poker table's console).
+    more: Vec<PtyDevice>,
     capture: Option<BufWriter<File>>,
     log: Option<BufWriter<File>>,
     stop: Arc<AtomicBool>,
@@ -329,7 +369,10 @@ impl Runner {
                     self.summary.faults += 1;
                 }
                 match step.action {
-                    Action::Send(bytes) => self.send(&bytes)?,
+                    Action::Send(bytes) => match script.devices.get(i).copied().unwrap_or(0) {
+                        0 => self.send(&bytes)?,
+                        other => self.send_to(other - 1, &bytes)?,
+                    },
                     Action::Disconnect { pause_ms } => {
                         if let Link::Tcp { client, .. } = &mut self.link {
                             if let Some(stream) = client.take() {
@@ -359,6 +402,24 @@ impl Runner {
             }
             std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
         }
+    }
+
+    /// Sends to another device's pseudo-terminal (not captured: the capture is the main
+    /// device's).
+    fn send_to(&mut self, device: usize, bytes: &[u8]) -> Result<(), Result<Stopped, SimError>> {
+        let mut rest = bytes;
+        let Some(pty) = self.more.get_mut(device) else {
+            return Err(Err(SimError::Config(format!("no device {}", device + 2))));
+        };
+        while !rest.is_empty() {
+            if self.stop.load(Ordering::SeqCst) {
+                return Err(Ok(Stopped));
+            }
+            let n = pty.write(rest).map_err(|e| Err(SimError::Link(e)))?;
+            rest = &rest[n..];
+        }
+        self.summary.bytes += bytes.len() as u64;
+        Ok(())
     }
 
     fn send(&mut self, bytes: &[u8]) -> Result<(), Result<Stopped, SimError>> {

@@ -24,6 +24,7 @@ pub mod check;
 mod device;
 pub mod fault;
 pub mod game;
+pub mod poker;
 pub mod script;
 pub mod shuffler;
 
@@ -36,6 +37,7 @@ pub use game::{GameFault, GameInjected, GameSim};
 pub use pitwatch_dealer::ShuffleModel;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::RuleBook;
+pub use poker::{PokerInjected, PokerSim};
 pub use script::{Action, Planner, ShoeScript, Step};
 pub use shuffler::{
     ShufflerFault, ShufflerFaultKind, ShufflerInjected, ShufflerSim, SHUFFLE_INTERVAL_MS,
@@ -106,6 +108,11 @@ pub struct SimConfig {
     /// A counting shuffler instead of a shoe (then `rules`, `faults`, `shuffle` and `game` are not
     /// used; each "shoe" is one shuffle), in the Pitwatch protocol.
     pub shuffler: Option<ShufflerSim>,
+    /// A poker table instead (then nothing else above is used but the pace, seed, endpoint and
+    /// files): its shuffler on the endpoint and its dealer console on a second pseudo-terminal
+    /// ([`SimDevice::more_paths`]), each "shoe" one hand; only on pseudo-terminals. The capture
+    /// holds the shuffler's bytes.
+    pub poker: Option<PokerSim>,
 }
 
 impl SimConfig {
@@ -125,6 +132,7 @@ impl SimConfig {
             shuffle: ShuffleModel::Random,
             game: None,
             shuffler: None,
+            poker: None,
         }
     }
 
@@ -140,6 +148,20 @@ impl SimConfig {
                     game.book.variant.name()
                 )));
             }
+        }
+        if self.poker.is_some() {
+            if !matches!(self.protocol, ProtocolConfig::Pitwatch(_)) {
+                return Err(SimError::Config(format!(
+                    "a poker table's shuffler and console speak the pitwatch protocol, not {protocol}"
+                )));
+            }
+            if self.endpoint != Endpoint::Pty {
+                return Err(SimError::Config(
+                    "a simulated poker table (a shuffler and a console) runs on pseudo-terminals"
+                        .into(),
+                ));
+            }
+            return Ok(());
         }
         if self.shuffler.is_some() {
             // Only the Pitwatch protocol has a shuffler's messages.

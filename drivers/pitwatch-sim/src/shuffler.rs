@@ -339,6 +339,7 @@ mod tests {
         let at = pitwatch_model::Timestamp::from_unix_millis(1_796_000_000_000).unwrap();
         decoder.push(&bytes, at, &mut out);
         let mut counts = Vec::new();
+        let mut checks = Vec::new();
         let mut errors = Vec::new();
         let mut forbidden = Vec::new();
         for o in &out {
@@ -346,7 +347,13 @@ mod tests {
                 DecodeOutput::Accepted(a) => {
                     for e in &a.events {
                         match &e.kind {
-                            EventKind::Shuffled { cards, .. } => counts.push(cards.unwrap()),
+                            EventKind::Shuffled { cards, .. } => {
+                                counts.push(cards.unwrap());
+                                checks.push((
+                                    e.extra["missing_cards"].as_u64().unwrap(),
+                                    e.extra["foreign_cards"].as_u64().unwrap(),
+                                ));
+                            }
                             EventKind::DeviceError { code, .. } => errors.push(code.clone()),
                             _ => {}
                         }
@@ -356,7 +363,10 @@ mod tests {
             }
         }
         assert_eq!(counts, [52, 51, 53]);
-        assert_eq!(errors, ["JAM", "DECK_CHECK", "DECK_CHECK"]);
+        // The deck checks ride on their shuffles for the engine to judge; the jam is the
+        // shuffler's own error.
+        assert_eq!(checks, [(0, 0), (1, 0), (0, 1)]);
+        assert_eq!(errors, ["JAM"]);
         assert_eq!(forbidden, [(RejectKind::Forbidden, 0)]);
         // The leaked cards are nowhere in what the decoder hands on.
         let handed_on: Vec<u8> = out.iter().flat_map(|o| o.bytes().to_vec()).collect();

@@ -247,7 +247,7 @@ lastShuffle: ShuffleQuality | null,
  */
 shuffleSteps: Array<string>, };
 
-export type Game = "baccarat" | "blackjack" | "pontoon";
+export type Game = "baccarat" | "blackjack" | "pontoon" | "poker";
 
 export type Protocol = "angel-eye" | "barcode" | "pitwatch";
 
@@ -341,7 +341,7 @@ recognitionErrors: number | null,
  */
 malfunctions: number | null, };
 
-export type TablePlay = { "game": "baccarat" } & BaccaratPlay | { "game": "blackjack" } & BlackjackPlay;
+export type TablePlay = { "game": "baccarat" } & BaccaratPlay | { "game": "blackjack" } & BlackjackPlay | { "game": "poker" } & PokerPlay;
 
 export type BaccaratPlay = { 
 /**
@@ -482,7 +482,111 @@ suited: boolean | null,
  */
 pays: string | null, };
 
-export type GameRoundResult = { "game": "baccarat" } & RoundResult | { "game": "blackjack" } & BlackjackRound;
+export type PokerPlay = { 
+/**
+ * The variant dealt (`texas_holdem`).
+ */
+variant: string, 
+/**
+ * The hand being dealt (`complete: false`), else the last one closed.
+ */
+current: PokerHand | null, 
+/**
+ * The last hands closed, oldest first: at most [`POKER_HANDS_KEPT`].
+ */
+hands: Array<PokerHand>, };
+
+export type PokerHand = { 
+/**
+ * The variant's id (`texas_holdem`).
+ */
+variant: string, 
+/**
+ * The hand's number at the table, from 1.
+ */
+hand: number, 
+/**
+ * The deck (shuffle) it was dealt from.
+ */
+shoe: number, 
+/**
+ * Its place among that deck's hands (1 unless a hand was dealt without a shuffle).
+ */
+round: number, 
+/**
+ * The seats dealt to or acting.
+ */
+seats: Array<PokerSeat>, 
+/**
+ * The misdeal's reason letter (`h`), if the hand is a misdeal.
+ */
+misdeal: string | null, 
+/**
+ * Misdeals and rulings a supervisor declared in the hand.
+ */
+declared: Array<DeclaredMisdeal>, 
+/**
+ * `seq` at which substantial action was reached, if it was.
+ */
+substantialActionSeq: number | null, 
+/**
+ * Whether the deck's check before the hand failed.
+ */
+defectiveDeck: boolean, 
+/**
+ * Whether the hand is closed (false while it is dealt, or when the stream was cut off).
+ */
+complete: boolean, 
+/**
+ * `seq` of the hand's first event.
+ */
+firstSeq: number, 
+/**
+ * `seq` of its last event.
+ */
+lastSeq: number, };
+
+export type PokerSeat = { 
+/**
+ * The seat, from 1.
+ */
+seat: number, 
+/**
+ * Cards dealt to it.
+ */
+cards: number, 
+/**
+ * Of those, face up.
+ */
+faceUp: number, 
+/**
+ * Whether the player acted (a blind is not acting).
+ */
+acted: boolean, 
+/**
+ * Whether the player folded.
+ */
+folded: boolean, };
+
+export type DeclaredMisdeal = { 
+/**
+ * The reason's letter (`a` to `l`).
+ */
+reason: string, 
+/**
+ * The seats affected.
+ */
+seats: Array<number>, 
+/**
+ * `misdeal`, `dead_hand`, `void_hand` or `played_out`.
+ */
+ruling: string, 
+/**
+ * Its `seq`.
+ */
+seq: number, };
+
+export type GameRoundResult = { "game": "baccarat" } & RoundResult | { "game": "blackjack" } & BlackjackRound | { "game": "poker" } & PokerHand;
 
 export type LiveRound = { 
 /**
@@ -846,7 +950,19 @@ during: string, } | { "kind": "cut",
 /**
  * The cut position.
  */
-position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" } | { "kind": "shuffle_step", 
+position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" } | { "kind": "misdeal", 
+/**
+ * The book's lettered reason, `a` to `l`.
+ */
+reason: string, 
+/**
+ * The seats affected (empty: the whole hand).
+ */
+seats: Array<number>, 
+/**
+ * `misdeal`, `dead_hand`, `void_hand` or `played_out`.
+ */
+ruling: string, } | { "kind": "shuffle_step", 
 /**
  * The step.
  */
@@ -971,7 +1087,7 @@ play: ReplayPlay,
  */
 irregularities: Array<string>, };
 
-export type ReplayPlay = { "game": "baccarat" } & BaccaratStep | { "game": "blackjack" } & BlackjackStep;
+export type ReplayPlay = { "game": "baccarat" } & BaccaratStep | { "game": "blackjack" } & BlackjackStep | { "game": "poker" } & PokerStep;
 
 export type BaccaratStep = { 
 /**
@@ -1008,6 +1124,16 @@ round: BlackjackRound | null,
  * The round this event completed, if it did.
  */
 completed: BlackjackRound | null, };
+
+export type PokerStep = { 
+/**
+ * The hand being dealt, if one is.
+ */
+hand: PokerHand | null, 
+/**
+ * The hand this event closed, if it did.
+ */
+completed: PokerHand | null, };
 
 export type ApiError = { 
 /**
@@ -1111,7 +1237,7 @@ export type CentralTable = {
  */
 name: string, 
 /**
- * Its game (`baccarat`, `blackjack`, `pontoon`).
+ * Its game (`baccarat`, `blackjack`, `pontoon`, `poker`).
  */
 game: string, 
 /**

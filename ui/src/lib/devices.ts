@@ -23,7 +23,7 @@ export type CheckTone = "ok" | "bad" | "muted";
 export type CheckBadge = { text: string; tone: CheckTone; title: string };
 
 /** A shuffler's last deck check: "✓ 416 cards", "⚠ 415 of 416 (1 missing)", or "no shuffle yet". */
-export function deckCheckBadge(check: DeckCheckView | null, nowMs: number): CheckBadge {
+export function deckCheckBadge(check: DeckCheckView | null, nowMs: number, dealt: "shoe" | "hand" = "shoe"): CheckBadge {
   if (!check) {
     return { text: "no shuffle yet", tone: "muted", title: "No completed shuffle since start-up." };
   }
@@ -33,7 +33,7 @@ export function deckCheckBadge(check: DeckCheckView | null, nowMs: number): Chec
     return {
       text: `✓ ${check.cards} cards`,
       tone: "ok",
-      title: `Last shuffle${when}: ${decks}${check.cards} cards counted, as expected. The next shoe is loaded from it.`,
+      title: `Last shuffle${when}: ${decks}${check.cards} cards counted, as expected. ${dealt === "hand" ? "The next hand is dealt from it." : "The next shoe is loaded from it."}`,
     };
   }
   const found = [

@@ -5,6 +5,7 @@ export const GAME_LABEL: Record<Game, string> = {
   baccarat: "Baccarat",
   blackjack: "Blackjack",
   pontoon: "Pontoon",
+  poker: "Poker",
 };
 
 export const PROTOCOL_LABEL: Record<Protocol, string> = {

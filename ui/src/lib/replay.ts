@@ -1,6 +1,6 @@
 // Pure stepping logic for the replay screen: moving through a shoe event by event or round by
 // round, the markers on its timeline, and the rounds completed by a given step.
-import type { BlackjackRound, ReplayStep, RoundResult, ShoeRow } from "./bindings";
+import type { BlackjackRound, PokerHand, ReplayStep, RoundResult, ShoeRow } from "./bindings";
 import { shuffleNote } from "./shuffle";
 
 export type Marker = { index: number; kind: "round" | "irregularity"; label: string };
@@ -16,7 +16,9 @@ export function completedRound(s: ReplayStep | undefined): { round: number } | n
 
 /** The round on the table at step `s` (the one being dealt or just completed; 0 before any). */
 export function roundOnTable(s: ReplayStep): number {
-  return s.play.game === "baccarat" ? s.play.round : (s.play.round?.round ?? 0);
+  if (s.play.game === "baccarat") return s.play.round;
+  if (s.play.game === "poker") return s.play.hand?.round ?? s.play.completed?.round ?? 0;
+  return s.play.round?.round ?? 0;
 }
 
 /** One event forward (delta 1) or back (delta -1), staying inside the shoe. */
@@ -63,6 +65,16 @@ export function roundsUpTo(steps: readonly ReplayStep[], index: number): RoundRe
   for (let i = 0; i <= index && i < steps.length; i++) {
     const play = steps[i]?.play;
     if (play?.game === "baccarat" && play.completed) out.push(play.completed);
+  }
+  return out;
+}
+
+/** The poker hands closed up to and including step `index`. */
+export function pokerHandsUpTo(steps: readonly ReplayStep[], index: number): PokerHand[] {
+  const out: PokerHand[] = [];
+  for (let i = 0; i <= index && i < steps.length; i++) {
+    const play = steps[i]?.play;
+    if (play?.game === "poker" && play.completed) out.push(play.completed);
   }
   return out;
 }

@@ -230,6 +230,8 @@ pub struct Book {
     pub substantial_action_players: u8,
     /// The variant dealt.
     pub variant: Variant,
+    /// The variant the book deals unless a table says otherwise (`[play] default_variant`).
+    pub default_variant: String,
     /// Every variant the book has, by id.
     pub variants: BTreeMap<String, Variant>,
     /// Rule number → text.
@@ -242,6 +244,14 @@ impl Book {
         match id {
             "nz-poker" => Book::from_toml(NZ_POKER),
             other => Err(LoadError::Unknown(other.to_owned())),
+        }
+    }
+
+    /// The TOML text of a built-in book, as the record keeps it.
+    pub fn builtin_text(id: &str) -> Option<&'static str> {
+        match id {
+            "nz-poker" => Some(NZ_POKER),
+            _ => None,
         }
     }
 
@@ -407,6 +417,7 @@ impl Book {
             shoe,
             substantial_action_players: data.action.substantial_action_players,
             variant,
+            default_variant: data.play.default_variant,
             variants,
             texts: data.texts,
         })

@@ -59,6 +59,11 @@ impl Engine {
     pub fn book(&self) -> &Book {
         self.table.game().book()
     }
+
+    /// The current deck (shoe), 1-based, or 0 before any.
+    pub fn shoe(&self) -> u32 {
+        self.table.shoe()
+    }
 }
 
 impl Game for Engine {

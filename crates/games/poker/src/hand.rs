@@ -53,6 +53,10 @@ pub struct HandRecord {
     pub hand: u32,
     /// The deck (shuffle) it was dealt from, from 1.
     pub shoe: u32,
+    /// The hand's place among the hands dealt from that deck, from 1 (more than 1 only when a
+    /// hand was dealt without a shuffle: misdeal (b)). With `shoe` it names the hand in the
+    /// record the way a shoe and round name any game's round.
+    pub round: u32,
     /// The seats dealt to or acting, ascending.
     pub seats: Vec<SeatRecord>,
     /// The misdeal's reason letter: declared by a supervisor with the ruling `misdeal`, else the
@@ -86,6 +90,8 @@ struct Seat {
 struct Hand {
     number: u32,
     shoe: u32,
+    /// Its place among the deck's hands, from 1.
+    round: u32,
     first_seq: u64,
     last_seq: u64,
     seats: BTreeMap<u8, Seat>,
@@ -174,6 +180,7 @@ impl Hand {
             variant: variant.to_owned(),
             hand: self.number,
             shoe: self.shoe,
+            round: self.round,
             seats: self
                 .seats
                 .iter()
@@ -568,11 +575,12 @@ impl RoundGame for Hands {
         }
     }
 
-    fn start_round(&mut self, shoe: u32, _number: u32, seq: u64) {
+    fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
         self.hands += 1;
         self.hand = Some(Hand {
             number: self.hands,
             shoe,
+            round: number,
             first_seq: seq,
             last_seq: seq,
             seats: BTreeMap::new(),
@@ -650,6 +658,7 @@ impl RoundGame for Hands {
                 variant,
                 hand: self.hands,
                 shoe: 0,
+                round: 0,
                 seats: Vec::new(),
                 misdeal: None,
                 declared: Vec::new(),

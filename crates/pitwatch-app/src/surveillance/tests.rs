@@ -168,6 +168,12 @@ fn the_surveillance_view_shows_both_workstations_and_replays_from_the_central_co
     assert_eq!(err.code, ErrorCode::Unauthorised);
     let err = view.login("sky/north", "sam", "wrong").expect_err("wrong");
     assert_eq!(err.code, ErrorCode::Unauthorised);
+    // A workstation the central database never heard of is not found (not a conflict).
+    let err = view
+        .login("sky/east", "sam", STRONG)
+        .expect_err("no such workstation");
+    assert_eq!(err.code, ErrorCode::NotFound, "{err}");
+    assert!(err.message.contains("sky/east"), "{err}");
     let session = view.login("sky/north", "sam", STRONG).expect("sam");
     assert_eq!(session.role, "surveillance");
 

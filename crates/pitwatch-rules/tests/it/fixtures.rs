@@ -189,17 +189,14 @@ pub fn parse(text: &str) -> Fixture {
         }
         match section {
             "events:" => {
-                let kinds = if line.starts_with('{') {
+                if line.starts_with('{') {
+                    // A whole event, extra fields (a shuffler's deck check) included.
                     let value: Value = serde_json::from_str(line).unwrap();
-                    vec![
-                        TableEvent::from_json(value, Some(events.len() as u64 + 1))
-                            .unwrap()
-                            .kind,
-                    ]
-                } else {
-                    shorthand(line)
-                };
-                for kind in kinds {
+                    events
+                        .push(TableEvent::from_json(value, Some(events.len() as u64 + 1)).unwrap());
+                    continue;
+                }
+                for kind in shorthand(line) {
                     events.push(TableEvent::new(events.len() as u64 + 1, kind));
                 }
             }
