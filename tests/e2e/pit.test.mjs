@@ -400,6 +400,34 @@ test("a supervisor records at a table what the shoe cannot see", async () => {
   const done = await driver.waitFor("the console event on record", () => driver.find('[data-testid="console-recorded"]'));
   assert.match(await driver.text(done), /Recorded as event #\d+/);
   await shot("console-event.png");
+  // A Baccarat book requires no preparation steps, so none is offered; Pontoon's (6.4) does.
+  const offers = () =>
+    driver.execute(
+      `return [...document.querySelectorAll('[data-testid="console-form"] select option')].some((o) => o.value === "shuffle_step");`,
+    );
+  assert.equal(await offers(), false, "BAC-2 offers no preparation step");
+  await driver.click(await driver.find('[data-testid="nav-pit"]'));
+  await driver.execute(`document.querySelector('[data-testid="table-tile"][data-table="PON-1"]').scrollIntoView();`);
+  await driver.clickCss('[data-testid="table-tile"][data-table="PON-1"]');
+  await driver.waitFor("the Pontoon table view", () => driver.find('[data-testid="table-view"][data-table="PON-1"]'));
+  await driver.waitFor("the console form", () => driver.find('[data-testid="console-form"]'));
+  assert.equal(await offers(), true, "PON-1 offers the preparation steps");
+  assert.equal(await driver.find('[data-testid="console-recorded"]'), null, "a fresh form for PON-1");
+  await driver.execute(
+    `const s = document.querySelector('[data-testid="console-form"] select');
+     s.value = "shuffle_step"; s.dispatchEvent(new Event("change"));`,
+  );
+  const steps = await driver.waitFor("the step list", () => driver.find('[data-testid="shuffle-step"]'));
+  const names = await driver.execute(
+    `return [...document.querySelectorAll('[data-testid="shuffle-step"] option')].map((o) => o.value);`,
+  );
+  assert.deepEqual(names, ["chemmy", "stacking", "riffle"]);
+  assert.ok(steps);
+  await driver.clickCss('[data-testid="console-form"] button[type="submit"]');
+  const stepDone = await driver.waitFor("the step on record", () => driver.find('[data-testid="console-recorded"]'));
+  assert.match(await driver.text(stepDone), /Recorded as event #\d+/);
+  await driver.execute(`document.querySelector('[data-testid="console-form"]').scrollIntoView();`);
+  await shot("console-shuffle-step.png");
 });
 
 test("the shift handover report is written as a PDF and the handover signed off", async () => {

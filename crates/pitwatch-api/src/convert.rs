@@ -255,6 +255,33 @@ pub fn describe(kind: &EventKind) -> String {
                 )
             }
         }
+        EventKind::ShuffleStarted { decks, cycle } => {
+            let decks = decks.map_or_else(String::new, |d| format!(" of {d} decks"));
+            let cycle = cycle.map_or_else(String::new, |c| format!(" (shuffle no. {c})"));
+            format!("Shuffler: shuffle{decks} started{cycle}")
+        }
+        EventKind::ShufflerCounters {
+            cycles,
+            recognition_errors,
+            malfunctions,
+        } => {
+            let mut words = format!("Shuffler counters: {cycles} shuffles");
+            if let Some(n) = recognition_errors {
+                words.push_str(&format!(", {n} recognition errors"));
+            }
+            if let Some(n) = malfunctions {
+                words.push_str(&format!(", {n} malfunctions"));
+            }
+            words
+        }
+        EventKind::ShuffleStep { step } => format!(
+            "Cards {} before loading",
+            match step {
+                pitwatch_model::ShuffleStep::Chemmy => "chemmy shuffled",
+                pitwatch_model::ShuffleStep::Stacking => "stacked",
+                pitwatch_model::ShuffleStep::Riffle => "riffle shuffled",
+            }
+        ),
         EventKind::Decision {
             target,
             hand,

@@ -138,6 +138,10 @@ pub struct TableTile {
     /// How well the shoe before this one was shuffled, judged when this one started (absent
     /// before a shoe has ended on record, and with a continuous shuffler).
     pub last_shuffle: Option<ShuffleQuality>,
+    /// The steps of preparing the cards by hand that the rule book requires before each load, in
+    /// order (Pontoon 6.4: `chemmy`, `stacking`, `riffle`), which the console offers; empty when
+    /// the book requires none.
+    pub shuffle_steps: Vec<String>,
 }
 
 /// What is on a table, by game: a tagged union (`game`), so each game's tile and view carry their
@@ -829,6 +833,12 @@ pub enum ConsoleEntry {
     CardsReplaced,
     /// The table was left vacant.
     TableVacant,
+    /// A step of preparing the cards before loading them was done (`chemmy`, `stacking` or
+    /// `riffle`; Pontoon 6.4).
+    ShuffleStep {
+        /// The step.
+        step: String,
+    },
     /// A supervisor declares a misdeal (or rules that there is none) at a poker table.
     Misdeal {
         /// The book's lettered reason, `a` to `l`.
@@ -1004,6 +1014,22 @@ pub struct DeviceTile {
     pub status_detail: String,
     /// A shuffler's last completed shuffle, with its deck check, if one arrived since start-up.
     pub last_check: Option<DeckCheckView>,
+    /// A shuffler is shuffling: it started a shuffle (`shuffle_started`) not completed yet.
+    pub shuffling: bool,
+    /// A shuffler's counters as it last reported them (`shuffler_counters`), since start-up.
+    pub counters: Option<ShufflerCountersView>,
+}
+
+/// A shuffler's lifetime counters as the window shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ShufflerCountersView {
+    /// Shuffles (cycles) done.
+    pub cycles: u32,
+    /// Card-recognition errors logged, when counted.
+    pub recognition_errors: Option<u32>,
+    /// Malfunctions logged, when counted.
+    pub malfunctions: Option<u32>,
 }
 
 /// A shuffler's deck check as the window shows it.
@@ -1095,6 +1121,8 @@ impl From<&TableDevice> for DeviceTile {
             status: LinkStatus::NotMonitored,
             status_detail: String::new(),
             last_check: None,
+            shuffling: false,
+            counters: None,
         }
     }
 }
@@ -1115,6 +1143,9 @@ pub enum LinkStatus {
 
 impl From<&TableConfig> for TableTile {
     fn from(table: &TableConfig) -> Self {
+        // What the tile shows before any event that only the book says (a poker table's variant,
+        // the preparation steps a book requires).
+        let book = table.rule_book().ok();
         TableTile {
             name: table.name.clone(),
             game: table.game,
@@ -1136,9 +1167,8 @@ impl From<&TableConfig> for TableTile {
             play: match table.game {
                 // The variant dealt is the book's (or the table's): shown before the first hand.
                 Game::Poker => TablePlay::Poker(PokerPlay {
-                    variant: table
-                        .rule_book()
-                        .ok()
+                    variant: book
+                        .as_ref()
                         .and_then(|book| book.poker().map(|p| p.variant.id.clone()))
                         .unwrap_or_default(),
                     ..PokerPlay::default()
@@ -1147,6 +1177,14 @@ impl From<&TableConfig> for TableTile {
             },
             incidents: SeverityCounts::default(),
             last_shuffle: None,
+            shuffle_steps: match &book {
+                Some(crate::game::GameBook::Blackjack(book)) => book
+                    .shuffle_steps
+                    .iter()
+                    .map(|s| s.as_str().to_owned())
+                    .collect(),
+                _ => Vec::new(),
+            },
         }
     }
 }
@@ -1337,6 +1375,7 @@ pub fn typescript_bindings() -> String {
         DeviceTile::decl(&cfg),
         DeviceRole::decl(&cfg),
         DeckCheckView::decl(&cfg),
+        ShufflerCountersView::decl(&cfg),
         TablePlay::decl(&cfg),
         BaccaratPlay::decl(&cfg),
         BlackjackPlay::decl(&cfg),

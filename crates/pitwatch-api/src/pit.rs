@@ -342,6 +342,13 @@ impl TryFrom<RawTable> for TableConfig {
             }
         };
         let mut devices = devices;
+        // A device connected now is decoded by the protocol's current revision; settings without
+        // one read as revision 1 only so that streams recorded before it replay as they were.
+        for device in &mut devices {
+            if let ProtocolConfig::Pitwatch(config) = &mut device.protocol {
+                config.revision = pitwatch_proto::REVISION;
+            }
+        }
         // A shuffler beside a card-reading shoe shuffles for the shoe: its completed shuffles
         // are deck checks held for the shoe loaded next, not shoes of their own.
         if devices.iter().any(|d| d.role == DeviceRole::Shoe) {
@@ -820,6 +827,7 @@ mod tests {
             beside[0].devices[1].protocol,
             ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
                 beside_shoe: true,
+                revision: pitwatch_proto::REVISION,
                 ..
             })
         ));

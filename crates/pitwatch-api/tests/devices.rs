@@ -213,11 +213,12 @@ fn the_list_of_devices_is_checked_like_one_device() {
         table.describe_link(),
         "shoe: tcp 10.0.0.1:4001; shuffler: tcp 10.0.0.2:4001"
     );
-    // Beside a shoe, the shuffler's shuffles are deck checks held for the shoe loaded next.
+    // Beside a shoe, the shuffler's shuffles are deck checks held for the shoe loaded next; the
+    // settings recorded with its sessions say the protocol revision they are decoded by.
     let encoded = serde_json::to_string(&table.devices[1].protocol).unwrap();
     assert_eq!(
         encoded,
-        r#"{"protocol":"pitwatch","role":"shuffler","beside_shoe":true}"#
+        r#"{"protocol":"pitwatch","role":"shuffler","beside_shoe":true,"revision":2}"#
     );
     let alone = pit(&two.replace(
         "protocol = \"angel-eye\"",
@@ -226,7 +227,7 @@ fn the_list_of_devices_is_checked_like_one_device() {
     .expect("a console and a shuffler");
     let encoded = serde_json::to_string(&alone.tables[0].devices[1].protocol).unwrap();
     assert_eq!(
-        encoded, r#"{"protocol":"pitwatch","role":"shuffler"}"#,
+        encoded, r#"{"protocol":"pitwatch","role":"shuffler","revision":2}"#,
         "no shoe: its shuffles are the shoes"
     );
     // Written back and read again, the same table.
@@ -377,7 +378,8 @@ fn a_shoe_and_its_shuffler_on_two_ptys_a_short_deck_is_flagged_at_its_check_and_
     };
     let mut shown = Vec::new();
     // Shoe 1 is loaded from a good shuffle; while it is dealt, the shuffler shuffles the next
-    // set and finds a card missing; shoe 2 is loaded from it; shoe 3 from no shuffle at all.
+    // set and finds a card missing; shoe 2 is loaded from it; shoe 3 while the shuffler's next
+    // shuffle, started twice (the first start interrupted), never completed.
     shown.extend(feed(
         &mut shuffler,
         &lines.encode(&Message::ShuffleCompleted(check(416, 0))),
@@ -393,6 +395,27 @@ fn a_shoe_and_its_shuffler_on_two_ptys_a_short_deck_is_flagged_at_its_check_and_
         "shuffle 2",
     ));
     shown.extend(feed(&mut shoe, &shoe_bytes("3D"), &events, "shoe 2"));
+    let start = |cycle| Message::ShuffleStarted {
+        decks: Some(8),
+        cycle: Some(cycle),
+    };
+    let status = Message::Status {
+        cycles: 3,
+        recognition_errors: Some(0),
+        malfunctions: Some(1),
+    };
+    let restarted = [
+        lines.encode(&start(3)),
+        lines.encode(&status),
+        lines.encode(&start(4)),
+    ]
+    .concat();
+    shown.extend(feed(
+        &mut shuffler,
+        &restarted,
+        &events,
+        "a shuffle restarted",
+    ));
     shown.extend(feed(&mut shoe, &shoe_bytes("3C"), &events, "shoe 3"));
     monitor.stop().unwrap();
     assert!(clean.is_empty(), "a good shuffle and its shoe: {clean:?}");
@@ -411,14 +434,39 @@ fn a_shoe_and_its_shuffler_on_two_ptys_a_short_deck_is_flagged_at_its_check_and_
     let check_2 = seq_of(&|k| matches!(k, EventKind::DeckChecked { .. }), 1);
     let shoe_2 = seq_of(&|k| matches!(k, EventKind::Shuffled { .. }), 1);
     let shoe_3 = seq_of(&|k| matches!(k, EventKind::Shuffled { .. }), 2);
+    let start_2 = seq_of(&|k| matches!(k, EventKind::ShuffleStarted { .. }), 1);
+    assert!(rows.iter().any(|r| matches!(
+        r.event.kind,
+        EventKind::ShufflerCounters {
+            cycles: 3,
+            malfunctions: Some(1),
+            ..
+        }
+    )));
     let live = flagged(&shown);
     for expected in [
         ("SHUFFLE_COUNT_MISMATCH".to_owned(), check_2),
         ("SHUFFLE_COUNT_MISMATCH".to_owned(), shoe_2),
+        ("DEVICE_ERROR".to_owned(), start_2),
         ("NOT_SHUFFLED".to_owned(), shoe_3),
     ] {
         assert!(live.contains(&expected), "{expected:?} in {live:?}");
     }
+    // One NOT_SHUFFLED for shoe 3, saying the shuffle it was loaded from was abandoned (the
+    // round of shoe 2 its shuffle cut off is flagged at the same event, as before).
+    let at_shoe_3: Vec<_> = store
+        .incidents(&IncidentFilter::default())
+        .unwrap()
+        .into_iter()
+        .filter(|i| i.seq == shoe_3 && i.code == "NOT_SHUFFLED")
+        .collect();
+    assert_eq!(at_shoe_3.len(), 1, "{at_shoe_3:#?}");
+    assert!(
+        at_shoe_3[0].message.contains("never completed"),
+        "{}",
+        at_shoe_3[0].message
+    );
+    assert_eq!(at_shoe_3[0].evidence, [start_2, shoe_3]);
     // Three shoes, not five: the shuffler's shuffles start none.
     assert_eq!(
         rows.iter()

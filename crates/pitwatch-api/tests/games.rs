@@ -253,3 +253,108 @@ fn a_blackjack_table_is_recorded_live_and_replays_as_live() {
 fn a_pontoon_table_is_recorded_live_and_replays_as_live() {
     one_shoe_live(Game::Pontoon, "nz-pontoon", Fault::CardToEmptyBox);
 }
+
+/// Pontoon 6.4 through the real driver stack: the dealer simulator logs the three preparation
+/// steps (`SHUFFLE_STEP`) before each shoe on a pseudo-terminal and leaves one out before shoe 2;
+/// the monitor records it and raises one `NOT_SHUFFLED` citing 6.4 at shoe 2's load (the steps
+/// logged and the load as evidence), nothing else, and a replay from the record gives what was
+/// derived live.
+#[test]
+fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe() {
+    let book = Book::builtin("nz-pontoon").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let injected = dir.path().join("injected.jsonl");
+    let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
+    let config = SimConfig {
+        seed: 31,
+        pace: Pace::Times(400.0),
+        shoes: Some(2),
+        endpoint: Endpoint::Pty,
+        injected_log: Some(injected.clone()),
+        game: Some(GameSim {
+            book: book.clone(),
+            faults: vec![GameFault {
+                fault: Fault::ShuffleStepSkipped,
+                shoe: 2,
+                round: 1,
+            }],
+        }),
+        ..SimConfig::new(protocol, pitwatch_rules::RuleBook::nz_baccarat())
+    };
+    let device = SimDevice::start(config).unwrap();
+    let link = LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
+        device.path().unwrap().to_owned(),
+        9600,
+    )));
+    let table = MonitoredTable {
+        config: TableConfig::new(
+            "PON-1",
+            Game::Pontoon,
+            "nz-pontoon",
+            protocol,
+            Some(link.clone()),
+        ),
+        link,
+        more_links: Vec::new(),
+    };
+    let store = Store::open(&db, &Sealing::key_file(dir.path().join("signing.key"))).unwrap();
+    let (monitor, events) = Monitor::start(store, vec![table], Arc::new(SystemClock)).unwrap();
+    let seen = collect(&events, || device.is_finished());
+    device.stop().unwrap();
+    monitor.stop().unwrap();
+    let live: Vec<GameOutput> = seen
+        .into_iter()
+        .filter_map(|e| match e {
+            MonitorEvent::Derived {
+                derived: Derived::Output { output, .. },
+                ..
+            } => Some(output),
+            _ => None,
+        })
+        .collect();
+
+    let lines = std::fs::read_to_string(&injected).unwrap();
+    assert!(
+        lines.contains(r#""fault":"shuffle_step_skipped","shoe":2,"round":0"#),
+        "{lines}"
+    );
+    let store = Store::open(&db, &Sealing::key_file(dir.path().join("signing.key"))).unwrap();
+    let incidents = store.incidents(&IncidentFilter::default()).unwrap();
+    assert_eq!(incidents.len(), 1, "{incidents:#?}");
+    let incident = &incidents[0];
+    assert_eq!(
+        (
+            incident.code.as_str(),
+            incident.shoe,
+            incident.round,
+            incident.rule.as_str()
+        ),
+        ("NOT_SHUFFLED", Some(2), None, "6.4")
+    );
+    assert!(
+        incident
+            .message
+            .contains("without the preparation the rule book requires"),
+        "{}",
+        incident.message
+    );
+    // Two steps logged and the load.
+    assert_eq!(incident.evidence.len(), 3, "{incident:#?}");
+    assert_eq!(incident.evidence.last(), Some(&incident.seq));
+
+    let replayed = pitwatch_api::replay::rebuild(&store, "PON-1").unwrap();
+    assert!(
+        replayed.divergences.is_empty(),
+        "{:?}",
+        replayed.divergences
+    );
+    let stepped: Vec<&GameOutput> = replayed.steps.iter().flat_map(|s| &s.outputs).collect();
+    assert_eq!(stepped, live.iter().collect::<Vec<_>>());
+    // The report prints 6.4's words from the book.
+    let report = pitwatch_api::report::incident_report(&store, incident.id, "pit.db").unwrap();
+    assert!(
+        report.to_json().contains("chemmy shuffled"),
+        "the rule text is printed"
+    );
+}

@@ -1,10 +1,12 @@
 //! Console entries: what a supervisor records that no device can see (an exposed card, a cut,
-//! cards replaced, a vacant table, a declared misdeal at a poker table), checked, then recorded
-//! like any event.
+//! cards replaced, a vacant table, a step of preparing the cards before loading, a declared
+//! misdeal at a poker table), checked, then recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
 use pitwatch_api::pit::Game;
-use pitwatch_model::{Card, EventKind, ExposedDuring, MisdealReason, MisdealRuling, TableState};
+use pitwatch_model::{
+    Card, EventKind, ExposedDuring, MisdealReason, MisdealRuling, ShuffleStep, TableState,
+};
 
 /// The highest seat number a supervisor may name at the console (a poker table seats ten at
 /// most; a typing slip such as 55 is refused rather than recorded).
@@ -89,6 +91,11 @@ impl Desk {
                         .map_err(|e| invalid(format!("{ruling:?}: {e}")))?,
                 }
             }
+            ConsoleEntry::ShuffleStep { step } => EventKind::ShuffleStep {
+                step: step
+                    .parse::<ShuffleStep>()
+                    .map_err(|e| invalid(format!("{step:?}: {e}")))?,
+            },
         };
         let monitor = lock(&self.monitor);
         let monitor = monitor

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use pitwatch_api::convert::{blackjack_round, cards, poker_hand, round_result};
 use pitwatch_api::dto::{
     BaccaratPlay, BlackjackPlay, DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, LiveRound,
-    PokerHand, PokerPlay, Severity, SeverityCounts, ShuffleQuality, TablePlay, TableTile,
-    BLACKJACK_ROUNDS_KEPT, POKER_HANDS_KEPT,
+    PokerHand, PokerPlay, Severity, SeverityCounts, ShuffleQuality, ShufflerCountersView,
+    TablePlay, TableTile, BLACKJACK_ROUNDS_KEPT, POKER_HANDS_KEPT,
 };
 use pitwatch_api::game::{GameRound, GameView};
 use pitwatch_api::monitor::{LinkState, MonitorEvent};
@@ -153,14 +153,33 @@ impl PitModel {
                 let raised = fold_derived(tile, derived, now);
                 let open = &mut self.device_errors[i];
                 if let Derived::Event(event) = derived {
-                    // A shuffler's deck check shows on the table's (first) shuffler.
-                    if let Some(check) = DeckCheckView::of(event) {
-                        if let Some(shuffler) = tile
-                            .devices
-                            .iter_mut()
-                            .find(|d| d.role == DeviceRole::Shuffler)
-                        {
+                    // A shuffler's state shows on the table's (first) shuffler: its deck check, whether
+                    // it is shuffling, its counters.
+                    if let Some(shuffler) = tile
+                        .devices
+                        .iter_mut()
+                        .find(|d| d.role == DeviceRole::Shuffler)
+                    {
+                        if let Some(check) = DeckCheckView::of(event) {
                             shuffler.last_check = Some(check);
+                        }
+                        match event.kind {
+                            EventKind::ShuffleStarted { .. } => shuffler.shuffling = true,
+                            EventKind::DeckChecked { .. } | EventKind::Shuffled { .. } => {
+                                shuffler.shuffling = false;
+                            }
+                            EventKind::ShufflerCounters {
+                                cycles,
+                                recognition_errors,
+                                malfunctions,
+                            } => {
+                                shuffler.counters = Some(ShufflerCountersView {
+                                    cycles,
+                                    recognition_errors,
+                                    malfunctions,
+                                });
+                            }
+                            _ => {}
                         }
                     }
                     match &event.kind {
@@ -681,6 +700,38 @@ mod fold {
         assert_eq!(tile.devices[0].status, LinkStatus::Connected);
         assert_eq!(tile.devices[1].status, LinkStatus::Reconnecting);
         assert_eq!(tile.devices[1].status_detail, "/dev/pts/1");
+        // A shuffle started shows the shuffler shuffling until its check; its counters show.
+        for (seq, kind) in [
+            (
+                2,
+                EventKind::ShuffleStarted {
+                    decks: Some(8),
+                    cycle: Some(7),
+                },
+            ),
+            (
+                3,
+                EventKind::ShufflerCounters {
+                    cycles: 7,
+                    recognition_errors: None,
+                    malfunctions: Some(1),
+                },
+            ),
+        ] {
+            model.apply(
+                &MonitorEvent::Derived {
+                    table: name.into(),
+                    derived: Derived::Event(TableEvent::new(seq, kind).at(at)),
+                },
+                at,
+            );
+        }
+        let shuffler = &model.table(name).expect("BAC-3").devices[1];
+        assert!(shuffler.shuffling);
+        assert_eq!(
+            shuffler.counters.map(|c| (c.cycles, c.malfunctions)),
+            Some((7, Some(1)))
+        );
         let check = TableEvent::new(
             4,
             EventKind::DeckChecked {
@@ -704,6 +755,7 @@ mod fold {
         let shown = model.table(name).expect("BAC-3").devices[1]
             .last_check
             .expect("shown");
+        assert!(!model.table(name).expect("BAC-3").devices[1].shuffling);
         assert!(!shown.passed);
         assert_eq!((shown.cards, shown.missing, shown.seq), (415, 1, 4));
         assert_eq!(

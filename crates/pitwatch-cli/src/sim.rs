@@ -64,7 +64,7 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1)]
     decks: u8,
     /// For a shuffler, a fault to inject: `KIND` (at the second shuffle) or `KIND@SHUFFLE`;
-    /// repeatable. Kinds: deck-short, deck-extra, foreign-card, shuffler-error, order-leak.
+    /// repeatable. Kinds: deck-short, deck-extra, foreign-card, shuffler-error, order-leak, shuffle-abandoned.
     #[arg(long = "shuffler-fault", value_name = "KIND[@SHUFFLE]")]
     shuffler_faults: Vec<pitwatch_sim::ShufflerFault>,
     /// The seed: the same seed deals the same shoes, faults and bytes.

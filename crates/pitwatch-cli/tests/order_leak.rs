@@ -135,7 +135,9 @@ fn a_shufflers_leaked_order_is_never_recorded_shown_or_exported_and_is_an_incide
     let deadline = Instant::now() + Duration::from_secs(20);
     let incident = loop {
         let found = open_incidents(db_s).into_iter().find(|i| {
-            i["code"] == "DEVICE_ERROR" && i["message"].as_str().unwrap_or("").contains("WITHHELD")
+            i["code"] == "ORDER_DISCLOSED"
+                && i["severity"] == "critical"
+                && i["message"].as_str().unwrap_or("").contains("WITHHELD")
         });
         if let Some(found) = found {
             break found;
@@ -223,7 +225,7 @@ fn a_shufflers_leaked_order_is_never_recorded_shown_or_exported_and_is_an_incide
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert!(
-        replayed.iter().any(|v| v["code"] == "DEVICE_ERROR"
+        replayed.iter().any(|v| v["code"] == "ORDER_DISCLOSED"
             && v["seq"] == incident["seq"]
             && v["message"].as_str().unwrap_or("").contains("WITHHELD")),
         "{replayed:#?}"

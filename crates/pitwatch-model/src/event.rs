@@ -18,6 +18,11 @@ use serde_json::{Map, Value};
 
 use crate::card::Card;
 
+/// The `device_error` code of a line the host withheld before anything kept it because it may
+/// carry card identities or a shuffled deck's order (the Pitwatch protocol's `WITHHELD`): the
+/// rules engines raise it as `ORDER_DISCLOSED`, not as an ordinary device error.
+pub const WITHHELD_ERROR_CODE: &str = "WITHHELD";
+
 /// A point in time, always in UTC, printed in RFC 3339 with a `Z`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(DateTime<Utc>);
@@ -320,6 +325,19 @@ wire_enum! {
 }
 
 wire_enum! {
+    /// A step of preparing cards by hand before they are loaded into an automatic shuffler (NZ
+    /// Pontoon 6.4: chemmy shuffled, stacked, riffle shuffled), entered at the console.
+    ShuffleStep, "shuffle step" {
+        /// (a) A chemmy shuffle: the cards spread face down and washed on the table.
+        Chemmy = "chemmy",
+        /// (b) The cards stacked.
+        Stacking = "stacking",
+        /// (c) A riffle shuffle.
+        Riffle = "riffle",
+    }
+}
+
+wire_enum! {
     /// The state of a table.
     TableState, "table state" {
         /// Open for play.
@@ -459,6 +477,34 @@ pub enum EventKind {
         /// Batch or continuous, when said.
         shuffler: Option<ShufflerKind>,
     },
+    /// A table's shuffler began shuffling. The shuffle is complete at the `deck_checked` (or,
+    /// from a shuffler that starts the shoe itself, the `shuffled`) that follows; a shoe loaded
+    /// while a started shuffle never completed, and a second start without a completion, are
+    /// what the rules engine looks for.
+    ShuffleStarted {
+        /// Decks being shuffled, when said.
+        decks: Option<u8>,
+        /// The shuffler's own shuffle counter for this shuffle (its cycle count), when it keeps one.
+        cycle: Option<u32>,
+    },
+    /// A shuffler's counters as it reports them (its status): what it counted over its life, for
+    /// the table view and the record. A counter that goes back means the device was reset or
+    /// replaced.
+    ShufflerCounters {
+        /// Shuffles (cycles) done.
+        cycles: u32,
+        /// Card-recognition errors logged, when it counts them.
+        recognition_errors: Option<u32>,
+        /// Malfunctions logged (jams, faults), when it counts them.
+        malfunctions: Option<u32>,
+    },
+    /// A step of preparing the cards by hand before loading them (Pontoon 6.4), entered at the
+    /// console. A rule book that requires the steps (`shuffle_steps`) flags a load not preceded
+    /// by all of them, in order.
+    ShuffleStep {
+        /// Which step.
+        step: ShuffleStep,
+    },
 }
 
 impl EventKind {
@@ -482,6 +528,9 @@ impl EventKind {
         "player_acted",
         "misdeal_declared",
         "deck_checked",
+        "shuffle_started",
+        "shuffler_counters",
+        "shuffle_step",
     ];
 
     /// The event's name (the `event` field).
@@ -505,6 +554,9 @@ impl EventKind {
             EventKind::PlayerActed { .. } => "player_acted",
             EventKind::MisdealDeclared { .. } => "misdeal_declared",
             EventKind::DeckChecked { .. } => "deck_checked",
+            EventKind::ShuffleStarted { .. } => "shuffle_started",
+            EventKind::ShufflerCounters { .. } => "shuffler_counters",
+            EventKind::ShuffleStep { .. } => "shuffle_step",
         }
     }
 
@@ -659,6 +711,18 @@ impl TableEvent {
                 foreign: fields.required("foreign", number)?,
                 shuffler: fields.optional("shuffler", parsed)?,
             },
+            "shuffle_started" => EventKind::ShuffleStarted {
+                decks: fields.optional("decks", small_number(1, 255))?,
+                cycle: fields.optional("cycle", number)?,
+            },
+            "shuffler_counters" => EventKind::ShufflerCounters {
+                cycles: fields.required("cycles", number)?,
+                recognition_errors: fields.optional("recognition_errors", number)?,
+                malfunctions: fields.optional("malfunctions", number)?,
+            },
+            "shuffle_step" => EventKind::ShuffleStep {
+                step: fields.required("step", parsed)?,
+            },
             _ => unreachable!("every name in EventKind::NAMES is matched above"),
         };
         Ok(TableEvent {
@@ -785,6 +849,20 @@ impl TableEvent {
                 }
                 maybe("shuffler", shuffler.map(text));
             }
+            EventKind::ShuffleStarted { decks, cycle } => {
+                maybe("decks", opt(*decks));
+                maybe("cycle", opt(*cycle));
+            }
+            EventKind::ShufflerCounters {
+                cycles,
+                recognition_errors,
+                malfunctions,
+            } => {
+                maybe("cycles", opt(Some(*cycles)));
+                maybe("recognition_errors", opt(*recognition_errors));
+                maybe("malfunctions", opt(*malfunctions));
+            }
+            EventKind::ShuffleStep { step } => maybe("step", Some(text(step))),
         }
         for (key, value) in &self.extra {
             map.entry(key.clone()).or_insert_with(|| value.clone());
@@ -997,6 +1075,9 @@ mod tests {
             json!({"event":"player_acted","seq":17,"target":"seat:3","action":"raise"}),
             json!({"event":"misdeal_declared","seq":18,"reason":"d","seats":[2,5],"ruling":"misdeal"}),
             json!({"event":"deck_checked","seq":19,"decks":8,"cards":415,"expected":416,"missing":1,"extra":0,"foreign":0,"shuffler":"batch"}),
+            json!({"event":"shuffle_started","seq":20,"decks":8,"cycle":1041}),
+            json!({"event":"shuffler_counters","seq":21,"cycles":1041,"recognition_errors":3,"malfunctions":1}),
+            json!({"event":"shuffle_step","seq":22,"step":"stacking"}),
         ];
         let mut names = Vec::new();
         for line in lines {

@@ -14,6 +14,7 @@ pub use card::{Card, CardParseError, Rank, Suit};
 pub use deck::{DeckKind, ShoeComposition};
 pub use event::{
     Action, EventKind, EventLineError, ExposedDuring, MisdealReason, MisdealRuling, Outcome,
-    PlayerAction, ShufflerKind, TableEvent, TableState, Target, Timestamp,
+    PlayerAction, ShuffleStep, ShufflerKind, TableEvent, TableState, Target, Timestamp,
+    WITHHELD_ERROR_CODE,
 };
 pub use jsonl::{read_events, write_events, EventFileError, EventReader};

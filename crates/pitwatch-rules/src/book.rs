@@ -702,6 +702,9 @@ impl RuleBook {
             // (the finding then says no rule is cited), so recorded books replay unchanged.
             if can_raise(code, continuous, burn)
                 && code != IrregularityCode::ShuffleSuspect
+                // A device-integrity finding: cited by the book's DEVICE_ERROR rule unless the
+                // book gives one of its own (RuleBook::cite).
+                && code != IrregularityCode::OrderDisclosed
                 && !data.cite.contains_key(code.as_str())
             {
                 p.push(format!("[cite]: missing the rule to cite for {code}"));
@@ -919,8 +922,15 @@ impl RuleBook {
 
     /// The rule to cite for `code` (empty for a code the book never raises, see
     /// [`RuleBook::can_raise`]).
+    /// A device-integrity finding (`ORDER_DISCLOSED`) the book cites no rule for cites its
+    /// `DEVICE_ERROR` rule.
     pub fn cite(&self, code: IrregularityCode) -> &str {
-        &self.inner.cite[code as usize]
+        match &self.inner.cite[code as usize] {
+            rule if rule.is_empty() && code == IrregularityCode::OrderDisclosed => {
+                &self.inner.cite[IrregularityCode::DeviceError as usize]
+            }
+            rule => rule,
+        }
     }
 
     /// The rule to cite for an unauthorised third card to the Banker's hand: the book's
@@ -1300,8 +1310,9 @@ mod tests {
 
     #[test]
     fn every_cite_of_the_nz_books_finds_a_text_unless_the_source_lacks_it() {
-        // A device error breaks no Gazette rule: its citation says so and has no text.
-        let without = ["DEVICE_ERROR"];
+        // A device error breaks no Gazette rule, nor does a device that discloses a deck's order:
+        // their citation says so and has no text.
+        let without = ["DEVICE_ERROR", "ORDER_DISCLOSED"];
         for id in ["nz-baccarat", "nz-baccarat-continuous"] {
             let book = RuleBook::builtin(id).unwrap();
             for &code in IrregularityCode::ALL {

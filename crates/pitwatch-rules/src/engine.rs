@@ -627,13 +627,22 @@ impl Engine {
                 self.ensure_shoe(seq);
                 self.on_bets_closed(seq);
             }
+            EventKind::ShuffleStarted { .. } => {
+                if let Some(found) = self.shuffler.started(seq) {
+                    self.flag(found.code, None, seq, &found.evidence, found.message);
+                }
+            }
             // A Blackjack decision or a poker action or misdeal means nothing in Baccarat: like a
-            // lock, it changes no round.
+            // lock, it changes no round. A Baccarat book requires no hand-preparation steps (a
+            // Blackjack or Pontoon book may: `shuffle_steps`), and counters are for the record and
+            // the table view.
             EventKind::LockChanged { .. }
             | EventKind::TableStateChanged { .. }
             | EventKind::Decision { .. }
             | EventKind::PlayerActed { .. }
-            | EventKind::MisdealDeclared { .. } => {}
+            | EventKind::MisdealDeclared { .. }
+            | EventKind::ShufflerCounters { .. }
+            | EventKind::ShuffleStep { .. } => {}
         }
         if self.shoe_open {
             self.shoe.last_seq = seq;
@@ -1017,6 +1026,20 @@ impl Engine {
     }
 
     fn on_device_error(&mut self, seq: u64, code: &str, text: &str) {
+        if code == pitwatch_model::WITHHELD_ERROR_CODE {
+            // Not an error the device clears: the order may be out, whatever the device does
+            // next. Each withheld line is a finding of its own.
+            let round = self.current_round();
+            self.flag_with(
+                Code::OrderDisclosed,
+                Cite::Code,
+                round,
+                seq,
+                &[seq],
+                format!("Device error {code}: {text}"),
+            );
+            return;
+        }
         if self.open_errors.iter().any(|(c, _)| c == code) {
             return;
         }

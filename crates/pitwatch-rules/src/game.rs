@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use pitwatch_model::deck::ShoeCounter;
 use pitwatch_model::{
-    Card, EventKind, ExposedDuring, ShoeComposition, ShufflerKind, TableEvent, Target,
+    Card, EventKind, ExposedDuring, ShoeComposition, ShuffleStep, ShufflerKind, TableEvent, Target,
 };
 use serde::Serialize;
 
@@ -210,7 +210,8 @@ pub struct ShoeRules {
 }
 
 impl ShoeRules {
-    /// The rule to cite for `key` (`CODE` or `CODE/qualifier`, falling back to `CODE`).
+    /// The rule to cite for `key` (`CODE` or `CODE/qualifier`, falling back to `CODE`; a
+    /// device-integrity finding, `ORDER_DISCLOSED`, to the book's `DEVICE_ERROR` rule).
     pub fn cite(&self, key: &str) -> &str {
         let find = |k: &str| {
             self.cite
@@ -218,8 +219,14 @@ impl ShoeRules {
                 .find(|(key, _)| key == k)
                 .map(|(_, r)| r.as_str())
         };
+        let code = key.split('/').next().unwrap_or(key);
         find(key)
-            .or_else(|| find(key.split('/').next().unwrap_or(key)))
+            .or_else(|| find(code))
+            .or_else(|| {
+                (code == Code::OrderDisclosed.as_str())
+                    .then(|| find("DEVICE_ERROR"))
+                    .flatten()
+            })
             .unwrap_or("no rule cited")
     }
 }
@@ -363,6 +370,9 @@ pub struct Table<G: RoundGame> {
     found: Findings,
     /// The table's shuffler beside the shoe, if it reports (`deck_checked`).
     shuffler: ShufflerWatch,
+    /// The hand-preparation steps the rule book requires before cards are loaded, in order
+    /// (Pontoon 6.4); none for most books.
+    shuffle_steps: Vec<ShuffleStep>,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -400,7 +410,17 @@ impl<G: RoundGame> Table<G> {
             finished: false,
             found: Findings::default(),
             shuffler: ShufflerWatch::default(),
+            shuffle_steps: Vec::new(),
         }
+    }
+
+    /// The same table, requiring the hand-preparation `steps` (in this order) before each load
+    /// of cards into the shuffler or the shoe: a load not preceded by them since the last is
+    /// `NOT_SHUFFLED`, cited by the book's `NOT_SHUFFLED/steps` (else its `NOT_SHUFFLED`). The
+    /// rule book says which steps (Pontoon's `shuffle_steps`); none requires nothing.
+    pub fn require_shuffle_steps(mut self, steps: Vec<ShuffleStep>) -> Table<G> {
+        self.shuffle_steps = steps;
+        self
     }
 
     /// The game.
@@ -457,6 +477,25 @@ impl<G: RoundGame> Table<G> {
                 self.ensure_shoe(seq);
                 self.on_exposed(seq, *card, *during);
             }
+            EventKind::DeviceError { code, text }
+                if code == pitwatch_model::WITHHELD_ERROR_CODE =>
+            {
+                // Not an error the device clears: the order may be out whatever it does next.
+                // Cited by the book's ORDER_DISCLOSED rule if it has one, else its DEVICE_ERROR.
+                self.ensure_shoe(seq);
+                let (shoe, partial) = (self.shoe_no, self.shoe.partial);
+                let irregularity = self.irregularity(
+                    Code::OrderDisclosed,
+                    "ORDER_DISCLOSED",
+                    seq,
+                    vec![seq],
+                    format!("Device error {code}: {text}"),
+                    shoe,
+                    None,
+                    partial,
+                );
+                self.out.push_back(TableOutput::Irregularity(irregularity));
+            }
             EventKind::DeviceError { code, text } => {
                 self.ensure_shoe(seq);
                 self.open_errors.push((code.clone(), seq));
@@ -503,6 +542,10 @@ impl<G: RoundGame> Table<G> {
                 self.on_round_event(event);
             }
             EventKind::DeckChecked { .. } => {
+                // Cards went into the shuffler with no start seen: judged for their steps now.
+                if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, false) {
+                    self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+                }
                 let limits = Limits {
                     min_decks: self.rules.min_decks,
                     max_decks: self.rules.max_decks,
@@ -513,10 +556,20 @@ impl<G: RoundGame> Table<G> {
                     self.flag_found(seq, found);
                 }
             }
+            EventKind::ShuffleStarted { .. } => {
+                if let Some(found) = self.shuffler.started(seq) {
+                    self.flag_found(seq, found);
+                }
+                if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, false) {
+                    self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+                }
+            }
+            EventKind::ShuffleStep { step } => self.shuffler.step(seq, *step),
             EventKind::BurnCounted { .. }
             | EventKind::ResultDeclared { .. }
             | EventKind::LockChanged { .. }
-            | EventKind::TableStateChanged { .. } => {}
+            | EventKind::TableStateChanged { .. }
+            | EventKind::ShufflerCounters { .. } => {}
         }
         if self.shoe_open {
             self.shoe.last_seq = seq;
@@ -659,6 +712,9 @@ impl<G: RoundGame> Table<G> {
         let composition = ShoeComposition::new(decks_used.max(1), kind);
         self.unshuffled = None;
         self.start_shoe(seq, composition, shuffler, false);
+        if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, true) {
+            self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+        }
         if let Some(found) = self.shuffler.loaded(seq, decks, cards) {
             self.flag_found(seq, found);
         }
@@ -963,9 +1019,16 @@ impl<G: RoundGame> Table<G> {
     /// Outputs a finding outside any round at once.
     /// Flags what the shuffler watch found, at once.
     fn flag_found(&mut self, seq: u64, found: ShufflerFinding) {
+        let cite = found.code.as_str();
+        self.flag_found_as(seq, found, cite);
+    }
+
+    /// Outputs a shuffler finding citing the book's `cite` key (`CODE/qualifier` falls back to
+    /// the code's own citation).
+    fn flag_found_as(&mut self, seq: u64, found: ShufflerFinding, cite: &str) {
         let irregularity = self.irregularity(
             found.code,
-            found.code.as_str(),
+            cite,
             seq,
             found.evidence,
             found.message,

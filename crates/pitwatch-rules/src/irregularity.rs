@@ -136,6 +136,11 @@ codes! {
     /// Poker: a misdeal declared for a reason whose rule allows none after substantial action,
     /// or for a seat whose player had already acted ((b)-(f)).
     MisdealAfterAction = "MISDEAL_AFTER_ACTION", High;
+    /// A device sent what may be card identities or a shuffled deck's order (the host withheld
+    /// it before anything kept it: `device_error` code `WITHHELD`): the cards it may describe are
+    /// compromised. A device-integrity finding: a book may cite a rule for it, and one that does
+    /// not cites its `DEVICE_ERROR` rule, so books written before it load unchanged.
+    OrderDisclosed = "ORDER_DISCLOSED", Critical;
 }
 
 impl fmt::Display for IrregularityCode {

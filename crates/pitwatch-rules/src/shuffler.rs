@@ -11,8 +11,14 @@
 //! - A shoe loaded from a shuffle whose check failed is flagged again at the load: cards are
 //!   being dealt from a defective deck.
 //! - A shoe whose own deck count disagrees with the shuffle's is flagged.
+//! - A shoe loaded while a shuffle the shuffler started (`shuffle_started`) never completed is
+//!   flagged as loaded from that abandoned shuffle, once (not also as loaded from no shuffle);
+//!   a second start with no completion between is the first shuffle interrupted.
+//! - Where the rule book requires the cards to be prepared by hand before they are loaded
+//!   (Pontoon 6.4: chemmy shuffled, stacked, riffle shuffled; `shuffle_step`), a load not
+//!   preceded since the last one by every step, in order, is flagged.
 
-use pitwatch_model::EventKind;
+use pitwatch_model::{EventKind, ShuffleStep};
 use serde::{Deserialize, Serialize};
 
 use crate::irregularity::IrregularityCode as Code;
@@ -38,6 +44,16 @@ pub struct ShufflerWatch {
     pub seen: bool,
     /// The last shuffle completed since the last shoe was loaded.
     pub pending: Option<HeldCheck>,
+    /// A shuffle started (its `shuffle_started`) and not completed yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<u64>,
+    /// The hand-preparation steps logged since the last load, with their events.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<(ShuffleStep, u64)>,
+    /// Whether the cards of the coming shoe were already judged for their steps (when they went
+    /// into the shuffler): the shoe's own load is not judged again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub steps_judged: bool,
 }
 
 /// The rule book's limits a deck check is judged against.
@@ -87,6 +103,8 @@ impl ShufflerWatch {
             return None;
         };
         self.seen = true;
+        // The shuffle started (if its start was seen) is complete.
+        self.started = None;
         let decks = decks_said.unwrap_or(limits.default_decks);
         let holds = u32::from(decks) * limits.cards_per_deck;
         let mut wrong = Vec::new();
@@ -125,6 +143,98 @@ impl ShufflerWatch {
         })
     }
 
+    /// The shuffler began a shuffle (`seq`, a `shuffle_started`). Returns a finding when a shuffle
+    /// it started before was never completed: that one was interrupted.
+    pub fn started(&mut self, seq: u64) -> Option<ShufflerFinding> {
+        let before = self.started.replace(seq)?;
+        Some(ShufflerFinding {
+            code: Code::DeviceError,
+            evidence: vec![before, seq],
+            message: format!(
+                "The shuffler started a shuffle (seq {seq}) before completing the one it started \
+                 at seq {before}: that shuffle was interrupted (a jam, a door opened, the power?). \
+                 Its cards must not be dealt unless they are shuffled again."
+            ),
+        })
+    }
+
+    /// A step of preparing the cards by hand (`seq`, a `shuffle_step`) was logged.
+    pub fn step(&mut self, seq: u64, step: ShuffleStep) {
+        // Bounded: a console that logs steps without end keeps only the latest.
+        if self.steps.len() >= 32 {
+            self.steps.remove(0);
+        }
+        self.steps.push((step, seq));
+    }
+
+    /// Cards were loaded (`seq`: into the shuffler, a `shuffle_started` or a `deck_checked` with
+    /// no start seen; or into the shoe, a `shuffled`), under a rule book that requires the
+    /// hand-preparation `steps` before loading (none: nothing is required). Returns a finding
+    /// when the steps logged since the last load do not include every one of them in order. A
+    /// shoe loaded from a shuffler whose load was judged already is not judged again.
+    pub fn load_steps(
+        &mut self,
+        seq: u64,
+        required: &[ShuffleStep],
+        into_shoe: bool,
+    ) -> Option<ShufflerFinding> {
+        if into_shoe && std::mem::take(&mut self.steps_judged) {
+            return None;
+        }
+        if !into_shoe {
+            if self.steps_judged {
+                // The same cards, judged when they went in (a deck check after its start).
+                return None;
+            }
+            self.steps_judged = true;
+        }
+        let logged = std::mem::take(&mut self.steps);
+        if required.is_empty() {
+            return None;
+        }
+        let mut next = 0;
+        for (step, _) in &logged {
+            if next < required.len() && *step == required[next] {
+                next += 1;
+            }
+        }
+        if next == required.len() {
+            return None;
+        }
+        let names = |steps: &mut dyn Iterator<Item = ShuffleStep>| {
+            steps
+                .map(ShuffleStep::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let wanted = names(&mut required.iter().copied());
+        let done = if logged.is_empty() {
+            "none was logged".to_owned()
+        } else {
+            format!(
+                "the steps logged were {}",
+                names(&mut logged.iter().map(|(s, _)| *s))
+            )
+        };
+        let missing = names(&mut required[next..].iter().copied());
+        let what = if into_shoe {
+            "the shoe"
+        } else {
+            "the shuffler"
+        };
+        let mut evidence: Vec<u64> = logged.iter().map(|(_, s)| *s).collect();
+        evidence.push(seq);
+        Some(ShufflerFinding {
+            code: Code::NotShuffled,
+            evidence,
+            message: format!(
+                "Cards were loaded into {what} without the preparation the rule book requires \
+                 before loading ({wanted}, in that order): {done}; not done in order: {missing}. \
+                 Stop play, and have the cards prepared and shuffled again."
+            ),
+        })
+    }
+
     /// A shoe was loaded (`seq`, the shoe's `shuffled`, with the decks and cards it reports): the
     /// shuffle held for it is used up. Returns what is wrong with loading it, if anything.
     pub fn loaded(
@@ -133,6 +243,29 @@ impl ShufflerWatch {
         decks: Option<u8>,
         cards: Option<u32>,
     ) -> Option<ShufflerFinding> {
+        if let Some(start) = self.started {
+            if !self.seen {
+                // A shuffler that starts the shoe itself (no deck checks of its own): this
+                // `shuffled` is the start's completion.
+                self.started = None;
+            } else if self.pending.is_none() {
+                // Loaded while the shuffle started for it never completed: one incident, the
+                // abandoned shuffle (not also "no shuffle").
+                self.started = None;
+                return Some(ShufflerFinding {
+                    code: Code::NotShuffled,
+                    evidence: vec![start, seq],
+                    message: format!(
+                        "A shoe was loaded while the shuffle the table's shuffler started at seq \
+                         {start} never completed: the shuffle was abandoned, so the cards may not \
+                         be shuffled, and the shuffler checked no count. Stop play and have the \
+                         cards shuffled again."
+                    ),
+                });
+            }
+            // Otherwise the shoe is loaded from the completed shuffle held for it; the one
+            // started since is still going, for the shoe after.
+        }
         if !self.seen {
             return None;
         }
@@ -261,5 +394,102 @@ mod tests {
             "{}",
             found.message
         );
+    }
+
+    #[test]
+    fn a_shoe_loaded_from_an_abandoned_shuffle_is_one_incident_that_says_so() {
+        let mut watch = ShufflerWatch::default();
+        assert_eq!(watch.started(1), None);
+        watch.checked(2, &good(8), LIMITS);
+        assert_eq!(watch.loaded(3, None, None), None);
+        // The next shuffle starts and is started again before it completes: interrupted.
+        assert_eq!(watch.started(10), None);
+        let found = watch.started(11).expect("interrupted");
+        assert_eq!(
+            (found.code, found.evidence),
+            (Code::DeviceError, vec![10, 11])
+        );
+        assert!(found.message.contains("interrupted"), "{}", found.message);
+        // The shoe is loaded while the second never completed: the abandoned shuffle, once.
+        let found = watch.loaded(20, None, None).expect("abandoned");
+        assert_eq!(
+            (found.code, &found.evidence),
+            (Code::NotShuffled, &vec![11, 20])
+        );
+        assert!(
+            found.message.contains("started at seq 11 never completed"),
+            "{}",
+            found.message
+        );
+        // Nothing carries over: a proper shuffle loads cleanly, and a start after a load is not
+        // an interruption.
+        assert_eq!(watch.started(30), None);
+        watch.checked(31, &good(8), LIMITS);
+        assert_eq!(watch.loaded(32, None, None), None);
+        assert_eq!(watch.started(40), None);
+    }
+
+    #[test]
+    fn a_shuffle_started_for_the_next_shoe_does_not_taint_this_one() {
+        let mut watch = ShufflerWatch::default();
+        watch.checked(1, &good(8), LIMITS);
+        // The shuffler starts the following set before this shoe is loaded from the checked one.
+        assert_eq!(watch.started(2), None);
+        assert_eq!(watch.loaded(3, None, None), None);
+        watch.checked(4, &good(8), LIMITS);
+        assert_eq!(watch.loaded(5, None, None), None);
+    }
+
+    #[test]
+    fn a_shuffler_that_loads_the_shoe_itself_completes_at_the_shoe() {
+        // Alone at its table it reports `shuffled` (no deck checks): that is the completion.
+        let mut watch = ShufflerWatch::default();
+        assert_eq!(watch.started(1), None);
+        assert_eq!(watch.loaded(2, Some(8), Some(416)), None);
+        assert_eq!(watch.started(3), None);
+    }
+
+    #[test]
+    fn the_steps_a_book_requires_are_judged_once_per_load_in_order() {
+        use ShuffleStep::{Chemmy, Riffle, Stacking};
+        let required = [Chemmy, Stacking, Riffle];
+        let mut watch = ShufflerWatch::default();
+        for (seq, step) in [(1, Chemmy), (2, Chemmy), (3, Stacking), (4, Riffle)] {
+            watch.step(seq, step);
+        }
+        // Into the shuffler, then the shoe loaded from it: judged once, at the shuffler.
+        assert_eq!(watch.load_steps(5, &required, false), None);
+        assert_eq!(watch.load_steps(6, &required, false), None);
+        // A step logged while the shuffler runs prepares the next set: it counts for the next
+        // load, not this shoe's.
+        watch.step(7, Chemmy);
+        assert_eq!(watch.load_steps(8, &required, true), None);
+        watch.step(9, Riffle);
+        watch.step(10, Stacking);
+        let found = watch.load_steps(11, &required, true).expect("out of order");
+        assert_eq!(
+            (found.code, &found.evidence),
+            (Code::NotShuffled, &vec![7, 9, 10, 11])
+        );
+        assert!(
+            found
+                .message
+                .contains("the steps logged were chemmy, riffle, stacking"),
+            "{}",
+            found.message
+        );
+        assert!(
+            found.message.contains("not done in order: riffle."),
+            "{}",
+            found.message
+        );
+        let found = watch.load_steps(12, &required, true).expect("none logged");
+        assert!(
+            found.message.contains("none was logged"),
+            "{}",
+            found.message
+        );
+        // A book that requires nothing flags nothing.
+        assert_eq!(watch.load_steps(13, &[], true), None);
     }
 }

@@ -60,7 +60,7 @@ const CRC_TABLE: [u16; 256] = {
 };
 
 /// Settings of one Pitwatch-protocol stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ProtoConfig {
     /// The role the site configured for this port. When either this or the device's `HELLO` says
@@ -71,6 +71,31 @@ pub struct ProtoConfig {
     /// (`deck_checked`), not the start of a shoe (`shuffled`), which the shoe reports itself.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub beside_shoe: bool,
+    /// What the host makes of the lines added within version 1 (`PROTOCOL.md` section 9), so a
+    /// stream recorded before them decodes exactly as it did: 1, `SHUFFLE_START` is a notice
+    /// only and `STATUS` and `SHUFFLE_STEP` are unknown types; 2 ([`REVISION`]), they are the
+    /// events `shuffle_started`, `shuffler_counters` and `shuffle_step`. Settings recorded
+    /// without it are revision 1; new settings ([`ProtoConfig::default`], a pit definition) are
+    /// the current one.
+    #[serde(default = "first_revision")]
+    pub revision: u8,
+}
+
+/// The host's current revision of version 1 ([`ProtoConfig::revision`]).
+pub const REVISION: u8 = 2;
+
+fn first_revision() -> u8 {
+    1
+}
+
+impl Default for ProtoConfig {
+    fn default() -> Self {
+        ProtoConfig {
+            role: None,
+            beside_shoe: false,
+            revision: REVISION,
+        }
+    }
 }
 
 /// Decoder of a Pitwatch-protocol byte stream.
@@ -95,7 +120,7 @@ impl Default for ProtoDecoder {
 }
 
 /// The `device_error` code of a line the host's screen withheld ([`ProtoScreen`]).
-pub const WITHHELD_CODE: &str = "WITHHELD";
+pub const WITHHELD_CODE: &str = pitwatch_model::WITHHELD_ERROR_CODE;
 
 /// Field names and types that would carry card identities or order.
 pub(crate) const CARD_KEYS: [&str; 3] = ["card", "cards_order", "order"];
@@ -387,7 +412,7 @@ impl ProtoDecoder {
                 }
                 MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
             })?;
-            let events = events_of(message, self.config.beside_shoe, &mut notices);
+            let events = events_of(message, self.config, &mut notices);
             return Ok((seq, events, notices));
         }
         // Sequence: HELLO and 1 start afresh; a repeat is a duplicate, going back is out of order.
@@ -422,6 +447,13 @@ impl ProtoDecoder {
                 format!("{kind}: a shuffler must never send card identities or order"),
             ));
         }
+        if self.config.revision < 2 && matches!(kind, "STATUS" | "SHUFFLE_STEP") {
+            // Unknown to the host this stream was recorded by: rejected as it was then.
+            return Err((
+                RejectKind::Unsupported,
+                format!("unknown message type {kind}"),
+            ));
+        }
         let message = Message::from_parts(kind, &fields).map_err(|e| match e {
             MessageError::Malformed(reason) => (RejectKind::Malformed, format!("{kind}: {reason}")),
             MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
@@ -435,7 +467,7 @@ impl ProtoDecoder {
             };
             self.hello_role = Some(role);
         }
-        let events = events_of(message, self.config.beside_shoe, &mut notices);
+        let events = events_of(message, self.config, &mut notices);
         Ok((seq, events, notices))
     }
 }
@@ -447,9 +479,10 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 /// The table events (with extra fields) and notices a message stands for.
 fn events_of(
     message: Message,
-    beside_shoe: bool,
+    config: ProtoConfig,
     notices: &mut Vec<Notice>,
 ) -> Vec<(EventKind, Option<serde_json::Map<String, Value>>)> {
+    let beside_shoe = config.beside_shoe;
     let one = |kind| vec![(kind, None)];
     match message {
         Message::Hello(identity) => {
@@ -460,10 +493,21 @@ fn events_of(
             notices.push(Notice::Heartbeat);
             vec![]
         }
-        Message::ShuffleStarted { decks } => {
+        Message::ShuffleStarted { decks, .. } if config.revision < 2 => {
             notices.push(Notice::ShuffleStarted { decks });
             vec![]
         }
+        Message::ShuffleStarted { decks, cycle } => one(EventKind::ShuffleStarted { decks, cycle }),
+        Message::Status {
+            cycles,
+            recognition_errors,
+            malfunctions,
+        } => one(EventKind::ShufflerCounters {
+            cycles,
+            recognition_errors,
+            malfunctions,
+        }),
+        Message::ShuffleStep { step } => one(EventKind::ShuffleStep { step }),
         Message::Card {
             card,
             target,
@@ -529,16 +573,29 @@ fn events_of(
             extra.insert("extra_cards".into(), check.extra.into());
             extra.insert("foreign_cards".into(), check.foreign.into());
             // The rules engine judges the check (count, and cards missing, extra or foreign)
-            // from these fields, citing the game's rule: no device error besides (one fault, one
-            // incident).
-            vec![(
+            // from these fields, citing the game's rule: from revision 2 no device error besides
+            // (one fault, one incident); a stream recorded by revision 1 decodes as it did.
+            let mut events = vec![(
                 EventKind::Shuffled {
                     decks: check.decks,
                     cards: Some(check.cards),
                     shuffler: check.mode,
                 },
                 Some(extra),
-            )]
+            )];
+            if config.revision < 2 && !check.passed() {
+                events.push((
+                    EventKind::DeviceError {
+                        code: "DECK_CHECK".into(),
+                        text: format!(
+                            "deck check failed: {} cards counted, {} expected, {} missing, {} extra, {} foreign",
+                            check.cards, check.expected, check.missing, check.extra, check.foreign
+                        ),
+                    },
+                    None,
+                ));
+            }
+            events
         }
         Message::Cut { position } => one(EventKind::Cut { position }),
         Message::CuttingCardPlaced { from_back } => one(EventKind::CuttingCardPlaced { from_back }),

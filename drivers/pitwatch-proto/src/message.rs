@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use pitwatch_codec::DeviceIdentity;
 use pitwatch_model::{
-    Action, Card, ExposedDuring, MisdealReason, MisdealRuling, Outcome, PlayerAction, ShufflerKind,
-    TableState, Target,
+    Action, Card, ExposedDuring, MisdealReason, MisdealRuling, Outcome, PlayerAction, ShuffleStep,
+    ShufflerKind, TableState, Target,
 };
 
 use crate::crc16;
@@ -144,6 +144,23 @@ pub enum Message {
     ShuffleStarted {
         /// Decks being shuffled, when said.
         decks: Option<u8>,
+        /// The shuffler's shuffle counter for this shuffle (`cycle=`), when it keeps one.
+        cycle: Option<u32>,
+    },
+    /// `STATUS`: a shuffler's lifetime counters (protocol revision 2).
+    Status {
+        /// Shuffles (cycles) done.
+        cycles: u32,
+        /// Card-recognition errors logged, when counted.
+        recognition_errors: Option<u32>,
+        /// Malfunctions logged, when counted.
+        malfunctions: Option<u32>,
+    },
+    /// `SHUFFLE_STEP`: a step of preparing the cards by hand before loading them (Pontoon 6.4),
+    /// from a console (protocol revision 2).
+    ShuffleStep {
+        /// Which step.
+        step: ShuffleStep,
     },
     /// `SHUFFLE_DONE`: a shuffle completed, with the deck check.
     ShuffleCompleted(DeckCheck),
@@ -241,6 +258,8 @@ impl Message {
             Message::Door { .. } => "DOOR",
             Message::Lock { .. } => "LOCK",
             Message::ShuffleStarted { .. } => "SHUFFLE_START",
+            Message::Status { .. } => "STATUS",
+            Message::ShuffleStep { .. } => "SHUFFLE_STEP",
             Message::ShuffleCompleted(_) => "SHUFFLE_DONE",
             Message::Cut { .. } => "CUT",
             Message::CuttingCardPlaced { .. } => "CUTCARD_PLACED",
@@ -354,11 +373,28 @@ impl Message {
             Message::Lock { locked } => {
                 f.push(("state", if *locked { "locked" } else { "unlocked" }.into()))
             }
-            Message::ShuffleStarted { decks } => {
+            Message::ShuffleStarted { decks, cycle } => {
                 if let Some(decks) = decks {
                     f.push(("decks", decks.to_string()));
                 }
+                if let Some(cycle) = cycle {
+                    f.push(("cycle", cycle.to_string()));
+                }
             }
+            Message::Status {
+                cycles,
+                recognition_errors,
+                malfunctions,
+            } => {
+                f.push(("cycles", cycles.to_string()));
+                if let Some(n) = recognition_errors {
+                    f.push(("recognition_errors", n.to_string()));
+                }
+                if let Some(n) = malfunctions {
+                    f.push(("malfunctions", n.to_string()));
+                }
+            }
+            Message::ShuffleStep { step } => f.push(("step", step.to_string())),
             Message::ShuffleCompleted(check) => {
                 if let Some(decks) = check.decks {
                     f.push(("decks", decks.to_string()));
@@ -474,6 +510,15 @@ impl Message {
             },
             "SHUFFLE_START" => Message::ShuffleStarted {
                 decks: fields.number_opt("decks")?,
+                cycle: fields.number_opt("cycle")?,
+            },
+            "STATUS" => Message::Status {
+                cycles: fields.number("cycles")?,
+                recognition_errors: fields.number_opt("recognition_errors")?,
+                malfunctions: fields.number_opt("malfunctions")?,
+            },
+            "SHUFFLE_STEP" => Message::ShuffleStep {
+                step: fields.parsed("step")?,
             },
             "SHUFFLE_DONE" => Message::ShuffleCompleted(DeckCheck {
                 decks: fields.number_opt("decks")?,
@@ -926,6 +971,20 @@ impl ProtoEncoder {
                 seats: seats.clone(),
                 ruling: *ruling,
             },
+            EventKind::ShuffleStarted { decks, cycle } => Message::ShuffleStarted {
+                decks: *decks,
+                cycle: *cycle,
+            },
+            EventKind::ShufflerCounters {
+                cycles,
+                recognition_errors,
+                malfunctions,
+            } => Message::Status {
+                cycles: *cycles,
+                recognition_errors: *recognition_errors,
+                malfunctions: *malfunctions,
+            },
+            EventKind::ShuffleStep { step } => Message::ShuffleStep { step: *step },
         })
     }
 }

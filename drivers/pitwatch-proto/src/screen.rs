@@ -358,7 +358,13 @@ mod tests {
                 firmware: "2.1.0".into(),
             }),
         );
-        stream.extend(encode(2, &Message::ShuffleStarted { decks: Some(8) }));
+        stream.extend(encode(
+            2,
+            &Message::ShuffleStarted {
+                decks: Some(8),
+                cycle: None,
+            },
+        ));
         stream.extend(done(3));
         stream.extend(encode(4, &Message::Heartbeat));
         stream.extend(encode(5, &Message::Jam { location: None }));

@@ -77,7 +77,7 @@ fn protocol_md_examples_decode_as_documented() {
     let blocks = spec_examples();
     let streams: Vec<&(String, Vec<Vec<u8>>)> =
         blocks.iter().filter(|(i, _)| i == "pw-stream").collect();
-    assert_eq!(streams.len(), 4, "four example streams in PROTOCOL.md");
+    assert_eq!(streams.len(), 6, "six example streams in PROTOCOL.md");
     let mut event_counts = Vec::new();
     for (_, lines) in &streams {
         let bytes: Vec<u8> = lines.concat();
@@ -86,10 +86,11 @@ fn protocol_md_examples_decode_as_documented() {
         assert_eq!(outputs.len(), lines.len());
         event_counts.push(kinds(&outputs).len());
     }
-    // Shuffler: two shuffles (the failed check is the engine's to judge: no device error
-    // besides), jam, clear, door open/closed, error; the poker console: three actions and two
-    // misdeals.
-    assert_eq!(event_counts, [7, 8, 7, 5]);
+    // Shuffler: a start, two shuffles (the failed check is the engine's to judge: no device
+    // error besides), jam, clear, door open/closed, error; the counters and an interrupted
+    // shuffle: two counters, two starts, a jam and its clearing, the shuffle; the Pontoon steps;
+    // the poker console: three actions and two misdeals.
+    assert_eq!(event_counts, [8, 7, 3, 8, 7, 5]);
 
     let shuffler = streams[0].1.concat();
     let rejected = blocks.iter().find(|(i, _)| i == "pw-rejected").unwrap();
@@ -121,6 +122,13 @@ fn shuffler_example_maps_to_events() {
     let kinds = kinds(&outputs);
     assert_eq!(
         kinds[0],
+        EventKind::ShuffleStarted {
+            decks: Some(8),
+            cycle: Some(1041)
+        }
+    );
+    assert_eq!(
+        kinds[1],
         EventKind::Shuffled {
             decks: Some(8),
             cards: Some(416),
@@ -128,15 +136,6 @@ fn shuffler_example_maps_to_events() {
         }
     );
     // The failed check rides on its `shuffled` event, for the engine to judge and cite.
-    let second = outputs
-        .iter()
-        .flat_map(|o| o.events().iter())
-        .filter(|e| matches!(e.kind, EventKind::Shuffled { .. }))
-        .nth(1)
-        .unwrap();
-    assert_eq!(second.extra["missing_cards"], 2);
-    assert_eq!(second.extra["extra_cards"], 1);
-    assert_eq!(second.extra["foreign_cards"], 1);
     assert!(
         !kinds
             .iter()
@@ -144,7 +143,7 @@ fn shuffler_example_maps_to_events() {
         "{kinds:?}"
     );
     assert_eq!(
-        kinds[2..],
+        kinds[3..],
         [
             EventKind::DeviceError {
                 code: "JAM".into(),
@@ -165,12 +164,12 @@ fn shuffler_example_maps_to_events() {
         ]
     );
     let events = events(&outputs);
-    assert_eq!(events[1].extra["missing_cards"], 2);
-    assert_eq!(events[1].extra["extra_cards"], 1);
-    assert_eq!(events[1].extra["foreign_cards"], 1);
-    assert_eq!(events[1].extra["expected_cards"], 416);
+    assert_eq!(events[2].extra["missing_cards"], 2);
+    assert_eq!(events[2].extra["extra_cards"], 1);
+    assert_eq!(events[2].extra["foreign_cards"], 1);
+    assert_eq!(events[2].extra["expected_cards"], 416);
     let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
-    assert_eq!(seqs, (1..=7).collect::<Vec<_>>());
+    assert_eq!(seqs, (1..=8).collect::<Vec<_>>());
     assert_eq!(
         notices(&outputs),
         [
@@ -182,9 +181,54 @@ fn shuffler_example_maps_to_events() {
                 firmware: "2.1.0".into(),
                 protocol_version: 1
             }),
-            Notice::ShuffleStarted { decks: Some(8) },
             Notice::Heartbeat,
         ]
+    );
+}
+
+/// A stream recorded by a host of revision 1 (settings without `revision`) decodes as it did
+/// then: `SHUFFLE_START` a notice with no event, `STATUS` and `SHUFFLE_STEP` unknown types, a
+/// failed deck check also a `DECK_CHECK` device error.
+#[test]
+fn settings_recorded_before_revision_2_decode_as_they_did() {
+    let legacy: ProtoConfig = serde_json::from_str(r#"{"role":"shuffler"}"#).unwrap();
+    assert_eq!(legacy.revision, 1);
+    assert_eq!(ProtoConfig::default().revision, REVISION);
+    let current = serde_json::to_string(&ProtoConfig::default()).unwrap();
+    assert!(current.contains(r#""revision":2"#), "{current}");
+    let blocks = spec_examples();
+    let outputs = decode_with(legacy, &blocks[0].1.concat());
+    assert_eq!(kinds(&outputs).len(), 8);
+    assert!(!kinds(&outputs)
+        .iter()
+        .any(|k| matches!(k, EventKind::ShuffleStarted { .. })));
+    assert_eq!(
+        kinds(&outputs)[2],
+        EventKind::DeviceError {
+            code: "DECK_CHECK".into(),
+            text:
+                "deck check failed: 415 cards counted, 416 expected, 2 missing, 1 extra, 1 foreign"
+                    .into()
+        }
+    );
+    assert!(notices(&outputs).contains(&Notice::ShuffleStarted { decks: Some(8) }));
+    let outputs = decode_with(legacy, &blocks[1].1.concat());
+    assert_eq!(
+        rejections(&outputs),
+        [RejectKind::Unsupported, RejectKind::Unsupported]
+    );
+    let outputs = decode_with(legacy, &blocks[2].1.concat());
+    assert_eq!(rejections(&outputs), [RejectKind::Unsupported; 3]);
+    // The current revision reads them as events.
+    let outputs = decode(&blocks[2].1.concat());
+    assert_eq!(
+        kinds(&outputs),
+        [
+            pitwatch_model::ShuffleStep::Chemmy,
+            pitwatch_model::ShuffleStep::Stacking,
+            pitwatch_model::ShuffleStep::Riffle
+        ]
+        .map(|step| EventKind::ShuffleStep { step })
     );
 }
 
@@ -233,7 +277,22 @@ fn every_message_round_trips() {
         Message::Jam { location: None },
         Message::Door { open: true },
         Message::Lock { locked: false },
-        Message::ShuffleStarted { decks: None },
+        Message::ShuffleStarted {
+            decks: None,
+            cycle: None,
+        },
+        Message::ShuffleStarted {
+            decks: Some(4),
+            cycle: Some(4_000_000_000),
+        },
+        Message::Status {
+            cycles: 0,
+            recognition_errors: Some(2),
+            malfunctions: None,
+        },
+        Message::ShuffleStep {
+            step: pitwatch_model::ShuffleStep::Riffle,
+        },
         Message::ShuffleCompleted(DeckCheck {
             decks: None,
             cards: 52,

@@ -172,10 +172,13 @@ mod tests {
         );
         let config: ProtocolConfig =
             serde_json::from_str(r#"{"protocol":"pitwatch","role":"shuffler"}"#).unwrap();
+        // Settings without a revision were recorded before revisions: read as revision 1, so
+        // such a stream replays as it was decoded (PROTOCOL.md section 9).
         assert_eq!(
             config,
             ProtocolConfig::Pitwatch(ProtoConfig {
                 role: Some(pitwatch_proto::Role::Shuffler),
+                revision: 1,
                 ..ProtoConfig::default()
             })
         );

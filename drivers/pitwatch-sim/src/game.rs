@@ -24,9 +24,11 @@ pub struct GameSim {
 
 /// A Blackjack or Pontoon fault at a round: `KIND`, `KIND@ROUND` (shoe 1) or `KIND@SHOE:ROUND`,
 /// KIND one of the dealer simulator's faults (`dealer_draws_on_stand`, `dealer_stands_short`,
-/// `card_to_empty_box`, `out_of_order`, `round_after_cutting_card`, `foreign_card`). The dealer
-/// puts it into that round or, where it cannot show there (a dealer who must draw, two boxes),
-/// the first round after it where it can.
+/// `card_to_empty_box`, `out_of_order`, `round_after_cutting_card`, `foreign_card`,
+/// `shuffle_step_skipped`). The dealer puts it into that round or, where it cannot show there (a
+/// dealer who must draw, two boxes), the first round after it where it can; a skipped preparation
+/// step (under a book that requires the steps, Pontoon 6.4) goes into the shoe's load, and is
+/// logged with round 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameFault {
     /// The fault.
@@ -70,7 +72,7 @@ pub struct GameInjected {
     pub fault: &'static str,
     /// Its shoe.
     pub shoe: u32,
-    /// Its round within the shoe.
+    /// Its round within the shoe; 0 for a fault at the shoe's load, outside any round.
     pub round: u32,
     /// The irregularity code a host should raise in that round.
     pub code: &'static str,
@@ -154,12 +156,18 @@ impl GamePlanner {
         // The step that opens each round ("no more bets"), so a fault is logged as its round
         // begins.
         let mut round_steps = Vec::new();
+        // The step that loads the shoe: a fault at the load (a preparation step skipped) is
+        // logged there.
+        let mut load_step = 0;
         for (i, event) in dealt.events.iter().enumerate() {
             let Some(message) = pitwatch_proto::ProtoEncoder::message_for(event) else {
                 continue;
             };
             if matches!(event.kind, EventKind::BetsClosed) {
                 round_steps.push(steps.len());
+            }
+            if matches!(event.kind, EventKind::Shuffled { .. }) {
+                load_step = steps.len();
             }
             steps.push(Step {
                 delay_ms: Self::delay(event, shoe == 1 && i == 0),
@@ -172,7 +180,11 @@ impl GamePlanner {
             .injected
             .iter()
             .map(|i| {
-                let at = round_steps.get(i.round as usize - 1).copied().unwrap_or(0);
+                // Round 0: the fault is at the shoe's load, outside any round.
+                let at = (i.round as usize)
+                    .checked_sub(1)
+                    .map_or(Some(load_step), |r| round_steps.get(r).copied())
+                    .unwrap_or(0);
                 (
                     at,
                     GameInjected {

@@ -1,8 +1,9 @@
 //! A counting shuffler for the simulator (`pitwatch sim --role shuffler --protocol pitwatch`):
-//! shuffle after shuffle of a set of decks, each a `SHUFFLE_START` and a `SHUFFLE_DONE` with the
-//! deck check, heartbeats between, in the Pitwatch protocol (the only protocol here a shuffler
-//! speaks), with faults at chosen shuffles: a short deck, an extra card, a foreign card, a jam
-//! the shuffler reports and clears, and a shuffler that leaks the deck's order (an `ORDER` line,
+//! shuffle after shuffle of a set of decks, each a `SHUFFLE_START` (with its cycle counter) and a
+//! `SHUFFLE_DONE` with the deck check, then its counters (`STATUS`), heartbeats between, in the
+//! Pitwatch protocol (the only protocol here a shuffler speaks), with faults at chosen shuffles:
+//! a short deck, an extra card, a foreign card, a jam the shuffler reports and clears, a shuffle
+//! started and never completed, and a shuffler that leaks the deck's order (an `ORDER` line,
 //! which the protocol forbids and a host must never keep).
 
 use std::str::FromStr;
@@ -29,6 +30,9 @@ pub enum ShufflerFaultKind {
     ShufflerError,
     /// The shuffler sends the shuffled deck's order (an `ORDER` line): forbidden.
     OrderLeak,
+    /// The shuffle starts (`SHUFFLE_START`) and never completes: beside a shoe, the shoe is
+    /// loaded from it anyway; alone, the next shuffle starts without it.
+    ShuffleAbandoned,
 }
 
 impl ShufflerFaultKind {
@@ -39,6 +43,7 @@ impl ShufflerFaultKind {
         ShufflerFaultKind::ForeignCard,
         ShufflerFaultKind::ShufflerError,
         ShufflerFaultKind::OrderLeak,
+        ShufflerFaultKind::ShuffleAbandoned,
     ];
 
     /// The fault's name (`deck-short`).
@@ -49,10 +54,13 @@ impl ShufflerFaultKind {
             ShufflerFaultKind::ForeignCard => "foreign-card",
             ShufflerFaultKind::ShufflerError => "shuffler-error",
             ShufflerFaultKind::OrderLeak => "order-leak",
+            ShufflerFaultKind::ShuffleAbandoned => "shuffle-abandoned",
         }
     }
 
     /// What a host should make of it: the irregularity code, or `forbidden` for a rejected line.
+    /// An abandoned shuffle is `NOT_SHUFFLED` when a shoe beside the shuffler is loaded from it
+    /// (alone, the next shuffle's start raises `DEVICE_ERROR`: the shuffle was interrupted).
     pub const fn expected(self) -> &'static str {
         match self {
             ShufflerFaultKind::DeckShort
@@ -60,6 +68,7 @@ impl ShufflerFaultKind {
             | ShufflerFaultKind::ForeignCard => "SHUFFLE_COUNT_MISMATCH",
             ShufflerFaultKind::ShufflerError => "DEVICE_ERROR",
             ShufflerFaultKind::OrderLeak => "forbidden",
+            ShufflerFaultKind::ShuffleAbandoned => "NOT_SHUFFLED",
         }
     }
 }
@@ -130,6 +139,8 @@ pub(crate) struct ShufflerPlanner {
     sim: ShufflerSim,
     seed: u64,
     shuffles: u32,
+    /// Malfunctions logged (jams), for the `STATUS` counters.
+    malfunctions: u32,
     messages: MessageEncoder,
 }
 
@@ -139,6 +150,7 @@ impl ShufflerPlanner {
             sim,
             seed,
             shuffles: 0,
+            malfunctions: 0,
             messages: MessageEncoder::new(),
         }
     }
@@ -172,8 +184,10 @@ impl ShufflerPlanner {
         send(
             &mut steps,
             if n == 1 { 0 } else { self.sim.interval_ms },
-            self.messages
-                .encode(&Message::ShuffleStarted { decks: Some(decks) }),
+            self.messages.encode(&Message::ShuffleStarted {
+                decks: Some(decks),
+                cycle: Some(n),
+            }),
         );
         let expected = u32::from(decks) * self.sim.cards_per_deck;
         let mut check = DeckCheck {
@@ -207,7 +221,9 @@ impl ShufflerPlanner {
                     check.cards += 1;
                     check.foreign += 1;
                 }
+                ShufflerFaultKind::ShuffleAbandoned => {}
                 ShufflerFaultKind::ShufflerError => {
+                    self.malfunctions += 1;
                     let jam = Message::Jam {
                         location: Some("elevator".into()),
                     };
@@ -243,11 +259,24 @@ impl ShufflerPlanner {
                 }
             }
         }
-        send(
-            &mut steps,
-            25_000,
-            self.messages.encode(&Message::ShuffleCompleted(check)),
-        );
+        let abandoned = self
+            .sim
+            .faults
+            .iter()
+            .any(|f| f.shuffle == n && f.fault == ShufflerFaultKind::ShuffleAbandoned);
+        if !abandoned {
+            send(
+                &mut steps,
+                25_000,
+                self.messages.encode(&Message::ShuffleCompleted(check)),
+            );
+            let status = Message::Status {
+                cycles: n,
+                recognition_errors: Some(0),
+                malfunctions: Some(self.malfunctions),
+            };
+            send(&mut steps, 0, self.messages.encode(&status));
+        }
         send(
             &mut steps,
             10_000,
@@ -343,5 +372,58 @@ mod tests {
         let handed_on: Vec<u8> = out.iter().flat_map(|o| o.bytes().to_vec()).collect();
         assert!(bytes.windows(12).any(|w| w == b"ORDER cards="));
         assert!(!handed_on.windows(5).any(|w| w == b"ORDER"));
+    }
+
+    /// Every shuffle starts with its cycle counter; an abandoned one never completes and reports
+    /// no counters, and the jam shows in the malfunction counter after it.
+    #[test]
+    fn an_abandoned_shuffle_starts_and_never_completes() {
+        let sim = ShufflerSim {
+            decks: 1,
+            cards_per_deck: 52,
+            faults: vec![
+                "shuffle-abandoned@2".parse().unwrap(),
+                "shuffler-error@3".parse().unwrap(),
+            ],
+            interval_ms: SHUFFLE_INTERVAL_MS,
+        };
+        let mut planner = ShufflerPlanner::new(sim, 7);
+        let mut bytes = Vec::new();
+        for _ in 0..3 {
+            for step in planner.next_shuffle().0 {
+                if let Action::Send(b) = step.action {
+                    bytes.extend(b);
+                }
+            }
+        }
+        let mut decoder = pitwatch_proto::ProtoDecoder::default();
+        let mut out = Vec::new();
+        let at = pitwatch_model::Timestamp::from_unix_millis(1_796_000_000_000).unwrap();
+        decoder.push(&bytes, at, &mut out);
+        let mut seen = Vec::new();
+        for e in pitwatch_proto::events(&out) {
+            match &e.kind {
+                EventKind::ShuffleStarted { cycle, .. } => seen.push(format!("start {cycle:?}")),
+                EventKind::Shuffled { .. } => seen.push("done".into()),
+                EventKind::ShufflerCounters {
+                    cycles,
+                    malfunctions,
+                    ..
+                } => seen.push(format!("status {cycles} {malfunctions:?}")),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            seen,
+            [
+                "start Some(1)",
+                "done",
+                "status 1 Some(0)",
+                "start Some(2)",
+                "start Some(3)",
+                "done",
+                "status 3 Some(1)"
+            ]
+        );
     }
 }

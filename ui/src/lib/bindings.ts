@@ -239,7 +239,13 @@ incidents: SeverityCounts,
  * How well the shoe before this one was shuffled, judged when this one started (absent
  * before a shoe has ended on record, and with a continuous shuffler).
  */
-lastShuffle: ShuffleQuality | null, };
+lastShuffle: ShuffleQuality | null, 
+/**
+ * The steps of preparing the cards by hand that the rule book requires before each load, in
+ * order (Pontoon 6.4: `chemmy`, `stacking`, `riffle`), which the console offers; empty when
+ * the book requires none.
+ */
+shuffleSteps: Array<string>, };
 
 export type Game = "baccarat" | "blackjack" | "pontoon" | "poker";
 
@@ -271,7 +277,15 @@ statusDetail: string,
 /**
  * A shuffler's last completed shuffle, with its deck check, if one arrived since start-up.
  */
-lastCheck: DeckCheckView | null, };
+lastCheck: DeckCheckView | null, 
+/**
+ * A shuffler is shuffling: it started a shuffle (`shuffle_started`) not completed yet.
+ */
+shuffling: boolean, 
+/**
+ * A shuffler's counters as it last reported them (`shuffler_counters`), since start-up.
+ */
+counters: ShufflerCountersView | null, };
 
 export type DeviceRole = "shoe" | "shuffler" | "console";
 
@@ -312,6 +326,20 @@ atMs: number | null,
  * Its `seq` in the table's stream.
  */
 seq: number, };
+
+export type ShufflerCountersView = { 
+/**
+ * Shuffles (cycles) done.
+ */
+cycles: number, 
+/**
+ * Card-recognition errors logged, when counted.
+ */
+recognitionErrors: number | null, 
+/**
+ * Malfunctions logged, when counted.
+ */
+malfunctions: number | null, };
 
 export type TablePlay = { "game": "baccarat" } & BaccaratPlay | { "game": "blackjack" } & BlackjackPlay | { "game": "poker" } & PokerPlay;
 
@@ -922,7 +950,11 @@ during: string, } | { "kind": "cut",
 /**
  * The cut position.
  */
-position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" } | { "kind": "misdeal", 
+position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" } | { "kind": "shuffle_step", 
+/**
+ * The step.
+ */
+step: string, } | { "kind": "misdeal", 
 /**
  * The book's lettered reason, `a` to `l`.
  */

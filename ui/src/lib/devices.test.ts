@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { DeckCheckView, DeviceTile } from "./bindings";
-import { deckCheckBadge, otherDevices, ROLE_LABEL } from "./devices";
+import { countersLabel, deckCheckBadge, otherDevices, ROLE_LABEL } from "./devices";
+
+describe("countersLabel", () => {
+  it("says each counter the shuffler keeps, in words", () => {
+    expect(countersLabel({ cycles: 1042, recognitionErrors: 3, malfunctions: 1 })).toBe(
+      "1,042 shuffles · 3 recognition errors · 1 malfunction",
+    );
+    expect(countersLabel({ cycles: 1, recognitionErrors: null, malfunctions: null })).toBe("1 shuffle");
+  });
+});
 
 const check = (over: Partial<DeckCheckView> = {}): DeckCheckView => ({
   decks: 8,
@@ -46,6 +55,8 @@ describe("otherDevices", () => {
       status: "connected",
       statusDetail: "",
       lastCheck: null,
+      shuffling: false,
+      counters: null,
     });
     expect(otherDevices([device("shoe"), device("shuffler")]).map((d) => ROLE_LABEL[d.role])).toEqual(["Shuffler"]);
     expect(otherDevices([device("shoe")])).toEqual([]);

@@ -1,6 +1,6 @@
 // A table's devices as its tile and view show them: each device's role and link, and a shuffler's
 // last deck check as a small badge. Pure, so it is unit-tested without a DOM.
-import type { DeckCheckView, DeviceRole, DeviceTile } from "./bindings";
+import type { DeckCheckView, DeviceRole, DeviceTile, ShufflerCountersView } from "./bindings";
 import { ageLabel } from "./pit";
 
 export const ROLE_LABEL: Record<DeviceRole, string> = {
@@ -8,6 +8,15 @@ export const ROLE_LABEL: Record<DeviceRole, string> = {
   shuffler: "Shuffler",
   console: "Dealer console",
 };
+
+/** A shuffler's counters: "1,042 shuffles · 3 recognition errors · 1 malfunction". */
+export function countersLabel(c: ShufflerCountersView): string {
+  const count = (n: number, one: string) => `${n.toLocaleString("en-NZ")} ${one}${n === 1 ? "" : "s"}`;
+  const parts = [count(c.cycles, "shuffle")];
+  if (c.recognitionErrors !== null) parts.push(count(c.recognitionErrors, "recognition error"));
+  if (c.malfunctions !== null) parts.push(count(c.malfunctions, "malfunction"));
+  return parts.join(" · ");
+}
 
 export type CheckTone = "ok" | "bad" | "muted";
 

@@ -24,6 +24,7 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     play: { game: "baccarat", burnDue: true, burnDone: false, current: { round: 0, player: [], banker: [], result: null }, rounds: [] },
     incidents: { critical: 0, high: 0, medium: 0, low: 0 },
     lastShuffle: null,
+    shuffleSteps: [],
     ...extra,
   };
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use pitwatch_model::{DeckKind, ShoeComposition, ShufflerKind};
+use pitwatch_model::{DeckKind, ShoeComposition, ShuffleStep, ShufflerKind};
 use pitwatch_rules::{IrregularityCode, ShoeRules};
 use serde::Deserialize;
 
@@ -159,6 +159,11 @@ pub struct ShoeSection {
     pub deck_kind: String,
     /// `manual`, `batch` or `continuous`.
     pub shuffler: String,
+    /// The steps of preparing the cards by hand that must be logged (`shuffle_step`), in this
+    /// order, before each load of cards into the shuffler or the shoe (Pontoon 6.4: `chemmy`,
+    /// `stacking`, `riffle`); none by default.
+    #[serde(default)]
+    pub shuffle_steps: Vec<ShuffleStep>,
 }
 
 /// `[cut]`.
@@ -297,12 +302,14 @@ pub const CODES: &[IrregularityCode] = &[
     IrregularityCode::CardExposed,
     IrregularityCode::ShuffleCountMismatch,
     IrregularityCode::DeviceError,
+    IrregularityCode::OrderDisclosed,
 ];
 
 /// Qualified citations a book may give: (`[cite]` key, what it is for).
 pub const QUALIFIED: &[&str] = &[
     "NOT_SHUFFLED/past_end",
     "NOT_SHUFFLED/replaced",
+    "NOT_SHUFFLED/steps",
     "DECISION_NOT_ALLOWED/after_first_card",
     "DEALER_DRAW_WRONG/stood",
 ];
@@ -320,6 +327,8 @@ pub struct Book {
     pub shoe: ShoeRules,
     /// The decks when a shuffle does not say.
     pub decks: u8,
+    /// The hand-preparation steps required before each load, in order (`[shoe] shuffle_steps`).
+    pub shuffle_steps: Vec<ShuffleStep>,
     /// Hole card or none.
     pub hole_card: HoleCard,
     /// Whether the dealer hits soft 17.
@@ -439,6 +448,11 @@ impl Book {
             }
         };
         let s = &data.shoe;
+        for (i, step) in s.shuffle_steps.iter().enumerate() {
+            if s.shuffle_steps[..i].contains(step) {
+                p.push(format!("[shoe]: shuffle_steps names {step} twice"));
+            }
+        }
         if s.min_decks == 0
             || s.min_decks > s.max_decks
             || !(s.min_decks..=s.max_decks).contains(&s.decks)
@@ -508,7 +522,8 @@ impl Book {
             cite.push((key.clone(), rule.clone()));
         }
         for code in CODES {
-            if !data.cite.contains_key(code.as_str()) {
+            // ORDER_DISCLOSED came later: a book without it cites its DEVICE_ERROR rule.
+            if *code != IrregularityCode::OrderDisclosed && !data.cite.contains_key(code.as_str()) {
                 p.push(format!("[cite]: missing the rule to cite for {code}"));
             }
         }
@@ -542,6 +557,7 @@ impl Book {
             title: data.book.title,
             shoe,
             decks: data.shoe.decks,
+            shuffle_steps: data.shoe.shuffle_steps.clone(),
             hole_card: play.hole_card,
             dealer_hits_soft17: hits,
             dealer_plays_when_all_settled: play.dealer_plays_when_all_settled,

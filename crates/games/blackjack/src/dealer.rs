@@ -27,6 +27,9 @@ pub enum Fault {
     RoundAfterCuttingCard,
     /// A card no deck of the shoe holds (Pontoon: a ten).
     ForeignCard,
+    /// A step of preparing the cards before loading them, which the book requires (Pontoon
+    /// 6.4), not logged: raised at the shoe's load, outside any round (its `round` is 0).
+    ShuffleStepSkipped,
 }
 
 impl Fault {
@@ -38,6 +41,7 @@ impl Fault {
         Fault::OutOfOrder,
         Fault::RoundAfterCuttingCard,
         Fault::ForeignCard,
+        Fault::ShuffleStepSkipped,
     ];
 
     /// Its name on the command line.
@@ -49,6 +53,7 @@ impl Fault {
             Fault::OutOfOrder => "out_of_order",
             Fault::RoundAfterCuttingCard => "round_after_cutting_card",
             Fault::ForeignCard => "foreign_card",
+            Fault::ShuffleStepSkipped => "shuffle_step_skipped",
         }
     }
 
@@ -60,14 +65,20 @@ impl Fault {
             }
             Fault::CardToEmptyBox => IrregularityCode::CardToFinishedHand,
             Fault::OutOfOrder => IrregularityCode::DealOutOfOrder,
-            Fault::RoundAfterCuttingCard => IrregularityCode::NotShuffled,
+            Fault::RoundAfterCuttingCard | Fault::ShuffleStepSkipped => {
+                IrregularityCode::NotShuffled
+            }
             Fault::ForeignCard => IrregularityCode::ExcessCard,
         }
     }
 
     /// Whether the fault can happen under `book` (a standard shoe holds every card).
     pub fn applies(self, book: &Book) -> bool {
-        self != Fault::ForeignCard || book.shoe.composition.kind == DeckKind::Spanish48
+        match self {
+            Fault::ForeignCard => book.shoe.composition.kind == DeckKind::Spanish48,
+            Fault::ShuffleStepSkipped => !book.shuffle_steps.is_empty(),
+            _ => true,
+        }
     }
 }
 
@@ -142,7 +153,7 @@ pub struct Injected {
     pub fault: Fault,
     /// Its shoe.
     pub shoe: u32,
-    /// Its round within the shoe.
+    /// Its round within the shoe; 0 for a fault at the shoe's load, outside any round.
     pub round: u32,
 }
 
@@ -260,7 +271,17 @@ impl Dealer<'_> {
         });
     }
 
-    fn new_shoe(&mut self) {
+    /// Shuffles and loads a new shoe, after the hand-preparation steps the book requires (one
+    /// left out when `skip_step`).
+    fn new_shoe(&mut self, skip_step: bool) {
+        let steps = &self.book.shuffle_steps;
+        let skipped =
+            (skip_step && !steps.is_empty()).then(|| (self.shoe_no as usize) % steps.len());
+        for (i, &step) in steps.iter().enumerate() {
+            if skipped != Some(i) {
+                self.emit(EventKind::ShuffleStep { step });
+            }
+        }
         let composition = self.book.shoe.composition;
         let mut cards = Vec::with_capacity(composition.total_cards() as usize);
         for index in 0..Card::DISTINCT {
@@ -658,13 +679,30 @@ pub fn deal(book: &Book, config: &Config) -> Dealt {
     let pending = |dealer: &Dealer<'_>, round: u32, after_cut: bool| {
         config.faults.iter().find_map(|&(f, at)| {
             let done = dealer.out.injected.iter().any(|i| i.fault == f);
-            let due = !done && at <= round && f.applies(book);
+            // A skipped step goes into a shoe's load, not a round (below).
+            let due = !done && at <= round && f.applies(book) && f != Fault::ShuffleStepSkipped;
             (due && (f == Fault::RoundAfterCuttingCard) == after_cut).then_some(f)
         })
     };
     let mut round = 0u32;
-    for _ in 0..config.shoes {
-        dealer.new_shoe();
+    for shoe in 0..config.shoes {
+        // A skipped step goes into the load before its round, or the last load when its round
+        // comes after that (the load is the only place it can show).
+        let last = shoe + 1 == config.shoes;
+        let skip = config.faults.iter().any(|&(f, at)| {
+            f == Fault::ShuffleStepSkipped
+                && f.applies(book)
+                && (at <= round + 1 || last)
+                && !dealer.out.injected.iter().any(|i| i.fault == f)
+        });
+        dealer.new_shoe(skip);
+        if skip {
+            dealer.out.injected.push(Injected {
+                fault: Fault::ShuffleStepSkipped,
+                shoe: dealer.shoe_no,
+                round: 0,
+            });
+        }
         let mut extra = false;
         loop {
             if dealer.cutting_out || dealer.next >= dealer.cutting_at {

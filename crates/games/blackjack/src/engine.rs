@@ -24,8 +24,9 @@ impl Engine {
     /// An engine for one table under `book`, before any event.
     pub fn new(book: Book) -> Engine {
         let shoe = book.shoe.clone();
+        let steps = book.shuffle_steps.clone();
         Engine {
-            table: Table::new(shoe, Rounds::new(book)),
+            table: Table::new(shoe, Rounds::new(book)).require_shuffle_steps(steps),
         }
     }
 

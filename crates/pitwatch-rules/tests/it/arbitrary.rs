@@ -45,6 +45,10 @@ pub(crate) fn kind() -> impl Strategy<Value = EventKind> {
         2 => Just(EventKind::BetsClosed),
         1 => (proptest::option::of(0u8..12), 0u32..500, 0u32..500, 0u32..3, 0u32..3, 0u32..3)
             .prop_map(|(decks, cards, expected, missing, extra, foreign)| EventKind::DeckChecked { decks, cards, expected, missing, extra, foreign, shuffler: None }),
+        1 => (proptest::option::of(0u8..12), proptest::option::of(0u32..5))
+            .prop_map(|(decks, cycle)| EventKind::ShuffleStarted { decks, cycle }),
+        1 => (0usize..3).prop_map(|i| EventKind::ShuffleStep { step: pitwatch_model::ShuffleStep::ALL[i] }),
+        1 => (0u32..9).prop_map(|cycles| EventKind::ShufflerCounters { cycles, recognition_errors: None, malfunctions: Some(1) }),
     ]
 }
 

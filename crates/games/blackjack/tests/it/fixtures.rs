@@ -9,6 +9,8 @@
 //! cards AS KD             plain cards (no target)
 //! in 1 2   stand 1   double 2   split 1   surrender 1   insurance 3   stand 1.2 (box 1 hand 2)
 //! exposed AS loading   error 7 text   cleared 7
+//! steps chemmy stacking riffle   (hand-preparation steps, Pontoon 6.4)
+//! started [decks]   checked decks cards [missing extra foreign]   (a shuffler beside the shoe)
 //! ```
 //!
 //! Expected lines are one summary per output (see [`summary`]). `UPDATE_FIXTURES=1` writes the
@@ -19,7 +21,7 @@ use std::fs;
 use std::path::Path;
 
 use pitwatch_blackjack::{replay, Book, Output, RoundRecord};
-use pitwatch_model::{Action, EventKind, ExposedDuring, TableEvent, Target};
+use pitwatch_model::{Action, EventKind, ExposedDuring, ShuffleStep, TableEvent, Target};
 use serde_json::Value;
 
 fn cards(cards: &[Option<pitwatch_model::Card>]) -> String {
@@ -173,6 +175,29 @@ fn shorthand(line: &str) -> Vec<EventKind> {
         "cleared" => vec![EventKind::DeviceErrorCleared {
             code: words[1].to_owned(),
         }],
+        "steps" => words[1..]
+            .iter()
+            .map(|w| EventKind::ShuffleStep {
+                step: w.parse::<ShuffleStep>().unwrap(),
+            })
+            .collect(),
+        "started" => vec![EventKind::ShuffleStarted {
+            decks: words.get(1).map(|w| w.parse().unwrap()),
+            cycle: None,
+        }],
+        "checked" => {
+            let decks: u8 = words[1].parse().unwrap();
+            let n = |i: usize| words.get(i).map_or(0, |w| w.parse::<u32>().unwrap());
+            vec![EventKind::DeckChecked {
+                decks: Some(decks),
+                cards: number(2),
+                expected: u32::from(decks) * 48,
+                missing: n(3),
+                extra: n(4),
+                foreign: n(5),
+                shuffler: None,
+            }]
+        }
         _ => words
             .iter()
             .map(|w| {
