@@ -833,6 +833,12 @@ pub enum ConsoleEntry {
     CardsReplaced,
     /// The table was left vacant.
     TableVacant,
+    /// A step of preparing the cards before loading them was done (`chemmy`, `stacking` or
+    /// `riffle`; Pontoon 6.4).
+    ShuffleStep {
+        /// The step.
+        step: String,
+    },
     /// A supervisor declares a misdeal (or rules that there is none) at a poker table.
     Misdeal {
         /// The book's lettered reason, `a` to `l`.
@@ -841,12 +847,6 @@ pub enum ConsoleEntry {
         seats: Vec<u8>,
         /// `misdeal`, `dead_hand`, `void_hand` or `played_out`.
         ruling: String,
-    },
-    /// A step of preparing the cards before loading them was done (`chemmy`, `stacking` or
-    /// `riffle`; Pontoon 6.4).
-    ShuffleStep {
-        /// The step.
-        step: String,
     },
 }
 
@@ -1143,6 +1143,9 @@ pub enum LinkStatus {
 
 impl From<&TableConfig> for TableTile {
     fn from(table: &TableConfig) -> Self {
+        // What the tile shows before any event that only the book says (a poker table's variant,
+        // the preparation steps a book requires).
+        let book = table.rule_book().ok();
         TableTile {
             name: table.name.clone(),
             game: table.game,
@@ -1164,9 +1167,8 @@ impl From<&TableConfig> for TableTile {
             play: match table.game {
                 // The variant dealt is the book's (or the table's): shown before the first hand.
                 Game::Poker => TablePlay::Poker(PokerPlay {
-                    variant: table
-                        .rule_book()
-                        .ok()
+                    variant: book
+                        .as_ref()
                         .and_then(|book| book.poker().map(|p| p.variant.id.clone()))
                         .unwrap_or_default(),
                     ..PokerPlay::default()
@@ -1175,9 +1177,10 @@ impl From<&TableConfig> for TableTile {
             },
             incidents: SeverityCounts::default(),
             last_shuffle: None,
-            shuffle_steps: match table.rule_book() {
-                Ok(crate::game::GameBook::Baccarat(book)) => book.shuffle_steps().to_vec(),
-                Ok(crate::game::GameBook::Blackjack(book)) => book.shuffle_steps.clone(),
+            // Any game's book may list them (the built-in Baccarat books list none).
+            shuffle_steps: match &book {
+                Some(crate::game::GameBook::Baccarat(book)) => book.shuffle_steps().to_vec(),
+                Some(crate::game::GameBook::Blackjack(book)) => book.shuffle_steps.clone(),
                 _ => Vec::new(),
             }
             .iter()

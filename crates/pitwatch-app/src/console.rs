@@ -1,6 +1,6 @@
 //! Console entries: what a supervisor records that no device can see (an exposed card, a cut,
-//! cards replaced, a vacant table, a declared misdeal at a poker table, a step of preparing the
-//! cards before loading), checked, then recorded like any event.
+//! cards replaced, a vacant table, a step of preparing the cards before loading, a declared
+//! misdeal at a poker table), checked, then recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
 use pitwatch_api::pit::Game;

@@ -573,16 +573,29 @@ fn events_of(
             extra.insert("extra_cards".into(), check.extra.into());
             extra.insert("foreign_cards".into(), check.foreign.into());
             // The rules engine judges the check (count, and cards missing, extra or foreign)
-            // from these fields, citing the game's rule: no device error besides (one fault, one
-            // incident).
-            vec![(
+            // from these fields, citing the game's rule: from revision 2 no device error besides
+            // (one fault, one incident); a stream recorded by revision 1 decodes as it did.
+            let mut events = vec![(
                 EventKind::Shuffled {
                     decks: check.decks,
                     cards: Some(check.cards),
                     shuffler: check.mode,
                 },
                 Some(extra),
-            )]
+            )];
+            if config.revision < 2 && !check.passed() {
+                events.push((
+                    EventKind::DeviceError {
+                        code: "DECK_CHECK".into(),
+                        text: format!(
+                            "deck check failed: {} cards counted, {} expected, {} missing, {} extra, {} foreign",
+                            check.cards, check.expected, check.missing, check.extra, check.foreign
+                        ),
+                    },
+                    None,
+                ));
+            }
+            events
         }
         Message::Cut { position } => one(EventKind::Cut { position }),
         Message::CuttingCardPlaced { from_back } => one(EventKind::CuttingCardPlaced { from_back }),

@@ -950,7 +950,11 @@ during: string, } | { "kind": "cut",
 /**
  * The cut position.
  */
-position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" } | { "kind": "misdeal", 
+position: number, } | { "kind": "cards_replaced" } | { "kind": "table_vacant" } | { "kind": "shuffle_step", 
+/**
+ * The step.
+ */
+step: string, } | { "kind": "misdeal", 
 /**
  * The book's lettered reason, `a` to `l`.
  */
@@ -962,11 +966,7 @@ seats: Array<number>,
 /**
  * `misdeal`, `dead_hand`, `void_hand` or `played_out`.
  */
-ruling: string, } | { "kind": "shuffle_step", 
-/**
- * The step.
- */
-step: string, };
+ruling: string, };
 
 export type PitUpdate = { "type": "table", 
 /**
