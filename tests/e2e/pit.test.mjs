@@ -389,7 +389,9 @@ test("a poker table shows its shuffler's decks; a supervisor declares a misdeal 
 test("a supervisor records at a table what the shoe cannot see", async () => {
   const { driver } = harness;
   await driver.click(await driver.find('[data-testid="nav-pit"]'));
-  await driver.click(await driver.waitFor("a tile", () => driver.find('[data-testid="table-tile"][data-table="BAC-2"]')));
+  // Scrolled into view first, as a person would: the pit view may be left scrolled down.
+  await driver.waitFor("a tile", () => driver.find('[data-testid="table-tile"][data-table="BAC-2"]'));
+  await driver.clickCss('[data-testid="table-tile"][data-table="BAC-2"]');
   const form = await driver.waitFor("the console form", () => driver.find('[data-testid="console-form"]'));
   assert.ok(form);
   await driver.execute(

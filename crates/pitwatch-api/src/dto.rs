@@ -1177,14 +1177,15 @@ impl From<&TableConfig> for TableTile {
             },
             incidents: SeverityCounts::default(),
             last_shuffle: None,
+            // Any game's book may list them (the built-in Baccarat books list none).
             shuffle_steps: match &book {
-                Some(crate::game::GameBook::Blackjack(book)) => book
-                    .shuffle_steps
-                    .iter()
-                    .map(|s| s.as_str().to_owned())
-                    .collect(),
+                Some(crate::game::GameBook::Baccarat(book)) => book.shuffle_steps().to_vec(),
+                Some(crate::game::GameBook::Blackjack(book)) => book.shuffle_steps.clone(),
                 _ => Vec::new(),
-            },
+            }
+            .iter()
+            .map(|s| s.as_str().to_owned())
+            .collect(),
         }
     }
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use pitwatch_model::{DeckKind, Rank, ShoeComposition, ShufflerKind};
+use pitwatch_model::{DeckKind, Rank, ShoeComposition, ShuffleStep, ShufflerKind};
 use serde::Deserialize;
 
 use crate::drawing::{DrawingTable, PointSet};
@@ -107,6 +107,10 @@ pub struct ShoeSection {
     pub deck_kind: Option<String>,
     /// `manual`, `batch` or `continuous`.
     pub shuffler: Option<String>,
+    /// The steps of preparing the cards by hand that must be logged, in this order, before each
+    /// load of cards into the shuffler or the shoe (`chemmy`, `stacking`, `riffle`); none by
+    /// default (the NZ Baccarat books require none; Pontoon's 6.4 does).
+    pub shuffle_steps: Option<Vec<String>>,
     /// Unknown keys.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,
@@ -330,6 +334,7 @@ struct Checked {
     end_of_shoe: EndOfShoePolicy,
     drawing: DrawingTable,
     shuffle_check: ShuffleCheck,
+    shuffle_steps: Vec<ShuffleStep>,
     cite: Vec<String>,
     /// Citations for particular findings of a code, as (code, qualifier, rule): e.g. an
     /// unauthorised third card to the Banker (`UNAUTHORISED_THIRD_CARD/banker`), which 12.1 (the
@@ -483,6 +488,16 @@ impl RuleBook {
             p.push(format!(
                 "[shoe]: decks {decks} is outside min_decks {min_decks} .. max_decks {max_decks}"
             ));
+        }
+        let mut shuffle_steps: Vec<ShuffleStep> = Vec::new();
+        for step in data.shoe.shuffle_steps.iter().flatten() {
+            match step.parse::<ShuffleStep>() {
+                Ok(s) if shuffle_steps.contains(&s) => {
+                    p.push(format!("[shoe]: shuffle_steps names {s} twice"));
+                }
+                Ok(s) => shuffle_steps.push(s),
+                Err(e) => p.push(format!("[shoe]: shuffle_steps: {e}")),
+            }
         }
         let shuffler = match data.shoe.shuffler.as_deref() {
             None => {
@@ -757,6 +772,7 @@ impl RuleBook {
                 end_of_shoe,
                 drawing,
                 shuffle_check,
+                shuffle_steps,
                 cite,
                 cite_qualified,
                 decks_override: None,
@@ -915,6 +931,12 @@ impl RuleBook {
     pub fn drawing(&self) -> &DrawingTable {
         &self.inner.drawing
     }
+    /// The hand-preparation steps required before each load, in order (`[shoe] shuffle_steps`;
+    /// none for the built-in Baccarat books).
+    pub fn shuffle_steps(&self) -> &[ShuffleStep] {
+        &self.inner.shuffle_steps
+    }
+
     /// The book's shuffle-integrity settings (`[shuffle]`, or the defaults).
     pub fn shuffle_check(&self) -> ShuffleCheck {
         self.inner.shuffle_check
@@ -1052,8 +1074,11 @@ impl RuleBook {
 const DECKS_SUFFIX: &str = ";decks=";
 
 /// The citations a book may give for particular findings of a code: (code, qualifier).
-const QUALIFIED: &[(IrregularityCode, &str)] =
-    &[(IrregularityCode::UnauthorisedThirdCard, "banker")];
+const QUALIFIED: &[(IrregularityCode, &str)] = &[
+    (IrregularityCode::UnauthorisedThirdCard, "banker"),
+    // Cards loaded without the preparation steps the book lists (`[shoe] shuffle_steps`).
+    (IrregularityCode::NotShuffled, "steps"),
+];
 
 /// Whether the engine can raise `code` under a book with this shuffler and burn.
 fn can_raise(code: IrregularityCode, continuous: bool, burn: BurnPolicy) -> bool {
@@ -1233,6 +1258,7 @@ mod tests {
             decks = 8
             deck_kind = "tarot"
             shuffler = "manual"
+            shuffle_steps = ["chemmy", "shake", "chemmy"]
             [cut]
             [burn]
             policy = "first_card_value"
@@ -1261,6 +1287,8 @@ mod tests {
             "unknown irregularity code \"NOT_A_CODE\"",
             "missing the rule to cite for BURN_MISSING",
             "[book]: missing jurisdiction",
+            "shuffle_steps: unknown shuffle step \"shake\"",
+            "shuffle_steps names chemmy twice",
         ] {
             assert!(all.contains(wanted), "no {wanted:?} in:\n{all}");
         }

@@ -86,6 +86,8 @@ enum Cite {
     /// An unauthorised third card to the Banker's hand: the Table of Play and the misdeal rules,
     /// not 12.1, which covers only the Player's hand.
     BankerCard,
+    /// Cards loaded without the preparation steps the book lists: its `NOT_SHUFFLED/steps`.
+    Steps,
 }
 
 #[derive(Debug, Clone)]
@@ -558,6 +560,8 @@ impl Engine {
                 crate::game::DeckCheck::of(event).problem(),
             ),
             EventKind::DeckChecked { .. } => {
+                // Cards went into the shuffler with no start seen: judged for their steps now.
+                self.judge_steps(seq, false);
                 let default = self.book.composition();
                 let (min_decks, max_decks) = self.book.deck_range();
                 let limits = Limits {
@@ -631,11 +635,14 @@ impl Engine {
                 if let Some(found) = self.shuffler.started(seq) {
                     self.flag(found.code, None, seq, &found.evidence, found.message);
                 }
+                self.judge_steps(seq, false);
+            }
+            EventKind::ShuffleStep { step } if !self.book.shuffle_steps().is_empty() => {
+                self.shuffler.step(seq, *step);
             }
             // A Blackjack decision or a poker action or misdeal means nothing in Baccarat: like a
-            // lock, it changes no round. A Baccarat book requires no hand-preparation steps (a
-            // Blackjack or Pontoon book may: `shuffle_steps`), and counters are for the record and
-            // the table view.
+            // lock, it changes no round. A preparation step under a book that lists none, and a
+            // shuffler's counters, are for the record and the table view.
             EventKind::LockChanged { .. }
             | EventKind::TableStateChanged { .. }
             | EventKind::Decision { .. }
@@ -837,6 +844,7 @@ impl Engine {
         let decks = decks.unwrap_or(default.decks);
         let composition = ShoeComposition::new(decks.max(1), default.kind);
         self.start_shoe(seq, composition, shuffler, false);
+        self.judge_steps(seq, true);
         if let Some(found) = self.shuffler.loaded(seq, reported, cards) {
             self.flag(found.code, None, seq, &found.evidence, found.message);
         }
@@ -1022,6 +1030,28 @@ impl Engine {
                     ),
                 );
             }
+        }
+    }
+
+    /// Cards were loaded (into the shuffler, or the shoe when `into_shoe`): flagged when the book
+    /// lists preparation steps and they were not all logged, in order, since the last load. A
+    /// book that lists none leaves the shuffler's state (and so the carry) as it was.
+    fn judge_steps(&mut self, seq: u64, into_shoe: bool) {
+        if self.book.shuffle_steps().is_empty() {
+            return;
+        }
+        if let Some(found) = self
+            .shuffler
+            .load_steps(seq, self.book.shuffle_steps(), into_shoe)
+        {
+            self.flag_with(
+                found.code,
+                Cite::Steps,
+                None,
+                seq,
+                &found.evidence,
+                found.message,
+            );
         }
     }
 
@@ -1621,6 +1651,7 @@ impl Engine {
         }
         // The shoe reports no shuffle of its own: it was loaded from the shuffler's last (used up
         // here whatever else is said, so the state after this card does not depend on it).
+        self.judge_steps(seq, true);
         let loaded = self.shuffler.loaded(seq, None, None);
         if interrupted {
             // The shuffle may have happened while nobody was listening.
@@ -2738,6 +2769,7 @@ impl Engine {
         let rule = match cite {
             Cite::Code => self.book.cite(code),
             Cite::BankerCard => self.book.cite_banker_card(code),
+            Cite::Steps => self.book.cite_qualified(code, "steps"),
         };
         let irregularity = Irregularity {
             code,
