@@ -1188,7 +1188,8 @@ mod poker {
         let seq = desk
             .record_console("POK-1", &misdeal("D", vec![4, 2, 4], "misdeal"))
             .expect("declared");
-        let deadline = Instant::now() + Duration::from_secs(10);
+        // Generous limits: the machine may be busy (a shuffle comes every 0.6 s at this pace).
+        let deadline = Instant::now() + Duration::from_secs(30);
         let raised = loop {
             assert!(Instant::now() < deadline, "the declaration is an incident");
             if let Ok(PitUpdate::IncidentRaised { incident }) =
@@ -1211,7 +1212,7 @@ mod poker {
             detail.rule_texts
         );
         // The next shuffle closes the hand: the tile shows it misdealt by (d), for seats 2 and 4.
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + Duration::from_secs(30);
         let hand = loop {
             assert!(Instant::now() < deadline, "the hand closes");
             if let TablePlay::Poker(play) = tile(&desk).play {

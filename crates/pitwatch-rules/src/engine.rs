@@ -576,10 +576,12 @@ impl Engine {
             }
             EventKind::Cut { position } => {
                 self.ensure_shoe(seq);
+                self.resume_before_first_card(seq);
                 self.on_cut(seq, *position);
             }
             EventKind::CuttingCardPlaced { from_back } => {
                 self.ensure_shoe(seq);
+                self.resume_before_first_card(seq);
                 self.on_cutting_card_placed(seq, *from_back);
             }
             EventKind::CardDrawn {
@@ -724,6 +726,24 @@ impl Engine {
     }
 
     // ----- shoes -----
+
+    /// A cut or a cutting card placed after an interruption, in a shoe that has shown no card:
+    /// the deal has not begun (a shoe is cut and its cutting card placed before its first card),
+    /// so whatever went by while nobody listened held no card. The shoe is followed from its
+    /// first card on (burn and rounds as usual), as when a shoe cut off before its first card
+    /// starts again ([`Engine::start_shoe`]); it stays marked partial.
+    fn resume_before_first_card(&mut self, seq: u64) {
+        if self.shoe_open
+            && self.shoe.interrupted
+            && !self.shoe.continuous
+            && self.shoe.cards == 0
+            && self.shoe.rounds == 0
+            && !self.round.active
+        {
+            let composition = self.shoe.composition;
+            self.start_shoe(seq, composition, None, false);
+        }
+    }
 
     /// A stream that does not start with a shuffle joined a shoe part-way.
     fn ensure_shoe(&mut self, seq: u64) {

@@ -572,3 +572,31 @@ proptest! {
         check_rounds_after_gap(&rounds, &session.rounds, resumed, skip)?;
     }
 }
+
+/// A stream cut off after a shuffle and before the cut (a reconnect while the cards are cut),
+/// with nothing lost: the cut and the cutting card say the deal has not begun, so the first card,
+/// the burn and every round are followed as if the stream had not been cut off. Found by
+/// `honest_play_cut_off_anywhere_is_never_flagged` (seed 107160798704244777, a plain shoe): the
+/// burn was read as a round.
+#[test]
+fn a_plain_shoe_cut_off_before_its_cut_follows_its_burn_and_rounds() {
+    for seed in [107_160_798_704_244_777_u64, 1, 2, 3] {
+        for config in [DealerConfig::barcode(), DealerConfig::angel_eye()] {
+            let config = DealerConfig { shoes: 2, ..config };
+            let session = deal(&nz(), &config, &[], seed);
+            let (before, after, resumed) = cut_off(&session.events, 1, 0);
+            assert!(split(&before).1.is_empty());
+            let (rounds, flagged) = split(&after);
+            assert!(flagged.is_empty(), "seed {seed}: {flagged:#?}");
+            check_rounds_after_gap(&rounds, &session.rounds, resumed, |_| false)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            // Every round of the first shoe is seen, none made of its burn cards.
+            let first_shoe = session.rounds.iter().filter(|t| t.shoe == 1).count();
+            assert_eq!(
+                rounds.iter().filter(|r| r.shoe == 1 && r.complete).count(),
+                first_shoe,
+                "seed {seed}"
+            );
+        }
+    }
+}
