@@ -16,7 +16,7 @@ use pitwatch_proto::{Message, MessageEncoder};
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 
 mod common;
-use common::{card, wait_for};
+use common::{both_links_up, card, wait_for};
 
 #[test]
 fn a_shoe_and_a_console_at_one_table_make_one_stream_recorded_apart_and_replayed_alike() {
@@ -262,22 +262,6 @@ fn the_list_of_devices_is_checked_like_one_device() {
         err.contains("each [[table.device]] has its own link"),
         "{err}"
     );
-}
-
-/// Waits until both devices' links are up (each its own, in either order).
-fn both_links_up(events: &Receiver<MonitorEvent>) {
-    let mut up = [false, false];
-    wait_for(events, "both links", |e| {
-        if let MonitorEvent::Link {
-            device,
-            state: LinkState::Connected,
-            ..
-        } = e
-        {
-            up[*device] = true;
-        }
-        up == [true, true]
-    });
 }
 
 /// Waits until an input's events and then the table's view (published after everything the input

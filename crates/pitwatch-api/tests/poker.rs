@@ -9,7 +9,7 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
 use pitwatch_api::game::GameRound;
-use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitoredTable};
 use pitwatch_api::pit::PitConfig;
 use pitwatch_api::recorder::Derived;
 use pitwatch_model::{MisdealReason, MisdealRuling, PlayerAction, Target};
@@ -18,22 +18,7 @@ use pitwatch_rules::TableOutput;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 
 mod common;
-use common::wait_for;
-
-fn both_links_up(events: &Receiver<MonitorEvent>) {
-    let mut up = [false, false];
-    wait_for(events, "both links", |e| {
-        if let MonitorEvent::Link {
-            device,
-            state: LinkState::Connected,
-            ..
-        } = e
-        {
-            up[*device] = true;
-        }
-        up == [true, true]
-    });
-}
+use common::{both_links_up, wait_for};
 
 /// Writes to a pseudo-terminal and waits until the monitor has shown the table's view after
 /// `events` more events.

@@ -1214,9 +1214,14 @@ mod poker {
         // The next shuffle closes the hand: the tile shows it misdealt by (d), for seats 2 and 4.
         let deadline = Instant::now() + Duration::from_secs(30);
         let hand = loop {
-            assert!(Instant::now() < deadline, "the hand closes");
-            if let TablePlay::Poker(play) = tile(&desk).play {
-                if let Some(hand) = play.hands.iter().find(|h| h.first_seq == seq) {
+            let play = tile(&desk).play;
+            assert!(Instant::now() < deadline, "the hand closes: {play:#?}");
+            if let TablePlay::Poker(play) = play {
+                if let Some(hand) = play
+                    .hands
+                    .iter()
+                    .find(|h| h.declared.iter().any(|d| d.seq == seq))
+                {
                     break hand.clone();
                 }
             }

@@ -6,7 +6,7 @@
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::monitor::MonitorEvent;
+use pitwatch_api::monitor::{LinkState, MonitorEvent};
 
 /// The bytes a barcode shoe sends for `text` (`AS`, `TD`, …).
 pub fn card(text: &str) -> Vec<u8> {
@@ -43,4 +43,23 @@ pub fn wait_for_within(
     }
     let tail: Vec<_> = seen.iter().rev().take(20).collect();
     panic!("timed out waiting for {what}; last seen {tail:#?}");
+}
+
+/// Waits until both devices of a two-device table have their links up (each its own, in either
+/// order).
+pub fn both_links_up(events: &Receiver<MonitorEvent>) {
+    let mut up = [false, false];
+    wait_for(events, "both links", |e| {
+        if let MonitorEvent::Link {
+            device,
+            state: LinkState::Connected,
+            ..
+        } = e
+        {
+            if let Some(slot) = up.get_mut(*device) {
+                *slot = true;
+            }
+        }
+        up == [true, true]
+    });
 }
