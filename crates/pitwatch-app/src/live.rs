@@ -125,20 +125,13 @@ impl Desk {
                         let more_links = device
                             .more_paths()
                             .iter()
-                            .map(|p| {
-                                LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
-                                    p.clone(),
-                                    9600,
-                                )))
-                            })
+                            .map(|p| pty_link(p.clone()))
                             .take(more)
                             .collect();
                         sims.push(device);
                         tables.push(MonitoredTable {
                             config: table.clone(),
-                            link: LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
-                                path, 9600,
-                            ))),
+                            link: pty_link(path),
                             more_links,
                         });
                         continue;
@@ -168,9 +161,7 @@ impl Desk {
                         sims.push(device);
                         tables.push(MonitoredTable {
                             config: table.clone(),
-                            link: LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
-                                path, 9600,
-                            ))),
+                            link: pty_link(path),
                             more_links: Vec::new(),
                         });
                         continue;
@@ -236,13 +227,10 @@ impl Desk {
                         &options,
                         seed,
                     )?;
-                    more_links.push(LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
-                        shuffler.path().unwrap_or_default().to_owned(),
-                        9600,
-                    ))));
+                    more_links.push(pty_link(shuffler.path().unwrap_or_default().to_owned()));
                     sims.push(shuffler);
                 }
-                LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
+                pty_link(path)
             } else {
                 match table.link() {
                     Some(link) => link.clone(),
@@ -585,6 +573,11 @@ fn simulated_poker_table(
         ))
     })?;
     Ok((device, roles.len() - 1))
+}
+
+/// The link to a simulated device's pseudo-terminal.
+fn pty_link(path: String) -> LinkConfig {
+    LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
 }
 
 /// What a simulated shuffler shuffles, and how often.
