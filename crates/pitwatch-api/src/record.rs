@@ -218,7 +218,12 @@ pub fn failed_marker(path: &Path) -> PathBuf {
 /// Marks the segment at `path` as failed verification, with what was found: the next start
 /// records into a new segment. Best effort: the alert is shown either way.
 pub fn mark_failed(path: &Path, problem: &str) {
-    let _ = std::fs::write(failed_marker(path), format!("{problem}\n"));
+    let _ = pitwatch_store::files::private_options()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(failed_marker(path))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, format!("{problem}\n").as_bytes()));
 }
 
 /// Verifies the segment at `path` quickly, as start-up does: `Ok(None)` when it proves itself,
@@ -301,6 +306,14 @@ pub fn open_for_recording(installation: &Installation, db: &Path) -> Result<Open
         path,
         failures,
     })
+}
+
+impl Opened {
+    /// The record's files that people other than their owner may read (the database, its WAL
+    /// and shared memory, its journals), each as a warning to show at start-up.
+    pub fn exposed(&self) -> Vec<String> {
+        pitwatch_store::files::exposed(&self.path, &self.store.journals())
+    }
 }
 
 /// Verifies `db` as `pitwatch verify` does: in full (or quickly), against the installation's

@@ -22,7 +22,7 @@ use pitwatch_api::dto::{AuditRow, UserRow};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_model::Timestamp;
 pub use pitwatch_store::MIN_PASSWORD_CHARS;
-use pitwatch_store::{LoginAttempt, Role, Store, UserChange, LOGIN, LOGIN_FAILED};
+use pitwatch_store::{LoginAttempt, Role, Store, UserChange, LOGIN, LOGIN_ATTEMPT, LOGIN_FAILED};
 
 use crate::access::{detail, require, Command, Principal};
 
@@ -114,20 +114,27 @@ pub fn login(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
-    let attempts = store.login_attempts(name, since(now, WINDOW))?;
+    // The throttle's decision and the attempt it lets through are one write transaction, so
+    // concurrent attempts (in this process or any other) are decided one after another, each
+    // seeing the ones before it: at most one password check per name is ever in flight.
+    let mut batch = store.batch(now)?;
+    let attempts = batch.login_attempts(name, since(now, WINDOW))?;
     match gate(&attempts, now) {
-        Gate::Open => {}
+        Gate::Open => {
+            batch.append_audit(name, LOGIN_ATTEMPT, name, &detail(workstation, &[]), now)?;
+            batch.commit()?;
+        }
         Gate::Wait(until) | Gate::Locked(until) => {
             let locked = matches!(gate(&attempts, now), Gate::Locked(_));
             let until_text = until.to_string();
-            audit(
-                store,
+            batch.append_audit(
                 name,
                 LOGIN_THROTTLED,
                 name,
                 &detail(workstation, &[("until", &until_text)]),
                 now,
             )?;
+            batch.commit()?;
             let wait = (until.unix_millis() - now.unix_millis())
                 .max(0)
                 .unsigned_abs()

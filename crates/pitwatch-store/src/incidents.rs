@@ -9,7 +9,7 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::Argon2;
 use password_hash::rand_core::OsRng;
 use pitwatch_model::Timestamp;
-use rusqlite::OptionalExtension;
+use rusqlite::{Connection, OptionalExtension};
 
 /// Who did something and where: the user, and the workstation when it is known. The audit log
 /// keeps both for every step a person takes ([`Actor::detail`]); a bare user name (tests, tools
@@ -446,11 +446,172 @@ pub struct LoginAttempt {
 
 /// The audit action of a failed login (the subject is the name tried).
 pub const LOGIN_FAILED: &str = "login.failed";
+/// The audit action of a login about to be tried: written, with the throttle's decision, in one
+/// write transaction before the password is checked, so concurrent attempts (in any process)
+/// are counted one after another. Until its outcome (`session.login` or `login.failed`) follows,
+/// it counts as a failure.
+pub const LOGIN_ATTEMPT: &str = "login.attempt";
 /// The audit action of a successful login (the subject is the user).
 pub const LOGIN: &str = "session.login";
 
 /// An argon2 hash of a password nobody knows, made once per process: an unknown or inactive
 /// user's attempt is verified against it, so it takes as long as a wrong password does.
+impl Batch<'_> {
+    /// [`Store::login_attempts`] inside this batch's write transaction: read and then acted on
+    /// (a `login.attempt` appended) with no other writer in between, in any process.
+    pub fn login_attempts(
+        &self,
+        name: &str,
+        since: Timestamp,
+    ) -> Result<Vec<LoginAttempt>, StoreError> {
+        login_attempts(&self.tx, name, since)
+    }
+}
+
+/// The attempts to log in as `name` since `since`, oldest first: each `login.attempt` with its
+/// outcome (an attempt whose outcome is not recorded, because it is being checked or its process
+/// died, is a failure), and outcomes written before attempts were recorded on their own.
+fn login_attempts(
+    conn: &Connection,
+    name: &str,
+    since: Timestamp,
+) -> Result<Vec<LoginAttempt>, StoreError> {
+    // The newest few hundred rows are plenty to decide on throttling and locking.
+    let mut statement = conn.prepare(
+        "SELECT action, at FROM (SELECT id, action, at FROM audit_log \
+         WHERE subject = ?1 AND action IN (?2, ?3, ?4) ORDER BY id DESC LIMIT 256) ORDER BY id",
+    )?;
+    let rows = statement.query_map(
+        rusqlite::params![name, LOGIN_FAILED, LOGIN, LOGIN_ATTEMPT],
+        |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+    )?;
+    let mut out: Vec<LoginAttempt> = Vec::new();
+    // Whether the last entry of `out` is an attempt still waiting for its outcome.
+    let mut pending = false;
+    for row in rows {
+        let (action, at) = row?;
+        let Ok(at) = at.parse::<Timestamp>() else {
+            continue;
+        };
+        if at < since {
+            pending = false;
+            continue;
+        }
+        let attempt = LoginAttempt {
+            at,
+            succeeded: action == LOGIN,
+        };
+        match (action.as_str(), pending) {
+            (LOGIN_ATTEMPT, _) => {
+                out.push(LoginAttempt {
+                    at,
+                    succeeded: false,
+                });
+                pending = true;
+            }
+            (_, true) => {
+                if let Some(last) = out.last_mut() {
+                    *last = attempt;
+                }
+                pending = false;
+            }
+            (_, false) => out.push(attempt),
+        }
+    }
+    Ok(out)
+}
+
+/// The account `name` as the record proves it: its latest `users` fact (each holds the whole
+/// row), with every facts row from that one to the latest checkpoint hashed again, so neither the
+/// fact nor its hash can have been changed without breaking the heads the checkpoint signs, and
+/// the derived `users` row must say the same. With `trusted` (a caller outside a write batch,
+/// whose gate checks the signature otherwise), the latest checkpoint must be a valid signature by
+/// one of those keys over every chain's head with no row after it; with no key to check against
+/// (a read-only copy given none), the chain is checked and the signature is not. A fact that
+/// differs, an unsigned row or a broken chain is [`StoreError::Unverified`].
+pub(crate) fn verified_user(
+    conn: &Connection,
+    name: &str,
+    trusted: Option<&[crate::PublicKey]>,
+) -> Result<Option<UserFields>, StoreError> {
+    use crate::chain::FACTS;
+    use crate::verify;
+    if let Some(trusted) = trusted {
+        let report = verify::gate_check(conn, trusted.to_vec(), &[], None)?;
+        let problems: Vec<&String> = report
+            .problems
+            .iter()
+            .filter(|p| !(trusted.is_empty() && p.contains("not a trusted key")))
+            .collect();
+        if !problems.is_empty() {
+            return Err(StoreError::Unverified(
+                problems
+                    .iter()
+                    .map(|p| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ));
+        }
+    }
+    let subject = serde_json::Value::String(name.to_owned()).to_string();
+    let fact: Option<(i64, String)> = conn
+        .query_row(
+            "SELECT id, body FROM facts WHERE kind = 'users' AND subject = ?1 \
+             ORDER BY id DESC LIMIT 1",
+            [&subject],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let derived: Option<UserFields> = conn
+        .query_row(
+            "SELECT id, role, password_hash, created_at, active FROM users WHERE name = ?1",
+            [name],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?;
+    let Some((fact_id, body)) = fact else {
+        return match derived {
+            None => Ok(None),
+            Some(_) => Err(StoreError::Unverified(format!(
+                "users row {subject}: it is not in the chained facts (an account added behind the store's back)"
+            ))),
+        };
+    };
+    let length = verify::chain_length(conn, &FACTS)?;
+    let from = fact_id - 1;
+    let hash = verify::stored_hash(conn, &FACTS, from)?.unwrap_or(crate::chain::GENESIS);
+    if let Some(problem) = verify::rehash_from(conn, &FACTS, from, hash, length)? {
+        return Err(StoreError::Unverified(format!(
+            "{problem} (a row the account of {name:?} rests on)"
+        )));
+    }
+    let parsed: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+    let text = |k: &str| parsed.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+    let number = |k: &str| parsed.get(k).and_then(serde_json::Value::as_i64);
+    let from_fact = match (
+        number("id"),
+        text("role"),
+        text("password_hash"),
+        text("created_at"),
+        number("active"),
+    ) {
+        (Some(id), Some(role), Some(hash), Some(created), Some(active)) => {
+            (id, role, hash, created, active)
+        }
+        _ => {
+            return Err(StoreError::Unverified(format!(
+                "facts row {fact_id}: the account of {name:?} is not a whole users row"
+            )))
+        }
+    };
+    if derived.as_ref() != Some(&from_fact) {
+        return Err(StoreError::Unverified(format!(
+            "users row {subject}: it differs from what the chained facts say (facts row {fact_id})"
+        )));
+    }
+    Ok(Some(from_fact))
+}
+
 fn decoy_hash() -> &'static str {
     static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DECOY.get_or_init(|| {
@@ -501,14 +662,8 @@ type UserFields = (i64, String, String, String, i64);
 
 impl Batch<'_> {
     fn user_row(&self, name: &str) -> Result<Option<UserFields>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
-                "SELECT id, role, password_hash, created_at, active FROM users WHERE name = ?1",
-                [name],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
-            .optional()?)
+        // The batch's gate has checked the signed heads; the account comes from its chained fact.
+        verified_user(&self.tx, name, None)
     }
 
     fn insert_user(
@@ -657,14 +812,22 @@ impl Store {
     /// a name that does not exist as for a wrong password; [`Store::password_checks`] counts them.
     pub fn authenticate(&self, name: &str, password: &str) -> Result<Role, StoreError> {
         let decoy = decoy_hash();
-        let row: Option<(String, String, i64)> = self
-            .conn
-            .query_row(
-                "SELECT role, password_hash, active FROM users WHERE name = ?1",
-                [name],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
+        // Only verified state: the account as its chained fact says, the fact pinned to the
+        // signed heads, the derived row the same (see `verified_user`). A record that fails here
+        // is a record failure: no write through this store follows.
+        let snapshot = self.conn.unchecked_transaction()?;
+        let trusted = self.trusted_keys();
+        let user = verified_user(&snapshot, name, Some(&trusted));
+        snapshot.finish()?;
+        let user = match user {
+            Err(StoreError::Unverified(why)) => {
+                *self.poisoned.borrow_mut() = Some(why.clone());
+                return Err(StoreError::Unverified(why));
+            }
+            other => other?,
+        };
+        let row: Option<(String, String, i64)> =
+            user.map(|(_, role, hash, _, active)| (role, hash, active));
         let denied = || StoreError::Denied(format!("unknown user or wrong password for {name:?}"));
         let (role, hash, usable) = match &row {
             Some((role, hash, active)) => (Role::parse(role), hash.as_str(), *active == 1),
@@ -700,28 +863,7 @@ impl Store {
         name: &str,
         since: Timestamp,
     ) -> Result<Vec<LoginAttempt>, StoreError> {
-        // The newest few hundred attempts are plenty to decide on throttling and locking.
-        let mut statement = self.conn.prepare(
-            "SELECT action, at FROM (SELECT id, action, at FROM audit_log \
-             WHERE subject = ?1 AND action IN (?2, ?3) ORDER BY id DESC LIMIT 256) ORDER BY id",
-        )?;
-        let rows = statement.query_map(rusqlite::params![name, LOGIN_FAILED, LOGIN], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (action, at) = row?;
-            let Ok(at) = at.parse::<Timestamp>() else {
-                continue;
-            };
-            if at >= since {
-                out.push(LoginAttempt {
-                    at,
-                    succeeded: action == LOGIN,
-                });
-            }
-        }
-        Ok(out)
+        login_attempts(&self.conn, name, since)
     }
 
     /// The newest `limit` audit entries (all of them, or only `actions`), newest first.

@@ -9,6 +9,7 @@
 pub mod chain;
 pub mod classify;
 pub mod facts;
+pub mod files;
 pub mod groups;
 pub mod incidents;
 pub mod lease;
@@ -29,8 +30,8 @@ pub use classify::Trouble;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use incidents::{
     Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, LoginAttempt,
-    NewIncident, OpenCount, Role, Status, UserChange, UserRow, LOGIN, LOGIN_FAILED, MAX_PAGE,
-    MIN_PASSWORD_CHARS,
+    NewIncident, OpenCount, Role, Status, UserChange, UserRow, LOGIN, LOGIN_ATTEMPT, LOGIN_FAILED,
+    MAX_PAGE, MIN_PASSWORD_CHARS,
 };
 pub use lease::Lease;
 use pitwatch_model::{TableEvent, Timestamp};
@@ -95,6 +96,10 @@ pub enum StoreError {
     /// The installation's signing key cannot be used.
     #[error(transparent)]
     Key(#[from] KeyError),
+    /// The record is not what was last signed, so it is not extended (see [`Store::batch`]):
+    /// nothing was written. The record is kept as it is, as evidence.
+    #[error("the record failed verification, so nothing is added to it: {0}. It is kept unchanged as evidence; `pitwatch verify --db FILE` says what failed. Record into a new database (the monitor and the desktop move to a new segment at their next start)")]
+    Unverified(String),
     /// Another live process records the table (see [`lease`]).
     #[error("table {table} is being recorded by {holder}; stop it first (a table has one writer)")]
     Leased {
@@ -300,6 +305,24 @@ pub struct Store {
     trusted: Vec<PublicKey>,
     /// Argon2 verifications run by [`Store::authenticate`] (see [`Store::password_checks`]).
     password_checks: std::sync::atomic::AtomicU64,
+    /// Whether this process has checked the record before extending it (see [`Store::batch`]).
+    gate: Gate,
+    /// What the latest verification through this store found wrong, if anything.
+    failed: std::cell::RefCell<Option<String>>,
+    /// A record failure found by a read (an account that differs from its chained fact): the
+    /// next batch is refused with it.
+    poisoned: std::cell::RefCell<Option<String>>,
+}
+
+/// The write gate: nothing extends a record it has not checked.
+#[derive(Debug, Clone)]
+enum Gate {
+    /// Not checked yet: the first batch checks the record as start-up does.
+    Unchecked,
+    /// Checked (or written by this store) up to [`Store::heads`].
+    Trusted,
+    /// The record failed: nothing more is appended through this store.
+    Refused(String),
 }
 
 impl Store {
@@ -307,6 +330,12 @@ impl Store {
     /// schema, signing every write transaction as `sealing` says.
     pub fn open(path: impl AsRef<Path>, sealing: &Sealing) -> Result<Store, StoreError> {
         let path = path.as_ref();
+        // Owner-only before SQLite opens it: its WAL and shared memory take its permissions.
+        if !path.as_os_str().is_empty() && path.to_str() != Some(":memory:") {
+            files::create_private(path).map_err(|e| {
+                StoreError::NotADatabase(format!("cannot create {}: {e}", path.display()))
+            })?;
+        }
         let conn = Connection::open(path)?;
         Store::setup(conn, sealing, Some(path))
     }
@@ -355,6 +384,9 @@ impl Store {
             seal: None,
             trusted: Vec::new(),
             password_checks: Default::default(),
+            gate: Gate::Unchecked,
+            failed: Default::default(),
+            poisoned: Default::default(),
         })
     }
 
@@ -424,6 +456,9 @@ impl Store {
             }),
             trusted: Vec::new(),
             password_checks: Default::default(),
+            gate: Gate::Unchecked,
+            failed: Default::default(),
+            poisoned: Default::default(),
         })
     }
 
@@ -443,6 +478,15 @@ impl Store {
             .path()
             .filter(|p| !p.is_empty())
             .map(PathBuf::from)
+    }
+
+    /// The keys this store trusts: its own (none for a read-only store) and those given.
+    pub fn trusted_keys(&self) -> Vec<PublicKey> {
+        self.seal
+            .iter()
+            .map(|s| s.key.public())
+            .chain(self.trusted.iter().copied())
+            .collect()
     }
 
     /// Trusts `keys` when verifying (a read-only store trusts no key of its own).
@@ -653,6 +697,17 @@ impl Store {
     /// Starts a batch of appends at `now`: one transaction, committed (and signed) by
     /// [`Batch::commit`].
     pub fn batch(&mut self, now: Timestamp) -> Result<Batch<'_>, StoreError> {
+        if let Some(why) = self.poisoned.borrow_mut().take() {
+            self.gate = Gate::Refused(why);
+        }
+        if let Gate::Refused(why) = &self.gate {
+            return Err(StoreError::Unverified(why.clone()));
+        }
+        let trusted = self.trusted_keys();
+        let journals = match self.gate {
+            Gate::Unchecked => self.journals(),
+            _ => Vec::new(),
+        };
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -660,6 +715,33 @@ impl Store {
         // monitor's writer and the desktop's incident actions) can append to the same chains
         // without forking them: SQLite lets one writer in at a time, and each sees the last head.
         let heads = load_heads(&tx)?;
+        // Nothing extends a record it has not checked: the first batch checks the record as
+        // start-up does (signature, heads, journals, schema); later ones, if another connection
+        // appended meanwhile, hash every row since what this store checked or wrote last.
+        match self.gate {
+            Gate::Trusted if heads == self.heads => {}
+            _ => {
+                let marks = matches!(self.gate, Gate::Trusted).then(|| {
+                    self.heads
+                        .iter()
+                        .map(|(table, head)| ChainMark {
+                            table,
+                            last_id: head.last_id,
+                            hash: head.hash,
+                        })
+                        .collect()
+                });
+                let report = verify::gate_check(&tx, trusted, &journals, marks)?;
+                if !report.intact() {
+                    let why = report.problems.join("; ");
+                    drop(tx);
+                    self.gate = Gate::Refused(why.clone());
+                    return Err(StoreError::Unverified(why));
+                }
+                self.gate = Gate::Trusted;
+                self.heads = heads.clone();
+            }
+        }
         let mut batch = Batch {
             start: heads.clone(),
             heads,
@@ -909,9 +991,33 @@ impl Store {
         }
     }
 
-    /// Verifies the record as `options` say.
+    /// Verifies the record as `options` say. What a verification finds wrong is kept
+    /// ([`Store::failed_verification`]).
     pub fn verify_with(&self, options: &VerifyOptions) -> Result<VerifyReport, StoreError> {
-        verify::verify(&self.conn, options)
+        let report = verify::verify(&self.conn, options)?;
+        *self.failed.borrow_mut() = (!report.intact()).then(|| report.problems.join("; "));
+        Ok(report)
+    }
+
+    /// What the latest verification through this store found wrong (`None` if it found the
+    /// record intact, or none ran): a report built from a record that failed must not be
+    /// followed by an audit row that extends it.
+    pub fn failed_verification(&self) -> Option<String> {
+        self.failed.borrow().clone()
+    }
+
+    /// Refuses every further append through this store: the record failed verification
+    /// (`why`) elsewhere, so it is kept unchanged as evidence.
+    pub fn refuse_writes(&mut self, why: impl Into<String>) {
+        self.gate = Gate::Refused(why.into());
+    }
+
+    /// Why this store refuses to extend the record, if it does (checked at its first batch).
+    pub fn refusal(&self) -> Option<&str> {
+        match &self.gate {
+            Gate::Refused(why) => Some(why),
+            _ => None,
+        }
     }
 }
 

@@ -339,9 +339,36 @@ pub fn verify(conn: &Connection, options: &VerifyOptions) -> Result<VerifyReport
         .map(|path| (path.clone(), witness::read_journal(path)))
         .collect();
     let snapshot = conn.unchecked_transaction()?;
-    let report = verify_snapshot(&snapshot, options, journals)?;
+    let report = verify_snapshot(&snapshot, options, journals, true)?;
     snapshot.finish()?;
     Ok(report)
+}
+
+/// What a writer checks before it extends the record (the write gate, see `Store::batch`), on
+/// the write transaction it will append in: the schema, the latest checkpoint a valid signature
+/// by a trusted key of every chain's head with no row after it, the journals (when given: the
+/// first check of a process) holding nothing the record lacks, and, from `marks` (what this
+/// process verified or wrote itself last), every row appended since hashed again. The derived
+/// tables are left to verification: a writer does not vouch for them, and a change to one is
+/// found by the next verification whatever is appended after it.
+pub(crate) fn gate_check(
+    conn: &Connection,
+    trusted: Vec<PublicKey>,
+    journals: &[PathBuf],
+    marks: Option<Vec<ChainMark>>,
+) -> Result<VerifyReport, StoreError> {
+    let read = journals
+        .iter()
+        .map(|path| (path.clone(), witness::read_journal(path)))
+        .collect();
+    let options = VerifyOptions {
+        depth: Depth::Quick,
+        trusted,
+        journals: journals.to_vec(),
+        checkpoints: Vec::new(),
+        marks,
+    };
+    verify_snapshot(conn, &options, read, false)
 }
 
 /// The journals as read before the snapshot.
@@ -351,6 +378,7 @@ fn verify_snapshot(
     conn: &Connection,
     options: &VerifyOptions,
     journals: ReadJournals,
+    derived: bool,
 ) -> Result<VerifyReport, StoreError> {
     let version = migrate::version(conn)?;
     let sealed = version >= migrate::SEALED;
@@ -439,8 +467,10 @@ fn verify_snapshot(
     }
 
     // The derived tables.
-    for DerivedProblem { table, key, reason } in facts::derived_problems(conn)? {
-        report.problems.push(format!("{table} row {key}: {reason}"));
+    if derived {
+        for DerivedProblem { table, key, reason } in facts::derived_problems(conn)? {
+            report.problems.push(format!("{table} row {key}: {reason}"));
+        }
     }
 
     // The signature: the latest checkpoint must be a trusted key's signature of every chain's
@@ -677,6 +707,18 @@ fn check_journals(
         check(text, "the checkpoint given", &mut report.problems)?;
     }
     Ok(())
+}
+
+/// Hashes every row of `chain` after row `after` (whose stored hash is `after_hash`) again, to
+/// the end of the table: the first row that does not follow, if any.
+pub(crate) fn rehash_from(
+    conn: &Connection,
+    chain: &Chain,
+    after: i64,
+    after_hash: Hash,
+    length: i64,
+) -> Result<Option<ChainProblem>, StoreError> {
+    Ok(verify_chain(conn, chain, after, after_hash, length)?.problem)
 }
 
 fn verify_chain(

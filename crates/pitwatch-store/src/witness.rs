@@ -123,7 +123,7 @@ impl Drop for Witness {
 }
 
 fn append(path: &Path, line: &[u8]) -> Result<(), String> {
-    let mut file = std::fs::OpenOptions::new()
+    let mut file = crate::files::private_options()
         .create(true)
         .append(true)
         .open(path)

@@ -377,9 +377,11 @@ fn rows_altered_on_the_workstation_are_refused_by_the_central_check() {
     assert!(held > 10);
 
     // Altered after replication, the chain recomputed so it holds together locally: the row the
-    // server holds last no longer matches, and nothing more of the chain is accepted.
-    alter_event(&path, 5, true);
+    // server holds last no longer matches, and nothing more of the chain is accepted. (The rows
+    // after it are written first: the workstation's own store refuses to extend an altered
+    // record.)
     pit.play(30);
+    alter_event(&path, 5, true);
     let report = central.sync_once(&pit.store, &mut outbox).expect("sync");
     assert_eq!(report.refused.len(), 1, "{report:?}");
     assert!(

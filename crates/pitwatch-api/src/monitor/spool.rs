@@ -20,7 +20,7 @@
 //! repeating or losing an entry.
 
 use std::collections::{HashMap, VecDeque};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -141,7 +141,8 @@ impl Spool {
         mark: u64,
         known: &TableIndex<'_>,
     ) -> std::io::Result<(u64, u64)> {
-        let file = OpenOptions::new()
+        // Owner-only whatever the umask: a spool holds what devices sent, not yet on record.
+        let file = pitwatch_store::files::private_options()
             .read(true)
             .write(true)
             .create(true)
@@ -453,7 +454,12 @@ impl SpoolFile {
         }
         self.writer = None;
         let fresh_path = self.path.with_extension("rewrite");
-        let fresh = File::create(&fresh_path)?;
+        let fresh = pitwatch_store::files::private_options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&fresh_path)?;
         let mut out = SpoolFile {
             path: fresh_path.clone(),
             file: fresh.try_clone()?,
@@ -944,7 +950,10 @@ mod tests {
             // The monitor dies here; entries 1 to 4 were on record (the mark says so).
         }
         // A torn last write.
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         file.write_all(&[200, 0, 0, 0, 1, 2]).unwrap();
         drop(file);
         let mut spool = Spool::new(SpoolLimits::default(), names());
