@@ -35,6 +35,9 @@ pub const LOCK_AFTER: usize = 5;
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 /// How long a locked name stays locked after its last failure.
 pub const LOCK_FOR: Duration = Duration::from_secs(15 * 60);
+/// How long an attempt whose outcome is not on record holds the next one back: its password is
+/// being checked, or its process died while checking it.
+pub const PENDING_FOR: Duration = Duration::from_secs(60);
 /// The audit action of an attempt refused because it came too early (throttled or locked).
 pub const LOGIN_THROTTLED: &str = "login.throttled";
 /// The audit action written when a name becomes locked.
@@ -59,6 +62,14 @@ fn after(at: Timestamp, delay: Duration) -> Timestamp {
 /// Decides, from the attempts for a name within [`WINDOW`] (oldest first), whether another may be
 /// tried at `now`. Only failures since the last success count.
 pub fn gate(attempts: &[LoginAttempt], now: Timestamp) -> Gate {
+    // A password still being checked (in this process or another) holds every other attempt
+    // for the name until its outcome is on record, however long argon2 takes on a loaded
+    // machine; one whose process died is an ordinary failure after [`PENDING_FOR`].
+    if let Some(last) = attempts.last().filter(|a| a.pending) {
+        if now < after(last.at, PENDING_FOR) {
+            return Gate::Wait(after(now, Duration::from_secs(1)));
+        }
+    }
     let failures: Vec<Timestamp> = attempts
         .iter()
         .rev()
@@ -181,6 +192,7 @@ pub fn login(
             attempts.push(LoginAttempt {
                 at: now,
                 succeeded: false,
+                pending: false,
             });
             if let Gate::Locked(until) = gate(&attempts, now) {
                 audit(
@@ -472,10 +484,31 @@ mod tests {
         Timestamp::from_unix_millis(1_700_000_000_000 + ms).unwrap()
     }
 
+    #[test]
+    fn an_attempt_being_checked_holds_the_next_until_its_outcome_or_a_minute() {
+        let pending = LoginAttempt {
+            at: t(0),
+            succeeded: false,
+            pending: true,
+        };
+        // However long the check takes, nothing else is tried meanwhile.
+        assert!(matches!(
+            gate(std::slice::from_ref(&pending), t(5_000)),
+            Gate::Wait(_)
+        ));
+        assert!(matches!(
+            gate(std::slice::from_ref(&pending), t(59_000)),
+            Gate::Wait(_)
+        ));
+        // Its process died: after a minute it is an ordinary failure (its delay long past).
+        assert_eq!(gate(&[pending], t(61_000)), Gate::Open);
+    }
+
     fn failed(at: i64) -> LoginAttempt {
         LoginAttempt {
             at: t(at),
             succeeded: false,
+            pending: false,
         }
     }
 
@@ -498,6 +531,7 @@ mod tests {
         attempts.push(LoginAttempt {
             at: t(20_000),
             succeeded: true,
+            pending: false,
         });
         assert_eq!(gate(&attempts, t(20_001)), Gate::Open);
     }

@@ -96,9 +96,11 @@ impl Desk {
         // kept as it is and recording goes on in a new segment (see pitwatch_api::record).
         let opened = pitwatch_api::record::open_for_recording(&options.installation, &options.db)?;
         let db = opened.path.clone();
+        let exposed = opened.exposed();
         let mut store = opened.store;
         let alerts = Arc::new(Mutex::new(RecordAlerts {
             segments: opened.failures,
+            exposed,
             ..RecordAlerts::default()
         }));
         keep_the_demo_apart(&mut store, options.pit.demo, &db, now)?;
@@ -314,6 +316,9 @@ impl Desk {
             let installation = options.installation.clone();
             let alerts = Arc::clone(&alerts);
             let updates = updates.clone();
+            // A failure found here stops the desk's own writes (the workflow, console entries,
+            // audit rows): no person's step is signed onto a record that failed.
+            let refusal = store.refusal_handle();
             std::thread::Builder::new()
                 .name("pitwatch-verify".into())
                 .spawn(move || {
@@ -324,6 +329,7 @@ impl Desk {
                             verify_into(&verified, clock.as_ref(), &installation, &store)
                         });
                     if let Ok((false, problem)) = outcome {
+                        refusal.refuse(problem.clone());
                         pitwatch_api::record::mark_failed(&db, &problem);
                         lock(&alerts).verification = Some(problem);
                         let status = RecordStatusSource { installation, db };

@@ -18,6 +18,8 @@ pub(crate) struct RecordAlerts {
     pub(crate) segments: Vec<SegmentFailure>,
     pub(crate) verification: Option<String>,
     pub(crate) journals: Vec<String>,
+    /// The record's files that others may read, found at start-up.
+    pub(crate) exposed: Vec<String>,
     /// Replication to the central database, when the pit definition names one.
     pub(crate) replication: Option<ReplicationState>,
 }
@@ -40,6 +42,10 @@ impl RecordAlerts {
                 ),
             });
         }
+        out.extend(self.exposed.iter().map(|e| RecordAlert {
+            severity: Severity::High,
+            message: format!("The record is readable by others: {e}."),
+        }));
         out.extend(self.journals.iter().map(|j| RecordAlert {
             severity: Severity::High,
             message: format!(

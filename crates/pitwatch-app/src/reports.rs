@@ -21,6 +21,20 @@ pub fn may_export(
     require(store, who, command, subject, now)
 }
 
+/// A report built from `reader` vouches for the record only as far as its own verification
+/// found it intact: if that verification failed, the export is refused, and `audit` (the store
+/// the export's audit row would go through) appends nothing more to the record, which is kept
+/// unchanged as evidence.
+pub fn vouch(reader: &Store, audit: &mut Store) -> Result<(), ApiError> {
+    match reader.failed_verification() {
+        Some(why) => {
+            audit.refuse_writes(why.clone());
+            Err(pitwatch_store::StoreError::Unverified(why).into())
+        }
+        None => Ok(()),
+    }
+}
+
 /// Audits that `who` exported `subject` to `written` (`incident.export`, `shoe.export`,
 /// `shift.export` by `command`).
 pub fn exported(
@@ -80,6 +94,7 @@ impl Desk {
         let reader = self.installation.open_read_only(&self.db)?;
         let document =
             pitwatch_api::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+        vouch(&reader, &mut lock(&self.store))?;
         drop(reader);
         let (path, _) = self.write_report(
             &who,
@@ -162,6 +177,7 @@ impl Desk {
         // Its own read-only connection, like the incident report: the pit goes on meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
         let document = pitwatch_api::report::shift_report(&reader, &shift, &self.db_name())?;
+        vouch(&reader, &mut lock(&self.store))?;
         drop(reader);
         let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();
         let file = format!(

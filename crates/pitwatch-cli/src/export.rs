@@ -127,6 +127,9 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
     reports::may_export(&mut audit, &who, what, &subject, crate::now())?;
     let store = open(db)?;
     let document = report(&command, &store, &name)?;
+    // A report vouches only for what it verified; a record that failed is not extended by the
+    // export's audit row, and no report is written.
+    reports::vouch(&store, &mut audit)?;
     let author = out.author.clone().unwrap_or_else(|| who.user.clone());
     let document = document.stamped(&author, crate::now().as_datetime());
     let written = write_all(out, &document)?;

@@ -66,6 +66,9 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     for failure in &opened.failures {
         errln!("CRITICAL: {}", failure.message());
     }
+    for warning in opened.exposed() {
+        errln!("WARNING: {warning}");
+    }
     let db = opened.path.clone();
     let mut store = opened.store;
     store.set_meta("site", &pit.site.name, crate::now())?;

@@ -27,12 +27,13 @@ pub fn create_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Whether people other than the owner may read `path` (a file that does not exist is not).
+/// Whether people other than the owner may read the file `path` (a file that does not exist,
+/// or a folder, is not).
 pub fn readable_by_others(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o077 != 0)
     }
     #[cfg(not(unix))]
     {

@@ -442,6 +442,9 @@ pub struct LoginAttempt {
     pub at: Timestamp,
     /// Whether it succeeded (`session.login`) or failed (`login.failed`).
     pub succeeded: bool,
+    /// Whether its password is still being checked (a `login.attempt` with no outcome yet, or
+    /// one whose process died before writing it): not succeeded either.
+    pub pending: bool,
 }
 
 /// The audit action of a failed login (the subject is the name tried).
@@ -500,12 +503,14 @@ fn login_attempts(
         let attempt = LoginAttempt {
             at,
             succeeded: action == LOGIN,
+            pending: false,
         };
         match (action.as_str(), pending) {
             (LOGIN_ATTEMPT, _) => {
                 out.push(LoginAttempt {
                     at,
                     succeeded: false,
+                    pending: true,
                 });
                 pending = true;
             }
@@ -821,7 +826,7 @@ impl Store {
         snapshot.finish()?;
         let user = match user {
             Err(StoreError::Unverified(why)) => {
-                *self.poisoned.borrow_mut() = Some(why.clone());
+                self.poisoned.refuse(why.clone());
                 return Err(StoreError::Unverified(why));
             }
             other => other?,

@@ -309,9 +309,32 @@ pub struct Store {
     gate: Gate,
     /// What the latest verification through this store found wrong, if anything.
     failed: std::cell::RefCell<Option<String>>,
-    /// A record failure found by a read (an account that differs from its chained fact): the
-    /// next batch is refused with it.
-    poisoned: std::cell::RefCell<Option<String>>,
+    /// A record failure found by a read (an account that differs from its chained fact) or by a
+    /// verification elsewhere ([`Store::refusal_handle`]): the next batch is refused with it.
+    poisoned: Refusal,
+}
+
+/// A way to stop a store extending the record from elsewhere (a verification running on
+/// another connection that finds the record failed): every later batch of that store is refused.
+#[derive(Debug, Clone, Default)]
+pub struct Refusal(std::sync::Arc<std::sync::Mutex<Option<String>>>);
+
+impl Refusal {
+    /// Refuses every later batch of the store this came from, saying `why`.
+    pub fn refuse(&self, why: impl Into<String>) {
+        let mut slot = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        slot.get_or_insert_with(|| why.into());
+    }
+
+    fn reason(&self) -> Option<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
 }
 
 /// The write gate: nothing extends a record it has not checked.
@@ -697,7 +720,7 @@ impl Store {
     /// Starts a batch of appends at `now`: one transaction, committed (and signed) by
     /// [`Batch::commit`].
     pub fn batch(&mut self, now: Timestamp) -> Result<Batch<'_>, StoreError> {
-        if let Some(why) = self.poisoned.borrow_mut().take() {
+        if let Some(why) = self.poisoned.reason() {
             self.gate = Gate::Refused(why);
         }
         if let Gate::Refused(why) = &self.gate {
@@ -1010,6 +1033,11 @@ impl Store {
     /// (`why`) elsewhere, so it is kept unchanged as evidence.
     pub fn refuse_writes(&mut self, why: impl Into<String>) {
         self.gate = Gate::Refused(why.into());
+    }
+
+    /// A handle that refuses every later batch of this store (see [`Refusal`]).
+    pub fn refusal_handle(&self) -> Refusal {
+        self.poisoned.clone()
     }
 
     /// Why this store refuses to extend the record, if it does (checked at its first batch).
