@@ -12,7 +12,12 @@
 //! answered only after a delay that doubles with each failure (1 s, 2 s, 4 s, 8 s); the
 //! [`LOCK_AFTER`]th failure within [`WINDOW`] locks the name for [`LOCK_FOR`]. An attempt that
 //! comes too early is refused without checking the password and audited (`login.throttled`),
-//! but does not count as a failure. Unknown names are throttled like real ones, and answered in
+//! but does not count as a failure. The decision and the attempt it lets through
+//! (`login.attempt`, written before the password is checked) are one write transaction, and an
+//! attempt whose outcome is not on record yet holds the next (see [`PENDING_FOR`]), so parallel
+//! attempts in any number of processes get one password check at a time. The account itself is
+//! read from its chained fact (`Store::authenticate`), never from the derived table alone.
+//! Unknown names are throttled like real ones, and answered in
 //! the same time (one argon2 verification either way, see `Store::authenticate`), so neither
 //! timing nor the lock tells which names exist.
 
