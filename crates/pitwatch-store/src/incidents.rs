@@ -738,9 +738,22 @@ impl Store {
         check_name(name)?;
         let hash = hash_password(password)?;
         let mut batch = self.batch(now)?;
-        let users: i64 = batch
-            .tx
-            .query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+        // "No users" from verified state only: the facts chain hashed again from its first row
+        // (this happens once in a record's life), so an attacker who deleted the accounts (their
+        // derived rows, or their facts with or without the chain recomputed) cannot make
+        // themselves the first administrator of a record that has one.
+        let facts = crate::verify::chain_length(&batch.tx, &chain::FACTS)?;
+        if let Some(problem) =
+            crate::verify::rehash_from(&batch.tx, &chain::FACTS, 0, chain::GENESIS, facts)?
+        {
+            let why = format!("{problem} (looking for the record's accounts)");
+            return Err(StoreError::Unverified(why));
+        }
+        let users: i64 = batch.tx.query_row(
+            "SELECT (SELECT COUNT(*) FROM users) + (SELECT COUNT(*) FROM facts WHERE kind = 'users')",
+            [],
+            |r| r.get(0),
+        )?;
         if users > 0 {
             return Err(StoreError::Invalid(
                 "this record already has users: an administrator's credentials are needed to add one"

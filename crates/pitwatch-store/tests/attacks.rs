@@ -1044,3 +1044,49 @@ fn writers_on_two_connections_check_what_the_other_appended() {
         &["incident_notes", "does not match its hash"],
     );
 }
+
+#[test]
+fn accounts_deleted_behind_the_store_do_not_make_room_for_a_new_first_administrator() {
+    let pit = Pit::new();
+    pit.record_a_shift();
+    let conn = pit.sql();
+    let triggers = drop_triggers(&conn);
+    conn.execute("DELETE FROM users", []).unwrap();
+    for sql in &triggers {
+        conn.execute_batch(sql).unwrap();
+    }
+    let mut store = pit.open();
+    assert!(store
+        .add_first_admin("mallory", "mallory's own long pass", t(60))
+        .is_err());
+    // The accounts' facts deleted as well (the chain left broken, or recomputed): refused too.
+    drop_triggers(&conn);
+    conn.execute("DELETE FROM facts WHERE kind = 'users'", [])
+        .unwrap();
+    for sql in &triggers {
+        conn.execute_batch(sql).unwrap();
+    }
+    let mut store = pit.open();
+    assert!(matches!(
+        store.add_first_admin("mallory", "mallory's own long pass", t(61)),
+        Err(StoreError::Unverified(why)) if why.contains("a row is missing")
+    ));
+    drop_triggers(&conn);
+    rechain(&conn, &chain::FACTS);
+    for sql in &triggers {
+        conn.execute_batch(sql).unwrap();
+    }
+    let mut store = pit.open();
+    assert!(matches!(
+        store.add_first_admin("mallory", "mallory's own long pass", t(62)),
+        Err(StoreError::Unverified(_))
+    ));
+    let admins: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM users WHERE name = 'mallory'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(admins, 0);
+}
