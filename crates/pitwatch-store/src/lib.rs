@@ -726,7 +726,6 @@ impl Store {
         if let Gate::Refused(why) = &self.gate {
             return Err(StoreError::Unverified(why.clone()));
         }
-        let trusted = self.trusted_keys();
         let journals = match self.gate {
             Gate::Unchecked => self.journals(),
             _ => Vec::new(),
@@ -754,6 +753,12 @@ impl Store {
                         })
                         .collect()
                 });
+                let trusted = self
+                    .seal
+                    .iter()
+                    .map(|s| s.key.public())
+                    .chain(self.trusted.iter().copied())
+                    .collect();
                 let report = verify::gate_check(&tx, trusted, &journals, marks)?;
                 if !report.intact() {
                     let why = report.problems.join("; ");
