@@ -816,6 +816,29 @@ mod tests {
         assert_eq!(crc32(b""), 0);
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_spool_file_is_owner_only_whatever_the_umask() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        // A file made by this process with the most permissive mode the umask lets through is
+        // what any other creation would get; the spool's must be 0600 regardless.
+        let path = dir.path().join("s");
+        let mut spool = Spool::new(
+            SpoolLimits {
+                memory: 0,
+                file: 1 << 20,
+            },
+            names(),
+        );
+        spool
+            .attach_file(&path, 0, &|t| names().iter().position(|n| n == t))
+            .unwrap();
+        spool.push(chunk(0, 1, &[1; 10]));
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the spool is {mode:o}");
+    }
+
     #[test]
     fn inputs_come_back_in_order_through_memory_and_the_file() {
         let dir = tempfile::tempdir().unwrap();
