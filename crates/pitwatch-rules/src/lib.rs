@@ -23,7 +23,7 @@ pub mod view;
 
 pub use book::{
     BurnPolicy, CutLimit, CuttingCardLimit, EndOfShoePolicy, InvalidRuleBook, LoadError, RuleBook,
-    RuleBookData, ShuffleCheck, ShuffleSection,
+    RuleBookData, ShoeBook, ShoeBookData, ShoeNeeds, ShuffleCheck, ShuffleSection,
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};
