@@ -1,6 +1,8 @@
 # Pitwatch: two commands for a newcomer.
 #   make run   installs what is missing, builds, and opens the desktop app on the demo pit
 #   make test  everything CI checks
+#   make check the fast inner loop: formatting, lints, Rust tests and the UI's checks (no installs,
+#              no desktop shell, no end-to-end test, no fuzzing)
 # Other targets are the steps of those two.
 
 SHELL := /bin/bash
@@ -14,11 +16,13 @@ APP := $(TARGET_DIR)/debug/pitwatch-desktop
 XVFB := xvfb-run -a -s "-screen 0 1440x900x24"
 
 .PHONY: help deps system-deps tauri-driver ui-deps ui run app test fmt clippy rust-test desktop-test \
-        ui-check ui-test e2e bindings screenshot fuzz-smoke
+        ui-check ui-test e2e bindings screenshot fuzz-smoke \
+        check check-clippy check-ui
 
 help:
 	@echo "make run    install what is missing, build, and open Pitwatch on the demo pit"
 	@echo "make test   formatting, lints, all Rust tests, front-end checks and tests, end-to-end test"
+	@echo "make check  the fast loop: formatting, lints and tests without the desktop shell, UI checks"
 
 ## ---- installing what is missing -------------------------------------------------------------
 
@@ -61,6 +65,21 @@ screenshot: system-deps app
 
 test: deps ui fmt clippy rust-test desktop-test ui-check ui-test fuzz-smoke e2e
 	@echo "make test: all checks passed"
+
+# The inner loop, beside `make test`: what a change most often breaks, without installing anything,
+# building the desktop shell (WebKitGTK), the end-to-end test or fuzzing. Rust tests are the default
+# members (the shell is not one), which include the tidy test (tests/tests/tidy.rs).
+check: fmt check-clippy rust-test check-ui
+	@echo "make check: passed (make test runs everything)"
+
+check-clippy:
+	$(CARGO) clippy --workspace --exclude pitwatch-desktop --all-targets -- -D warnings
+
+# The UI's type check and unit tests, on the packages already installed (`make ui-deps` installs).
+check-ui:
+	@[ -d ui/node_modules ] || { echo "check-ui: ui/node_modules is missing; run 'make ui-deps' once"; exit 1; }
+	cd ui && $(NPM) run check
+	cd ui && $(NPM) test
 
 fmt:
 	$(CARGO) fmt --all --check

@@ -503,9 +503,9 @@ impl TableEngine {
     }
 
     /// An engine resumed at the start of a shoe with what the engine carried into it (stored
-    /// with the shoe's start, [`TableEngine::carry_json`]), or `None` when the game keeps no
-    /// carry (Blackjack, Pontoon, poker: their tables are rebuilt from the first event) or the carry
-    /// does not read.
+    /// with the shoe's start, [`TableEngine::carry_json`]), or `None` when the carry does not
+    /// read (a Blackjack, Pontoon or poker shoe recorded before their tables kept a carry has
+    /// `null`: such a table is rebuilt from its first event).
     pub fn resume(book: &GameBook, carry: &str) -> Option<TableEngine> {
         match book {
             GameBook::Baccarat(book) => {
@@ -515,19 +515,31 @@ impl TableEngine {
                     carry,
                 ))))
             }
-            GameBook::Blackjack(_) | GameBook::Poker(_) => None,
+            GameBook::Blackjack(book) => {
+                let carry: blackjack::Carry = serde_json::from_str(carry).ok()?;
+                Some(TableEngine::Blackjack(Box::new(blackjack::Engine::resume(
+                    (**book).clone(),
+                    carry,
+                ))))
+            }
+            GameBook::Poker(book) => {
+                let carry: poker::Carry = serde_json::from_str(carry).ok()?;
+                Some(TableEngine::Poker(Box::new(poker::Engine::resume(
+                    (**book).clone(),
+                    carry,
+                ))))
+            }
         }
     }
 
-    /// What the engine carried into its current shoe, as stored with the shoe's start (`null`
-    /// for a game that keeps none).
+    /// What the engine carried into its current shoe, as stored with the shoe's start.
     pub fn carry_json(&self) -> String {
-        match self {
-            TableEngine::Baccarat(engine) => {
-                serde_json::to_string(engine.shoe_carry()).unwrap_or_else(|_| "{}".into())
-            }
-            TableEngine::Blackjack(_) | TableEngine::Poker(_) => "null".into(),
-        }
+        let json = match self {
+            TableEngine::Baccarat(engine) => serde_json::to_string(engine.shoe_carry()),
+            TableEngine::Blackjack(engine) => serde_json::to_string(engine.shoe_carry()),
+            TableEngine::Poker(engine) => serde_json::to_string(engine.shoe_carry()),
+        };
+        json.unwrap_or_else(|_| "{}".into())
     }
 
     /// The current shoe, 1-based, or 0 before any.

@@ -509,7 +509,8 @@ impl TableRecorder {
         let table = store.configure_table(name, game, &book.reference(), book_text, now)?;
         let resumes = resume_points(store, name)?;
         let stored = store.last_shoe(table)?;
-        // A game that keeps no carry (Blackjack, Pontoon) is rebuilt from the first event.
+        // A shoe start stored without a carry (`null`: a Blackjack, Pontoon or poker shoe recorded
+        // before their tables kept one) is rebuilt from the first event.
         let last_start = match stored {
             Some(last) => store.shoe_start(table, last)?.and_then(|start| {
                 TableEngine::resume(&book, &start.carry).map(|engine| (start.first_seq, engine))
@@ -525,6 +526,8 @@ impl TableRecorder {
             (Some(book), _, _) => Some(ShuffleWatch::new(book)),
             (None, _, _) => None,
         };
+        // Only Baccarat's shoe starts are backfilled for a record that has none (a stored start is
+        // never rewritten, so the other games' `null` carries stay as recorded).
         let carries = book.baccarat().is_some();
         let (mut engine, rows) = match last_start {
             Some((first_seq, engine)) => (

@@ -374,19 +374,24 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         Some(book) => Some(crate::shuffle::resumed_watch(store, table, book, shoe)?),
         None => None,
     };
-    // A game that keeps no carry into its shoes (Blackjack, Pontoon) runs from the table's first
-    // event.
-    let (mut engine, from_seq) = if shoe <= 1 || book.baccarat().is_none() {
+    let (mut engine, from_seq) = if shoe <= 1 {
         (TableEngine::new(book), 0)
     } else {
         let before = store.shoe_start(table, shoe - 1)?.ok_or_else(missing)?;
-        let engine = TableEngine::resume(&book, &before.carry).ok_or_else(|| {
-            StoreError::Invalid(format!(
-                "table {name}: the start of shoe {} is stored unreadably",
-                before.shoe
-            ))
-        })?;
-        (engine, before.first_seq)
+        match TableEngine::resume(&book, &before.carry) {
+            Some(engine) => (engine, before.first_seq),
+            // A Blackjack, Pontoon or poker shoe recorded before their tables kept a carry
+            // (`null`) runs from the table's first event.
+            None if book.baccarat().is_none() && before.carry == "null" => {
+                (TableEngine::new(book), 0)
+            }
+            None => {
+                return Err(StoreError::Invalid(format!(
+                    "table {name}: the start of shoe {} is stored unreadably",
+                    before.shoe
+                )))
+            }
+        }
     };
     let end = match store.shoe_start(table, shoe.saturating_add(1))? {
         Some(next) => next.first_seq.saturating_sub(1),

@@ -358,3 +358,99 @@ fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe()
         "the rule text is printed"
     );
 }
+
+/// Blackjack and Pontoon shoes replay on their own from the carry into the shoe before (as
+/// Baccarat's do): several shoes dealt by the Blackjack dealer go through the live recorder as
+/// Pitwatch-protocol bytes, and each shoe replayed alone ([`pitwatch_api::replay::replay_shoe`])
+/// has exactly the whole replay's steps while running fewer events than the whole table; the
+/// carries are stored with the shoes' starts, and a recorder restarted on the record (resuming
+/// from the last one) starts.
+#[test]
+fn blackjack_and_pontoon_shoes_replay_alone_from_the_carry_into_the_shoe_before() {
+    use pitwatch_api::recorder::TableRecorder;
+    use pitwatch_api::replay;
+    use pitwatch_blackjack::dealer::{deal, Config};
+
+    for (rules, game) in [("nz-blackjack", "blackjack"), ("nz-pontoon", "pontoon")] {
+        let book = Book::builtin(rules).unwrap();
+        let dealt = deal(
+            &book,
+            &Config {
+                seed: 7,
+                shoes: 4,
+                ..Config::default()
+            },
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let sealing = Sealing::key_file(dir.path().join("signing.key"));
+        let mut store = Store::open(dir.path().join("pit.db"), &sealing).unwrap();
+        let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
+        let mut encoder = protocol.encoder();
+        let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+        let mut recorder = TableRecorder::resume(
+            &mut store,
+            "BJ-2",
+            game,
+            book.clone(),
+            None,
+            Some(protocol),
+            start,
+        )
+        .unwrap();
+        recorder
+            .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
+            .unwrap();
+        let mut derived = Vec::new();
+        let mut batch = store.batch(start).unwrap();
+        for event in &dealt.events {
+            if let Some(bytes) = encoder.encode(event) {
+                recorder
+                    .ingest(&mut batch, start, &bytes, &mut derived)
+                    .unwrap();
+            }
+        }
+        let session = recorder
+            .disconnect(&mut batch, start, &mut derived)
+            .unwrap()
+            .unwrap();
+        batch.commit().unwrap();
+        store.end_session(session, start, "end of test").unwrap();
+
+        let whole = replay::rebuild(&store, "BJ-2").unwrap();
+        assert!(whole.divergences.is_empty(), "{:?}", whole.divergences);
+        let shoes = whole.shoes();
+        assert!(shoes.len() >= 4, "{rules}: {} shoes", shoes.len());
+        for summary in &shoes {
+            let one = replay::replay_shoe(&store, "BJ-2", summary.shoe).unwrap();
+            assert!(one.divergences.is_empty(), "{:?}", one.divergences);
+            let expected = whole.shoe_steps(summary.shoe).unwrap();
+            assert!(
+                one.steps.as_slice() == expected,
+                "{rules} shoe {}: the steps differ from the whole replay's",
+                summary.shoe
+            );
+            if summary.shoe > 2 {
+                assert!(
+                    one.events_run < whole.steps.len(),
+                    "{rules} shoe {} ran {} events, the whole table has {}",
+                    summary.shoe,
+                    one.events_run,
+                    whole.steps.len()
+                );
+            }
+        }
+        let table = store.table_id("BJ-2").unwrap().unwrap();
+        let carry = store.shoe_start(table, 2).unwrap().unwrap().carry;
+        assert!(carry.starts_with("{\"shoes\":1"), "{rules}: {carry}");
+        let again = TableRecorder::resume(
+            &mut store,
+            "BJ-2",
+            game,
+            book.clone(),
+            None,
+            Some(protocol),
+            start,
+        );
+        assert!(again.is_ok(), "{rules}: {:?}", again.err());
+    }
+}

@@ -23,12 +23,13 @@ pub mod view;
 
 pub use book::{
     BurnPolicy, CutLimit, CuttingCardLimit, EndOfShoePolicy, InvalidRuleBook, LoadError, RuleBook,
-    RuleBookData, ShuffleCheck, ShuffleSection,
+    RuleBookData, ShoeBook, ShoeBookData, ShoeNeeds, ShuffleCheck, ShuffleSection,
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};
 pub use game::{
-    run_stream, Finding, Findings, Game, GameTableView, RoundGame, ShoeRules, Table, TableOutput,
+    run_stream, Finding, Findings, Game, GameTableView, RoundGame, ShoeRules, Table, TableCarry,
+    TableOutput,
 };
 pub use irregularity::{CodeSet, Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};

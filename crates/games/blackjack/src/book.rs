@@ -4,9 +4,25 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use pitwatch_model::{DeckKind, ShoeComposition, ShuffleStep, ShufflerKind};
+use pitwatch_model::{ShoeComposition, ShuffleStep};
+use pitwatch_rules::book::{
+    CutSection, CuttingCardSection, Need, ShoeBookData, ShoeNeeds, ShoeSection,
+};
 use pitwatch_rules::{IrregularityCode, ShoeRules};
 use serde::Deserialize;
+
+/// What Blackjack and Pontoon take of the shared shoe sections ([`pitwatch_rules::book::shoe`]):
+/// the shoe, and a cut and a cutting card when the book limits them. Their table follows no burn
+/// and no end-of-shoe policy of a book's (the cutting card ends the shoe after its round, 7.1).
+const SHOE: ShoeNeeds = ShoeNeeds {
+    shoe_section: "shoe",
+    no_continuous: None,
+    cut: Need::Optional,
+    cutting_card: Need::Optional,
+    burn: Need::Refused,
+    end_of_shoe: Need::Refused,
+    shuffle: Need::Refused,
+};
 
 const NZ_BLACKJACK: &str = include_str!("../rulebooks/nz-blackjack.toml");
 const NZ_PONTOON: &str = include_str!("../rulebooks/nz-pontoon.toml");
@@ -102,14 +118,15 @@ impl fmt::Display for Odds {
 pub struct BookData {
     /// `[book]`.
     pub book: BookSection,
-    /// `[shoe]`.
+    /// `[shoe]`, the shared shoe section (every key checked by the rules crate).
     pub shoe: ShoeSection,
-    /// `[cut]`.
+    /// `[cut]`, shared: the cut at least `min_from_either_end_decks` from either end (Pontoon 7.5).
     #[serde(default)]
-    pub cut: CutSection,
-    /// `[cutting_card]`.
+    pub cut: Option<CutSection>,
+    /// `[cutting_card]`, shared: at least `min_from_back` cards behind it, and
+    /// `at_most_half_from_back` (Pontoon 7.6).
     #[serde(default)]
-    pub cutting_card: CuttingCardSection,
+    pub cutting_card: Option<CuttingCardSection>,
     /// `[play]`.
     pub play: PlaySection,
     /// `[bonus]`: Pontoon's bonuses, paid at once.
@@ -143,46 +160,6 @@ pub struct BookSection {
     pub effective: Option<String>,
     /// Notes on sources and confidence.
     pub notes: Option<String>,
-}
-
-/// `[shoe]`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShoeSection {
-    /// Decks when a shuffle does not say.
-    pub decks: u8,
-    /// Fewest decks allowed.
-    pub min_decks: u8,
-    /// Most decks allowed.
-    pub max_decks: u8,
-    /// `standard_52` or `spanish_48`.
-    pub deck_kind: String,
-    /// `manual`, `batch` or `continuous`.
-    pub shuffler: String,
-    /// The steps of preparing the cards by hand that must be logged (`shuffle_step`), in this
-    /// order, before each load of cards into the shuffler or the shoe (Pontoon 6.4: `chemmy`,
-    /// `stacking`, `riffle`); none by default.
-    #[serde(default)]
-    pub shuffle_steps: Vec<ShuffleStep>,
-}
-
-/// `[cut]`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CutSection {
-    /// The cut at least this many decks from either end (Pontoon 7.5).
-    pub min_from_either_end_decks: Option<u8>,
-}
-
-/// `[cutting_card]`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CuttingCardSection {
-    /// At least this many cards behind the cutting card.
-    pub min_from_back: Option<u32>,
-    /// No more than half way in from the back (Pontoon 7.6).
-    #[serde(default)]
-    pub at_most_half_from_back: bool,
 }
 
 /// `[play]`: how the game is dealt and settled.
@@ -427,41 +404,14 @@ impl Book {
                 Variant::Blackjack
             }
         };
-        let kind = match data.shoe.deck_kind.as_str() {
-            "standard_52" => DeckKind::Standard52,
-            "spanish_48" => DeckKind::Spanish48,
-            other => {
-                p.push(format!(
-                    "[shoe]: deck_kind {other:?} is not standard_52 or spanish_48"
-                ));
-                DeckKind::Standard52
-            }
+        let shoe_book = ShoeBookData {
+            shoe: Some(data.shoe.clone()),
+            cut: data.cut.clone(),
+            cutting_card: data.cutting_card.clone(),
+            ..ShoeBookData::default()
         };
-        let shuffler = match data.shoe.shuffler.parse::<ShufflerKind>() {
-            Ok(s @ (ShufflerKind::Manual | ShufflerKind::Batch | ShufflerKind::Continuous)) => s,
-            _ => {
-                p.push(format!(
-                    "[shoe]: shuffler {:?} is not manual, batch or continuous",
-                    data.shoe.shuffler
-                ));
-                ShufflerKind::Batch
-            }
-        };
-        let s = &data.shoe;
-        for (i, step) in s.shuffle_steps.iter().enumerate() {
-            if s.shuffle_steps[..i].contains(step) {
-                p.push(format!("[shoe]: shuffle_steps names {step} twice"));
-            }
-        }
-        if s.min_decks == 0
-            || s.min_decks > s.max_decks
-            || !(s.min_decks..=s.max_decks).contains(&s.decks)
-        {
-            p.push(format!(
-                "[shoe]: decks {} must be within min_decks {} to max_decks {} (at least 1)",
-                s.decks, s.min_decks, s.max_decks
-            ));
-        }
+        shoe_book.unknown_keys(&SHOE, &mut p);
+        let checked = shoe_book.check(&SHOE, &mut p);
         let hits = match data.play.dealer_soft17.as_str() {
             "hit" => true,
             "stand" => false,
@@ -497,7 +447,7 @@ impl Book {
             }
         }
         if let Some(s7) = &data.super_sevens {
-            if s7.min_decks > data.shoe.max_decks {
+            if s7.min_decks > checked.max_decks {
                 p.push("[super_sevens]: min_decks exceeds the shoe's max_decks".to_owned());
             }
         }
@@ -532,6 +482,7 @@ impl Book {
                 p.push(format!("[texts]: {number:?} has an empty text"));
             }
         }
+        let shoe = checked.shoe_rules(&data.book.id, cite, &mut p);
         if !p.is_empty() {
             return Err(InvalidBook {
                 id: data.book.id.clone(),
@@ -539,25 +490,14 @@ impl Book {
             }
             .into());
         }
-        let shoe = ShoeRules {
-            book_id: data.book.id.clone(),
-            composition: ShoeComposition::new(data.shoe.decks, kind),
-            min_decks: data.shoe.min_decks,
-            max_decks: data.shoe.max_decks,
-            shuffler,
-            cut_min_from_either_end_decks: data.cut.min_from_either_end_decks,
-            cutting_card_min_from_back: data.cutting_card.min_from_back,
-            cutting_card_at_most_half_from_back: data.cutting_card.at_most_half_from_back,
-            cite,
-        };
         let play = data.play;
         Ok(Book {
             variant,
             id: data.book.id,
             title: data.book.title,
             shoe,
-            decks: data.shoe.decks,
-            shuffle_steps: data.shoe.shuffle_steps.clone(),
+            decks: checked.composition.decks,
+            shuffle_steps: checked.shuffle_steps,
             hole_card: play.hole_card,
             dealer_hits_soft17: hits,
             dealer_plays_when_all_settled: play.dealer_plays_when_all_settled,

@@ -2,10 +2,13 @@
 //! ([`pitwatch_rules::Table`]) around this game's [`Rounds`], behind the [`Game`] seam.
 
 use pitwatch_model::TableEvent;
-use pitwatch_rules::{Game, GameTableView, Table, TableOutput};
+use pitwatch_rules::{Game, GameTableView, Table, TableCarry, TableOutput};
 
 use crate::book::Book;
-use crate::round::{RoundRecord, Rounds};
+use crate::round::{RoundRecord, Rounds, RoundsCarry};
+
+/// What the engine carries into a shoe ([`Engine::shoe_carry`], [`Engine::resume`]).
+pub type Carry = TableCarry<RoundsCarry>;
 
 /// What the engine outputs: rounds, irregularities, shoe summaries and cleared device errors, as
 /// `type`-tagged JSON objects.
@@ -28,6 +31,22 @@ impl Engine {
         Engine {
             table: Table::new(shoe, Rounds::new(book)).require_shuffle_steps(steps),
         }
+    }
+
+    /// An engine that carries on after the shoes `carry` was taken after: fed from the first
+    /// event of the shoe [`Engine::shoe_carry`] returned it for, it reaches the same state as the
+    /// engine that followed the whole stream (see [`TableCarry`]).
+    pub fn resume(book: Book, carry: Carry) -> Engine {
+        let shoe = book.shoe.clone();
+        let steps = book.shuffle_steps.clone();
+        Engine {
+            table: Table::resume(shoe, Rounds::new(book), carry).require_shuffle_steps(steps),
+        }
+    }
+
+    /// What the engine carried into the current shoe as it started.
+    pub fn shoe_carry(&self) -> &Carry {
+        self.table.shoe_carry()
     }
 
     /// The book.

@@ -4,7 +4,7 @@
 //! implementations).
 
 use pitwatch_model::{Card, Rank, Suit};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Most cards a hand holds: 21 in aces and twos is eleven cards; beyond that a stream is wrong.
 pub const MAX_CARDS: usize = 12;
@@ -127,6 +127,25 @@ impl Cards {
 impl Serialize for Cards {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.as_slice())
+    }
+}
+
+/// Read back as written (a table's carry keeps its last round's cards); more than
+/// [`MAX_CARDS`] is refused.
+impl<'de> Deserialize<'de> for Cards {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Cards, D::Error> {
+        let cards = Vec::<Option<Card>>::deserialize(deserializer)?;
+        if cards.len() > MAX_CARDS {
+            return Err(serde::de::Error::invalid_length(
+                cards.len(),
+                &"at most 12 cards in a hand",
+            ));
+        }
+        let mut out = Cards::new();
+        for card in cards {
+            out.push(card);
+        }
+        Ok(out)
     }
 }
 

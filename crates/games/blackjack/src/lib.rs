@@ -17,5 +17,5 @@ pub mod natural;
 pub mod round;
 
 pub use book::{Book, LoadError, Odds, Variant};
-pub use engine::{replay, Engine, Output, View};
+pub use engine::{replay, Carry, Engine, Output, View};
 pub use round::{BoxRecord, HandOutcome, HandRecord, RoundRecord, SideBet};

@@ -13,7 +13,7 @@
 
 use pitwatch_model::{Action, Card, EventKind, Rank, TableEvent, Target};
 use pitwatch_rules::{Findings, IrregularityCode as Code, RoundGame};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::book::{Book, DealerNaturalTakes, DoubleOn, HoleCard, Variant};
 use crate::hand::{Cards, Suits, Triple};
@@ -22,7 +22,7 @@ use crate::hand::{Cards, Suits, Triple};
 const MAX_HANDS: usize = 4;
 
 /// How a hand's play ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum End {
     Open,
     Stood,
@@ -33,7 +33,7 @@ enum End {
     Surrendered,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct HandState {
     cards: Cards,
     doubled: bool,
@@ -59,7 +59,7 @@ impl HandState {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct BoxState {
     number: u8,
     hands: [HandState; MAX_HANDS],
@@ -1103,8 +1103,9 @@ struct RoundData<'a> {
     dealer: Cards,
 }
 
-/// The last round closed, kept (its boxes' memory swapped, not copied) for the table view.
-#[derive(Debug, Clone, Default)]
+/// The last round closed, kept (its boxes' memory swapped, not copied) for the table view, and
+/// carried into the next shoe as it stands.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct Closed {
     shoe: u32,
     number: u32,
@@ -1117,9 +1118,23 @@ struct Closed {
     any: bool,
 }
 
+/// What a Blackjack or Pontoon table's rounds carry from one shoe into the next: the last round
+/// closed, for the table view (stored as JSON with the shoe's start).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundsCarry(Closed);
+
 impl RoundGame for Rounds {
     type Round = RoundRecord;
     type RoundView = RoundRecord;
+    type Carry = RoundsCarry;
+
+    fn carry(&self) -> RoundsCarry {
+        RoundsCarry(self.closed.clone())
+    }
+
+    fn resume(&mut self, carry: RoundsCarry) {
+        self.closed = carry.0;
+    }
 
     fn game(&self) -> &'static str {
         self.book.variant.name()

@@ -4,9 +4,23 @@
 
 use std::collections::BTreeMap;
 
-use pitwatch_model::{DeckKind, MisdealReason, ShoeComposition, ShufflerKind};
+use pitwatch_model::MisdealReason;
+use pitwatch_rules::book::{Need, ShoeBookData, ShoeNeeds, ShoeSection};
 use pitwatch_rules::{IrregularityCode, ShoeRules};
 use serde::Deserialize;
+
+/// What poker takes of the shared shoe sections ([`pitwatch_rules::book::shoe`]): its one deck,
+/// written `[deck]`, shuffled before every hand, so no continuous shuffler, cut, cutting card,
+/// burn or end of shoe.
+const DECK: ShoeNeeds = ShoeNeeds {
+    shoe_section: "deck",
+    no_continuous: Some("a poker deck is shuffled before every hand"),
+    cut: Need::Refused,
+    cutting_card: Need::Refused,
+    burn: Need::Refused,
+    end_of_shoe: Need::Refused,
+    shuffle: Need::Refused,
+};
 
 const NZ_POKER: &str = include_str!("../rulebooks/nz-poker.toml");
 
@@ -101,8 +115,9 @@ pub struct VariantData {
 pub struct BookData {
     /// `[book]`.
     pub book: BookSection,
-    /// `[deck]`.
-    pub deck: DeckSection,
+    /// `[deck]`: the shared shoe section (`decks`, `deck_kind`, `shuffler`; checked by the rules
+    /// crate), for the one deck a hand is dealt from.
+    pub deck: ShoeSection,
     /// `[action]`.
     pub action: ActionSection,
     /// `[play]`.
@@ -132,18 +147,6 @@ pub struct BookSection {
     pub gazette: String,
     /// Notes on sources and confidence.
     pub notes: Option<String>,
-}
-
-/// `[deck]`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DeckSection {
-    /// Decks per hand (1).
-    pub decks: u8,
-    /// `standard_52`.
-    pub deck_kind: String,
-    /// `manual` or `batch`.
-    pub shuffler: String,
 }
 
 /// `[action]`.
@@ -290,29 +293,12 @@ impl Book {
                 data.book.game
             ));
         }
-        let kind = match data.deck.deck_kind.as_str() {
-            "standard_52" => DeckKind::Standard52,
-            "spanish_48" => DeckKind::Spanish48,
-            other => {
-                p.push(format!(
-                    "[deck]: deck_kind {other:?} is not standard_52 or spanish_48"
-                ));
-                DeckKind::Standard52
-            }
+        let deck = ShoeBookData {
+            shoe: Some(data.deck.clone()),
+            ..ShoeBookData::default()
         };
-        let shuffler = match data.deck.shuffler.parse::<ShufflerKind>() {
-            Ok(s @ (ShufflerKind::Manual | ShufflerKind::Batch)) => s,
-            _ => {
-                p.push(format!(
-                    "[deck]: shuffler {:?} is not manual or batch (a poker deck is shuffled before every hand)",
-                    data.deck.shuffler
-                ));
-                ShufflerKind::Batch
-            }
-        };
-        if data.deck.decks == 0 {
-            p.push("[deck]: decks must be at least 1".to_owned());
-        }
+        deck.unknown_keys(&DECK, &mut p);
+        let checked = deck.check(&DECK, &mut p);
         if data.action.substantial_action_players == 0 {
             p.push("[action]: substantial_action_players must be at least 1".to_owned());
         }
@@ -392,24 +378,13 @@ impl Book {
                 p.push(format!("[texts]: {number:?} has an empty text"));
             }
         }
+        let shoe = checked.shoe_rules(&data.book.id, cite, &mut p);
         let Some(variant) = variant.filter(|_| p.is_empty()) else {
             return Err(InvalidBook {
                 id: data.book.id.clone(),
                 problems: p,
             }
             .into());
-        };
-        let decks = data.deck.decks;
-        let shoe = ShoeRules {
-            book_id: data.book.id.clone(),
-            composition: ShoeComposition::new(decks, kind),
-            min_decks: decks,
-            max_decks: decks,
-            shuffler,
-            cut_min_from_either_end_decks: None,
-            cutting_card_min_from_back: None,
-            cutting_card_at_most_half_from_back: false,
-            cite,
         };
         Ok(Book {
             id: data.book.id,

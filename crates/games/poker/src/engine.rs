@@ -4,12 +4,16 @@
 
 use pitwatch_model::TableEvent;
 use pitwatch_rules::{
-    DeviceErrorCleared, Game, GameTableView, Irregularity, ShoeSummary, Table, TableOutput,
+    DeviceErrorCleared, Game, GameTableView, Irregularity, ShoeSummary, Table, TableCarry,
+    TableOutput,
 };
 use serde::Serialize;
 
 use crate::book::Book;
-use crate::hand::{HandRecord, Hands};
+use crate::hand::{HandRecord, Hands, HandsCarry};
+
+/// What the engine carries into a deck ([`Engine::shoe_carry`], [`Engine::resume`]).
+pub type Carry = TableCarry<HandsCarry>;
 
 /// What the engine outputs: hands, irregularities, decks (shoe summaries) and cleared device
 /// errors, as `type`-tagged JSON objects.
@@ -53,6 +57,21 @@ impl Engine {
         Engine {
             table: Table::new(shoe, Hands::new(book)),
         }
+    }
+
+    /// An engine that carries on after the decks `carry` was taken after: fed from the first
+    /// event of the deck [`Engine::shoe_carry`] returned it for, it reaches the same state as the
+    /// engine that followed the whole stream (see [`TableCarry`]).
+    pub fn resume(book: Book, carry: Carry) -> Engine {
+        let shoe = book.shoe.clone();
+        Engine {
+            table: Table::resume(shoe, Hands::new(book), carry),
+        }
+    }
+
+    /// What the engine carried into the current deck as it started.
+    pub fn shoe_carry(&self) -> &Carry {
+        self.table.shoe_carry()
     }
 
     /// The book.

@@ -10,12 +10,12 @@ use pitwatch_model::{
     Card, EventKind, MisdealReason, MisdealRuling, PlayerAction, TableEvent, Target,
 };
 use pitwatch_rules::{Findings, IrregularityCode as Code, RoundGame};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::book::{needs_no_action, reason_key, Book, Face};
 
 /// One seat's part of a hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatRecord {
     /// The seat, from 1.
     pub seat: u8,
@@ -30,7 +30,7 @@ pub struct SeatRecord {
 }
 
 /// A declared misdeal or ruling, as recorded with its hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Declared {
     /// The reason's letter.
     pub reason: MisdealReason,
@@ -43,9 +43,10 @@ pub struct Declared {
 }
 
 /// A hand as recorded (`type: "hand"` in JSON).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandRecord {
-    /// Always `poker`.
+    /// Always `poker` (read back as such).
+    #[serde(skip_deserializing, default = "poker")]
     pub game: &'static str,
     /// The variant's id (`texas_holdem`).
     pub variant: String,
@@ -128,8 +129,23 @@ pub struct Hands {
     last: Option<HandRecord>,
 }
 
+/// A hand's `game`, as read back.
+fn poker() -> &'static str {
+    "poker"
+}
+
+/// What a poker table's hands carry from one deck into the next: the hands' count across decks,
+/// the deck as it stands (a stream that goes on without a shuffle deals from it), and the last
+/// hand closed (stored as JSON with the deck's start).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandsCarry {
+    hands: u32,
+    deck: DeckState,
+    last: Option<HandRecord>,
+}
+
 /// The deck a hand is dealt from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct DeckState {
     /// Whether its check passed (true when no check was seen).
     ok: bool,
@@ -543,9 +559,35 @@ impl Hands {
     }
 }
 
+impl Default for DeckState {
+    /// No deck check seen and no shuffle: the stream began part-way.
+    fn default() -> DeckState {
+        DeckState {
+            ok: true,
+            shuffle_seq: None,
+            dealt: false,
+        }
+    }
+}
+
 impl RoundGame for Hands {
     type Round = HandRecord;
     type RoundView = HandRecord;
+    type Carry = HandsCarry;
+
+    fn carry(&self) -> HandsCarry {
+        HandsCarry {
+            hands: self.hands,
+            deck: self.deck,
+            last: self.last.clone(),
+        }
+    }
+
+    fn resume(&mut self, carry: HandsCarry) {
+        self.hands = carry.hands;
+        self.deck = carry.deck;
+        self.last = carry.last;
+    }
 
     fn game(&self) -> &'static str {
         "poker"

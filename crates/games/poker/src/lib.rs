@@ -17,5 +17,5 @@ pub mod engine;
 pub mod hand;
 
 pub use book::{Book, LoadError, Variant};
-pub use engine::{replay, Engine, Output, View};
+pub use engine::{replay, Carry, Engine, Output, View};
 pub use hand::{Declared, HandRecord, SeatRecord};

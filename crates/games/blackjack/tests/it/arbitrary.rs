@@ -5,7 +5,7 @@ use pitwatch_model::{Action, Card, EventKind, ExposedDuring, TableEvent, Target}
 use pitwatch_rules::Game;
 use proptest::prelude::*;
 
-fn kind() -> impl Strategy<Value = EventKind> {
+pub(crate) fn kind() -> impl Strategy<Value = EventKind> {
     let card = prop_oneof![
         1 => Just(None),
         12 => (0usize..52).prop_map(Card::from_index),

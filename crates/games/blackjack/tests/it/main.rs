@@ -3,6 +3,7 @@
 
 mod arbitrary;
 mod books;
+mod carry;
 mod fixtures;
 mod hole_card;
 mod simulated;

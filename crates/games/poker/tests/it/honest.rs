@@ -205,7 +205,7 @@ proptest! {
 
 /// Any event of a poker table, including nonsense (seats dealt at random, indices and faces
 /// anyhow, actions and declarations out of place).
-fn arbitrary_event() -> impl Strategy<Value = EventKind> {
+pub(crate) fn arbitrary_event() -> impl Strategy<Value = EventKind> {
     let seat = (1u8..=10).prop_map(Target::Seat);
     prop_oneof![
         6 => (0u8..52, seat.clone(), prop::option::of(1u8..=12), prop::option::of(any::<bool>()))

@@ -3,5 +3,6 @@
 //! dealer that are never flagged.
 
 mod books;
+mod carry;
 mod fixtures;
 mod honest;

@@ -6,22 +6,30 @@
 //!
 //! Baccarat's [`crate::Engine`] implements [`Game`] directly: its shoe logic (the burn, a plain
 //! shoe's resynchronisation, 12.1(b)) is interwoven with its rounds and is kept byte for byte.
-//! Blackjack and Pontoon (`crates/games/blackjack`) are a [`RoundGame`] run by a [`Table`].
+//! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
+//! [`RoundGame`] run by a [`Table`], which carries what a shoe does not start afresh into it
+//! ([`TableCarry`], in `carry.rs`), so any of their shoes can be resumed from there.
 //!
 //! Everything here is sans-IO like the rest of the crate: events in, outputs out.
 
 use std::collections::VecDeque;
+use std::fmt::Debug;
 
 use pitwatch_model::deck::ShoeCounter;
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, ShoeComposition, ShuffleStep, ShufflerKind, TableEvent, Target,
 };
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::irregularity::{CodeSet, Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, ShoeSummary};
 use crate::shuffler::{Limits, ShufflerFinding, ShufflerWatch};
 use crate::view::Phase;
+
+mod carry;
+
+pub use carry::TableCarry;
 
 /// What every game's engine offers the table that runs it: events in, outputs out, a view.
 pub trait Game {
@@ -184,6 +192,14 @@ pub trait RoundGame {
     /// The last round closed, as it was recorded (built on demand: the table keeps no copy of
     /// every round it outputs).
     fn last_round(&self) -> Option<Self::Round>;
+    /// What the game carries from one shoe into the next (the last round closed, a count of
+    /// rounds across shoes), taken by the table between rounds as a shoe starts; stored as JSON
+    /// with the shoe's start ([`TableCarry`]).
+    type Carry: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned;
+    /// What the game would carry into a shoe starting now (no round is in progress).
+    fn carry(&self) -> Self::Carry;
+    /// Carries on from `carry`, as taken from the game that followed the shoes before.
+    fn resume(&mut self, carry: Self::Carry);
 }
 
 /// What a table needs to know about the shoe from its rule book.
@@ -343,7 +359,8 @@ impl DeckCheck {
 }
 
 /// Why no card may be dealt until the next shuffle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Unshuffled {
     Replaced,
     Exposed,
@@ -373,6 +390,8 @@ pub struct Table<G: RoundGame> {
     /// The hand-preparation steps the rule book requires before cards are loaded, in order
     /// (Pontoon 6.4); none for most books.
     shuffle_steps: Vec<ShuffleStep>,
+    /// What was carried into the current shoe.
+    carry: TableCarry<G::Carry>,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -411,6 +430,7 @@ impl<G: RoundGame> Table<G> {
             found: Findings::default(),
             shuffler: ShufflerWatch::default(),
             shuffle_steps: Vec::new(),
+            carry: TableCarry::default(),
         }
     }
 
@@ -659,6 +679,8 @@ impl<G: RoundGame> Table<G> {
         partial: bool,
     ) {
         self.close_round(seq, false);
+        // Once a shoe: what survives into the new shoe, as it stands now.
+        self.carry = self.carry_now();
         self.end_shoe();
         self.shoe_no += 1;
         self.shoe_open = true;

@@ -6,6 +6,11 @@
 //! end-of-shoe policy, shuffler kind, drawing table, the rule number to cite for each check) is in
 //! the book, so supporting another jurisdiction is writing a file, not code.
 //!
+//! The shoe sections (`[shoe]`, `[cut]`, `[cutting_card]`, `[burn]`, `[end_of_shoe]`,
+//! `[shuffle]`) are every game's ([`shoe`]): parsed and checked there for Baccarat, Blackjack,
+//! Pontoon and poker alike; this module adds Baccarat's `[book]`, `[drawing]`, `[cite]` and
+//! `[texts]`.
+//!
 //! A book may also carry `[texts]`: the words of the rules it cites, keyed by rule number, so a
 //! report can print the rule with its text ([`RuleBook::rule_texts`]). Only text taken from a
 //! source goes there; a rule whose words are not at hand is left out, never paraphrased unmarked.
@@ -14,22 +19,44 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use pitwatch_model::{DeckKind, Rank, ShoeComposition, ShuffleStep, ShufflerKind};
+use pitwatch_model::{ShoeComposition, ShuffleStep, ShufflerKind};
 use serde::Deserialize;
 
 use crate::drawing::{DrawingTable, PointSet};
 use crate::irregularity::IrregularityCode;
 
+pub mod shoe;
+
+pub use shoe::{
+    unknown_keys, BurnPolicy, BurnSection, CutLimit, CutSection, CuttingCardLimit,
+    CuttingCardSection, EndOfShoePolicy, EndOfShoeSection, Need, ShoeBook, ShoeBookData, ShoeNeeds,
+    ShoeSection, ShuffleCheck, ShuffleSection,
+};
+
+/// What Baccarat takes of the shared shoe sections: all of them, each required but `[shuffle]`.
+const BACCARAT_SHOE: ShoeNeeds = ShoeNeeds {
+    shoe_section: "shoe",
+    no_continuous: None,
+    cut: Need::Required,
+    cutting_card: Need::Required,
+    burn: Need::Required,
+    end_of_shoe: Need::Required,
+    shuffle: Need::Optional,
+};
+
 /// The rule books shipped with Pitwatch: (id, TOML text).
 pub const BUILTIN: &[(&str, &str)] = &[
-    ("nz-baccarat", include_str!("../rulebooks/nz-baccarat.toml")),
+    (
+        "nz-baccarat",
+        include_str!("../../rulebooks/nz-baccarat.toml"),
+    ),
     (
         "macau-baccarat",
-        include_str!("../rulebooks/macau-baccarat.toml"),
+        include_str!("../../rulebooks/macau-baccarat.toml"),
     ),
     (
         "nz-baccarat-continuous",
-        include_str!("../rulebooks/nz-baccarat-continuous.toml"),
+        include_str!("../../rulebooks/nz-baccarat-continuous.toml"),
     ),
 ];
 
@@ -39,27 +66,13 @@ pub struct RuleBookData {
     /// Identity and provenance.
     #[serde(default)]
     pub book: BookSection,
-    /// The shoe.
-    #[serde(default)]
-    pub shoe: ShoeSection,
-    /// The player's cut.
-    #[serde(default)]
-    pub cut: CutSection,
-    /// The cutting card.
-    #[serde(default)]
-    pub cutting_card: CuttingCardSection,
-    /// The burn.
-    #[serde(default)]
-    pub burn: BurnSection,
-    /// The end of the shoe.
-    #[serde(default)]
-    pub end_of_shoe: EndOfShoeSection,
+    /// The shoe sections every game's book shares: `[shoe]`, `[cut]`, `[cutting_card]`, `[burn]`,
+    /// `[end_of_shoe]` and `[shuffle]` ([`shoe`]).
+    #[serde(flatten)]
+    pub shoe_book: ShoeBookData,
     /// The drawing rules.
     #[serde(default)]
     pub drawing: DrawingSection,
-    /// Shuffle integrity (optional: a book without it gets the defaults).
-    #[serde(default)]
-    pub shuffle: ShuffleSection,
     /// The rule to cite for each irregularity code.
     #[serde(default)]
     pub cite: BTreeMap<String, String>,
@@ -94,113 +107,6 @@ pub struct BookSection {
     pub unknown: BTreeMap<String, toml::Value>,
 }
 
-/// `[shoe]`: decks and shuffler.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct ShoeSection {
-    /// Decks in a shoe when the shuffle does not say.
-    pub decks: Option<u8>,
-    /// Fewest decks the rules allow.
-    pub min_decks: Option<u8>,
-    /// Most decks the rules allow.
-    pub max_decks: Option<u8>,
-    /// `standard_52` or `spanish_48`.
-    pub deck_kind: Option<String>,
-    /// `manual`, `batch` or `continuous`.
-    pub shuffler: Option<String>,
-    /// The steps of preparing the cards by hand that must be logged, in this order, before each
-    /// load of cards into the shuffler or the shoe (`chemmy`, `stacking`, `riffle`); none by
-    /// default (the NZ Baccarat books require none; Pontoon's 6.4 does).
-    pub shuffle_steps: Option<Vec<String>>,
-    /// Unknown keys.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, toml::Value>,
-}
-
-/// `[shuffle]`: how a shoe's order is compared with the table's previous shoes (see
-/// `docs/shuffle.md`, where the defaults are calibrated). Every key is optional.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct ShuffleSection {
-    /// A shoe whose combined p-value is at or below this raises `SHUFFLE_SUSPECT` (default
-    /// 0.0001: at most one false alarm in 10,000 honest shoes).
-    pub alarm_p_value: Option<f64>,
-    /// A shoe at or below this (above the alarm) is labelled weak (default 0.001).
-    pub weak_p_value: Option<f64>,
-    /// How many previous shoes of the table to compare with (default 2).
-    pub previous_shoes: Option<u32>,
-    /// Unknown keys.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, toml::Value>,
-}
-
-/// The shuffle-integrity settings of a book, checked.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ShuffleCheck {
-    /// The alarm threshold on the combined p-value.
-    pub alarm_p_value: f64,
-    /// The threshold for a weak shuffle.
-    pub weak_p_value: f64,
-    /// Previous shoes compared.
-    pub previous_shoes: u32,
-}
-
-impl Default for ShuffleCheck {
-    fn default() -> ShuffleCheck {
-        ShuffleCheck {
-            alarm_p_value: 1e-4,
-            weak_p_value: 1e-3,
-            previous_shoes: 2,
-        }
-    }
-}
-
-/// `[cut]`: the player's cut.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct CutSection {
-    /// Minimum distance of the cut from either end, in cards.
-    pub min_from_either_end_cards: Option<u32>,
-    /// Minimum distance of the cut from either end, in decks.
-    pub min_from_either_end_decks: Option<u32>,
-    /// Unknown keys.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, toml::Value>,
-}
-
-/// `[cutting_card]`: where the cutting card goes.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct CuttingCardSection {
-    /// Minimum number of cards behind the cutting card.
-    pub min_from_back: Option<u32>,
-    /// Maximum depth from the back as a fraction of the shoe (`0.5` = "no deeper than half").
-    pub max_from_back_fraction: Option<f64>,
-    /// Unknown keys.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, toml::Value>,
-}
-
-/// `[burn]`: burn policy.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct BurnSection {
-    /// `none`, `fixed` or `first_card_value`.
-    pub policy: Option<String>,
-    /// For `first_card_value`: what an ace counts (1 or 11).
-    pub ace: Option<u8>,
-    /// For `fixed`: how many cards are burned.
-    pub count: Option<u32>,
-    /// Unknown keys.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, toml::Value>,
-}
-
-/// `[end_of_shoe]`: what follows the cutting card.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct EndOfShoeSection {
-    /// `last_coup` (NZ 11.2), `finish_round` or `one_more_round`.
-    pub policy: Option<String>,
-    /// Unknown keys.
-    #[serde(flatten)]
-    pub unknown: BTreeMap<String, toml::Value>,
-}
-
 /// `[drawing]`: the Table of Play.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct DrawingSection {
@@ -215,100 +121,6 @@ pub struct DrawingSection {
     /// Unknown keys.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,
-}
-
-/// How the burn is done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BurnPolicy {
-    /// No burn.
-    None,
-    /// A fixed number of cards, all face down.
-    Fixed(u32),
-    /// A first card face up, then as many as its face value (10/J/Q/K = 10, ace = `ace`).
-    FirstCardValue {
-        /// What an ace counts: 1 (NZ 7.9) or 11.
-        ace: u8,
-    },
-}
-
-impl BurnPolicy {
-    /// How many cards to burn after a first card of `rank`, for `FirstCardValue`.
-    pub const fn count_after(self, rank: Rank) -> u32 {
-        match self {
-            BurnPolicy::FirstCardValue { ace } => match rank {
-                Rank::Ace => ace as u32,
-                other => other.face_value() as u32,
-            },
-            BurnPolicy::Fixed(n) => n,
-            BurnPolicy::None => 0,
-        }
-    }
-}
-
-/// What follows the cutting card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EndOfShoePolicy {
-    /// NZ 11.2: drawn as the first card of a round, that round is the last (a); drawn at any
-    /// other point, the round is completed and one further round is dealt (b).
-    LastCoup,
-    /// The round in which the cutting card appears is the last (or the next, if between rounds).
-    FinishRound,
-    /// The round in which it appears is completed and one more is dealt, wherever it appears.
-    OneMoreRound,
-}
-
-/// The limit on where the cutting card may sit.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CuttingCardLimit {
-    /// At least this many cards behind it.
-    pub min_from_back: u32,
-    /// At most this fraction of the shoe behind it (`None`: no upper limit).
-    pub max_from_back_fraction: Option<f64>,
-}
-
-impl CuttingCardLimit {
-    /// Whether `from_back` cards behind the cutting card is allowed in a shoe of `total` cards.
-    pub fn allows(&self, from_back: u32, total: u32) -> bool {
-        if from_back < self.min_from_back {
-            return false;
-        }
-        match self.max_from_back_fraction {
-            Some(f) => f64::from(from_back) <= f * f64::from(total),
-            None => true,
-        }
-    }
-
-    /// The limit in words, for messages.
-    pub fn describe(&self) -> String {
-        match self.max_from_back_fraction {
-            Some(f) if self.min_from_back > 0 => format!(
-                "at least {} cards and no more than {:.0}% of the shoe from the back",
-                self.min_from_back,
-                f * 100.0
-            ),
-            Some(f) => format!("no deeper than {:.0}% of the shoe from the back", f * 100.0),
-            None => format!("at least {} cards from the back", self.min_from_back),
-        }
-    }
-}
-
-/// The minimum cut distance from either end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CutLimit {
-    /// In cards.
-    Cards(u32),
-    /// In decks (converted with the shoe's deck size).
-    Decks(u32),
-}
-
-impl CutLimit {
-    /// The limit in cards for a shoe of `composition`.
-    pub const fn cards(self, composition: ShoeComposition) -> u32 {
-        match self {
-            CutLimit::Cards(n) => n,
-            CutLimit::Decks(n) => n.saturating_mul(composition.kind.cards_per_deck()),
-        }
-    }
 }
 
 /// A checked rule book. Cheap to clone (shared text).
@@ -391,20 +203,6 @@ pub enum LoadError {
     },
 }
 
-fn unknown_keys(
-    section: &str,
-    unknown: &BTreeMap<String, toml::Value>,
-    problems: &mut Vec<String>,
-) {
-    for key in unknown.keys() {
-        if section.is_empty() {
-            problems.push(format!("unknown section or key {key:?}"));
-        } else {
-            problems.push(format!("[{section}]: unknown key {key:?}"));
-        }
-    }
-}
-
 fn point_set(
     field: &str,
     values: &Option<Vec<u8>>,
@@ -431,13 +229,8 @@ impl RuleBook {
         let mut p: Vec<String> = Vec::new();
         unknown_keys("", &data.unknown, &mut p);
         unknown_keys("book", &data.book.unknown, &mut p);
-        unknown_keys("shoe", &data.shoe.unknown, &mut p);
-        unknown_keys("cut", &data.cut.unknown, &mut p);
-        unknown_keys("cutting_card", &data.cutting_card.unknown, &mut p);
-        unknown_keys("burn", &data.burn.unknown, &mut p);
-        unknown_keys("end_of_shoe", &data.end_of_shoe.unknown, &mut p);
+        data.shoe_book.unknown_keys(&BACCARAT_SHOE, &mut p);
         unknown_keys("drawing", &data.drawing.unknown, &mut p);
-        unknown_keys("shuffle", &data.shuffle.unknown, &mut p);
 
         let mut text = |field: &str, value: &Option<String>| -> String {
             match value {
@@ -465,157 +258,23 @@ impl RuleBook {
             ));
         }
 
-        let kind = match data.shoe.deck_kind.as_deref() {
-            None => {
-                p.push("[shoe]: missing deck_kind (standard_52 or spanish_48)".into());
-                DeckKind::Standard52
-            }
-            Some(k) => k.parse::<DeckKind>().unwrap_or_else(|e| {
-                p.push(format!("[shoe]: {e}"));
-                DeckKind::Standard52
-            }),
-        };
-        let decks = data.shoe.decks.unwrap_or_else(|| {
-            p.push("[shoe]: missing decks".into());
-            8
+        let shoe = data.shoe_book.check(&BACCARAT_SHOE, &mut p);
+        let ShoeBook {
+            composition,
+            min_decks,
+            max_decks,
+            shuffler,
+            shuffle_steps,
+            shuffle_check,
+            burn,
+            ..
+        } = shoe;
+        let cut = shoe.cut.unwrap_or(CutLimit::Cards(0));
+        let cutting_card = shoe.cutting_card.unwrap_or(CuttingCardLimit {
+            min_from_back: 0,
+            max_from_back_fraction: None,
         });
-        let min_decks = data.shoe.min_decks.unwrap_or(decks);
-        let max_decks = data.shoe.max_decks.unwrap_or(decks);
-        if decks == 0 {
-            p.push("[shoe]: decks must be at least 1".into());
-        }
-        if !(min_decks <= decks && decks <= max_decks) {
-            p.push(format!(
-                "[shoe]: decks {decks} is outside min_decks {min_decks} .. max_decks {max_decks}"
-            ));
-        }
-        let mut shuffle_steps: Vec<ShuffleStep> = Vec::new();
-        for step in data.shoe.shuffle_steps.iter().flatten() {
-            match step.parse::<ShuffleStep>() {
-                Ok(s) if shuffle_steps.contains(&s) => {
-                    p.push(format!("[shoe]: shuffle_steps names {s} twice"));
-                }
-                Ok(s) => shuffle_steps.push(s),
-                Err(e) => p.push(format!("[shoe]: shuffle_steps: {e}")),
-            }
-        }
-        let shuffler = match data.shoe.shuffler.as_deref() {
-            None => {
-                p.push("[shoe]: missing shuffler (manual, batch or continuous)".into());
-                ShufflerKind::Manual
-            }
-            Some(s) => match s.parse::<ShufflerKind>() {
-                Ok(ShufflerKind::PreShuffled) => {
-                    p.push(
-                        "[shoe]: shuffler \"pre_shuffled\" names cards delivered shuffled, not how a \
-                         table shuffles (manual, batch or continuous)"
-                            .into(),
-                    );
-                    ShufflerKind::Manual
-                }
-                Ok(kind) => kind,
-                Err(e) => {
-                    p.push(format!("[shoe]: {e}"));
-                    ShufflerKind::Manual
-                }
-            },
-        };
-        let composition = ShoeComposition::new(decks, kind);
-        let total = composition.total_cards();
-
-        let cut = match (
-            data.cut.min_from_either_end_cards,
-            data.cut.min_from_either_end_decks,
-        ) {
-            (Some(c), None) => CutLimit::Cards(c),
-            (None, Some(d)) => CutLimit::Decks(d),
-            (Some(_), Some(_)) => {
-                p.push(
-                    "[cut]: give min_from_either_end_cards or min_from_either_end_decks, not both"
-                        .into(),
-                );
-                CutLimit::Cards(0)
-            }
-            (None, None) => {
-                p.push(
-                    "[cut]: missing min_from_either_end_cards or min_from_either_end_decks".into(),
-                );
-                CutLimit::Cards(0)
-            }
-        };
-        if total > 0 && cut.cards(composition).saturating_mul(2) >= total {
-            p.push(format!(
-                "[cut]: a cut at least {} cards from either end is impossible in a {total}-card shoe",
-                cut.cards(composition)
-            ));
-        }
-
-        let cutting_card = CuttingCardLimit {
-            min_from_back: data.cutting_card.min_from_back.unwrap_or(0),
-            max_from_back_fraction: data.cutting_card.max_from_back_fraction,
-        };
-        if data.cutting_card.min_from_back.is_none()
-            && data.cutting_card.max_from_back_fraction.is_none()
-        {
-            p.push("[cutting_card]: missing min_from_back or max_from_back_fraction".into());
-        }
-        if let Some(f) = cutting_card.max_from_back_fraction {
-            if !(f > 0.0 && f <= 1.0) {
-                p.push(format!(
-                    "[cutting_card]: max_from_back_fraction {f} is not in (0, 1]"
-                ));
-            }
-        }
-        if cutting_card.min_from_back >= total.max(1) {
-            p.push(format!(
-                "[cutting_card]: min_from_back {} does not fit a {total}-card shoe",
-                cutting_card.min_from_back
-            ));
-        }
-
-        let burn = match data.burn.policy.as_deref() {
-            Some("none") => BurnPolicy::None,
-            Some("fixed") => match data.burn.count {
-                Some(n) => BurnPolicy::Fixed(n),
-                None => {
-                    p.push("[burn]: policy \"fixed\" needs count".into());
-                    BurnPolicy::None
-                }
-            },
-            Some("first_card_value") => {
-                let ace = data.burn.ace.unwrap_or(1);
-                if ace != 1 && ace != 11 {
-                    p.push(format!("[burn]: ace counts 1 or 11, not {ace}"));
-                }
-                BurnPolicy::FirstCardValue { ace }
-            }
-            Some(other) => {
-                p.push(format!(
-                    "[burn]: unknown policy {other:?} (expected none, fixed or first_card_value)"
-                ));
-                BurnPolicy::None
-            }
-            None => {
-                p.push("[burn]: missing policy (none, fixed or first_card_value)".into());
-                BurnPolicy::None
-            }
-        };
-
-        let end_of_shoe = match data.end_of_shoe.policy.as_deref() {
-            Some("last_coup") => EndOfShoePolicy::LastCoup,
-            Some("finish_round") => EndOfShoePolicy::FinishRound,
-            Some("one_more_round") => EndOfShoePolicy::OneMoreRound,
-            Some(other) => {
-                p.push(format!(
-                    "[end_of_shoe]: unknown policy {other:?} (expected last_coup, finish_round or one_more_round)"
-                ));
-                EndOfShoePolicy::LastCoup
-            }
-            None => {
-                p.push("[end_of_shoe]: missing policy".into());
-                EndOfShoePolicy::LastCoup
-            }
-        };
+        let end_of_shoe = shoe.end_of_shoe.unwrap_or(EndOfShoePolicy::LastCoup);
 
         let d = &data.drawing;
         let natural = point_set("natural", &d.natural, &mut p);
@@ -654,23 +313,6 @@ impl RuleBook {
             banker_draws_when_player_stood: stood.unwrap_or(PointSet::EMPTY),
             banker_draws_when_player_drew: banker,
         };
-
-        let defaults = ShuffleCheck::default();
-        let sh = &data.shuffle;
-        let shuffle_check = ShuffleCheck {
-            alarm_p_value: sh.alarm_p_value.unwrap_or(defaults.alarm_p_value),
-            weak_p_value: sh.weak_p_value.unwrap_or(defaults.weak_p_value),
-            previous_shoes: sh.previous_shoes.unwrap_or(defaults.previous_shoes),
-        };
-        let probability = |v: f64| v.is_finite() && v > 0.0 && v < 1.0;
-        if !probability(shuffle_check.alarm_p_value) || !probability(shuffle_check.weak_p_value) {
-            p.push("[shuffle]: alarm_p_value and weak_p_value must be between 0 and 1".into());
-        } else if shuffle_check.weak_p_value < shuffle_check.alarm_p_value {
-            p.push("[shuffle]: weak_p_value must be at least alarm_p_value".into());
-        }
-        if !(1..=20).contains(&shuffle_check.previous_shoes) {
-            p.push("[shuffle]: previous_shoes must be 1 to 20".into());
-        }
 
         let continuous = shuffler == ShufflerKind::Continuous;
         let mut cite = vec![String::new(); IrregularityCode::ALL.len()];

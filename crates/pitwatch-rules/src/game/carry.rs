@@ -1,0 +1,65 @@
+//! The carry into a shoe for every game on the shared tracker: what a [`Table`] does not start
+//! afresh with a shoe (how many shoes came before, a pending "not shuffled", the device errors
+//! still open, the table's shuffler, and what the game itself carries), so one shoe can be
+//! replayed, and a recorder restarted, without the table's whole history.
+//!
+//! [`Table::shoe_carry`] is taken as the current shoe starts; [`Table::resume`] with it, fed from
+//! that shoe's first event on, reaches the same state after that event as the table that followed
+//! the whole stream (the outputs of that first event may differ: in the whole stream it also
+//! closes the shoe before). Baccarat's [`crate::Carry`] is the same idea for its own engine.
+
+use serde::{Deserialize, Serialize};
+
+use super::{RoundGame, ShoeRules, Table, Unshuffled};
+use crate::shuffler::ShufflerWatch;
+
+/// What a [`Table`] carries from one shoe into the next; stored as JSON with each shoe's start.
+/// Fields added later must default when absent, so a carry written by an earlier version still
+/// reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableCarry<C> {
+    /// Shoes started before.
+    pub shoes: u32,
+    /// Why no card may be dealt until a shuffle, and since which `seq`.
+    unshuffled: Option<(Unshuffled, u64)>,
+    /// Device errors not yet cleared, as (code, `seq` that raised it).
+    open_errors: Vec<(String, u64)>,
+    /// The table's shuffler as the shoe was loaded.
+    #[serde(default)]
+    shuffler: ShufflerWatch,
+    /// What the game carries.
+    #[serde(default)]
+    pub game: C,
+}
+
+impl<G: RoundGame> Table<G> {
+    /// A table that carries on after the shoes `carry` was taken after (see [`TableCarry`]): feed
+    /// it the events from the first event of the shoe [`Table::shoe_carry`] returned it for.
+    pub fn resume(rules: ShoeRules, mut game: G, carry: TableCarry<G::Carry>) -> Table<G> {
+        game.resume(carry.game.clone());
+        let mut table = Table::new(rules, game);
+        table.shoe_no = carry.shoes;
+        table.unshuffled = carry.unshuffled;
+        table.open_errors.clone_from(&carry.open_errors);
+        table.shuffler = carry.shuffler.clone();
+        table.carry = carry;
+        table
+    }
+
+    /// What the table carried into the current shoe as it started (before any shoe: the state of
+    /// a new table).
+    pub fn shoe_carry(&self) -> &TableCarry<G::Carry> {
+        &self.carry
+    }
+
+    /// What a shoe starting now carries (the round before it already closed).
+    pub(super) fn carry_now(&self) -> TableCarry<G::Carry> {
+        TableCarry {
+            shoes: self.shoe_no,
+            unshuffled: self.unshuffled,
+            open_errors: self.open_errors.clone(),
+            shuffler: self.shuffler.clone(),
+            game: self.game.carry(),
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! The architecture's invariants as tests (rust-analyzer's `tidy` in spirit): every Rust file
+//! starts with a `//!` doc, files stay within a length budget, workspace crates depend only
+//! downwards (dev-dependencies included), and only a game's own homes (and, once they exist, the
+//! registries) name the game.
+//!
+//! Where today's code breaks an invariant, the offender is written in an allow-list below. Each
+//! list may only shrink: a listed item that no longer breaks the invariant fails the test until it
+//! is taken off the list, so a fix is recorded and cannot quietly regress. The checks read files
+//! and `cargo metadata --no-deps` only (no build, no network), so they stay cheap.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The workspace root (this crate lives in `tests/`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf()
+}
+
+/// Directories never searched: build output, installed packages, version control.
+fn skipped(name: &str) -> bool {
+    name == "target" || name == "node_modules" || name.starts_with('.')
+}
+
+/// Every file under `dir` (relative to the root, `/`-separated) whose name ends in one of `exts`.
+fn files(dir: &str, exts: &[&str]) -> Vec<String> {
+    let root = root();
+    let mut out = Vec::new();
+    let mut stack = vec![root.join(dir)];
+    while let Some(at) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !skipped(&name) {
+                    stack.push(path);
+                }
+            } else if exts.iter().any(|e| name.ends_with(e)) {
+                let rel = path.strip_prefix(&root).expect("under the root");
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every Rust file of the repository (the workspace, the fuzz targets, the benchmark workspaces).
+fn rust_files() -> Vec<String> {
+    let mut all = Vec::new();
+    for dir in ["crates", "drivers", "src-tauri", "tests", "fuzz", "bench"] {
+        all.extend(files(dir, &[".rs"]));
+    }
+    assert!(
+        all.iter().any(|f| f == "crates/pitwatch-model/src/lib.rs"),
+        "the walk finds the workspace's files"
+    );
+    all
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Checks an allow-list against what was found: every violation must be listed, and every
+/// listed item must still be a violation (the list may only shrink).
+fn keep_to(what: &str, allowed: &[&str], found: &BTreeSet<String>) {
+    let allowed: BTreeSet<String> = allowed.iter().map(|s| (*s).to_owned()).collect();
+    let new: Vec<&String> = found.difference(&allowed).collect();
+    let fixed: Vec<&String> = allowed.difference(found).collect();
+    let mut message = String::new();
+    if !new.is_empty() {
+        message += &format!(
+            "{what}: new violations (fix them; the allow-list is for what was there before):\n  {}\n",
+            new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  ")
+        );
+    }
+    if !fixed.is_empty() {
+        message += &format!(
+            "{what}: no longer violations, take them off the allow-list in tests/tests/tidy.rs:\n  {}\n",
+            fixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  ")
+        );
+    }
+    assert!(message.is_empty(), "{message}");
+}
+
+// ---- a `//!` doc on every file --------------------------------------------------------------
+
+/// Files that do not start with a `//!` doc today (none; the list may only shrink).
+const UNDOCUMENTED: &[&str] = &[];
+
+#[test]
+fn every_rust_file_starts_with_a_module_doc() {
+    let found: BTreeSet<String> = rust_files()
+        .into_iter()
+        .filter(|f| !read(f).trim_start().starts_with("//!"))
+        .collect();
+    keep_to("files without a leading `//!` doc", UNDOCUMENTED, &found);
+}
+
+// ---- a file-length budget -------------------------------------------------------------------
+
+/// Lines a Rust file may have.
+const BUDGET: usize = 1_000;
+
+/// Files over the budget today. Split them by concern (quinn-proto's `connection/` is the
+/// example) and take them off; nothing joins this list.
+const OVER_BUDGET: &[&str] = &[
+    "crates/games/blackjack/src/round.rs",
+    "crates/pitwatch-api/src/dto.rs",
+    "crates/pitwatch-api/src/monitor.rs",
+    "crates/pitwatch-api/src/monitor/spool.rs",
+    "crates/pitwatch-api/src/pit.rs",
+    "crates/pitwatch-api/src/recorder.rs",
+    "crates/pitwatch-api/src/report.rs",
+    "crates/pitwatch-app/src/live.rs",
+    "crates/pitwatch-cli/tests/cli.rs",
+    "crates/pitwatch-dealer/src/lib.rs",
+    "crates/pitwatch-model/src/event.rs",
+    "crates/pitwatch-rules/src/book/mod.rs",
+    "crates/pitwatch-rules/src/engine.rs",
+    "crates/pitwatch-rules/src/game/mod.rs",
+    "crates/pitwatch-store/src/incidents.rs",
+    "crates/pitwatch-store/src/lib.rs",
+    "drivers/pitwatch-proto/src/message.rs",
+];
+
+#[test]
+fn files_stay_within_the_length_budget() {
+    let found: BTreeSet<String> = rust_files()
+        .into_iter()
+        .filter(|f| read(f).lines().count() > BUDGET)
+        .collect();
+    keep_to(
+        &format!("Rust files over {BUDGET} lines"),
+        OVER_BUDGET,
+        &found,
+    );
+}
+
+// ---- layer order, dev-dependencies included -------------------------------------------------
+
+/// Each workspace crate's layer: a crate may depend (normally, for builds or for tests) only on
+/// crates of a lower layer. Game crates share a layer, so no game depends on another; the
+/// machinery sits above every game and the front ends above it. A new crate must be given a layer
+/// here.
+const LAYERS: &[(&str, u8)] = &[
+    // The vocabulary and the document model: no workspace dependencies.
+    ("pitwatch-model", 0),
+    ("pitwatch-report", 0),
+    // Game-neutral cores and the owners of outside things.
+    ("pitwatch-rules", 1),
+    ("pitwatch-codec", 1),
+    ("pitwatch-transport", 1),
+    ("pitwatch-store", 1),
+    // Games (and Baccarat's reference dealer) and the devices' codecs.
+    ("pitwatch-blackjack", 2),
+    ("pitwatch-poker", 2),
+    ("pitwatch-dealer", 2),
+    ("pitwatch-angel-eye", 2),
+    ("pitwatch-barcode", 2),
+    ("pitwatch-proto", 2),
+    // What works over every game or every codec.
+    ("pitwatch-shuffle", 3),
+    ("pitwatch-protocols", 3),
+    // The device simulator (the demo's and the tests').
+    ("pitwatch-sim", 4),
+    // The recording machinery and the boundary (one crate today).
+    ("pitwatch-api", 5),
+    // The central replica: the store's rows over PostgreSQL (its tests write records with the API).
+    ("pitwatch-sync", 6),
+    // Use cases.
+    ("pitwatch-app", 7),
+    // The front ends.
+    ("pitwatch-cli", 8),
+    ("pitwatch-desktop", 8),
+    // Workspace-wide tests.
+    ("pitwatch-workspace-tests", 9),
+];
+
+/// Edges that point sideways or up today, as `from -> to (kind)`. The rules crate's tests
+/// use the Baccarat dealer, which is built on the rules crate (issue 27: the reference dealer
+/// must not use the engine's code, and Baccarat moves to its own crate).
+const UPWARD_EDGES: &[&str] = &["pitwatch-rules -> pitwatch-dealer (dev)"];
+
+/// The workspace's crates and their dependencies on each other: (from, to, kind).
+fn workspace_edges() -> (BTreeSet<String>, Vec<(String, String, String)>) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        output.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+    let packages = metadata["packages"].as_array().expect("packages");
+    let names: BTreeSet<String> = packages
+        .iter()
+        .map(|p| p["name"].as_str().expect("a name").to_owned())
+        .collect();
+    let mut edges = Vec::new();
+    for p in packages {
+        let from = p["name"].as_str().expect("a name");
+        for d in p["dependencies"].as_array().expect("dependencies") {
+            let to = d["name"].as_str().expect("a name");
+            if names.contains(to) {
+                let kind = d["kind"].as_str().unwrap_or("normal").to_owned();
+                edges.push((from.to_owned(), to.to_owned(), kind));
+            }
+        }
+    }
+    (names, edges)
+}
+
+#[test]
+fn workspace_crates_depend_only_downwards_dev_dependencies_included() {
+    let (names, edges) = workspace_edges();
+    let layer: BTreeMap<&str, u8> = LAYERS.iter().copied().collect();
+    let unplaced: Vec<&String> = names
+        .iter()
+        .filter(|n| !layer.contains_key(n.as_str()))
+        .collect();
+    assert!(
+        unplaced.is_empty(),
+        "give each workspace crate a layer in tests/tests/tidy.rs: {unplaced:?}"
+    );
+    let gone: Vec<&&str> = layer.keys().filter(|n| !names.contains(**n)).collect();
+    assert!(
+        gone.is_empty(),
+        "layers name crates the workspace no longer has: {gone:?}"
+    );
+    assert!(
+        edges
+            .iter()
+            .any(|(f, t, _)| f == "pitwatch-cli" && t == "pitwatch-model"),
+        "the metadata holds real edges"
+    );
+    let found: BTreeSet<String> = edges
+        .iter()
+        .filter(|(from, to, _)| layer[from.as_str()] <= layer[to.as_str()])
+        .map(|(from, to, kind)| format!("{from} -> {to} ({kind})"))
+        .collect();
+    keep_to(
+        "dependencies that do not point to a lower layer",
+        UPWARD_EDGES,
+        &found,
+    );
+}
+
+// ---- only a game's homes name the game ------------------------------------------------------
+
+/// The games, each with the folders that are its home: its crate and its UI folder (Pontoon is
+/// Blackjack's variant and lives with it). Baccarat's home is still the rules crate, which should
+/// know no game; until it moves to `crates/games/baccarat` its files are in the allow-list.
+const GAMES: &[(&str, &[&str])] = &[
+    (
+        "baccarat",
+        &["crates/games/baccarat/", "ui/src/games/baccarat/"],
+    ),
+    (
+        "blackjack",
+        &["crates/games/blackjack/", "ui/src/games/blackjack/"],
+    ),
+    (
+        "pontoon",
+        &["crates/games/blackjack/", "ui/src/games/blackjack/"],
+    ),
+    ("poker", &["crates/games/poker/", "ui/src/games/poker/"]),
+];
+
+/// The registries, which may name every game (none exists yet; architecture-next.md plans
+/// them here).
+const REGISTRIES: &[&str] = &[
+    "crates/pitwatch-games/",
+    "crates/pitwatch-api/src/games/",
+    "ui/src/games/index.ts",
+];
+
+/// Production files outside a game's homes and the registries that name the game today (see
+/// [`names_game`]). Tests, benchmarks, examples and fuzz targets set games up and are not
+/// counted.
+const NAME_A_GAME: &[&str] = &[
+    "crates/pitwatch-api/src/convert.rs: baccarat, blackjack, pontoon, poker",
+    "crates/pitwatch-api/src/dto.rs: baccarat, blackjack, pontoon, poker",
+    "crates/pitwatch-api/src/game.rs: baccarat, blackjack, pontoon, poker",
+    "crates/pitwatch-api/src/pit.rs: baccarat, blackjack, pontoon, poker",
+    "crates/pitwatch-api/src/record.rs: blackjack",
+    "crates/pitwatch-api/src/report.rs: baccarat, blackjack, poker",
+    "crates/pitwatch-app/src/accounts.rs: baccarat",
+    "crates/pitwatch-app/src/console.rs: poker",
+    "crates/pitwatch-app/src/live.rs: baccarat, blackjack, poker",
+    "crates/pitwatch-app/src/pit_model.rs: baccarat, blackjack, poker",
+    "crates/pitwatch-app/src/replay.rs: baccarat, blackjack, poker",
+    "crates/pitwatch-app/src/surveillance.rs: baccarat, blackjack, pontoon, poker",
+    "crates/pitwatch-cli/src/bench.rs: baccarat",
+    "crates/pitwatch-cli/src/monitor.rs: baccarat, blackjack, poker",
+    "crates/pitwatch-cli/src/replay_game.rs: blackjack, pontoon",
+    "crates/pitwatch-cli/src/replay_poker.rs: poker",
+    "crates/pitwatch-cli/src/replay_record.rs: baccarat, blackjack, poker",
+    "crates/pitwatch-cli/src/sim.rs: baccarat, blackjack, pontoon",
+    "crates/pitwatch-rules/src/book/mod.rs: baccarat, blackjack, pontoon",
+    "crates/pitwatch-rules/src/engine.rs: baccarat",
+    "crates/pitwatch-rules/src/game/mod.rs: baccarat",
+    "crates/pitwatch-store/src/groups.rs: baccarat",
+    "crates/pitwatch-store/src/outbox.rs: baccarat",
+    "crates/pitwatch-store/src/rawsink.rs: baccarat",
+    "crates/pitwatch-store/src/writes.rs: baccarat",
+    "drivers/pitwatch-sim/src/device.rs: baccarat, poker",
+    "drivers/pitwatch-sim/src/game.rs: blackjack",
+    "drivers/pitwatch-sim/src/lib.rs: poker",
+    "drivers/pitwatch-sim/src/poker.rs: poker",
+    "ui/src/components/IncidentsView.svelte: baccarat, blackjack, poker",
+    "ui/src/components/ReplayView.svelte: baccarat, blackjack, poker",
+    "ui/src/components/TableCard.svelte: baccarat, blackjack, poker",
+    "ui/src/components/TableView.svelte: baccarat, blackjack, poker",
+    "ui/src/lib/bindings.ts: baccarat, blackjack, pontoon, poker",
+    "ui/src/lib/pit.ts: baccarat, blackjack, pontoon, poker",
+    "ui/src/lib/replay.ts: baccarat, blackjack, poker",
+];
+
+/// Whether `line` (not a comment) names `game`: a type or variant whose name starts with the
+/// game's capitalised name (`Poker`, `PokerView`, `Game::Baccarat`), the game's crate
+/// (`pitwatch_poker`), or the game's name as a whole string (`"poker"`, as in
+/// `game === "poker"`).
+fn names_game(line: &str, game: &str) -> bool {
+    let mut capital = game.to_owned();
+    capital[..1].make_ascii_uppercase();
+    let starts_identifier = |i: usize| {
+        i == 0 || {
+            let before = line.as_bytes()[i - 1];
+            !(before.is_ascii_alphanumeric() || before == b'_')
+        }
+    };
+    line.match_indices(&capital)
+        .any(|(i, _)| starts_identifier(i))
+        || line.contains(&format!("pitwatch_{game}"))
+        || line.contains(&format!("\"{game}\""))
+}
+
+/// A line that is only a comment (Rust, TypeScript or HTML).
+fn comment(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("//") || t.starts_with("/*") || t.starts_with('*') || t.starts_with("<!--")
+}
+
+/// A file that sets games up rather than deciding by them: tests, benchmarks, examples, fuzz
+/// targets.
+fn not_production(path: &str) -> bool {
+    path.starts_with("fuzz/")
+        || path.starts_with("bench/")
+        || path.starts_with("tests/")
+        || path.contains("/tests/")
+        || path.contains("/benches/")
+        || path.contains("/examples/")
+        || path.ends_with(".test.ts")
+        || path.ends_with("/tests.rs")
+        || path.ends_with("/testkit.rs")
+}
+
+#[test]
+fn only_a_games_homes_and_the_registries_name_the_game() {
+    let mut all = rust_files();
+    all.extend(files("ui/src", &[".ts", ".svelte"]));
+    let mut found = BTreeSet::new();
+    for path in all {
+        if not_production(&path) || REGISTRIES.iter().any(|r| path.starts_with(r)) {
+            continue;
+        }
+        let text = read(&path);
+        let named: Vec<&str> = GAMES
+            .iter()
+            .filter(|(_, homes)| !homes.iter().any(|h| path.starts_with(h)))
+            .map(|(game, _)| *game)
+            .filter(|game| text.lines().any(|l| !comment(l) && names_game(l, game)))
+            .collect();
+        if !named.is_empty() {
+            found.insert(format!("{path}: {}", named.join(", ")));
+        }
+    }
+    keep_to(
+        "files outside a game's homes that name it",
+        NAME_A_GAME,
+        &found,
+    );
+}
+
+#[test]
+fn the_game_check_sees_what_it_looks_for() {
+    assert!(names_game("TableEngine::Poker(engine) => {", "poker"));
+    assert!(names_game("use pitwatch_blackjack::Book;", "blackjack"));
+    assert!(names_game("if (game === \"pontoon\") {", "pontoon"));
+    assert!(names_game("let v: BaccaratView = view;", "baccarat"));
+    assert!(!names_game("let is_poker_hand = true;", "poker"));
+    assert!(!names_game("ChemmyPoker", "poker"));
+    assert!(comment("    /// a Poker table"));
+    assert!(not_production("crates/pitwatch-api/tests/poker.rs"));
+    assert!(!not_production("crates/pitwatch-api/src/game.rs"));
+}
