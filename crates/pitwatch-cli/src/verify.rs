@@ -50,7 +50,8 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         bail!("{} does not exist", db.display());
     }
     let installation = Installation::from_env();
-    let mut trusted = Vec::new();
+    // A central copy's checkpoints are checked against the key enrolled for its workstation.
+    let mut trusted = source.trusted.clone();
     for key in &args.public_key {
         trusted.push(PublicKey::from_hex(key).with_context(|| {
             format!("--public-key {key:?} is not a public key (64 hexadecimal digits)")
@@ -144,9 +145,16 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
 /// Whether a `--witness` names the central database rather than a journal or folder.
 fn is_central(witness: &str) -> bool {
-    ["postgres://", "postgresql://", "env:", "file:"]
-        .iter()
-        .any(|p| witness.starts_with(p))
+    // key=value connection settings (`host=db user=ana …`) too, unless such a file exists.
+    let settings = witness.split_whitespace().next().is_some_and(|word| {
+        word.split_once('=').is_some_and(|(key, _)| {
+            !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
+    }) && !std::path::Path::new(witness).exists();
+    settings
+        || ["postgres://", "postgresql://", "env:", "file:"]
+            .iter()
+            .any(|p| witness.starts_with(p))
 }
 
 fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Installation) {

@@ -1260,6 +1260,40 @@ mod tests {
         );
         assert_eq!(redact("postgres://ana@db/pit"), "postgres://ana@db/pit");
         assert_eq!(
+            redact("postgres://ana@db/pit?sslmode=disable&password=secret&x=1"),
+            "postgres://ana@db/pit?sslmode=disable&password=***&x=1"
+        );
+        assert_eq!(
+            redact("postgresql://ana:s%40cret@db:5/pit?password=again"),
+            "postgresql://ana:***@db:5/pit?password=***"
+        );
+        assert_eq!(
+            redact("host=db password=secret user=ana"),
+            "host=db password=*** user=ana"
+        );
+        assert_eq!(
+            redact(r"host=db PASSWORD = 'se cret\' x' user=ana"),
+            "host=db PASSWORD = *** user=ana"
+        );
+        assert_eq!(redact("host=db user=ana"), "host=db user=ana");
+        assert_eq!(redact("host=db mypassword=x"), "host=db mypassword=x");
+        for url in [
+            "postgres://ana:secret@db/pit",
+            "postgres://ana@db/pit?password=secret",
+            "host=db password=secret",
+            "password='secret' host=db",
+        ] {
+            assert!(!redact(url).contains("secret"), "{url}");
+        }
+        assert_eq!(
+            default_role(&"Sky City/pit-3".parse().expect("id")),
+            "pw_sky_city_pit_3"
+        );
+        assert!(check_role_name("pw_sky_pit_3").is_ok());
+        for bad in ["Pw", "pg_x", "pitwatch_workstation", "a\"b", "", "1x"] {
+            assert!(check_role_name(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
             ms_between("2026-01-01T00:00:00Z", "2026-01-01T00:00:01.500Z"),
             1500
         );
