@@ -1123,3 +1123,39 @@ fn tls_with_the_right_ca_works_and_a_wrong_ca_or_host_or_a_weak_password_request
         assert!(!err.contains("weak-secret"), "{err}");
     }
 }
+
+#[test]
+fn a_refused_workstation_is_told_why_at_once_by_the_replicator() {
+    let Some(pg) = PgServer::start("a_refused_workstation_is_told_why") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("pit.db");
+    let mut admin = init(&pg.url);
+    let mut pit = Pit::new(&path, &["BAC-1"], 15);
+    pit.play(20);
+    // pit-4's role is enrolled; it ships as pit-3, which is not.
+    let four: Identity = "sky/pit-4".parse().expect("id");
+    drop(enrol(&mut admin, &pg, &four, &pit.key));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let replicator = pitwatch_sync::Replicator::spawn(
+        pg.url_as(&pitwatch_sync::default_role(&four)),
+        path.clone(),
+        Outbox::new("sky/pit-3".parse().expect("id")),
+        std::time::Duration::from_millis(50),
+        move |status| {
+            let _ = tx.send(status.clone());
+        },
+    )
+    .expect("spawn");
+    let status = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("a status");
+    replicator.stop();
+    let refused = &status.report.as_ref().expect("a report").refused;
+    assert!(status.connected, "{status:?}");
+    assert!(
+        refused.len() == 1 && refused[0].contains("sky/pit-3 is not enrolled"),
+        "{status:?}"
+    );
+}
