@@ -378,6 +378,38 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "{report}"
     );
     assert!(!report.contains(ROOT_PW));
+
+    // A name enrolled with another key: what arrives under it (here through the administrator,
+    // as no workstation role could) is refused by every reader, and `central status` says so.
+    let stranger = pitwatch_store::SigningKey::generate().public().to_hex();
+    ok(&[
+        "central",
+        "enrol",
+        url,
+        "--workstation",
+        "sky/forged",
+        "--public-key",
+        &stranger,
+    ]);
+    ok(&[
+        "sync",
+        "--db",
+        south_s,
+        "--central",
+        url,
+        "--workstation",
+        "sky/forged",
+        "--once",
+    ]);
+    let out = pitwatch(&["central", "status", url]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("CHECKPOINT REFUSED: sky/forged: checkpoint"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = pitwatch(&["verify", "--central", url, "--workstation", "sky/forged"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
 }
 
 /// A running `pitwatch` whose stdout and stderr lines are read by threads, so a test can wait for
