@@ -33,6 +33,19 @@ BEGIN
 END
 $$;
 
+-- The server's functions below run as their owner (SECURITY DEFINER) with the search path of
+-- this migration, which is set here to this schema, then pg_catalog, then pg_temp last, so no
+-- session can shadow a table or a function they use with one of its own (a temporary table
+-- named chain_rows, say). And no role but the administrator may create anything: not in the
+-- public schema, not a temporary table.
+DO $$
+BEGIN
+    EXECUTE format('SET LOCAL search_path = %I, pg_catalog, pg_temp', current_schema());
+    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+    EXECUTE format('REVOKE CREATE ON SCHEMA %I FROM PUBLIC', current_schema());
+END
+$$;
+
 -- Enrolment. A workstation registered by an older Pitwatch (no key, no role) is refused until
 -- an administrator enrols it; its record id is kept.
 ALTER TABLE workstations ALTER COLUMN record_id DROP NOT NULL;

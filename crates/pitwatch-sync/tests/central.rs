@@ -796,6 +796,20 @@ fn one_workstation_cannot_write_into_another_nor_register_a_name() {
     );
     let (ok, said) = psql_try(&url4, "CREATE ROLE intruder LOGIN");
     assert!(!ok && said.contains("permission denied"), "{said}");
+    // Nor can it shadow what the server's own functions read with tables of its own (and they
+    // look in pg_temp last anyway).
+    let (_, said) = psql_try(
+        &pg.url,
+        "SELECT proconfig FROM pg_proc WHERE proname = 'pitwatch_chain_rows_follow'",
+    );
+    assert!(said.contains("pg_catalog, pg_temp"), "{said}");
+    for sql in [
+        "CREATE TEMP TABLE workstations (site TEXT, workstation TEXT, role_name TEXT)",
+        "CREATE TABLE public.chain_heads_shadow (x INT)",
+    ] {
+        let (ok, said) = psql_try(&url4, sql);
+        assert!(!ok && said.contains("permission denied"), "{sql}: {said}");
+    }
     // Enrolment is the administrator's: a workstation's role cannot enrol anything.
     let err = as4
         .enrol(
