@@ -1173,3 +1173,48 @@ fn a_refused_workstation_is_told_why_at_once_by_the_replicator() {
         "{status:?}"
     );
 }
+
+#[test]
+fn a_central_database_of_the_first_schema_is_upgraded_by_init() {
+    let Some(pg) = PgServer::start("a_central_database_of_the_first_schema") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut pit = Pit::new(&dir.path().join("pit.db"), &["BAC-1"], 16);
+    pit.play(20);
+    let record = pit.store.record_id().unwrap().unwrap();
+    // The schema as the first Pitwatch left it, with a workstation it registered.
+    pg.psql(&format!(
+        "CREATE TABLE central_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, \
+         applied_at TIMESTAMPTZ NOT NULL DEFAULT now()); {} \
+         INSERT INTO central_migrations (version, name) VALUES (1, 'central'); \
+         INSERT INTO workstations (site, workstation, record_id) VALUES ('sky', 'pit', '{record}');",
+        pitwatch_sync::MIGRATIONS[0].2
+    ));
+    let mut admin = Central::connect(&pg.url).expect("connect");
+    assert_eq!(admin.init().expect("upgrade"), vec![2]);
+    // Registered but not enrolled: refused until the administrator enrols it; its record id is
+    // kept, so it goes on with the same record.
+    let id: Identity = "sky/pit".parse().expect("id");
+    let err = admin
+        .sync_once(&pit.store, &mut Outbox::new(id.clone()))
+        .expect_err("not enrolled");
+    assert!(err.to_string().contains("is not enrolled"), "{err}");
+    let mut central = enrol(&mut admin, &pg, &id, &pit.key);
+    let report = central
+        .sync_once(&pit.store, &mut Outbox::new(id.clone()))
+        .expect("sync");
+    assert!(
+        report.delivered > 0 && report.refused.is_empty(),
+        "{report:?}"
+    );
+    assert_eq!(admin.record_of(&id).expect("record"), Some(record));
+    assert_eq!(
+        admin
+            .latest_checkpoint(&id)
+            .expect("latest")
+            .expect("one")
+            .problem,
+        None
+    );
+}
