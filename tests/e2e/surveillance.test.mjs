@@ -72,6 +72,10 @@ async function workstation(name, table) {
     PITWATCH_ADMIN_PASSWORD: ADMIN_PW,
     PITWATCH_PASSWORD: OFFICER_PW,
   });
+  // A central administrator enrols the workstation with its key (as `pitwatch verify` prints it).
+  const shown = await ok(["verify", "--db", db]);
+  const key = /public key ([0-9a-f]{64})/.exec(shown)[1];
+  await ok(["central", "enrol", "env:PITWATCH_E2E_CENTRAL_URL", "--workstation", `sky/${name}`, "--public-key", key]);
   await ok(["sync", "--db", db, "--central", "env:PITWATCH_E2E_CENTRAL_URL", "--workstation", `sky/${name}`, "--once"]);
 }
 

@@ -113,6 +113,9 @@ const OWNED: &[(&str, &[&str])] = &[
     ("serialport", &["pitwatch-transport"]),
     // The central record (issue 16): only the replication crate talks to PostgreSQL.
     ("tokio-postgres", &["pitwatch-sync"]),
+    // Its link (issue 25): TLS to the central server is the replication crate's too.
+    ("rustls", &["pitwatch-sync"]),
+    ("tokio-rustls", &["pitwatch-sync"]),
     ("tauri", &["pitwatch-desktop"]),
     ("webkit2gtk", &["pitwatch-desktop"]),
 ];

@@ -185,11 +185,16 @@ impl Surveillance {
         match work(central) {
             Ok(value) => Ok(value),
             Err(e) => {
-                if matches!(e, SyncError::Postgres(_) | SyncError::Timeout(_)) {
+                if matches!(
+                    e,
+                    SyncError::Postgres(_) | SyncError::Timeout(_) | SyncError::Unreachable(_)
+                ) {
                     *slot = None;
                 }
                 Err(match e {
-                    SyncError::Invalid(message) => ApiError::new(ErrorCode::Conflict, message),
+                    SyncError::Invalid(message) | SyncError::Refused(message) => {
+                        ApiError::new(ErrorCode::Conflict, message)
+                    }
                     SyncError::NotFound(message) => ApiError::new(ErrorCode::NotFound, message),
                     other => unavailable(&self.url, &other),
                 })
@@ -309,10 +314,20 @@ impl Surveillance {
     pub fn pits(&self) -> Result<Vec<CentralPit>, ApiError> {
         let mut pits = Vec::new();
         for w in self.visible(Watch::Pits)? {
-            let (store, problem) = match self.mirror(&w.id) {
+            let (store, mut problem) = match self.mirror(&w.id) {
                 Ok(store) => (Some(store), None),
                 Err(e) => (self.last_mirror(&w.id), Some(e.message)),
             };
+            // A checkpoint not signed by the key enrolled for the workstation is refused (the
+            // mirror stays where it stood) and said first.
+            if let Some(refused) = &w.checkpoint_problem {
+                problem = Some(format!("latest checkpoint REFUSED: {refused}"));
+            } else if w.public_key.is_none() {
+                problem.get_or_insert_with(|| {
+                    "not enrolled in the central database: its checkpoints cannot be checked"
+                        .to_owned()
+                });
+            }
             let mut pit = CentralPit {
                 site: w.id.site.clone(),
                 workstation: w.id.to_string(),
@@ -570,16 +585,15 @@ fn parse_id(text: &str) -> Result<Identity, ApiError> {
 }
 
 /// What a replay from the central copy can say of the record: every row was checked against its
-/// chain as it was pulled, up to a checkpoint; the checkpoint's signature is the workstation's
-/// key's, which this desk does not hold (`pitwatch verify --central … --public-key` checks it).
+/// chain as it was pulled, up to a checkpoint whose signature was checked against the key enrolled
+/// for the workstation in the central database (a mirror is never brought to any other).
 fn mirror_verdict(store: &Store, ws: &Identity) -> (bool, String) {
     match store.latest_checkpoint() {
         Ok(Some(cp)) => (
             true,
             format!(
                 "the central copy of {ws}: every row checked against its chain as it was pulled, \
-                 up to checkpoint {} ({}, signed by key {}); its signature is checked by `pitwatch \
-                 verify --central URL --workstation {ws} --public-key HEX`",
+                 up to checkpoint {} ({}), signed by the key enrolled for {ws} ({})",
                 cp.id, cp.at, cp.key
             ),
         ),

@@ -3,9 +3,10 @@
 //! commands (`--central URL --workstation SITE/NAME`).
 //!
 //! A central URL is given as `postgres://user@host:port/db`, `env:NAME` (the URL is in the
-//! environment variable NAME) or `file:PATH` (in a file only its owner may read). A password is
-//! best left out of the URL and given in `PGPASSWORD`, never on the command line where other
-//! users can see it.
+//! environment variable NAME) or `file:PATH` (in a file only its owner may read). A URL holding
+//! a password is refused on the command line (every user of the machine sees a process's
+//! arguments): give it as `env:NAME` or `file:PATH`, or the password in `PGPASSWORD`. The link
+//! is TLS, verified against the CA in `sslrootcert=` or `PITWATCH_CENTRAL_CA` (docs/central.md).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,6 +26,15 @@ pub fn central_url(given: &str) -> anyhow::Result<String> {
     }
     if let Some(path) = given.strip_prefix("file:") {
         return url_from_file(Path::new(path));
+    }
+    if redact(given) != given {
+        bail!(
+            "{} holds a password on the command line, where every user of this machine can read \
+             it (the process list, shell history): give the URL as env:NAME (an environment \
+             variable holding it) or file:PATH (a file only you may read), or leave the password \
+             out and put it in PGPASSWORD",
+            redact(given)
+        );
     }
     Ok(given.to_owned())
 }
@@ -71,7 +81,29 @@ pub enum CentralCommand {
         /// The central database (`postgres://…`, `env:NAME` or `file:PATH`).
         url: String,
     },
+    /// Enrol a workstation (a central administrator's step): its name, the public key its
+    /// checkpoints are signed with, and the PostgreSQL role it logs in as (created if missing,
+    /// allowed to append to this workstation's chains only). The role's password, if one is to
+    /// be set, is read from PITWATCH_ENROL_PASSWORD.
+    Enrol {
+        /// The central database, as its administrator (`postgres://…`, `env:NAME` or
+        /// `file:PATH`).
+        url: String,
+        /// The workstation: SITE/NAME.
+        #[arg(long, value_name = "SITE/NAME")]
+        workstation: Identity,
+        /// Its signing key's public half (64 hexadecimal digits, as `pitwatch verify --db FILE`
+        /// prints it at the workstation).
+        #[arg(long, value_name = "HEX")]
+        public_key: String,
+        /// The PostgreSQL role it logs in as (default: pw_SITE_NAME in lower case).
+        #[arg(long)]
+        role: Option<String>,
+    },
 }
+
+/// The environment variable holding the password to set for an enrolled workstation's role.
+pub const ENROL_PASSWORD: &str = "PITWATCH_ENROL_PASSWORD";
 
 /// Runs `pitwatch central …`.
 pub fn run(command: CentralCommand) -> anyhow::Result<ExitCode> {
@@ -93,6 +125,34 @@ pub fn run(command: CentralCommand) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        CentralCommand::Enrol {
+            url,
+            workstation,
+            public_key,
+            role,
+        } => {
+            let url = central_url(&url)?;
+            let key = pitwatch_store::PublicKey::from_hex(&public_key).with_context(|| {
+                format!("--public-key {public_key:?} is not a public key (64 hexadecimal digits)")
+            })?;
+            let role = role.unwrap_or_else(|| pitwatch_sync::default_role(&workstation));
+            let password = std::env::var(ENROL_PASSWORD).ok().filter(|p| !p.is_empty());
+            let mut central = connect(&url)?;
+            central.check_schema()?;
+            central
+                .enrol(&workstation, &key, &role, password.as_deref())
+                .with_context(|| format!("cannot enrol {workstation}"))?;
+            outln!(
+                "enrolled {workstation}: checkpoints signed by key {}, logging in as role {role}{}",
+                key.fingerprint(),
+                if password.is_some() {
+                    " (its password set from PITWATCH_ENROL_PASSWORD)"
+                } else {
+                    " (no password set: set one with PITWATCH_ENROL_PASSWORD)"
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         CentralCommand::Status { url } => {
             let url = central_url(&url)?;
             let mut central = connect(&url)?;
@@ -102,7 +162,7 @@ pub fn run(command: CentralCommand) -> anyhow::Result<ExitCode> {
                 outln!(
                     "{}: record {}, {} rows, {} rows behind ({} ms) at its last delivery {}{}",
                     crate::safe::text(&w.id.to_string()),
-                    w.record_id,
+                    w.record_id.as_deref().unwrap_or("(none delivered yet)"),
                     w.rows,
                     w.rows_behind,
                     w.ms_behind,
@@ -113,8 +173,23 @@ pub fn run(command: CentralCommand) -> anyhow::Result<ExitCode> {
                         String::new()
                     }
                 );
+                match w
+                    .public_key
+                    .as_deref()
+                    .and_then(pitwatch_store::PublicKey::from_hex)
+                {
+                    Some(key) => outln!("  enrolled key {}", key.fingerprint()),
+                    None => {
+                        outln!("  NOT ENROLLED: its deliveries are refused until a central administrator enrols it");
+                        refused += 1;
+                    }
+                }
                 if let Some(checkpoint) = &w.checkpoint {
                     outln!("  latest checkpoint {checkpoint}");
+                }
+                if let Some(problem) = &w.checkpoint_problem {
+                    outln!("  CHECKPOINT REFUSED: {}", crate::safe::text(problem));
+                    refused += 1;
                 }
                 refused += w.refused;
             }
@@ -305,6 +380,9 @@ pub struct Source {
     pub central: bool,
     /// For a central copy: which, from where, as of which checkpoint (the password hidden).
     pub describe: Option<String>,
+    /// For a central copy: the key enrolled for the workstation in the central database (which
+    /// no workstation can change), to check its checkpoints' signatures with.
+    pub trusted: Vec<pitwatch_store::PublicKey>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -329,6 +407,7 @@ impl CentralSource {
                 db: db.to_owned(),
                 central: false,
                 describe: None,
+                trusted: Vec::new(),
                 _dir: None,
             }),
             (None, None) => bail!("give --db FILE or --central URL"),
@@ -365,6 +444,13 @@ impl CentralSource {
                 if checkpoint == 0 {
                     bail!("the central database holds no signed checkpoint of {id} yet");
                 }
+                let trusted: Vec<_> = central.enrolled_key(&id)?.into_iter().collect();
+                if trusted.is_empty() {
+                    errln!(
+                        "{id} is not enrolled in the central database: its checkpoints' \
+                         signatures cannot be checked against an enrolled key"
+                    );
+                }
                 errln!(
                     "reading {id} from {} as of its checkpoint {checkpoint} (read-only)",
                     redact(&url)
@@ -376,6 +462,7 @@ impl CentralSource {
                         "the central copy of {id} at {} as of its checkpoint {checkpoint}",
                         redact(&url)
                     )),
+                    trusted,
                     _dir: Some(dir),
                 })
             }

@@ -49,8 +49,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if !db.exists() {
         bail!("{} does not exist", db.display());
     }
-    let installation = Installation::from_env();
-    let mut trusted = Vec::new();
+    let mut installation = Installation::from_env();
+    if source.central {
+        // A central copy is checked against the key enrolled for its workstation (and any
+        // --public-key), never against this machine's own installation key.
+        installation.key = source.db.with_extension("no-installation-key");
+    }
+    // A central copy's checkpoints are checked against the key enrolled for its workstation.
+    let mut trusted = source.trusted.clone();
     for key in &args.public_key {
         trusted.push(PublicKey::from_hex(key).with_context(|| {
             format!("--public-key {key:?} is not a public key (64 hexadecimal digits)")
@@ -121,7 +127,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         .context("cannot read the record")?;
     report.problems.extend(central_problems);
     let trust_known = !trusted.is_empty() || installation.trusted().is_ok_and(|k| !k.is_empty());
-    print_report(db, &report, &installation);
+    if source.central {
+        print_report(db, &report, None);
+        match source.trusted.first() {
+            Some(key) => outln!(
+                "  enrolled key {} (the central database's, for this workstation), public key {}",
+                key.fingerprint(),
+                key.to_hex()
+            ),
+            None => outln!("  enrolled key: none (the workstation is not enrolled)"),
+        }
+    } else {
+        print_report(db, &report, Some(&installation));
+    }
     if !trust_known && report.latest.is_some() {
         errln!(
             "CANNOT CHECK THE SIGNATURE: no trusted key (the installation key {} is not here); \
@@ -144,12 +162,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 
 /// Whether a `--witness` names the central database rather than a journal or folder.
 fn is_central(witness: &str) -> bool {
-    ["postgres://", "postgresql://", "env:", "file:"]
-        .iter()
-        .any(|p| witness.starts_with(p))
+    // key=value connection settings (`host=db user=ana …`) too, unless such a file exists.
+    let settings = witness.split_whitespace().next().is_some_and(|word| {
+        word.split_once('=').is_some_and(|(key, _)| {
+            !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
+    }) && !std::path::Path::new(witness).exists();
+    settings
+        || ["postgres://", "postgresql://", "env:", "file:"]
+            .iter()
+            .any(|p| witness.starts_with(p))
 }
 
-fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Installation) {
+fn print_report(db: &std::path::Path, report: &VerifyReport, installation: Option<&Installation>) {
     outln!("{}", db.display());
     if let Some(record) = &report.record {
         outln!("  record {record}");
@@ -189,6 +214,9 @@ fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Inst
         }
         None => outln!("  signed: no checkpoint"),
     }
+    let Some(installation) = installation else {
+        return print_witnesses(report);
+    };
     match installation.trusted() {
         Ok(keys) if !keys.is_empty() => {
             for key in keys {
@@ -203,6 +231,11 @@ fn print_report(db: &std::path::Path, report: &VerifyReport, installation: &Inst
         Ok(_) => outln!("  installation key: none at {}", installation.key.display()),
         Err(e) => outln!("  installation key: {e}"),
     }
+    print_witnesses(report);
+}
+
+/// The witnesses read, and the rows older than signing.
+fn print_witnesses(report: &VerifyReport) {
     for journal in &report.journals {
         match &journal.read {
             Ok(()) => outln!(

@@ -65,6 +65,38 @@ fn import(dir: &Path, db: &str, table: &str) {
     ]);
 }
 
+/// The installation key's public half (hex), as `pitwatch verify` prints it at a workstation
+/// (a record is made in `dir` to have it printed).
+fn public_key_hex(dir: &Path) -> String {
+    let probe = dir.join("key-probe.db");
+    import(dir, probe.to_str().expect("utf-8"), "PROBE-1");
+    let shown = ok(&["verify", "--db", probe.to_str().expect("utf-8")]);
+    shown
+        .split("public key ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("verify prints the public key")
+        .to_owned()
+}
+
+/// Enrols `workstation` with the installation key through the administrator's `url`; the URL
+/// of the server as the workstation's role.
+fn enrol(pg: &PgServer, dir: &Path, workstation: &str) -> String {
+    let key = public_key_hex(dir);
+    let said = ok(&[
+        "central",
+        "enrol",
+        &pg.url,
+        "--workstation",
+        workstation,
+        "--public-key",
+        &key,
+    ]);
+    assert!(said.contains(&format!("enrolled {workstation}")), "{said}");
+    let id: pitwatch_sync::Identity = workstation.parse().expect("id");
+    pg.url_as(&pitwatch_sync::default_role(&id))
+}
+
 #[test]
 fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
     let Some(pg) = PgServer::start("cli central") else {
@@ -95,9 +127,28 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         text(&out.stderr)
     );
     assert!(ok(&["central", "init", url]).contains("applied central migration 1"));
+    // Nobody delivers under a name that is not enrolled, and the refusal says why.
+    let out = pitwatch(&[
+        "sync",
+        "--db",
+        north_s,
+        "--central",
+        url,
+        "--workstation",
+        "sky/north",
+        "--once",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("sky/north is not enrolled in the central database"),
+        "{}",
+        text(&out.stderr)
+    );
+    let north_url = enrol(&pg, dir.path(), "sky/north");
+    let south_url = enrol(&pg, dir.path(), "sky/south");
     // The URL from an owner-only file; a file others may read is refused.
     let url_file = dir.path().join("central.url");
-    std::fs::write(&url_file, url).expect("write");
+    std::fs::write(&url_file, &north_url).expect("write");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&url_file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
     let file_arg = format!("file:{}", url_file.display());
@@ -121,12 +172,29 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "--once",
     ]);
     assert!(synced.contains("0 rows behind"), "{synced}");
+    // south's role may not deliver as north.
+    let out = pitwatch(&[
+        "sync",
+        "--db",
+        south_s,
+        "--central",
+        &south_url,
+        "--workstation",
+        "sky/north",
+        "--once",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("may not deliver as sky/north"),
+        "{}",
+        text(&out.stderr)
+    );
     ok(&[
         "sync",
         "--db",
         south_s,
         "--central",
-        url,
+        &south_url,
         "--workstation",
         "sky/south",
         "--once",
@@ -136,7 +204,7 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "--db",
         south_s,
         "--central",
-        url,
+        &south_url,
         "--workstation",
         "sky/south",
         "--once",
@@ -147,6 +215,8 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         status.contains("sky/north: record") && status.contains("sky/south: record"),
         "{status}"
     );
+    assert!(status.contains("enrolled key"), "{status}");
+    assert!(!status.contains("CHECKPOINT REFUSED"), "{status}");
 
     // The surveillance view: incidents and replay from the central copy, as from the file.
     let out = pitwatch(&["incidents", "--central", url]);
@@ -188,8 +258,10 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
     ]);
     assert!(local.contains("\"type\":\"round\""), "{local}");
     assert_eq!(central, local);
+    // Checked against the key enrolled for the workstation: no --public-key needed.
     let verified = ok(&["verify", "--central", url, "--workstation", "sky/north"]);
     assert!(verified.trim_end().ends_with("intact"), "{verified}");
+    assert!(verified.contains("(valid, trusted)"), "{verified}");
 
     // The server as the record's outside witness.
     let witnessed = ok(&["verify", "--db", north_s, "--witness", url]);
@@ -203,7 +275,7 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "--db",
         north_s,
         "--central",
-        url,
+        &north_url,
         "--workstation",
         "sky/north",
         "--once",
@@ -221,7 +293,7 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "--db",
         older.to_str().unwrap(),
         "--central",
-        url,
+        &north_url,
         "--workstation",
         "sky/north",
         "--once",
@@ -259,7 +331,7 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "--db",
         north_s,
         "--central",
-        url,
+        &north_url,
         "--workstation",
         "sky/north",
         "--once",
@@ -306,6 +378,38 @@ fn two_records_sync_and_the_central_copy_is_read_verified_and_a_witness() {
         "{report}"
     );
     assert!(!report.contains(ROOT_PW));
+
+    // A name enrolled with another key: what arrives under it (here through the administrator,
+    // as no workstation role could) is refused by every reader, and `central status` says so.
+    let stranger = pitwatch_store::SigningKey::generate().public().to_hex();
+    ok(&[
+        "central",
+        "enrol",
+        url,
+        "--workstation",
+        "sky/forged",
+        "--public-key",
+        &stranger,
+    ]);
+    ok(&[
+        "sync",
+        "--db",
+        south_s,
+        "--central",
+        url,
+        "--workstation",
+        "sky/forged",
+        "--once",
+    ]);
+    let out = pitwatch(&["central", "status", url]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("CHECKPOINT REFUSED: sky/forged: checkpoint"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = pitwatch(&["verify", "--central", url, "--workstation", "sky/forged"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
 }
 
 /// A running `pitwatch` whose stdout and stderr lines are read by threads, so a test can wait for
@@ -388,6 +492,7 @@ fn the_monitor_replicates_continuously_through_a_cut_link_and_alerts_while_behin
     };
     let dir = tempfile::tempdir().expect("dir");
     ok(&["central", "init", &pg.url]);
+    let pit_url = enrol(&pg, dir.path(), "sky/pit-9");
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let config = dir.path().join("pit.toml");
     std::fs::write(
@@ -411,7 +516,7 @@ fn the_monitor_replicates_continuously_through_a_cut_link_and_alerts_while_behin
             "--db",
             db.to_str().unwrap(),
         ],
-        &[("TEST_CENTRAL_URL", &pg.url)],
+        &[("TEST_CENTRAL_URL", &pit_url)],
     );
     monitor.wait_for("replicating to");
     monitor.wait_for("replication: connected");
@@ -436,7 +541,7 @@ fn the_monitor_replicates_continuously_through_a_cut_link_and_alerts_while_behin
         "--db",
         db.to_str().unwrap(),
         "--central",
-        &pg.url,
+        &pit_url,
         "--workstation",
         "sky/pit-9",
         "--once",
@@ -454,4 +559,69 @@ fn the_monitor_replicates_continuously_through_a_cut_link_and_alerts_while_behin
     assert!(local.matches("\"type\":\"step\"").count() >= 6, "{local}");
     let status = ok(&["central", "status", &pg.url]);
     assert!(status.contains("sky/pit-9"), "{status}");
+}
+
+#[test]
+fn a_password_is_never_taken_on_the_command_line_nor_shown() {
+    const SECRET: &str = "s3cret-never-shown";
+    let dir = tempfile::tempdir().expect("dir");
+    let db = dir.path().join("pit.db");
+    import(dir.path(), db.to_str().unwrap(), "BAC-1");
+    // Given on the command line, in each of the forms a URL may hold it: refused, naming the
+    // alternatives, the password never printed.
+    for url in [
+        format!("postgres://ana:{SECRET}@127.0.0.1:9/central?sslmode=disable"),
+        format!("postgres://ana@127.0.0.1:9/central?sslmode=disable&password={SECRET}"),
+        format!("host=127.0.0.1 port=9 user=ana password={SECRET} sslmode=disable"),
+        format!("host=127.0.0.1 port=9 user=ana password = '{SECRET}' sslmode=disable"),
+    ] {
+        for args in [
+            vec!["central", "status", url.as_str()],
+            vec![
+                "sync",
+                "--db",
+                db.to_str().unwrap(),
+                "--central",
+                url.as_str(),
+                "--workstation",
+                "sky/pit-3",
+                "--once",
+            ],
+            vec![
+                "verify",
+                "--db",
+                db.to_str().unwrap(),
+                "--witness",
+                url.as_str(),
+            ],
+        ] {
+            let out = pitwatch(&args);
+            let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+            assert!(
+                said.contains("env:NAME") && said.contains("file:PATH"),
+                "{args:?}: {said}"
+            );
+            assert!(!said.contains(SECRET), "{args:?}: {said}");
+        }
+    }
+    // Given the right way (from the environment), a URL holding a password that fails is
+    // shown with the password hidden.
+    for url in [
+        format!("postgres://ana:{SECRET}@127.0.0.1:9/central?sslmode=disable"),
+        format!("host=127.0.0.1 port=9 user=ana password={SECRET} sslmode=disable"),
+        format!("postgres://ana:{SECRET}@db.invalid/central?sslmode=disable"),
+        format!("postgres://ana:{SECRET}@db.invalid/central"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+            .env("PITWATCH_KEY", key_file())
+            .env("TEST_CENTRAL_URL", &url)
+            .args(["central", "status", "env:TEST_CENTRAL_URL"])
+            .output()
+            .expect("pitwatch runs");
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(!said.contains(SECRET), "{said}");
+        assert!(said.contains("***"), "{said}");
+    }
 }

@@ -112,6 +112,59 @@ pub fn checkpoint_text(record: &str, row: &ChainRow) -> Option<CheckpointText> {
     }
 }
 
+/// Why checkpoint `row` of record `record` (hex id) is not a signature by `key` (the key enrolled
+/// for its workstation, issue 25) of the chains it counts, whose heads are `heads` (for each
+/// chain of [`chain::SIGNED`], in order: the count the checkpoint gives and the hash of the row
+/// at that position, [`GENESIS`] for 0) as the reader holds them. `None`: it is.
+pub fn checkpoint_not_signed_by(
+    record: &str,
+    row: &ChainRow,
+    heads: &[(i64, Hash)],
+    key: &seal::PublicKey,
+) -> Option<String> {
+    let what = format!("checkpoint {}", row.position);
+    let Ok(values) = chain::decode_values(&row.content) else {
+        return Some(format!("{what} cannot be read"));
+    };
+    let (Some(Value::Text(at)), Some(Value::Blob(public_key)), Some(Value::Blob(signature))) =
+        (values.get(1), values.get(3), values.get(4))
+    else {
+        return Some(format!("{what} cannot be read"));
+    };
+    if public_key.as_slice() != key.to_bytes().as_slice() {
+        return Some(format!(
+            "{what} is signed by key {}, not by the key enrolled for its workstation ({})",
+            seal::fingerprint(public_key),
+            key.fingerprint()
+        ));
+    }
+    let counts = checkpoint_counts(row).unwrap_or_default();
+    if counts.len() != chain::SIGNED.len()
+        || heads.len() != counts.len()
+        || heads.iter().zip(&counts).any(|((n, _), c)| n != c)
+    {
+        return Some(format!("{what} does not count the chains it should"));
+    }
+    let Ok(record_bytes) = hex::decode(record) else {
+        return Some(format!("{what}: {record:?} is not a record id"));
+    };
+    let signed = seal::Signed {
+        record: &record_bytes,
+        id: row.position,
+        at,
+        heads,
+        prev: &row.prev_hash,
+    };
+    if key.verifies(&signed.message(), signature) {
+        None
+    } else {
+        Some(format!(
+            "{what}'s signature by the enrolled key {} does not verify over the rows it counts",
+            key.fingerprint()
+        ))
+    }
+}
+
 /// A record file being rebuilt from chain rows (a copy of another record, made from what was
 /// replicated of it). Rows are written as they are, hashes included, without checking them: the
 /// rebuilt record is then verified like any other, which is what finds a row that does not follow.

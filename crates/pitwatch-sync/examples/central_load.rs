@@ -17,6 +17,11 @@
 //!   and mirrored once ([`Central::refresh_mirror`]); then REPEATS refreshes with nothing new,
 //!   and REPEATS refreshes each after one more minute of play is replicated, timed.
 //!
+//! Each run enrols its workstation (issue 25) and ships as the workstation's own role, so the
+//! server's own checks (every row's hash, its link, row-level security) are in the figures. With
+//! `PITWATCH_BENCH_TLS=1` the server takes TCP over TLS only (a throwaway CA, SCRAM), and every
+//! connection is TLS, verified against that CA.
+//!
 //! ```sh
 //! cargo run --release -p pitwatch-sync --example central_load -- live 200 10 60
 //! cargo run --release -p pitwatch-sync --example central_load -- mirror 50 60 10
@@ -68,6 +73,46 @@ fn checkpoint_times(store: &Store, after: i64, to: i64) -> Result<Vec<i64>, Erro
     Ok(times)
 }
 
+/// The server for a run (TLS when `PITWATCH_BENCH_TLS=1`), and its administrator's URL.
+fn server() -> Result<(PgServer, String), Error> {
+    let tls = std::env::var("PITWATCH_BENCH_TLS").is_ok_and(|v| v == "1");
+    let pg = if tls {
+        PgServer::start_tls("central_load")
+    } else {
+        PgServer::start("central_load")
+    }
+    .ok_or("PostgreSQL is not installed")?;
+    println!(
+        "server: {}",
+        if tls {
+            "TLS (verify-full, SCRAM)"
+        } else {
+            "plaintext on loopback"
+        }
+    );
+    let url = match &pg.password {
+        Some(p) => pg.url.replacen("pitwatch@", &format!("pitwatch:{p}@"), 1),
+        None => pg.url.clone(),
+    };
+    Ok((pg, url))
+}
+
+/// Enrols workstation `id` with `key` through `admin`, and connects as its own role.
+fn workstation(
+    admin: &mut Central,
+    pg: &PgServer,
+    id: &pitwatch_sync::Identity,
+    key: &pitwatch_store::PublicKey,
+) -> Result<Central, Error> {
+    let role = pitwatch_sync::default_role(id);
+    let password = "bench-workstation-password";
+    admin.enrol(id, key, &role, Some(password))?;
+    let url = pg
+        .url
+        .replacen("pitwatch@", &format!("{role}:{password}@"), 1);
+    Ok(Central::connect(&url)?)
+}
+
 fn pick(sorted: &[i64], q: f64) -> i64 {
     sorted
         .get(((sorted.len() as f64 - 1.0) * q).round() as usize)
@@ -95,7 +140,7 @@ fn compare_all(central: &mut Central, outbox: &Outbox, store: &Store) -> Result<
 }
 
 fn live(tables: usize, pace: f64, seconds: f64) -> Result<(), Error> {
-    let pg = PgServer::start("central_load").ok_or("PostgreSQL is not installed")?;
+    let (pg, admin_url) = server()?;
     let dir = tempfile::tempdir()?;
     let db = dir.path().join("load.db");
     let book = RuleBook::load("nz-baccarat")?;
@@ -142,14 +187,16 @@ fn live(tables: usize, pace: f64, seconds: f64) -> Result<(), Error> {
             }
         })
     };
-    let mut central = Central::connect(&pg.url)?;
-    central.init()?;
+    let mut admin = Central::connect(&admin_url)?;
+    admin.init()?;
     // The outbox reads its own read-only connection, as `pitwatch sync` does.
-    while !db.exists() {
+    while !db.exists() || !key.exists() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let store = Store::open_read_only(&db)?;
     let mut outbox = Outbox::new("bench/pit".parse()?);
+    let public = pitwatch_store::SigningKey::load(&key)?.public();
+    let mut central = workstation(&mut admin, &pg, &outbox.id, &public)?;
     let started = Instant::now();
     let mut lags = Vec::new();
     let mut delivered_cp = 0i64;
@@ -213,6 +260,7 @@ type Playing = (TableRecorder, Planner, i64, Vec<(u64, Action)>);
 
 struct Honest {
     store: Store,
+    key: pitwatch_store::PublicKey,
     tables: Vec<Playing>,
     t: i64,
 }
@@ -220,6 +268,7 @@ struct Honest {
 impl Honest {
     fn new(db: &std::path::Path, tables: usize) -> Result<Honest, Error> {
         let key = pitwatch_store::SigningKey::generate();
+        let public = key.public();
         let mut store = Store::open(db, &Sealing::key(key))?;
         let book = RuleBook::load("nz-baccarat")?;
         let start_ms = 1_796_000_000_000i64;
@@ -250,6 +299,7 @@ impl Honest {
         }
         Ok(Honest {
             store,
+            key: public,
             tables: tables_state,
             t: start_ms,
         })
@@ -299,7 +349,7 @@ impl Honest {
 }
 
 fn catchup(tables: usize, minutes: f64) -> Result<(), Error> {
-    let pg = PgServer::start("central_load").ok_or("PostgreSQL is not installed")?;
+    let (pg, admin_url) = server()?;
     let dir = tempfile::tempdir()?;
     let db = dir.path().join("outage.db");
     let mut honest = Honest::new(&db, tables)?;
@@ -307,11 +357,13 @@ fn catchup(tables: usize, minutes: f64) -> Result<(), Error> {
     honest.play(minutes)?;
     let recorded_in = recording.elapsed().as_secs_f64();
     let rows_local = honest.rows()?;
+    let public = honest.key;
     drop(honest);
     let store = Store::open_read_only(&db)?;
-    let mut central = Central::connect(&pg.url)?;
-    central.init()?;
+    let mut admin = Central::connect(&admin_url)?;
+    admin.init()?;
     let mut outbox = Outbox::new("bench/outage".parse()?);
+    let mut central = workstation(&mut admin, &pg, &outbox.id, &public)?;
     let catching = Instant::now();
     let report = central.sync_once(&store, &mut outbox)?;
     let caught_up_in = catching.elapsed().as_secs_f64();
@@ -335,17 +387,18 @@ fn catchup(tables: usize, minutes: f64) -> Result<(), Error> {
 /// replicated, mirrored once; then refreshes with nothing new, and refreshes after each further
 /// minute of play is replicated (REPEATS of each), timed on a read-only session.
 fn mirror(tables: usize, minutes: f64, repeats: usize) -> Result<(), Error> {
-    let pg = PgServer::start("central_load").ok_or("PostgreSQL is not installed")?;
+    let (pg, admin_url) = server()?;
     let dir = tempfile::tempdir()?;
     let db = dir.path().join("long.db");
     let mut honest = Honest::new(&db, tables)?;
     honest.play(minutes)?;
-    let mut central = Central::connect(&pg.url)?;
-    central.init()?;
+    let mut admin = Central::connect(&admin_url)?;
+    admin.init()?;
     let id: pitwatch_sync::Identity = "bench/long".parse()?;
     let mut outbox = Outbox::new(id.clone());
+    let mut central = workstation(&mut admin, &pg, &id, &honest.key)?;
     central.sync_once(&honest.store, &mut outbox)?;
-    let mut reader = Central::connect_read_only(&pg.url)?;
+    let mut reader = Central::connect_read_only(&admin_url)?;
     let path = pitwatch_sync::mirror_path(dir.path(), &id);
     let first = Instant::now();
     let filled = reader.refresh_mirror(&id, &path)?;

@@ -31,6 +31,7 @@
 //! Everything here is blocking from the caller's side (a current-thread tokio runtime inside
 //! [`Central`]), so the CLI's and the monitor's threads use it as they use the store.
 
+pub mod link;
 pub mod mirror;
 pub mod replicator;
 mod schema;
@@ -43,9 +44,9 @@ use std::time::Duration;
 use pitwatch_model::Timestamp;
 use pitwatch_store::chain::{self, Chain, Hash, CHECKPOINTS, GENESIS, SIGNED};
 use pitwatch_store::outbox::{self, ChainRow, Rebuild};
-use pitwatch_store::{CheckpointText, Store, StoreError};
+use pitwatch_store::{CheckpointText, PublicKey, Store, StoreError};
 use tokio::runtime::Runtime;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::Client;
 
 pub use mirror::{mirror_path, MirrorRefresh};
 pub use replicator::{ReplicationStatus, Replicator};
@@ -61,8 +62,11 @@ pub const IO_TIMEOUT: Duration = Duration::from_secs(20);
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {
     /// The server refused or the link failed.
-    #[error("central database: {0}")]
+    #[error("central database: {}", with_causes(.0))]
     Postgres(#[from] tokio_postgres::Error),
+    /// The server could not be reached (down, or the link cut).
+    #[error("central database: cannot reach {0}")]
+    Unreachable(String),
     /// The server did not answer in time.
     #[error("central database: no answer within {0:?} (is the server down or the link cut?)")]
     Timeout(Duration),
@@ -72,6 +76,10 @@ pub enum SyncError {
     /// The central database is not set up, or set up by a newer Pitwatch.
     #[error("{0}")]
     Schema(String),
+    /// The central database refused what was asked, saying why (a workstation not enrolled, a
+    /// role acting for another workstation, a row whose hash does not match its content, …).
+    #[error("the central database refused: {0}")]
+    Refused(String),
     /// A request the central database cannot take (another record under the same name, …).
     #[error("{0}")]
     Invalid(String),
@@ -147,12 +155,16 @@ pub struct SyncReport {
 pub struct Workstation {
     /// Its site and name.
     pub id: Identity,
-    /// The record replicated.
-    pub record_id: String,
+    /// The record replicated (none before its first delivery).
+    pub record_id: Option<String>,
     /// Rows held, over every chain.
     pub rows: i64,
     /// The latest checkpoint delivered, in its text form.
     pub checkpoint: Option<String>,
+    /// Why that checkpoint is refused (not signed by the enrolled key), if it is.
+    pub checkpoint_problem: Option<String>,
+    /// The key enrolled for it (hex), if it is enrolled.
+    pub public_key: Option<String>,
     /// When it last delivered (the server's clock, RFC 3339), if ever.
     pub last_delivery: Option<String>,
     /// Rows it still had to send at its last delivery.
@@ -161,6 +173,16 @@ pub struct Workstation {
     pub ms_behind: i64,
     /// Rows the server refused from it.
     pub refused: i64,
+}
+
+/// The latest checkpoint the server holds of a workstation, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LatestCheckpoint {
+    /// Its text form.
+    pub text: CheckpointText,
+    /// Why it is not a signature by the workstation's enrolled key over the rows the server
+    /// holds (`None`: it is).
+    pub problem: Option<String>,
 }
 
 /// A report the central side wrote (a refused row, a server found behind).
@@ -204,19 +226,162 @@ impl Outbox {
     }
 }
 
-/// The URL with any password replaced, for messages and logs.
+/// The URL (or key=value settings) with any password replaced by `***`, for messages and
+/// logs: the user-info password of a URL, a `password=` query parameter, and a key=value
+/// `password=` (quoted or not).
 pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let (auth, host) = match rest.rsplit_once('@') {
-        Some(parts) => parts,
-        None => return url.to_owned(),
-    };
-    match auth.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_owned(),
+    if let Some((scheme, rest)) = url.split_once("://") {
+        let (before_query, query) = match rest.split_once('?') {
+            Some((b, q)) => (b, Some(q)),
+            None => (rest, None),
+        };
+        let (authority, path) = match before_query.split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (before_query, None),
+        };
+        let authority = match authority.rsplit_once('@') {
+            Some((auth, host)) => match auth.split_once(':') {
+                Some((user, _)) => format!("{user}:***@{host}"),
+                None => format!("{auth}@{host}"),
+            },
+            None => authority.to_owned(),
+        };
+        let mut out = format!("{scheme}://{authority}");
+        if let Some(path) = path {
+            out.push('/');
+            out.push_str(path);
+        }
+        if let Some(query) = query {
+            let pairs: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                    _ => pair.to_owned(),
+                })
+                .collect();
+            out.push('?');
+            out.push_str(&pairs.join("&"));
+        }
+        return out;
     }
+    // key=value settings: a value may be quoted ('…', with \' and \\ inside).
+    let mut out = String::with_capacity(url.len());
+    let mut rest = url;
+    while let Some(at) = find_key(rest, "password") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let eq = after.find('=').map_or(after.len(), |i| i + 1);
+        out.push_str(&after[..eq]);
+        let value = after[eq..].trim_start();
+        let skipped = after[eq..].len() - value.len();
+        out.push_str(&after[eq..eq + skipped]);
+        out.push_str("***");
+        let end = if let Some(quoted) = value.strip_prefix('\'') {
+            let mut escaped = false;
+            let mut end = value.len();
+            for (i, c) in quoted.char_indices() {
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '\'' if !escaped => {
+                        end = i + 2;
+                        break;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            end
+        } else {
+            value.find(char::is_whitespace).unwrap_or(value.len())
+        };
+        rest = &value[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where `key` (followed by optional spaces and `=`) starts a word of `text`.
+fn find_key(text: &str, key: &str) -> Option<usize> {
+    let lower = text.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(i) = lower[from..].find(key) {
+        let at = from + i;
+        let starts_word = at == 0 || lower.as_bytes()[at - 1].is_ascii_whitespace();
+        let follows = lower[at + key.len()..].trim_start().starts_with('=');
+        if starts_word && follows {
+            return Some(at);
+        }
+        from = at + key.len();
+    }
+    None
+}
+
+/// An error with the causes under it (tokio-postgres says "error performing TLS handshake" and
+/// keeps why in its source: the certificate's issuer unknown, a name it does not hold, …).
+fn with_causes(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return db.message().to_owned();
+    }
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        cause = c.source();
+    }
+    text
+}
+
+/// A server's refusal (an error it raised, or a privilege it denied) as [`SyncError::Refused`]
+/// with its message; a failed link stays [`SyncError::Postgres`].
+fn refusal(e: tokio_postgres::Error) -> SyncError {
+    match e.as_db_error() {
+        Some(db) => SyncError::Refused(
+            db.message()
+                .strip_prefix("pitwatch: ")
+                .unwrap_or(db.message())
+                .to_owned(),
+        ),
+        None => SyncError::Postgres(e),
+    }
+}
+
+/// Refuses a role name that is not a plain lower-case identifier of PostgreSQL (so it needs no
+/// quoting rules beyond double quotes), or one of the roles Pitwatch or PostgreSQL reserve.
+fn check_role_name(role: &str) -> Result<(), SyncError> {
+    let plain = role.len() <= 63
+        && role.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && role
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !plain || role.starts_with("pg_") || role.starts_with("pitwatch_") {
+        return Err(SyncError::Invalid(format!(
+            "{role:?} cannot be a workstation's role: give lower-case letters, digits and _ (up \
+             to 63, not starting with pg_ or pitwatch_)"
+        )));
+    }
+    Ok(())
+}
+
+/// The role a workstation is enrolled as unless the administrator names one: `pw_`, then its
+/// site and name in lower case with anything but letters and digits as `_`.
+pub fn default_role(id: &Identity) -> String {
+    let clean = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let mut role = format!("pw_{}_{}", clean(&id.site), clean(&id.workstation));
+    role.truncate(63);
+    role
 }
 
 fn pg_error_message(e: &tokio_postgres::Error) -> String {
@@ -243,10 +408,9 @@ impl Central {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let mut config: tokio_postgres::Config = url.parse()?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(Duration::from_secs(5));
-        }
+        let ca = std::env::var_os(link::CA_VARIABLE).map(std::path::PathBuf::from);
+        let mut target = link::target(url, ca)?;
+        let config = &mut target.config;
         if config.get_password().is_none() {
             if let Ok(password) = std::env::var("PGPASSWORD") {
                 config.password(password);
@@ -260,16 +424,11 @@ impl Central {
             };
             config.options(options);
         }
-        let (client, connection) = rt.block_on(async {
-            tokio::time::timeout(IO_TIMEOUT, config.connect(NoTls))
+        let client = rt.block_on(async {
+            tokio::time::timeout(IO_TIMEOUT, link::connect(&target))
                 .await
                 .map_err(|_| SyncError::Timeout(IO_TIMEOUT))?
-                .map_err(SyncError::from)
         })?;
-        rt.spawn(async move {
-            // Ends when the link drops; the next query then fails and the caller reconnects.
-            let _ = connection.await;
-        });
         Ok(Central { rt, client })
     }
 
@@ -335,8 +494,7 @@ impl Central {
             self.deliver_chain(store, outbox, chain, head, None, &mut report)?;
         }
         let head = heads.remove(CHECKPOINTS.table).unwrap_or((0, GENESIS));
-        let before = head.0;
-        let after = self.deliver_chain(
+        self.deliver_chain(
             store,
             outbox,
             &CHECKPOINTS,
@@ -344,16 +502,16 @@ impl Central {
             Some(checkpoint_target),
             &mut report,
         )?;
-        if after > before || self.latest_checkpoint_missing(id)? {
-            self.keep_latest_checkpoint(id, &record, after)?;
-        }
         report.rows_behind = report
             .chains
             .iter()
             .map(|c| (c.local - c.central).max(0))
             .sum();
         let local_at = store.latest_checkpoint()?.map(|c| c.at);
-        let central_at = self.latest_checkpoint_at(id)?;
+        let central_at = self
+            .latest_checkpoint_row(id)?
+            .and_then(|row| outbox::checkpoint_text(&record, &row))
+            .map(|text| text.at);
         report.ms_behind = match (local_at, central_at) {
             (Some(local), Some(central)) => ms_between(&central, &local),
             (Some(_), None) => i64::MAX,
@@ -364,42 +522,32 @@ impl Central {
         self.run(async {
             client
                 .execute(
-                    "UPDATE workstations SET last_delivery = now(), rows_behind = $3, \
-                     ms_behind = $4 WHERE site = $1 AND workstation = $2",
+                    "SELECT pitwatch_report_lag($1, $2, $3, $4)",
                     &[&id.site, &id.workstation, &rows_behind, &ms_behind],
                 )
-                .await?;
+                .await
+                .map_err(refusal)?;
             Ok(())
         })?;
         Ok(report)
     }
 
+    /// Names the record this workstation replicates, as the server's own function does it
+    /// (`pitwatch_claim_record`): the workstation must be enrolled, the session's role must be
+    /// the one enrolled for it (or the administrator's), and the record id is taken at the
+    /// first delivery only.
     fn register(&mut self, id: &Identity, record: &str) -> Result<(), SyncError> {
         let client = &self.client;
-        let held: String = self.run(async {
+        self.run(async {
             client
                 .execute(
-                    "INSERT INTO workstations (site, workstation, record_id) VALUES ($1, $2, $3) \
-                     ON CONFLICT DO NOTHING",
+                    "SELECT pitwatch_claim_record($1, $2, $3)",
                     &[&id.site, &id.workstation, &record],
                 )
-                .await?;
-            Ok(client
-                .query_one(
-                    "SELECT record_id FROM workstations WHERE site = $1 AND workstation = $2",
-                    &[&id.site, &id.workstation],
-                )
-                .await?
-                .get(0))
-        })?;
-        if held != record {
-            return Err(SyncError::Invalid(format!(
-                "the central database holds record {held} as workstation {id}, and this is record \
-                 {record}: a workstation replicates one record (give a new record, such as a new \
-                 segment, its own workstation name)"
-            )));
-        }
-        Ok(())
+                .await
+                .map_err(refusal)?;
+            Ok(())
+        })
     }
 
     /// Every chain head the server holds of `id`, in one round trip.
@@ -456,10 +604,7 @@ impl Central {
             // Once per row and kind: a refusal met again every round is not a new report.
             client
                 .execute(
-                    "INSERT INTO central_reports (site, workstation, kind, chain, position, message) \
-                     SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM central_reports \
-                     WHERE site = $1 AND workstation = $2 AND kind = $3 AND chain = $4 \
-                     AND position = $5 AND message = $6)",
+                    "SELECT pitwatch_report($1, $2, $3, $4, $5, $6)",
                     &[
                         &id.site,
                         &id.workstation,
@@ -628,52 +773,236 @@ impl Central {
         })
     }
 
-    fn latest_checkpoint_missing(&mut self, id: &Identity) -> Result<bool, SyncError> {
-        Ok(self.latest_checkpoint_at(id)?.is_none())
+    /// The row of the latest checkpoint the server holds of `id`: the head of its checkpoints
+    /// chain, which only the server's trigger moves.
+    pub fn latest_checkpoint_row(&mut self, id: &Identity) -> Result<Option<ChainRow>, SyncError> {
+        let (position, _) = self.central_head(id, &CHECKPOINTS)?;
+        if position == 0 {
+            return Ok(None);
+        }
+        Ok(self.fetch_rows(id, &CHECKPOINTS, position - 1, 1)?.pop())
     }
 
-    fn latest_checkpoint_at(&mut self, id: &Identity) -> Result<Option<String>, SyncError> {
+    /// The public key enrolled for workstation `id` (what its checkpoints must be signed with),
+    /// if it is enrolled.
+    pub fn enrolled_key(&mut self, id: &Identity) -> Result<Option<PublicKey>, SyncError> {
         let client = &self.client;
-        self.run(async {
+        let key: Option<Option<String>> = self.run(async {
             Ok(client
                 .query_opt(
-                    "SELECT at FROM latest_checkpoints WHERE site = $1 AND workstation = $2",
+                    "SELECT public_key FROM workstations WHERE site = $1 AND workstation = $2",
                     &[&id.site, &id.workstation],
                 )
                 .await?
                 .map(|r| r.get(0)))
-        })
+        })?;
+        key.flatten()
+            .map(|hex| {
+                PublicKey::from_hex(&hex).ok_or_else(|| {
+                    SyncError::Invalid(format!("the key enrolled for {id} ({hex}) is not a key"))
+                })
+            })
+            .transpose()
     }
 
-    fn keep_latest_checkpoint(
+    /// The latest checkpoint the server holds of workstation `id`, with its signature checked
+    /// against the key enrolled for `id` over the rows the server holds (`problem`: why it is
+    /// not such a signature). `None`: nothing signed delivered yet.
+    pub fn latest_checkpoint(
+        &mut self,
+        id: &Identity,
+    ) -> Result<Option<LatestCheckpoint>, SyncError> {
+        let Some(record) = self.record_of(id)? else {
+            return Ok(None);
+        };
+        let Some(row) = self.latest_checkpoint_row(id)? else {
+            return Ok(None);
+        };
+        let text = outbox::checkpoint_text(&record, &row).ok_or_else(|| {
+            SyncError::Invalid(format!(
+                "checkpoint {} of {id} cannot be read",
+                row.position
+            ))
+        })?;
+        let problem = self.signature_problem(id, &record, &row)?;
+        Ok(Some(LatestCheckpoint { text, problem }))
+    }
+
+    /// Why checkpoint `row` of workstation `id` (record `record`) is not signed by `id`'s
+    /// enrolled key over the rows the server holds; `None`: it is.
+    pub fn signature_problem(
         &mut self,
         id: &Identity,
         record: &str,
-        position: i64,
-    ) -> Result<(), SyncError> {
-        if position == 0 {
-            return Ok(());
-        }
-        let Some(row) = self.fetch_rows(id, &CHECKPOINTS, position - 1, 1)?.pop() else {
-            return Ok(());
-        };
-        let Some(text) = outbox::checkpoint_text(record, &row) else {
-            return Err(SyncError::Invalid(format!(
-                "checkpoint {position} of {id} cannot be read"
+        row: &ChainRow,
+    ) -> Result<Option<String>, SyncError> {
+        let Some(key) = self.enrolled_key(id)? else {
+            return Ok(Some(format!(
+                "{id} has no enrolled key: its checkpoints cannot be checked (a central \
+                 administrator enrols it with `pitwatch central enrol`)"
             )));
         };
-        let (at, text) = (text.at.clone(), text.to_string());
+        let Some(counts) = outbox::checkpoint_counts(row) else {
+            return Ok(Some(format!(
+                "checkpoint {} of {id} cannot be read",
+                row.position
+            )));
+        };
+        let mut tables = Vec::new();
+        let mut positions = Vec::new();
+        for (chain, count) in SIGNED.iter().zip(&counts) {
+            if *count > 0 {
+                tables.push(chain.table);
+                positions.push(*count);
+            }
+        }
         let client = &self.client;
-        self.run(async {
-            client
-                .execute(
-                    "INSERT INTO latest_checkpoints (site, workstation, position, at, text) \
-                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (site, workstation) DO UPDATE SET \
-                     position = EXCLUDED.position, at = EXCLUDED.at, text = EXCLUDED.text, \
-                     received_at = now()",
-                    &[&id.site, &id.workstation, &position, &at, &text],
+        let held: HashMap<String, Vec<u8>> = self.run(async {
+            Ok(client
+                .query(
+                    "SELECT r.chain, r.hash FROM chain_rows r \
+                     JOIN unnest($3::text[], $4::bigint[]) AS t(chain, position) \
+                     ON r.chain = t.chain AND r.position = t.position \
+                     WHERE r.site = $1 AND r.workstation = $2",
+                    &[&id.site, &id.workstation, &tables, &positions],
+                )
+                .await?
+                .into_iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect())
+        })?;
+        let mut heads = Vec::with_capacity(counts.len());
+        for (index, count) in counts.iter().enumerate() {
+            let Some(chain) = SIGNED.get(index) else {
+                heads.push((*count, GENESIS));
+                continue;
+            };
+            if *count == 0 {
+                heads.push((0, GENESIS));
+                continue;
+            }
+            match held
+                .get(chain.table)
+                .and_then(|h| Hash::try_from(h.as_slice()).ok())
+            {
+                Some(hash) => heads.push((*count, hash)),
+                None => {
+                    return Ok(Some(format!(
+                        "checkpoint {} of {id} signs {count} rows of {}, which the server does \
+                         not hold",
+                        row.position, chain.table
+                    )))
+                }
+            }
+        }
+        Ok(outbox::checkpoint_not_signed_by(record, row, &heads, &key)
+            .map(|problem| format!("{id}: {problem}")))
+    }
+
+    /// Enrols workstation `id` (the central administrator's step; refused on any other role):
+    /// records `key` as the key its checkpoints are signed with and `role` as the PostgreSQL
+    /// role it logs in as, creating that role (LOGIN, a member of `pitwatch_workstation` and
+    /// nothing else) if it does not exist. With `password`, the role's password is set to it
+    /// (sent as a SCRAM-SHA-256 verifier, never as the password itself). Enrolling again with
+    /// the same key and role changes nothing but the password; another key or role for an
+    /// enrolled workstation is refused.
+    pub fn enrol(
+        &mut self,
+        id: &Identity,
+        key: &PublicKey,
+        role: &str,
+        password: Option<&str>,
+    ) -> Result<(), SyncError> {
+        check_role_name(role)?;
+        let verifier = password.map(|p| postgres_protocol::password::scram_sha_256(p.as_bytes()));
+        let key_hex = key.to_hex();
+        let Central { rt, client } = self;
+        rt.block_on(async {
+            let tx = client.transaction().await?;
+            let existing = tx
+                .query_opt("SELECT rolsuper FROM pg_roles WHERE rolname = $1", &[&role])
+                .await?;
+            match existing {
+                Some(row) if row.get::<_, bool>(0) => {
+                    return Err(SyncError::Invalid(format!(
+                        "{role} is a superuser: a workstation's role must be an ordinary one"
+                    )))
+                }
+                Some(_) => {}
+                None => {
+                    tx.batch_execute(&format!("CREATE ROLE \"{role}\" LOGIN"))
+                        .await
+                        .map_err(refusal)?;
+                }
+            }
+            tx.batch_execute(&format!("GRANT pitwatch_workstation TO \"{role}\""))
+                .await
+                .map_err(refusal)?;
+            if let Some(verifier) = &verifier {
+                // A verifier is base64 and `$:`; it holds no quote.
+                tx.batch_execute(&format!("ALTER ROLE \"{role}\" PASSWORD '{verifier}'"))
+                    .await
+                    .map_err(refusal)?;
+            }
+            if let Some(other) = tx
+                .query_opt(
+                    "SELECT site || '/' || workstation FROM workstations \
+                     WHERE role_name = $1 AND (site, workstation) <> ($2, $3)",
+                    &[&role, &id.site, &id.workstation],
+                )
+                .await?
+            {
+                return Err(SyncError::Invalid(format!(
+                    "the role {role} is enrolled already as {}: each workstation logs in as a \
+                     role of its own",
+                    other.get::<_, String>(0)
+                )));
+            }
+            let held = tx
+                .query_opt(
+                    "SELECT public_key, role_name FROM workstations \
+                     WHERE site = $1 AND workstation = $2",
+                    &[&id.site, &id.workstation],
                 )
                 .await?;
+            match held {
+                Some(row) => {
+                    let (held_key, held_role): (Option<String>, Option<String>) =
+                        (row.get(0), row.get(1));
+                    match (held_key, held_role) {
+                        (Some(k), Some(r)) if k == key_hex && r == role => {}
+                        (Some(k), Some(r)) => {
+                            return Err(SyncError::Invalid(format!(
+                                "{id} is enrolled already, with key {} as role {r}: a \
+                                 workstation keeps its key (a new key is a new record: enrol it \
+                                 under a new name)",
+                                PublicKey::from_hex(&k)
+                                    .map(|k| k.fingerprint())
+                                    .unwrap_or(k)
+                            )))
+                        }
+                        _ => {
+                            tx.execute(
+                                "UPDATE workstations SET public_key = $3, role_name = $4, \
+                                 enrolled_at = now() WHERE site = $1 AND workstation = $2",
+                                &[&id.site, &id.workstation, &key_hex, &role],
+                            )
+                            .await
+                            .map_err(refusal)?;
+                        }
+                    }
+                }
+                None => {
+                    tx.execute(
+                        "INSERT INTO workstations (site, workstation, public_key, role_name, \
+                         enrolled_at) VALUES ($1, $2, $3, $4, now())",
+                        &[&id.site, &id.workstation, &key_hex, &role],
+                    )
+                    .await
+                    .map_err(refusal)?;
+                }
+            }
+            tx.commit().await?;
             Ok(())
         })
     }
@@ -721,8 +1050,7 @@ impl Central {
                     "SELECT w.site, w.workstation, w.record_id, \
                        COALESCE((SELECT sum(position) FROM chain_heads h \
                                  WHERE h.site = w.site AND h.workstation = w.workstation), 0)::bigint, \
-                       (SELECT text FROM latest_checkpoints c \
-                        WHERE c.site = w.site AND c.workstation = w.workstation), \
+                       w.public_key, \
                        to_char(w.last_delivery AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), \
                        w.rows_behind, w.ms_behind, \
                        (SELECT count(*) FROM central_reports r WHERE r.site = w.site \
@@ -732,7 +1060,7 @@ impl Central {
                 )
                 .await?)
         })?;
-        Ok(rows
+        let mut listed: Vec<Workstation> = rows
             .into_iter()
             .map(|r| Workstation {
                 id: Identity {
@@ -741,13 +1069,22 @@ impl Central {
                 },
                 record_id: r.get(2),
                 rows: r.get(3),
-                checkpoint: r.get(4),
+                public_key: r.get(4),
+                checkpoint: None,
+                checkpoint_problem: None,
                 last_delivery: r.get(5),
                 rows_behind: r.get(6),
                 ms_behind: r.get(7),
                 refused: r.get(8),
             })
-            .collect())
+            .collect();
+        for w in &mut listed {
+            if let Some(latest) = self.latest_checkpoint(&w.id)? {
+                w.checkpoint = Some(latest.text.to_string());
+                w.checkpoint_problem = latest.problem;
+            }
+        }
+        Ok(listed)
     }
 
     /// What the central side reported (refused rows, a server found behind), oldest first.
@@ -777,25 +1114,37 @@ impl Central {
             .collect())
     }
 
-    /// The latest checkpoint the server holds of record `record_id` (hex), whichever workstation
-    /// delivered it: what `pitwatch verify --witness postgres://…` checks the record against.
-    pub fn witness(&mut self, record_id: &str) -> Result<Option<CheckpointText>, SyncError> {
+    /// The workstations whose record is `record_id` (hex): one, unless an older Pitwatch let a
+    /// record be registered under two names.
+    fn holders(&mut self, record_id: &str) -> Result<Vec<Identity>, SyncError> {
         let client = &self.client;
-        let text: Option<String> = self.run(async {
+        self.run(async {
             Ok(client
-                .query_opt(
-                    "SELECT c.text FROM latest_checkpoints c JOIN workstations w \
-                     USING (site, workstation) WHERE w.record_id = $1",
+                .query(
+                    "SELECT site, workstation FROM workstations WHERE record_id = $1 \
+                     ORDER BY site, workstation",
                     &[&record_id],
                 )
                 .await?
-                .map(|r| r.get(0)))
-        })?;
-        text.map(|t| {
-            t.parse::<CheckpointText>()
-                .map_err(|e| SyncError::Invalid(format!("the server's checkpoint {t:?}: {e}")))
+                .into_iter()
+                .map(|r| Identity {
+                    site: r.get(0),
+                    workstation: r.get(1),
+                })
+                .collect())
         })
-        .transpose()
+    }
+
+    /// The latest checkpoint the server holds of record `record_id` (hex), whichever workstation
+    /// delivered it: what `pitwatch verify --witness postgres://…` checks the record against.
+    /// Its signature is checked by [`Central::witness_problems`].
+    pub fn witness(&mut self, record_id: &str) -> Result<Option<CheckpointText>, SyncError> {
+        for id in self.holders(record_id)? {
+            if let Some(latest) = self.latest_checkpoint(&id)? {
+                return Ok(Some(latest.text));
+            }
+        }
+        Ok(None)
     }
 
     /// Problems between the record and what the server holds of it: for every chain, the row
@@ -817,6 +1166,13 @@ impl Central {
                 .await?)
         })?;
         let mut problems = Vec::new();
+        for id in self.holders(&record)? {
+            if let Some(problem) = self.latest_checkpoint(&id)?.and_then(|l| l.problem) {
+                problems.push(format!(
+                    "the central server's latest checkpoint of {id} is refused: {problem}"
+                ));
+            }
+        }
         for row in heads {
             let (site, workstation, table): (String, String, String) =
                 (row.get(0), row.get(1), row.get(2));
@@ -903,6 +1259,40 @@ mod tests {
             "postgres://ana:***@db:5432/pit"
         );
         assert_eq!(redact("postgres://ana@db/pit"), "postgres://ana@db/pit");
+        assert_eq!(
+            redact("postgres://ana@db/pit?sslmode=disable&password=secret&x=1"),
+            "postgres://ana@db/pit?sslmode=disable&password=***&x=1"
+        );
+        assert_eq!(
+            redact("postgresql://ana:s%40cret@db:5/pit?password=again"),
+            "postgresql://ana:***@db:5/pit?password=***"
+        );
+        assert_eq!(
+            redact("host=db password=secret user=ana"),
+            "host=db password=*** user=ana"
+        );
+        assert_eq!(
+            redact(r"host=db PASSWORD = 'se cret\' x' user=ana"),
+            "host=db PASSWORD = *** user=ana"
+        );
+        assert_eq!(redact("host=db user=ana"), "host=db user=ana");
+        assert_eq!(redact("host=db mypassword=x"), "host=db mypassword=x");
+        for url in [
+            "postgres://ana:secret@db/pit",
+            "postgres://ana@db/pit?password=secret",
+            "host=db password=secret",
+            "password='secret' host=db",
+        ] {
+            assert!(!redact(url).contains("secret"), "{url}");
+        }
+        assert_eq!(
+            default_role(&"Sky City/pit-3".parse().expect("id")),
+            "pw_sky_city_pit_3"
+        );
+        assert!(check_role_name("pw_sky_pit_3").is_ok());
+        for bad in ["Pw", "pg_x", "pitwatch_workstation", "a\"b", "", "1x"] {
+            assert!(check_role_name(bad).is_err(), "{bad}");
+        }
         assert_eq!(
             ms_between("2026-01-01T00:00:00Z", "2026-01-01T00:00:01.500Z"),
             1500

@@ -86,7 +86,7 @@ impl Central {
                     &[&id.site, &id.workstation],
                 )
                 .await?
-                .map(|r| r.get(0)))
+                .and_then(|r| r.get(0)))
         })
     }
 
@@ -141,6 +141,14 @@ impl Central {
             .zip(counts.iter().copied().chain(std::iter::repeat(0)))
             .chain(std::iter::once((&CHECKPOINTS, checkpoint)))
             .collect();
+        // The checkpoint the mirror is brought to must be signed by the key enrolled for the
+        // workstation (which only the central administrator sets), over the rows the server
+        // holds: a checkpoint signed by any other key is refused, and the mirror stays.
+        if let Some(problem) = self.signature_problem(id, &record, &last)? {
+            return Err(SyncError::Invalid(format!(
+                "the central copy of {id} is refused: {problem}"
+            )));
+        }
         mirror.begin()?;
         match self.pull(id, &mut mirror, &limits) {
             Ok(n) => {

@@ -11,7 +11,15 @@ use std::time::{Duration, Instant};
 
 use pitwatch_store::Store;
 
-use crate::{redact, Central, Outbox, SyncReport};
+use crate::{redact, Central, Outbox, SyncError, SyncReport};
+
+/// Why a round failed: the link (or the local record), or the server's refusal of this
+/// workstation's delivery (not enrolled, another workstation's name, another record), which it
+/// reached and which says why.
+enum Failure {
+    Link(String),
+    Refused(String),
+}
 
 /// The replication state after a round (or a failed attempt).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -71,25 +79,27 @@ impl Replicator {
                 let mut last_ok = Instant::now();
                 let mut last_report = None;
                 while !stopping.load(Ordering::SeqCst) {
-                    let attempt = (|| -> Result<SyncReport, String> {
+                    let attempt = (|| -> Result<SyncReport, Failure> {
                         if store.is_none() {
-                            store = Some(
-                                Store::open_read_only(&db)
-                                    .map_err(|e| format!("cannot read {}: {e}", db.display()))?,
-                            );
+                            store = Some(Store::open_read_only(&db).map_err(|e| {
+                                Failure::Link(format!("cannot read {}: {e}", db.display()))
+                            })?);
                         }
                         if central.as_ref().is_none_or(Central::is_closed) {
                             let mut c = Central::connect(&url)
-                                .map_err(|e| format!("{}: {e}", redact(&url)))?;
-                            c.check_schema().map_err(|e| e.to_string())?;
+                                .map_err(|e| Failure::Link(format!("{}: {e}", redact(&url))))?;
+                            c.check_schema().map_err(|e| Failure::Link(e.to_string()))?;
                             central = Some(c);
                         }
                         let (Some(c), Some(s)) = (central.as_mut(), store.as_ref()) else {
-                            return Err("not connected".into());
+                            return Err(Failure::Link("not connected".into()));
                         };
-                        c.sync_once(s, &mut outbox).map_err(|e| {
-                            central = None;
-                            e.to_string()
+                        c.sync_once(s, &mut outbox).map_err(|e| match e {
+                            SyncError::Refused(_) => Failure::Refused(e.to_string()),
+                            e => {
+                                central = None;
+                                Failure::Link(e.to_string())
+                            }
                         })
                     })();
                     let wait = match attempt {
@@ -105,7 +115,22 @@ impl Replicator {
                             });
                             interval
                         }
-                        Err(error) => {
+                        Err(Failure::Refused(error)) => {
+                            // The server was reached and refused the delivery: said at once, as
+                            // a refusal (every screen shows it), and tried again with backoff.
+                            let mut report = last_report.clone().unwrap_or_default();
+                            report.refused = vec![error.clone()];
+                            status(&ReplicationStatus {
+                                connected: true,
+                                report: Some(report),
+                                error: Some(error),
+                                down_for: None,
+                            });
+                            let wait = backoff;
+                            backoff = (backoff * 2).min(Duration::from_secs(30));
+                            wait
+                        }
+                        Err(Failure::Link(error)) => {
                             status(&ReplicationStatus {
                                 connected: false,
                                 report: last_report.clone(),

@@ -7,8 +7,10 @@ use tokio_postgres::Client;
 use crate::SyncError;
 
 /// Every migration of the central schema, in order: (version, name, SQL).
-pub const MIGRATIONS: &[(u32, &str, &str)] =
-    &[(1, "central", include_str!("../central/0001_central.sql"))];
+pub const MIGRATIONS: &[(u32, &str, &str)] = &[
+    (1, "central", include_str!("../central/0001_central.sql")),
+    (2, "witness", include_str!("../central/0002_witness.sql")),
+];
 
 /// The central schema version this binary writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].0;

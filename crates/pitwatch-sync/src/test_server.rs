@@ -14,15 +14,31 @@ pub fn script() -> PathBuf {
 
 /// A throwaway PostgreSQL cluster, stopped and removed when dropped.
 pub struct PgServer {
-    /// The server's URL (database `postgres`).
+    /// The server's URL (database `postgres`, its superuser `pitwatch`): plaintext on loopback
+    /// (`sslmode=disable`), or for a TLS server `localhost` with `sslmode=verify-full` and
+    /// `sslrootcert=` the throwaway CA.
     pub url: String,
     /// Its folder.
     pub dir: String,
+    /// A TLS server's superuser password (SCRAM; TCP takes nothing else); `None`: trust.
+    pub password: Option<String>,
 }
 
 impl PgServer {
-    /// A new cluster, or `None` (with a message) when PostgreSQL is not installed.
+    /// A new plaintext cluster trusting local connections, or `None` (with a message) when
+    /// PostgreSQL is not installed.
     pub fn start(test: &str) -> Option<PgServer> {
+        PgServer::launch(test, "start")
+    }
+
+    /// A new cluster taking TCP over TLS only (a throwaway CA and a certificate for `localhost`
+    /// made in its folder: `ca.crt`; `other-ca.crt` signed nothing) with SCRAM-SHA-256, or
+    /// `None` (with a message) when PostgreSQL is not installed.
+    pub fn start_tls(test: &str) -> Option<PgServer> {
+        PgServer::launch(test, "start-tls")
+    }
+
+    fn launch(test: &str, how: &str) -> Option<PgServer> {
         let available = Command::new(script())
             .arg("available")
             .output()
@@ -35,7 +51,7 @@ impl PgServer {
             );
             return None;
         }
-        let out = Command::new(script()).arg("start").output().expect("sh");
+        let out = Command::new(script()).arg(how).output().expect("sh");
         assert!(
             out.status.success(),
             "pg-test-server.sh start: {}",
@@ -45,7 +61,35 @@ impl PgServer {
         let mut lines = text.lines();
         let url = lines.next().expect("url").to_owned();
         let dir = lines.next().expect("dir").to_owned();
-        Some(PgServer { url, dir })
+        let password = std::fs::read_to_string(Path::new(&dir).join("password"))
+            .ok()
+            .map(|p| p.trim().to_owned());
+        Some(PgServer { url, dir, password })
+    }
+
+    /// The server's port.
+    pub fn port(&self) -> u16 {
+        std::fs::read_to_string(Path::new(&self.dir).join("port"))
+            .expect("port")
+            .trim()
+            .parse()
+            .expect("a port")
+    }
+
+    /// The superuser's URL over the folder's Unix socket (trusted, plaintext: a local socket).
+    pub fn socket_url(&self) -> String {
+        format!(
+            "postgres://pitwatch@{}:{}/postgres?sslmode=disable",
+            self.dir.replace('/', "%2F"),
+            self.port()
+        )
+    }
+
+    /// The URL of the same server and database as role `role`.
+    pub fn url_as(&self, role: &str) -> String {
+        let (scheme, rest) = self.url.split_once("://").expect("a URL");
+        let (_, host) = rest.split_once('@').expect("a user");
+        format!("{scheme}://{role}@{host}")
     }
 
     /// Stops the server, keeping its data (the link is cut).
@@ -68,14 +112,23 @@ impl PgServer {
 
     /// The URL of another database of the same cluster.
     pub fn database(&self, name: &str) -> String {
-        let (base, _) = self.url.rsplit_once('/').expect("a database in the URL");
-        format!("{base}/{name}")
+        let (url, query) = match self.url.split_once('?') {
+            Some((url, query)) => (url, format!("?{query}")),
+            None => (self.url.as_str(), String::new()),
+        };
+        let (base, _) = url.rsplit_once('/').expect("a database in the URL");
+        format!("{base}/{name}{query}")
     }
 
     /// Runs `sql` with psql on the `postgres` database, asserting it succeeds.
     pub fn psql(&self, sql: &str) {
+        let url = if self.password.is_some() {
+            self.socket_url()
+        } else {
+            self.url.clone()
+        };
         let out = Command::new("psql")
-            .args([&self.url, "-v", "ON_ERROR_STOP=1", "-qc", sql])
+            .args([&url, "-v", "ON_ERROR_STOP=1", "-qc", sql])
             .output()
             .expect("psql");
         assert!(

@@ -27,6 +27,7 @@ const STRONG: &str = "plum kettle orbit 47 lantern";
 /// (supervisor) and `sam` (surveillance).
 struct Pit {
     store: Store,
+    key: SigningKey,
     tables: Vec<(TableRecorder, Planner, Vec<Action>)>,
     now_ms: i64,
     outbox: Outbox,
@@ -34,7 +35,8 @@ struct Pit {
 
 impl Pit {
     fn new(path: &Path, id: &str, names: &[&str], seed: u64) -> Pit {
-        let mut store = Store::open(path, &Sealing::key(SigningKey::generate())).expect("open");
+        let key = SigningKey::generate();
+        let mut store = Store::open(path, &Sealing::key(key.clone())).expect("open");
         let now_ms = 1_796_000_000_000;
         let now = Timestamp::from_unix_millis(now_ms).expect("time");
         store.set_meta("site", "Sky City", now).expect("site");
@@ -68,6 +70,7 @@ impl Pit {
             .collect();
         Pit {
             store,
+            key,
             tables,
             now_ms,
             outbox: Outbox::new(id.parse().expect("id")),
@@ -125,7 +128,18 @@ impl Pit {
         incident.0
     }
 
+    /// Enrols the workstation with its key (again: the same key and role change nothing) and
+    /// ships its record, through the administrator's connection `central`.
     fn sync(&mut self, central: &mut Central) {
+        let id = self.outbox.id.clone();
+        central
+            .enrol(
+                &id,
+                &self.key.public(),
+                &pitwatch_sync::default_role(&id),
+                None,
+            )
+            .expect("enrol");
         let report = central
             .sync_once(&self.store, &mut self.outbox)
             .expect("sync");
@@ -462,4 +476,54 @@ fn the_central_url_comes_from_a_variable_or_an_owner_only_file_never_as_given() 
         central_url(&spec).expect("owner-only"),
         "postgres://ana:secret@db/central"
     );
+}
+
+#[test]
+fn a_checkpoint_not_signed_by_the_enrolled_key_is_refused_on_the_surveillance_view() {
+    let Some(pg) = PgServer::start("a_checkpoint_not_signed_by_the_enrolled_key") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let mut central = Central::connect(&pg.url).expect("connect");
+    central.init().expect("init");
+    let mut north = Pit::new(&dir.path().join("north.db"), "sky/north", &["BAC-1"], 5);
+    let mut rogue = Pit::new(&dir.path().join("rogue.db"), "sky/rogue", &["BAC-2"], 6);
+    north.play(40);
+    rogue.play(40);
+    north.sync(&mut central);
+    // sky/rogue is enrolled with one key, and what arrives under its name is signed with
+    // another (delivered through the administrator's connection: no workstation role could).
+    let id = rogue.outbox.id.clone();
+    central
+        .enrol(
+            &id,
+            &SigningKey::generate().public(),
+            &pitwatch_sync::default_role(&id),
+            None,
+        )
+        .expect("enrol");
+    central
+        .sync_once(&rogue.store, &mut rogue.outbox)
+        .expect("stored: PostgreSQL cannot check Ed25519");
+
+    let view = Surveillance::open(&pg.url, &dir.path().join("mirrors"), "surveillance-1")
+        .expect("the view opens");
+    view.login("sky/north", "sam", STRONG).expect("sam");
+    let pits = view.pits().expect("pits");
+    assert_eq!(pits[0].problem, None, "{:?}", pits[0]);
+    let problem = pits[1].problem.as_deref().expect("refused");
+    assert!(
+        problem.contains("latest checkpoint REFUSED")
+            && problem.contains("not by the key enrolled for its workstation"),
+        "{problem}"
+    );
+    assert_eq!(
+        pits[1].checkpoint, 0,
+        "nothing of it is taken: {:?}",
+        pits[1]
+    );
+    let err = view
+        .replay("sky/rogue", "BAC-2", None)
+        .expect_err("refused");
+    assert!(err.message.contains("not by the key enrolled"), "{err}");
 }
