@@ -219,10 +219,10 @@ fn the_issue_s_hostile_names_notes_and_device_text() {
         );
     }
     let entries = show_entries(&show);
-    let noted: Vec<&String> = entries.iter().filter(|e| e.contains("noted")).collect();
+    let noted: Vec<&String> = entries.iter().filter(|e| e.contains(" note ")).collect();
     assert_eq!(noted.len(), 1, "{show}");
     assert!(noted[0].ends_with(FORGED), "the note is whole in its entry:\n{show}");
-    assert!(!entries.iter().any(|e| e.contains("resolved ") && !e.contains("noted")), "{show}");
+    assert!(!entries.iter().any(|e| e.contains("resolved ") && !e.contains(" note ")), "{show}");
 
     let show = ok("", &["incident", "show", "--db", &db, &device]);
     assert_terminal_safe(&show);
@@ -297,8 +297,15 @@ fn the_issue_s_hostile_names_notes_and_device_text() {
         assert!(text.contains("<U+202E>devlos<U+202C>"), "{pdf}:\n{text}");
         assert!(!text.contains('\u{202e}'));
     }
+    // In the PDF the note's second line stays in its cell, indented: never at the left margin,
+    // where each row's time is.
     let note_pdf = pdftotext(Path::new(&exports[0].0));
-    assert!(note_pdf.contains("Closed: no irregularity"), "{note_pdf}");
+    assert!(note_pdf.contains("Camera 14 reviewed"), "{note_pdf}");
+    let forged = note_pdf
+        .lines()
+        .find(|l| l.contains("2026-12-01T20:00:00.000Z"))
+        .unwrap_or_else(|| panic!("the note's second line is in the PDF:\n{note_pdf}"));
+    assert!(forged.starts_with("      "), "{forged:?}");
 }
 
 fn incident_json_subtitle(path: &str) -> String {
@@ -424,7 +431,7 @@ proptest! {
         prop_assert!(entries.iter().any(|e| e.contains(&terminal(&device_text))), "{}", show);
         if noted.status.success() {
             let shown = terminal(note.trim());
-            let mine: Vec<&String> = entries.iter().filter(|e| e.contains(" noted ")).collect();
+            let mine: Vec<&String> = entries.iter().filter(|e| e.contains(" note ")).collect();
             prop_assert_eq!(mine.len(), 1, "{}", show);
             prop_assert!(mine[0].contains(&shown), "{:?} not in {:?}", shown, mine[0]);
         }
