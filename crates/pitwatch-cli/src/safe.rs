@@ -45,10 +45,7 @@ pub fn continued<'t>(text: &'t str, indent: &str) -> Cow<'t, str> {
     if !text.contains('\n') {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(text.replace(
-        '\n',
-        &format!("\n{indent}{}", untrusted::CONTINUATION),
-    ))
+    Cow::Owned(text.replace('\n', &format!("\n{indent}{}", untrusted::CONTINUATION)))
 }
 
 /// `value` as JSON (one line, or `pretty`) that is safe for a terminal and still valid: serde_json

@@ -109,7 +109,11 @@ fn record(dir: &Path, table: &str, site: &str, device_text: &str) -> String {
         .env("PITWATCH_PASSWORD", STAFF_PW)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     db
 }
 
@@ -171,7 +175,10 @@ fn show_entries(out: &str) -> Vec<String> {
             in_history = true;
             entries.push(line.to_owned());
         } else {
-            assert!(!in_history, "a stray line after the history began: {line:?}");
+            assert!(
+                !in_history,
+                "a stray line after the history began: {line:?}"
+            );
             entries.push(line.to_owned());
         }
     }
@@ -184,11 +191,19 @@ const FORGED: &str =
 #[test]
 fn the_issue_s_hostile_names_notes_and_device_text() {
     let dir = tempfile::tempdir().unwrap();
-    let db = record(dir.path(), "@SUM(9)", "=1+2", "jam \u{202e}devlos\u{202c} ok");
+    let db = record(
+        dir.path(),
+        "@SUM(9)",
+        "=1+2",
+        "jam \u{202e}devlos\u{202c} ok",
+    );
     let incidents = incidents_json(&db);
     let device = id_of(&incidents, "DEVICE_ERROR");
     let result = id_of(&incidents, "RESULT_MISMATCH");
-    let message = incidents.iter().find(|i| i["code"] == "DEVICE_ERROR").unwrap()["message"]
+    let message = incidents
+        .iter()
+        .find(|i| i["code"] == "DEVICE_ERROR")
+        .unwrap()["message"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -207,7 +222,9 @@ fn the_issue_s_hostile_names_notes_and_device_text() {
 
     ok(
         STAFF_PW,
-        &["incident", "note", "--db", &db, "--user", "sam", &result, FORGED],
+        &[
+            "incident", "note", "--db", &db, "--user", "sam", &result, FORGED,
+        ],
     );
     let show = ok("", &["incident", "show", "--db", &db, &result]);
     assert_terminal_safe(&show);
@@ -221,8 +238,16 @@ fn the_issue_s_hostile_names_notes_and_device_text() {
     let entries = show_entries(&show);
     let noted: Vec<&String> = entries.iter().filter(|e| e.contains(" note ")).collect();
     assert_eq!(noted.len(), 1, "{show}");
-    assert!(noted[0].ends_with(FORGED), "the note is whole in its entry:\n{show}");
-    assert!(!entries.iter().any(|e| e.contains("resolved ") && !e.contains(" note ")), "{show}");
+    assert!(
+        noted[0].ends_with(FORGED),
+        "the note is whole in its entry:\n{show}"
+    );
+    assert!(
+        !entries
+            .iter()
+            .any(|e| e.contains("resolved ") && !e.contains(" note ")),
+        "{show}"
+    );
 
     let show = ok("", &["incident", "show", "--db", &db, &device]);
     assert_terminal_safe(&show);
@@ -309,7 +334,8 @@ fn the_issue_s_hostile_names_notes_and_device_text() {
 }
 
 fn incident_json_subtitle(path: &str) -> String {
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     json["subtitle"].as_str().unwrap().to_owned()
 }
 
@@ -318,7 +344,12 @@ fn csv_cells(text: &str) -> Vec<Vec<String>> {
         .has_headers(false)
         .from_reader(text.as_bytes())
         .records()
-        .map(|r| r.expect("the CSV parses").iter().map(str::to_owned).collect())
+        .map(|r| {
+            r.expect("the CSV parses")
+                .iter()
+                .map(str::to_owned)
+                .collect()
+        })
         .collect()
 }
 
@@ -347,16 +378,28 @@ fn spreadsheet_reads_as_written(csv: &Path, cells: &[Vec<String>]) {
         return;
     }
     let work = tempfile::tempdir().unwrap();
-    let profile = format!("-env:UserInstallation=file://{}", work.path().join("profile").display());
+    let profile = format!(
+        "-env:UserInstallation=file://{}",
+        work.path().join("profile").display()
+    );
     let convert = |to: &str, dir: &str| {
         let out = Command::new("soffice")
-            .args(["--headless", "--norestore", &profile, "--infilter=CSV:44,34,76,1"])
+            .args([
+                "--headless",
+                "--norestore",
+                &profile,
+                "--infilter=CSV:44,34,76,1",
+            ])
             .args(["--convert-to", to, "--outdir"])
             .arg(work.path().join(dir))
             .arg(csv)
             .output()
             .expect("soffice runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let name = csv.file_stem().unwrap().to_str().unwrap();
         let ext = if to == "ods" { "ods" } else { "csv" };
         work.path().join(dir).join(format!("{name}.{ext}"))
@@ -369,7 +412,11 @@ fn spreadsheet_reads_as_written(csv: &Path, cells: &[Vec<String>]) {
         .output()
         .expect("unzip runs");
     let content = String::from_utf8(content.stdout).unwrap();
-    assert!(content.contains("<table:table "), "{} did not open as a sheet", csv.display());
+    assert!(
+        content.contains("<table:table "),
+        "{} did not open as a sheet",
+        csv.display()
+    );
     assert!(
         !content.contains("table:formula"),
         "{}: LibreOffice reads a cell as a formula",

@@ -109,7 +109,8 @@ impl Document {
             .quote_style(csv::QuoteStyle::Always)
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
-        let mut rows: Vec<[String; 4]> = vec![["section", "kind", "label", "value"].map(String::from)];
+        let mut rows: Vec<[String; 4]> =
+            vec![["section", "kind", "label", "value"].map(String::from)];
         let mut row = |section: &str, kind: &str, label: &str, value: &str| {
             rows.push([section, kind, label, value].map(String::from));
         };
@@ -159,7 +160,11 @@ impl Document {
         }
         for cells in &rows {
             // Writing strings into memory cannot fail.
-            let _ = writer.write_record(cells.iter().map(|c| untrusted::spreadsheet_cell(c).into_owned()));
+            let _ = writer.write_record(
+                cells
+                    .iter()
+                    .map(|c| untrusted::spreadsheet_cell(c).into_owned()),
+            );
         }
         let bytes = writer.into_inner().unwrap_or_default();
         String::from_utf8(bytes).unwrap_or_default()
@@ -210,7 +215,9 @@ mod tests {
             "{csv}"
         );
         assert!(
-            csv.contains("\"Incident\",\"row\",\"4\",\"seq=4; event=card_drawn 3H, \"\"first\"\"\"\n"),
+            csv.contains(
+                "\"Incident\",\"row\",\"4\",\"seq=4; event=card_drawn 3H, \"\"first\"\"\"\n"
+            ),
             "{csv}"
         );
     }
@@ -226,7 +233,10 @@ mod tests {
         });
         let csv = doc.to_csv();
         assert!(csv.contains("\"\",\"subtitle\",\"\",\"'=1+2\"\n"), "{csv}");
-        assert!(csv.contains("\"Incident\",\"row\",\"'@SUM(9)\",\"table=@SUM(9)\"\n"), "{csv}");
+        assert!(
+            csv.contains("\"Incident\",\"row\",\"'@SUM(9)\",\"table=@SUM(9)\"\n"),
+            "{csv}"
+        );
         let mut reader = csv::Reader::from_reader(csv.as_bytes());
         let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(untrusted::spreadsheet_original(&records[1][3]), "=1+2");

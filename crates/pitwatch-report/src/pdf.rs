@@ -231,7 +231,10 @@ pub fn render_pdf(document: &Document) -> Result<Pdf, RenderError> {
     };
     let mut root: Vec<Element> = Vec::new();
 
-    let mut title = Element::new(Kind::Heading(1, crate::untrusted::visible(&document.title).into_owned()));
+    let mut title = Element::new(Kind::Heading(
+        1,
+        crate::untrusted::visible(&document.title).into_owned(),
+    ));
     layout.lines(
         Style::Bold,
         18.0,
@@ -262,7 +265,10 @@ pub fn render_pdf(document: &Document) -> Result<Pdf, RenderError> {
                 // A heading is not left alone at the foot of a page.
                 layout.room(40.0);
                 layout.y += 12.0;
-                let mut heading = Element::new(Kind::Heading(2, crate::untrusted::visible(text).into_owned()));
+                let mut heading = Element::new(Kind::Heading(
+                    2,
+                    crate::untrusted::visible(text).into_owned(),
+                ));
                 layout.lines(
                     Style::Bold,
                     12.5,
@@ -418,14 +424,16 @@ fn table(
     let header_lines: Vec<Vec<Line>> = columns
         .iter()
         .zip(&col_w)
-        .map(|(title, w)| text::wrap(
+        .map(|(title, w)| {
+            text::wrap(
                 layout.fonts,
                 Style::Bold,
                 title,
                 size,
                 w - 2.0 * pad,
                 text::HANG,
-            ))
+            )
+        })
         .collect();
     let header_height = header_lines.iter().map(Vec::len).max().unwrap_or(1) as f32 * leading;
     // The header row; on a continuation page the same row again, as an artifact (a screen reader
@@ -513,7 +521,9 @@ fn metadata(document: &Document) -> Metadata {
         .creator("Pitwatch".to_owned())
         .language("en".to_owned());
     if !document.author.is_empty() {
-        metadata = metadata.authors(vec![crate::untrusted::visible(&document.author).into_owned()]);
+        metadata = metadata.authors(vec![
+            crate::untrusted::visible(&document.author).into_owned()
+        ]);
     }
     if let Some(at) = document.created {
         use chrono::{Datelike, Timelike};

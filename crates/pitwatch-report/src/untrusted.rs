@@ -63,7 +63,9 @@ pub fn is_format(c: char) -> bool {
 /// tab (C0, DEL, C1), a format character ([`is_format`]), or the line or paragraph separator
 /// (U+2028, U+2029: line breaks the text's own lines would not show).
 pub fn is_hidden(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || is_format(c) || matches!(c, '\u{2028}' | '\u{2029}')
+    (c.is_control() && c != '\n' && c != '\t')
+        || is_format(c)
+        || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// The visible marker for `c`: `<U+202E>` (at least four hexadecimal digits, upper case).
@@ -142,7 +144,10 @@ mod tests {
         );
         assert_eq!(visible("al\u{200b}ice\u{feff}"), "al<U+200B>ice<U+FEFF>");
         assert_eq!(visible("tag\u{e0041}"), "tag<U+E0041>");
-        assert_eq!(visible("a\u{2028}b\u{85}c\u{1b}d"), "a<U+2028>b<U+0085>c<U+001B>d");
+        assert_eq!(
+            visible("a\u{2028}b\u{85}c\u{1b}d"),
+            "a<U+2028>b<U+0085>c<U+001B>d"
+        );
         // Line feeds, tabs, combining marks, astral letters and other scripts are kept.
         let kept = "Mere Tu\u{304}hoe\t王小明\n𝒜 😀 שלום";
         assert_eq!(visible(kept), kept);

@@ -88,7 +88,11 @@ fn expected_cells(doc: &Document) -> Vec<[String; 4]> {
             Block::Paragraph { text } | Block::Verbatim { text } => {
                 rows.push(r(&section, "text", "", text))
             }
-            Block::Table { columns, rows: cells, .. } => {
+            Block::Table {
+                columns,
+                rows: cells,
+                ..
+            } => {
                 for row in cells {
                     let value = columns
                         .iter()
