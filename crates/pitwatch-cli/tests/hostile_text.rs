@@ -339,6 +339,16 @@ fn incident_json_subtitle(path: &str) -> String {
     json["subtitle"].as_str().unwrap().to_owned()
 }
 
+/// Whether a string somewhere in `value` contains `needle`.
+fn holds(value: &serde_json::Value, needle: &str) -> bool {
+    match value {
+        serde_json::Value::String(s) => s.contains(needle),
+        serde_json::Value::Array(items) => items.iter().any(|v| holds(v, needle)),
+        serde_json::Value::Object(map) => map.values().any(|v| holds(v, needle)),
+        _ => false,
+    }
+}
+
 fn csv_cells(text: &str) -> Vec<Vec<String>> {
     csv::ReaderBuilder::new()
         .has_headers(false)
@@ -498,5 +508,35 @@ proptest! {
         let paragraphs: Vec<&str> = doc["blocks"].as_array().unwrap().iter()
             .filter_map(|b| b["text"].as_str()).collect();
         prop_assert!(paragraphs.iter().any(|p| p.contains(&device_text)));
+
+        // The shift (the device's text in its device errors) and the shoe, in every format.
+        for (what, name) in [
+            (vec!["shift", "--from", "2000-01-01T00:00:00Z", "--to", "2100-01-01T00:00:00Z"], "shift"),
+            (vec!["shoe", "--table", "BAC-1", "--shoe", "1"], "shoe"),
+        ] {
+            let (csv, json, pdf) = (
+                dir.path().join(format!("{name}.csv")),
+                dir.path().join(format!("{name}.json")),
+                dir.path().join(format!("{name}.pdf")),
+            );
+            let mut args = vec!["export"];
+            args.extend(what);
+            args.extend([
+                "--user", "sam", "--db", &db, "--csv", csv.to_str().unwrap(),
+                "--json", json.to_str().unwrap(), "--pdf", pdf.to_str().unwrap(),
+            ]);
+            ok(STAFF_PW, &args);
+            let cells = csv_cells(&std::fs::read_to_string(&csv).unwrap());
+            prop_assert!(cells.iter().all(|r| r.len() == 4));
+            prop_assert!(cells.iter().flatten().all(|c| !c.starts_with(['=', '+', '-', '@', '\t', '\r'])));
+            let json: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+            let text = pdftotext(&pdf);
+            prop_assert!(!text.chars().any(untrusted::is_format), "{}: {:?}", name, text);
+            if name == "shift" {
+                prop_assert!(cells.iter().any(|r| untrusted::spreadsheet_original(&r[3]).contains(&device_text)));
+                prop_assert!(holds(&json, &device_text), "the shift's JSON holds the device's text");
+            }
+        }
     }
 }
