@@ -108,7 +108,7 @@ e2e: app tauri-driver
 # Each fuzz target (fuzz/README.md) for FUZZ_SECONDS from its seeds, on a scratch corpus: the
 # targets build and the seeds pass. Needs the nightly toolchain (skipped, saying so, without it);
 # installs cargo-fuzz from crates.io when it is missing.
-FUZZ_TARGETS := angel_eye barcode pitwatch_proto event_file rule_book pit_definition engine blackjack proto_screen
+FUZZ_TARGETS := angel_eye barcode pitwatch_proto event_file rule_book pit_definition engine blackjack proto_screen untrusted_text
 FUZZ_SECONDS ?= 5
 fuzz-smoke:
 	@if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then \

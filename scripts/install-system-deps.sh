@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Pitwatch needs to build, run and test the desktop app, if any
 # is missing. Uses sudo when not root. The list is the one in ../shared/docs/machine-notes.md plus
-# poppler-utils (PDF reports are checked as images) and PostgreSQL (the central record of issue 16:
-# its tests start a throwaway cluster with scripts/pg-test-server.sh; pg_dump/psql restore it;
-# openssl makes the throwaway CA and server certificate of its TLS tests, issue 25).
+# poppler-utils (PDF reports are checked as images), LibreOffice Calc without a GUI (the exported
+# CSVs are opened in a real spreadsheet: no cell may become a formula) and PostgreSQL (the central
+# record of issue 16: its tests start a throwaway cluster with scripts/pg-test-server.sh;
+# pg_dump/psql restore it; openssl makes the throwaway CA and server certificate of its TLS tests,
+# issue 25).
 set -euo pipefail
 
 packages=(
   build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libudev-dev
   xvfb xauth webkit2gtk-driver socat imagemagick x11-apps poppler-utils
-  postgresql postgresql-client openssl
+  postgresql postgresql-client openssl libreoffice-calc-nogui
 )
 
 missing=()

@@ -149,7 +149,7 @@ fn reports_print_the_rounds_a_replay_gives_not_the_derived_table() {
     assert!(honest.contains("banker"), "{honest}");
     assert_eq!(honest, after, "the report does not read the edited table");
     assert!(
-        after.contains("Latest checkpoint,pitwatch-checkpoint:1:"),
+        after.contains(r#""Latest checkpoint","pitwatch-checkpoint:1:"#),
         "{after}"
     );
 }

@@ -309,7 +309,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "load_average_start": load_start,
             "load_average_end": load_end,
         });
-        outln!("{report}");
+        crate::out::json(&report, false);
     }
     let clean = monitor.lost == 0
         && monitor.duplicated == 0

@@ -315,7 +315,7 @@ pub fn run_list(args: ListArgs) -> anyhow::Result<ExitCode> {
     let incidents = store.incidents(&filter)?;
     if args.json {
         for incident in &incidents {
-            outln!("{}", to_json(incident));
+            crate::out::json(&to_json(incident), false);
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -230,7 +230,7 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
         MonitorEvent::Derived { table, derived } => {
             match derived {
                 Derived::Event(event) if all_events => {
-                    outln!("{table:<10} {}", event.to_json_line())
+                    outln!("{table:<10} {}", crate::safe::json(&event, false))
                 }
                 Derived::Frame {
                     accepted: false,
@@ -267,7 +267,7 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                     }
                     Output::Irregularity(i) => {
                         outln!(
-                            "{table:<10} INCIDENT {}: {} [{}] rule {} shoe {} round {} seq {}\n           {}",
+                            "{table:<10} INCIDENT {}: {} [{}] rule {} shoe {} round {} seq {}",
                             incident.map_or_else(|| "?".into(), |id| id.0.to_string()),
                             i.code,
                             i.severity,
@@ -275,8 +275,8 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                             i.shoe,
                             i.round.map_or_else(|| "-".into(), |r| r.to_string()),
                             i.seq,
-                            i.message
                         );
+                        outln!("           {}", i.message);
                     }
                     Output::Shoe(s) => outln!(
                         "{table:<10} shoe {} ended: {} rounds, {} cards{}",

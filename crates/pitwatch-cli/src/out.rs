@@ -2,8 +2,12 @@
 //! went away. A failed write marks stdout closed; later lines are dropped quietly, a long
 //! command (the monitor) sees [`closed`] and stops in order, and `main` exits without an error.
 //! Every line is made safe for a terminal first ([`crate::safe::text`]): device text in it cannot
-//! drive the terminal.
+//! drive the terminal. One `outln!` is one entry: a line break inside it (a note's, a device's
+//! text) is printed as a continuation line, indented under the entry behind
+//! [`pitwatch_report::untrusted::CONTINUATION`] (`↳`), so it cannot pass for an entry of its own.
+//! JSON goes out through [`json`] (serde_json, escaped for the terminal and still valid).
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -16,11 +20,31 @@ pub fn line(args: std::fmt::Arguments<'_>) {
         return;
     }
     let line = args.to_string();
+    write_stdout(&entry(&line));
+}
+
+/// `line` as the CLI prints it: safe for a terminal, and every line break in it followed by the
+/// entry's indentation and the continuation marker.
+pub fn entry(line: &str) -> Cow<'_, str> {
+    let safe = crate::safe::text(line);
+    if !safe.contains('\n') {
+        return safe;
+    }
+    let indent: String = safe.chars().take_while(|&c| c == ' ').collect();
+    Cow::Owned(crate::safe::continued(&safe, &indent).into_owned())
+}
+
+/// Writes `value` to stdout as JSON ([`crate::safe::json`]: one line unless `pretty`).
+pub fn json<T: serde::Serialize + ?Sized>(value: &T, pretty: bool) {
+    write_stdout(&crate::safe::json(value, pretty));
+}
+
+fn write_stdout(text: &str) {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
-    if writeln!(out, "{}", crate::safe::text(&line))
-        .and_then(|()| out.flush())
-        .is_err()
-    {
+    if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
         STDOUT_CLOSED.store(true, Ordering::Relaxed);
     }
 }
@@ -32,7 +56,7 @@ pub fn error_line(args: std::fmt::Arguments<'_>) {
     }
     let line = args.to_string();
     let mut err = std::io::stderr().lock();
-    if writeln!(err, "{}", crate::safe::text(&line)).is_err() {
+    if writeln!(err, "{}", entry(&line)).is_err() {
         STDERR_CLOSED.store(true, Ordering::Relaxed);
     }
 }
@@ -49,4 +73,19 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_break_in_an_entry_is_a_marked_continuation() {
+        assert_eq!(entry("  at  noted  alice  ok"), "  at  noted  alice  ok");
+        assert_eq!(
+            entry("  at  noted  alice  done\n  at  resolved  root  Closed: no irregularity"),
+            "  at  noted  alice  done\n    \u{21b3}   at  resolved  root  Closed: no irregularity"
+        );
+        assert_eq!(entry("a\u{1b}[2J\nb"), "a\\x1b[2J\n  \u{21b3} b");
+    }
 }

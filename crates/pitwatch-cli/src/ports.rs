@@ -19,9 +19,11 @@ pub struct PortsArgs {
 pub fn run(args: PortsArgs) -> anyhow::Result<ExitCode> {
     let ports = list_ports()?;
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&ports)?);
+        crate::out::json(&ports, true);
     } else {
-        outln!("{}", table(&ports).trim_end_matches('\n'));
+        for line in table(&ports).lines() {
+            outln!("{line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

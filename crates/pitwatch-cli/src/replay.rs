@@ -508,7 +508,7 @@ pub(crate) fn write_rejection(
             line["pieces"] = pieces.into();
             line["length"] = total.into();
         }
-        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(crate::safe::json(&line, false).as_bytes())?;
         writeln!(out)
     } else {
         let mut shown = String::new();
@@ -546,7 +546,7 @@ pub(crate) fn write_output(
         if let Some(shuffle) = shuffle {
             line["shuffle"] = shuffle_json(shuffle);
         }
-        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(crate::safe::json(&line, false).as_bytes())?;
         writeln!(out)?;
     } else {
         write_text(output, book, out)?;
@@ -566,7 +566,7 @@ fn write_shuffle(shuffle: &ShoeShuffle, json: bool, out: &mut dyn Write) -> io::
         let mut line = shuffle_json(shuffle);
         line["type"] = "shuffle".into();
         line["shoe"] = shuffle.shoe.into();
-        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(crate::safe::json(&line, false).as_bytes())?;
         writeln!(out)
     } else {
         write_shuffle_text(shuffle, out)
@@ -685,7 +685,7 @@ pub(crate) fn write_text(output: &Output, book: &RuleBook, out: &mut dyn Write) 
             )?;
             writeln!(out, "   rule:     {} {}", book.id(), i.rule)?;
             writeln!(out, "   evidence: seq {}", evidence.join(", "))?;
-            writeln!(out, "   {}", i.message)
+            writeln!(out, "   {}", crate::safe::continued(&i.message, "   "))
         }
         Output::Shoe(s) => writeln!(
             out,

@@ -159,7 +159,7 @@ pub(crate) fn write_output<R: std::borrow::Borrow<RoundRecord>>(
             TableOutput::Shoe(s) => TableOutput::Shoe(*s),
             TableOutput::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c.clone()),
         };
-        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(crate::safe::json(&line, false).as_bytes())?;
         return writeln!(out);
     }
     match output {
@@ -172,7 +172,7 @@ pub(crate) fn write_output<R: std::borrow::Borrow<RoundRecord>>(
             i.shoe,
             i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
             i.seq,
-            i.message,
+            crate::safe::continued(&i.message, ""),
             i.rule,
             i.rule_book
         ),

@@ -151,7 +151,7 @@ pub(crate) fn write_output(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if json {
-        serde_json::to_writer(&mut *out, output)?;
+        out.write_all(crate::safe::json(output, false).as_bytes())?;
         return writeln!(out);
     }
     match output {
@@ -164,7 +164,7 @@ pub(crate) fn write_output(
                 i.severity,
                 i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
                 i.seq,
-                i.message,
+                crate::safe::continued(&i.message, ""),
                 i.rule,
                 i.rule_book
             )?;

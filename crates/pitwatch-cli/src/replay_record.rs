@@ -65,7 +65,7 @@ pub fn run(
                 "problem": (!intact).then(|| verified.problems.join("; ")),
                 "divergences": replayed.divergences,
             });
-            writeln!(out, "{header}")?;
+            writeln!(out, "{}", crate::safe::json(&header, false))?;
         } else {
             writeln!(
                 out,
@@ -90,13 +90,13 @@ pub fn run(
                         "event": step.event.to_json(),
                         "view": step.view.compact_json(),
                     });
-                    writeln!(out, "{line}")?;
+                    writeln!(out, "{}", crate::safe::json(&line, false))?;
                 } else {
                     writeln!(
                         out,
                         "   {:>5}  {}",
                         step.event.seq,
-                        step.event.to_json_line()
+                        crate::safe::json(&step.event, false)
                     )?;
                     writeln!(out, "          {}", step.view.compact_line())?;
                 }
@@ -118,7 +118,7 @@ pub fn run(
                 let mut line = crate::replay::shuffle_json(shuffle);
                 line["type"] = "shuffle".into();
                 line["shoe"] = shoe.into();
-                writeln!(out, "{line}")?;
+                writeln!(out, "{}", crate::safe::json(&line, false))?;
             } else {
                 crate::replay::write_shuffle_text(shuffle, &mut out)?;
             }

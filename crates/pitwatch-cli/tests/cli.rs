@@ -651,8 +651,14 @@ fn export_writes_an_incident_report_as_pdf_csv_and_json() {
         assert!(pdf.contains(expected), "the PDF shows {expected}:\n{pdf}");
     }
     let csv = std::fs::read_to_string(&csv).unwrap();
-    assert!(csv.contains("Incident,field,Code,RESULT_MISMATCH"), "{csv}");
-    assert!(csv.contains("Rule cited,field,Rule,10.1"), "{csv}");
+    assert!(
+        csv.contains(r#""Incident","field","Code","RESULT_MISMATCH""#),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(r#""Rule cited","field","Rule","10.1""#),
+        "{csv}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(json["title"], "Incident 2: RESULT_MISMATCH");

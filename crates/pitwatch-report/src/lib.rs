@@ -9,6 +9,7 @@
 
 mod pdf;
 mod text;
+pub mod untrusted;
 
 use serde::Serialize;
 
@@ -99,14 +100,21 @@ impl Document {
     }
 
     /// The document as CSV: one row per field, paragraph and table row, with the section it is
-    /// in, so a spreadsheet can filter by section.
+    /// in, so a spreadsheet can filter by section. Written by the `csv` crate with every field
+    /// in double quotes, each cell through [`untrusted::spreadsheet_cell`]: a cell starting with
+    /// `=`, `+`, `-`, `@`, a tab, a carriage return or a single quote has one `'` put before it,
+    /// so no cell is a formula; nothing else of the text changes.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("section,kind,label,value\n");
-        let mut section = String::new();
+        let mut writer = csv::WriterBuilder::new()
+            .quote_style(csv::QuoteStyle::Always)
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
+        let mut rows: Vec<[String; 4]> =
+            vec![["section", "kind", "label", "value"].map(String::from)];
         let mut row = |section: &str, kind: &str, label: &str, value: &str| {
-            out.push_str(&[csv(section), csv(kind), csv(label), csv(value)].join(","));
-            out.push('\n');
+            rows.push([section, kind, label, value].map(String::from));
         };
+        let mut section = String::new();
         row("", "title", "", &self.title);
         row("", "subtitle", "", &self.subtitle);
         for block in &self.blocks {
@@ -150,15 +158,16 @@ impl Document {
                 &created.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             );
         }
-        out
-    }
-}
-
-fn csv(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value.to_owned()
+        for cells in &rows {
+            // Writing strings into memory cannot fail.
+            let _ = writer.write_record(
+                cells
+                    .iter()
+                    .map(|c| untrusted::spreadsheet_cell(c).into_owned()),
+            );
+        }
+        let bytes = writer.into_inner().unwrap_or_default();
+        String::from_utf8(bytes).unwrap_or_default()
     }
 }
 
@@ -193,19 +202,44 @@ mod tests {
     }
 
     #[test]
-    fn csv_quotes_what_needs_quoting_and_keeps_sections() {
+    fn csv_quotes_every_field_and_keeps_sections() {
         let csv = sample().to_csv();
         assert!(
-            csv.starts_with("section,kind,label,value\n,title,,Incident 7: BURN_COUNT_MISMATCH\n")
-        );
-        assert!(
-            csv.contains("Incident,field,Rule,\"7.7(b), 7.9\"\n"),
+            csv.starts_with(
+                "\"section\",\"kind\",\"label\",\"value\"\n\"\",\"title\",\"\",\"Incident 7: BURN_COUNT_MISMATCH\"\n"
+            ),
             "{csv}"
         );
         assert!(
-            csv.contains("Incident,row,4,\"seq=4; event=card_drawn 3H, \"\"first\"\"\"\n"),
+            csv.contains("\"Incident\",\"field\",\"Rule\",\"7.7(b), 7.9\"\n"),
             "{csv}"
         );
+        assert!(
+            csv.contains(
+                "\"Incident\",\"row\",\"4\",\"seq=4; event=card_drawn 3H, \"\"first\"\"\"\n"
+            ),
+            "{csv}"
+        );
+    }
+
+    #[test]
+    fn csv_cells_that_could_be_formulas_are_quoted() {
+        let mut doc = sample();
+        doc.subtitle = "=1+2".into();
+        doc.blocks.push(Block::Table {
+            columns: vec!["table".into()],
+            widths: vec![1],
+            rows: vec![vec!["@SUM(9)".into()]],
+        });
+        let csv = doc.to_csv();
+        assert!(csv.contains("\"\",\"subtitle\",\"\",\"'=1+2\"\n"), "{csv}");
+        assert!(
+            csv.contains("\"Incident\",\"row\",\"'@SUM(9)\",\"table=@SUM(9)\"\n"),
+            "{csv}"
+        );
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(untrusted::spreadsheet_original(&records[1][3]), "=1+2");
     }
 
     #[test]

@@ -139,7 +139,7 @@ impl Layout<'_> {
 
     fn draw(&mut self, x: f32, y: f32, size: f32, grey: f32, line: Line, content: Content) {
         self.page().push(Item::Text {
-            x,
+            x: x + line.indent * size,
             y,
             size,
             grey,
@@ -152,7 +152,8 @@ impl Layout<'_> {
         self.page().push(Item::Rule { y, grey });
     }
 
-    /// Wrapped text from the current position, each line a leaf of `parent`.
+    /// Wrapped text from the current position, each line a leaf of `parent`; the lines after a
+    /// line break in the text are indented under the first (verbatim text keeps its own).
     #[allow(clippy::too_many_arguments)] // reason: one call per kind of text, each names them all
     fn lines(
         &mut self,
@@ -165,7 +166,12 @@ impl Layout<'_> {
         parent: &mut Element,
     ) {
         let leading = size * 1.35;
-        for line in text::wrap(self.fonts, style, text, size, width) {
+        let hang = if matches!(style, Style::Mono) {
+            0.0
+        } else {
+            text::HANG
+        };
+        for line in text::wrap(self.fonts, style, text, size, width, hang) {
             self.room(leading);
             self.y += leading;
             let leaf = self.leaf();
@@ -225,7 +231,10 @@ pub fn render_pdf(document: &Document) -> Result<Pdf, RenderError> {
     };
     let mut root: Vec<Element> = Vec::new();
 
-    let mut title = Element::new(Kind::Heading(1, document.title.clone()));
+    let mut title = Element::new(Kind::Heading(
+        1,
+        crate::untrusted::visible(&document.title).into_owned(),
+    ));
     layout.lines(
         Style::Bold,
         18.0,
@@ -256,7 +265,10 @@ pub fn render_pdf(document: &Document) -> Result<Pdf, RenderError> {
                 // A heading is not left alone at the foot of a page.
                 layout.room(40.0);
                 layout.y += 12.0;
-                let mut heading = Element::new(Kind::Heading(2, text.clone()));
+                let mut heading = Element::new(Kind::Heading(
+                    2,
+                    crate::untrusted::visible(text).into_owned(),
+                ));
                 layout.lines(
                     Style::Bold,
                     12.5,
@@ -337,13 +349,21 @@ fn field_rows(layout: &mut Layout<'_>, fields: &[(String, String)]) -> Element {
     let mut table = Element::new(Kind::Table);
     let mut body = Element::new(Kind::Body);
     for (label, value) in fields {
-        let labels = text::wrap(layout.fonts, Style::Bold, label, size, label_w - 8.0);
+        let labels = text::wrap(
+            layout.fonts,
+            Style::Bold,
+            label,
+            size,
+            label_w - 8.0,
+            text::HANG,
+        );
         let values = text::wrap(
             layout.fonts,
             Style::Regular,
             value,
             size,
             CONTENT_W - label_w,
+            text::HANG,
         );
         let lines = labels.len().max(values.len());
         // A value of a few lines stays together; a longer one may continue on the next page.
@@ -404,7 +424,16 @@ fn table(
     let header_lines: Vec<Vec<Line>> = columns
         .iter()
         .zip(&col_w)
-        .map(|(title, w)| text::wrap(layout.fonts, Style::Bold, title, size, w - 2.0 * pad))
+        .map(|(title, w)| {
+            text::wrap(
+                layout.fonts,
+                Style::Bold,
+                title,
+                size,
+                w - 2.0 * pad,
+                text::HANG,
+            )
+        })
         .collect();
     let header_height = header_lines.iter().map(Vec::len).max().unwrap_or(1) as f32 * leading;
     // The header row; on a continuation page the same row again, as an artifact (a screen reader
@@ -449,7 +478,14 @@ fn table(
             .enumerate()
             .map(|(i, w)| {
                 let cell = cells.get(i).map_or("", String::as_str);
-                text::wrap(layout.fonts, Style::Regular, cell, size, w - 2.0 * pad)
+                text::wrap(
+                    layout.fonts,
+                    Style::Regular,
+                    cell,
+                    size,
+                    w - 2.0 * pad,
+                    text::HANG,
+                )
             })
             .collect();
         let height = wrapped.iter().map(Vec::len).max().unwrap_or(1) as f32 * leading + 3.0;
@@ -481,11 +517,13 @@ fn grey(level: f32) -> luma::Color {
 
 fn metadata(document: &Document) -> Metadata {
     let mut metadata = Metadata::new()
-        .title(document.title.clone())
+        .title(crate::untrusted::visible(&document.title).into_owned())
         .creator("Pitwatch".to_owned())
         .language("en".to_owned());
     if !document.author.is_empty() {
-        metadata = metadata.authors(vec![document.author.clone()]);
+        metadata = metadata.authors(vec![
+            crate::untrusted::visible(&document.author).into_owned()
+        ]);
     }
     if let Some(at) = document.created {
         use chrono::{Datelike, Timelike};

@@ -158,6 +158,9 @@ pub(crate) struct Run {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Line {
     pub(crate) runs: Vec<Run>,
+    /// How far the line is drawn to the right of its text's left edge, in ems: a line after a
+    /// line break in the text is indented under the text's first line ([`HANG`]).
+    pub(crate) indent: f32,
 }
 
 impl Line {
@@ -245,19 +248,16 @@ impl Paragraph<'_> {
             current.push(glyph);
         }
         flush(&mut current, &mut runs);
-        Line { runs }
+        Line { runs, indent: 0.0 }
     }
 }
 
-/// Control characters would draw as boxes: a tab is a space, the rest are dropped.
+/// Text as the untrusted-text rule shows it ([`crate::untrusted::visible`]): a tab is a space,
+/// and every other control character, every format character (the bidirectional overrides and
+/// isolates, zero-width characters) and the line separators are drawn as visible markers
+/// (`<U+202E>`), so they can neither reorder nor hide what is around them.
 fn clean(text: &str) -> String {
-    text.chars()
-        .filter_map(|c| match c {
-            '\t' => Some(' '),
-            c if c.is_control() => None,
-            c => Some(c),
-        })
-        .collect()
+    crate::untrusted::visible(&text.replace('\t', " ")).into_owned()
 }
 
 fn shape<'t>(fonts: &Fonts, style: Style, text: &'t str) -> Paragraph<'t> {
@@ -337,14 +337,27 @@ fn break_points(text: &str) -> Vec<usize> {
     points
 }
 
+/// How far the lines after a line break in a text are indented under its first line, in ems, so
+/// that a line of a note can never pass for a new paragraph, field or row.
+pub(crate) const HANG: f32 = 1.5;
+
 /// Splits `text` into lines no wider than `width` points at `size` points, breaking where
 /// Unicode allows (a word longer than a line is broken between characters). Line breaks in the
-/// text are kept; an empty text is one empty line.
-pub(crate) fn wrap(fonts: &Fonts, style: Style, text: &str, size: f32, width: f32) -> Vec<Line> {
-    let limit = width / size;
+/// text are kept, the lines after each indented by `hang` ems; an empty text is one empty line.
+pub(crate) fn wrap(
+    fonts: &Fonts,
+    style: Style,
+    text: &str,
+    size: f32,
+    width: f32,
+    hang: f32,
+) -> Vec<Line> {
     let text = clean_keep_newlines(text);
     let mut lines = Vec::new();
-    for paragraph in text.split('\n') {
+    for (n, paragraph) in text.split('\n').enumerate() {
+        let indent = if n == 0 { 0.0 } else { hang };
+        let limit = (width / size - indent).max(1.0);
+        let first = lines.len();
         let shaped = shape(fonts, style, paragraph);
         let visible = |from: usize, to: usize| {
             let trimmed = from + paragraph[from..to].trim_end().len();
@@ -398,6 +411,9 @@ pub(crate) fn wrap(fonts: &Fonts, style: Style, text: &str, size: f32, width: f3
             }
         }
         lines.push(shaped.line(start..paragraph.len(), style));
+        for line in &mut lines[first..] {
+            line.indent = indent;
+        }
     }
     lines
 }
@@ -479,7 +495,7 @@ mod tests {
     fn wrapping_respects_the_width_and_keeps_every_word() {
         let fonts = fonts();
         let text = "Mere Tūhoe noted: Kua tirohia te kāmera 14, the burn had too few cards.";
-        let lines = wrap(fonts, Style::Regular, text, 10.0, 120.0);
+        let lines = wrap(fonts, Style::Regular, text, 10.0, 120.0, HANG);
         assert!(lines.len() > 2, "{}", lines.len());
         for line in &lines {
             assert!(line.width(10.0) <= 120.0, "{:?}", line.text());
@@ -492,7 +508,7 @@ mod tests {
     fn chinese_breaks_between_ideographs_and_measures_as_drawn() {
         let fonts = fonts();
         let text = "監控已檢查".repeat(8);
-        let lines = wrap(fonts, Style::Regular, &text, 10.0, 100.0);
+        let lines = wrap(fonts, Style::Regular, &text, 10.0, 100.0, HANG);
         assert!(lines.len() >= 4, "{}", lines.len());
         for line in &lines {
             let width = line.width(10.0);
@@ -507,7 +523,7 @@ mod tests {
     fn a_word_wider_than_the_line_is_broken_between_characters() {
         let fonts = fonts();
         let hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
-        let lines = wrap(fonts, Style::Mono, hash, 10.0, 60.0);
+        let lines = wrap(fonts, Style::Mono, hash, 10.0, 60.0, 0.0);
         assert!(lines.len() > 5);
         for line in &lines {
             assert!(line.width(10.0) <= 60.0);
@@ -516,10 +532,19 @@ mod tests {
     }
 
     #[test]
-    fn line_breaks_are_kept_and_control_characters_dropped() {
+    fn line_breaks_are_kept_indented_and_hidden_characters_shown() {
         let fonts = fonts();
-        let lines = wrap(fonts, Style::Regular, "a\tb\u{7}\n\nc", 10.0, 500.0);
+        let lines = wrap(
+            fonts,
+            Style::Regular,
+            "a\tb\u{7}\r\n\nc\u{202e}d",
+            10.0,
+            500.0,
+            HANG,
+        );
         let texts: Vec<String> = lines.iter().map(Line::text).collect();
-        assert_eq!(texts, ["a b", "", "c"]);
+        assert_eq!(texts, ["a b<U+0007>", "", "c<U+202E>d"]);
+        let indents: Vec<f32> = lines.iter().map(|l| l.indent).collect();
+        assert_eq!(indents, [0.0, HANG, HANG]);
     }
 }
