@@ -16,8 +16,8 @@ APP := $(TARGET_DIR)/debug/pitwatch-desktop
 XVFB := xvfb-run -a -s "-screen 0 1440x900x24"
 
 .PHONY: help deps system-deps tauri-driver ui-deps ui run app test fmt clippy rust-test desktop-test \
-        ui-check ui-test e2e bindings screenshot fuzz-smoke \
-        check check-clippy check-ui
+        ui-check ui-test e2e e2e-bins bindings screenshot fuzz-smoke \
+        check check-clippy check-rust check-ui
 
 help:
 	@echo "make run    install what is missing, build, and open Pitwatch on the demo pit"
@@ -31,9 +31,10 @@ deps: system-deps tauri-driver ui-deps
 system-deps:
 	@scripts/install-system-deps.sh
 
+# A small WebDriver proxy: a debug build compiles in about half the time and is fast enough.
 tauri-driver:
 	@command -v tauri-driver >/dev/null 2>&1 || [ -x "$$HOME/.cargo/bin/tauri-driver" ] || \
-		$(CARGO) install tauri-driver --locked --version 2.1.0
+		$(CARGO) install tauri-driver --locked --version 2.1.0 --debug
 
 ui-deps: ui/node_modules/.package-lock.json
 
@@ -63,13 +64,13 @@ screenshot: system-deps app
 
 ## ---- checking --------------------------------------------------------------------------------
 
-test: deps ui fmt clippy rust-test desktop-test ui-check ui-test fuzz-smoke e2e
+test: deps ui fmt clippy rust-test ui-check ui-test fuzz-smoke e2e
 	@echo "make test: all checks passed"
 
 # The inner loop, beside `make test`: what a change most often breaks, without installing anything,
 # building the desktop shell (WebKitGTK), the end-to-end test or fuzzing. Rust tests are the default
 # members (the shell is not one), which include the tidy test (tests/tests/tidy.rs).
-check: fmt check-clippy rust-test check-ui
+check: fmt check-clippy check-rust check-ui
 	@echo "make check: passed (make test runs everything)"
 
 check-clippy:
@@ -87,10 +88,19 @@ fmt:
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-rust-test:
+# Every crate's tests in one invocation, the desktop shell's included, so Cargo unifies features
+# once and builds each crate once: a separate `-p pitwatch-desktop` or `-p pitwatch-cli` build
+# resolves other features and compiles Tauri, SQLite and our crates again (minutes on CI). The
+# shell's tests need the UI built (Tauri embeds ui/dist), and this build also makes the app and
+# the CLI (`CARGO_BIN_EXE_…`) that `make e2e` drives.
+rust-test: ui
+	$(CARGO) test --workspace --no-fail-fast
+
+# The default members only: the core and the CLI, without the desktop shell (no WebKitGTK).
+check-rust:
 	$(CARGO) test --no-fail-fast
 
-desktop-test:
+desktop-test: ui
 	$(CARGO) test -p pitwatch-desktop
 
 ui-check: ui-deps
@@ -99,9 +109,14 @@ ui-check: ui-deps
 ui-test: ui-deps
 	cd ui && $(NPM) test
 
-e2e: app tauri-driver
-	# The CLI too: a test holds the database's write lock with `pitwatch import`.
-	$(CARGO) build -p pitwatch-cli
+# The app and the CLI (a test holds the database's write lock with `pitwatch import`) as the
+# workspace's test build makes them (see rust-test): after `make rust-test` this builds nothing.
+# They are the same code `make app` builds; only Tauri's `test` feature (a dev-dependency of the
+# shell, for its mock runtime) is switched on besides.
+e2e-bins: ui
+	$(CARGO) test --workspace --no-run
+
+e2e: e2e-bins tauri-driver
 	# A hard limit: a stuck WebDriver session must fail the run, not hold CI for its whole budget.
 	PITWATCH_APP=$(APP) timeout --kill-after=10 900 $(XVFB) node --test --test-reporter=spec tests/e2e/
 
@@ -110,17 +125,21 @@ e2e: app tauri-driver
 # installs cargo-fuzz from crates.io when it is missing.
 FUZZ_TARGETS := angel_eye barcode pitwatch_proto event_file rule_book pit_definition engine blackjack proto_screen untrusted_text
 FUZZ_SECONDS ?= 5
+# The smoke run builds without optimisation (debug assertions and the address sanitizer stay on):
+# a few seconds per target need no speed, and an unoptimised build of every target compiles
+# faster. Long runs (fuzz/README.md) use `cargo fuzz run` directly, optimised.
+FUZZ_BUILD ?= --dev
 fuzz-smoke:
 	@if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then \
 		echo "fuzz-smoke: SKIPPED: no nightly toolchain (rustup toolchain install nightly)"; \
 		exit 0; \
 	fi; \
 	command -v cargo-fuzz >/dev/null 2>&1 || [ -x "$$HOME/.cargo/bin/cargo-fuzz" ] || \
-		$(CARGO) install cargo-fuzz --locked; \
-	cd fuzz && $(CARGO) +nightly fuzz build && \
+		$(CARGO) install cargo-fuzz --locked --debug; \
+	cd fuzz && $(CARGO) +nightly fuzz build $(FUZZ_BUILD) && \
 	for t in $(FUZZ_TARGETS); do \
 		scratch=$$(mktemp -d) && \
-		$(CARGO) +nightly fuzz run $$t $$scratch seeds/$$t -- -max_total_time=$(FUZZ_SECONDS) \
+		$(CARGO) +nightly fuzz run $(FUZZ_BUILD) $$t $$scratch seeds/$$t -- -max_total_time=$(FUZZ_SECONDS) \
 			-rss_limit_mb=2048 -print_final_stats=0 2>&1 | grep -E "^#[0-9]+ +DONE|ERROR|panicked|SUMMARY" ; \
 		status=$${PIPESTATUS[0]}; rm -rf $$scratch; \
 		if [ $$status -ne 0 ]; then echo "fuzz-smoke: $$t FAILED"; exit 1; fi; \
