@@ -30,6 +30,10 @@ pub enum Fault {
     /// A step of preparing the cards before loading them, which the book requires (Pontoon
     /// 6.4), not logged: raised at the shoe's load, outside any round (its `round` is 0).
     ShuffleStepSkipped,
+    /// Every hand settled without the dealer (bust, surrendered), a box insured, and the dealer
+    /// takes no second card: the insurance is left unsettled. Needs insurance offered and taken
+    /// (`Config::insurance_every`).
+    InsuranceUnsettled,
 }
 
 impl Fault {
@@ -42,6 +46,7 @@ impl Fault {
         Fault::RoundAfterCuttingCard,
         Fault::ForeignCard,
         Fault::ShuffleStepSkipped,
+        Fault::InsuranceUnsettled,
     ];
 
     /// Its name on the command line.
@@ -54,13 +59,14 @@ impl Fault {
             Fault::RoundAfterCuttingCard => "round_after_cutting_card",
             Fault::ForeignCard => "foreign_card",
             Fault::ShuffleStepSkipped => "shuffle_step_skipped",
+            Fault::InsuranceUnsettled => "insurance_unsettled",
         }
     }
 
     /// The code the engine should raise for it.
     pub const fn code(self) -> IrregularityCode {
         match self {
-            Fault::DealerDrawsOnStand | Fault::DealerStandsShort => {
+            Fault::DealerDrawsOnStand | Fault::DealerStandsShort | Fault::InsuranceUnsettled => {
                 IrregularityCode::DealerDrawWrong
             }
             Fault::CardToEmptyBox => IrregularityCode::CardToFinishedHand,
@@ -72,12 +78,23 @@ impl Fault {
         }
     }
 
-    /// Whether the fault can happen under `book` (a standard shoe holds every card).
+    /// Whether the fault can happen under `book` whatever the players choose (a standard shoe
+    /// holds every card). An unsettled insurance needs a box that took insurance too: see
+    /// [`Fault::can_show`].
     pub fn applies(self, book: &Book) -> bool {
         match self {
             Fault::ForeignCard => book.shoe.composition.kind == DeckKind::Spanish48,
             Fault::ShuffleStepSkipped => !book.shuffle_steps.is_empty(),
+            Fault::InsuranceUnsettled => false,
             _ => true,
+        }
+    }
+
+    /// Whether the fault can show in a stream dealt under `book` with `config`.
+    pub fn can_show(self, book: &Book, config: &Config) -> bool {
+        match self {
+            Fault::InsuranceUnsettled => book.insurance && config.insurance_every > 0,
+            _ => self.applies(book),
         }
     }
 }
@@ -112,6 +129,11 @@ pub struct Config {
     pub report_stands: bool,
     /// Faults to inject, each at a round (counted over the stream from 1): (fault, round).
     pub faults: Vec<(Fault, u32)>,
+    /// When the dealer's first card is an ace and the book offers insurance, each box takes it
+    /// with a chance of one in this many (0: never). Drawn from a generator of its own, so the
+    /// rest of the stream is the same whatever this is, but for the decisions and, where only
+    /// insurance is open, the dealer's second card.
+    pub insurance_every: u32,
 }
 
 impl Default for Config {
@@ -123,6 +145,7 @@ impl Default for Config {
             declare_boxes: true,
             report_stands: true,
             faults: Vec::new(),
+            insurance_every: 0,
         }
     }
 }
@@ -146,6 +169,19 @@ pub struct Expected {
     pub pays: f64,
 }
 
+/// What one box's insurance should pay, by the dealer's reckoning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectedInsurance {
+    /// The shoe.
+    pub shoe: u32,
+    /// The round within the shoe.
+    pub round: u32,
+    /// The box.
+    pub box_number: u8,
+    /// 2 (to 1) when the dealer's first two cards are a blackjack, else -1.
+    pub pays: f64,
+}
+
 /// Where a fault went in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Injected {
@@ -164,6 +200,8 @@ pub struct Dealt {
     pub events: Vec<TableEvent>,
     /// Every hand's expected result, for the rounds dealt without a fault.
     pub expected: Vec<Expected>,
+    /// Every insurance wager's expected result, for the rounds dealt without a fault.
+    pub insurance: Vec<ExpectedInsurance>,
     /// Where each fault went in.
     pub injected: Vec<Injected>,
     /// Rounds dealt.
@@ -227,6 +265,8 @@ struct Dealer<'a> {
     book: &'a Book,
     config: &'a Config,
     rng: Rng,
+    /// The boxes' insurance choices (apart, so the main stream does not depend on them).
+    side: Rng,
     out: Dealt,
     shoe: Vec<Card>,
     next: usize,
@@ -603,6 +643,16 @@ impl Dealer<'_> {
             self.card_to(Target::Box(boxes[i]), 2, seconds[i]);
             hands[i][0].cards.push(seconds[i]);
         }
+        // Insurance is offered on the dealer's ace, before the boxes play.
+        let mut insured = Vec::new();
+        if self.book.insurance && self.config.insurance_every > 0 && up.rank == Rank::Ace {
+            for &b in &boxes {
+                if self.side.next() % u64::from(self.config.insurance_every) == 0 {
+                    self.decide(b, 0, Action::Insurance);
+                    insured.push(b);
+                }
+            }
+        }
         for (i, &b) in boxes.iter().enumerate() {
             let mut box_hands = std::mem::take(&mut hands[i]);
             self.play_box(b, &mut box_hands, up);
@@ -614,7 +664,16 @@ impl Dealer<'_> {
         }
         let mut dealer = vec![up];
         let all_settled = hands.iter().flatten().all(|h| self.settled(h));
-        if !all_settled || self.book.dealer_plays_when_all_settled {
+        if all_settled && !self.book.dealer_plays_when_all_settled && !insured.is_empty() {
+            // Only insurance is open: the second card settles it, and the dealer takes no more.
+            if fault == Some(Fault::InsuranceUnsettled) {
+                manifested = true;
+            } else {
+                let c = self.draw()?;
+                self.card_to(Target::Dealer, 2, c);
+                dealer.push(c);
+            }
+        } else if !all_settled || self.book.dealer_plays_when_all_settled {
             loop {
                 let c = self.draw()?;
                 self.card_to(Target::Dealer, dealer.len() + 1, c);
@@ -654,6 +713,15 @@ impl Dealer<'_> {
                     });
                 }
             }
+            let blackjack = dealer.len() == 2 && points(&dealer).0 == 21;
+            for &b in &insured {
+                self.out.insurance.push(ExpectedInsurance {
+                    shoe: self.shoe_no,
+                    round: self.round_in_shoe,
+                    box_number: b,
+                    pays: if blackjack { 2.0 } else { -1.0 },
+                });
+            }
         }
         Some(())
     }
@@ -667,6 +735,7 @@ pub fn deal(book: &Book, config: &Config) -> Dealt {
         book,
         config,
         rng: Rng(config.seed),
+        side: Rng(config.seed ^ 0x1A5E_5EED_0000_0001),
         out: Dealt::default(),
         shoe: Vec::new(),
         next: 0,
@@ -680,7 +749,8 @@ pub fn deal(book: &Book, config: &Config) -> Dealt {
         config.faults.iter().find_map(|&(f, at)| {
             let done = dealer.out.injected.iter().any(|i| i.fault == f);
             // A skipped step goes into a shoe's load, not a round (below).
-            let due = !done && at <= round && f.applies(book) && f != Fault::ShuffleStepSkipped;
+            let due =
+                !done && at <= round && f.can_show(book, config) && f != Fault::ShuffleStepSkipped;
             (due && (f == Fault::RoundAfterCuttingCard) == after_cut).then_some(f)
         })
     };

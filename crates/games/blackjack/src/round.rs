@@ -351,6 +351,33 @@ impl Rounds {
             .all(|b| b.hands().iter().all(|h| self.settled(h)))
     }
 
+    /// What the dealer's hand still owes the round's wagers. A hand that needs the dealer keeps
+    /// them playing to the book's total; when every hand is settled without the dealer but a box
+    /// took insurance, the dealer's second card alone settles it (no hole card: it is the card
+    /// that shows a dealer blackjack), so the dealer takes that one card and no more.
+    fn dealer_owes(&self) -> Owes {
+        if !self.all_settled() || self.book.dealer_plays_when_all_settled {
+            Owes::Play
+        } else if self.dealer.len() < 2 && self.any_insured() {
+            Owes::SecondCard
+        } else {
+            Owes::Nothing
+        }
+    }
+
+    fn any_insured(&self) -> bool {
+        self.boxes.iter().any(|b| Self::in_play(b) && b.insurance)
+    }
+
+    /// The boxes in play that took insurance, in order.
+    fn insured(&self) -> Vec<u8> {
+        self.boxes
+            .iter()
+            .filter(|b| Self::in_play(b) && b.insurance)
+            .map(|b| b.number)
+            .collect()
+    }
+
     fn all_finished(&self) -> bool {
         self.boxes
             .iter()
@@ -665,20 +692,24 @@ impl Rounds {
                     self.stage = Stage::Dealer;
                 }
                 if !self.dealer_flagged {
-                    let wrong = if self.all_settled() && !self.book.dealer_plays_when_all_settled {
-                        Some(
+                    let wrong = match self.dealer_owes() {
+                        Owes::Nothing if !self.any_insured() => Some(
                             "when every box was already settled, so the dealer takes no further card"
                                 .to_owned(),
-                        )
-                    } else {
-                        match (self.dealer_must_draw(), self.dealer.total()) {
+                        ),
+                        Owes::Nothing => Some(
+                            "when every box was already settled and the second card had settled the insurance, so the dealer takes no further card"
+                                .to_owned(),
+                        ),
+                        Owes::SecondCard => None,
+                        Owes::Play => match (self.dealer_must_draw(), self.dealer.total()) {
                             (Some(false), Some(t)) => Some(format!(
                                 "on {}{}, where the book says stand",
                                 if t.soft { "soft " } else { "" },
                                 t.value
                             )),
                             _ => None,
-                        }
+                        },
                     };
                     if let Some(why) = wrong {
                         self.dealer_flagged = true;
@@ -1093,6 +1124,17 @@ impl Rounds {
     }
 }
 
+/// What the dealer's hand still owes a round's wagers ([`Rounds::dealer_owes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owes {
+    /// Nothing: every wager is settled (or the dealer's cards have settled what was open).
+    Nothing,
+    /// Only insurance is open: the dealer's second card settles it.
+    SecondCard,
+    /// A hand needs the dealer's total: the dealer plays to the book.
+    Play,
+}
+
 /// A round's cards and numbers, for its record.
 struct RoundData<'a> {
     shoe: u32,
@@ -1225,7 +1267,7 @@ impl RoundGame for Rounds {
         self.active
             && self.stage != Stage::Initial
             && self.all_finished()
-            && ((self.all_settled() && !self.book.dealer_plays_when_all_settled)
+            && (self.dealer_owes() == Owes::Nothing
                 || self.dealer_done()
                 || self.dealer.total().is_some_and(|t| t.value > 21))
     }
@@ -1253,16 +1295,35 @@ impl RoundGame for Rounds {
                     if self.stage == Stage::Play {
                         self.stand_before(self.boxes.len(), 0, last, found);
                     }
-                    let owed = !self.all_settled() || self.book.dealer_plays_when_all_settled;
-                    if owed && self.dealer_must_draw() == Some(true) {
-                        let t = self.dealer.total().map_or(0, |t| t.value);
-                        found.flag_cited(
-                            Code::DealerDrawWrong,
-                            "DEALER_DRAW_WRONG/stood",
-                            last,
-                            vec![last],
-                            format!("The dealer stood on {t} with {} card(s), where the book says draw.", self.dealer.len()),
-                        );
+                    match self.dealer_owes() {
+                        Owes::Play if self.dealer_must_draw() == Some(true) => {
+                            let t = self.dealer.total().map_or(0, |t| t.value);
+                            found.flag_cited(
+                                Code::DealerDrawWrong,
+                                "DEALER_DRAW_WRONG/stood",
+                                last,
+                                vec![last],
+                                format!("The dealer stood on {t} with {} card(s), where the book says draw.", self.dealer.len()),
+                            );
+                        }
+                        // Every hand settled, but an insurance wager left open: one finding for
+                        // the round, naming every box whose insurance was never settled.
+                        Owes::SecondCard => {
+                            let boxes = self
+                                .insured()
+                                .iter()
+                                .map(|n| format!("Box {n}"))
+                                .collect::<Vec<_>>()
+                                .join(", ");
+                            found.flag_cited(
+                                Code::DealerDrawWrong,
+                                "DEALER_DRAW_WRONG/stood",
+                                last,
+                                vec![last],
+                                format!("The dealer stood with {} card(s) while insurance was open ({boxes}): the dealer's second card settles it, so the round ended with that wager unsettled.", self.dealer.len()),
+                            );
+                        }
+                        _ => {}
                     }
                 }
             }

@@ -67,6 +67,25 @@ fn check_outcomes(book: &Book, dealt: &Dealt, outputs: &[Output]) {
         assert_eq!(hand.outcome, Some(e.outcome), "{at}: outcome");
         assert_eq!(hand.pays, Some(e.pays), "{at}: pays");
     }
+    for e in &dealt.insurance {
+        let at = format!(
+            "{} round {}.{} box {} insurance",
+            book.id, e.shoe, e.round, e.box_number
+        );
+        let round = rounds
+            .iter()
+            .find(|r| r.shoe == e.shoe && r.round == e.round)
+            .unwrap_or_else(|| panic!("{at}: no round"));
+        assert!(round.complete, "{at}: round incomplete");
+        let pays = round
+            .boxes
+            .iter()
+            .find(|b| b.number == e.box_number)
+            .and_then(|b| b.side_bets.iter().find(|s| s.bet == "insurance"))
+            .unwrap_or_else(|| panic!("{at}: not on record"))
+            .pays;
+        assert_eq!(pays, Some(e.pays), "{at}: pays");
+    }
 }
 
 #[test]
@@ -99,6 +118,49 @@ fn honest_play_is_never_flagged_and_every_hand_is_settled_as_the_dealer_reckons(
             }
         }
     }
+}
+
+#[test]
+fn honest_insurance_is_settled_by_the_dealers_second_card_and_never_flagged() {
+    // Boxes take insurance on every other ace: some rounds leave only insurance open (every hand
+    // bust: likeliest with one box), where the dealer takes the second card alone; the others
+    // play on as usual.
+    let book = Book::nz_blackjack();
+    assert!(book.insurance, "the NZ book offers insurance");
+    let (mut insured, mut only_insurance, mut won) = (0, 0, 0);
+    for seed in 1..=24 {
+        let config = Config {
+            seed,
+            shoes: 2,
+            boxes: if seed % 2 == 0 { 1 } else { 7 },
+            insurance_every: 2,
+            ..Config::default()
+        };
+        let dealt = deal(&book, &config);
+        let outputs = replay(&book, &dealt.events);
+        let flagged = irregularities(&outputs);
+        assert!(flagged.is_empty(), "seed {seed}: {flagged:#?}");
+        check_outcomes(&book, &dealt, &outputs);
+        insured += dealt.insurance.len();
+        won += dealt.insurance.iter().filter(|e| e.pays > 0.0).count();
+        for r in rounds(&outputs) {
+            let insured_here = r
+                .boxes
+                .iter()
+                .any(|b| b.side_bets.iter().any(|s| s.bet == "insurance"));
+            let all_bust = r
+                .boxes
+                .iter()
+                .all(|b| b.hands.iter().all(|h| h.total.is_some_and(|t| t > 21)));
+            if insured_here && all_bust {
+                assert_eq!(r.dealer.len(), 2, "seed {seed} round {}", r.round);
+                only_insurance += 1;
+            }
+        }
+    }
+    assert!(insured > 50, "{insured} insurance wagers");
+    assert!(won > 0, "no insurance won");
+    assert!(only_insurance > 0, "no round with only insurance open");
 }
 
 #[test]
@@ -147,14 +209,21 @@ fn the_honest_simulation_covers_the_rules_it_should() {
 #[test]
 fn each_injected_fault_is_found_at_its_round_and_nowhere_else() {
     for book in books() {
-        for &fault in Fault::ALL.iter().filter(|f| f.applies(&book)) {
+        for &fault in Fault::ALL {
             for seed in 1..=10 {
+                // Only insurance left open needs every hand bust: likeliest with one box.
+                let rare = fault == Fault::InsuranceUnsettled;
                 let config = Config {
                     seed,
-                    shoes: 2,
+                    shoes: if rare { 6 } else { 2 },
+                    boxes: if rare { 1 } else { 7 },
                     faults: vec![(fault, 4 + seed as u32)],
+                    insurance_every: if rare { 1 } else { 2 },
                     ..Config::default()
                 };
+                if !fault.can_show(&book, &config) {
+                    continue;
+                }
                 let dealt = deal(&book, &config);
                 assert_eq!(
                     dealt.injected.len(),
