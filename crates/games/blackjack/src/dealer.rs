@@ -630,18 +630,17 @@ impl Dealer<'_> {
         }
         let up = self.draw()?;
         self.card_to(Target::Dealer, 1, up);
-        let mut seconds = Vec::with_capacity(boxes.len());
-        for _ in &boxes {
-            seconds.push(self.draw()?);
-        }
         let mut order: Vec<usize> = (0..boxes.len()).collect();
         if fault == Some(Fault::OutOfOrder) && boxes.len() >= 2 {
             order.swap(0, 1);
             manifested = true;
         }
+        // Each card is reported as it leaves the shoe, so it is drawn when it is dealt: the
+        // cutting card, coming out between two of them, is reported between them too.
         for i in order {
-            self.card_to(Target::Box(boxes[i]), 2, seconds[i]);
-            hands[i][0].cards.push(seconds[i]);
+            let c = self.draw()?;
+            self.card_to(Target::Box(boxes[i]), 2, c);
+            hands[i][0].cards.push(c);
         }
         // Insurance is offered on the dealer's ace, before the boxes play.
         let mut insured = Vec::new();

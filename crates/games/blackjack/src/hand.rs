@@ -40,13 +40,15 @@ impl Cards {
         }
     }
 
-    /// Removes and returns the last card.
+    /// Removes and returns the last card. Its slot is cleared, so two hands holding the same
+    /// cards are equal whatever they held before (a split hand and the same hand resumed from a
+    /// carry, which keeps only the cards held).
     pub fn pop(&mut self) -> Option<Option<Card>> {
         if self.len == 0 {
             return None;
         }
         self.len -= 1;
-        Some(self.cards[usize::from(self.len)])
+        Some(std::mem::take(&mut self.cards[usize::from(self.len)]))
     }
 
     /// How many cards.
