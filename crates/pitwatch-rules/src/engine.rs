@@ -31,6 +31,7 @@ use pitwatch_model::{
 
 use crate::book::{BurnPolicy, EndOfShoePolicy, RuleBook};
 use crate::drawing::{DrawingTable, NextCard};
+use crate::game::burn;
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 use crate::shuffler::{Limits, ShufflerWatch};
@@ -1155,16 +1156,7 @@ impl Engine {
                         first_seq: seq,
                     };
                     if face_up == Some(false) {
-                        self.flag(
-                            Code::BurnMissing,
-                            None,
-                            seq,
-                            &[seq],
-                            "The burn's first card was drawn face down; 7.7(a) requires it face \
-                             up so its value sets the burn count. Confirm the count with the \
-                             dealer."
-                                .to_owned(),
-                        );
+                        self.flag(Code::BurnMissing, None, seq, &[seq], burn::face_down());
                     }
                     true
                 }
@@ -1287,10 +1279,7 @@ impl Engine {
                     None,
                     seq,
                     &[seq],
-                    "\"No more bets\" was called for the first round of the shoe without the burn's \
-                     first card drawn face up (7.7(a)). Stop, and have the dealer burn as the rules \
-                     require before the next round."
-                        .to_owned(),
+                    burn::missing_at_bets(),
                 );
                 self.shoe.burn = Burn::Done {
                     expected: None,
@@ -1349,15 +1338,7 @@ impl Engine {
     }
 
     fn flag_burn_missing(&mut self, seq: u64) {
-        self.flag(
-            Code::BurnMissing,
-            None,
-            seq,
-            &[seq],
-            "Dealing began without the burn's first card drawn face up (7.7(a)). Stop, and have \
-             the dealer burn as the rules require before the next round."
-                .to_owned(),
-        );
+        self.flag(Code::BurnMissing, None, seq, &[seq], burn::missing());
     }
 
     fn flag_burn_count(&mut self, seq: u64, first_seq: u64, expected: u32, seen: u32, how: &str) {
@@ -1370,14 +1351,7 @@ impl Engine {
             None,
             seq,
             &[first_seq, seq],
-            format!(
-                "The burn had {how} cards: {seen} burned where the first card requires {expected} \
-                 (10, J, Q, K count 10; ace {}). Record it; the shoe continues.",
-                match self.book.burn() {
-                    BurnPolicy::FirstCardValue { ace } => ace,
-                    _ => 1,
-                }
-            ),
+            burn::count_message(self.book.burn(), expected, seen, how),
         );
     }
 

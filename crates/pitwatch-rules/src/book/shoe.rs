@@ -656,6 +656,7 @@ impl ShoeBook {
             cut_min_from_either_end_decks: cut_decks,
             cutting_card_min_from_back: min_from_back,
             cutting_card_at_most_half_from_back: half,
+            burn: self.burn,
             cite,
         }
     }

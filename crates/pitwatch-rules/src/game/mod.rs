@@ -22,12 +22,16 @@ use pitwatch_model::{
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::book::BurnPolicy;
 use crate::irregularity::{CodeSet, Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, ShoeSummary};
 use crate::shuffler::{Limits, ShufflerFinding, ShufflerWatch};
-use crate::view::Phase;
+use crate::view::{BurnView, Phase};
 
+pub(crate) mod burn;
 mod carry;
+
+use burn::{BurnFinding, BurnState};
 
 pub use carry::TableCarry;
 
@@ -221,6 +225,8 @@ pub struct ShoeRules {
     pub cutting_card_min_from_back: Option<u32>,
     /// The cutting card no more than half way in from the back (Pontoon 7.6).
     pub cutting_card_at_most_half_from_back: bool,
+    /// The burn at the start of each shoe (`None` when the book has no `[burn]`).
+    pub burn: BurnPolicy,
     /// `[cite]` key → rule.
     pub cite: Vec<(String, String)>,
 }
@@ -284,6 +290,9 @@ pub struct GameTableView<V, R> {
     pub cards_left: Option<u32>,
     /// Whether the cutting card has come out.
     pub cutting_card_out: bool,
+    /// The burn in the current shoe, when the book has one (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burn: Option<BurnView>,
     /// The round in progress.
     pub round: Option<V>,
     /// Rounds recorded in this shoe.
@@ -320,6 +329,8 @@ struct ShoeState {
     /// Cards since the last "no more bets", and whether one was seen in this shoe.
     cards_since_bets: u32,
     bets_seen: bool,
+    /// The burn at the shoe's start, if its book has one.
+    burn: BurnState,
 }
 
 /// A counting shuffler's deck check as the open protocol's `SHUFFLE_DONE` carries it on the
@@ -415,6 +426,7 @@ impl<G: RoundGame> Table<G> {
                 placing: false,
                 cards_since_bets: 0,
                 bets_seen: false,
+                burn: BurnState::NONE,
             },
             rules,
             game,
@@ -544,11 +556,17 @@ impl<G: RoundGame> Table<G> {
                 self.close_round(seq, false);
                 self.unshuffled = Some((Unshuffled::Replaced, seq));
                 self.shoe.replaced = true;
+                self.shoe.burn.stop();
             }
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
                 // "No more bets" comes between rounds: a round still open is over.
                 self.close_round(seq, false);
+                if self.shoe.burn.pending() {
+                    let mut found = Vec::new();
+                    self.shoe.burn.bets_closed(seq, &mut found);
+                    self.flag_burn(seq, found);
+                }
                 if let Some(cut) = self.shoe.end_at_bets.take() {
                     self.shoe.ended.get_or_insert(cut);
                 }
@@ -585,8 +603,14 @@ impl<G: RoundGame> Table<G> {
                 }
             }
             EventKind::ShuffleStep { step } => self.shuffler.step(seq, *step),
-            EventKind::BurnCounted { .. }
-            | EventKind::ResultDeclared { .. }
+            EventKind::BurnCounted { count } => {
+                if self.shoe_open {
+                    let mut found = Vec::new();
+                    self.shoe.burn.counted(seq, *count, &mut found);
+                    self.flag_burn(seq, found);
+                }
+            }
+            EventKind::ResultDeclared { .. }
             | EventKind::LockChanged { .. }
             | EventKind::TableStateChanged { .. }
             | EventKind::ShufflerCounters { .. } => {}
@@ -618,6 +642,7 @@ impl<G: RoundGame> Table<G> {
         }
         self.close_round(self.last_seq.unwrap_or(0), true);
         self.shoe.partial = true;
+        self.shoe.burn.stop();
         self.unshuffled = None;
     }
 
@@ -633,6 +658,10 @@ impl<G: RoundGame> Table<G> {
             Phase::ShoeEnded
         } else if self.shoe.partial {
             Phase::Joining
+        } else if self.shoe.burn.view().status == crate::view::BurnStatus::AwaitingFirst {
+            Phase::AwaitingBurn
+        } else if self.shoe.burn.pending() {
+            Phase::Burning
         } else if self.shoe.cutting_card_out {
             Phase::LastRound
         } else {
@@ -649,6 +678,7 @@ impl<G: RoundGame> Table<G> {
             cards_dealt: self.shoe.cards,
             cards_left: self.cards_left(),
             cutting_card_out: self.shoe.cutting_card_out,
+            burn: self.shoe.burn.in_book().then(|| self.shoe.burn.view()),
             round: self.round.and_then(|_| self.game.round_view()),
             rounds_completed: self.shoe.rounds,
             last_round: self.game.last_round(),
@@ -701,6 +731,7 @@ impl<G: RoundGame> Table<G> {
             placing: false,
             cards_since_bets: 0,
             bets_seen: false,
+            burn: BurnState::start(self.rules.burn, seq, partial),
         };
     }
 
@@ -893,7 +924,21 @@ impl<G: RoundGame> Table<G> {
         self.shoe.cards += 1;
         self.shoe.cards_since_bets += 1;
         // Where the card went decides the round it belongs to before any finding about it.
-        let placed = target.is_some() && self.game.is_round_event(&event.kind);
+        let mut placed = target.is_some() && self.game.is_round_event(&event.kind);
+        if self.shoe.burn.pending() {
+            let face_up = match &event.kind {
+                EventKind::CardDrawn { face_up, .. } => *face_up,
+                _ => None,
+            };
+            let mut found = Vec::new();
+            let burned = self
+                .shoe
+                .burn
+                .card(seq, card, target, face_up, placed, &mut found);
+            self.flag_burn(seq, found);
+            // A burn card is counted against the shoe and given to no round.
+            placed &= !burned;
+        }
         self.shoe.placing = placed;
         if placed {
             self.enter_round(event);
@@ -1059,6 +1104,23 @@ impl<G: RoundGame> Table<G> {
             self.shoe.partial,
         );
         self.out.push_back(TableOutput::Irregularity(irregularity));
+    }
+
+    /// Outputs what the burn found, at once (the burn belongs to no round).
+    fn flag_burn(&mut self, seq: u64, found: Vec<BurnFinding>) {
+        for (code, evidence, message) in found {
+            let irregularity = self.irregularity(
+                code,
+                code.as_str(),
+                seq,
+                evidence,
+                message,
+                self.shoe_no,
+                None,
+                self.shoe.partial,
+            );
+            self.out.push_back(TableOutput::Irregularity(irregularity));
+        }
     }
 
     fn flag_now(&mut self, code: Code, cite: &str, seq: u64, message: String) {
