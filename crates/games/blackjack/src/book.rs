@@ -7,13 +7,15 @@ use std::fmt;
 use pitwatch_model::{ShoeComposition, ShuffleStep};
 use pitwatch_rules::book::{
     BurnSection, CutSection, CuttingCardSection, Need, ShoeBookData, ShoeNeeds, ShoeSection,
+    ShuffleSection,
 };
 use pitwatch_rules::{BurnPolicy, IrregularityCode, ShoeRules};
 use serde::Deserialize;
 
 /// What Blackjack and Pontoon take of the shared shoe sections ([`pitwatch_rules::book::shoe`]):
 /// the shoe, a cut and a cutting card when the book limits them, and a burn when it has one (the
-/// shared table follows it). Their table follows no end-of-shoe policy of a book's (the cutting
+/// shared table follows it), and `[shuffle]`, optional, for the shuffle analysis every game's
+/// shoes get. Their table follows no end-of-shoe policy of a book's (the cutting
 /// card ends the shoe after its round, 7.1).
 const SHOE: ShoeNeeds = ShoeNeeds {
     shoe_section: "shoe",
@@ -22,7 +24,7 @@ const SHOE: ShoeNeeds = ShoeNeeds {
     cutting_card: Need::Optional,
     burn: Need::Optional,
     end_of_shoe: Need::Refused,
-    shuffle: Need::Refused,
+    shuffle: Need::Optional,
 };
 
 const NZ_BLACKJACK: &str = include_str!("../rulebooks/nz-blackjack.toml");
@@ -132,6 +134,10 @@ pub struct BookData {
     /// NZ books).
     #[serde(default)]
     pub burn: Option<BurnSection>,
+    /// `[shuffle]`, shared and optional: how each shoe's order is compared with the table's
+    /// previous shoes (the defaults when absent).
+    #[serde(default)]
+    pub shuffle: Option<ShuffleSection>,
     /// `[play]`.
     pub play: PlaySection,
     /// `[bonus]`: Pontoon's bonuses, paid at once.
@@ -287,6 +293,10 @@ pub const CODES: &[IrregularityCode] = &[
     IrregularityCode::OrderDisclosed,
 ];
 
+/// Codes a table can raise that a book may leave uncited (they came later than the books): the
+/// shuffle analysis's `SHUFFLE_SUSPECT`.
+pub const OPTIONAL_CODES: &[IrregularityCode] = &[IrregularityCode::ShuffleSuspect];
+
 /// The codes the burn raises, which a book with a `[burn]` must cite (and one without may not).
 pub const BURN_CODES: &[IrregularityCode] = &[
     IrregularityCode::BurnMissing,
@@ -420,6 +430,7 @@ impl Book {
             cut: data.cut.clone(),
             cutting_card: data.cutting_card.clone(),
             burn: data.burn.clone(),
+            shuffle: data.shuffle.clone(),
             ..ShoeBookData::default()
         };
         shoe_book.unknown_keys(&SHOE, &mut p);
@@ -473,7 +484,11 @@ impl Book {
         for (key, rule) in &data.cite {
             let code = key.split('/').next().unwrap_or(key);
             match code.parse::<IrregularityCode>() {
-                Ok(c) if CODES.contains(&c) || burn_codes.contains(&c) => {
+                Ok(c)
+                    if CODES.contains(&c)
+                        || burn_codes.contains(&c)
+                        || OPTIONAL_CODES.contains(&c) =>
+                {
                     if key.contains('/') && !QUALIFIED.contains(&key.as_str()) {
                         p.push(format!(
                             "[cite]: unknown qualified citation {key:?} (known: {})",

@@ -657,6 +657,7 @@ impl ShoeBook {
             cutting_card_min_from_back: min_from_back,
             cutting_card_at_most_half_from_back: half,
             burn: self.burn,
+            shuffle_check: self.shuffle_check,
             cite,
         }
     }

@@ -22,7 +22,7 @@ use pitwatch_model::{
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::book::BurnPolicy;
+use crate::book::{BurnPolicy, ShuffleCheck};
 use crate::irregularity::{CodeSet, Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, ShoeSummary};
 use crate::shuffler::{Limits, ShufflerFinding, ShufflerWatch};
@@ -227,11 +227,22 @@ pub struct ShoeRules {
     pub cutting_card_at_most_half_from_back: bool,
     /// The burn at the start of each shoe (`None` when the book has no `[burn]`).
     pub burn: BurnPolicy,
+    /// How each shoe's order is compared with the table's previous shoes (`[shuffle]`, its
+    /// defaults when the book has none), for the shuffle analysis every game's shoes get.
+    pub shuffle_check: ShuffleCheck,
     /// `[cite]` key → rule.
     pub cite: Vec<(String, String)>,
 }
 
 impl ShoeRules {
+    /// The rule the book cites for `key` itself, if it cites one (no fallback).
+    pub fn cited(&self, key: &str) -> Option<&str> {
+        self.cite
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, r)| r.as_str())
+    }
+
     /// The rule to cite for `key` (`CODE` or `CODE/qualifier`, falling back to `CODE`; a
     /// device-integrity finding, `ORDER_DISCLOSED`, to the book's `DEVICE_ERROR` rule).
     pub fn cite(&self, key: &str) -> &str {
