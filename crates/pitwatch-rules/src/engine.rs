@@ -31,11 +31,11 @@ use pitwatch_model::{
 
 use crate::book::{BurnPolicy, EndOfShoePolicy, RuleBook};
 use crate::drawing::{DrawingTable, NextCard};
-use crate::game::burn;
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::side::{BySide, Hand, Side};
+use crate::table::burn;
 use crate::view::{BurnStatus, BurnView, LastCoup, NextCardView, Phase, RoundView, TableView};
 
 /// Where the burn stands in the current shoe.
@@ -558,7 +558,7 @@ impl Engine {
                 *decks,
                 *cards,
                 *shuffler,
-                crate::game::DeckCheck::of(event).problem(),
+                crate::table::DeckCheck::of(event).problem(),
             ),
             EventKind::DeckChecked { .. } => {
                 // Cards went into the shuffler with no start seen: judged for their steps now.
@@ -2801,6 +2801,35 @@ impl Engine {
     }
 }
 
+impl crate::Game for Engine {
+    type Output = Output;
+    type View = crate::TableView;
+
+    fn game(&self) -> &'static str {
+        "baccarat"
+    }
+
+    fn handle_event(&mut self, event: &TableEvent) {
+        crate::Engine::handle_event(self, event);
+    }
+
+    fn poll_output(&mut self) -> Option<Output> {
+        crate::Engine::poll_output(self)
+    }
+
+    fn finish(&mut self) {
+        crate::Engine::finish(self);
+    }
+
+    fn interrupt(&mut self) {
+        crate::Engine::interrupt(self);
+    }
+
+    fn view(&self) -> crate::TableView {
+        crate::Engine::view(self)
+    }
+}
+
 /// The position the rules give the next card, when they name one.
 fn expected_position(next: NextCard) -> Option<(Side, u8)> {
     match next {
@@ -2829,7 +2858,7 @@ pub fn replay<'a>(
     book: &RuleBook,
     events: impl IntoIterator<Item = &'a TableEvent>,
 ) -> Vec<Output> {
-    crate::game::run_stream(Engine::new(book.clone()), events)
+    crate::seam::run_stream(Engine::new(book.clone()), events)
 }
 
 #[cfg(test)]

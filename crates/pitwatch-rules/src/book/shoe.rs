@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use pitwatch_model::{DeckKind, Rank, ShoeComposition, ShuffleStep, ShufflerKind};
 use serde::Deserialize;
 
-use crate::game::ShoeRules;
+use crate::table::ShoeRules;
 
 /// `[shoe]`: decks and shuffler.
 #[derive(Debug, Clone, Default, Deserialize)]
