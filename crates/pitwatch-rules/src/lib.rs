@@ -1,4 +1,5 @@
-//! The Pitwatch rules engine: Baccarat, and the game seam every other game runs on ([`game`]).
+//! The Pitwatch rules engine: Baccarat, the game seam ([`seam`]) and the shared shoe tracker
+//! every other game runs on ([`table`]).
 //!
 //! - [`RuleBook`]: a jurisdiction's rules as data (TOML), checked on loading; `nz-baccarat`,
 //!   `nz-baccarat-continuous` and `macau-baccarat` are built in.
@@ -14,11 +15,12 @@ pub mod book;
 pub mod drawing;
 pub mod engine;
 pub mod enumerate;
-pub mod game;
 pub mod irregularity;
 pub mod record;
+pub mod seam;
 pub mod shuffler;
 pub mod side;
+pub mod table;
 pub mod view;
 
 pub use book::{
@@ -27,13 +29,11 @@ pub use book::{
 };
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};
-pub use game::{
-    run_stream, Finding, Findings, Game, GameTableView, RoundGame, ShoeRules, Table, TableCarry,
-    TableOutput,
-};
 pub use irregularity::{CodeSet, Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
+pub use seam::{run_stream, Finding, Findings, Game, RoundGame};
 pub use side::{BySide, Hand, Side};
+pub use table::{GameTableView, ShoeRules, Table, TableCarry, TableOutput};
 pub use view::{
     BurnStatus, BurnView, CompactTableView, LastCoup, LastRoundBrief, NextCardView, Phase,
     RoundView, TableView,

@@ -31,7 +31,7 @@ use pitwatch_model::{Card, ShoeComposition};
 use serde::Serialize;
 
 pub use stats::poisson_upper_tail;
-pub use watch::{orders_from_events, Order, ShoeShuffle, ShuffleWatch};
+pub use watch::{orders_from_events, Order, ShoeShuffle, ShuffleBook, ShuffleWatch};
 
 /// How the analysis judges a shoe: the rule book's `[shuffle]` settings.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

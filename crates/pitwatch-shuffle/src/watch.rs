@@ -20,8 +20,10 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use pitwatch_model::{Card, EventKind, ShoeComposition, TableEvent};
-use pitwatch_rules::{CodeSet, Irregularity, IrregularityCode, RuleBook, Severity};
+use pitwatch_model::{Card, EventKind, ShoeComposition, ShufflerKind, TableEvent};
+use pitwatch_rules::{
+    CodeSet, Irregularity, IrregularityCode, RuleBook, Severity, ShoeRules, ShuffleCheck,
+};
 use serde::Serialize;
 
 use crate::{analyse, Analysis, Settings, Verdict};
@@ -79,9 +81,12 @@ impl ShoeShuffle {
     }
 }
 
-/// What the watch needs of the rule book.
+/// What the watch needs of the rule book, whatever the game: its id, the rule it cites for
+/// `SHUFFLE_SUSPECT`, the default shoe and its `[shuffle]` settings (the shared shoe section's),
+/// and whether its tables deal shoes to compare (a continuous shuffler deals none). Baccarat's
+/// [`RuleBook`] gives it, and so does every other game's [`ShoeRules`] (the shared table's).
 #[derive(Debug, Clone)]
-struct Book {
+pub struct ShuffleBook {
     id: String,
     rule: String,
     composition: ShoeComposition,
@@ -89,10 +94,51 @@ struct Book {
     enabled: bool,
 }
 
+impl ShuffleBook {
+    fn new(id: &str, rule: &str, composition: ShoeComposition, check: ShuffleCheck) -> Self {
+        ShuffleBook {
+            id: id.to_owned(),
+            rule: if rule.is_empty() {
+                "no rule cited by this rule book".to_owned()
+            } else {
+                rule.to_owned()
+            },
+            composition,
+            settings: Settings {
+                alarm_p_value: check.alarm_p_value,
+                weak_p_value: check.weak_p_value,
+                previous_shoes: check.previous_shoes,
+            },
+            enabled: true,
+        }
+    }
+}
+
+impl From<&RuleBook> for ShuffleBook {
+    fn from(book: &RuleBook) -> ShuffleBook {
+        let rule = book.cite(IrregularityCode::ShuffleSuspect);
+        ShuffleBook {
+            enabled: book.can_raise(IrregularityCode::ShuffleSuspect),
+            ..ShuffleBook::new(book.id(), rule, book.composition(), book.shuffle_check())
+        }
+    }
+}
+
+impl From<&ShoeRules> for ShuffleBook {
+    fn from(rules: &ShoeRules) -> ShuffleBook {
+        let code = IrregularityCode::ShuffleSuspect.as_str();
+        let rule = rules.cited(code).unwrap_or_default();
+        ShuffleBook {
+            enabled: rules.shuffler != ShufflerKind::Continuous,
+            ..ShuffleBook::new(&rules.book_id, rule, rules.composition, rules.shuffle_check)
+        }
+    }
+}
+
 /// Follows one table's stream; see the module documentation.
 #[derive(Debug, Clone)]
 pub struct ShuffleWatch {
-    book: Book,
+    book: ShuffleBook,
     /// The shoe being dealt (0 before the first).
     shoe: u32,
     /// Cards of the shoe being dealt.
@@ -102,26 +148,11 @@ pub struct ShuffleWatch {
 }
 
 impl ShuffleWatch {
-    /// A watch for a table dealt under `book`, with no history (the table's first shoe).
-    pub fn new(book: &RuleBook) -> ShuffleWatch {
-        let check = book.shuffle_check();
-        let rule = book.cite(IrregularityCode::ShuffleSuspect);
+    /// A watch for a table dealt under `book` (Baccarat's [`RuleBook`], or any game's
+    /// [`ShoeRules`]), with no history (the table's first shoe).
+    pub fn new(book: impl Into<ShuffleBook>) -> ShuffleWatch {
         ShuffleWatch {
-            book: Book {
-                id: book.id().to_owned(),
-                rule: if rule.is_empty() {
-                    "no rule cited by this rule book".to_owned()
-                } else {
-                    rule.to_owned()
-                },
-                composition: book.composition(),
-                settings: Settings {
-                    alarm_p_value: check.alarm_p_value,
-                    weak_p_value: check.weak_p_value,
-                    previous_shoes: check.previous_shoes,
-                },
-                enabled: book.can_raise(IrregularityCode::ShuffleSuspect),
-            },
+            book: book.into(),
             shoe: 0,
             cards: Vec::new(),
             history: VecDeque::new(),
@@ -137,7 +168,11 @@ impl ShuffleWatch {
     /// A watch resumed at the start of shoe `shoe` (the events from its start will be observed),
     /// with the orders of the shoes before it (`previous`: (shoe, order), any order, only the
     /// last `previous_shoes` before `shoe` kept).
-    pub fn resume(book: &RuleBook, shoe: u32, mut previous: Vec<(u32, Order)>) -> ShuffleWatch {
+    pub fn resume(
+        book: impl Into<ShuffleBook>,
+        shoe: u32,
+        mut previous: Vec<(u32, Order)>,
+    ) -> ShuffleWatch {
         let mut watch = ShuffleWatch::new(book);
         watch.shoe = shoe;
         previous.retain(|(s, _)| *s < shoe && *s > 0);

@@ -6,22 +6,25 @@ use std::fmt;
 
 use pitwatch_model::{ShoeComposition, ShuffleStep};
 use pitwatch_rules::book::{
-    CutSection, CuttingCardSection, Need, ShoeBookData, ShoeNeeds, ShoeSection,
+    BurnSection, CutSection, CuttingCardSection, Need, ShoeBookData, ShoeNeeds, ShoeSection,
+    ShuffleSection,
 };
-use pitwatch_rules::{IrregularityCode, ShoeRules};
+use pitwatch_rules::{BurnPolicy, IrregularityCode, ShoeRules};
 use serde::Deserialize;
 
 /// What Blackjack and Pontoon take of the shared shoe sections ([`pitwatch_rules::book::shoe`]):
-/// the shoe, and a cut and a cutting card when the book limits them. Their table follows no burn
-/// and no end-of-shoe policy of a book's (the cutting card ends the shoe after its round, 7.1).
+/// the shoe, a cut and a cutting card when the book limits them, and a burn when it has one (the
+/// shared table follows it), and `[shuffle]`, optional, for the shuffle analysis every game's
+/// shoes get. Their table follows no end-of-shoe policy of a book's (the cutting
+/// card ends the shoe after its round, 7.1).
 const SHOE: ShoeNeeds = ShoeNeeds {
     shoe_section: "shoe",
     no_continuous: None,
     cut: Need::Optional,
     cutting_card: Need::Optional,
-    burn: Need::Refused,
+    burn: Need::Optional,
     end_of_shoe: Need::Refused,
-    shuffle: Need::Refused,
+    shuffle: Need::Optional,
 };
 
 const NZ_BLACKJACK: &str = include_str!("../rulebooks/nz-blackjack.toml");
@@ -127,6 +130,14 @@ pub struct BookData {
     /// `at_most_half_from_back` (Pontoon 7.6).
     #[serde(default)]
     pub cutting_card: Option<CuttingCardSection>,
+    /// `[burn]`, shared: the burn at the start of each shoe, when the house burns (none in the
+    /// NZ books).
+    #[serde(default)]
+    pub burn: Option<BurnSection>,
+    /// `[shuffle]`, shared and optional: how each shoe's order is compared with the table's
+    /// previous shoes (the defaults when absent).
+    #[serde(default)]
+    pub shuffle: Option<ShuffleSection>,
     /// `[play]`.
     pub play: PlaySection,
     /// `[bonus]`: Pontoon's bonuses, paid at once.
@@ -282,6 +293,16 @@ pub const CODES: &[IrregularityCode] = &[
     IrregularityCode::OrderDisclosed,
 ];
 
+/// Codes a table can raise that a book may leave uncited (they came later than the books): the
+/// shuffle analysis's `SHUFFLE_SUSPECT`.
+pub const OPTIONAL_CODES: &[IrregularityCode] = &[IrregularityCode::ShuffleSuspect];
+
+/// The codes the burn raises, which a book with a `[burn]` must cite (and one without may not).
+pub const BURN_CODES: &[IrregularityCode] = &[
+    IrregularityCode::BurnMissing,
+    IrregularityCode::BurnCountMismatch,
+];
+
 /// Qualified citations a book may give: (`[cite]` key, what it is for).
 pub const QUALIFIED: &[&str] = &[
     "NOT_SHUFFLED/past_end",
@@ -408,6 +429,8 @@ impl Book {
             shoe: Some(data.shoe.clone()),
             cut: data.cut.clone(),
             cutting_card: data.cutting_card.clone(),
+            burn: data.burn.clone(),
+            shuffle: data.shuffle.clone(),
             ..ShoeBookData::default()
         };
         shoe_book.unknown_keys(&SHOE, &mut p);
@@ -451,11 +474,21 @@ impl Book {
                 p.push("[super_sevens]: min_decks exceeds the shoe's max_decks".to_owned());
             }
         }
+        // A book with a burn raises its codes too, and must cite them.
+        let burn_codes: &[IrregularityCode] = if checked.burn == BurnPolicy::None {
+            &[]
+        } else {
+            BURN_CODES
+        };
         let mut cite = Vec::new();
         for (key, rule) in &data.cite {
             let code = key.split('/').next().unwrap_or(key);
             match code.parse::<IrregularityCode>() {
-                Ok(c) if CODES.contains(&c) => {
+                Ok(c)
+                    if CODES.contains(&c)
+                        || burn_codes.contains(&c)
+                        || OPTIONAL_CODES.contains(&c) =>
+                {
                     if key.contains('/') && !QUALIFIED.contains(&key.as_str()) {
                         p.push(format!(
                             "[cite]: unknown qualified citation {key:?} (known: {})",
@@ -471,7 +504,7 @@ impl Book {
             }
             cite.push((key.clone(), rule.clone()));
         }
-        for code in CODES {
+        for code in CODES.iter().chain(burn_codes) {
             // ORDER_DISCLOSED came later: a book without it cites its DEVICE_ERROR rule.
             if *code != IrregularityCode::OrderDisclosed && !data.cite.contains_key(code.as_str()) {
                 p.push(format!("[cite]: missing the rule to cite for {code}"));

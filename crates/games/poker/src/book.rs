@@ -5,13 +5,14 @@
 use std::collections::BTreeMap;
 
 use pitwatch_model::MisdealReason;
-use pitwatch_rules::book::{Need, ShoeBookData, ShoeNeeds, ShoeSection};
+use pitwatch_rules::book::{Need, ShoeBookData, ShoeNeeds, ShoeSection, ShuffleSection};
 use pitwatch_rules::{IrregularityCode, ShoeRules};
 use serde::Deserialize;
 
 /// What poker takes of the shared shoe sections ([`pitwatch_rules::book::shoe`]): its one deck,
 /// written `[deck]`, shuffled before every hand, so no continuous shuffler, cut, cutting card,
-/// burn or end of shoe.
+/// burn or end of shoe; and `[shuffle]`, optional, for the shuffle analysis every game's decks
+/// get (each hand's order compared with the hands before it).
 const DECK: ShoeNeeds = ShoeNeeds {
     shoe_section: "deck",
     no_continuous: Some("a poker deck is shuffled before every hand"),
@@ -19,7 +20,7 @@ const DECK: ShoeNeeds = ShoeNeeds {
     cutting_card: Need::Refused,
     burn: Need::Refused,
     end_of_shoe: Need::Refused,
-    shuffle: Need::Refused,
+    shuffle: Need::Optional,
 };
 
 const NZ_POKER: &str = include_str!("../rulebooks/nz-poker.toml");
@@ -41,6 +42,10 @@ pub const CODES: &[IrregularityCode] = &[
     IrregularityCode::ShuffleCountMismatch,
     IrregularityCode::DeviceError,
 ];
+
+/// Codes a poker table can raise that a book may leave uncited (they came later than the books):
+/// the shuffle analysis's `SHUFFLE_SUSPECT`.
+pub const OPTIONAL_CODES: &[IrregularityCode] = &[IrregularityCode::ShuffleSuspect];
 
 /// Qualified citations a book may give besides one per misdeal reason (`MISDEAL/a` … `MISDEAL/l`).
 pub const QUALIFIED: &[&str] = &["NOT_SHUFFLED/past_end", "NOT_SHUFFLED/replaced"];
@@ -118,6 +123,10 @@ pub struct BookData {
     /// `[deck]`: the shared shoe section (`decks`, `deck_kind`, `shuffler`; checked by the rules
     /// crate), for the one deck a hand is dealt from.
     pub deck: ShoeSection,
+    /// `[shuffle]`, shared and optional: how each hand's order is compared with the hands before
+    /// it (the defaults when absent).
+    #[serde(default)]
+    pub shuffle: Option<ShuffleSection>,
     /// `[action]`.
     pub action: ActionSection,
     /// `[play]`.
@@ -295,6 +304,7 @@ impl Book {
         }
         let deck = ShoeBookData {
             shoe: Some(data.deck.clone()),
+            shuffle: data.shuffle.clone(),
             ..ShoeBookData::default()
         };
         deck.unknown_keys(&DECK, &mut p);
@@ -344,7 +354,7 @@ impl Book {
         for (key, rule) in &data.cite {
             let code = key.split('/').next().unwrap_or(key);
             match code.parse::<IrregularityCode>() {
-                Ok(c) if CODES.contains(&c) => {
+                Ok(c) if CODES.contains(&c) || OPTIONAL_CODES.contains(&c) => {
                     if key.contains('/')
                         && !QUALIFIED.contains(&key.as_str())
                         && !reason_keys.contains(&key.as_str())

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use pitwatch_model::{DeckKind, Rank, ShoeComposition, ShuffleStep, ShufflerKind};
 use serde::Deserialize;
 
-use crate::game::ShoeRules;
+use crate::table::ShoeRules;
 
 /// `[shoe]`: decks and shuffler.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -656,6 +656,8 @@ impl ShoeBook {
             cut_min_from_either_end_decks: cut_decks,
             cutting_card_min_from_back: min_from_back,
             cutting_card_at_most_half_from_back: half,
+            burn: self.burn,
+            shuffle_check: self.shuffle_check,
             cite,
         }
     }

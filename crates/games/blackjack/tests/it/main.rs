@@ -3,6 +3,7 @@
 
 mod arbitrary;
 mod books;
+mod burn;
 mod carry;
 mod fixtures;
 mod hole_card;

@@ -10,7 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{RoundGame, ShoeRules, Table, Unshuffled};
+use super::{ShoeRules, Table, Unshuffled};
+use crate::seam::RoundGame;
 use crate::shuffler::ShufflerWatch;
 
 /// What a [`Table`] carries from one shoe into the next; stored as JSON with each shoe's start.

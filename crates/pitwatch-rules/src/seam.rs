@@ -1,0 +1,156 @@
+//! The game seam: what every card game's engine offers a table ([`Game`]), and the small
+//! interface a game implements on top of the shared shoe tracker ([`RoundGame`]: start a round,
+//! handle its events, close it, show it), with what it finds ([`Findings`]) and
+//! [`run_stream`], what every game's `replay` is.
+//!
+//! Sans-IO like the rest of the crate: events in, outputs out.
+
+use std::fmt::Debug;
+
+use pitwatch_model::{Card, EventKind, TableEvent};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::irregularity::IrregularityCode as Code;
+
+/// What every game's engine offers the table that runs it: events in, outputs out, a view.
+pub trait Game {
+    /// What the engine outputs (rounds, irregularities, shoe summaries, cleared device errors),
+    /// serialised as `type`-tagged JSON objects.
+    type Output: Serialize;
+    /// The table as the engine sees it.
+    type View: Serialize;
+    /// The game's name, as a rule book's `game` says it (`baccarat`, `blackjack`, `pontoon`).
+    fn game(&self) -> &'static str;
+    /// Feeds one event. Never panics, whatever the sequence.
+    fn handle_event(&mut self, event: &TableEvent);
+    /// The next output, oldest first.
+    fn poll_output(&mut self) -> Option<Self::Output>;
+    /// Ends the stream: closes an unfinished round and the current shoe.
+    fn finish(&mut self);
+    /// The stream was cut off here (the monitor stopped listening).
+    fn interrupt(&mut self);
+    /// The table as it stands.
+    fn view(&self) -> Self::View;
+}
+
+/// Runs a whole event stream through `engine` and returns every output in order, those `finish`
+/// gives at the end included: what each game's `replay` is.
+pub fn run_stream<'a, G: Game>(
+    mut engine: G,
+    events: impl IntoIterator<Item = &'a TableEvent>,
+) -> Vec<G::Output> {
+    let mut out = Vec::new();
+    for event in events {
+        engine.handle_event(event);
+        while let Some(o) = engine.poll_output() {
+            out.push(o);
+        }
+    }
+    engine.finish();
+    while let Some(o) = engine.poll_output() {
+        out.push(o);
+    }
+    out
+}
+
+/// One finding of a game in a round, before the table cites its rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The code.
+    pub code: Code,
+    /// The `[cite]` key to cite: the code, or the code with a qualifier (`NOT_SHUFFLED/first_card`),
+    /// which falls back to the code's own citation when the book has none for it.
+    pub cite: &'static str,
+    /// The `seq` that revealed it.
+    pub seq: u64,
+    /// The events that make up the evidence.
+    pub evidence: Vec<u64>,
+    /// What happened and what the rules require, for a supervisor.
+    pub message: String,
+}
+
+/// Where a game's findings go while it handles an event.
+#[derive(Debug, Clone, Default)]
+pub struct Findings(pub(crate) Vec<Finding>);
+
+impl Findings {
+    /// Adds a finding citing its code's rule.
+    pub fn flag(&mut self, code: Code, seq: u64, evidence: Vec<u64>, message: String) {
+        self.0.push(Finding {
+            code,
+            cite: code.as_str(),
+            seq,
+            evidence,
+            message,
+        });
+    }
+
+    /// Adds a finding citing a qualified rule (`[cite]` key `CODE/qualifier`).
+    pub fn flag_cited(
+        &mut self,
+        code: Code,
+        cite: &'static str,
+        seq: u64,
+        evidence: Vec<u64>,
+        message: String,
+    ) {
+        self.0.push(Finding {
+            code,
+            cite,
+            seq,
+            evidence,
+            message,
+        });
+    }
+
+    /// Whether nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A game's rounds, run by a [`Table`] that follows the shoe around them.
+pub trait RoundGame {
+    /// A round as the game records it.
+    type Round: Serialize + Clone;
+    /// The round in progress, for the table view.
+    type RoundView: Serialize + Clone;
+    /// The game's name (`blackjack`, `pontoon`).
+    fn game(&self) -> &'static str;
+    /// Whether `event` belongs to a round at all (a card with a target the game places, a
+    /// decision). A card without a target is counted by the table and never given to the game:
+    /// a plain shoe gets the shoe-level checks only.
+    fn is_round_event(&self, event: &EventKind) -> bool;
+    /// Whether `event` begins a new round given the round in progress (`None` between rounds).
+    fn begins_round(&self, event: &EventKind) -> bool;
+    /// A round begins with the event at `seq`.
+    fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
+    /// One event of the round in progress.
+    fn handle_event(&mut self, event: &TableEvent, found: &mut Findings);
+    /// Whether the round in progress needs no more cards.
+    fn is_complete(&self) -> bool;
+    /// Closes the round in progress at `seq` (`complete` false when the stream was cut off or
+    /// ended before it was), flagging what its end shows (a dealer who stopped too soon).
+    fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> Self::Round;
+    /// The round in progress.
+    fn round_view(&self) -> Option<Self::RoundView>;
+    /// A shuffle began a new shoe at `seq`; `deck_ok` is false when its deck check failed (the
+    /// table has already flagged it). A game whose every hand is dealt from a fresh shuffle
+    /// (poker) follows this; the default ignores it.
+    fn shuffled(&mut self, _seq: u64, _deck_ok: bool) {}
+    /// A card was exposed while dealing during the round in progress (the table has flagged it
+    /// already); a game whose rules count exposed cards (Draw Poker's misdeal (i)) follows this.
+    fn exposed(&mut self, _seq: u64, _card: Option<Card>, _found: &mut Findings) {}
+    /// The last round closed, as it was recorded (built on demand: the table keeps no copy of
+    /// every round it outputs).
+    fn last_round(&self) -> Option<Self::Round>;
+    /// What the game carries from one shoe into the next (the last round closed, a count of
+    /// rounds across shoes), taken by the table between rounds as a shoe starts; stored as JSON
+    /// with the shoe's start ([`TableCarry`]).
+    type Carry: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned;
+    /// What the game would carry into a shoe starting now (no round is in progress).
+    fn carry(&self) -> Self::Carry;
+    /// Carries on from `carry`, as taken from the game that followed the shoes before.
+    fn resume(&mut self, carry: Self::Carry);
+}

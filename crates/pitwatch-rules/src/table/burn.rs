@@ -1,0 +1,321 @@
+//! The burn on the shared tracker, for every game whose book has a `[burn]` section: its policy
+//! is the shared shoe section's ([`crate::BurnPolicy`], in [`super::ShoeRules::burn`]); a book
+//! without one (every Blackjack, Pontoon and poker book so far) has no burn and nothing here
+//! changes its table.
+//!
+//! A shoe started by a shuffle (not one joined part-way) expects its burn: under
+//! `first_card_value` a first card face up whose value sets how many cards follow it, under
+//! `fixed` that many cards. A device that reports targets marks the burn's cards (`first`,
+//! `burn`); a plain shoe's first cards are counted off by the first card's value. A round's card
+//! before the burn is `BURN_MISSING`; a burn longer or shorter than its first card requires (by
+//! the cards, or by the device's own burn count) is `BURN_COUNT_MISMATCH`, once a shoe. The
+//! messages are Baccarat's, which the fixtures hold.
+
+use pitwatch_model::{Card, Target};
+
+use crate::book::BurnPolicy;
+use crate::irregularity::IrregularityCode as Code;
+use crate::view::{BurnStatus, BurnView};
+
+/// Where the burn stands in the current shoe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Burn {
+    /// No burn is due (no burn policy, the shoe was joined part-way, or the cards replaced).
+    NotExpected,
+    /// The next card is the burn's first card.
+    AwaitFirst,
+    /// Burn cards are being drawn; `expected` is `None` when the first card was unreadable.
+    Burning {
+        expected: Option<u32>,
+        seen: u32,
+        first_seq: u64,
+    },
+    /// The burn is over.
+    Done {
+        expected: Option<u32>,
+        seen: u32,
+        first_seq: u64,
+    },
+}
+
+/// A burn finding, for the table to flag outside any round: (code, evidence, message).
+pub(crate) type BurnFinding = (Code, Vec<u64>, String);
+
+/// The burn of one shoe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BurnState {
+    policy: BurnPolicy,
+    burn: Burn,
+    /// Whether the count was flagged (once a shoe).
+    count_flagged: bool,
+}
+
+impl BurnState {
+    /// No burn due.
+    pub(crate) const NONE: BurnState = BurnState {
+        policy: BurnPolicy::None,
+        burn: Burn::NotExpected,
+        count_flagged: false,
+    };
+
+    /// The burn of a shoe starting at `seq` under `policy` (`partial`: joined part-way, none due).
+    pub(crate) fn start(policy: BurnPolicy, seq: u64, partial: bool) -> BurnState {
+        let burn = if partial {
+            Burn::NotExpected
+        } else {
+            match policy {
+                BurnPolicy::None | BurnPolicy::Fixed(0) => Burn::NotExpected,
+                BurnPolicy::Fixed(n) => Burn::Burning {
+                    expected: Some(n),
+                    seen: 0,
+                    first_seq: seq,
+                },
+                BurnPolicy::FirstCardValue { .. } => Burn::AwaitFirst,
+            }
+        };
+        BurnState {
+            policy,
+            burn,
+            count_flagged: false,
+        }
+    }
+
+    /// Whether the book has a burn at all (its view is shown only then).
+    pub(crate) fn in_book(&self) -> bool {
+        self.policy != BurnPolicy::None
+    }
+
+    /// Whether the burn is still to come or being drawn.
+    pub(crate) fn pending(&self) -> bool {
+        matches!(self.burn, Burn::AwaitFirst | Burn::Burning { .. })
+    }
+
+    /// The burn for the table view.
+    pub(crate) fn view(&self) -> BurnView {
+        let (status, expected, burned) = match self.burn {
+            Burn::NotExpected => (BurnStatus::NotExpected, None, 0),
+            Burn::AwaitFirst => (BurnStatus::AwaitingFirst, None, 0),
+            Burn::Burning { expected, seen, .. } => (BurnStatus::Burning, expected, seen),
+            Burn::Done { expected, seen, .. } => (BurnStatus::Done, expected, seen),
+        };
+        BurnView {
+            status,
+            expected,
+            burned,
+        }
+    }
+
+    /// The cards were replaced: the new cards' burn is not followed.
+    pub(crate) fn stop(&mut self) {
+        self.burn = Burn::NotExpected;
+    }
+
+    /// A card drawn at `seq` (`round_card`: the game places it in a round). Returns whether it
+    /// was a burn card (counted against the shoe, given to no round), and what it showed wrong.
+    pub(crate) fn card(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        target: Option<Target>,
+        face_up: Option<bool>,
+        round_card: bool,
+        found: &mut Vec<BurnFinding>,
+    ) -> bool {
+        match self.burn {
+            Burn::NotExpected | Burn::Done { .. } => false,
+            Burn::AwaitFirst => match target {
+                Some(Target::First) | None if !round_card => {
+                    let expected = card.map(|c| self.policy.count_after(c.rank));
+                    self.burn = Burn::Burning {
+                        expected,
+                        seen: 0,
+                        first_seq: seq,
+                    };
+                    if face_up == Some(false) {
+                        found.push((Code::BurnMissing, vec![seq], face_down()));
+                    }
+                    true
+                }
+                Some(Target::Burn) => {
+                    found.push((Code::BurnMissing, vec![seq], missing()));
+                    self.burn = Burn::Burning {
+                        expected: None,
+                        seen: 1,
+                        first_seq: seq,
+                    };
+                    true
+                }
+                _ => {
+                    found.push((Code::BurnMissing, vec![seq], missing()));
+                    self.burn = Burn::Done {
+                        expected: None,
+                        seen: 0,
+                        first_seq: seq,
+                    };
+                    false
+                }
+            },
+            Burn::Burning {
+                expected,
+                seen,
+                first_seq,
+            } => match target {
+                // Under a fixed burn a device's "first" card is simply the first burn card.
+                Some(Target::Burn | Target::First) => {
+                    let seen = seen + 1;
+                    self.burn = Burn::Burning {
+                        expected,
+                        seen,
+                        first_seq,
+                    };
+                    if let Some(e) = expected.filter(|e| seen > *e) {
+                        self.count(seq, first_seq, e, seen, "too many", found);
+                    }
+                    true
+                }
+                None if !round_card && expected.is_some_and(|e| seen < e) => {
+                    // A plain shoe's burn, counted off by the first card's value.
+                    let seen = seen + 1;
+                    self.burn = if Some(seen) == expected {
+                        Burn::Done {
+                            expected,
+                            seen,
+                            first_seq,
+                        }
+                    } else {
+                        Burn::Burning {
+                            expected,
+                            seen,
+                            first_seq,
+                        }
+                    };
+                    true
+                }
+                _ => {
+                    self.burn = Burn::Done {
+                        expected,
+                        seen,
+                        first_seq,
+                    };
+                    if let Some(e) = expected.filter(|e| seen < *e && target.is_some()) {
+                        self.count(seq, first_seq, e, seen, "too few", found);
+                    }
+                    false
+                }
+            },
+        }
+    }
+
+    /// The shoe's first "no more bets": the burn is over, however many cards it had.
+    pub(crate) fn bets_closed(&mut self, seq: u64, found: &mut Vec<BurnFinding>) {
+        match self.burn {
+            Burn::AwaitFirst => {
+                found.push((Code::BurnMissing, vec![seq], missing_at_bets()));
+                self.burn = Burn::Done {
+                    expected: None,
+                    seen: 0,
+                    first_seq: seq,
+                };
+            }
+            Burn::Burning {
+                expected,
+                seen,
+                first_seq,
+            } => {
+                self.burn = Burn::Done {
+                    expected,
+                    seen,
+                    first_seq,
+                };
+                if let Some(e) = expected.filter(|e| seen < *e) {
+                    self.count(seq, first_seq, e, seen, "too few", found);
+                }
+            }
+            Burn::NotExpected | Burn::Done { .. } => {}
+        }
+    }
+
+    /// The device counted `count` burn cards.
+    pub(crate) fn counted(&mut self, seq: u64, count: u32, found: &mut Vec<BurnFinding>) {
+        let (expected, seen, first_seq, burning) = match self.burn {
+            Burn::Burning {
+                expected,
+                seen,
+                first_seq,
+            } => (expected, seen, first_seq, true),
+            Burn::Done {
+                expected,
+                seen,
+                first_seq,
+            } => (expected, seen, first_seq, false),
+            Burn::NotExpected | Burn::AwaitFirst => return,
+        };
+        if let Some(e) = expected.filter(|e| count != *e) {
+            let how = if count < e { "too few" } else { "too many" };
+            self.count(seq, first_seq, e, count, how, found);
+        }
+        // The device knows where the burn ended even when the cards could not say.
+        if burning && count <= seen {
+            self.burn = Burn::Done {
+                expected,
+                seen,
+                first_seq,
+            };
+        }
+    }
+
+    fn count(
+        &mut self,
+        seq: u64,
+        first_seq: u64,
+        expected: u32,
+        seen: u32,
+        how: &str,
+        found: &mut Vec<BurnFinding>,
+    ) {
+        if self.count_flagged {
+            return;
+        }
+        self.count_flagged = true;
+        found.push((
+            Code::BurnCountMismatch,
+            vec![first_seq, seq],
+            count_message(self.policy, expected, seen, how),
+        ));
+    }
+}
+
+/// `BURN_MISSING`: a round's card came before the burn's first card.
+pub fn missing() -> String {
+    "Dealing began without the burn's first card drawn face up (7.7(a)). Stop, and have the dealer \
+     burn as the rules require before the next round."
+        .to_owned()
+}
+
+/// `BURN_MISSING`: "no more bets" before the burn's first card.
+pub fn missing_at_bets() -> String {
+    "\"No more bets\" was called for the first round of the shoe without the burn's first card \
+     drawn face up (7.7(a)). Stop, and have the dealer burn as the rules require before the next \
+     round."
+        .to_owned()
+}
+
+/// `BURN_MISSING`: the burn's first card was drawn face down.
+pub fn face_down() -> String {
+    "The burn's first card was drawn face down; 7.7(a) requires it face up so its value sets the \
+     burn count. Confirm the count with the dealer."
+        .to_owned()
+}
+
+/// `BURN_COUNT_MISMATCH`: `seen` burned where the first card requires `expected` (`how`: "too
+/// many" or "too few").
+pub fn count_message(policy: BurnPolicy, expected: u32, seen: u32, how: &str) -> String {
+    format!(
+        "The burn had {how} cards: {seen} burned where the first card requires {expected} (10, J, \
+         Q, K count 10; ace {}). Record it; the shoe continues.",
+        match policy {
+            BurnPolicy::FirstCardValue { ace } => ace,
+            _ => 1,
+        }
+    )
+}

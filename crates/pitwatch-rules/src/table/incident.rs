@@ -1,0 +1,150 @@
+//! One fault, one incident: what a game and the table find in one round is one irregularity,
+//! its first finding opening it and the others added to it ([`Irregularity::absorb`]), output
+//! when the round closes; what belongs to no round (the shoe's, the shuffler's, the burn's) is
+//! output at once. Every irregularity cites the book's rule for its `[cite]` key.
+
+use super::burn::BurnFinding;
+use super::{Table, TableOutput};
+use crate::irregularity::{CodeSet, Irregularity, IrregularityCode as Code};
+use crate::seam::RoundGame;
+use crate::shuffler::ShufflerFinding;
+
+impl<G: RoundGame> Table<G> {
+    // ----- findings -----
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn irregularity(
+        &self,
+        code: Code,
+        cite: &str,
+        seq: u64,
+        mut evidence: Vec<u64>,
+        message: String,
+        shoe: u32,
+        round: Option<u32>,
+        partial: bool,
+    ) -> Irregularity {
+        evidence.sort_unstable();
+        evidence.dedup();
+        Irregularity {
+            code,
+            severity: code.severity(),
+            rule: self.rules.cite(cite).to_owned(),
+            rule_book: self.rules.book_id.clone(),
+            shoe,
+            round,
+            seq,
+            evidence,
+            message,
+            partial,
+            also: CodeSet::EMPTY,
+        }
+    }
+
+    /// Flags what the shuffler watch found, at once.
+    pub(super) fn flag_found(&mut self, seq: u64, found: ShufflerFinding) {
+        let cite = found.code.as_str();
+        self.flag_found_as(seq, found, cite);
+    }
+
+    /// Outputs a shuffler finding citing the book's `cite` key (`CODE/qualifier` falls back to
+    /// the code's own citation).
+    pub(super) fn flag_found_as(&mut self, seq: u64, found: ShufflerFinding, cite: &str) {
+        let irregularity = self.irregularity(
+            found.code,
+            cite,
+            seq,
+            found.evidence,
+            found.message,
+            self.shoe_no,
+            None,
+            self.shoe.partial,
+        );
+        self.out.push_back(TableOutput::Irregularity(irregularity));
+    }
+
+    /// Outputs what the burn found, at once (the burn belongs to no round).
+    pub(super) fn flag_burn(&mut self, seq: u64, found: Vec<BurnFinding>) {
+        for (code, evidence, message) in found {
+            let irregularity = self.irregularity(
+                code,
+                code.as_str(),
+                seq,
+                evidence,
+                message,
+                self.shoe_no,
+                None,
+                self.shoe.partial,
+            );
+            self.out.push_back(TableOutput::Irregularity(irregularity));
+        }
+    }
+
+    pub(super) fn flag_now(&mut self, code: Code, cite: &str, seq: u64, message: String) {
+        let irregularity = self.irregularity(
+            code,
+            cite,
+            seq,
+            vec![seq],
+            message,
+            self.shoe_no,
+            None,
+            self.shoe.partial,
+        );
+        self.out.push_back(TableOutput::Irregularity(irregularity));
+    }
+
+    /// A finding about a card: the round's if the card is in one, else at once.
+    pub(super) fn flag(
+        &mut self,
+        in_round: bool,
+        code: Code,
+        cite: &'static str,
+        seq: u64,
+        message: String,
+    ) {
+        self.found.flag_cited(code, cite, seq, vec![seq], message);
+        self.take_found_or_now(in_round);
+    }
+
+    pub(super) fn take_found_or_now(&mut self, in_round: bool) {
+        self.take_found_in(in_round && self.round.is_some());
+    }
+
+    pub(super) fn take_found(&mut self) {
+        self.take_found_in(self.round.is_some());
+    }
+
+    /// Moves the game's findings into the round's one irregularity, or out at once.
+    pub(super) fn take_found_in(&mut self, in_round: bool) {
+        if self.found.is_empty() {
+            return;
+        }
+        let found = std::mem::take(&mut self.found.0);
+        let round = if in_round {
+            Some(self.shoe.rounds + 1)
+        } else {
+            None
+        };
+        for f in found {
+            let irregularity = self.irregularity(
+                f.code,
+                f.cite,
+                f.seq,
+                f.evidence,
+                f.message,
+                self.shoe_no,
+                round,
+                self.shoe.partial,
+            );
+            if in_round {
+                match &mut self.pending {
+                    Some(pending) => pending.absorb(irregularity),
+                    None => self.pending = Some(irregularity),
+                }
+            } else {
+                self.out.push_back(TableOutput::Irregularity(irregularity));
+            }
+        }
+    }
+}

@@ -1,0 +1,550 @@
+//! The shared shoe tracker, [`Table`]: what every card game shares (shuffles, the cut, the cutting
+//! card, the shoe's composition and counts, foreign and excess cards, the end of the shoe, device
+//! errors, exposed and replaced cards, the burn), around a game's rounds ([`crate::RoundGame`]).
+//! Split by concern, as quinn-proto's `connection/` is, each concern in its own file and owned by
+//! the table:
+//!
+//! - this file: the table's state, the dispatch of each event, `finish`, `interrupt`, the view,
+//!   and a round's start and close;
+//! - `shoe.rs`: the shoe rules, written once with their messages (shuffle, cut, cutting card, end
+//!   of shoe, counts, foreign, excess and unreadable cards, exposed cards);
+//! - `burn.rs`: the burn, its policy read from the book's `[burn]`;
+//! - `carry.rs`: the carry into a shoe ([`TableCarry`]), so any shoe can be resumed from there;
+//! - `incident.rs`: one fault, one incident (what a round finds is one irregularity, output when
+//!   the round is settled; what belongs to no round goes out at once).
+//!
+//! Baccarat's `Engine` still follows its shoes itself (issue 27 moves it onto this table).
+//! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
+//! [`crate::RoundGame`] run by a [`Table`].
+//!
+//! Everything here is sans-IO like the rest of the crate: events in, outputs out.
+
+use std::collections::VecDeque;
+
+use pitwatch_model::deck::ShoeCounter;
+use pitwatch_model::{EventKind, ShoeComposition, ShuffleStep, ShufflerKind, TableEvent};
+use serde::{Deserialize, Serialize};
+
+use crate::book::{BurnPolicy, ShuffleCheck};
+use crate::irregularity::{Irregularity, IrregularityCode as Code};
+use crate::record::{DeviceErrorCleared, ShoeSummary};
+use crate::seam::{Findings, RoundGame};
+use crate::shuffler::{Limits, ShufflerWatch};
+use crate::view::{BurnView, Phase};
+
+pub(crate) mod burn;
+mod carry;
+mod incident;
+mod shoe;
+
+use burn::BurnState;
+
+pub use carry::TableCarry;
+pub(crate) use shoe::DeckCheck;
+
+/// What a table needs to know about the shoe from its rule book.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShoeRules {
+    /// The book's id, cited in every irregularity.
+    pub book_id: String,
+    /// The shoe when a shuffle does not say.
+    pub composition: ShoeComposition,
+    /// Fewest decks allowed.
+    pub min_decks: u8,
+    /// Most decks allowed.
+    pub max_decks: u8,
+    /// The book's shuffler (a continuous one has no cut, cutting card or end of shoe).
+    pub shuffler: ShufflerKind,
+    /// The cut at least this many decks from either end, if the book limits it.
+    pub cut_min_from_either_end_decks: Option<u8>,
+    /// The cutting card at least this many cards from the back, if the book says.
+    pub cutting_card_min_from_back: Option<u32>,
+    /// The cutting card no more than half way in from the back (Pontoon 7.6).
+    pub cutting_card_at_most_half_from_back: bool,
+    /// The burn at the start of each shoe (`None` when the book has no `[burn]`).
+    pub burn: BurnPolicy,
+    /// How each shoe's order is compared with the table's previous shoes (`[shuffle]`, its
+    /// defaults when the book has none), for the shuffle analysis every game's shoes get.
+    pub shuffle_check: ShuffleCheck,
+    /// `[cite]` key → rule.
+    pub cite: Vec<(String, String)>,
+}
+
+impl ShoeRules {
+    /// The rule the book cites for `key` itself, if it cites one (no fallback).
+    pub fn cited(&self, key: &str) -> Option<&str> {
+        self.cite
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, r)| r.as_str())
+    }
+
+    /// The rule to cite for `key` (`CODE` or `CODE/qualifier`, falling back to `CODE`; a
+    /// device-integrity finding, `ORDER_DISCLOSED`, to the book's `DEVICE_ERROR` rule).
+    pub fn cite(&self, key: &str) -> &str {
+        let find = |k: &str| {
+            self.cite
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, r)| r.as_str())
+        };
+        let code = key.split('/').next().unwrap_or(key);
+        find(key)
+            .or_else(|| find(code))
+            .or_else(|| {
+                (code == Code::OrderDisclosed.as_str())
+                    .then(|| find("DEVICE_ERROR"))
+                    .flatten()
+            })
+            .unwrap_or("no rule cited")
+    }
+}
+
+/// What a table outputs, in the order it happened; the same `type`-tagged JSON as Baccarat's
+/// [`Output`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TableOutput<R> {
+    /// A round was completed (or closed unfinished).
+    Round(R),
+    /// An irregularity was flagged.
+    Irregularity(Irregularity),
+    /// A shoe ended.
+    Shoe(ShoeSummary),
+    /// The device cleared an error.
+    DeviceErrorCleared(DeviceErrorCleared),
+}
+
+/// The table as a [`Table`] sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameTableView<V, R> {
+    /// The game.
+    pub game: &'static str,
+    /// The current shoe, 1-based, or 0 before any.
+    pub shoe: u32,
+    /// Where the table stands (`no_shoe`, `finished`, `awaiting_shuffle`, `joining`, `dealing`,
+    /// `last_round`, `shoe_ended`).
+    pub phase: Phase,
+    /// Whether the shoe was joined part-way or cut off.
+    pub partial: bool,
+    /// Whether the shoe is dealt from a continuous shuffler.
+    pub continuous: bool,
+    /// Decks in the shoe.
+    pub decks: u8,
+    /// Cards drawn from the shoe so far.
+    pub cards_dealt: u32,
+    /// Cards not yet drawn, when the table can know.
+    pub cards_left: Option<u32>,
+    /// Whether the cutting card has come out.
+    pub cutting_card_out: bool,
+    /// The burn in the current shoe, when the book has one (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burn: Option<BurnView>,
+    /// The round in progress.
+    pub round: Option<V>,
+    /// Rounds recorded in this shoe.
+    pub rounds_completed: u32,
+    /// The last round recorded in the stream.
+    pub last_round: Option<R>,
+    /// Device errors not yet cleared.
+    pub open_device_errors: u32,
+    /// `seq` of the last event handled.
+    pub last_seq: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
+struct ShoeState {
+    counter: ShoeCounter,
+    continuous: bool,
+    partial: bool,
+    cards: u32,
+    rounds: u32,
+    first_seq: u64,
+    last_seq: u64,
+    cutting_card_out: bool,
+    /// The shoe is over: the cutting card came out and its round (if any) was completed
+    /// (Pontoon 7.1(b), (c)); the `seq` of the cutting card.
+    ended: Option<u64>,
+    /// Whether a card after the end was flagged (once a shoe).
+    past_end_flagged: bool,
+    replaced: bool,
+    /// A plain stream's cutting card came out during a round the table cannot see: the shoe ends
+    /// at the next "no more bets" (the cutting card's `seq`).
+    end_at_bets: Option<u64>,
+    /// Whether the last card was given to a round (a stream that reports targets).
+    placing: bool,
+    /// Cards since the last "no more bets", and whether one was seen in this shoe.
+    cards_since_bets: u32,
+    bets_seen: bool,
+    /// The burn at the shoe's start, if its book has one.
+    burn: BurnState,
+}
+
+/// Why no card may be dealt until the next shuffle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Unshuffled {
+    Replaced,
+    Exposed,
+}
+
+/// The shoe tracker and round driver: follows one table's shoes under [`ShoeRules`] and runs a
+/// [`RoundGame`] for its rounds.
+#[derive(Debug, Clone)]
+pub struct Table<G: RoundGame> {
+    rules: ShoeRules,
+    game: G,
+    out: VecDeque<TableOutput<G::Round>>,
+    shoe_no: u32,
+    shoe_open: bool,
+    shoe: ShoeState,
+    /// The round in progress (its number), if any.
+    round: Option<u32>,
+    /// The irregularity of the round in progress: what else goes wrong in it joins it.
+    pending: Option<Irregularity>,
+    unshuffled: Option<(Unshuffled, u64)>,
+    open_errors: Vec<(String, u64)>,
+    last_seq: Option<u64>,
+    finished: bool,
+    found: Findings,
+    /// The table's shuffler beside the shoe, if it reports (`deck_checked`).
+    shuffler: ShufflerWatch,
+    /// The hand-preparation steps the rule book requires before cards are loaded, in order
+    /// (Pontoon 6.4); none for most books.
+    shuffle_steps: Vec<ShuffleStep>,
+    /// What was carried into the current shoe.
+    carry: TableCarry<G::Carry>,
+}
+
+impl<G: RoundGame> Table<G> {
+    /// A table under `rules` running `game`, before any event.
+    pub fn new(rules: ShoeRules, game: G) -> Table<G> {
+        let counter = rules.composition.counter();
+        Table {
+            shoe: ShoeState {
+                counter,
+                continuous: rules.shuffler == ShufflerKind::Continuous,
+                partial: false,
+                cards: 0,
+                rounds: 0,
+                first_seq: 0,
+                last_seq: 0,
+                cutting_card_out: false,
+                ended: None,
+                past_end_flagged: false,
+                replaced: false,
+                end_at_bets: None,
+                placing: false,
+                cards_since_bets: 0,
+                bets_seen: false,
+                burn: BurnState::NONE,
+            },
+            rules,
+            game,
+            out: VecDeque::new(),
+            shoe_no: 0,
+            shoe_open: false,
+            round: None,
+            pending: None,
+            unshuffled: None,
+            open_errors: Vec::new(),
+            last_seq: None,
+            finished: false,
+            found: Findings::default(),
+            shuffler: ShufflerWatch::default(),
+            shuffle_steps: Vec::new(),
+            carry: TableCarry::default(),
+        }
+    }
+
+    /// The same table, requiring the hand-preparation `steps` (in this order) before each load
+    /// of cards into the shuffler or the shoe: a load not preceded by them since the last is
+    /// `NOT_SHUFFLED`, cited by the book's `NOT_SHUFFLED/steps` (else its `NOT_SHUFFLED`). The
+    /// rule book says which steps (Pontoon's `shuffle_steps`); none requires nothing.
+    pub fn require_shuffle_steps(mut self, steps: Vec<ShuffleStep>) -> Table<G> {
+        self.shuffle_steps = steps;
+        self
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The shoe rules.
+    pub fn rules(&self) -> &ShoeRules {
+        &self.rules
+    }
+
+    /// The current shoe, 1-based, or 0 before any (what [`Table::view`] says, without building
+    /// the view: a recorder asks after every event).
+    pub fn shoe(&self) -> u32 {
+        self.shoe_no
+    }
+
+    /// The next output, oldest first.
+    pub fn poll_output(&mut self) -> Option<TableOutput<G::Round>> {
+        self.out.pop_front()
+    }
+
+    /// Feeds one event. Never panics, whatever the sequence.
+    pub fn handle_event(&mut self, event: &TableEvent) {
+        let seq = event.seq;
+        self.finished = false;
+        match &event.kind {
+            EventKind::Shuffled {
+                decks,
+                cards,
+                shuffler,
+            } => {
+                let check = DeckCheck::of(event);
+                self.on_shuffled(seq, *decks, *cards, *shuffler, check);
+            }
+            EventKind::Cut { position } => {
+                self.ensure_shoe(seq);
+                self.on_cut(seq, *position);
+            }
+            EventKind::CuttingCardPlaced { from_back } => {
+                self.ensure_shoe(seq);
+                self.on_cutting_card_placed(seq, *from_back);
+            }
+            EventKind::CardDrawn { card, target, .. } => {
+                self.ensure_shoe(seq);
+                self.on_card(event, *card, *target);
+            }
+            EventKind::CuttingCardDrawn => {
+                self.ensure_shoe(seq);
+                self.on_cutting_card(seq);
+            }
+            EventKind::CardExposed { card, during } => {
+                self.ensure_shoe(seq);
+                self.on_exposed(seq, *card, *during);
+            }
+            EventKind::DeviceError { code, text }
+                if code == pitwatch_model::WITHHELD_ERROR_CODE =>
+            {
+                // Not an error the device clears: the order may be out whatever it does next.
+                // Cited by the book's ORDER_DISCLOSED rule if it has one, else its DEVICE_ERROR.
+                self.ensure_shoe(seq);
+                let (shoe, partial) = (self.shoe_no, self.shoe.partial);
+                let irregularity = self.irregularity(
+                    Code::OrderDisclosed,
+                    "ORDER_DISCLOSED",
+                    seq,
+                    vec![seq],
+                    format!("Device error {code}: {text}"),
+                    shoe,
+                    None,
+                    partial,
+                );
+                self.out.push_back(TableOutput::Irregularity(irregularity));
+            }
+            EventKind::DeviceError { code, text } => {
+                self.ensure_shoe(seq);
+                self.open_errors.push((code.clone(), seq));
+                let shoe = self.shoe_no;
+                let partial = self.shoe.partial;
+                let irregularity =
+                    self.irregularity(Code::DeviceError, "DEVICE_ERROR", seq, vec![seq], format!(
+                        "The device reported error {code} ({text}); it stays open until the device clears it."
+                    ), shoe, None, partial);
+                self.out.push_back(TableOutput::Irregularity(irregularity));
+            }
+            EventKind::DeviceErrorCleared { code } => {
+                if let Some(i) = self.open_errors.iter().position(|(c, _)| c == code) {
+                    let (code, raised_seq) = self.open_errors.remove(i);
+                    self.out
+                        .push_back(TableOutput::DeviceErrorCleared(DeviceErrorCleared {
+                            shoe: self.shoe_no,
+                            code,
+                            raised_seq,
+                            seq,
+                        }));
+                }
+            }
+            EventKind::CardsReplaced => {
+                self.ensure_shoe(seq);
+                self.close_round(seq, false);
+                self.unshuffled = Some((Unshuffled::Replaced, seq));
+                self.shoe.replaced = true;
+                self.shoe.burn.stop();
+            }
+            EventKind::BetsClosed => {
+                self.ensure_shoe(seq);
+                // "No more bets" comes between rounds: a round still open is over.
+                self.close_round(seq, false);
+                if self.shoe.burn.pending() {
+                    let mut found = Vec::new();
+                    self.shoe.burn.bets_closed(seq, &mut found);
+                    self.flag_burn(seq, found);
+                }
+                if let Some(cut) = self.shoe.end_at_bets.take() {
+                    self.shoe.ended.get_or_insert(cut);
+                }
+                self.shoe.bets_seen = true;
+                self.shoe.cards_since_bets = 0;
+            }
+            EventKind::Decision { .. }
+            | EventKind::PlayerActed { .. }
+            | EventKind::MisdealDeclared { .. } => {
+                self.ensure_shoe(seq);
+                self.on_round_event(event);
+            }
+            EventKind::DeckChecked { .. } => {
+                // Cards went into the shuffler with no start seen: judged for their steps now.
+                if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, false) {
+                    self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+                }
+                let limits = Limits {
+                    min_decks: self.rules.min_decks,
+                    max_decks: self.rules.max_decks,
+                    default_decks: self.rules.composition.decks,
+                    cards_per_deck: self.rules.composition.kind.cards_per_deck(),
+                };
+                if let Some(found) = self.shuffler.checked(seq, &event.kind, limits) {
+                    self.flag_found(seq, found);
+                }
+            }
+            EventKind::ShuffleStarted { .. } => {
+                if let Some(found) = self.shuffler.started(seq) {
+                    self.flag_found(seq, found);
+                }
+                if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, false) {
+                    self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+                }
+            }
+            EventKind::ShuffleStep { step } => self.shuffler.step(seq, *step),
+            EventKind::BurnCounted { count } => {
+                if self.shoe_open {
+                    let mut found = Vec::new();
+                    self.shoe.burn.counted(seq, *count, &mut found);
+                    self.flag_burn(seq, found);
+                }
+            }
+            EventKind::ResultDeclared { .. }
+            | EventKind::LockChanged { .. }
+            | EventKind::TableStateChanged { .. }
+            | EventKind::ShufflerCounters { .. } => {}
+        }
+        if self.shoe_open {
+            self.shoe.last_seq = seq;
+        }
+        self.last_seq = Some(seq);
+    }
+
+    /// Ends the stream: closes the round in progress and the shoe.
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        let seq = self.last_seq.unwrap_or(0);
+        self.close_round(seq, true);
+        self.end_shoe();
+        self.finished = true;
+    }
+
+    /// The stream was cut off here: the round in progress is closed unfinished without judging
+    /// what it lacks, and the shoe becomes partial (no cards-left count, no end-of-shoe checks).
+    pub fn interrupt(&mut self) {
+        // What the shuffler did while nobody listened is unknown.
+        self.shuffler = ShufflerWatch::default();
+        if !self.shoe_open {
+            return;
+        }
+        self.close_round(self.last_seq.unwrap_or(0), true);
+        self.shoe.partial = true;
+        self.shoe.burn.stop();
+        self.unshuffled = None;
+    }
+
+    /// The table as it stands.
+    pub fn view(&self) -> GameTableView<G::RoundView, G::Round> {
+        let phase = if self.finished && self.shoe_no > 0 {
+            Phase::Finished
+        } else if self.shoe_no == 0 {
+            Phase::NoShoe
+        } else if self.unshuffled.is_some() {
+            Phase::AwaitingShuffle
+        } else if self.shoe.ended.is_some() {
+            Phase::ShoeEnded
+        } else if self.shoe.partial {
+            Phase::Joining
+        } else if self.shoe.burn.view().status == crate::view::BurnStatus::AwaitingFirst {
+            Phase::AwaitingBurn
+        } else if self.shoe.burn.pending() {
+            Phase::Burning
+        } else if self.shoe.cutting_card_out {
+            Phase::LastRound
+        } else {
+            Phase::Dealing
+        };
+        let composition = self.shoe.counter.composition();
+        GameTableView {
+            game: self.game.game(),
+            shoe: self.shoe_no,
+            phase,
+            partial: self.shoe.partial,
+            continuous: self.shoe.continuous,
+            decks: composition.decks,
+            cards_dealt: self.shoe.cards,
+            cards_left: self.cards_left(),
+            cutting_card_out: self.shoe.cutting_card_out,
+            burn: self.shoe.burn.in_book().then(|| self.shoe.burn.view()),
+            round: self.round.and_then(|_| self.game.round_view()),
+            rounds_completed: self.shoe.rounds,
+            last_round: self.game.last_round(),
+            open_device_errors: self.open_errors.len() as u32,
+            last_seq: self.last_seq,
+        }
+    }
+
+    fn cards_left(&self) -> Option<u32> {
+        let known =
+            self.shoe_no > 0 && !self.shoe.partial && !self.shoe.continuous && !self.shoe.replaced;
+        known.then(|| self.shoe.counter.remaining())
+    }
+
+    fn on_round_event(&mut self, event: &TableEvent) {
+        if !self.game.is_round_event(&event.kind) {
+            return;
+        }
+        self.enter_round(event);
+        if self.round.is_some() {
+            self.game.handle_event(event, &mut self.found);
+            self.take_found();
+        }
+    }
+
+    /// Starts a round for `event` if it begins one (closing the round before it).
+    fn enter_round(&mut self, event: &TableEvent) {
+        if !self.game.begins_round(&event.kind) {
+            return;
+        }
+        if self.round.is_some() {
+            self.close_round(event.seq, false);
+        }
+        let number = self.shoe.rounds + 1;
+        self.round = Some(number);
+        self.game.start_round(self.shoe_no, number, event.seq);
+    }
+
+    /// Closes the round in progress, if any, and outputs its irregularity then its record.
+    fn close_round(&mut self, seq: u64, cut_off: bool) {
+        if self.round.take().is_none() {
+            return;
+        }
+        let mut found = std::mem::take(&mut self.found);
+        let record = self.game.close_round(seq, cut_off, &mut found);
+        self.found = found;
+        self.take_found_in(true);
+        self.shoe.rounds += 1;
+        if let Some(irregularity) = self.pending.take() {
+            self.out.push_back(TableOutput::Irregularity(irregularity));
+        }
+        self.out.push_back(TableOutput::Round(record));
+        if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
+            // 7.1(c): the round in which the cutting card appeared was the last.
+            self.shoe.ended = Some(seq);
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The shoe rules of the shared tracker, written once with their messages: a shuffle starts a
+//! shoe (its deck check, its count against the book's decks), the cut and the cutting card within
+//! the book's limits, the end of the shoe by the cutting card (Pontoon 7.1), each card counted
+//! against the shoe (foreign, excess and unreadable cards), a card after the end or before a new
+//! shuffle, and cards exposed while cutting, loading or dealing.
+
+use pitwatch_model::{
+    Card, EventKind, ExposedDuring, ShoeComposition, ShufflerKind, TableEvent, Target,
+};
+
+use super::burn::BurnState;
+use super::{ShoeState, Table, TableOutput, Unshuffled};
+use crate::irregularity::IrregularityCode as Code;
+use crate::record::ShoeSummary;
+use crate::seam::RoundGame;
+
+/// A counting shuffler's deck check as the open protocol's `SHUFFLE_DONE` carries it on the
+/// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
+/// a card is missing and another doubled, which only these show.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DeckCheck {
+    missing: u64,
+    extra: u64,
+    foreign: u64,
+}
+
+impl DeckCheck {
+    pub(crate) fn of(event: &TableEvent) -> DeckCheck {
+        let n = |key: &str| {
+            event
+                .extra
+                .get(key)
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0)
+        };
+        DeckCheck {
+            missing: n("missing_cards"),
+            extra: n("extra_cards"),
+            foreign: n("foreign_cards"),
+        }
+    }
+
+    pub(crate) fn problem(self) -> Option<String> {
+        (self != DeckCheck::default()).then(|| {
+            format!(
+                "the shuffler's deck check found {} missing, {} extra and {} foreign",
+                self.missing, self.extra, self.foreign
+            )
+        })
+    }
+}
+
+impl<G: RoundGame> Table<G> {
+    // ----- shoes -----
+
+    pub(super) fn ensure_shoe(&mut self, seq: u64) {
+        if !self.shoe_open {
+            self.start_shoe(seq, self.rules.composition, None, true);
+        }
+    }
+
+    pub(super) fn start_shoe(
+        &mut self,
+        seq: u64,
+        composition: ShoeComposition,
+        shuffler: Option<ShufflerKind>,
+        partial: bool,
+    ) {
+        self.close_round(seq, false);
+        // Once a shoe: what survives into the new shoe, as it stands now.
+        self.carry = self.carry_now();
+        self.end_shoe();
+        self.shoe_no += 1;
+        self.shoe_open = true;
+        self.shoe = ShoeState {
+            counter: composition.counter(),
+            continuous: self.rules.shuffler == ShufflerKind::Continuous
+                || shuffler == Some(ShufflerKind::Continuous),
+            partial,
+            cards: 0,
+            rounds: 0,
+            first_seq: seq,
+            last_seq: seq,
+            cutting_card_out: false,
+            ended: None,
+            past_end_flagged: false,
+            replaced: false,
+            end_at_bets: None,
+            placing: false,
+            cards_since_bets: 0,
+            bets_seen: false,
+            burn: BurnState::start(self.rules.burn, seq, partial),
+        };
+    }
+
+    pub(super) fn end_shoe(&mut self) {
+        if !self.shoe_open {
+            return;
+        }
+        self.out.push_back(TableOutput::Shoe(ShoeSummary {
+            shoe: self.shoe_no,
+            rounds: self.shoe.rounds,
+            cards: self.shoe.cards,
+            partial: self.shoe.partial,
+            continuous: self.shoe.continuous,
+            open_device_errors: self.open_errors.len() as u32,
+            first_seq: self.shoe.first_seq,
+            last_seq: self.shoe.last_seq,
+        }));
+        self.shoe_open = false;
+    }
+
+    pub(super) fn on_shuffled(
+        &mut self,
+        seq: u64,
+        decks: Option<u8>,
+        cards: Option<u32>,
+        shuffler: Option<ShufflerKind>,
+        check: DeckCheck,
+    ) {
+        let kind = self.rules.composition.kind;
+        let decks_used = decks.unwrap_or(self.rules.composition.decks);
+        let composition = ShoeComposition::new(decks_used.max(1), kind);
+        self.unshuffled = None;
+        self.start_shoe(seq, composition, shuffler, false);
+        if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, true) {
+            self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+        }
+        if let Some(found) = self.shuffler.loaded(seq, decks, cards) {
+            self.flag_found(seq, found);
+        }
+        let mut wrong = Vec::new();
+        if !(self.rules.min_decks..=self.rules.max_decks).contains(&decks_used) {
+            wrong.push(format!(
+                "{decks_used} decks, where the book allows {} to {}",
+                self.rules.min_decks, self.rules.max_decks
+            ));
+        }
+        if let Some(cards) = cards {
+            if cards != composition.total_cards() {
+                wrong.push(format!(
+                    "{cards} cards counted, where {decks_used} decks of {} hold {}",
+                    kind.cards_per_deck(),
+                    composition.total_cards()
+                ));
+            }
+        }
+        if let Some(found) = check.problem() {
+            wrong.push(found);
+        }
+        self.game.shuffled(seq, wrong.is_empty());
+        if !wrong.is_empty() {
+            self.flag_now(
+                Code::ShuffleCountMismatch,
+                "SHUFFLE_COUNT_MISMATCH",
+                seq,
+                format!("The shuffled set is wrong: {}.", wrong.join("; ")),
+            );
+        }
+    }
+
+    pub(super) fn on_cut(&mut self, seq: u64, position: u32) {
+        if self.shoe.continuous || self.shoe.partial {
+            return;
+        }
+        let Some(decks) = self.rules.cut_min_from_either_end_decks else {
+            return;
+        };
+        let composition = self.shoe.counter.composition();
+        let min = u32::from(decks) * composition.kind.cards_per_deck();
+        let total = composition.total_cards();
+        if position < min || total.saturating_sub(position) < min {
+            self.flag_now(
+                Code::CutTooCloseToEnd,
+                "CUT_TOO_CLOSE_TO_END",
+                seq,
+                format!(
+                    "The cut was {position} cards from the front of {total}: it must be at least {min} cards ({decks} deck{}) from either end.",
+                    if decks == 1 { "" } else { "s" }
+                ),
+            );
+        }
+    }
+
+    pub(super) fn cutting_card_problem(&self, from_back: u32) -> Option<String> {
+        let total = self.shoe.counter.composition().total_cards();
+        if let Some(min) = self.rules.cutting_card_min_from_back {
+            if from_back < min {
+                return Some(format!(
+                    "{from_back} cards behind it, where the book requires at least {min}"
+                ));
+            }
+        }
+        if self.rules.cutting_card_at_most_half_from_back && from_back > total / 2 {
+            return Some(format!(
+                "{from_back} cards behind it of {total}: it may be no more than half way in from the back ({} cards)",
+                total / 2
+            ));
+        }
+        None
+    }
+
+    pub(super) fn on_cutting_card_placed(&mut self, seq: u64, from_back: u32) {
+        if self.shoe.continuous || self.shoe.partial {
+            return;
+        }
+        if let Some(problem) = self.cutting_card_problem(from_back) {
+            self.flag_now(
+                Code::CuttingCardMisplaced,
+                "CUTTING_CARD_MISPLACED",
+                seq,
+                format!("The cutting card was placed with {problem}."),
+            );
+        }
+    }
+
+    pub(super) fn on_cutting_card(&mut self, seq: u64) {
+        if self.shoe.continuous || self.shoe.cutting_card_out {
+            return;
+        }
+        self.shoe.cutting_card_out = true;
+        if !self.shoe.partial && !self.shoe.replaced {
+            let behind = self.shoe.counter.remaining();
+            if let Some(problem) = self.cutting_card_problem(behind) {
+                self.flag_now(
+                    Code::CuttingCardMisplaced,
+                    "CUTTING_CARD_MISPLACED",
+                    seq,
+                    format!("The cutting card came out with {problem}."),
+                );
+            }
+        }
+        // A round already complete is over; between rounds the shoe ends now (7.1(b)), during a
+        // round at its end (7.1(c)).
+        if self.round.is_some() && self.game.is_complete() {
+            self.close_round(seq, false);
+        }
+        if self.round.is_some() {
+            return;
+        }
+        // Between rounds when the stream places its cards in rounds, or right after "no more
+        // bets": the shoe ends now (7.1(b)). A plain stream's cutting card after cards of a round
+        // the table cannot see ends the shoe at the next "no more bets" (7.1(c)); with none, it
+        // cannot tell where that round ends and checks nothing past it.
+        let between = self.shoe.placing
+            || self.shoe.cards == 0
+            || (self.shoe.bets_seen && self.shoe.cards_since_bets == 0);
+        if between {
+            self.shoe.ended = Some(seq);
+        } else {
+            self.shoe.end_at_bets = Some(seq);
+        }
+    }
+
+    pub(super) fn on_exposed(&mut self, seq: u64, card: Option<Card>, during: ExposedDuring) {
+        let what = card.map_or_else(|| "A card".to_owned(), |c| format!("The {c}"));
+        match during {
+            ExposedDuring::Cutting | ExposedDuring::Loading => {
+                self.unshuffled = Some((Unshuffled::Exposed, seq));
+                self.flag_now(
+                    Code::CardExposed,
+                    "CARD_EXPOSED",
+                    seq,
+                    format!("{what} was exposed while {during}: the cards must be shuffled again before play."),
+                );
+            }
+            ExposedDuring::Dealing => {
+                let message = format!("{what} was exposed while dealing.");
+                if self.round.is_some() {
+                    self.found.flag(Code::CardExposed, seq, vec![seq], message);
+                    self.game.exposed(seq, card, &mut self.found);
+                    self.take_found();
+                } else {
+                    self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_card(
+        &mut self,
+        event: &TableEvent,
+        card: Option<Card>,
+        target: Option<Target>,
+    ) {
+        let seq = event.seq;
+        self.shoe.cards += 1;
+        self.shoe.cards_since_bets += 1;
+        // Where the card went decides the round it belongs to before any finding about it.
+        let mut placed = target.is_some() && self.game.is_round_event(&event.kind);
+        if self.shoe.burn.pending() {
+            let face_up = match &event.kind {
+                EventKind::CardDrawn { face_up, .. } => *face_up,
+                _ => None,
+            };
+            let mut found = Vec::new();
+            let burned = self
+                .shoe
+                .burn
+                .card(seq, card, target, face_up, placed, &mut found);
+            self.flag_burn(seq, found);
+            // A burn card is counted against the shoe and given to no round.
+            placed &= !burned;
+        }
+        self.shoe.placing = placed;
+        if placed {
+            self.enter_round(event);
+        }
+        let in_round = self.round.is_some();
+        if let Some(card) = card {
+            if !self.shoe.counter.see(card) {
+                let composition = self.shoe.counter.composition();
+                let message = if composition.copies_of(card) == 0 {
+                    format!(
+                        "The {card} is a foreign card: a shoe of {} decks holds none.",
+                        composition.kind.name()
+                    )
+                } else {
+                    format!(
+                        "A copy of the {card} beyond the {} the shoe holds: a foreign or duplicate card.",
+                        composition.copies_of(card)
+                    )
+                };
+                self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
+            }
+        } else {
+            self.flag(
+                in_round,
+                Code::UnreadableCard,
+                "UNREADABLE_CARD",
+                seq,
+                "The device could not read a card; the hands it belongs to are not judged on it."
+                    .to_owned(),
+            );
+        }
+        if let Some((why, since)) = self.unshuffled {
+            if !self.shoe.past_end_flagged {
+                self.shoe.past_end_flagged = true;
+                let why = match why {
+                    Unshuffled::Replaced => "the cards were replaced",
+                    Unshuffled::Exposed => "a card was exposed before the cards entered the shoe",
+                };
+                self.found.flag_cited(
+                    Code::NotShuffled,
+                    "NOT_SHUFFLED/replaced",
+                    seq,
+                    vec![since, seq],
+                    format!("A card was dealt after {why} (seq {since}) without a new shuffle."),
+                );
+                self.take_found_or_now(in_round);
+            }
+        } else if let Some(cut_seq) = self.shoe.ended {
+            if !self.shoe.past_end_flagged && !self.shoe.partial {
+                self.shoe.past_end_flagged = true;
+                self.found.flag_cited(
+                    Code::NotShuffled,
+                    "NOT_SHUFFLED/past_end",
+                    seq,
+                    vec![cut_seq, seq],
+                    format!(
+                        "A card was dealt after the shoe ended (the cutting card came out, seq \
+                         {cut_seq}): the cards must be shuffled before a further round."
+                    ),
+                );
+                self.take_found_or_now(in_round);
+            }
+        }
+        if placed && self.round.is_some() {
+            self.game.handle_event(event, &mut self.found);
+            self.take_found();
+        }
+    }
+}
