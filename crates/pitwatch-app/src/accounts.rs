@@ -168,6 +168,7 @@ pub fn login(
             ));
         }
     }
+    let checking = std::time::Instant::now();
     match store.authenticate(name, password) {
         Ok(role) => {
             audit(
@@ -185,29 +186,43 @@ pub fn login(
             })
         }
         Err(pitwatch_store::StoreError::Denied(_)) => {
+            // The failure is on record when its check ended, and the next attempt's delay counts
+            // from then: however long argon2 took on a loaded machine, the delay is whole.
+            let failed_at = after(now, checking.elapsed());
             audit(
                 store,
                 name,
                 LOGIN_FAILED,
                 name,
                 &detail(workstation, &[]),
-                now,
+                failed_at,
             )?;
             let mut attempts = attempts;
             attempts.push(LoginAttempt {
-                at: now,
+                at: failed_at,
                 succeeded: false,
                 pending: false,
             });
-            if let Gate::Locked(until) = gate(&attempts, now) {
+            if let Gate::Locked(until) = gate(&attempts, failed_at) {
                 audit(
                     store,
                     name,
                     LOGIN_LOCKED,
                     name,
                     &detail(workstation, &[("until", &until.to_string())]),
-                    now,
+                    failed_at,
                 )?;
+                // Unknown names lock alike, so saying so tells nothing about which names exist.
+                let minutes = (until.unix_millis() - failed_at.unix_millis())
+                    .max(0)
+                    .unsigned_abs()
+                    .div_ceil(60_000);
+                return Err(ApiError::new(
+                    ErrorCode::Unauthorised,
+                    format!(
+                        "wrong user name or password; too many failed logins for {name:?}: locked for {minutes} minutes"
+                    ),
+                ));
             }
             Err(ApiError::new(
                 ErrorCode::Unauthorised,
