@@ -133,6 +133,10 @@ struct Hand {
     street: u8,
     /// Seats dealt their card of that street, in the order dealt.
     street_dealt: Vec<u8>,
+    /// The seat dealt the last street card.
+    street_last: Option<u8>,
+    /// A street card the cards alone cannot place yet (see `deal::street_card`).
+    street_pending: Option<deal::Pending>,
     /// The place in `order` of the last seat dealt in the draw (Draw Poker).
     draw_last: Option<usize>,
     acting: Vec<u8>,
@@ -344,8 +348,9 @@ impl Hands {
     /// seat that posted a blind and was dealt no card is a player dealt out, (d).
     fn on_action(&mut self, seq: u64, seat: u8, action: PlayerAction, found: &mut Findings) {
         if action != PlayerAction::Blind {
-            // An action on a hand ends the initial deal.
+            // An action on a hand ends the initial deal, and a street's deal.
             self.end_initial(seq, found);
+            self.resolve_street(found);
         }
         let needed = usize::from(self.book.substantial_action_players);
         let Some(hand) = self.hand.as_mut() else {
@@ -520,6 +525,8 @@ impl RoundGame for Hands {
             two_up: 0,
             street: 0,
             street_dealt: Vec::new(),
+            street_last: None,
+            street_pending: None,
             draw_last: None,
             acting: Vec::new(),
             substantial_action: None,

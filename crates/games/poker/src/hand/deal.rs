@@ -9,7 +9,64 @@ use pitwatch_rules::{Findings, IrregularityCode as Code};
 use super::{Hand, Hands, Seat};
 use crate::book::Face;
 
+/// A street card not yet placed: `seat` was dealt twice in a row, its first card completing
+/// `street`.
+#[derive(Debug, Clone)]
+pub(super) struct Pending {
+    seat: u8,
+    /// The seat due the next street's first card.
+    due: Option<u8>,
+    seq: u64,
+    street: String,
+    next: String,
+}
+
 impl Hands {
+    /// Places a pending street card once betting begins (or the hand ends): if the street read as
+    /// begun with it is complete, that street was dealt out of order ((c)); if not, the card was
+    /// a second one on the street before ((f)), and the street goes on without it.
+    pub(super) fn resolve_street(&mut self, found: &mut Findings) {
+        let Some(hand) = self.hand.as_mut() else {
+            return;
+        };
+        let Some(p) = hand.street_pending.take() else {
+            return;
+        };
+        if hand.street_dealt.is_empty() {
+            let due = p
+                .due
+                .map_or_else(String::new, |d| format!(" when seat {d} was due one"));
+            self.saw(
+                MisdealReason::C,
+                Code::DealOutOfOrder,
+                p.seq,
+                None,
+                format!(
+                    "Seat {} was dealt its card of {}{due}: the street was dealt out of order.",
+                    p.seat, p.next
+                ),
+                found,
+            );
+            return;
+        }
+        hand.street_dealt.retain(|&s| s != p.seat);
+        self.saw(
+            MisdealReason::F,
+            Code::WrongCardCount,
+            p.seq,
+            Some(p.seat),
+            format!("Seat {} was dealt two cards on {}.", p.seat, p.street),
+            found,
+        );
+        if let Some(hand) = self.hand.as_mut() {
+            let live = live_seats(hand);
+            if !hand.street_dealt.is_empty() && live.iter().all(|s| hand.street_dealt.contains(s)) {
+                hand.street = hand.street.saturating_add(1);
+                hand.street_dealt.clear();
+            }
+        }
+    }
+
     pub(super) fn end_initial(&mut self, seq: u64, found: &mut Findings) {
         let initial = self.book.variant.initial.len();
         let Some(hand) = self.hand.as_mut() else {
@@ -175,49 +232,56 @@ impl Hands {
         } else if hand.seats.get(&seat).is_some_and(|s| s.ruled.is_some()) {
             // A dead or void hand is out of the count: whether the dealer goes on dealing to it
             // or not is no further error.
-        } else if had >= variant.most_cards {
-            problems.push((
-                MisdealReason::F,
-                Code::WrongCardCount,
-                Some(seat),
-                format!(
-                    "Seat {seat} was dealt a card beyond the {} a hand of {} holds.",
-                    variant.most_cards, variant.name
-                ),
-            ));
-        } else if hand.acting.is_empty() {
-            // Later cards (a street, the draw) come after a betting round.
-            problems.push((
-                MisdealReason::F,
-                Code::WrongCardCount,
-                Some(seat),
-                format!(
-                    "Seat {seat} was dealt a card beyond the {initial} of the initial deal before any player acted."
-                ),
-            ));
-        } else if hand.seats.get(&seat).is_some_and(|s| s.folded) {
-            problems.push((
-                MisdealReason::C,
-                Code::DealOutOfOrder,
-                None,
-                format!("Seat {seat} was dealt a card after its player folded: the cards were dealt out of order."),
-            ));
-        } else if !variant.later.is_empty() {
-            problems.extend(street_card(hand, seat, initial));
-        } else if let Some(at) = hand.order.iter().position(|&s| s == seat) {
-            // The draw: each player still in takes their cards in turn, clockwise.
-            if let Some(last) = hand.draw_last.filter(|&last| at < last) {
+        } else {
+            let folded = hand.seats.get(&seat).is_some_and(|s| s.folded);
+            if had >= variant.most_cards {
+                problems.push((
+                    MisdealReason::F,
+                    Code::WrongCardCount,
+                    Some(seat),
+                    format!(
+                        "Seat {seat} was dealt a card beyond the {} a hand of {} holds.",
+                        variant.most_cards, variant.name
+                    ),
+                ));
+            } else if hand.acting.is_empty() {
+                // Later cards (a street, the draw) come after a betting round.
+                problems.push((
+                    MisdealReason::F,
+                    Code::WrongCardCount,
+                    Some(seat),
+                    format!(
+                        "Seat {seat} was dealt a card beyond the {initial} of the initial deal before any player acted."
+                    ),
+                ));
+            } else if folded {
                 problems.push((
                     MisdealReason::C,
                     Code::DealOutOfOrder,
                     None,
-                    format!(
-                        "Seat {seat} was dealt a card in the draw after seat {}: the draw goes clockwise from seat {}.",
-                        hand.order[last], hand.order[0]
-                    ),
+                    format!("Seat {seat} was dealt a card after its player folded: the cards were dealt out of order."),
                 ));
             }
-            hand.draw_last = Some(hand.draw_last.map_or(at, |last| last.max(at)));
+            let draw = usize::from(variant.most_cards) > initial;
+            if hand.acting.is_empty() || folded {
+                // Not a street's or the draw's card.
+            } else if !variant.later.is_empty() {
+                problems.extend(street_card(hand, seat, initial, seq));
+            } else if let Some(at) = hand.order.iter().position(|&s| s == seat).filter(|_| draw) {
+                // The draw: each player still in takes their cards in turn, clockwise.
+                if let Some(last) = hand.draw_last.filter(|&last| at < last) {
+                    problems.push((
+                        MisdealReason::C,
+                        Code::DealOutOfOrder,
+                        None,
+                        format!(
+                            "Seat {seat} was dealt a card in the draw after seat {}: the draw goes clockwise from seat {}.",
+                            hand.order[last], hand.order[0]
+                        ),
+                    ));
+                }
+                hand.draw_last = Some(hand.draw_last.map_or(at, |last| last.max(at)));
+            }
         }
         // The face the variant deals this card with, when it says.
         let position = usize::from(had);
@@ -290,6 +354,7 @@ impl Hands {
     /// the last street dealt) is a wrong number of cards for each seat passed, and the one player
     /// left holding a wrong number of cards is (g).
     pub(super) fn end_checks(&mut self, found: &mut Findings) {
+        self.resolve_street(found);
         let variant = self.book.variant.clone();
         let initial = variant.initial.len();
         let Some(hand) = self.hand.as_ref() else {
@@ -376,15 +441,40 @@ fn street_name(cards: usize, initial: usize) -> String {
 /// A stud street's card to `seat` (still in the hand, within the variant's cards): each street
 /// gives one card to each seat still in, clockwise from the first. A seat dealt again on the
 /// street is a wrong number of cards ((f)); a seat dealt before the seat due is out of order
-/// ((c)). By convention, the first seat dealt again after the street's deal had gone on past
-/// every seat dealt begins the next street, and the seats left without a card are short.
+/// ((c)). A seat dealt twice in a row whose first card completed the street (and that is not the
+/// first seat still in) is read as beginning the next street until the next action or the hand's
+/// end decides ([`Hands::resolve_street`]). By convention (the cards alone cannot tell), the first
+/// seat dealt again after the street's deal had gone on past every seat dealt begins the next
+/// street, the seats left without a card being short.
 fn street_card(
     hand: &mut Hand,
     seat: u8,
     initial: usize,
+    seq: u64,
 ) -> Vec<(MisdealReason, Code, Option<u8>, String)> {
     let mut problems = Vec::new();
     let live = live_seats(hand);
+    // A seat dealt again right after its card completed the street (and not the first seat still
+    // in, which begins the next street): a second card on that street, or the next street begun
+    // with the wrong seat. Read as the next street until the betting round after it tells.
+    if hand.street_last.replace(seat) == Some(seat)
+        && !hand.street_dealt.contains(&seat)
+        && live.first() != Some(&seat)
+    {
+        hand.street_pending = Some(Pending {
+            seat,
+            due: live.first().copied(),
+            seq,
+            street: street_name(initial + usize::from(hand.street), initial),
+            next: street_name(initial + usize::from(hand.street) + 1, initial),
+        });
+        hand.street_dealt.push(seat);
+        if live.iter().all(|s| hand.street_dealt.contains(s)) {
+            hand.street = hand.street.saturating_add(1);
+            hand.street_dealt.clear();
+        }
+        return problems;
+    }
     let name = street_name(initial + usize::from(hand.street) + 1, initial);
     if hand.street_dealt.contains(&seat) {
         let place = |s: u8| live.iter().position(|&x| x == s);
