@@ -1,8 +1,8 @@
-//! One poker hand at a time, as the shared shoe tracker runs it: the initial deal to the seats
-//! (order, count, face), players' actions up to "substantial action", and declared misdeals. What
-//! the engine sees wrong is a misdeal by the book's lettered reason when the rule allows one at
-//! that moment, and the same error without a misdeal (the hand played out, or one seat's hand
-//! dead) when substantial action came first.
+//! One poker hand at a time, as the shared shoe tracker runs it: the deal to the seats (checked in
+//! `deal`), players' actions up to "substantial action", and declared misdeals. What the engine
+//! sees wrong is a misdeal by the book's lettered reason when the rule allows one at that moment,
+//! and otherwise the same error without a misdeal: the hand played out ((b)-(e) after
+//! substantial action), or one seat's hand dead or void ((f)(i), (f)(ii), (g)).
 
 use std::collections::BTreeMap;
 
@@ -413,6 +413,20 @@ impl Hands {
             hand.misdeal = Some(reason);
         }
         if ruling != MisdealRuling::Misdeal {
+            // (f)(i), (f)(ii): a supervisor who rules a wrong number of cards a dead or void hand
+            // found it after the player acted or after substantial action, which the engine
+            // cannot see: the misdeal (f) the engine saw at the card is none.
+            let ruled_misdeal = hand
+                .declared
+                .iter()
+                .any(|d| d.ruling == MisdealRuling::Misdeal);
+            if reason == MisdealReason::F
+                && matches!(ruling, MisdealRuling::DeadHand | MisdealRuling::VoidHand)
+                && hand.misdeal == Some(MisdealReason::F)
+                && !ruled_misdeal
+            {
+                hand.misdeal = None;
+            }
             return;
         }
         let acted: Vec<u8> = seats

@@ -3,7 +3,7 @@
 //! (order and count, after the initial deal), and what a hand's end shows (a seat short of its
 //! cards, the one player left with a wrong number, (g)).
 
-use pitwatch_model::MisdealReason;
+use pitwatch_model::{MisdealReason, MisdealRuling};
 use pitwatch_rules::{Findings, IrregularityCode as Code};
 
 use super::{Hand, Hands, Seat};
@@ -229,7 +229,7 @@ impl Hands {
                 None,
                 format!("Seat {seat} was dealt a card after the initial deal had passed it: an extra hand dealt in."),
             ));
-        } else if hand.seats.get(&seat).is_some_and(|s| s.ruled.is_some()) {
+        } else if ruled_out(hand, seat) {
             // A dead or void hand is out of the count: whether the dealer goes on dealing to it
             // or not is no further error.
         } else {
@@ -413,13 +413,23 @@ impl Hands {
     }
 }
 
-/// The seats of the first round still in the hand (neither folded nor dead or void), clockwise.
+/// The seats of the first round still in the hand (neither folded nor dead or void, as the engine
+/// found or a supervisor ruled), clockwise.
 fn live_seats(hand: &Hand) -> Vec<u8> {
     hand.order
         .iter()
         .copied()
-        .filter(|s| hand.seats.get(s).is_none_or(Seat::live))
+        .filter(|s| hand.seats.get(s).is_none_or(Seat::live) && !ruled_out(hand, *s))
         .collect()
+}
+
+/// Whether the seat's hand is dead or void, as the engine found or a supervisor ruled.
+fn ruled_out(hand: &Hand, seat: u8) -> bool {
+    hand.seats.get(&seat).is_some_and(|s| s.ruled.is_some())
+        || hand.declared.iter().any(|d| {
+            matches!(d.ruling, MisdealRuling::DeadHand | MisdealRuling::VoidHand)
+                && d.seats.contains(&seat)
+        })
 }
 
 /// The name of the street on which a seat receives its `cards`th card (`fourth street`), or
