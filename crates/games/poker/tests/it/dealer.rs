@@ -223,6 +223,8 @@ struct Table {
     events: Vec<EventKind>,
     deck: Vec<Card>,
     held: [u8; 11],
+    /// Whether the device reports each card's place in its seat's hand.
+    indexed: bool,
 }
 
 impl Table {
@@ -240,7 +242,7 @@ impl Table {
         self.events.push(EventKind::CardDrawn {
             card: Some(card),
             target: Some(Target::Seat(seat)),
-            index: Some(self.held[usize::from(seat)]),
+            index: self.indexed.then_some(self.held[usize::from(seat)]),
             face_up: Some(up),
             retransmit: None,
         });
@@ -254,8 +256,9 @@ impl Table {
     }
 }
 
-/// Deals one hand of `variant` from a fresh shuffle, with `fault` if given.
-pub fn deal(rng: &mut Rng, variant: &str, fault: Option<Fault>) -> Dealt {
+/// Deals one hand of `variant` from a fresh shuffle, with `fault` if given; `indexed` when the
+/// device reports each card's `index` in its seat's hand.
+pub fn deal(rng: &mut Rng, variant: &str, fault: Option<Fault>, indexed: bool) -> Dealt {
     let (initial, later) = faces(variant);
     // Seats: 2 to 10 (7 for Seven Card Stud, 9 for the draw: one deck), 3 or more for the faults
     // that need a third player.
@@ -289,6 +292,7 @@ pub fn deal(rng: &mut Rng, variant: &str, fault: Option<Fault>) -> Dealt {
         }],
         deck,
         held: [0; 11],
+        indexed,
     };
     let mut aimed = None;
     // The blinds (antes in stud): the first two seats.

@@ -1,6 +1,6 @@
 //! The differential fault-injection test for poker, like Baccarat's
-//! (`crates/pitwatch-rules/tests/it/differential.rs`): streams of one to four honest hands from
-//! the test's own dealer (`dealer.rs`, written from the variants' deal and seed 002, not from the
+//! (`crates/pitwatch-rules/tests/it/differential.rs`): streams of one to four honest hands (from a
+//! device that reports each card's `index`, or one that does not) from the test's own dealer (`dealer.rs`, written from the variants' deal and seed 002, not from the
 //! engine), one of them with one injected fault. The engine must raise exactly one irregularity,
 //! in that hand, with the code and rule seed 002 gives the fault, record that hand as the seed
 //! says (a misdeal by its letter, or one seat's hand dead or void and no misdeal), and leave
@@ -68,10 +68,17 @@ fn case(variant: &str, fault: Option<Fault>, seed: u64) -> Case {
     let mut rng = Rng::new(seed);
     let count = 1 + rng.below(4);
     let at = rng.below(count);
+    // Half the streams come from a device that reports each card's index, half without it.
+    let indexed = rng.one_in(2);
     let mut kinds = Vec::new();
     let mut aimed = None;
     for h in 0..count {
-        let dealt = deal(&mut rng, variant, if h == at { fault } else { None });
+        let dealt = deal(
+            &mut rng,
+            variant,
+            if h == at { fault } else { None },
+            indexed,
+        );
         if h == at {
             aimed = dealt.seat;
         }
