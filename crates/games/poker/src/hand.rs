@@ -300,7 +300,8 @@ impl Hands {
                 if repeated {
                     return;
                 }
-                if !hand.flagged.contains(&reason) {
+                if reason == MisdealReason::G {
+                    // (g) is the one player left: once a hand. (f) is each seat's own.
                     hand.flagged.push(reason);
                 }
                 hand.seats.entry(s).or_default().ruled = Some(ruling);
