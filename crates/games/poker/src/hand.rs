@@ -1,8 +1,8 @@
-//! One poker hand at a time, as the shared shoe tracker runs it: the initial deal to the seats
-//! (order, count, face), players' actions up to "substantial action", and declared misdeals. What
-//! the engine sees wrong is a misdeal by the book's lettered reason when the rule allows one at
-//! that moment, and the same error without a misdeal (the hand played out, or one seat's hand
-//! dead) when substantial action came first.
+//! One poker hand at a time, as the shared shoe tracker runs it: the deal to the seats (checked in
+//! `deal`), players' actions up to "substantial action", and declared misdeals. What the engine
+//! sees wrong is a misdeal by the book's lettered reason when the rule allows one at that moment,
+//! and otherwise the same error without a misdeal: the hand played out ((b)-(e) after
+//! substantial action), or one seat's hand dead or void ((f)(i), (f)(ii), (g)).
 
 use std::collections::BTreeMap;
 
@@ -12,7 +12,9 @@ use pitwatch_model::{
 use pitwatch_rules::{Findings, IrregularityCode as Code, RoundGame};
 use serde::{Deserialize, Serialize};
 
-use crate::book::{needs_no_action, reason_key, Book, Face};
+use crate::book::{needs_no_action, reason_key, Book};
+
+mod deal;
 
 /// One seat's part of a hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +29,12 @@ pub struct SeatRecord {
     pub acted: bool,
     /// Whether the player folded.
     pub folded: bool,
+    /// What the rule makes of this seat's hand where the engine saw it dealt a wrong number of
+    /// cards and the rule makes that no misdeal: `dead_hand` ((f)(i): the player had acted; (g):
+    /// the one player left at the end), or `void_hand` ((f)(ii): others had taken substantial
+    /// action). Absent otherwise, in JSON too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruled: Option<MisdealRuling>,
 }
 
 /// A declared misdeal or ruling, as recorded with its hand.
@@ -84,7 +92,20 @@ struct Seat {
     /// Face-up cards among the initial deal.
     initial_up: u8,
     acted: bool,
+    /// The `seq` of the player's first action on the hand.
+    acted_seq: Option<u64>,
     folded: bool,
+    /// Whether the seat posted a blind (or another forced bet) in this hand.
+    blind: bool,
+    /// The seat's hand is dead or void without a misdeal ((f)(i), (f)(ii), (g)).
+    ruled: Option<MisdealRuling>,
+}
+
+impl Seat {
+    /// Whether the seat is still in the hand: neither folded nor dead or void.
+    fn live(&self) -> bool {
+        !self.folded && self.ruled.is_none()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -108,6 +129,16 @@ struct Hand {
     exposed_initial: u8,
     /// Seats that got two up-cards in the initial round.
     two_up: u8,
+    /// The later street being dealt (stud), from 0 for the first card after the initial deal.
+    street: u8,
+    /// Seats dealt their card of that street, in the order dealt.
+    street_dealt: Vec<u8>,
+    /// The seat dealt the last street card.
+    street_last: Option<u8>,
+    /// A street card the cards alone cannot place yet (see `deal::street_card`).
+    street_pending: Option<deal::Pending>,
+    /// The place in `order` of the last seat dealt in the draw (Draw Poker).
+    draw_last: Option<usize>,
     acting: Vec<u8>,
     substantial_action: Option<u64>,
     misdeal: Option<MisdealReason>,
@@ -206,6 +237,7 @@ impl Hand {
                     face_up: s.face_up,
                     acted: s.acted,
                     folded: s.folded,
+                    ruled: s.ruled,
                 })
                 .collect(),
             misdeal,
@@ -221,18 +253,68 @@ impl Hand {
 
 impl Hands {
     /// Flags what the engine saw as misdeal `reason`: a misdeal when the rule allows one now, else
-    /// the same error under `after` (no misdeal: the hand is played out).
+    /// the same error under `after` (no misdeal: the hand is played out). A wrong number of cards
+    /// dealt to `seat` ((f)) is no misdeal once that player has acted ((f)(i): the hand is dead)
+    /// or others have taken substantial action ((f)(ii): the hand is void); (g) is always one
+    /// seat's dead hand.
     fn saw(
         &mut self,
         reason: MisdealReason,
         after: Code,
         seq: u64,
+        seat: Option<u8>,
         what: String,
         found: &mut Findings,
     ) {
         let Some(hand) = self.hand.as_mut() else {
             return;
         };
+        if let Some(s) = seat.filter(|_| hand.misdeal.is_none()) {
+            let state = hand.seats.get(&s).cloned().unwrap_or_default();
+            let ruled = match reason {
+                MisdealReason::G => Some((
+                    MisdealRuling::DeadHand,
+                    vec![seq],
+                    "By (g) there is no misdeal: that player's hand is dead and all wagers are returned.".to_owned(),
+                )),
+                MisdealReason::F => match (state.acted_seq, hand.substantial_action) {
+                    (Some(acted), _) => Some((
+                        MisdealRuling::DeadHand,
+                        vec![acted, seq],
+                        format!("The player at seat {s} had already acted (seq {acted}), so by (f)(i) there is no misdeal: that hand is dead and, if there was no collusion, the player's wagers, forced bets and blinds are returned."),
+                    )),
+                    (None, Some(sa)) => Some((
+                        MisdealRuling::VoidHand,
+                        vec![sa, seq],
+                        format!("The player at seat {s} had not acted, but there had been substantial action by other players (seq {sa}), so by (f)(ii) there is no misdeal: for this round the player's wagers, forced bets and blinds are returned and the hand is void."),
+                    )),
+                    (None, None) => None,
+                },
+                _ => None,
+            };
+            if let Some((ruling, evidence, why)) = ruled {
+                let repeated = match reason {
+                    MisdealReason::G => hand.flagged.contains(&reason),
+                    _ => state.ruled.is_some(),
+                };
+                if repeated {
+                    return;
+                }
+                if reason == MisdealReason::G {
+                    // (g) is the one player left: once a hand. (f) is each seat's own.
+                    hand.flagged.push(reason);
+                }
+                hand.seats.entry(s).or_default().ruled = Some(ruling);
+                found.flag_cited(
+                    Code::WrongCardCount,
+                    reason_key(reason),
+                    seq,
+                    evidence,
+                    format!("{what} {why}"),
+                );
+                return;
+            }
+        }
         if hand.flagged.contains(&reason) {
             return;
         }
@@ -263,212 +345,13 @@ impl Hands {
         }
     }
 
-    /// Ends the initial deal: a seat of the first round short of the initial cards is (e).
-    fn end_initial(&mut self, seq: u64, found: &mut Findings) {
-        let initial = self.book.variant.initial.len();
-        let Some(hand) = self.hand.as_mut() else {
-            return;
-        };
-        if hand.initial_over {
-            return;
-        }
-        hand.initial_over = true;
-        let short: Vec<String> = hand
-            .order
-            .iter()
-            .filter_map(|s| {
-                let cards = hand.seats.get(s).map_or(0, |x| x.cards);
-                (usize::from(cards) < initial).then(|| format!("seat {s} has {cards}"))
-            })
-            .collect();
-        if !short.is_empty() {
-            self.saw(
-                MisdealReason::E,
-                Code::WrongCardCount,
-                seq,
-                format!(
-                    "At the end of the initial deal of {initial} cards, {}.",
-                    short.join(", ")
-                ),
-                found,
-            );
-        }
-    }
-
-    fn on_card(
-        &mut self,
-        seq: u64,
-        seat: u8,
-        index: Option<u8>,
-        face_up: Option<bool>,
-        found: &mut Findings,
-    ) {
-        let variant = self.book.variant.clone();
-        let initial = variant.initial.len();
-        let Some(hand) = self.hand.as_mut() else {
-            return;
-        };
-        if !hand.initial_over
-            && hand.first_round_over
-            && hand.order.iter().all(|s| {
-                hand.seats
-                    .get(s)
-                    .is_some_and(|x| usize::from(x.cards) >= initial)
-            })
-        {
-            // Every seat has its initial cards: this card is a later one.
-            self.end_initial(seq, found);
-        }
-        let Some(hand) = self.hand.as_mut() else {
-            return;
-        };
-        let in_initial = !hand.initial_over;
-        let had = hand.seats.get(&seat).map_or(0, |s| s.cards);
-        let mut problems: Vec<(MisdealReason, Code, String)> = Vec::new();
-        if let Some(index) = index {
-            if index != had.saturating_add(1) {
-                problems.push((
-                    MisdealReason::C,
-                    Code::DealOutOfOrder,
-                    format!("Seat {seat} was dealt its card {index} when it held {had}: the cards were dealt out of order."),
-                ));
-            }
-        }
-        if in_initial {
-            if !hand.first_round_over && had == 0 {
-                // The first round: one card to each seat clockwise (ascending, wrapping).
-                let first = hand.order.first().copied().unwrap_or(seat);
-                let key = |s: u8| s.wrapping_sub(first);
-                if let Some(&last) = hand.order.last() {
-                    if key(seat) < key(last) {
-                        problems.push((
-                            MisdealReason::C,
-                            Code::DealOutOfOrder,
-                            format!("Seat {seat} was dealt its first card after seat {last}: the deal goes clockwise from seat {first}."),
-                        ));
-                    }
-                }
-                hand.order.push(seat);
-                hand.next = 0;
-            } else {
-                if !hand.first_round_over {
-                    hand.first_round_over = true;
-                    hand.next = 0;
-                }
-                let expected = hand.order.get(hand.next).copied();
-                match hand.order.iter().position(|&s| s == seat) {
-                    None => problems.push((
-                        MisdealReason::D,
-                        Code::DealOutOfOrder,
-                        format!("Seat {seat} was dealt in after the first round of the initial deal had passed it: an extra hand dealt in, or a player dealt out of the first round."),
-                    )),
-                    Some(at) => {
-                        if Some(seat) != expected {
-                            if let Some(expected) = expected {
-                                problems.push((
-                                    MisdealReason::C,
-                                    Code::DealOutOfOrder,
-                                    format!("Seat {seat} was dealt a card when seat {expected} was due one: the cards were dealt out of order."),
-                                ));
-                            }
-                        }
-                        hand.next = (at + 1) % hand.order.len().max(1);
-                    }
-                }
-            }
-            if usize::from(had) >= initial {
-                problems.push((
-                    MisdealReason::F,
-                    Code::WrongCardCount,
-                    format!(
-                        "Seat {seat} was dealt a card beyond the {initial} of the initial deal."
-                    ),
-                ));
-            }
-        } else if !hand.order.is_empty() && !hand.order.contains(&seat) {
-            problems.push((
-                MisdealReason::D,
-                Code::DealOutOfOrder,
-                format!("Seat {seat} was dealt a card after the initial deal had passed it: an extra hand dealt in."),
-            ));
-        } else if had >= variant.most_cards {
-            problems.push((
-                MisdealReason::F,
-                Code::WrongCardCount,
-                format!(
-                    "Seat {seat} was dealt a card beyond the {} a hand of {} holds.",
-                    variant.most_cards, variant.name
-                ),
-            ));
-        }
-        // The face the variant deals this card with, when it says.
-        let position = usize::from(had);
-        let due = if in_initial {
-            variant.initial.get(position).copied()
-        } else {
-            variant.later.get(position.saturating_sub(initial)).copied()
-        };
-        let up = face_up == Some(true);
-        let seat_state = hand.seats.entry(seat).or_default();
-        seat_state.cards = seat_state.cards.saturating_add(1);
-        if up {
-            seat_state.face_up = seat_state.face_up.saturating_add(1);
-        }
-        if in_initial && up {
-            seat_state.initial_up = seat_state.initial_up.saturating_add(1);
-            if seat_state.initial_up == 2 {
-                hand.two_up = hand.two_up.saturating_add(1);
-            }
-            if due == Some(Face::Down) {
-                hand.exposed_initial = hand.exposed_initial.saturating_add(1);
-            }
-        }
-        let two_up = hand.two_up;
-        let exposed = hand.exposed_initial;
-        if let (Some(due), Some(face_up)) = (due, face_up) {
-            if (due == Face::Up) != face_up && in_initial {
-                if let Some(reason) = variant.face_up_reason {
-                    problems.push((
-                        reason,
-                        Code::Misdeal,
-                        format!(
-                            "Seat {seat}'s card {} of the initial deal was dealt face {} where {} deals it face {}.",
-                            position + 1,
-                            if face_up { "up" } else { "down" },
-                            variant.name,
-                            if face_up { "down" } else { "up" }
-                        ),
-                    ));
-                }
-            }
-        }
-        if in_initial && two_up > 1 {
-            if let Some(reason) = variant.two_up_reason {
-                problems.push((
-                    reason,
-                    Code::Misdeal,
-                    format!("{two_up} seats were dealt two cards face up in the initial round."),
-                ));
-            }
-        }
-        if let Some((limit, reason)) = variant.exposed {
-            if in_initial && exposed > limit {
-                problems.push((
-                    reason,
-                    Code::Misdeal,
-                    format!("{exposed} cards were exposed in the initial dealing round of {}; more than {limit} is a misdeal.", variant.name),
-                ));
-            }
-        }
-        for (reason, after, what) in problems {
-            self.saw(reason, after, seq, what, found);
-        }
-    }
-
+    /// Ends the initial deal: a seat of the first round short of the initial cards is (e); a
+    /// seat that posted a blind and was dealt no card is a player dealt out, (d).
     fn on_action(&mut self, seq: u64, seat: u8, action: PlayerAction, found: &mut Findings) {
         if action != PlayerAction::Blind {
-            // An action on a hand ends the initial deal.
+            // An action on a hand ends the initial deal, and a street's deal.
             self.end_initial(seq, found);
+            self.resolve_street(found);
         }
         let needed = usize::from(self.book.substantial_action_players);
         let Some(hand) = self.hand.as_mut() else {
@@ -476,9 +359,11 @@ impl Hands {
         };
         let state = hand.seats.entry(seat).or_default();
         if action == PlayerAction::Blind {
+            state.blind = true;
             return;
         }
         state.acted = true;
+        state.acted_seq.get_or_insert(seq);
         if action == PlayerAction::Fold {
             state.folded = true;
         }
@@ -529,6 +414,20 @@ impl Hands {
             hand.misdeal = Some(reason);
         }
         if ruling != MisdealRuling::Misdeal {
+            // (f)(i), (f)(ii): a supervisor who rules a wrong number of cards a dead or void hand
+            // found it after the player acted or after substantial action, which the engine
+            // cannot see: the misdeal (f) the engine saw at the card is none.
+            let ruled_misdeal = hand
+                .declared
+                .iter()
+                .any(|d| d.ruling == MisdealRuling::Misdeal);
+            if reason == MisdealReason::F
+                && matches!(ruling, MisdealRuling::DeadHand | MisdealRuling::VoidHand)
+                && hand.misdeal == Some(MisdealReason::F)
+                && !ruled_misdeal
+            {
+                hand.misdeal = None;
+            }
             return;
         }
         let acted: Vec<u8> = seats
@@ -537,6 +436,13 @@ impl Hands {
             .filter(|s| hand.seats.get(s).is_some_and(|x| x.acted))
             .collect();
         match hand.substantial_action {
+            Some(sa) if reason == MisdealReason::F => found.flag_cited(
+                Code::MisdealAfterAction,
+                reason_key(reason),
+                seq,
+                vec![sa, seq],
+                format!("Misdeal (f) was ruled after substantial action (seq {sa}); the rule allows it only before: by (f)(i) and (f)(ii) there is no misdeal then, and the affected player's hand is dead or void."),
+            ),
             Some(sa) if needs_no_action(reason) => found.flag_cited(
                 Code::MisdealAfterAction,
                 reason_key(reason),
@@ -632,6 +538,11 @@ impl RoundGame for Hands {
             initial_over: false,
             exposed_initial: 0,
             two_up: 0,
+            street: 0,
+            street_dealt: Vec::new(),
+            street_last: None,
+            street_pending: None,
+            draw_last: None,
             acting: Vec::new(),
             substantial_action: None,
             misdeal: None,
@@ -656,6 +567,7 @@ impl RoundGame for Hands {
                     MisdealReason::B,
                     Code::NotShuffled,
                     seq,
+                    None,
                     format!("This hand was dealt without a shuffle after the last hand ({since})."),
                     found,
                 );
@@ -691,6 +603,9 @@ impl RoundGame for Hands {
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> HandRecord {
         if self.hand.as_ref().is_some_and(|h| !h.order.is_empty()) {
             self.end_initial(seq, found);
+            if !cut_off {
+                self.end_checks(found);
+            }
         }
         let variant = self.book.variant.id.clone();
         let record = match self.hand.take() {
@@ -725,6 +640,15 @@ impl RoundGame for Hands {
             .map(|h| h.record(&self.book.variant.id, h.last_seq, true))
     }
 
+    fn defective(&mut self, _seq: u64, _card: Card, _found: &mut Findings) {
+        // (h): "the deck is found to be defective before the dealer pushes the pot": the hand is
+        // a misdeal (unless something earlier in it was), its wagers returned. The table has
+        // flagged the card, citing (h).
+        if let Some(hand) = self.hand.as_mut() {
+            hand.misdeal.get_or_insert(MisdealReason::H);
+        }
+    }
+
     fn shuffled(&mut self, seq: u64, deck_ok: bool) {
         self.deck = DeckState {
             ok: deck_ok,
@@ -752,6 +676,7 @@ impl RoundGame for Hands {
                 reason,
                 Code::Misdeal,
                 seq,
+                None,
                 format!("With {what}, {exposed} cards were exposed in the initial dealing round of {name}; more than {limit} is a misdeal."),
                 found,
             );

@@ -5,9 +5,11 @@
 //!
 //! What the engine can observe it checks: the deck check before each hand (one shuffle per hand),
 //! seat-targeted cards where a device or console reports them (the initial deal's order, count
-//! and faces), players' actions (two or more players acting is substantial action, which decides
-//! whether an error is a misdeal), and misdeals a supervisor declares with their reason, seats and
-//! ruling. What it cannot observe (whether an error can be reconstructed, collusion) is the
+//! and faces, a player dealt out, the stud streets and the draw), a foreign or duplicate card
+//! during a hand, players' actions (two or more players acting is substantial action, which
+//! decides whether an error is a misdeal, and a player who acted or others' substantial action
+//! make a wrong number of cards one seat's dead or void hand), and misdeals a supervisor declares
+//! with their reason, seats and ruling. What it cannot observe (whether an error can be reconstructed, collusion) is the
 //! supervisor's ruling.
 //!
 //! The engine reads no clock, file, port or random source.

@@ -36,6 +36,9 @@ fn hand(h: &HandRecord) -> String {
         } else if seat.acted {
             s.push('a');
         }
+        if let Some(ruled) = seat.ruled {
+            let _ = write!(s, "({ruled})");
+        }
     }
     let _ = write!(
         s,
