@@ -317,13 +317,7 @@ const NAME_A_GAME: &[&str] = &[
     "drivers/pitwatch-sim/src/game.rs: blackjack",
     "drivers/pitwatch-sim/src/lib.rs: poker",
     "drivers/pitwatch-sim/src/poker.rs: poker",
-    "ui/src/components/IncidentsView.svelte: baccarat, blackjack, poker",
-    "ui/src/components/ReplayView.svelte: baccarat, blackjack, poker",
-    "ui/src/components/TableCard.svelte: baccarat, blackjack, poker",
-    "ui/src/components/TableView.svelte: baccarat, blackjack, poker",
     "ui/src/lib/bindings.ts: baccarat, blackjack, pontoon, poker",
-    "ui/src/lib/pit.ts: baccarat, blackjack, pontoon, poker",
-    "ui/src/lib/replay.ts: baccarat, blackjack, poker",
 ];
 
 /// Whether `line` (not a comment) names `game`: a type or variant whose name starts with the

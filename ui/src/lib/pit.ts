@@ -1,12 +1,6 @@
 // Pure view logic for the pit overview: labels, ordering and filtering of table tiles.
-import type { Game, LinkStatus, Protocol, TableTile } from "./bindings";
-
-export const GAME_LABEL: Record<Game, string> = {
-  baccarat: "Baccarat",
-  blackjack: "Blackjack",
-  pontoon: "Pontoon",
-  poker: "Poker",
-};
+import type { LinkStatus, Protocol, TableTile } from "./bindings";
+import { gameLabel } from "../games";
 
 export const PROTOCOL_LABEL: Record<Protocol, string> = {
   "angel-eye": "Angel Eye II-EX",
@@ -51,7 +45,7 @@ export function filterTables(tables: readonly TableTile[], query: string): Table
   const q = query.trim().toLowerCase();
   if (q === "") return [...tables];
   return tables.filter((t) =>
-    [t.name, GAME_LABEL[t.game], t.ruleBook, t.link, PROTOCOL_LABEL[t.protocol]].some((field) =>
+    [t.name, gameLabel(t.game), t.ruleBook, t.link, PROTOCOL_LABEL[t.protocol]].some((field) =>
       field.toLowerCase().includes(q),
     ),
   );

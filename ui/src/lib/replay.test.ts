@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BlackjackRound, ReplayStep, ShoeRow } from "./bindings";
-import { blackjackRoundsUpTo, indexOfRound, indexOfSeq, markers, nextIrregularity, nextRound, playDelay, previousRound, roundOnTable, roundsUpTo, shoeLabel, shoeOptions, stepBy } from "./replay";
+import { completedUpTo, indexOfRound, indexOfSeq, markers, nextIrregularity, nextRound, playDelay, previousRound, roundOnTable, shoeLabel, shoeOptions, stepBy } from "./replay";
 
 function step(seq: number, round: number, completes = false, irregularity = ""): ReplayStep {
   return {
@@ -58,9 +58,9 @@ describe("stepping", () => {
   });
 
   it("gives the rounds completed by a step, for the roads at that instant", () => {
-    expect(roundsUpTo(steps, 4)).toEqual([]);
-    expect(roundsUpTo(steps, 5).map((r) => r.round)).toEqual([1]);
-    expect(roundsUpTo(steps, 9).map((r) => r.round)).toEqual([1, 2]);
+    expect(completedUpTo(steps, 4)).toEqual([]);
+    expect(completedUpTo(steps, 5).map((r) => r.round)).toEqual([1]);
+    expect(completedUpTo(steps, 9).map((r) => r.round)).toEqual([1, 2]);
   });
 
   it("marks every round end and irregularity on the timeline", () => {
@@ -135,15 +135,15 @@ describe("a Blackjack shoe", () => {
   }
   const shoe = [bjStep(1, null), bjStep(2, 1), bjStep(3, 1, true), bjStep(4, 2), bjStep(5, 2, true)];
 
-  it("steps round by round and collects its rounds, not the roads'", () => {
+  it("steps round by round and collects its own rounds", () => {
     expect(nextRound(shoe, 0)).toBe(2);
     expect(nextRound(shoe, 2)).toBe(4);
     expect(previousRound(shoe, 4)).toBe(2);
     expect(indexOfRound(shoe, 2)).toBe(4);
     expect(roundOnTable(shoe[0]!)).toBe(0);
     expect(roundOnTable(shoe[3]!)).toBe(2);
-    expect(blackjackRoundsUpTo(shoe, 3).map((r) => r.round)).toEqual([1]);
-    expect(roundsUpTo(shoe, 4)).toEqual([]);
+    expect(completedUpTo(shoe, 3).map((r) => r.round)).toEqual([1]);
+    expect(completedUpTo(shoe, 4)).toEqual([bj(1, true), bj(2, true)]);
     expect(markers(shoe).map((m) => m.label)).toEqual(["Round 1", "Round 2"]);
   });
 });

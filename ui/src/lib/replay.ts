@@ -1,6 +1,7 @@
 // Pure stepping logic for the replay screen: moving through a shoe event by event or round by
 // round, the markers on its timeline, and the rounds completed by a given step.
-import type { BlackjackRound, PokerHand, ReplayStep, RoundResult, ShoeRow } from "./bindings";
+import type { ReplayStep, ShoeRow } from "./bindings";
+import { playEntry } from "../games";
 import { shuffleNote } from "./shuffle";
 
 export type Marker = { index: number; kind: "round" | "irregularity"; label: string };
@@ -16,9 +17,7 @@ export function completedRound(s: ReplayStep | undefined): { round: number } | n
 
 /** The round on the table at step `s` (the one being dealt or just completed; 0 before any). */
 export function roundOnTable(s: ReplayStep): number {
-  if (s.play.game === "baccarat") return s.play.round;
-  if (s.play.game === "poker") return s.play.hand?.round ?? s.play.completed?.round ?? 0;
-  return s.play.round?.round ?? 0;
+  return playEntry(s.play).replayRound(s.play);
 }
 
 /** One event forward (delta 1) or back (delta -1), staying inside the shoe. */
@@ -59,32 +58,15 @@ export function indexOfRound(steps: readonly ReplayStep[], round: number): numbe
   return i < 0 ? null : i;
 }
 
-/** The Baccarat rounds completed up to and including step `index` (for the roads at that instant). */
-export function roundsUpTo(steps: readonly ReplayStep[], index: number): RoundResult[] {
-  const out: RoundResult[] = [];
+/**
+ * The rounds (of whatever game the shoe is dealt at) completed up to and including step `index`:
+ * for the roads at that instant, or the history beside the table.
+ */
+export function completedUpTo(steps: readonly ReplayStep[], index: number): NonNullable<ReplayStep["play"]["completed"]>[] {
+  const out: NonNullable<ReplayStep["play"]["completed"]>[] = [];
   for (let i = 0; i <= index && i < steps.length; i++) {
-    const play = steps[i]?.play;
-    if (play?.game === "baccarat" && play.completed) out.push(play.completed);
-  }
-  return out;
-}
-
-/** The poker hands closed up to and including step `index`. */
-export function pokerHandsUpTo(steps: readonly ReplayStep[], index: number): PokerHand[] {
-  const out: PokerHand[] = [];
-  for (let i = 0; i <= index && i < steps.length; i++) {
-    const play = steps[i]?.play;
-    if (play?.game === "poker" && play.completed) out.push(play.completed);
-  }
-  return out;
-}
-
-/** The Blackjack or Pontoon rounds completed up to and including step `index`. */
-export function blackjackRoundsUpTo(steps: readonly ReplayStep[], index: number): BlackjackRound[] {
-  const out: BlackjackRound[] = [];
-  for (let i = 0; i <= index && i < steps.length; i++) {
-    const play = steps[i]?.play;
-    if (play?.game === "blackjack" && play.completed) out.push(play.completed);
+    const completed = steps[i]?.play.completed;
+    if (completed) out.push(completed);
   }
   return out;
 }

@@ -81,3 +81,8 @@ export function declaredLabel(d: { reason: string; seats: number[]; ruling: stri
   const seats = d.seats.length === 0 ? "whole hand" : `seat${d.seats.length === 1 ? "" : "s"} ${d.seats.join(", ")}`;
   return `(${d.reason}) ${d.ruling.replaceAll("_", " ")}, ${seats}`;
 }
+
+/** The hand a tile counts: the one being dealt, else the last one closed; 0 before any. */
+export function tileHand(play: { current: PokerHand | null; hands: readonly PokerHand[] }): number {
+  return play.current?.hand ?? play.hands.at(-1)?.hand ?? 0;
+}

@@ -1,0 +1,239 @@
+// The window's state and what it does, for App.svelte to compose: the pit and its live updates,
+// the record and recording status, the screen shown, the incident lists, who is logged in, the
+// alerts (banner, flashing, sound) and the keys. Components render it and call its methods.
+import { tick } from "svelte";
+import type { ApiError, PitOverview, PitUpdate, RecordingStatus, RecordStatus, Session, TableTile } from "./bindings";
+import { startBlinking } from "./blink";
+import { Chime } from "./chime";
+import { IncidentLists } from "./incident-lists.svelte";
+import { alerts as alertList, nextAlert } from "./incidents";
+import * as ipc from "./ipc";
+import { LatencyProbe } from "./latency";
+import { keyCommand, type View } from "./navigation";
+import { replaceTable } from "./pit";
+import { recordAlerts } from "./record";
+import { recordingBanner } from "./recording";
+import { SessionState, SWITCH_REASON } from "./session.svelte";
+
+/** Events that count as someone using the window (for the idle lock). */
+const INPUT_EVENTS = ["keydown", "pointerdown", "pointermove", "wheel"] as const;
+
+export class AppState {
+  overview: PitOverview | null = $state(null);
+  /** The central database when this window is the surveillance view (PITWATCH_CENTRAL), not a pit. */
+  central: string | null = $state(null);
+  tables: TableTile[] = $state([]);
+  /**
+   * The record: who signs it and what is wrong with it (a failed verification, a witness that
+   * cannot be written), shown on every screen until its cause is dealt with.
+   */
+  record: RecordStatus | null = $state(null);
+  /** Whether everything received is on record (the monitor says so when it is not). */
+  recording: { status: RecordingStatus; receivedMs: number } | null = $state(null);
+  failure: ApiError | null = $state(null);
+  startupFailure: ApiError | null = $state(null);
+  view: View = $state({ name: "pit" });
+  selectedIncident: number | null = $state(null);
+  now = $state(Date.now());
+  muted = $state(false);
+  focusedAlert: number | null = $state(null);
+
+  readonly incidents = new IncidentLists(ipc.incidents);
+  readonly user = new SessionState({ login: ipc.login, logout: ipc.logout });
+
+  readonly recordProblems = $derived(recordAlerts(this.record));
+  readonly recordingAlert = $derived(recordingBanner(this.recording?.status ?? null, this.recording?.receivedMs ?? 0, this.now));
+  /** Open incidents, most severe first: the banner shows the focused one (else the first). */
+  readonly alerts = $derived(alertList(this.incidents.open.rows));
+  readonly alert = $derived(this.alerts.find((a) => a.id === this.focusedAlert) ?? this.alerts[0] ?? null);
+  /** Tables with an alert: their tiles and screens flash. */
+  readonly flashing = $derived(new Set(this.alerts.map((a) => a.table)));
+  readonly tableNames = $derived(this.tables.map((t) => t.name));
+  /** The table whose screen is shown, if one is. */
+  readonly currentTable = $derived.by(() => {
+    const v = this.view;
+    return v.name === "table" ? (this.tables.find((t) => t.name === v.table) ?? null) : null;
+  });
+
+  /** How long live events take to reach the screen (read by scripts/measure-desktop-latency.mjs). */
+  private readonly latency = new LatencyProbe();
+  private readonly chime = new Chime();
+  private unlisten: (() => void) | null = null;
+  private stopBlinking: (() => void) | null = null;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+
+  constructor() {
+    window.__pitwatchLatency = this.latency;
+  }
+
+  /** Reads the pit (or learns that it could not start), subscribes to its changes, starts the clock. */
+  async start(): Promise<void> {
+    try {
+      this.startupFailure = await ipc.startupError();
+    } catch (error) {
+      this.failure = ipc.toApiError(error);
+    }
+    if (this.startupFailure || this.failure) return;
+    try {
+      this.central = await ipc.centralView();
+    } catch (error) {
+      this.failure = ipc.toApiError(error);
+    }
+    if (this.central || this.failure) return;
+    try {
+      // Subscribe before the first snapshot so no change falls between the two.
+      this.unlisten = await ipc.onPitUpdate((update) => this.apply(update));
+      const overview = await ipc.pitOverview();
+      this.overview = overview;
+      this.tables = overview.tables;
+      this.record = overview.record;
+      this.user.session = overview.session;
+      this.user.firstRun = !overview.demo && this.user.session === null && (await ipc.needsFirstAdmin());
+      await this.incidents.loadFirst();
+    } catch (error) {
+      this.failure = ipc.toApiError(error);
+    }
+    let beat = 0;
+    this.ticker = setInterval(() => {
+      this.now = Date.now();
+      if (++beat % 4 === 0 && !this.muted && this.alerts.length > 0) this.chime.ring();
+      this.user.lockIfIdle(this.now, this.overview?.idleLockSeconds ?? 0);
+    }, 1000);
+    window.addEventListener("keydown", this.onKey);
+    for (const kind of INPUT_EVENTS) window.addEventListener(kind, this.noteInput, { passive: true });
+    this.stopBlinking = startBlinking(
+      document.documentElement,
+      () => this.alerts.length > 0 || this.recordProblems.some((p) => p.severity === "critical"),
+    );
+  }
+
+  /** Stops the clock, the flashing and the subscription. */
+  stop(): void {
+    this.unlisten?.();
+    this.stopBlinking?.();
+    clearInterval(this.ticker);
+    window.removeEventListener("keydown", this.onKey);
+    for (const kind of INPUT_EVENTS) window.removeEventListener(kind, this.noteInput);
+  }
+
+  /** One live change from the desk. */
+  apply(update: PitUpdate): void {
+    switch (update.type) {
+      case "table": {
+        const { name, lastEventAtMs: at, oldestUnsentAtMs: from } = update.table;
+        this.tables = replaceTable(this.tables, update.table);
+        if (this.latency.fresh(name, at)) {
+          this.latency.arrived(name, at, from ?? at);
+          // After Svelte has put the tile's new state in the DOM (then after it is painted).
+          void tick().then(() => this.latency.shown(name, at, from ?? at));
+        }
+        break;
+      }
+      case "incident_raised":
+      case "incident_changed":
+        this.incidents.live(update.incident, update.type === "incident_raised");
+        break;
+      case "record":
+        this.record = update.record;
+        break;
+      case "recording":
+        this.recording = { status: update.status, receivedMs: Date.now() };
+        break;
+    }
+  }
+
+  show(view: View): void {
+    this.view = view;
+  }
+
+  /** A table's screen, with its latest incidents. */
+  openTable(name: string): void {
+    this.view = { name: "table", table: name };
+    void this.incidents.loadTable(name);
+  }
+
+  /** The incident screen with incident `id` selected (shown even if its page is not loaded yet). */
+  openIncident(id: number): void {
+    this.selectedIncident = id;
+    this.incidents.reveal(id);
+    this.view = { name: "incidents" };
+  }
+
+  /** Settings/About, with the record's latest checkpoint read again. */
+  async openAbout(): Promise<void> {
+    this.view = { name: "about" };
+    try {
+      this.record = await ipc.recordStatus();
+    } catch {
+      // The last status known is shown.
+    }
+  }
+
+  openReplay(table: string, shoe: number | null = null, seq: number | null = null): void {
+    this.view = { name: "replay", table, shoe, seq };
+  }
+
+  /** The first administrator was created: the users screen, to add the others. */
+  firstAdminCreated(created: Session): void {
+    this.user.firstAdminCreated(created);
+    this.view = { name: "users" };
+  }
+
+  /** Hands the window to the next supervisor: locked, with nobody's name offered. */
+  switchSupervisor(): void {
+    void this.user.lock(SWITCH_REASON, false);
+  }
+
+  toggleMute(): void {
+    this.muted = !this.muted;
+  }
+
+  /** The banner moves on to the next alert. */
+  nextAlert(): void {
+    this.focusedAlert = nextAlert(this.alerts, this.alert?.id ?? null)?.id ?? null;
+  }
+
+  /** Acknowledges the alert in the banner (a logged-in user's). */
+  async acknowledgeAlert(): Promise<void> {
+    const alert = this.alert;
+    if (!alert) return;
+    if (!this.user.session) {
+      this.user.loginError = { code: "unauthorised", message: "Log in to acknowledge." };
+      return;
+    }
+    try {
+      this.incidents.live(await ipc.acknowledge(alert.id), false);
+    } catch (error) {
+      this.user.loginError = ipc.toApiError(error);
+    }
+  }
+
+  private readonly noteInput = (): void => this.user.noteInput();
+
+  private readonly onKey = (event: KeyboardEvent): void => {
+    const target = event.target as HTMLElement | null;
+    const alert = this.alert;
+    switch (keyCommand(event.key, target?.tagName ?? null, this.user.locked)) {
+      case "acknowledge":
+        void this.acknowledgeAlert();
+        break;
+      case "next":
+        this.nextAlert();
+        break;
+      case "open":
+        if (alert) this.openIncident(alert.id);
+        break;
+      case "mute":
+        this.toggleMute();
+        break;
+      case "replay":
+        if (alert) this.openReplay(alert.table, alert.shoe, alert.seq);
+        break;
+      case "pit":
+        this.view = { name: "pit" };
+        break;
+      case null:
+        break;
+    }
+  };
+}

@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, TableTile } from "./bindings";
+
+// The window's globals, as far as the app's state uses them: events on `window`, the root
+// element's class for the flash.
+const win = Object.assign(new EventTarget(), {} as Record<string, unknown>);
+const classes = new Set<string>();
+vi.stubGlobal("window", win);
+vi.stubGlobal("document", { documentElement: { classList: { toggle: (c: string, on: boolean) => (on ? classes.add(c) : classes.delete(c)), remove: (c: string) => classes.delete(c) } } });
+
+// The desk behind ipc.ts: an in-memory pit whose answers the tests set.
+const desk = {
+  session: null as Session | null,
+  rows: [] as IncidentRow[],
+  acknowledged: [] as number[],
+  logouts: 0,
+  handler: null as ((u: unknown) => void) | null,
+};
+function row(id: number, extra: Partial<IncidentRow> = {}): IncidentRow {
+  return { id, table: "BAC-1", code: "NOT_SHUFFLED", severity: "high", rule: "3.1", shoe: 1, round: 2, seq: id * 10, message: "m", openedAt: "2026-11-30T09:00:00Z", status: "open", ...extra };
+}
+function tile(name: string, cardsDealt = 0): TableTile {
+  return {
+    name, game: "baccarat", ruleBook: "nz-baccarat", protocol: "angel-eye", link: "simulated", status: "connected", statusDetail: "", devices: [], lastFrameMs: null,
+    framesAccepted: 0, framesRejected: 0, lastEventAtMs: null, oldestUnsentAtMs: null, shoe: 1, cardsDealt, cardsLeft: 416, cuttingCardOut: false,
+    play: { game: "baccarat", burnDue: false, burnDone: false, current: { round: 0, player: [], banker: [], result: null }, rounds: [] },
+    incidents: { critical: 0, high: 0, medium: 0, low: 0 }, lastShuffle: null, shuffleSteps: [],
+  };
+}
+const record: RecordStatus = { path: "/x/pit.db", recordId: null, keyFingerprint: null, latestCheckpoint: null, journals: [], alerts: [], replication: null };
+vi.mock("./ipc", async (actual) => ({
+  ...(await actual<typeof import("./ipc")>()),
+  startupError: async () => null,
+  centralView: async () => null,
+  onPitUpdate: async (h: (u: unknown) => void) => {
+    desk.handler = h;
+    return () => (desk.handler = null);
+  },
+  pitOverview: async (): Promise<PitOverview> => ({ site: "Sky", demo: true, demoLogin: null, session: desk.session, tables: [tile("BAC-1"), tile("BAC-2")], record, idleLockSeconds: 600 }),
+  needsFirstAdmin: async () => false,
+  incidents: async (q: IncidentQuery): Promise<IncidentPage> => {
+    const rows = desk.rows.filter((r) => q.status === null || r.status === q.status).filter((r) => q.table === null || r.table === q.table);
+    return { incidents: rows, next: null, total: rows.length };
+  },
+  acknowledge: async (id: number) => {
+    desk.acknowledged.push(id);
+    return row(id, { status: "acknowledged" });
+  },
+  logout: async () => {
+    desk.logouts += 1;
+  },
+  recordStatus: async () => record,
+}));
+const { AppState } = await import("./app.svelte");
+
+const press = (key: string) => win.dispatchEvent(Object.assign(new Event("keydown"), { key }));
+const settle = () => new Promise((done) => setTimeout(done, 0));
+
+describe("the window's state", () => {
+  let app: InstanceType<typeof AppState>;
+  beforeEach(() => {
+    Object.assign(desk, { session: null, rows: [], acknowledged: [], logouts: 0 });
+  });
+  afterEach(() => app.stop());
+
+  it("reads the pit, its alerts and the record at start", async () => {
+    desk.rows = [row(1), row(2, { table: "BAC-2", severity: "critical" }), row(3, { status: "resolved" })];
+    app = new AppState();
+    await app.start();
+    expect(app.overview?.site).toBe("Sky");
+    expect(app.tableNames).toEqual(["BAC-1", "BAC-2"]);
+    expect(app.alerts.map((a) => a.id)).toEqual([2, 1]);
+    expect(app.alert?.id).toBe(2);
+    expect([...app.flashing].sort()).toEqual(["BAC-1", "BAC-2"]);
+    expect(app.incidents.list.total).toBe(3);
+    expect(window.__pitwatchLatency).toBeDefined();
+  });
+
+  it("applies live changes: a tile, a new incident, the recording status", async () => {
+    app = new AppState();
+    await app.start();
+    desk.handler?.({ type: "table", table: tile("BAC-2", 40) });
+    expect(app.tables.map((t) => t.cardsDealt)).toEqual([0, 40]);
+    desk.handler?.({ type: "incident_raised", incident: row(9, { table: "BAC-2" }) });
+    expect(app.alert?.id).toBe(9);
+    expect(app.incidents.open.total).toBe(1);
+    desk.handler?.({ type: "recording", status: { degraded: true, reason: "disk full", sinceMs: null, backlogBytes: 0, backlogInputs: 0, droppedBytes: 0 } });
+    expect(app.recordingAlert?.tone).toBe("degraded");
+  });
+
+  it("acknowledges the banner's alert only for someone logged in", async () => {
+    desk.rows = [row(1)];
+    app = new AppState();
+    await app.start();
+    await app.acknowledgeAlert();
+    expect(app.user.loginError?.message).toBe("Log in to acknowledge.");
+    expect(desk.acknowledged).toEqual([]);
+    app.user.session = { user: "ana", role: "supervisor" };
+    await app.acknowledgeAlert();
+    expect(desk.acknowledged).toEqual([1]);
+    expect(app.alert).toBeNull();
+  });
+
+  it("answers the keys: next alert, open, replay, mute, back to the pit", async () => {
+    desk.session = { user: "ana", role: "supervisor" };
+    desk.rows = [row(1), row(2, { table: "BAC-2", severity: "critical", shoe: 4, seq: 77 })];
+    app = new AppState();
+    await app.start();
+    press("n");
+    expect(app.alert?.id).toBe(1);
+    press("O");
+    expect(app.view).toEqual({ name: "incidents" });
+    expect(app.selectedIncident).toBe(1);
+    press("n");
+    press("r");
+    expect(app.view).toEqual({ name: "replay", table: "BAC-2", shoe: 4, seq: 77 });
+    press("m");
+    expect(app.muted).toBe(true);
+    press("Escape");
+    expect(app.view).toEqual({ name: "pit" });
+    app.openTable("BAC-1");
+    expect(app.currentTable?.name).toBe("BAC-1");
+  });
+
+  it("locks on a supervisor switch: the alerts stay, only muting and moving on answer", async () => {
+    desk.session = { user: "ana", role: "supervisor" };
+    desk.rows = [row(1), row(2)];
+    app = new AppState();
+    await app.start();
+    app.switchSupervisor();
+    await settle();
+    expect(app.user.locked).toBe(true);
+    expect(app.user.session).toBeNull();
+    expect(desk.logouts).toBe(1);
+    press("o");
+    expect(app.view).toEqual({ name: "pit" });
+    press("n");
+    expect(app.alert?.id).toBe(1);
+    expect(app.alerts).toHaveLength(2);
+  });
+});

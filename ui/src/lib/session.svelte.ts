@@ -1,0 +1,94 @@
+// Who is at the window: the session, the login form, the first administrator of a new pit, and the
+// lock. After the window is left alone for the pit's idle time (or on "Switch supervisor") the user
+// is logged out and the lock screen asks for a password; alerts stay on screen.
+import type { ApiError, Session } from "./bindings";
+import { idleExpired } from "./access";
+import { toApiError } from "./ipc";
+
+/** The desk's session commands (ipc.login and ipc.logout in the window). */
+export type SessionCommands = {
+  login: (user: string, password: string) => Promise<Session>;
+  logout: () => Promise<void>;
+};
+
+/** Why the window locked itself after `idleSeconds` without use, in words. */
+export function idleReason(idleSeconds: number): string {
+  return `Locked after ${idleSeconds >= 60 ? `${Math.round(idleSeconds / 60)} minutes` : `${idleSeconds} seconds`} without use.`;
+}
+
+/** The reason shown when a supervisor hands the window over. */
+export const SWITCH_REASON = "Switching supervisor: the next supervisor logs in.";
+
+export class SessionState {
+  session: Session | null = $state(null);
+  /** A real pit with no users: the first administrator must be created before anyone can log in. */
+  firstRun = $state(false);
+  locked = $state(false);
+  /** Who was logged in when the window locked after idling (the lock screen offers them first). */
+  lockedUser: string | null = $state(null);
+  lockReason = $state("");
+  loginUser = $state("");
+  loginPassword = $state("");
+  loginError: ApiError | null = $state(null);
+  private lastInput: number;
+
+  constructor(
+    private readonly commands: SessionCommands,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.lastInput = clock();
+  }
+
+  /** Someone used the window (a key, the pointer): the idle time starts again. */
+  noteInput(): void {
+    if (!this.locked) this.lastInput = this.clock();
+  }
+
+  /** Locks the window and logs out; `keepUser` offers the same user on the lock screen. */
+  async lock(reason: string, keepUser: boolean): Promise<void> {
+    if (this.locked) return;
+    this.lockedUser = keepUser ? (this.session?.user ?? null) : null;
+    this.lockReason = reason;
+    this.locked = true;
+    this.session = null;
+    try {
+      await this.commands.logout();
+    } catch {
+      // Logged out already.
+    }
+  }
+
+  /** Locks the window once it has been left alone for `idleSeconds` (0: never). */
+  lockIfIdle(now: number, idleSeconds: number): void {
+    if (this.session && !this.locked && idleExpired(this.lastInput, now, idleSeconds)) void this.lock(idleReason(idleSeconds), true);
+  }
+
+  /** Someone logged in on the lock screen. */
+  unlocked(created: Session): void {
+    this.session = created;
+    this.locked = false;
+    this.lastInput = this.clock();
+  }
+
+  /** Logs in with the form's user and password. */
+  async login(): Promise<void> {
+    this.loginError = null;
+    try {
+      this.session = await this.commands.login(this.loginUser, this.loginPassword);
+      this.loginPassword = "";
+    } catch (error) {
+      this.loginError = toApiError(error);
+    }
+  }
+
+  async logout(): Promise<void> {
+    await this.commands.logout();
+    this.session = null;
+  }
+
+  /** The first administrator was created and is logged in. */
+  firstAdminCreated(created: Session): void {
+    this.session = created;
+    this.firstRun = false;
+  }
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { Session } from "./bindings";
+import { idleReason, SessionState, SWITCH_REASON } from "./session.svelte";
+
+function desk() {
+  const calls: string[] = [];
+  return {
+    calls,
+    commands: {
+      login: async (user: string, password: string): Promise<Session> => {
+        calls.push(`login ${user}`);
+        if (password !== "right") throw { code: "unauthorised", message: "Wrong user or password." };
+        return { user, role: "supervisor" };
+      },
+      logout: async () => {
+        calls.push("logout");
+      },
+    },
+  };
+}
+
+describe("the session", () => {
+  it("logs in with the form and forgets the password; a refusal is shown", async () => {
+    const d = desk();
+    const s = new SessionState(d.commands);
+    s.loginUser = "ana";
+    s.loginPassword = "wrong";
+    await s.login();
+    expect(s.session).toBeNull();
+    expect(s.loginError?.code).toBe("unauthorised");
+    s.loginPassword = "right";
+    await s.login();
+    expect(s.session).toEqual({ user: "ana", role: "supervisor" });
+    expect(s.loginPassword).toBe("");
+    expect(s.loginError).toBeNull();
+    await s.logout();
+    expect(s.session).toBeNull();
+    expect(d.calls).toEqual(["login ana", "login ana", "logout"]);
+  });
+
+  it("locks after the idle time without input, offering the same user", async () => {
+    let now = 1_000_000;
+    const d = desk();
+    const s = new SessionState(d.commands, () => now);
+    s.session = { user: "ana", role: "supervisor" };
+    now += 299_000;
+    s.lockIfIdle(now, 300);
+    expect(s.locked).toBe(false);
+    s.noteInput();
+    now += 299_000;
+    s.lockIfIdle(now, 300);
+    expect(s.locked).toBe(false);
+    now += 1_000;
+    s.lockIfIdle(now, 300);
+    expect(s.locked).toBe(true);
+    expect(s.lockedUser).toBe("ana");
+    expect(s.lockReason).toBe("Locked after 5 minutes without use.");
+    expect(s.session).toBeNull();
+    await Promise.resolve();
+    expect(d.calls).toEqual(["logout"]);
+    // Input while locked does not count; unlocking starts the idle time again.
+    s.unlocked({ user: "ben", role: "supervisor" });
+    expect(s.locked).toBe(false);
+    s.lockIfIdle(now + 299_000, 300);
+    expect(s.locked).toBe(false);
+  });
+
+  it("never locks with no idle time, nor with nobody logged in", () => {
+    const s = new SessionState(desk().commands, () => 0);
+    s.lockIfIdle(10_000_000, 300);
+    expect(s.locked).toBe(false);
+    s.session = { user: "ana", role: "supervisor" };
+    s.lockIfIdle(10_000_000, 0);
+    expect(s.locked).toBe(false);
+  });
+
+  it("hands over to the next supervisor with nobody's name offered", async () => {
+    const s = new SessionState(desk().commands);
+    s.session = { user: "ana", role: "supervisor" };
+    await s.lock(SWITCH_REASON, false);
+    expect(s.lockedUser).toBeNull();
+    expect(s.lockReason).toBe("Switching supervisor: the next supervisor logs in.");
+  });
+
+  it("says the idle time in minutes or seconds", () => {
+    expect(idleReason(900)).toBe("Locked after 15 minutes without use.");
+    expect(idleReason(45)).toBe("Locked after 45 seconds without use.");
+  });
+
+  it("logs the first administrator in", () => {
+    const s = new SessionState(desk().commands);
+    s.firstRun = true;
+    s.firstAdminCreated({ user: "root", role: "admin" });
+    expect(s.firstRun).toBe(false);
+    expect(s.session?.role).toBe("admin");
+  });
+});
