@@ -142,6 +142,10 @@ pub trait RoundGame {
     /// A card was exposed while dealing during the round in progress (the table has flagged it
     /// already); a game whose rules count exposed cards (Draw Poker's misdeal (i)) follows this.
     fn exposed(&mut self, _seq: u64, _card: Option<Card>, _found: &mut Findings) {}
+    /// A card the shoe cannot hold (foreign, or a copy beyond the shoe's) was dealt during the
+    /// round in progress (the table has flagged it already); a game whose rules make a defective
+    /// deck found during a round a misdeal (poker's (h)) follows this.
+    fn defective(&mut self, _seq: u64, _card: Card, _found: &mut Findings) {}
     /// The last round closed, as it was recorded (built on demand: the table keeps no copy of
     /// every round it outputs).
     fn last_round(&self) -> Option<Self::Round>;

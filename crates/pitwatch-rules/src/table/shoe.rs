@@ -322,6 +322,10 @@ impl<G: RoundGame> Table<G> {
                     )
                 };
                 self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
+                if in_round {
+                    self.game.defective(seq, card, &mut self.found);
+                    self.take_found();
+                }
             }
         } else {
             self.flag(
