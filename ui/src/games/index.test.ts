@@ -183,3 +183,13 @@ describe("each game's components", () => {
     expect(text(shown("blackjack"))).toContain("Last rounds this shoe");
   });
 });
+
+describe("knownGame", () => {
+  it("names a game this window knows, and nothing else", async () => {
+    const { knownGame, gameLabel } = await import("./index");
+    expect(knownGame("pontoon")).toBe("pontoon");
+    expect(gameLabel(knownGame("pontoon")!)).toBe("Pontoon");
+    expect(knownGame("toString")).toBeNull();
+    expect(knownGame("=cmd|' /C calc'!A0")).toBeNull();
+  });
+});

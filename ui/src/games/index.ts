@@ -25,6 +25,11 @@ export function gameLabel(game: Game): string {
   return GAMES[game].label;
 }
 
+/** The game a name from outside (a central copy's row) names, if it is one this window knows. */
+export function knownGame(name: string): Game | null {
+  return Object.prototype.hasOwnProperty.call(GAMES, name) ? (name as Game) : null;
+}
+
 /**
  * The entry for a play, a replay step's play or an incident's round, by its own tag. The entry is
  * picked by the value's tag, so its functions and components take that value; TypeScript cannot
