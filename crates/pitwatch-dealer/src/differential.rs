@@ -19,9 +19,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use pitwatch_model::{Card, EventKind};
-use pitwatch_rules::{
-    replay, CodeSet, DrawingTable, Hand, IrregularityCode, NextCard, Output, RoundRecord, RuleBook,
-};
+use pitwatch_rules::{replay, CodeSet, Hand, IrregularityCode, Output, RoundRecord, RuleBook};
 
 use crate::{deal, DealerConfig, FaultKind, FaultPlan, InjectedFault, Mode};
 
@@ -205,14 +203,8 @@ pub fn run(
 
     // Every round but the faulted one is the true round, numbered as the table numbered it.
     let faulted = |r: &RoundRecord| r.shoe == fault.shoe && Some(r.round) == fault.round;
-    let tolerated = ambiguous_next_round(
-        book,
-        config,
-        &session.events,
-        &session.rounds,
-        &flagged,
-        &fault,
-    );
+    let tolerated =
+        ambiguous_next_round(config, &session.events, &session.rounds, &flagged, &fault);
     let compared = |r: &RoundRecord| !faulted(r) && Some((r.shoe, r.round)) != tolerated;
     let engine: Vec<RoundRecord> = rounds.iter().filter(|r| compared(r)).map(key).collect();
     let truth: Vec<RoundRecord> = session
@@ -252,7 +244,6 @@ pub fn run(
 /// readings of it fit: the first card of that round (12.1(b)) or a card set aside. Then the
 /// stream cannot tell which, and the engine reads 12.1(b).
 fn ambiguous_next_round(
-    book: &RuleBook,
     config: &DealerConfig,
     events: &[pitwatch_model::TableEvent],
     truth: &[RoundRecord],
@@ -275,11 +266,11 @@ fn ambiguous_next_round(
     })?;
     let mut cards: Vec<Option<Card>> = vec![card];
     cards.extend(plain_order(next));
-    let drawing = book.drawing();
-    let (hands, complete) = play(drawing, &cards);
+    let (player, banker, complete) = crate::tableau::play(&cards)?;
     if !complete {
         return None;
     }
+    let hands = (hand(&cards, &player, 0), hand(&cards, &banker, 1));
     if config.declare_results {
         let with = RoundRecord::from_hands(next.shoe, next.round, hands.0, hands.1);
         if with.outcome != next.outcome {
@@ -307,24 +298,18 @@ fn plain_order(r: &RoundRecord) -> Vec<Option<Card>> {
     cards
 }
 
-/// Plays `cards` as a plain shoe's round: the hands, and whether exactly these cards make it.
-fn play(drawing: &DrawingTable, cards: &[Option<Card>]) -> ((Hand, Hand), bool) {
-    let mut player = Hand::new();
-    let mut banker = Hand::new();
-    for card in cards {
-        match drawing.next_card(&player, &banker) {
-            NextCard::To(side, _) | NextCard::Unknown(side) => {
-                if side == pitwatch_rules::Side::Player {
-                    player.push(*card);
-                } else {
-                    banker.push(*card);
-                }
-            }
-            NextCard::Complete => return ((player, banker), false),
-        }
+/// The hand of a round played from `cards` (deal order) that got `points`, `side` 0 for the
+/// Player and 1 for the Banker: cards 1 and 3 or 2 and 4, then its third card (the fifth card
+/// for the Player; for the Banker the fifth or, when the Player drew, the sixth).
+fn hand(cards: &[Option<Card>], points: &[u8], side: usize) -> Hand {
+    let mut hand = Hand::new();
+    hand.push(cards[side]);
+    hand.push(cards[side + 2]);
+    if points.len() == 3 {
+        let player_drew = side == 1 && cards.len() == 6;
+        hand.push(cards[4 + usize::from(player_drew)]);
     }
-    let complete = drawing.next_card(&player, &banker) == NextCard::Complete;
-    ((player, banker), complete)
+    hand
 }
 
 /// The confusion matrix: for each fault kind and stream, how often each outcome was raised.

@@ -11,11 +11,13 @@
 //! a particular round (a round where the Player stands, or where a card is exhausted): they go in
 //! the first suitable round at or after the planned one, and the record says where.
 //!
-//! The simulator plays by the rule book's drawing table with its own straightforward code, not the
-//! engine's, so tests that compare the two compare independent implementations.
+//! The simulator plays by the published drawing rules with its own straightforward code
+//! ([`tableau`]), not the engine's drawing table, so tests that compare the two compare
+//! independent implementations.
 
 pub mod differential;
 pub mod shuffle;
+pub mod tableau;
 
 pub use shuffle::ShuffleModel;
 
@@ -23,10 +25,7 @@ use pitwatch_model::{
     Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
     Timestamp,
 };
-use pitwatch_rules::{
-    BurnPolicy, Decision, DrawingTable, EndOfShoePolicy, Hand, IrregularityCode, RoundRecord,
-    RuleBook,
-};
+use pitwatch_rules::{BurnPolicy, EndOfShoePolicy, Hand, IrregularityCode, RoundRecord, RuleBook};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -760,7 +759,6 @@ impl Table<'_> {
     }
 
     fn deal_round(&mut self, round: u32, last: &mut Option<u32>) {
-        let table: DrawingTable = *self.book.drawing();
         let targets = self.config.mode == Mode::Targets;
         // Only one of the faults that change a round's third cards goes in one round.
         let third_card_fault = |t: &Self| {
@@ -921,7 +919,7 @@ impl Table<'_> {
         let points = |cards: &[Card]| cards.iter().map(|c| c.baccarat_points()).sum::<u8>() % 10;
         let player2 = points(&player);
         let banker2 = points(&banker);
-        let player_draws = table.player(player2, banker2) == Decision::Draw;
+        let player_draws = tableau::player_draws(player2, banker2);
         let not_last = last.is_none_or(|l| round < l);
         let mut early_declared = false;
         if self.pending(FaultKind::EarlyResult, round)
@@ -934,7 +932,7 @@ impl Table<'_> {
             let p3 = player_draws.then(|| self.deck[self.pos]);
             let b3_at = self.pos + usize::from(player_draws);
             let banker_draws =
-                table.banker(player2, banker2, p3.map(|c| c.baccarat_points())) == Decision::Draw;
+                tableau::banker_draws(player2, banker2, p3.map(|c| c.baccarat_points()));
             if player_draws || banker_draws {
                 self.due(FaultKind::EarlyResult, Some(round));
                 let mut p = player.clone();
@@ -955,11 +953,11 @@ impl Table<'_> {
         let swap = player_draws
             && self.pending(FaultKind::ThirdCardsSwapped, round)
             && self.remaining() >= 2
-            && table.banker(
+            && tableau::banker_draws(
                 player2,
                 banker2,
                 Some(self.deck[self.pos + 1].baccarat_points()),
-            ) == Decision::Draw;
+            );
         if swap {
             // The Banker's third card is dealt before the Player's (the Banker was entitled to
             // it, by the Player's card that came after).
@@ -979,8 +977,7 @@ impl Table<'_> {
             player_third = Some(card.baccarat_points());
         } else if not_last
             && self.pending(FaultKind::UnauthorisedThirdCard, round)
-            && (targets
-                || self.boundaries() && table.banker(player2, banker2, None) == Decision::Stand)
+            && (targets || self.boundaries() && !tableau::banker_draws(player2, banker2, None))
         {
             // A plain shoe can only see the card when it falls between rounds (12.1(b)), and
             // only if the stream says where rounds begin or end.
@@ -988,7 +985,7 @@ impl Table<'_> {
             let card = self.next_card(false, round, last);
             let seq = self.card_event(Some(card), Target::Player, 3, false);
             self.record_fault(FaultKind::UnauthorisedThirdCard, Some(round), seq);
-            if table.banker(player2, banker2, None) == Decision::Draw {
+            if tableau::banker_draws(player2, banker2, None) {
                 // 12.1(a): it becomes the Banker's third card.
                 banker.push(card);
                 last_seq = seq;
@@ -998,7 +995,7 @@ impl Table<'_> {
                 self.carried = Some((card, seq));
             }
         }
-        let banker_draws = table.banker(player2, banker2, player_third) == Decision::Draw;
+        let banker_draws = tableau::banker_draws(player2, banker2, player_third);
         if !banker_done && banker_draws {
             if self.due(FaultKind::MissingThirdCard, Some(round)) {
                 self.record_fault(FaultKind::MissingThirdCard, Some(round), last_seq);

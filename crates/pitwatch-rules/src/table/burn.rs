@@ -48,6 +48,9 @@ pub(crate) struct BurnState {
     burn: Burn,
     /// Whether the count was flagged (once a shoe).
     count_flagged: bool,
+    /// Whether the burn is still to come or being drawn (kept beside `burn` so the table's
+    /// check on every card is one flag).
+    due: bool,
 }
 
 impl BurnState {
@@ -56,6 +59,7 @@ impl BurnState {
         policy: BurnPolicy::None,
         burn: Burn::NotExpected,
         count_flagged: false,
+        due: false,
     };
 
     /// The burn of a shoe starting at `seq` under `policy` (`partial`: joined part-way, none due).
@@ -77,6 +81,7 @@ impl BurnState {
             policy,
             burn,
             count_flagged: false,
+            due: matches!(burn, Burn::AwaitFirst | Burn::Burning { .. }),
         }
     }
 
@@ -86,8 +91,14 @@ impl BurnState {
     }
 
     /// Whether the burn is still to come or being drawn.
+    #[inline]
     pub(crate) fn pending(&self) -> bool {
-        matches!(self.burn, Burn::AwaitFirst | Burn::Burning { .. })
+        self.due
+    }
+
+    /// Keeps `due` with the burn's state after a change.
+    fn settle(&mut self) {
+        self.due = matches!(self.burn, Burn::AwaitFirst | Burn::Burning { .. });
     }
 
     /// The burn for the table view.
@@ -108,11 +119,26 @@ impl BurnState {
     /// The cards were replaced: the new cards' burn is not followed.
     pub(crate) fn stop(&mut self) {
         self.burn = Burn::NotExpected;
+        self.due = false;
     }
 
     /// A card drawn at `seq` (`round_card`: the game places it in a round). Returns whether it
     /// was a burn card (counted against the shoe, given to no round), and what it showed wrong.
     pub(crate) fn card(
+        &mut self,
+        seq: u64,
+        card: Option<Card>,
+        target: Option<Target>,
+        face_up: Option<bool>,
+        round_card: bool,
+        found: &mut Vec<BurnFinding>,
+    ) -> bool {
+        let burned = self.card_in(seq, card, target, face_up, round_card, found);
+        self.settle();
+        burned
+    }
+
+    fn card_in(
         &mut self,
         seq: u64,
         card: Option<Card>,
@@ -233,6 +259,7 @@ impl BurnState {
             }
             Burn::NotExpected | Burn::Done { .. } => {}
         }
+        self.settle();
     }
 
     /// The device counted `count` burn cards.
@@ -262,6 +289,7 @@ impl BurnState {
                 first_seq,
             };
         }
+        self.settle();
     }
 
     fn count(

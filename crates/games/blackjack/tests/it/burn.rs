@@ -193,3 +193,35 @@ fn the_nz_books_have_no_burn_and_a_book_with_one_must_cite_its_codes() {
         .to_string();
     assert!(err.contains("this game never raises BURN_MISSING"), "{err}");
 }
+
+#[test]
+fn a_plain_shoe_counts_its_burn_off_by_the_first_cards_value() {
+    let book = burning_book();
+    let mut engine = Engine::new(book.clone());
+    let mut events = vec![shuffled(1)];
+    for (i, c) in ["4H", "2C", "9D", "KS", "QH", "5D"].iter().enumerate() {
+        events.push(TableEvent::new(
+            2 + i as u64,
+            EventKind::card(c.parse().unwrap()),
+        ));
+    }
+    let mut burned = Vec::new();
+    for e in &events {
+        engine.handle_event(e);
+        let view = serde_json::to_value(engine.view()).unwrap();
+        burned.push((view["phase"].clone(), view["burn"]["burned"].clone()));
+    }
+    // The 4 face up, then four cards burned; the sixth card is the shoe's first after the burn.
+    for (at, phase, count) in [
+        (1, "burning", 0),
+        (4, "burning", 3),
+        (5, "dealing", 4),
+        (6, "dealing", 4),
+    ] {
+        assert_eq!(burned[at].0, phase, "after event {}", at + 1);
+        assert_eq!(burned[at].1, count, "after event {}", at + 1);
+    }
+    let view = serde_json::to_value(engine.view()).unwrap();
+    assert_eq!(view["cards_dealt"], 6);
+    assert_eq!(irregularities(&replay(&book, &events)), []);
+}
