@@ -458,6 +458,66 @@ mod tests {
         }
     }
 
+    /// The summary read on from a marker is the one reading the whole journal gives, whatever
+    /// was appended since (other records' lines, unreadable lines, a line cut off), and a marker
+    /// is used only when its key is trusted and the journal's end before it is unchanged.
+    #[test]
+    fn reading_on_from_a_marker_gives_what_reading_the_whole_journal_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.db.checkpoints");
+        let key = SigningKey::generate();
+        let other = SigningKey::generate();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut roll = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut journal = Vec::new();
+        for round in 0..40 {
+            for _ in 0..roll(200) {
+                let mut line = text(1 + roll(900) as i64);
+                match roll(10) {
+                    0 => line.record = "ffeeddccbbaa99887766554433221100".into(),
+                    1 => {
+                        journal.extend_from_slice(b"not a checkpoint\n");
+                        continue;
+                    }
+                    _ => {}
+                }
+                journal.extend_from_slice(format!("{line}\n").as_bytes());
+            }
+            // Now and then a line cut off by a crash, finished or not by the next write.
+            if roll(4) == 0 {
+                journal.extend_from_slice(b"pitwatch-checkpoint:1:0011");
+            }
+            std::fs::write(&path, &journal).unwrap();
+            let whole = summarize_journal(&path).unwrap();
+            let (summary, used, read) = summarize_vouched(&path, &[key.public()]).unwrap();
+            assert_eq!(summary, whole, "round {round}");
+            assert_eq!(used, round > 0, "round {round}");
+            read.write(&path, &key).unwrap();
+            // Another key's marker, or none, is not used; the summary is the same.
+            let (summary, used, _) = summarize_vouched(&path, &[other.public()]).unwrap();
+            assert!(!used);
+            assert_eq!(summary, whole);
+        }
+        // The end before the marker's position changed (same length): read from the start.
+        let at = journal.len() - 100;
+        journal[at] ^= 1;
+        std::fs::write(&path, &journal).unwrap();
+        let (summary, used, _) = summarize_vouched(&path, &[key.public()]).unwrap();
+        assert!(!used);
+        assert_eq!(summary, summarize_journal(&path).unwrap());
+        // Cut short before it: read from the start too.
+        journal.truncate(journal.len() / 2);
+        std::fs::write(&path, &journal).unwrap();
+        let (summary, used, _) = summarize_vouched(&path, &[key.public()]).unwrap();
+        assert!(!used);
+        assert_eq!(summary, summarize_journal(&path).unwrap());
+    }
+
     #[test]
     fn lines_are_written_at_most_once_per_interval_and_flushed_at_the_end() {
         let dir = tempfile::tempdir().unwrap();
