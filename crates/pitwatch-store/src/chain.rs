@@ -152,6 +152,23 @@ pub(crate) fn hash_values(hasher: &mut Sha256, values: &[ValueRef<'_>]) {
     write_values(values, |bytes| hasher.update(bytes));
 }
 
+/// Appends `value` in the chains' encoding (see [`hash_values`]) to `out`: what verification
+/// hashes, one row's columns into one reused buffer.
+pub(crate) fn encode_value_into(value: ValueRef<'_>, out: &mut Vec<u8>) {
+    write_values(&[value], |bytes| out.extend_from_slice(bytes));
+}
+
+/// A hasher already fed what every row hash of `chain` starts with (the domain tag and the
+/// table's name), to be cloned for each row: `row_hash` is `prefix(chain)`, then the previous
+/// hash, then the encoded columns.
+pub(crate) fn prefix(chain: &Chain) -> Sha256 {
+    let mut hasher = Sha256::new();
+    hasher.update(b"pitwatch-chain-v1\0");
+    hasher.update(chain.table.as_bytes());
+    hasher.update([0]);
+    hasher
+}
+
 /// Writes `values` in the chains' encoding (see [`hash_values`]) piece by piece to `put`.
 fn write_values(values: &[ValueRef<'_>], mut put: impl FnMut(&[u8])) {
     for value in values {
@@ -303,6 +320,18 @@ mod tests {
             "length past the end"
         );
         assert!(decode_values(&[9]).is_err(), "unknown tag");
+        // What verification hashes: the prefix cloned, the previous hash, the columns encoded
+        // one by one into a buffer.
+        let mut buffer = Vec::new();
+        for value in values {
+            encode_value_into(value, &mut buffer);
+        }
+        assert_eq!(buffer, content);
+        let mut hasher = prefix(&AUDIT_LOG);
+        hasher.update([7; 32]);
+        hasher.update(&buffer);
+        let hash: Hash = hasher.finalize().into();
+        assert_eq!(hash, row_hash(&AUDIT_LOG, &[7; 32], &values));
         assert!(
             decode_values(&[2, 1, 0, 0, 0, 0, 0, 0, 0, 0xff]).is_err(),
             "not UTF-8"

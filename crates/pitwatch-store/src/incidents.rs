@@ -542,7 +542,7 @@ pub(crate) fn verified_user(
     use crate::chain::FACTS;
     use crate::verify;
     if let Some(trusted) = trusted {
-        let report = verify::gate_check(conn, trusted.to_vec(), &[], None)?;
+        let (report, _) = verify::gate_check(conn, trusted.to_vec(), &[], None)?;
         let problems: Vec<&String> = report
             .problems
             .iter()

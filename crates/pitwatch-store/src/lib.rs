@@ -283,6 +283,10 @@ impl Sealing {
     }
 }
 
+/// Journal lines (at most one a second each) between two writes of the journals' markers: an
+/// hour's worth, so a first check after any run reads at most about an hour of journal.
+const VOUCH_EVERY: u64 = 3600;
+
 /// What a writable store signs with.
 struct Seal {
     key: SigningKey,
@@ -291,6 +295,8 @@ struct Seal {
     /// Whether the record's id is on record yet (the first batch of a new record writes it).
     record_written: bool,
     witness: Witness,
+    /// The witness's line count when the journals' markers were last written.
+    vouched_at: u64,
     /// The witness folders and interval it was opened with, to open the record again alike.
     witness_dirs: Vec<PathBuf>,
     journal_interval_ms: i64,
@@ -474,6 +480,7 @@ impl Store {
                 record,
                 record_written,
                 witness: Witness::new(journals, sealing.journal_interval_ms),
+                vouched_at: 0,
                 witness_dirs: sealing.witness_dirs.clone(),
                 journal_interval_ms: sealing.journal_interval_ms,
             }),
@@ -759,12 +766,20 @@ impl Store {
                     .map(|s| s.key.public())
                     .chain(self.trusted.iter().copied())
                     .collect();
-                let report = verify::gate_check(&tx, trusted, &journals, marks)?;
+                let (report, vouchable) = verify::gate_check(&tx, trusted, &journals, marks)?;
                 if !report.intact() {
                     let why = report.problems.join("; ");
                     drop(tx);
                     self.gate = Gate::Refused(why.clone());
                     return Err(StoreError::Unverified(why));
+                }
+                // The journals hold nothing the record lacks: vouch for what was read of them,
+                // so the next process's first check reads only what is appended after it. A
+                // marker that cannot be written only means that check reads more.
+                if let Some(seal) = &self.seal {
+                    for (path, read) in &vouchable {
+                        let _ = read.write(path, &seal.key);
+                    }
                 }
                 self.gate = Gate::Trusted;
                 self.heads = heads.clone();
@@ -1016,6 +1031,7 @@ impl Store {
             journals: self.journals(),
             checkpoints: Vec::new(),
             marks: None,
+            threads: 0,
         }
     }
 
@@ -1483,6 +1499,12 @@ impl Batch<'_> {
             seal.record_written = true;
             if let Some(text) = witnessed {
                 seal.witness.checkpoint(text, self.now.unix_millis(), false);
+                // Every so many lines, the journals' markers move up to their end (see
+                // `witness::summarize_vouched`): the next start-up reads at most that many.
+                if seal.witness.written() >= seal.vouched_at + VOUCH_EVERY {
+                    seal.vouched_at = seal.witness.written();
+                    seal.witness.vouch(&seal.key);
+                }
             }
         }
         Ok(())

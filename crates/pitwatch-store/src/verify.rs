@@ -16,13 +16,14 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension};
+
+use sha2::Digest;
 
 use crate::chain::{self, Chain, Hash, GENESIS};
 use crate::facts::{self, DerivedProblem};
 use crate::seal::{self, CheckpointText, PublicKey, Signed};
-use crate::witness::{self, JournalRead};
+use crate::witness::{self, JournalSummary, Vouchable};
 use crate::{migrate, StoreError};
 
 /// How much to verify.
@@ -47,6 +48,11 @@ pub struct VerifyOptions {
     pub checkpoints: Vec<CheckpointText>,
     /// Chains verified before up to these marks: only rows after them are hashed again.
     pub marks: Option<Vec<ChainMark>>,
+    /// Threads that hash rows (and run SQLite's integrity check) on a record in a file, each
+    /// with its own read-only connection: 0 for one per core when there are at least 50,000
+    /// rows to hash, 1 for none besides the caller's. The report is the same whatever the
+    /// number.
+    pub threads: usize,
 }
 
 impl VerifyOptions {
@@ -58,6 +64,7 @@ impl VerifyOptions {
             journals,
             checkpoints: Vec::new(),
             marks: None,
+            threads: 0,
         }
     }
 }
@@ -333,10 +340,10 @@ pub fn verify(conn: &Connection, options: &VerifyOptions) -> Result<VerifyReport
     // commits, so every line read now is of a transaction the snapshot below will see. Read the
     // other way round, a record being written would look cut short by the lines of transactions
     // committed in between.
-    let journals: Vec<(PathBuf, std::io::Result<JournalRead>)> = options
+    let journals: ReadJournals = options
         .journals
         .iter()
-        .map(|path| (path.clone(), witness::read_journal(path)))
+        .map(|path| (path.clone(), witness::summarize_journal(path)))
         .collect();
     let snapshot = conn.unchecked_transaction()?;
     let report = verify_snapshot(&snapshot, options, journals, true)?;
@@ -356,23 +363,33 @@ pub(crate) fn gate_check(
     trusted: Vec<PublicKey>,
     journals: &[PathBuf],
     marks: Option<Vec<ChainMark>>,
-) -> Result<VerifyReport, StoreError> {
-    let read = journals
-        .iter()
-        .map(|path| (path.clone(), witness::read_journal(path)))
-        .collect();
+) -> Result<(VerifyReport, Vec<(PathBuf, Vouchable)>), StoreError> {
+    // Each journal from the position its marker vouches for (see `witness::summarize_vouched`),
+    // or from its first line when there is no marker this store trusts.
+    let mut read = Vec::with_capacity(journals.len());
+    let mut vouchable = Vec::new();
+    for path in journals {
+        match witness::summarize_vouched(path, &trusted) {
+            Ok((summary, _, marker)) => {
+                read.push((path.clone(), Ok(summary)));
+                vouchable.push((path.clone(), marker));
+            }
+            Err(e) => read.push((path.clone(), Err(e))),
+        }
+    }
     let options = VerifyOptions {
         depth: Depth::Quick,
         trusted,
         journals: journals.to_vec(),
         checkpoints: Vec::new(),
         marks,
+        threads: 1,
     };
-    verify_snapshot(conn, &options, read, false)
+    Ok((verify_snapshot(conn, &options, read, false)?, vouchable))
 }
 
 /// The journals as read before the snapshot.
-type ReadJournals = Vec<(PathBuf, std::io::Result<JournalRead>)>;
+type ReadJournals = Vec<(PathBuf, std::io::Result<JournalSummary>)>;
 
 fn verify_snapshot(
     conn: &Connection,
@@ -399,31 +416,14 @@ fn verify_snapshot(
         journals: Vec::new(),
         problems: Vec::new(),
     };
-    if options.marks.is_some() {
-        report.integrity = "not checked (incremental verification)".into();
-    } else if options.depth == Depth::Full {
-        report.integrity = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
-        if report.integrity != "ok" {
-            report
-                .problems
-                .push(format!("SQLite's integrity check: {}", report.integrity));
-        }
-    } else {
-        report.integrity = "not checked (quick verification)".into();
-    }
-    if version == migrate::LATEST {
-        for problem in schema_problems(conn)? {
-            report.problems.push(problem);
-        }
-    }
-
-    // The chains: every row hashed again (from the marks, if any), or, quick, only the rows
+    // What the chains need hashed: every row (from the marks, if any), or, quick, only the rows
     // after the latest checkpoint (which the signature does not cover and must not exist).
     let latest = if sealed {
         latest_checkpoint(conn)?
     } else {
         None
     };
+    let mut plans = Vec::with_capacity(chains.len());
     for (index, chain) in chains.iter().enumerate() {
         let length = chain_length(conn, chain)?;
         let (after, hash) = match (options.depth, &options.marks) {
@@ -442,7 +442,55 @@ fn verify_snapshot(
             }
             (Depth::Full, None) => (0, GENESIS),
         };
-        let outcome = verify_chain(conn, chain, after, hash, length)?;
+        plans.push(Plan {
+            chain,
+            after,
+            hash,
+            length,
+        });
+    }
+    let integrity_wanted = options.marks.is_none() && options.depth == Depth::Full;
+    // The rows (and SQLite's check) on several threads where the record is a file and the work
+    // is worth it; each thread reads with its own connection, only rows up to the lengths this
+    // snapshot counts, and this snapshot checks every part it hashed links up (see
+    // `verify_chain`), so the report is the one hashing here alone gives.
+    let (integrity, segments) = match parallel::run(conn, options, &plans, integrity_wanted) {
+        Some(done) => done,
+        None => {
+            let integrity = if integrity_wanted {
+                Some(conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?)
+            } else {
+                None
+            };
+            (integrity, vec![Vec::new(); plans.len()])
+        }
+    };
+    if options.marks.is_some() {
+        report.integrity = "not checked (incremental verification)".into();
+    } else if let Some(integrity) = integrity {
+        report.integrity = integrity;
+        if report.integrity != "ok" {
+            report
+                .problems
+                .push(format!("SQLite's integrity check: {}", report.integrity));
+        }
+    } else {
+        report.integrity = "not checked (quick verification)".into();
+    }
+    if version == migrate::LATEST {
+        for problem in schema_problems(conn)? {
+            report.problems.push(problem);
+        }
+    }
+    for (plan, segments) in plans.iter().zip(&segments) {
+        let outcome = verify_chain(
+            conn,
+            plan.chain,
+            plan.after,
+            plan.hash,
+            plan.length,
+            segments,
+        )?;
         if report.first_problem.is_none() {
             report.first_problem = outcome.problem.clone();
         }
@@ -650,42 +698,33 @@ fn check_journals(
         };
         match read {
             Err(e) => journal.read = Err(e.to_string()),
-            Ok(JournalRead {
-                checkpoints,
+            Ok(JournalSummary {
+                records,
                 unreadable,
-                ..
             }) => {
-                journal.unreadable = unreadable.len() as u64;
+                journal.unreadable = unreadable;
                 let source = format!("journal {}", path.display());
                 // Only the latest checkpoint of each record matters: the record's chain of
-                // checkpoints vouches for the ones before it. But every line is compared, so
-                // a journal that contradicts itself is found too.
-                for (_, text) in &checkpoints {
-                    if Some(text.record.as_str()) == record {
-                        journal.checkpoints += 1;
-                        journal.latest = Some(text.clone());
+                // checkpoints vouches for the ones before it.
+                for (id, (count, last, _)) in &records {
+                    if Some(id.as_str()) == record {
+                        journal.checkpoints += count;
+                        journal.latest = Some(last.clone());
                     } else {
-                        journal.other_records += 1;
+                        journal.other_records += count;
                     }
                 }
-                let mut latest_per_record: BTreeMap<&str, &CheckpointText> = BTreeMap::new();
-                for (_, text) in &checkpoints {
-                    let entry = latest_per_record.entry(&text.record).or_insert(text);
-                    if text.id > entry.id {
-                        *entry = text;
-                    }
-                }
-                for text in latest_per_record.values() {
-                    check(text, &source, &mut report.problems)?;
+                for (_, _, highest) in records.values() {
+                    check(highest, &source, &mut report.problems)?;
                 }
                 if journal.checkpoints == 0 && journal.other_records > 0 && sealed {
                     report.problems.push(format!(
                         "{source} holds checkpoints of record{} {}, none of this record ({}): \
                          the database file was replaced by another record",
-                        if latest_per_record.len() > 1 { "s" } else { "" },
-                        latest_per_record
+                        if records.len() > 1 { "s" } else { "" },
+                        records
                             .keys()
-                            .copied()
+                            .map(String::as_str)
                             .collect::<Vec<_>>()
                             .join(", "),
                         record.unwrap_or("with no id")
@@ -713,20 +752,148 @@ fn check_journals(
 /// the end of the table: the first row that does not follow, if any.
 pub(crate) fn rehash_from(
     conn: &Connection,
-    chain: &Chain,
+    chain: &'static Chain,
     after: i64,
     after_hash: Hash,
     length: i64,
 ) -> Result<Option<ChainProblem>, StoreError> {
-    Ok(verify_chain(conn, chain, after, after_hash, length)?.problem)
+    Ok(verify_chain(conn, chain, after, after_hash, length, &[])?.problem)
 }
 
+/// One chain's share of a verification: rows `after + 1` to `length`, after a row whose hash is
+/// `hash`.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    chain: &'static Chain,
+    after: i64,
+    hash: Hash,
+    length: i64,
+}
+
+/// Rows `after + 1` to `last` of a chain hashed again on another connection.
+#[derive(Debug, Clone)]
+struct Segment {
+    after: i64,
+    last: i64,
+    /// The stored hash of row `after` as that connection read it (`None`: no such row).
+    start: Option<Hash>,
+    run: Run,
+}
+
+impl Segment {
+    /// Whether the segment carries the chain from `prev` (the hash of row `after`, as hashed
+    /// here) on to row `last` with nothing wrong: then the rows in it are what hashing them here
+    /// would have found, and the chain goes on from `run.head`.
+    fn continues(&self, after: i64, prev: &Hash) -> bool {
+        self.after == after
+            && self.start.as_ref() == Some(prev)
+            && self.run.problem.is_none()
+            && self.run.next_id == self.last + 1
+    }
+}
+
+/// The outcome of hashing consecutive rows of a chain.
+#[derive(Debug, Clone)]
+struct Run {
+    /// Rows read.
+    count: u64,
+    /// The hash of the last row that followed (the start's, if none did).
+    head: Hash,
+    /// The id the next row must have.
+    next_id: i64,
+    /// The first row that does not follow, if any (reading stops there).
+    problem: Option<ChainProblem>,
+}
+
+/// Hashes the rows of `chain` after row `after` (whose hash is `after_hash`), up to row `upper`
+/// or the end of the table, in id order: one prepared statement, one reused buffer for a row's
+/// encoded columns, and a hasher cloned from one fed the chain's prefix.
+fn hash_rows(
+    conn: &Connection,
+    chain: &'static Chain,
+    after: i64,
+    after_hash: Hash,
+    upper: Option<i64>,
+) -> Result<Run, StoreError> {
+    let sql = format!(
+        "SELECT {}, prev_hash, hash FROM {} WHERE id > ?1{} ORDER BY id",
+        chain.columns.join(", "),
+        chain.table,
+        if upper.is_some() { " AND id <= ?2" } else { "" }
+    );
+    let mut statement = conn.prepare(&sql)?;
+    let mut rows = match upper {
+        Some(upper) => statement.query([after, upper])?,
+        None => statement.query([after])?,
+    };
+    let n = chain.columns.len();
+    let prefix = chain::prefix(chain);
+    let mut content = Vec::with_capacity(256);
+    let mut run = Run {
+        count: 0,
+        head: after_hash,
+        next_id: after + 1,
+        problem: None,
+    };
+    while let Some(row) = rows.next()? {
+        content.clear();
+        let mut id = -1;
+        for i in 0..n {
+            let value = row.get_ref(i)?;
+            if i == 0 {
+                id = value.as_i64().unwrap_or(-1);
+            }
+            chain::encode_value_into(value, &mut content);
+        }
+        let prev = row.get_ref(n)?.as_blob().unwrap_or(&[]);
+        let stored = row.get_ref(n + 1)?.as_blob().unwrap_or(&[]);
+        run.count += 1;
+        let fail = |reason: String| ChainProblem {
+            table: chain.table,
+            id,
+            reason,
+        };
+        if id != run.next_id {
+            let expected_id = run.next_id;
+            run.problem = Some(fail(format!(
+                "expected row {expected_id} here: a row is missing"
+            )));
+            break;
+        }
+        if prev != run.head {
+            run.problem = Some(fail(
+                "prev_hash does not match the previous row's hash".into(),
+            ));
+            break;
+        }
+        let mut hasher = prefix.clone();
+        hasher.update(run.head);
+        hasher.update(&content);
+        let computed: Hash = hasher.finalize().into();
+        if stored != computed {
+            run.problem = Some(fail(
+                "its content does not match its hash (the row was altered)".into(),
+            ));
+            break;
+        }
+        run.head = computed;
+        run.next_id += 1;
+    }
+    Ok(run)
+}
+
+/// Verifies `chain` after row `after` (whose hash, verified earlier, is `after_hash`) to its
+/// `length`. `segments` are parts of it hashed already on other connections, in order: as long
+/// as each carries on from where the chain stands, its rows count as hashed; from the first
+/// that does not (a problem in it, a row missing at its end, or a different start), the rest is
+/// hashed here, so what is reported is what hashing every row here gives.
 fn verify_chain(
     conn: &Connection,
-    chain: &Chain,
+    chain: &'static Chain,
     after: i64,
     after_hash: Hash,
     length: i64,
+    segments: &[Segment],
 ) -> Result<ChainReport, StoreError> {
     let report = |rows: u64, head: Option<Hash>, last_id: i64, problem: Option<ChainProblem>| {
         let mark = match (&problem, head) {
@@ -766,51 +933,29 @@ fn verify_chain(
             return Ok(report(0, None, after, Some(problem)));
         }
     }
-    let sql = format!(
-        "SELECT {}, prev_hash, hash FROM {} WHERE id > ?1 ORDER BY id",
-        chain.columns.join(", "),
-        chain.table
-    );
-    let mut statement = conn.prepare(&sql)?;
-    let mut rows = statement.query([after])?;
-    let n = chain.columns.len();
-    let mut expected_prev = after_hash;
-    let mut expected_id = after + 1;
     let mut count = 0u64;
-    let mut problem = None;
-    while let Some(row) = rows.next()? {
-        let values: Vec<ValueRef<'_>> = (0..n).map(|i| row.get_ref(i)).collect::<Result<_, _>>()?;
-        let id = values[0].as_i64().unwrap_or(-1);
-        let prev = row.get_ref(n)?.as_blob().unwrap_or(&[]);
-        let stored = row.get_ref(n + 1)?.as_blob().unwrap_or(&[]);
-        count += 1;
-        let fail = |reason: String| ChainProblem {
-            table: chain.table,
-            id,
-            reason,
-        };
-        if id != expected_id {
-            problem = Some(fail(format!(
-                "expected row {expected_id} here: a row is missing"
-            )));
+    let mut head = after_hash;
+    let mut next_id = after + 1;
+    let mut covered = false;
+    for (index, segment) in segments.iter().enumerate() {
+        if !segment.continues(next_id - 1, &head) {
             break;
         }
-        if prev != expected_prev {
-            problem = Some(fail(
-                "prev_hash does not match the previous row's hash".into(),
-            ));
-            break;
-        }
-        let computed = chain::row_hash(chain, &expected_prev, &values);
-        if stored != computed {
-            problem = Some(fail(
-                "its content does not match its hash (the row was altered)".into(),
-            ));
-            break;
-        }
-        expected_prev = computed;
-        expected_id += 1;
+        count += segment.run.count;
+        head = segment.run.head;
+        next_id = segment.run.next_id;
+        covered = index + 1 == segments.len() && segment.last >= length;
     }
-    let head = (count > 0 || after > 0).then_some(expected_prev);
-    Ok(report(count, head, expected_id - 1, problem))
+    let mut problem = None;
+    if !covered {
+        let rest = hash_rows(conn, chain, next_id - 1, head, None)?;
+        count += rest.count;
+        head = rest.head;
+        next_id = rest.next_id;
+        problem = rest.problem;
+    }
+    let head = (count > 0 || after > 0).then_some(head);
+    Ok(report(count, head, next_id - 1, problem))
 }
+
+mod parallel;
