@@ -10,7 +10,7 @@ use crate::dto::{
     IncidentRow, IncidentStatus, PokerHand, PokerSeat, RoundOutcome, RoundResult, Severity,
     SideBetResult,
 };
-use crate::game::GameRound;
+use pitwatch_recording::game::GameRound;
 
 /// A hand's cards as the window shows them (`None`: unreadable).
 pub fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
@@ -52,16 +52,7 @@ fn card_codes(cards: &[Option<Card>]) -> Vec<Option<String>> {
     cards.iter().map(|c| c.map(|c| c.to_string())).collect()
 }
 
-/// A payout, signed, as the window shows it (`+1.5`, `-1`, `0`).
-pub fn pays(units: f64) -> String {
-    if units > 0.0 {
-        format!("+{units}")
-    } else if units == 0.0 {
-        "0".to_owned()
-    } else {
-        format!("{units}")
-    }
-}
+pub use pitwatch_recording::report::pays;
 
 /// A Blackjack or Pontoon round as the window shows it.
 pub fn blackjack_round(record: &pitwatch_blackjack::RoundRecord) -> BlackjackRound {

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::pit::{DeviceRole, Game, Protocol, TableConfig, TableDevice};
+use pitwatch_recording::pit::{DeviceRole, Game, Protocol, TableConfig, TableDevice};
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -1179,8 +1179,12 @@ impl From<&TableConfig> for TableTile {
             last_shuffle: None,
             // Any game's book may list them (the built-in Baccarat books list none).
             shuffle_steps: match &book {
-                Some(crate::game::GameBook::Baccarat(book)) => book.shuffle_steps().to_vec(),
-                Some(crate::game::GameBook::Blackjack(book)) => book.shuffle_steps.clone(),
+                Some(pitwatch_recording::game::GameBook::Baccarat(book)) => {
+                    book.shuffle_steps().to_vec()
+                }
+                Some(pitwatch_recording::game::GameBook::Blackjack(book)) => {
+                    book.shuffle_steps.clone()
+                }
                 _ => Vec::new(),
             }
             .iter()

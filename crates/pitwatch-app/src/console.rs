@@ -3,10 +3,10 @@
 //! misdeal at a poker table), checked, then recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
-use pitwatch_api::pit::Game;
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, MisdealReason, MisdealRuling, ShuffleStep, TableState,
 };
+use pitwatch_recording::pit::Game;
 
 /// The highest seat number a supervisor may name at the console (a poker table seats ten at
 /// most; a typing slip such as 55 is refused rather than recorded).

@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 use pitwatch_api::dto::{
     ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus, TableTile,
 };
-use pitwatch_api::game::GameBook;
-use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
-use pitwatch_api::pit::{LinkConfig, PitConfig};
-use pitwatch_api::record::Installation;
 use pitwatch_model::Timestamp;
+use pitwatch_recording::game::GameBook;
+use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
+use pitwatch_recording::pit::{LinkConfig, PitConfig};
+use pitwatch_recording::record::Installation;
 use pitwatch_sim::{Endpoint, FaultSpec, GameFault, GameSim, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{Role, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
@@ -93,8 +93,9 @@ impl Desk {
             }
         }
         // The record is verified quickly before anything is appended to it; one that fails is
-        // kept as it is and recording goes on in a new segment (see pitwatch_api::record).
-        let opened = pitwatch_api::record::open_for_recording(&options.installation, &options.db)?;
+        // kept as it is and recording goes on in a new segment (see pitwatch_recording::record).
+        let opened =
+            pitwatch_recording::record::open_for_recording(&options.installation, &options.db)?;
         let db = opened.path.clone();
         let exposed = opened.exposed();
         let mut store = opened.store;
@@ -274,7 +275,7 @@ impl Desk {
             };
             if last > 1 {
                 let judged =
-                    pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
+                    pitwatch_recording::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
                 model.set_last_shuffle(&table.name, judged.first());
             }
         }
@@ -330,7 +331,7 @@ impl Desk {
                         });
                     if let Ok((false, problem)) = outcome {
                         refusal.refuse(problem.clone());
-                        pitwatch_api::record::mark_failed(&db, &problem);
+                        pitwatch_recording::record::mark_failed(&db, &problem);
                         lock(&alerts).verification = Some(problem);
                         let status = RecordStatusSource { installation, db };
                         let _ = updates.send(PitUpdate::Record {
@@ -511,12 +512,12 @@ fn fold_loop(
 /// misdeal every `fault_every` hands when faults are on. Returns the device and how many more
 /// links it has.
 fn simulated_poker_table(
-    table: &pitwatch_api::pit::TableConfig,
+    table: &pitwatch_recording::pit::TableConfig,
     book: &pitwatch_poker::Book,
     options: &DeskOptions,
     seed: u64,
 ) -> Result<(SimDevice, usize), ApiError> {
-    use pitwatch_api::pit::DeviceRole;
+    use pitwatch_recording::pit::DeviceRole;
     let roles: Vec<DeviceRole> = table.devices.iter().map(|d| d.role).collect();
     let composition = book.shoe.composition;
     let shuffler = pitwatch_sim::ShufflerSim {
@@ -598,13 +599,13 @@ struct ShufflerPlan {
 /// from the latest), or a poker table's only device, shuffling for every hand; with a short deck
 /// at its third shuffle when the demo injects faults. Other simulated roles are not offered.
 fn simulated_shuffler(
-    table: &pitwatch_api::pit::TableConfig,
-    device: &pitwatch_api::pit::TableDevice,
+    table: &pitwatch_recording::pit::TableConfig,
+    device: &pitwatch_recording::pit::TableDevice,
     plan: ShufflerPlan,
     options: &DeskOptions,
     seed: u64,
 ) -> Result<SimDevice, ApiError> {
-    if device.role != pitwatch_api::pit::DeviceRole::Shuffler {
+    if device.role != pitwatch_recording::pit::DeviceRole::Shuffler {
         return Err(ApiError::new(
             ErrorCode::InvalidInput,
             format!(
@@ -688,8 +689,8 @@ mod tests {
     use pitwatch_api::dto::{
         ConsoleEntry, ErrorCode, IncidentQuery, IncidentStatus, LinkStatus, PitUpdate, ShiftQuery,
     };
-    use pitwatch_api::pit::PitConfig;
     use pitwatch_model::{EventKind, Target};
+    use pitwatch_recording::pit::PitConfig;
     use pitwatch_rules::RuleBook;
     use pitwatch_sim::Pace;
     use pitwatch_transport::{Clock, SystemClock};
@@ -707,7 +708,7 @@ mod tests {
         {
             // A shoe under way, on record from an earlier run.
             let mut store = test_store(&db);
-            let mut recorder = pitwatch_api::recorder::TableRecorder::resume(
+            let mut recorder = pitwatch_recording::recorder::TableRecorder::resume(
                 &mut store, "T1", "baccarat", book, None, None, now,
             )
             .expect("a recorder");
@@ -868,12 +869,12 @@ mod tests {
             assert_eq!(detail["written"], report.path.as_str());
             assert!(detail["workstation"].is_string(), "{detail}");
             let sign_offs = store
-                .audit_entries(pitwatch_api::report::SHIFT_SIGN_OFF)
+                .audit_entries(pitwatch_recording::report::SHIFT_SIGN_OFF)
                 .expect("audit");
             assert_eq!(sign_offs.len(), 1);
             assert_eq!(sign_offs[0].user, DEMO_USER);
             assert!(sign_offs[0].detail.contains("Kua tirohia te kāmera 14"));
-            let later = pitwatch_api::report::shift_report(
+            let later = pitwatch_recording::report::shift_report(
                 &store,
                 &Desk::shift(&shift).expect("a shift"),
                 "pitwatch.db",
@@ -1073,10 +1074,11 @@ mod honest {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("shuffler.db");
         // The demo's table with a shuffler beside its shoe, on its own.
-        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        let mut pit = pitwatch_recording::pit::PitConfig::demo();
         pit.tables.retain(|t| {
             let has = |role| t.devices.iter().any(|d| d.role == role);
-            has(pitwatch_api::pit::DeviceRole::Shoe) && has(pitwatch_api::pit::DeviceRole::Shuffler)
+            has(pitwatch_recording::pit::DeviceRole::Shoe)
+                && has(pitwatch_recording::pit::DeviceRole::Shuffler)
         });
         assert_eq!(pit.tables.len(), 1);
         let name = pit.tables[0].name.clone();
@@ -1091,9 +1093,10 @@ mod honest {
         let raised = incidents_raised(&updates, Duration::from_secs(14));
         desk.stop();
         assert!(raised.is_empty(), "{raised:#?}");
-        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
-            .open(&db)
-            .expect("the record opens");
+        let store =
+            pitwatch_recording::record::Installation::with_key(dir.path().join("signing.key"))
+                .open(&db)
+                .expect("the record opens");
         let id = store.table_id(&name).unwrap().expect("the table");
         let rows = store.event_rows(id).unwrap();
         let count = |f: &dyn Fn(&pitwatch_model::EventKind) -> bool| {
@@ -1106,7 +1109,7 @@ mod honest {
             shoes >= 3 && checks >= shoes,
             "{shoes} shoes, {checks} deck checks"
         );
-        let replay = pitwatch_api::replay::rebuild(&store, &name).unwrap();
+        let replay = pitwatch_recording::replay::rebuild(&store, &name).unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
         assert_eq!(replay.irregularities().count(), 0);
     }
@@ -1127,7 +1130,7 @@ mod poker {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("poker.db");
         // The demo's poker table and a Baccarat table, on their own.
-        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        let mut pit = pitwatch_recording::pit::PitConfig::demo();
         pit.tables
             .retain(|t| t.name == "POK-1" || t.name == "BAC-1");
         assert_eq!(pit.tables.len(), 2);
@@ -1238,10 +1241,11 @@ mod poker {
         desk.stop();
 
         // The record replays with the same verdicts.
-        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
-            .open(&db)
-            .expect("the record opens");
-        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        let store =
+            pitwatch_recording::record::Installation::with_key(dir.path().join("signing.key"))
+                .open(&db)
+                .expect("the record opens");
+        let replay = pitwatch_recording::replay::rebuild(&store, "POK-1").unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
         assert_eq!(
             replay
@@ -1256,7 +1260,7 @@ mod poker {
     fn the_demo_poker_tables_console_reports_each_hands_play_after_its_deck() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("poker-console.db");
-        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        let mut pit = pitwatch_recording::pit::PitConfig::demo();
         pit.tables.retain(|t| t.name == "POK-1");
         assert_eq!(pit.tables[0].devices.len(), 2, "a shuffler and a console");
         let options = DeskOptions {
@@ -1319,10 +1323,11 @@ mod poker {
                 .count(),
             1
         );
-        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
-            .open(&db)
-            .expect("the record opens");
-        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        let store =
+            pitwatch_recording::record::Installation::with_key(dir.path().join("signing.key"))
+                .open(&db)
+                .expect("the record opens");
+        let replay = pitwatch_recording::replay::rebuild(&store, "POK-1").unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
     }
 }

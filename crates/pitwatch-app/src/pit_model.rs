@@ -9,11 +9,11 @@ use pitwatch_api::dto::{
     PokerHand, PokerPlay, Severity, SeverityCounts, ShuffleQuality, ShufflerCountersView,
     TablePlay, TableTile, BLACKJACK_ROUNDS_KEPT, POKER_HANDS_KEPT,
 };
-use pitwatch_api::game::{GameRound, GameView};
-use pitwatch_api::monitor::{LinkState, MonitorEvent};
-use pitwatch_api::pit::{DeviceRole, PitConfig};
-use pitwatch_api::recorder::Derived;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
+use pitwatch_recording::game::{GameRound, GameView};
+use pitwatch_recording::monitor::{LinkState, MonitorEvent};
+use pitwatch_recording::pit::{DeviceRole, PitConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::{BurnStatus, TableOutput as Output, TableView};
 use pitwatch_store::OpenCount;
 
@@ -417,7 +417,7 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             Some(IncidentRow {
                 id: id.0,
                 table: tile.name.clone(),
-                code: pitwatch_api::recorder::RECORDING_GAP.to_owned(),
+                code: pitwatch_recording::recorder::RECORDING_GAP.to_owned(),
                 severity: Severity::Critical,
                 rule: "recording (no Gazette rule)".to_owned(),
                 shoe: None,
@@ -479,11 +479,11 @@ fn device_error_detail(code: &str, text: &str) -> String {
 mod fold {
     use pitwatch_api::dto::{BaccaratPlay, TablePlay, TableTile};
     use pitwatch_api::dto::{LinkStatus, RoundOutcome};
-    use pitwatch_api::game::TableEngine;
-    use pitwatch_api::monitor::{LinkState, MonitorEvent};
-    use pitwatch_api::pit::{DeviceRole, PitConfig};
-    use pitwatch_api::recorder::Derived;
     use pitwatch_model::{Card, EventKind, TableEvent, Target};
+    use pitwatch_recording::game::TableEngine;
+    use pitwatch_recording::monitor::{LinkState, MonitorEvent};
+    use pitwatch_recording::pit::{DeviceRole, PitConfig};
+    use pitwatch_recording::recorder::Derived;
     use pitwatch_rules::RuleBook;
     use pitwatch_transport::{Clock, SystemClock};
 

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use pitwatch_api::dto::{ApiError, ErrorCode};
-use pitwatch_api::pit::PitConfig;
-use pitwatch_api::record::Installation;
 use pitwatch_model::Timestamp;
+use pitwatch_recording::pit::PitConfig;
+use pitwatch_recording::record::Installation;
 use pitwatch_sim::Pace;
 use pitwatch_store::Store;
 
@@ -101,7 +101,7 @@ impl DeskOptions {
         let installation = Installation {
             key: env("PITWATCH_KEY")
                 .filter(|k| !k.is_empty())
-                .map_or_else(pitwatch_api::record::default_key_path, PathBuf::from),
+                .map_or_else(pitwatch_recording::record::default_key_path, PathBuf::from),
             witness_dirs: pit.record.witness.clone(),
         };
         let mut options = DeskOptions {

@@ -41,8 +41,8 @@ use pitwatch_api::dto::{
     ApiError, CentralIncidentDetail, CentralIncidents, CentralPit, CentralTable, ErrorCode,
     GameRoundResult, IncidentQuery, Session, ShoePage, ShoeReplay, TableTile,
 };
-use pitwatch_api::pit::{CentralConfig, Game, TableConfig};
 use pitwatch_model::Timestamp;
+use pitwatch_recording::pit::{CentralConfig, Game, TableConfig};
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::{Role, Store};
 use pitwatch_sync::{mirror_path, redact, Central, Identity, SyncError};
@@ -628,7 +628,7 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
 
 /// The rounds of shoe `shoe` of `table`, derived from the record's events by replaying the shoe.
 fn shoe_rounds(store: &Store, table: &str, shoe: u32) -> Result<Vec<GameRoundResult>, ApiError> {
-    let run = pitwatch_api::replay::replay_shoe(store, table, shoe)?;
+    let run = pitwatch_recording::replay::replay_shoe(store, table, shoe)?;
     Ok(run
         .steps
         .iter()

@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
 use clap::{Args, Subcommand};
-use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::recorder::Derived;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
+use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 use pitwatch_store::rawsink::RawSink;

@@ -10,13 +10,13 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use pitwatch_api::game::GameRound;
-use pitwatch_api::monitor::{
+use pitwatch_recording::game::GameRound;
+use pitwatch_recording::monitor::{
     LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
 };
-use pitwatch_api::pit::PitConfig;
-use pitwatch_api::record::{self, Installation};
-use pitwatch_api::recorder::Derived;
+use pitwatch_recording::pit::PitConfig;
+use pitwatch_recording::record::{self, Installation};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_transport::SystemClock;
 

@@ -192,7 +192,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let (Some(path), Some(rules)) = (&args.file, &args.rules) else {
         anyhow::bail!("give a FILE and --rules, or --db and --table");
     };
-    if let Err(problem) = pitwatch_api::pit::rule_book_file_ok(rules) {
+    if let Err(problem) = pitwatch_recording::pit::rule_book_file_ok(rules) {
         errln!("error: {problem}");
         return Ok(ExitCode::from(2));
     }

@@ -32,12 +32,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::monitor::{Monitor, MonitoredTable};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::record::book_text;
-use pitwatch_api::recorder::TableRecorder;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::monitor::{Monitor, MonitoredTable};
+use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::record::book_text;
+use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Action, Endpoint, Pace, Planner, SimConfig, SimDevice};
 use pitwatch_store::chain::{self, CHAINS, CHECKPOINTS};

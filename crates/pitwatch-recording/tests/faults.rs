@@ -13,13 +13,13 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::Duration;
 
-use pitwatch_api::monitor::{
-    Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
-};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::recorder::{Derived, DEVICE_ERROR_CODES_OPEN, RECORDING_GAP};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::monitor::{
+    Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
+};
+use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::recorder::{Derived, DEVICE_ERROR_CODES_OPEN, RECORDING_GAP};
 use pitwatch_store::{IncidentFilter, Sealing, Store, StoreError};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
 
@@ -95,7 +95,7 @@ impl Pit {
         wait_for(
             &events,
             "the link",
-            |e| matches!(e, MonitorEvent::Link { state, .. } if *state == pitwatch_api::monitor::LinkState::Connected),
+            |e| matches!(e, MonitorEvent::Link { state, .. } if *state == pitwatch_recording::monitor::LinkState::Connected),
         );
         (monitor, events, device)
     }

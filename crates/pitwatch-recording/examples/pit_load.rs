@@ -5,16 +5,16 @@
 //! (after the commit): the part of "a live event reaching the screen" that the back end owns.
 //!
 //! ```sh
-//! cargo run --release -p pitwatch-api --example pit_load -- 50 10 60
+//! cargo run --release -p pitwatch-recording --example pit_load -- 50 10 60
 //! ```
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::recorder::Derived;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 use pitwatch_store::{Sealing, Store};

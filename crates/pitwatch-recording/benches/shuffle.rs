@@ -2,17 +2,17 @@
 //! 8-deck shoes, each shoe's analysis against the two before it computed from the recorded card
 //! events (`shuffle::shoe_shuffles`), for a page of 50 shoes and for all 300.
 //!
-//! `cargo bench -p pitwatch-api --bench shuffle`
+//! `cargo bench -p pitwatch-recording --bench shuffle`
 
 // criterion_group! and criterion_main! generate undocumented public items.
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pitwatch_api::recorder::TableRecorder;
-use pitwatch_api::shuffle;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::recorder::TableRecorder;
+use pitwatch_recording::shuffle;
 use pitwatch_rules::RuleBook;
 use pitwatch_store::Store;
 

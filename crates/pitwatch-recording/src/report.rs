@@ -214,7 +214,7 @@ fn blackjack_rounds_table<'a>(
                             format!(
                                 "{} {}",
                                 s.bet.replace('_', " "),
-                                s.pays.map(crate::convert::pays).unwrap_or_default()
+                                s.pays.map(pays).unwrap_or_default()
                             )
                         })
                         .collect()
@@ -243,9 +243,7 @@ fn blackjack_rounds_table<'a>(
                         .and_then(|o| serde_json::to_value(o).ok())
                         .and_then(|v| v.as_str().map(str::to_owned))
                         .unwrap_or_else(|| "unsettled".into()),
-                    h.pays
-                        .map(crate::convert::pays)
-                        .unwrap_or_else(|| "?".into()),
+                    h.pays.map(pays).unwrap_or_else(|| "?".into()),
                     side.join(", "),
                     if first {
                         format!("{}–{}", r.first_seq, r.last_seq)
@@ -1518,4 +1516,15 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
         created: None,
         blocks,
     })
+}
+
+/// A payout, signed, as the window and the reports show it (`+1.5`, `-1`, `0`).
+pub fn pays(units: f64) -> String {
+    if units > 0.0 {
+        format!("+{units}")
+    } else if units == 0.0 {
+        "0".to_owned()
+    } else {
+        format!("{units}")
+    }
 }

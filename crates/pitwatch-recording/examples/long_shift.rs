@@ -12,18 +12,18 @@
 //!   (as before) the whole table rebuilt; verification in full and of what was appended since.
 //!
 //! ```sh
-//! cargo run --release -p pitwatch-api --example long_shift -- 50 20 8 [db-path]
+//! cargo run --release -p pitwatch-recording --example long_shift -- 50 20 8 [db-path]
 //! ```
 //!
 //! With a `db-path` that exists, the record is reused rather than built again.
 
 use std::time::Instant;
 
-use pitwatch_api::recorder::TableRecorder;
-use pitwatch_api::replay;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::recorder::TableRecorder;
+use pitwatch_recording::replay;
 use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentFilter, IncidentId, Role, Sealing, Status, Store};
 

@@ -5,11 +5,11 @@
 //! incidents and gives the same shuffle analysis; and the per-shoe quality derived on demand from
 //! the recorded events agrees.
 
-use pitwatch_api::recorder::TableRecorder;
-use pitwatch_api::{replay, shuffle};
 use pitwatch_dealer::{deal_with, DealerConfig, ShuffleModel, Shuffling};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::recorder::TableRecorder;
+use pitwatch_recording::{replay, shuffle};
 use pitwatch_rules::RuleBook;
 use pitwatch_shuffle::Verdict;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
@@ -160,7 +160,7 @@ fn a_slug_is_an_incident_on_record_and_replay_raises_it_again() {
 
         // The shoe report has a Shuffle section with the verdict and the block.
         let suspect = live[0].2.unwrap();
-        let report = pitwatch_api::report::shoe_report(&store, "BAC-1", suspect).unwrap();
+        let report = pitwatch_recording::report::shoe_report(&store, "BAC-1", suspect).unwrap();
         let at = report
             .blocks
             .iter()

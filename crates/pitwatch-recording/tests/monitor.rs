@@ -6,11 +6,11 @@ use std::io::Write;
 use std::net::TcpListener;
 use std::sync::Arc;
 
-use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::recorder::Derived;
 use pitwatch_model::{EventKind, ExposedDuring};
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};

@@ -8,12 +8,12 @@
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
-use pitwatch_api::game::GameRound;
-use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_api::pit::PitConfig;
-use pitwatch_api::recorder::Derived;
 use pitwatch_model::{MisdealReason, MisdealRuling, PlayerAction, Target};
 use pitwatch_proto::{DeckCheck, Message, MessageEncoder};
+use pitwatch_recording::game::GameRound;
+use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::pit::PitConfig;
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 
@@ -240,15 +240,16 @@ fn a_poker_table_with_a_shuffler_and_a_console_flags_a_short_deck_and_a_declared
             .round(id, h.shoe, h.round)
             .unwrap()
             .expect("the hand is recorded");
-        let stored = pitwatch_api::convert::stored_round(&body).unwrap();
+        let stored: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(
             stored,
-            pitwatch_api::convert::game_round(&GameRound::Poker(Box::new(h.clone())))
+            serde_json::to_value(GameRound::Poker(Box::new(h.clone()))).unwrap()
         );
+        assert_eq!(stored["game"], "poker");
     }
 
     // Replay of the record: the same hands and verdicts.
-    let replay = pitwatch_api::replay::rebuild(&store, "POK-7").unwrap();
+    let replay = pitwatch_recording::replay::rebuild(&store, "POK-7").unwrap();
     assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
     let replayed: Vec<&GameRound> = replay.rounds().collect();
     assert_eq!(replayed.len(), 3);
@@ -276,7 +277,8 @@ fn a_poker_table_with_a_shuffler_and_a_console_flags_a_short_deck_and_a_declared
         .into_iter()
         .find(|i| i.code == "MISDEAL_DECLARED")
         .unwrap();
-    let report = pitwatch_api::report::incident_report(&store, incident.id, "pit.db").unwrap();
+    let report =
+        pitwatch_recording::report::incident_report(&store, incident.id, "pit.db").unwrap();
     let text = format!("{report:?}");
     assert!(text.contains("Misdeal (d)"), "{text}");
     assert!(

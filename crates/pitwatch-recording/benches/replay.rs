@@ -6,11 +6,11 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pitwatch_api::recorder::TableRecorder;
-use pitwatch_api::replay;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::recorder::TableRecorder;
+use pitwatch_recording::replay;
 use pitwatch_rules::RuleBook;
 use pitwatch_store::Store;
 

@@ -2,16 +2,16 @@
 //! rendered to PDF, its text extracted with poppler's `pdftotext -layout`, and compared with
 //! `tests/golden/*.txt`. The record has names and notes in te reo Māori and Chinese, a device
 //! error, a link outage, a recording gap and a hand-over sign-off, so every section of the shift
-//! report has something to show. `UPDATE_GOLDEN=1 cargo test -p pitwatch-api --test reports`
+//! report has something to show. `UPDATE_GOLDEN=1 cargo test -p pitwatch-recording --test reports`
 //! rewrites the golden files (then read the diff). Needs poppler-utils
 //! (`scripts/install-system-deps.sh`); a missing `pdftotext` fails the test.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pitwatch_api::recorder::TableRecorder;
-use pitwatch_api::report::{self, Shift};
 use pitwatch_model::{TableEvent, Timestamp};
+use pitwatch_recording::recorder::TableRecorder;
+use pitwatch_recording::report::{self, Shift};
 use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentId, Role, Sealing, SigningKey, Store};
 

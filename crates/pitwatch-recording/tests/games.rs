@@ -8,14 +8,14 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::game::{GameOutput, GameRound};
-use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::recorder::Derived;
 use pitwatch_blackjack::dealer::Fault;
 use pitwatch_blackjack::Book;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
+use pitwatch_recording::game::{GameOutput, GameRound};
+use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput;
 use pitwatch_sim::{Endpoint, GameFault, GameSim, Pace, SimConfig, SimDevice};
 use pitwatch_store::{IncidentFilter, Sealing, Store};
@@ -145,7 +145,7 @@ fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
 
     // Replay from the record: event by event, what was derived live (the stream's end, which
     // the live table has not reached, closes the last round: replay's `closing`).
-    let replayed = pitwatch_api::replay::rebuild(&store, "BJ-1").unwrap();
+    let replayed = pitwatch_recording::replay::rebuild(&store, "BJ-1").unwrap();
     assert!(
         replayed.divergences.is_empty(),
         "{:?}",
@@ -157,7 +157,7 @@ fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
     assert!(replayed_rounds.len() <= live_rounds.len() + 1);
     // One shoe replayed on its own (what the desk's replay screen and `replay --db --shoe`
     // run) steps through the same rounds.
-    let run = pitwatch_api::replay::replay_shoe(&store, "BJ-1", 1).unwrap();
+    let run = pitwatch_recording::replay::replay_shoe(&store, "BJ-1", 1).unwrap();
     let shoe_rounds: Vec<&GameRound> = run
         .steps
         .iter()
@@ -175,7 +175,8 @@ fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
         .iter()
         .find(|i| i.code == code)
         .expect("the injected fault's incident");
-    let report = pitwatch_api::report::incident_report(&store, incident.id, "pit.db").unwrap();
+    let report =
+        pitwatch_recording::report::incident_report(&store, incident.id, "pit.db").unwrap();
     let json = report.to_json();
     assert!(json.contains(&book.id), "the book is named: {json}");
     // The book's texts of the rule cited (or, where its source pages have none, the report says
@@ -195,13 +196,13 @@ fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
         );
     }
     // The shift report counts the table's rounds (from the record's derived rounds).
-    let shift = pitwatch_api::report::Shift::new(
+    let shift = pitwatch_recording::report::Shift::new(
         Timestamp::from_unix_millis(0).unwrap(),
         Timestamp::from_unix_millis(4_102_444_800_000).unwrap(),
         Some("BJ-1".into()),
     )
     .unwrap();
-    let shift_report = pitwatch_api::report::shift_report(&store, &shift, "pit.db").unwrap();
+    let shift_report = pitwatch_recording::report::shift_report(&store, &shift, "pit.db").unwrap();
     let shift_json = shift_report.to_json();
     assert!(
         shift_json.contains(code),
@@ -210,7 +211,7 @@ fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
     for (name, document) in [("incident", &report), ("shift", &shift_report)] {
         let pdf = pitwatch_report::render_pdf(document).unwrap();
         assert!(pdf.bytes.starts_with(b"%PDF-"));
-        // For looking at: `PITWATCH_REPORT_DIR=dir cargo test -p pitwatch-api --test games`.
+        // For looking at: `PITWATCH_REPORT_DIR=dir cargo test -p pitwatch-recording --test games`.
         if let Some(dir) = std::env::var_os("PITWATCH_REPORT_DIR") {
             let file = std::path::Path::new(&dir).join(format!("{}-{name}.pdf", book.id));
             std::fs::write(file, &pdf.bytes).unwrap();
@@ -343,7 +344,7 @@ fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe()
     assert_eq!(incident.evidence.len(), 3, "{incident:#?}");
     assert_eq!(incident.evidence.last(), Some(&incident.seq));
 
-    let replayed = pitwatch_api::replay::rebuild(&store, "PON-1").unwrap();
+    let replayed = pitwatch_recording::replay::rebuild(&store, "PON-1").unwrap();
     assert!(
         replayed.divergences.is_empty(),
         "{:?}",
@@ -352,7 +353,8 @@ fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe()
     let stepped: Vec<&GameOutput> = replayed.steps.iter().flat_map(|s| &s.outputs).collect();
     assert_eq!(stepped, live.iter().collect::<Vec<_>>());
     // The report prints 6.4's words from the book.
-    let report = pitwatch_api::report::incident_report(&store, incident.id, "pit.db").unwrap();
+    let report =
+        pitwatch_recording::report::incident_report(&store, incident.id, "pit.db").unwrap();
     assert!(
         report.to_json().contains("chemmy shuffled"),
         "the rule text is printed"
@@ -361,15 +363,15 @@ fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe()
 
 /// Blackjack and Pontoon shoes replay on their own from the carry into the shoe before (as
 /// Baccarat's do): several shoes dealt by the Blackjack dealer go through the live recorder as
-/// Pitwatch-protocol bytes, and each shoe replayed alone ([`pitwatch_api::replay::replay_shoe`])
+/// Pitwatch-protocol bytes, and each shoe replayed alone ([`pitwatch_recording::replay::replay_shoe`])
 /// has exactly the whole replay's steps while running fewer events than the whole table; the
 /// carries are stored with the shoes' starts, and a recorder restarted on the record (resuming
 /// from the last one) starts.
 #[test]
 fn blackjack_and_pontoon_shoes_replay_alone_from_the_carry_into_the_shoe_before() {
-    use pitwatch_api::recorder::TableRecorder;
-    use pitwatch_api::replay;
     use pitwatch_blackjack::dealer::{deal, Config};
+    use pitwatch_recording::recorder::TableRecorder;
+    use pitwatch_recording::replay;
 
     for (rules, game) in [("nz-blackjack", "blackjack"), ("nz-pontoon", "pontoon")] {
         let book = Book::builtin(rules).unwrap();

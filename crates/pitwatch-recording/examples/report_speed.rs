@@ -7,15 +7,15 @@
 //! next to the database for a look.
 //!
 //! ```sh
-//! cargo run --release -p pitwatch-api --example long_shift -- 50 12 8 /tmp/shift12.db
-//! cargo run --release -p pitwatch-api --example report_speed -- /tmp/shift12.db
+//! cargo run --release -p pitwatch-recording --example long_shift -- 50 12 8 /tmp/shift12.db
+//! cargo run --release -p pitwatch-recording --example report_speed -- /tmp/shift12.db
 //! ```
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use pitwatch_api::report::{self, Shift};
 use pitwatch_model::Timestamp;
+use pitwatch_recording::report::{self, Shift};
 use pitwatch_store::{IncidentFilter, IncidentId, Store};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;

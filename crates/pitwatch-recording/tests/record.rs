@@ -2,11 +2,11 @@
 //! as evidence and recording goes on in a new segment; reports print what the chained record
 //! says, never an unchecked derived table.
 
-use pitwatch_api::record::{self, Installation};
-use pitwatch_api::recorder::TableRecorder;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::record::{self, Installation};
+use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_rules::RuleBook;
 
 fn t(ms: i64) -> Timestamp {
@@ -131,7 +131,7 @@ fn reports_print_the_rounds_a_replay_gives_not_the_derived_table() {
     let db = dir.path().join("pit.db");
     record_two_shoes(&installation, &db);
     let store = installation.open_read_only(&db).unwrap();
-    let honest = pitwatch_api::report::shoe_report(&store, "MINI-1", 1)
+    let honest = pitwatch_recording::report::shoe_report(&store, "MINI-1", 1)
         .unwrap()
         .to_csv();
     drop(store);
@@ -143,7 +143,7 @@ fn reports_print_the_rounds_a_replay_gives_not_the_derived_table() {
         )
         .unwrap();
     let store = installation.open_read_only(&db).unwrap();
-    let after = pitwatch_api::report::shoe_report(&store, "MINI-1", 1)
+    let after = pitwatch_recording::report::shoe_report(&store, "MINI-1", 1)
         .unwrap()
         .to_csv();
     assert!(honest.contains("banker"), "{honest}");

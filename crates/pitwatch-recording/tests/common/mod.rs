@@ -6,7 +6,7 @@
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::monitor::{LinkState, MonitorEvent};
+use pitwatch_recording::monitor::{LinkState, MonitorEvent};
 
 /// The bytes a barcode shoe sends for `text` (`AS`, `TD`, …).
 pub fn card(text: &str) -> Vec<u8> {

@@ -8,11 +8,11 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
-use pitwatch_api::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_api::pit::{DeviceRole, PitConfig};
-use pitwatch_api::recorder::Derived;
 use pitwatch_model::{EventKind, ExposedDuring};
 use pitwatch_proto::{Message, MessageEncoder};
+use pitwatch_recording::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::pit::{DeviceRole, PitConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 
 mod common;
@@ -169,7 +169,7 @@ fn a_shoe_and_a_console_at_one_table_make_one_stream_recorded_apart_and_replayed
     );
 
     // Replay decodes each device's sessions on their own and finds the same stream and verdicts.
-    let replay = pitwatch_api::replay::rebuild(&store, "MINI-2").unwrap();
+    let replay = pitwatch_recording::replay::rebuild(&store, "MINI-2").unwrap();
     assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
     assert_eq!(replay.steps.len(), rows.len());
     let replayed: Vec<String> = replay
@@ -459,7 +459,7 @@ fn a_shoe_and_its_shuffler_on_two_ptys_a_short_deck_is_flagged_at_its_check_and_
         3
     );
     // Replay of the record: the same verdicts at the same events.
-    let replay = pitwatch_api::replay::rebuild(&store, "BAC-5").unwrap();
+    let replay = pitwatch_recording::replay::rebuild(&store, "BAC-5").unwrap();
     assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
     let mut replayed: Vec<(String, u64)> = replay
         .irregularities()
