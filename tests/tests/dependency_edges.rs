@@ -103,6 +103,8 @@ const PURE: &[&str] = &[
     "pitwatch-shuffle",
     // Poker's rule book and engine (crates/games/poker).
     "pitwatch-poker",
+    // The registry of games (its loader reads a rule-book file with std, nothing more).
+    "pitwatch-games",
 ];
 
 /// Outside dependencies that only certain crates may reach.

@@ -10,7 +10,7 @@ use crate::dto::{
     IncidentRow, IncidentStatus, PokerHand, PokerSeat, RoundOutcome, RoundResult, Severity,
     SideBetResult,
 };
-use pitwatch_recording::game::GameRound;
+use pitwatch_games::GameRound;
 
 /// A hand's cards as the window shows them (`None`: unreadable).
 pub fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
@@ -52,7 +52,7 @@ fn card_codes(cards: &[Option<Card>]) -> Vec<Option<String>> {
     cards.iter().map(|c| c.map(|c| c.to_string())).collect()
 }
 
-pub use pitwatch_recording::report::pays;
+pub use pitwatch_games::report::pays;
 
 /// A Blackjack or Pontoon round as the window shows it.
 pub fn blackjack_round(record: &pitwatch_blackjack::RoundRecord) -> BlackjackRound {

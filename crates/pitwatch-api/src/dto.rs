@@ -7,7 +7,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use pitwatch_recording::pit::{DeviceRole, Game, Protocol, TableConfig, TableDevice};
+use pitwatch_games::GameKind;
+use pitwatch_recording::pit::{DeviceRole, Protocol, TableConfig, TableDevice};
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -95,7 +96,7 @@ pub struct TableTile {
     /// The table's name, unique in the pit.
     pub name: String,
     /// The game dealt there.
-    pub game: Game,
+    pub game: GameKind,
     /// The rule book it is checked against.
     pub rule_book: String,
     /// The protocol its device speaks.
@@ -169,11 +170,13 @@ impl TablePlay {
     }
 
     /// Nothing dealt yet, for a table of `game`.
-    pub fn empty(game: Game) -> TablePlay {
+    pub fn empty(game: GameKind) -> TablePlay {
         match game {
-            Game::Baccarat => TablePlay::Baccarat(BaccaratPlay::default()),
-            Game::Blackjack | Game::Pontoon => TablePlay::Blackjack(BlackjackPlay::default()),
-            Game::Poker => TablePlay::Poker(PokerPlay::default()),
+            GameKind::Baccarat => TablePlay::Baccarat(BaccaratPlay::default()),
+            GameKind::Blackjack | GameKind::Pontoon => {
+                TablePlay::Blackjack(BlackjackPlay::default())
+            }
+            GameKind::Poker => TablePlay::Poker(PokerPlay::default()),
         }
     }
 }
@@ -1166,7 +1169,7 @@ impl From<&TableConfig> for TableTile {
             cutting_card_out: false,
             play: match table.game {
                 // The variant dealt is the book's (or the table's): shown before the first hand.
-                Game::Poker => TablePlay::Poker(PokerPlay {
+                GameKind::Poker => TablePlay::Poker(PokerPlay {
                     variant: book
                         .as_ref()
                         .and_then(|book| book.poker().map(|p| p.variant.id.clone()))
@@ -1179,12 +1182,8 @@ impl From<&TableConfig> for TableTile {
             last_shuffle: None,
             // Any game's book may list them (the built-in Baccarat books list none).
             shuffle_steps: match &book {
-                Some(pitwatch_recording::game::GameBook::Baccarat(book)) => {
-                    book.shuffle_steps().to_vec()
-                }
-                Some(pitwatch_recording::game::GameBook::Blackjack(book)) => {
-                    book.shuffle_steps.clone()
-                }
+                Some(pitwatch_games::GameBook::Baccarat(book)) => book.shuffle_steps().to_vec(),
+                Some(pitwatch_games::GameBook::Blackjack(book)) => book.shuffle_steps.clone(),
                 _ => Vec::new(),
             }
             .iter()
@@ -1374,7 +1373,7 @@ pub fn typescript_bindings() -> String {
         UserRow::decl(&cfg),
         AuditRow::decl(&cfg),
         TableTile::decl(&cfg),
-        Game::decl(&cfg),
+        GameKind::decl(&cfg),
         Protocol::decl(&cfg),
         LinkStatus::decl(&cfg),
         DeviceTile::decl(&cfg),

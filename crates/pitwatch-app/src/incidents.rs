@@ -8,8 +8,8 @@ use pitwatch_api::dto::{
     ApiError, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
     PitUpdate, RuleText, TimelineEntry, DEFAULT_PAGE,
 };
+use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
-use pitwatch_recording::game::GameBook;
 use pitwatch_store::{IncidentFilter, IncidentId, Store, StoreError};
 
 use crate::access::{require, Command, Principal};

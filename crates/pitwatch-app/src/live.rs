@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 use pitwatch_api::dto::{
     ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus, TableTile,
 };
+use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
-use pitwatch_recording::game::GameBook;
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use pitwatch_recording::pit::{LinkConfig, PitConfig};
 use pitwatch_recording::record::Installation;

@@ -9,8 +9,8 @@ use pitwatch_api::dto::{
     PokerHand, PokerPlay, Severity, SeverityCounts, ShuffleQuality, ShufflerCountersView,
     TablePlay, TableTile, BLACKJACK_ROUNDS_KEPT, POKER_HANDS_KEPT,
 };
+use pitwatch_games::{GameRound, GameView};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
-use pitwatch_recording::game::{GameRound, GameView};
 use pitwatch_recording::monitor::{LinkState, MonitorEvent};
 use pitwatch_recording::pit::{DeviceRole, PitConfig};
 use pitwatch_recording::recorder::Derived;
@@ -479,8 +479,8 @@ fn device_error_detail(code: &str, text: &str) -> String {
 mod fold {
     use pitwatch_api::dto::{BaccaratPlay, TablePlay, TableTile};
     use pitwatch_api::dto::{LinkStatus, RoundOutcome};
+    use pitwatch_games::TableEngine;
     use pitwatch_model::{Card, EventKind, TableEvent, Target};
-    use pitwatch_recording::game::TableEngine;
     use pitwatch_recording::monitor::{LinkState, MonitorEvent};
     use pitwatch_recording::pit::{DeviceRole, PitConfig};
     use pitwatch_recording::recorder::Derived;

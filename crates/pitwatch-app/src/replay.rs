@@ -6,8 +6,8 @@ use pitwatch_api::dto::{
     ApiError, BaccaratStep, BlackjackStep, ErrorCode, PokerStep, ReplayPlay, ReplayStep, ShoePage,
     ShoeReplay, ShoeRow, ShuffleQuality, TablePlay, TableTile,
 };
+use pitwatch_games::GameRound;
 use pitwatch_model::Timestamp;
-use pitwatch_recording::game::GameRound;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
 

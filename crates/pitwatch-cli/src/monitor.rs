@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use pitwatch_recording::game::GameRound;
+use pitwatch_games::GameRound;
 use pitwatch_recording::monitor::{
     LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
 };

@@ -29,27 +29,6 @@ pub(crate) fn run(
     })
 }
 
-/// The Blackjack or Pontoon book `rules` names, if it names one: a built-in id, or a rule book
-/// file whose `[book]` says `game = "blackjack"` or `"pontoon"`. `Err` says why it cannot be used.
-pub(crate) fn book(rules: &str) -> Option<Result<Book, String>> {
-    if pitwatch_blackjack::book::BUILTIN.contains(&rules) {
-        return Some(Book::builtin(rules).map_err(|e| e.to_string()));
-    }
-    let path = Path::new(rules);
-    if !path.is_file() {
-        return None;
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    let game = text.lines().map(str::trim).find_map(|line| {
-        let value = line.strip_prefix("game")?.trim_start().strip_prefix('=')?;
-        Some(value.trim().trim_matches('"').to_owned())
-    })?;
-    if game != "blackjack" && game != "pontoon" {
-        return None;
-    }
-    Some(Book::from_toml(&text).map_err(|e| format!("{}: {e}", path.display())))
-}
-
 fn cards(cards: &[Option<pitwatch_model::Card>]) -> String {
     cards
         .iter()

@@ -15,32 +15,6 @@ use pitwatch_rules::Game;
 
 use crate::replay::{feed_game, run_game_file, Item};
 
-/// The poker book `rules` names (dealing `variant`, or its default), if it names one: a built-in
-/// id, or a rule book file whose `[book]` says `game = "poker"`. `Err` says why it cannot be used.
-pub(crate) fn book(rules: &str, variant: Option<&str>) -> Option<Result<Book, String>> {
-    let book = if pitwatch_poker::book::BUILTIN.contains(&rules) {
-        Book::builtin(rules).map_err(|e| e.to_string())
-    } else {
-        let path = Path::new(rules);
-        if !path.is_file() {
-            return None;
-        }
-        let text = std::fs::read_to_string(path).ok()?;
-        let game = text.lines().map(str::trim).find_map(|line| {
-            let value = line.strip_prefix("game")?.trim_start().strip_prefix('=')?;
-            Some(value.trim().trim_matches('"').to_owned())
-        })?;
-        if game != "poker" {
-            return None;
-        }
-        Book::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    Some(match variant {
-        Some(v) => book.and_then(|b| b.with_variant(v).map_err(|e| e.to_string())),
-        None => book,
-    })
-}
-
 /// Replays the event file (or, with a `protocol`, the raw capture) at `path` under `book`. The
 /// whole file is read and checked before anything is printed, as for Baccarat.
 pub(crate) fn run(

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use pitwatch_games::{GameBook, GameOutput, GameRound};
 use pitwatch_model::Timestamp;
-use pitwatch_recording::game::{GameBook, GameOutput, GameRound};
 use pitwatch_recording::record::Installation;
 use pitwatch_recording::replay;
 use pitwatch_rules::TableOutput;

@@ -11,9 +11,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pitwatch_games::GameKind;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
@@ -46,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         monitored.push(MonitoredTable {
             config: TableConfig::new(
                 format!("T{:02}", i + 1),
-                Game::Baccarat,
+                GameKind::Baccarat,
                 "nz-baccarat",
                 device,
                 Some(link.clone()),

@@ -3,7 +3,6 @@
 //!
 //! - [`pit`]: the pit definition (the site, each table's game, rule book and device links), read
 //!   from TOML with every problem listed at once; the built-in demo pit.
-//! - [`game`]: the game a table runs, chosen by its rule book, behind one enum of engines.
 //! - [`recorder`]: one table's pipeline (bytes, frames, events, rounds, incidents), planned
 //!   without I/O and written in one batch; [`monitor`]: every table's device read live, one
 //!   group-committing writer, its spool, and what is published once it is on record; [`lease`]:
@@ -14,10 +13,10 @@
 //!   shuffle judged from the record.
 //! - [`report`]: incident, shoe and shift reports as [`pitwatch_report::Document`]s.
 //!
-//! Nothing here knows the window: the DTOs, their conversions and the error codes the window
+//! Nothing here names a game: a table's game, its book, engine, rounds and views come from the
+//! registry, `pitwatch-games`. Nothing here knows the window: the DTOs, their conversions and the error codes the window
 //! sees are `pitwatch-api`'s, above this crate, and the use cases are `pitwatch-app`'s.
 
-pub mod game;
 pub mod lease;
 pub mod monitor;
 pub mod pit;

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::game::GameView;
+use pitwatch_games::GameView;
 use pitwatch_model::{EventKind, Timestamp};
 use pitwatch_store::{Actor, DeviceIdentity, Sealing, Store, StoreError, Trouble};
 use pitwatch_transport::{spawn_device_into, Clock, DeviceHandle, TransportEvent};
@@ -348,7 +348,7 @@ impl Monitor {
                 &table.config.name,
                 table.config.game.as_str(),
                 book,
-                crate::record::book_text(&table.config.rules).as_deref(),
+                pitwatch_games::book_text(&table.config.rules).as_deref(),
                 Some(table.config.device()),
                 now,
             )

@@ -6,9 +6,8 @@
 use std::collections::BTreeSet;
 
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::RuleBook;
 
-use crate::game::GameBook;
+use pitwatch_games::{rule_book_file_ok, GameBook, GameKind};
 pub use pitwatch_transport::DeviceConfig as LinkConfig;
 use pitwatch_transport::BACKOFF_FLOOR_MS;
 use serde::{Deserialize, Serialize};
@@ -16,51 +15,6 @@ use ts_rs::TS;
 
 /// The built-in demo pit, used when no configuration is given.
 const DEMO_PIT: &str = include_str!("demo-pit.toml");
-
-/// The largest rule-book file read (a rule book is a few kilobytes of TOML; this refuses a
-/// device, a pipe or a log file named by mistake before reading it).
-pub const MAX_RULE_BOOK_BYTES: u64 = 1 << 20;
-
-/// Loads a rule book by built-in name or from a path, which must be a regular file of at most
-/// [`MAX_RULE_BOOK_BYTES`]: `/dev/zero` or a directory is refused with a message, not read.
-pub fn load_rule_book(name_or_path: &str) -> Result<RuleBook, String> {
-    if let Some(book) = RuleBook::builtin(name_or_path) {
-        return Ok(book);
-    }
-    rule_book_file_ok(name_or_path)?;
-    RuleBook::load(name_or_path).map_err(|e| e.to_string())
-}
-
-/// Loads a rule book of any game (Baccarat, Blackjack, Pontoon) by built-in name or from a path,
-/// with the same checks on the file as [`load_rule_book`].
-pub fn load_game_book(name_or_path: &str) -> Result<GameBook, String> {
-    rule_book_file_ok(name_or_path)?;
-    GameBook::load(name_or_path)
-}
-
-/// Checks, without reading it, that a rule book named by path is a regular file of at most
-/// [`MAX_RULE_BOOK_BYTES`] (a built-in name, or a path that does not exist, passes: loading says
-/// what is wrong then).
-pub fn rule_book_file_ok(name_or_path: &str) -> Result<(), String> {
-    if RuleBook::builtin(name_or_path).is_some() {
-        return Ok(());
-    }
-    if let Ok(meta) = std::fs::metadata(name_or_path) {
-        if !meta.is_file() {
-            return Err(format!(
-                "{name_or_path} is not a regular file (a rule book is a TOML file)"
-            ));
-        }
-        if meta.len() > MAX_RULE_BOOK_BYTES {
-            return Err(format!(
-                "{name_or_path} is {} bytes; a rule book is at most {} bytes",
-                meta.len(),
-                MAX_RULE_BOOK_BYTES
-            ));
-        }
-    }
-    Ok(())
-}
 
 /// The first character of `text` that a name must not hold (a control character: NUL, a line
 /// break, an escape), if any. Names go into thread names, file names, logs and reports.
@@ -223,7 +177,7 @@ pub struct TableConfig {
     /// The table's name as the pit knows it (unique), e.g. `BAC-1`.
     pub name: String,
     /// The game dealt at the table.
-    pub game: Game,
+    pub game: GameKind,
     /// The rule book the table is checked against: a built-in name (`nz-baccarat`) or a path.
     pub rules: String,
     /// Decks in the table's shoe, for a device that does not report its deck count (a barcode
@@ -294,7 +248,7 @@ impl DeviceRole {
 #[serde(deny_unknown_fields)]
 struct RawTable {
     name: String,
-    game: Game,
+    game: GameKind,
     rules: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     decks: Option<u8>,
@@ -450,7 +404,7 @@ impl TableConfig {
     /// book, not simulated.
     pub fn new(
         name: impl Into<String>,
-        game: Game,
+        game: GameKind,
         rules: impl Into<String>,
         protocol: ProtocolConfig,
         link: Option<LinkConfig>,
@@ -530,33 +484,6 @@ impl TableConfig {
                 .map(|d| format!("{}: {}", d.role.as_str(), one(d)))
                 .collect::<Vec<_>>()
                 .join("; "),
-        }
-    }
-}
-
-/// A table game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Game {
-    /// Baccarat (Mini, Midi, Full).
-    Baccarat,
-    /// Blackjack.
-    Blackjack,
-    /// Pontoon (48-card decks).
-    Pontoon,
-    /// Poker (Texas Hold'em, Draw Poker, Five and Seven Card Stud): a deck shuffled for every
-    /// hand, usually by a shuffler that is the table's only device.
-    Poker,
-}
-
-impl Game {
-    /// The game's name as written in configuration and the store.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Game::Baccarat => "baccarat",
-            Game::Blackjack => "blackjack",
-            Game::Pontoon => "pontoon",
-            Game::Poker => "poker",
         }
     }
 }
@@ -663,7 +590,7 @@ impl PitConfig {
                         problems.push(format!("{label}: rules {:?}: {e}", table.rules_reference()))
                     }
                     // The engine is the book's: a table must say the game its book is for.
-                    Ok(book) if book.game() != table.game.as_str() => problems.push(format!(
+                    Ok(book) if book.kind() != table.game => problems.push(format!(
                         "{label}: game {:?} but rule book {} is for {:?} (use a {} book, or \
                          game = {:?})",
                         table.game.as_str(),
@@ -709,7 +636,7 @@ impl PitConfig {
                 );
             }
             if table.simulated
-                && table.game != Game::Baccarat
+                && !table.game.simulated_over_any_protocol()
                 && !matches!(table.device(), ProtocolConfig::Pitwatch(_))
             {
                 problems.push(format!(

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::GameBook;
+use pitwatch_games::GameBook;
 use pitwatch_store::{
     CheckpointText, Depth, PublicKey, Sealing, SigningKey, Store, StoreError, VerifyOptions,
     VerifyReport,
@@ -116,25 +116,6 @@ pub fn default_key_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."));
     config.join("pitwatch").join("signing.key")
 }
-
-/// The text of a rule book as it judged a table, to keep in the record: a built-in book's own
-/// TOML, or a custom book's file as read now (a table's `;decks=N` is kept in its reference).
-pub fn book_text(rules: &str) -> Option<String> {
-    let name = rules.rsplit_once(DECKS).map_or(rules, |(name, _)| name);
-    if let Some((_, text)) = pitwatch_rules::book::BUILTIN
-        .iter()
-        .find(|(id, _)| *id == name)
-    {
-        return Some((*text).to_owned());
-    }
-    if let Some(text) = pitwatch_blackjack::Book::builtin_text(name) {
-        return Some(text.to_owned());
-    }
-    std::fs::read_to_string(name).ok()
-}
-
-/// How a table's deck count ends a rule book's reference (`nz-baccarat;decks=6`).
-const DECKS: &str = ";decks=";
 
 /// The rule book a table was judged by: the text kept in the record when there is one (with the
 /// table's deck count from its reference), else the book of that reference as this Pitwatch has

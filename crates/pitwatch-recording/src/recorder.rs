@@ -20,8 +20,8 @@
 //! bytes), and device errors are grouped into one open incident per table and error code, with a
 //! count (see [`pitwatch_store::groups`]).
 
-use crate::game::{GameBook, GameOutput, GameView, TableEngine};
 use pitwatch_codec::Decoder;
+use pitwatch_games::{GameBook, GameOutput, GameView, TableEngine};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_rules::{Irregularity, IrregularityCode, TableOutput};

@@ -14,7 +14,7 @@ use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_rules::{Irregularity, ShoeSummary, TableOutput as Output};
 
-use crate::game::{GameOutput, GameRound, GameView, TableEngine};
+use pitwatch_games::{GameOutput, GameRound, GameView, TableEngine};
 use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 use pitwatch_store::{FrameId, SessionId, Store, StoreError};
 

@@ -13,12 +13,13 @@ use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::Duration;
 
+use pitwatch_games::GameKind;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::monitor::{
     Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
 };
-use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::{Derived, DEVICE_ERROR_CODES_OPEN, RECORDING_GAP};
 use pitwatch_store::{IncidentFilter, Sealing, Store, StoreError};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
@@ -66,7 +67,7 @@ impl Pit {
         let table = MonitoredTable {
             config: TableConfig::new(
                 "T1",
-                Game::Baccarat,
+                GameKind::Baccarat,
                 "nz-baccarat",
                 ProtocolConfig::by_name(protocol).unwrap(),
                 Some(link.clone()),

@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 
 use pitwatch_blackjack::dealer::Fault;
 use pitwatch_blackjack::Book;
+use pitwatch_games::GameKind;
+use pitwatch_games::{GameOutput, GameRound};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_recording::game::{GameOutput, GameRound};
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput;
 use pitwatch_sim::{Endpoint, GameFault, GameSim, Pace, SimConfig, SimDevice};
@@ -47,7 +48,7 @@ fn collect(events: &Receiver<MonitorEvent>, mut done: impl FnMut() -> bool) -> V
 
 /// Runs one shoe of `book` with `fault` at shoe 1, round 4, through the monitor into a store;
 /// checks the incident, the replay from the record and the capture's replay.
-fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
+fn one_shoe_live(game: GameKind, rules: &str, fault: Fault) {
     let book = Book::builtin(rules).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("pit.db");
@@ -247,12 +248,16 @@ fn one_shoe_live(game: Game, rules: &str, fault: Fault) {
 
 #[test]
 fn a_blackjack_table_is_recorded_live_and_replays_as_live() {
-    one_shoe_live(Game::Blackjack, "nz-blackjack", Fault::DealerDrawsOnStand);
+    one_shoe_live(
+        GameKind::Blackjack,
+        "nz-blackjack",
+        Fault::DealerDrawsOnStand,
+    );
 }
 
 #[test]
 fn a_pontoon_table_is_recorded_live_and_replays_as_live() {
-    one_shoe_live(Game::Pontoon, "nz-pontoon", Fault::CardToEmptyBox);
+    one_shoe_live(GameKind::Pontoon, "nz-pontoon", Fault::CardToEmptyBox);
 }
 
 /// Pontoon 6.4 through the real driver stack: the dealer simulator logs the three preparation
@@ -291,7 +296,7 @@ fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe()
     let table = MonitoredTable {
         config: TableConfig::new(
             "PON-1",
-            Game::Pontoon,
+            GameKind::Pontoon,
             "nz-pontoon",
             protocol,
             Some(link.clone()),

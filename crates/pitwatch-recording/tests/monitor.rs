@@ -6,10 +6,11 @@ use std::io::Write;
 use std::net::TcpListener;
 use std::sync::Arc;
 
+use pitwatch_games::GameKind;
 use pitwatch_model::{EventKind, ExposedDuring};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
+use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
@@ -30,7 +31,7 @@ fn a_table_is_recorded_live_across_a_reconnect() {
     let table = MonitoredTable {
         config: TableConfig::new(
             "MINI-1",
-            Game::Baccarat,
+            GameKind::Baccarat,
             "nz-baccarat",
             ProtocolConfig::by_name("barcode").unwrap(),
             Some(link.clone()),

@@ -8,9 +8,9 @@
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
+use pitwatch_games::GameRound;
 use pitwatch_model::{MisdealReason, MisdealRuling, PlayerAction, Target};
 use pitwatch_proto::{DeckCheck, Message, MessageEncoder};
-use pitwatch_recording::game::GameRound;
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
 use pitwatch_recording::pit::PitConfig;
 use pitwatch_recording::recorder::Derived;

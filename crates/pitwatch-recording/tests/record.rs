@@ -33,7 +33,7 @@ fn record_two_shoes(installation: &Installation, db: &std::path::Path) {
         "MINI-1",
         "baccarat",
         book,
-        record::book_text("nz-baccarat").as_deref(),
+        pitwatch_games::book_text("nz-baccarat").as_deref(),
         Some(protocol),
         t(0),
     )
@@ -164,7 +164,7 @@ fn the_rule_book_a_table_was_judged_by_is_kept_in_the_record() {
     let table = store.table_id("MINI-1").unwrap().unwrap();
     assert_eq!(
         store.table_book(table).unwrap().as_deref(),
-        record::book_text("nz-baccarat").as_deref()
+        pitwatch_games::book_text("nz-baccarat").as_deref()
     );
 }
 

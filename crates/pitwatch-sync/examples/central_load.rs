@@ -32,11 +32,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pitwatch_games::book_text;
+use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::monitor::{Monitor, MonitoredTable};
-use pitwatch_recording::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_recording::record::book_text;
+use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Action, Endpoint, Pace, Planner, SimConfig, SimDevice};
@@ -161,7 +162,7 @@ fn live(tables: usize, pace: f64, seconds: f64) -> Result<(), Error> {
         monitored.push(MonitoredTable {
             config: TableConfig::new(
                 format!("T{:03}", i + 1),
-                Game::Baccarat,
+                GameKind::Baccarat,
                 "nz-baccarat",
                 device,
                 Some(link.clone()),

@@ -9,9 +9,9 @@
 use std::path::Path;
 
 use pitwatch_api::dto::{ErrorCode, IncidentQuery, Severity};
+use pitwatch_games::book_text;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_recording::record::book_text;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_sim::{Action, Planner};
 use pitwatch_store::{NewIncident, Role, Sealing, SigningKey, Store};
@@ -46,7 +46,7 @@ impl Pit {
             accounts::add_user(&mut store, &root, name, role, STRONG, now).expect("user");
         }
         let protocol = ProtocolConfig::by_name("angel-eye").expect("angel-eye");
-        let book = pitwatch_recording::pit::load_rule_book("nz-baccarat").expect("book");
+        let book = pitwatch_games::load_rule_book("nz-baccarat").expect("book");
         let tables = names
             .iter()
             .enumerate()

@@ -2,6 +2,7 @@
 //! central replication, and the games' tables with their own books.
 
 use super::*;
+use pitwatch_games::MAX_RULE_BOOK_BYTES;
 
 #[test]
 fn demo_pit_is_valid_and_has_six_tables() {
@@ -34,7 +35,7 @@ fn demo_pit_is_valid_and_has_six_tables() {
     let poker: Vec<&TableConfig> = pit
         .tables
         .iter()
-        .filter(|t| t.game == Game::Poker)
+        .filter(|t| t.game == GameKind::Poker)
         .collect();
     assert_eq!(poker.len(), 1);
     let roles: Vec<DeviceRole> = poker[0].devices.iter().map(|d| d.role).collect();
