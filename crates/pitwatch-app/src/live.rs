@@ -768,7 +768,7 @@ mod tests {
         assert_eq!(tile.cards_dealt, 4, "{tile:?}");
         assert_eq!(tile.cards_left, None, "{tile:?}");
         assert!(
-            matches!(&tile.play, pitwatch_api::dto::TablePlay::Baccarat(p) if !p.burn_due),
+            matches!(&tile.play, pitwatch_api::games::TablePlay::Baccarat(p) if !p.burn_due),
             "no burn is due in a shoe cut off: {tile:?}"
         );
         assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
@@ -1119,7 +1119,8 @@ mod honest {
 mod poker {
     use std::time::{Duration, Instant};
 
-    use pitwatch_api::dto::{ConsoleEntry, ErrorCode, GameRoundResult, PitUpdate, TablePlay};
+    use pitwatch_api::dto::{ConsoleEntry, ErrorCode, PitUpdate};
+    use pitwatch_api::games::{GameRoundResult, TablePlay};
     use pitwatch_sim::Pace;
 
     use crate::live::Desk;

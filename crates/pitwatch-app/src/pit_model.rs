@@ -3,11 +3,14 @@
 
 use std::collections::HashMap;
 
-use pitwatch_api::convert::{blackjack_round, cards, poker_hand, round_result};
 use pitwatch_api::dto::{
-    BaccaratPlay, BlackjackPlay, DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, LiveRound,
-    PokerHand, PokerPlay, Severity, SeverityCounts, ShuffleQuality, ShufflerCountersView,
-    TablePlay, TableTile, BLACKJACK_ROUNDS_KEPT, POKER_HANDS_KEPT,
+    DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, Severity, SeverityCounts,
+    ShuffleQuality, ShufflerCountersView, TableTile,
+};
+use pitwatch_api::games::{blackjack_round, cards, poker_hand, round_result};
+use pitwatch_api::games::{
+    BaccaratPlay, BlackjackPlay, LiveRound, PokerHand, PokerPlay, TablePlay, BLACKJACK_ROUNDS_KEPT,
+    POKER_HANDS_KEPT,
 };
 use pitwatch_games::{GameRound, GameView};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
@@ -477,8 +480,10 @@ fn device_error_detail(code: &str, text: &str) -> String {
 
 #[cfg(test)]
 mod fold {
-    use pitwatch_api::dto::{BaccaratPlay, TablePlay, TableTile};
-    use pitwatch_api::dto::{LinkStatus, RoundOutcome};
+    use pitwatch_api::dto::LinkStatus;
+    use pitwatch_api::dto::TableTile;
+    use pitwatch_api::games::RoundOutcome;
+    use pitwatch_api::games::{BaccaratPlay, TablePlay};
     use pitwatch_games::TableEngine;
     use pitwatch_model::{Card, EventKind, TableEvent, Target};
     use pitwatch_recording::monitor::{LinkState, MonitorEvent};

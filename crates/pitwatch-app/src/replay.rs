@@ -1,11 +1,12 @@
 //! Replay at the workstation: the shoes of a table for the picker, and a shoe replayed from the
 //! record step by step with the verdict on the record.
 
-use pitwatch_api::convert::{blackjack_round, describe, poker_hand, round_result};
+use pitwatch_api::convert::describe;
 use pitwatch_api::dto::{
-    ApiError, BaccaratStep, BlackjackStep, ErrorCode, PokerStep, ReplayPlay, ReplayStep, ShoePage,
-    ShoeReplay, ShoeRow, ShuffleQuality, TablePlay, TableTile,
+    ApiError, ErrorCode, ReplayStep, ShoePage, ShoeReplay, ShoeRow, ShuffleQuality, TableTile,
 };
+use pitwatch_api::games::{blackjack_round, poker_hand, round_result};
+use pitwatch_api::games::{BaccaratStep, BlackjackStep, PokerStep, ReplayPlay, TablePlay};
 use pitwatch_games::GameRound;
 use pitwatch_model::Timestamp;
 use pitwatch_rules::TableOutput as Output;

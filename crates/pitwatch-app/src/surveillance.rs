@@ -36,11 +36,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::convert::game_round;
 use pitwatch_api::dto::{
     ApiError, CentralIncidentDetail, CentralIncidents, CentralPit, CentralTable, ErrorCode,
-    GameRoundResult, IncidentQuery, Session, ShoePage, ShoeReplay, TableTile,
+    IncidentQuery, Session, ShoePage, ShoeReplay, TableTile,
 };
+use pitwatch_api::games::game_round;
+use pitwatch_api::games::GameRoundResult;
 use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
 use pitwatch_recording::pit::{CentralConfig, TableConfig};

@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use pitwatch_poker::{Book, Engine, HandRecord, Output};
+use pitwatch_poker::{Book, Engine, Output};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::Game;
 
@@ -27,51 +27,6 @@ pub(crate) fn run(
     run_game_file(path, protocol, pace_ms, |items, out| {
         write(book, items, json, out)
     })
-}
-
-/// A hand in one line.
-pub(crate) fn hand_line(h: &HandRecord) -> String {
-    let seats: Vec<String> = h
-        .seats
-        .iter()
-        .map(|s| {
-            format!(
-                "{}:{}{}{}",
-                s.seat,
-                s.cards,
-                if s.face_up > 0 {
-                    format!(" ({} up)", s.face_up)
-                } else {
-                    String::new()
-                },
-                if s.folded { " folded" } else { "" }
-            )
-        })
-        .collect();
-    let mut line = format!(
-        "hand {} ({}) deck {}: seats {}",
-        h.hand,
-        h.variant,
-        h.shoe,
-        if seats.is_empty() {
-            "-".to_owned()
-        } else {
-            seats.join(", ")
-        }
-    );
-    if let Some(m) = h.misdeal {
-        line.push_str(&format!("; misdeal ({m})"));
-    }
-    for d in &h.declared {
-        line.push_str(&format!("; declared ({}) {}", d.reason, d.ruling));
-    }
-    if let Some(sa) = h.substantial_action_seq {
-        line.push_str(&format!("; substantial action at seq {sa}"));
-    }
-    if !h.complete {
-        line.push_str(" (incomplete)");
-    }
-    line
 }
 
 /// Replays `items` under `book` and writes the report to `out`.
@@ -129,7 +84,7 @@ pub(crate) fn write_output(
         return writeln!(out);
     }
     match output {
-        Output::Hand(h) => writeln!(out, "{}", hand_line(h)),
+        Output::Hand(h) => writeln!(out, "{}", pitwatch_api::games::poker::hand_line(h)),
         Output::Irregularity(i) => {
             writeln!(
                 out,
