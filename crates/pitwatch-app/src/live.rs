@@ -20,14 +20,20 @@ use std::time::{Duration, Instant};
 use pitwatch_api::dto::{
     ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus, TableTile,
 };
+#[cfg(feature = "demo")]
 use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
-use pitwatch_recording::pit::{LinkConfig, PitConfig};
+#[cfg(feature = "demo")]
+use pitwatch_recording::pit::LinkConfig;
+use pitwatch_recording::pit::PitConfig;
 use pitwatch_recording::record::Installation;
+#[cfg(feature = "demo")]
 use pitwatch_sim::{Endpoint, FaultSpec, GameFault, GameSim, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{Role, Store};
-use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
+use pitwatch_transport::{Clock, SystemClock};
+#[cfg(feature = "demo")]
+use pitwatch_transport::{SerialConfig, TransportConfig};
 
 use crate::access::Principal;
 use crate::pit_model::PitModel;
@@ -53,6 +59,7 @@ pub struct Desk {
     /// This workstation's name, in every audit row of a login or a refusal.
     pub(crate) workstation: String,
     pub(crate) monitor: Mutex<Option<Monitor>>,
+    #[cfg(feature = "demo")]
     pub(crate) sims: Mutex<Vec<SimDevice>>,
     /// Replication to the central database, when the pit definition names one.
     pub(crate) replicator: Mutex<Option<pitwatch_sync::Replicator>>,
@@ -108,132 +115,151 @@ impl Desk {
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
             store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }
+        #[cfg(feature = "demo")]
         let mut sims = Vec::new();
         let mut tables = Vec::new();
         for (index, table) in options.pit.tables.iter().enumerate() {
             let mut more_links = Vec::new();
             let link = if table.simulated {
-                let rules = table.rule_book().map_err(|e| {
-                    ApiError::new(
-                        ErrorCode::InvalidInput,
-                        format!("table {}: {e}", table.name),
-                    )
-                })?;
-                let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
-                let rules = match rules {
-                    GameBook::Baccarat(rules) => rules,
-                    GameBook::Poker(book) => {
-                        let (device, more) = simulated_poker_table(table, &book, &options, seed)?;
-                        let path = device.path().unwrap_or_default().to_owned();
-                        let more_links = device
-                            .more_paths()
-                            .iter()
-                            .map(|p| pty_link(p.clone()))
-                            .take(more)
-                            .collect();
-                        sims.push(device);
-                        tables.push(MonitoredTable {
-                            config: table.clone(),
-                            link: pty_link(path),
-                            more_links,
-                        });
-                        continue;
-                    }
-                    GameBook::Blackjack(book) => {
-                        // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
-                        // seeded basic-strategy player per box) over the Pitwatch protocol,
-                        // through the same driver stack, with the game's own faults.
-                        let mut config =
-                            SimConfig::new(table.device(), pitwatch_rules::RuleBook::nz_baccarat());
-                        config.seed = seed;
-                        config.pace = options.pace;
-                        config.shoes = None;
-                        config.endpoint = Endpoint::Pty;
-                        let faults = demo_game_faults(&book, options.fault_every, sims.is_empty());
-                        config.game = Some(GameSim {
-                            book: *book,
+                #[cfg(not(feature = "demo"))]
+                let _ = index;
+                #[cfg(not(feature = "demo"))]
+                return Err(ApiError::new(
+                    ErrorCode::InvalidInput,
+                    format!(
+                        "table {}: simulated devices are the demo's, and this build has no demo \
+                         (built without the `demo` feature)",
+                        table.name
+                    ),
+                ));
+                #[cfg(feature = "demo")]
+                {
+                    let rules = table.rule_book().map_err(|e| {
+                        ApiError::new(
+                            ErrorCode::InvalidInput,
+                            format!("table {}: {e}", table.name),
+                        )
+                    })?;
+                    let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
+                    let rules = match rules {
+                        GameBook::Baccarat(rules) => rules,
+                        GameBook::Poker(book) => {
+                            let (device, more) =
+                                simulated_poker_table(table, &book, &options, seed)?;
+                            let path = device.path().unwrap_or_default().to_owned();
+                            let more_links = device
+                                .more_paths()
+                                .iter()
+                                .map(|p| pty_link(p.clone()))
+                                .take(more)
+                                .collect();
+                            sims.push(device);
+                            tables.push(MonitoredTable {
+                                config: table.clone(),
+                                link: pty_link(path),
+                                more_links,
+                            });
+                            continue;
+                        }
+                        GameBook::Blackjack(book) => {
+                            // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
+                            // seeded basic-strategy player per box) over the Pitwatch protocol,
+                            // through the same driver stack, with the game's own faults.
+                            let mut config = SimConfig::new(
+                                table.device(),
+                                pitwatch_rules::RuleBook::nz_baccarat(),
+                            );
+                            config.seed = seed;
+                            config.pace = options.pace.into();
+                            config.shoes = None;
+                            config.endpoint = Endpoint::Pty;
+                            let faults =
+                                demo_game_faults(&book, options.fault_every, sims.is_empty());
+                            config.game = Some(GameSim {
+                                book: *book,
+                                faults,
+                            });
+                            let device = SimDevice::start(config).map_err(|e| {
+                                internal(format!(
+                                    "table {}: the simulated device cannot start: {e}",
+                                    table.name
+                                ))
+                            })?;
+                            let path = device.path().unwrap_or_default().to_owned();
+                            sims.push(device);
+                            tables.push(MonitoredTable {
+                                config: table.clone(),
+                                link: pty_link(path),
+                                more_links: Vec::new(),
+                            });
+                            continue;
+                        }
+                    };
+                    let protocol = table.device().name();
+                    // Round-level faults only: the simulator puts a shoe-level fault (a burn
+                    // miscount) at the start of a shoe, so in a list picked from every few rounds it
+                    // would open nearly every shoe.
+                    let faults: Vec<SimFault> = [
+                        SimFault::OutOfOrderCard,
+                        SimFault::UnauthorisedThirdCard,
+                        SimFault::MissingThirdCard,
+                        SimFault::WrongDeclaredResult,
+                        SimFault::CardExposed,
+                        SimFault::ForeignCard,
+                    ]
+                    .into_iter()
+                    .filter(|f| f.supported_by(protocol))
+                    .collect();
+                    let mut config = SimConfig::new(table.device(), rules.clone());
+                    config.seed = seed;
+                    config.pace = options.pace.into();
+                    config.shoes = None;
+                    config.endpoint = Endpoint::Pty;
+                    if options.fault_every > 0 && !faults.is_empty() {
+                        if sims.is_empty() {
+                            // A newcomer sees the workflow within a minute: an early irregularity
+                            // at the first simulated table.
+                            config.faults.push(FaultSpec::At {
+                                fault: faults[0],
+                                shoe: 1,
+                                round: 3,
+                            });
+                        }
+                        config.faults.push(FaultSpec::Every {
+                            rounds: options.fault_every,
                             faults,
                         });
-                        let device = SimDevice::start(config).map_err(|e| {
-                            internal(format!(
-                                "table {}: the simulated device cannot start: {e}",
-                                table.name
-                            ))
-                        })?;
-                        let path = device.path().unwrap_or_default().to_owned();
-                        sims.push(device);
-                        tables.push(MonitoredTable {
-                            config: table.clone(),
-                            link: pty_link(path),
-                            more_links: Vec::new(),
-                        });
-                        continue;
                     }
-                };
-                let protocol = table.device().name();
-                // Round-level faults only: the simulator puts a shoe-level fault (a burn
-                // miscount) at the start of a shoe, so in a list picked from every few rounds it
-                // would open nearly every shoe.
-                let faults: Vec<SimFault> = [
-                    SimFault::OutOfOrderCard,
-                    SimFault::UnauthorisedThirdCard,
-                    SimFault::MissingThirdCard,
-                    SimFault::WrongDeclaredResult,
-                    SimFault::CardExposed,
-                    SimFault::ForeignCard,
-                ]
-                .into_iter()
-                .filter(|f| f.supported_by(protocol))
-                .collect();
-                let mut config = SimConfig::new(table.device(), rules.clone());
-                config.seed = seed;
-                config.pace = options.pace;
-                config.shoes = None;
-                config.endpoint = Endpoint::Pty;
-                if options.fault_every > 0 && !faults.is_empty() {
-                    if sims.is_empty() {
-                        // A newcomer sees the workflow within a minute: an early irregularity
-                        // at the first simulated table.
-                        config.faults.push(FaultSpec::At {
-                            fault: faults[0],
-                            shoe: 1,
-                            round: 3,
-                        });
+                    let device = SimDevice::start(config).map_err(|e| {
+                        internal(format!(
+                            "table {}: the simulated device cannot start: {e}",
+                            table.name
+                        ))
+                    })?;
+                    let path = device.path().unwrap_or_default().to_owned();
+                    sims.push(device);
+                    // The table's other devices: a simulated shuffler shuffles for the shoe.
+                    for extra in &table.devices[1..] {
+                        let composition = rules.composition();
+                        let shuffler = simulated_shuffler(
+                            table,
+                            extra,
+                            ShufflerPlan {
+                                decks: composition.decks,
+                                cards_per_deck: composition.kind.cards_per_deck(),
+                                // A shoe takes about a quarter of an hour at a dealer's pace (some
+                                // 75 rounds of 12 s): a shuffle every 6 to 7 minutes leaves at least
+                                // two per shoe, the latest loaded.
+                                interval_ms: 6 * 60 * 1000,
+                            },
+                            &options,
+                            seed,
+                        )?;
+                        more_links.push(pty_link(shuffler.path().unwrap_or_default().to_owned()));
+                        sims.push(shuffler);
                     }
-                    config.faults.push(FaultSpec::Every {
-                        rounds: options.fault_every,
-                        faults,
-                    });
+                    pty_link(path)
                 }
-                let device = SimDevice::start(config).map_err(|e| {
-                    internal(format!(
-                        "table {}: the simulated device cannot start: {e}",
-                        table.name
-                    ))
-                })?;
-                let path = device.path().unwrap_or_default().to_owned();
-                sims.push(device);
-                // The table's other devices: a simulated shuffler shuffles for the shoe.
-                for extra in &table.devices[1..] {
-                    let composition = rules.composition();
-                    let shuffler = simulated_shuffler(
-                        table,
-                        extra,
-                        ShufflerPlan {
-                            decks: composition.decks,
-                            cards_per_deck: composition.kind.cards_per_deck(),
-                            // A shoe takes about a quarter of an hour at a dealer's pace (some
-                            // 75 rounds of 12 s): a shuffle every 6 to 7 minutes leaves at least
-                            // two per shoe, the latest loaded.
-                            interval_ms: 6 * 60 * 1000,
-                        },
-                        &options,
-                        seed,
-                    )?;
-                    more_links.push(pty_link(shuffler.path().unwrap_or_default().to_owned()));
-                    sims.push(shuffler);
-                }
-                pty_link(path)
             } else {
                 match table.link() {
                     Some(link) => link.clone(),
@@ -367,6 +393,7 @@ impl Desk {
                 session: Mutex::new(None),
                 workstation: crate::access::workstation(),
                 monitor: Mutex::new(Some(monitor)),
+                #[cfg(feature = "demo")]
                 sims: Mutex::new(sims),
                 replicator: Mutex::new(replicator),
                 fold: Mutex::new(Some(fold)),
@@ -412,6 +439,7 @@ impl Desk {
         if let Some(replicator) = lock(&self.replicator).take() {
             replicator.stop();
         }
+        #[cfg(feature = "demo")]
         for sim in lock(&self.sims).drain(..) {
             let _ = sim.stop();
         }
@@ -505,6 +533,7 @@ fn fold_loop(
     }
 }
 
+#[cfg(feature = "demo")]
 /// A simulated poker table: its shuffler (its first device) shuffles and checks a deck for every
 /// hand, a short deck at its third shuffle when the demo injects faults (misdeal (h)); with a
 /// dealer console as its second device, one simulated dealer drives both (so each hand's play
@@ -570,7 +599,7 @@ fn simulated_poker_table(
     };
     let mut config = config;
     config.seed = seed ^ 0x504f_4b45;
-    config.pace = options.pace;
+    config.pace = options.pace.into();
     config.shoes = None;
     config.endpoint = Endpoint::Pty;
     let device = SimDevice::start(config).map_err(|e| {
@@ -582,11 +611,13 @@ fn simulated_poker_table(
     Ok((device, roles.len() - 1))
 }
 
+#[cfg(feature = "demo")]
 /// The link to a simulated device's pseudo-terminal.
 fn pty_link(path: String) -> LinkConfig {
     LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
 }
 
+#[cfg(feature = "demo")]
 /// What a simulated shuffler shuffles, and how often.
 struct ShufflerPlan {
     decks: u8,
@@ -595,6 +626,7 @@ struct ShufflerPlan {
     interval_ms: u64,
 }
 
+#[cfg(feature = "demo")]
 /// A simulated counting shuffler: beside a shoe, shuffling about twice a shoe (the shoe is loaded
 /// from the latest), or a poker table's only device, shuffling for every hand; with a short deck
 /// at its third shuffle when the demo injects faults. Other simulated roles are not offered.
@@ -617,7 +649,7 @@ fn simulated_shuffler(
     }
     let mut config = SimConfig::new(device.protocol, pitwatch_rules::RuleBook::nz_baccarat());
     config.seed = seed ^ 0x5348_5546;
-    config.pace = options.pace;
+    config.pace = options.pace.into();
     config.shoes = None;
     config.endpoint = Endpoint::Pty;
     config.shuffler = Some(pitwatch_sim::ShufflerSim {
@@ -641,6 +673,7 @@ fn simulated_shuffler(
     })
 }
 
+#[cfg(feature = "demo")]
 /// The faults a demo Blackjack or Pontoon table deals: one every `every` rounds (the game's
 /// faults in turn, those the book allows), and at round 3 of the first shoe when the table is the
 /// pit's first simulated one; none when `every` is 0. The simulator takes faults at given rounds
@@ -686,13 +719,13 @@ mod tests {
     use std::collections::HashSet;
     use std::time::{Duration, Instant};
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::{
         ConsoleEntry, ErrorCode, IncidentQuery, IncidentStatus, LinkStatus, PitUpdate, ShiftQuery,
     };
     use pitwatch_model::{EventKind, Target};
     use pitwatch_recording::pit::PitConfig;
     use pitwatch_rules::RuleBook;
-    use pitwatch_sim::Pace;
     use pitwatch_transport::{Clock, SystemClock};
 
     use crate::live::{lock, Desk};
@@ -1032,8 +1065,8 @@ mod tests {
 mod honest {
     use std::time::{Duration, Instant};
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::PitUpdate;
-    use pitwatch_sim::Pace;
 
     use crate::live::Desk;
     use crate::setup::DeskOptions;
@@ -1119,9 +1152,9 @@ mod honest {
 mod poker {
     use std::time::{Duration, Instant};
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::{ConsoleEntry, ErrorCode, PitUpdate};
     use pitwatch_api::games::{GameRoundResult, TablePlay};
-    use pitwatch_sim::Pace;
 
     use crate::live::Desk;
     use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};

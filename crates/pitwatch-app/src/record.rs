@@ -322,8 +322,8 @@ impl RecordStatusSource {
 mod tests {
     use std::time::{Duration, Instant};
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::{PitUpdate, ReplicationState, Severity};
-    use pitwatch_sim::Pace;
     use pitwatch_store::Role;
     use pitwatch_transport::{Clock, SystemClock};
 
