@@ -119,7 +119,6 @@ const OVER_BUDGET: &[&str] = &[
     "crates/pitwatch-cli/tests/cli.rs",
     "crates/pitwatch-dealer/src/lib.rs",
     "crates/pitwatch-model/src/event.rs",
-    "crates/pitwatch-recording/src/monitor.rs",
     "crates/pitwatch-rules/src/book/mod.rs",
     "crates/pitwatch-rules/src/engine.rs",
     "crates/pitwatch-rules/src/game/mod.rs",
