@@ -673,7 +673,7 @@ mod tests {
             .iter()
             .map(|t| t["name"].as_str().expect("name"))
             .collect();
-        let demo = pitwatch_api::PitConfig::demo();
+        let demo = pitwatch_recording::PitConfig::demo();
         let expected: Vec<&str> = demo.tables.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, expected);
         assert_eq!(overview["tables"][0]["ruleBook"], "nz-baccarat");

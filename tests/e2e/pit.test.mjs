@@ -31,7 +31,7 @@ process.env.PITWATCH_DEMO_FAULT_EVERY = process.env.PITWATCH_DEMO_FAULT_EVERY ??
 
 /** The table names of the built-in demo pit, read from the same file the Rust side embeds. */
 function demoTableNames() {
-  const toml = readFileSync(join(root, "crates/pitwatch-api/src/demo-pit.toml"), "utf8");
+  const toml = readFileSync(join(root, "crates/pitwatch-recording/src/demo-pit.toml"), "utf8");
   return [...toml.matchAll(/^\[\[table\]\]\s*\nname = "([^"]+)"/gm)].map((m) => m[1]);
 }
 

@@ -16,9 +16,15 @@ struct Graph {
 
 impl Graph {
     fn load() -> Graph {
+        Graph::load_with(&[])
+    }
+
+    /// The graph with `features` given to `cargo metadata` (`--no-default-features`).
+    fn load_with(features: &[&str]) -> Graph {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let output = Command::new(cargo)
             .args(["metadata", "--format-version", "1"])
+            .args(features)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()
             .expect("cargo metadata runs");
@@ -103,6 +109,8 @@ const PURE: &[&str] = &[
     "pitwatch-shuffle",
     // Poker's rule book and engine (crates/games/poker).
     "pitwatch-poker",
+    // The registry of games (its loader reads a rule-book file with std, nothing more).
+    "pitwatch-games",
 ];
 
 /// Outside dependencies that only certain crates may reach.
@@ -172,6 +180,37 @@ fn outside_dependencies_stay_with_their_owner() {
         }
     }
     assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+/// What a production build links: the front ends and everything under them, built without their
+/// default features (the demo).
+const PRODUCTION: &[&str] = &[
+    "pitwatch-desktop",
+    "pitwatch-cli",
+    "pitwatch-app",
+    "pitwatch-api",
+    "pitwatch-recording",
+    "pitwatch-games",
+];
+
+#[test]
+fn the_simulator_is_only_in_the_demo_build() {
+    let demo = Graph::load();
+    assert!(
+        demo.path("pitwatch-desktop", "pitwatch-sim").is_some(),
+        "the default build (make run) has the demo pit's simulator"
+    );
+    let production = Graph::load_with(&["--no-default-features"]);
+    let reached: Vec<String> = PRODUCTION
+        .iter()
+        .filter_map(|from| production.path(from, "pitwatch-sim"))
+        .map(|path| path.join(" -> "))
+        .collect();
+    assert!(
+        reached.is_empty(),
+        "a production build links the simulator:\n{}",
+        reached.join("\n")
+    );
 }
 
 #[test]

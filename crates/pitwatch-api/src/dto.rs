@@ -1,13 +1,16 @@
 //! Data transfer objects: what crosses the IPC boundary to the web front end.
 //!
 //! Every type here derives `ts_rs::TS`; `ui/src/lib/bindings.ts` is generated from them by
-//! [`typescript_bindings`] and committed. The test `bindings_are_current` fails when the committed
-//! file is stale; `make bindings` (or `UPDATE_BINDINGS=1 cargo test -p pitwatch-api`) rewrites it.
+//! [`crate::bindings::typescript_bindings`] and committed. The test `bindings_are_current` fails
+//! when the committed file is stale; `make bindings` (or `UPDATE_BINDINGS=1 cargo test -p
+//! pitwatch-api`) rewrites it. What is on a table, by game, is in [`crate::games`].
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::pit::{DeviceRole, Game, Protocol, TableConfig, TableDevice};
+use crate::games::{self, GameRoundResult, ReplayPlay, RoundResult, TablePlay};
+use pitwatch_games::GameKind;
+use pitwatch_recording::pit::{DeviceRole, Protocol, TableConfig, TableDevice};
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -95,7 +98,7 @@ pub struct TableTile {
     /// The table's name, unique in the pit.
     pub name: String,
     /// The game dealt there.
-    pub game: Game,
+    pub game: GameKind,
     /// The rule book it is checked against.
     pub rule_book: String,
     /// The protocol its device speaks.
@@ -142,341 +145,6 @@ pub struct TableTile {
     /// order (Pontoon 6.4: `chemmy`, `stacking`, `riffle`), which the console offers; empty when
     /// the book requires none.
     pub shuffle_steps: Vec<String>,
-}
-
-/// What is on a table, by game: a tagged union (`game`), so each game's tile and view carry their
-/// own terms and no table carries another game's fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum TablePlay {
-    /// A Baccarat table: the coup on the table and the shoe's coups (the roads).
-    Baccarat(BaccaratPlay),
-    /// A Blackjack or Pontoon table (the tile's `game` says which): the round on the table and
-    /// the shoe's last rounds.
-    Blackjack(BlackjackPlay),
-    /// A poker table: the hand on the table and the last hands.
-    Poker(PokerPlay),
-}
-
-impl TablePlay {
-    /// How many of the shoe's completed rounds the tile carries.
-    pub fn rounds_shown(&self) -> usize {
-        match self {
-            TablePlay::Baccarat(play) => play.rounds.len(),
-            TablePlay::Blackjack(play) => play.rounds.len(),
-            TablePlay::Poker(play) => play.hands.len(),
-        }
-    }
-
-    /// Nothing dealt yet, for a table of `game`.
-    pub fn empty(game: Game) -> TablePlay {
-        match game {
-            Game::Baccarat => TablePlay::Baccarat(BaccaratPlay::default()),
-            Game::Blackjack | Game::Pontoon => TablePlay::Blackjack(BlackjackPlay::default()),
-            Game::Poker => TablePlay::Poker(PokerPlay::default()),
-        }
-    }
-}
-
-/// A Baccarat table's play.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BaccaratPlay {
-    /// Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
-    /// joined part-way or cut off by a restart, or the cards were replaced).
-    pub burn_due: bool,
-    /// Whether the burn has been done in this shoe.
-    pub burn_done: bool,
-    /// The round being dealt, or the last one dealt.
-    pub current: LiveRound,
-    /// Every round completed in this shoe, oldest first (the roads are drawn from these).
-    pub rounds: Vec<RoundResult>,
-}
-
-/// A Blackjack or Pontoon table's play.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BlackjackPlay {
-    /// The round being dealt (`complete: false`), else the last one completed in this shoe.
-    pub current: Option<BlackjackRound>,
-    /// The rounds completed in this shoe, oldest first: at most [`BLACKJACK_ROUNDS_KEPT`].
-    pub rounds: Vec<BlackjackRound>,
-}
-
-/// How many of a shoe's completed rounds a Blackjack tile carries (a tile is sent on every
-/// change; the record keeps them all).
-pub const BLACKJACK_ROUNDS_KEPT: usize = 12;
-
-/// A Blackjack or Pontoon round as the window shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BlackjackRound {
-    /// The shoe.
-    pub shoe: u32,
-    /// The round, 1-based within the shoe.
-    pub round: u32,
-    /// The dealer's cards, as codes like `TD` (`null`: unreadable).
-    pub dealer: Vec<Option<String>>,
-    /// The dealer's total, if known.
-    pub dealer_total: Option<u8>,
-    /// Whether the dealer's total is soft (an ace counted 11).
-    pub dealer_soft: bool,
-    /// Whether the dealer's first two cards are a blackjack.
-    pub dealer_blackjack: bool,
-    /// The boxes in play, by number.
-    pub boxes: Vec<BlackjackBox>,
-    /// Whether the round is settled (every hand and the dealer finished by the rules).
-    pub complete: bool,
-    /// `seq` of the round's first event.
-    pub first_seq: u64,
-    /// `seq` of its last card.
-    pub last_seq: u64,
-}
-
-/// One box of a Blackjack or Pontoon round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BlackjackBox {
-    /// The box number.
-    pub number: u8,
-    /// Its hands (more than one after a split).
-    pub hands: Vec<BlackjackHand>,
-    /// Its side bets as the cards settle them (Super Sevens, insurance).
-    pub side_bets: Vec<SideBetResult>,
-}
-
-/// One hand of a box.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BlackjackHand {
-    /// The cards in deal order.
-    pub cards: Vec<Option<String>>,
-    /// The total, if known.
-    pub total: Option<u8>,
-    /// Whether an ace counts 11.
-    pub soft: bool,
-    /// Whether the hand doubled.
-    pub doubled: bool,
-    /// Whether it came from a split.
-    pub split: bool,
-    /// The outcome, once settled.
-    pub outcome: Option<HandOutcome>,
-    /// What it won or lost in units of the box's wager, signed (`+1.5`, `-2`, `0`), once settled.
-    pub pays: Option<String>,
-    /// The rule that settled it (`5.1(b)`, or the bonus paid).
-    pub rule: Option<String>,
-}
-
-/// A Blackjack or Pontoon hand's outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum HandOutcome {
-    /// A natural paid at the natural's odds.
-    Blackjack,
-    /// Won.
-    Win,
-    /// Lost.
-    Lose,
-    /// A stand off.
-    Push,
-    /// Surrendered (half the wager lost).
-    Surrender,
-}
-
-/// A side bet as the cards settle it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct SideBetResult {
-    /// `super_sevens` or `insurance`.
-    pub bet: String,
-    /// Super Sevens: sevens in a row from the box's first card.
-    pub sevens: Option<u8>,
-    /// Super Sevens: whether they are of one suit.
-    pub suited: Option<bool>,
-    /// What it won or lost per unit staked, signed, if known.
-    pub pays: Option<String>,
-}
-
-/// A poker table's play.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PokerPlay {
-    /// The variant dealt (`texas_holdem`).
-    pub variant: String,
-    /// The hand being dealt (`complete: false`), else the last one closed.
-    pub current: Option<PokerHand>,
-    /// The last hands closed, oldest first: at most [`POKER_HANDS_KEPT`].
-    pub hands: Vec<PokerHand>,
-}
-
-/// How many of a table's last hands a poker tile carries (a hand is one shuffle: the tile keeps
-/// the last few; the record keeps them all).
-pub const POKER_HANDS_KEPT: usize = 12;
-
-/// A poker hand as the window shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PokerHand {
-    /// The variant's id (`texas_holdem`).
-    pub variant: String,
-    /// The hand's number at the table, from 1.
-    pub hand: u32,
-    /// The deck (shuffle) it was dealt from.
-    pub shoe: u32,
-    /// Its place among that deck's hands (1 unless a hand was dealt without a shuffle).
-    pub round: u32,
-    /// The seats dealt to or acting.
-    pub seats: Vec<PokerSeat>,
-    /// The misdeal's reason letter (`h`), if the hand is a misdeal.
-    pub misdeal: Option<String>,
-    /// Misdeals and rulings a supervisor declared in the hand.
-    pub declared: Vec<DeclaredMisdeal>,
-    /// `seq` at which substantial action was reached, if it was.
-    pub substantial_action_seq: Option<u64>,
-    /// Whether the deck's check before the hand failed.
-    pub defective_deck: bool,
-    /// Whether the hand is closed (false while it is dealt, or when the stream was cut off).
-    pub complete: bool,
-    /// `seq` of the hand's first event.
-    pub first_seq: u64,
-    /// `seq` of its last event.
-    pub last_seq: u64,
-}
-
-/// One seat's part of a poker hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PokerSeat {
-    /// The seat, from 1.
-    pub seat: u8,
-    /// Cards dealt to it.
-    pub cards: u8,
-    /// Of those, face up.
-    pub face_up: u8,
-    /// Whether the player acted (a blind is not acting).
-    pub acted: bool,
-    /// Whether the player folded.
-    pub folded: bool,
-}
-
-/// A misdeal or ruling a supervisor declared.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct DeclaredMisdeal {
-    /// The reason's letter (`a` to `l`).
-    pub reason: String,
-    /// The seats affected.
-    pub seats: Vec<u8>,
-    /// `misdeal`, `dead_hand`, `void_hand` or `played_out`.
-    pub ruling: String,
-    /// Its `seq`.
-    pub seq: u64,
-}
-
-/// A round of any game, tagged by game (an incident's round).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum GameRoundResult {
-    /// A Baccarat coup.
-    Baccarat(RoundResult),
-    /// A Blackjack or Pontoon round.
-    Blackjack(BlackjackRound),
-    /// A poker hand.
-    Poker(PokerHand),
-}
-
-impl GameRoundResult {
-    /// The shoe.
-    pub fn shoe(&self) -> u32 {
-        match self {
-            GameRoundResult::Baccarat(r) => r.shoe,
-            GameRoundResult::Blackjack(r) => r.shoe,
-            GameRoundResult::Poker(r) => r.shoe,
-        }
-    }
-
-    /// The round, 1-based within the shoe.
-    pub fn round(&self) -> u32 {
-        match self {
-            GameRoundResult::Baccarat(r) => r.round,
-            GameRoundResult::Blackjack(r) => r.round,
-            GameRoundResult::Poker(r) => r.round,
-        }
-    }
-
-    /// `seq` of the round's first event.
-    pub fn first_seq(&self) -> u64 {
-        match self {
-            GameRoundResult::Baccarat(r) => r.first_seq,
-            GameRoundResult::Blackjack(r) => r.first_seq,
-            GameRoundResult::Poker(r) => r.first_seq,
-        }
-    }
-
-    /// `seq` of the round's last card.
-    pub fn last_seq(&self) -> u64 {
-        match self {
-            GameRoundResult::Baccarat(r) => r.last_seq,
-            GameRoundResult::Blackjack(r) => r.last_seq,
-            GameRoundResult::Poker(r) => r.last_seq,
-        }
-    }
-}
-
-/// The round on the table now.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct LiveRound {
-    /// The round's number in the shoe (the one being dealt, or the last one).
-    pub round: u32,
-    /// The Player's cards in deal order, as codes like `TD` (`null`: unreadable).
-    pub player: Vec<Option<String>>,
-    /// The Banker's cards in deal order.
-    pub banker: Vec<Option<String>>,
-    /// The result, once the round is complete.
-    pub result: Option<RoundResult>,
-}
-
-/// A completed round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct RoundResult {
-    /// The shoe.
-    pub shoe: u32,
-    /// The round, 1-based within the shoe.
-    pub round: u32,
-    /// The Player's cards, as codes like `TD` (`null`: unreadable).
-    pub player: Vec<Option<String>>,
-    /// The Banker's cards.
-    pub banker: Vec<Option<String>>,
-    /// The Player's points, when every card was read.
-    pub player_total: Option<u8>,
-    /// The Banker's points.
-    pub banker_total: Option<u8>,
-    /// Who won, when known.
-    pub outcome: Option<RoundOutcome>,
-    /// Whether the Player's first two cards are a pair.
-    pub player_pair: bool,
-    /// Whether the Banker's first two cards are a pair.
-    pub banker_pair: bool,
-    /// `seq` of the round's first card.
-    pub first_seq: u64,
-    /// `seq` of the round's last card.
-    pub last_seq: u64,
-}
-
-/// Who won a round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum RoundOutcome {
-    /// The Player's hand.
-    Player,
-    /// The Banker's hand.
-    Banker,
-    /// Neither.
-    Tie,
-    /// The round was voided.
-    Void,
 }
 
 /// Counts of unresolved incidents by severity.
@@ -896,56 +564,6 @@ pub struct ReplayStep {
     pub irregularities: Vec<String>,
 }
 
-/// A replayed table just after an event, by game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum ReplayPlay {
-    /// A Baccarat table.
-    Baccarat(BaccaratStep),
-    /// A Blackjack or Pontoon table.
-    Blackjack(BlackjackStep),
-    /// A poker table.
-    Poker(PokerStep),
-}
-
-/// A Baccarat table just after an event of a replay.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BaccaratStep {
-    /// The round on the table (the one being dealt or just completed).
-    pub round: u32,
-    /// The Player's cards on the table.
-    pub player: Vec<Option<String>>,
-    /// The Banker's cards on the table.
-    pub banker: Vec<Option<String>>,
-    /// Whether a burn is due in this shoe at all.
-    pub burn_due: bool,
-    /// Whether the burn has been done.
-    pub burn_done: bool,
-    /// The round this event completed, if it did.
-    pub completed: Option<RoundResult>,
-}
-
-/// A poker table just after an event of a replay.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PokerStep {
-    /// The hand being dealt, if one is.
-    pub hand: Option<PokerHand>,
-    /// The hand this event closed, if it did.
-    pub completed: Option<PokerHand>,
-}
-
-/// A Blackjack or Pontoon table just after an event of a replay.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct BlackjackStep {
-    /// The round being dealt, if one is.
-    pub round: Option<BlackjackRound>,
-    /// The round this event completed, if it did.
-    pub completed: Option<BlackjackRound>,
-}
-
 /// A live change, pushed to the front end as the Tauri event `pit-update`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -1164,28 +782,19 @@ impl From<&TableConfig> for TableTile {
             cards_dealt: 0,
             cards_left: None,
             cutting_card_out: false,
-            play: match table.game {
-                // The variant dealt is the book's (or the table's): shown before the first hand.
-                Game::Poker => TablePlay::Poker(PokerPlay {
-                    variant: book
-                        .as_ref()
-                        .and_then(|book| book.poker().map(|p| p.variant.id.clone()))
-                        .unwrap_or_default(),
-                    ..PokerPlay::default()
-                }),
-                game => TablePlay::empty(game),
-            },
+            play: games::initial_play(table.game, book.as_ref()),
             incidents: SeverityCounts::default(),
             last_shuffle: None,
             // Any game's book may list them (the built-in Baccarat books list none).
-            shuffle_steps: match &book {
-                Some(crate::game::GameBook::Baccarat(book)) => book.shuffle_steps().to_vec(),
-                Some(crate::game::GameBook::Blackjack(book)) => book.shuffle_steps.clone(),
-                _ => Vec::new(),
-            }
-            .iter()
-            .map(|s| s.as_str().to_owned())
-            .collect(),
+            shuffle_steps: book
+                .as_ref()
+                .map(|book| {
+                    book.shuffle_steps()
+                        .iter()
+                        .map(|s| s.as_str().to_owned())
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
     }
 }
@@ -1359,107 +968,9 @@ pub struct CentralIncidentDetail {
     pub detail: IncidentDetail,
 }
 
-/// The TypeScript declarations of every DTO, as committed in `ui/src/lib/bindings.ts`.
-pub fn typescript_bindings() -> String {
-    let cfg = ts_rs::Config::new().with_large_int("number");
-    let decls = [
-        PitOverview::decl(&cfg),
-        RecordStatus::decl(&cfg),
-        ReplicationState::decl(&cfg),
-        RecordAlert::decl(&cfg),
-        UserRow::decl(&cfg),
-        AuditRow::decl(&cfg),
-        TableTile::decl(&cfg),
-        Game::decl(&cfg),
-        Protocol::decl(&cfg),
-        LinkStatus::decl(&cfg),
-        DeviceTile::decl(&cfg),
-        DeviceRole::decl(&cfg),
-        DeckCheckView::decl(&cfg),
-        ShufflerCountersView::decl(&cfg),
-        TablePlay::decl(&cfg),
-        BaccaratPlay::decl(&cfg),
-        BlackjackPlay::decl(&cfg),
-        BlackjackRound::decl(&cfg),
-        BlackjackBox::decl(&cfg),
-        BlackjackHand::decl(&cfg),
-        HandOutcome::decl(&cfg),
-        SideBetResult::decl(&cfg),
-        PokerPlay::decl(&cfg),
-        PokerHand::decl(&cfg),
-        PokerSeat::decl(&cfg),
-        DeclaredMisdeal::decl(&cfg),
-        GameRoundResult::decl(&cfg),
-        LiveRound::decl(&cfg),
-        RoundResult::decl(&cfg),
-        RoundOutcome::decl(&cfg),
-        SeverityCounts::decl(&cfg),
-        Severity::decl(&cfg),
-        IncidentStatus::decl(&cfg),
-        IncidentRow::decl(&cfg),
-        IncidentQuery::decl(&cfg),
-        IncidentPage::decl(&cfg),
-        ShoeRow::decl(&cfg),
-        ShuffleQuality::decl(&cfg),
-        ShuffleVerdict::decl(&cfg),
-        ShoePage::decl(&cfg),
-        IncidentDetail::decl(&cfg),
-        RuleText::decl(&cfg),
-        TimelineEntry::decl(&cfg),
-        HistoryEntry::decl(&cfg),
-        Session::decl(&cfg),
-        DemoLogin::decl(&cfg),
-        ConsoleEntry::decl(&cfg),
-        PitUpdate::decl(&cfg),
-        RecordingStatus::decl(&cfg),
-        ShoeReplay::decl(&cfg),
-        ReplayStep::decl(&cfg),
-        ReplayPlay::decl(&cfg),
-        BaccaratStep::decl(&cfg),
-        BlackjackStep::decl(&cfg),
-        PokerStep::decl(&cfg),
-        ApiError::decl(&cfg),
-        ErrorCode::decl(&cfg),
-        ShiftQuery::decl(&cfg),
-        ShiftReportFile::decl(&cfg),
-        SignedOff::decl(&cfg),
-        CentralPit::decl(&cfg),
-        CentralTable::decl(&cfg),
-        CentralIncidents::decl(&cfg),
-        CentralIncidentDetail::decl(&cfg),
-    ];
-    let mut out = String::from(
-        "// Generated from the Rust DTOs in crates/pitwatch-api/src/dto.rs. Do not edit:\n\
-         // run `make bindings` after changing them.\n",
-    );
-    for decl in decls {
-        out.push('\n');
-        out.push_str("export ");
-        out.push_str(decl.trim());
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
-
-    #[test]
-    fn bindings_are_current() {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/lib/bindings.ts");
-        let generated = typescript_bindings();
-        if std::env::var_os("UPDATE_BINDINGS").is_some() {
-            std::fs::write(&path, &generated).unwrap();
-        }
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            committed == generated,
-            "{} is stale: run `make bindings` and commit it",
-            path.display()
-        );
-    }
 
     #[test]
     fn errors_serialise_as_code_and_message() {

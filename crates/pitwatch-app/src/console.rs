@@ -3,7 +3,7 @@
 //! misdeal at a poker table), checked, then recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
-use pitwatch_api::pit::Game;
+use pitwatch_games::GameKind;
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, MisdealReason, MisdealRuling, ShuffleStep, TableState,
 };
@@ -64,7 +64,7 @@ impl Desk {
                 ruling,
             } => {
                 // The lettered reasons are the poker book's: no other game declares them.
-                if game != Game::Poker {
+                if game != GameKind::Poker {
                     return Err(invalid(format!(
                         "table {table} deals {}: misdeals with a lettered reason are declared at poker tables",
                         game.as_str()

@@ -3,12 +3,13 @@
 
 use std::collections::HashSet;
 
-use pitwatch_api::convert::{describe, incident_row, printable, status_store, stored_round};
+use pitwatch_api::convert::{describe, incident_row, printable, status_store};
 use pitwatch_api::dto::{
     ApiError, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
     PitUpdate, RuleText, TimelineEntry, DEFAULT_PAGE,
 };
-use pitwatch_api::game::GameBook;
+use pitwatch_api::games::stored_round;
+use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
 use pitwatch_store::{IncidentFilter, IncidentId, Store, StoreError};
 

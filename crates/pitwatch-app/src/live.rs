@@ -20,14 +20,20 @@ use std::time::{Duration, Instant};
 use pitwatch_api::dto::{
     ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus, TableTile,
 };
-use pitwatch_api::game::GameBook;
-use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
-use pitwatch_api::pit::{LinkConfig, PitConfig};
-use pitwatch_api::record::Installation;
+#[cfg(feature = "demo")]
+use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
+use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
+#[cfg(feature = "demo")]
+use pitwatch_recording::pit::LinkConfig;
+use pitwatch_recording::pit::PitConfig;
+use pitwatch_recording::record::Installation;
+#[cfg(feature = "demo")]
 use pitwatch_sim::{Endpoint, FaultSpec, GameFault, GameSim, SimConfig, SimDevice, SimFault};
 use pitwatch_store::{Role, Store};
-use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};
+use pitwatch_transport::{Clock, SystemClock};
+#[cfg(feature = "demo")]
+use pitwatch_transport::{SerialConfig, TransportConfig};
 
 use crate::access::Principal;
 use crate::pit_model::PitModel;
@@ -53,6 +59,7 @@ pub struct Desk {
     /// This workstation's name, in every audit row of a login or a refusal.
     pub(crate) workstation: String,
     pub(crate) monitor: Mutex<Option<Monitor>>,
+    #[cfg(feature = "demo")]
     pub(crate) sims: Mutex<Vec<SimDevice>>,
     /// Replication to the central database, when the pit definition names one.
     pub(crate) replicator: Mutex<Option<pitwatch_sync::Replicator>>,
@@ -93,8 +100,9 @@ impl Desk {
             }
         }
         // The record is verified quickly before anything is appended to it; one that fails is
-        // kept as it is and recording goes on in a new segment (see pitwatch_api::record).
-        let opened = pitwatch_api::record::open_for_recording(&options.installation, &options.db)?;
+        // kept as it is and recording goes on in a new segment (see pitwatch_recording::record).
+        let opened =
+            pitwatch_recording::record::open_for_recording(&options.installation, &options.db)?;
         let db = opened.path.clone();
         let exposed = opened.exposed();
         let mut store = opened.store;
@@ -107,132 +115,151 @@ impl Desk {
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
             store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }
+        #[cfg(feature = "demo")]
         let mut sims = Vec::new();
         let mut tables = Vec::new();
         for (index, table) in options.pit.tables.iter().enumerate() {
             let mut more_links = Vec::new();
             let link = if table.simulated {
-                let rules = table.rule_book().map_err(|e| {
-                    ApiError::new(
-                        ErrorCode::InvalidInput,
-                        format!("table {}: {e}", table.name),
-                    )
-                })?;
-                let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
-                let rules = match rules {
-                    GameBook::Baccarat(rules) => rules,
-                    GameBook::Poker(book) => {
-                        let (device, more) = simulated_poker_table(table, &book, &options, seed)?;
-                        let path = device.path().unwrap_or_default().to_owned();
-                        let more_links = device
-                            .more_paths()
-                            .iter()
-                            .map(|p| pty_link(p.clone()))
-                            .take(more)
-                            .collect();
-                        sims.push(device);
-                        tables.push(MonitoredTable {
-                            config: table.clone(),
-                            link: pty_link(path),
-                            more_links,
-                        });
-                        continue;
-                    }
-                    GameBook::Blackjack(book) => {
-                        // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
-                        // seeded basic-strategy player per box) over the Pitwatch protocol,
-                        // through the same driver stack, with the game's own faults.
-                        let mut config =
-                            SimConfig::new(table.device(), pitwatch_rules::RuleBook::nz_baccarat());
-                        config.seed = seed;
-                        config.pace = options.pace;
-                        config.shoes = None;
-                        config.endpoint = Endpoint::Pty;
-                        let faults = demo_game_faults(&book, options.fault_every, sims.is_empty());
-                        config.game = Some(GameSim {
-                            book: *book,
+                #[cfg(not(feature = "demo"))]
+                let _ = index;
+                #[cfg(not(feature = "demo"))]
+                return Err(ApiError::new(
+                    ErrorCode::InvalidInput,
+                    format!(
+                        "table {}: simulated devices are the demo's, and this build has no demo \
+                         (built without the `demo` feature)",
+                        table.name
+                    ),
+                ));
+                #[cfg(feature = "demo")]
+                {
+                    let rules = table.rule_book().map_err(|e| {
+                        ApiError::new(
+                            ErrorCode::InvalidInput,
+                            format!("table {}: {e}", table.name),
+                        )
+                    })?;
+                    let seed = (now.unix_millis() as u64).wrapping_add(index as u64 * 7919);
+                    let rules = match rules {
+                        GameBook::Baccarat(rules) => rules,
+                        GameBook::Poker(book) => {
+                            let (device, more) =
+                                simulated_poker_table(table, &book, &options, seed)?;
+                            let path = device.path().unwrap_or_default().to_owned();
+                            let more_links = device
+                                .more_paths()
+                                .iter()
+                                .map(|p| pty_link(p.clone()))
+                                .take(more)
+                                .collect();
+                            sims.push(device);
+                            tables.push(MonitoredTable {
+                                config: table.clone(),
+                                link: pty_link(path),
+                                more_links,
+                            });
+                            continue;
+                        }
+                        GameBook::Blackjack(book) => {
+                            // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
+                            // seeded basic-strategy player per box) over the Pitwatch protocol,
+                            // through the same driver stack, with the game's own faults.
+                            let mut config = SimConfig::new(
+                                table.device(),
+                                pitwatch_rules::RuleBook::nz_baccarat(),
+                            );
+                            config.seed = seed;
+                            config.pace = options.pace.into();
+                            config.shoes = None;
+                            config.endpoint = Endpoint::Pty;
+                            let faults =
+                                demo_game_faults(&book, options.fault_every, sims.is_empty());
+                            config.game = Some(GameSim {
+                                book: *book,
+                                faults,
+                            });
+                            let device = SimDevice::start(config).map_err(|e| {
+                                internal(format!(
+                                    "table {}: the simulated device cannot start: {e}",
+                                    table.name
+                                ))
+                            })?;
+                            let path = device.path().unwrap_or_default().to_owned();
+                            sims.push(device);
+                            tables.push(MonitoredTable {
+                                config: table.clone(),
+                                link: pty_link(path),
+                                more_links: Vec::new(),
+                            });
+                            continue;
+                        }
+                    };
+                    let protocol = table.device().name();
+                    // Round-level faults only: the simulator puts a shoe-level fault (a burn
+                    // miscount) at the start of a shoe, so in a list picked from every few rounds it
+                    // would open nearly every shoe.
+                    let faults: Vec<SimFault> = [
+                        SimFault::OutOfOrderCard,
+                        SimFault::UnauthorisedThirdCard,
+                        SimFault::MissingThirdCard,
+                        SimFault::WrongDeclaredResult,
+                        SimFault::CardExposed,
+                        SimFault::ForeignCard,
+                    ]
+                    .into_iter()
+                    .filter(|f| f.supported_by(protocol))
+                    .collect();
+                    let mut config = SimConfig::new(table.device(), rules.clone());
+                    config.seed = seed;
+                    config.pace = options.pace.into();
+                    config.shoes = None;
+                    config.endpoint = Endpoint::Pty;
+                    if options.fault_every > 0 && !faults.is_empty() {
+                        if sims.is_empty() {
+                            // A newcomer sees the workflow within a minute: an early irregularity
+                            // at the first simulated table.
+                            config.faults.push(FaultSpec::At {
+                                fault: faults[0],
+                                shoe: 1,
+                                round: 3,
+                            });
+                        }
+                        config.faults.push(FaultSpec::Every {
+                            rounds: options.fault_every,
                             faults,
                         });
-                        let device = SimDevice::start(config).map_err(|e| {
-                            internal(format!(
-                                "table {}: the simulated device cannot start: {e}",
-                                table.name
-                            ))
-                        })?;
-                        let path = device.path().unwrap_or_default().to_owned();
-                        sims.push(device);
-                        tables.push(MonitoredTable {
-                            config: table.clone(),
-                            link: pty_link(path),
-                            more_links: Vec::new(),
-                        });
-                        continue;
                     }
-                };
-                let protocol = table.device().name();
-                // Round-level faults only: the simulator puts a shoe-level fault (a burn
-                // miscount) at the start of a shoe, so in a list picked from every few rounds it
-                // would open nearly every shoe.
-                let faults: Vec<SimFault> = [
-                    SimFault::OutOfOrderCard,
-                    SimFault::UnauthorisedThirdCard,
-                    SimFault::MissingThirdCard,
-                    SimFault::WrongDeclaredResult,
-                    SimFault::CardExposed,
-                    SimFault::ForeignCard,
-                ]
-                .into_iter()
-                .filter(|f| f.supported_by(protocol))
-                .collect();
-                let mut config = SimConfig::new(table.device(), rules.clone());
-                config.seed = seed;
-                config.pace = options.pace;
-                config.shoes = None;
-                config.endpoint = Endpoint::Pty;
-                if options.fault_every > 0 && !faults.is_empty() {
-                    if sims.is_empty() {
-                        // A newcomer sees the workflow within a minute: an early irregularity
-                        // at the first simulated table.
-                        config.faults.push(FaultSpec::At {
-                            fault: faults[0],
-                            shoe: 1,
-                            round: 3,
-                        });
+                    let device = SimDevice::start(config).map_err(|e| {
+                        internal(format!(
+                            "table {}: the simulated device cannot start: {e}",
+                            table.name
+                        ))
+                    })?;
+                    let path = device.path().unwrap_or_default().to_owned();
+                    sims.push(device);
+                    // The table's other devices: a simulated shuffler shuffles for the shoe.
+                    for extra in &table.devices[1..] {
+                        let composition = rules.composition();
+                        let shuffler = simulated_shuffler(
+                            table,
+                            extra,
+                            ShufflerPlan {
+                                decks: composition.decks,
+                                cards_per_deck: composition.kind.cards_per_deck(),
+                                // A shoe takes about a quarter of an hour at a dealer's pace (some
+                                // 75 rounds of 12 s): a shuffle every 6 to 7 minutes leaves at least
+                                // two per shoe, the latest loaded.
+                                interval_ms: 6 * 60 * 1000,
+                            },
+                            &options,
+                            seed,
+                        )?;
+                        more_links.push(pty_link(shuffler.path().unwrap_or_default().to_owned()));
+                        sims.push(shuffler);
                     }
-                    config.faults.push(FaultSpec::Every {
-                        rounds: options.fault_every,
-                        faults,
-                    });
+                    pty_link(path)
                 }
-                let device = SimDevice::start(config).map_err(|e| {
-                    internal(format!(
-                        "table {}: the simulated device cannot start: {e}",
-                        table.name
-                    ))
-                })?;
-                let path = device.path().unwrap_or_default().to_owned();
-                sims.push(device);
-                // The table's other devices: a simulated shuffler shuffles for the shoe.
-                for extra in &table.devices[1..] {
-                    let composition = rules.composition();
-                    let shuffler = simulated_shuffler(
-                        table,
-                        extra,
-                        ShufflerPlan {
-                            decks: composition.decks,
-                            cards_per_deck: composition.kind.cards_per_deck(),
-                            // A shoe takes about a quarter of an hour at a dealer's pace (some
-                            // 75 rounds of 12 s): a shuffle every 6 to 7 minutes leaves at least
-                            // two per shoe, the latest loaded.
-                            interval_ms: 6 * 60 * 1000,
-                        },
-                        &options,
-                        seed,
-                    )?;
-                    more_links.push(pty_link(shuffler.path().unwrap_or_default().to_owned()));
-                    sims.push(shuffler);
-                }
-                pty_link(path)
             } else {
                 match table.link() {
                     Some(link) => link.clone(),
@@ -274,7 +301,7 @@ impl Desk {
             };
             if last > 1 {
                 let judged =
-                    pitwatch_api::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
+                    pitwatch_recording::shuffle::recorded_shoe_shuffles(&store, id, &[last - 1])?;
                 model.set_last_shuffle(&table.name, judged.first());
             }
         }
@@ -330,7 +357,7 @@ impl Desk {
                         });
                     if let Ok((false, problem)) = outcome {
                         refusal.refuse(problem.clone());
-                        pitwatch_api::record::mark_failed(&db, &problem);
+                        pitwatch_recording::record::mark_failed(&db, &problem);
                         lock(&alerts).verification = Some(problem);
                         let status = RecordStatusSource { installation, db };
                         let _ = updates.send(PitUpdate::Record {
@@ -366,6 +393,7 @@ impl Desk {
                 session: Mutex::new(None),
                 workstation: crate::access::workstation(),
                 monitor: Mutex::new(Some(monitor)),
+                #[cfg(feature = "demo")]
                 sims: Mutex::new(sims),
                 replicator: Mutex::new(replicator),
                 fold: Mutex::new(Some(fold)),
@@ -411,6 +439,7 @@ impl Desk {
         if let Some(replicator) = lock(&self.replicator).take() {
             replicator.stop();
         }
+        #[cfg(feature = "demo")]
         for sim in lock(&self.sims).drain(..) {
             let _ = sim.stop();
         }
@@ -504,6 +533,7 @@ fn fold_loop(
     }
 }
 
+#[cfg(feature = "demo")]
 /// A simulated poker table: its shuffler (its first device) shuffles and checks a deck for every
 /// hand, a short deck at its third shuffle when the demo injects faults (misdeal (h)); with a
 /// dealer console as its second device, one simulated dealer drives both (so each hand's play
@@ -511,12 +541,12 @@ fn fold_loop(
 /// misdeal every `fault_every` hands when faults are on. Returns the device and how many more
 /// links it has.
 fn simulated_poker_table(
-    table: &pitwatch_api::pit::TableConfig,
+    table: &pitwatch_recording::pit::TableConfig,
     book: &pitwatch_poker::Book,
     options: &DeskOptions,
     seed: u64,
 ) -> Result<(SimDevice, usize), ApiError> {
-    use pitwatch_api::pit::DeviceRole;
+    use pitwatch_recording::pit::DeviceRole;
     let roles: Vec<DeviceRole> = table.devices.iter().map(|d| d.role).collect();
     let composition = book.shoe.composition;
     let shuffler = pitwatch_sim::ShufflerSim {
@@ -569,7 +599,7 @@ fn simulated_poker_table(
     };
     let mut config = config;
     config.seed = seed ^ 0x504f_4b45;
-    config.pace = options.pace;
+    config.pace = options.pace.into();
     config.shoes = None;
     config.endpoint = Endpoint::Pty;
     let device = SimDevice::start(config).map_err(|e| {
@@ -581,11 +611,13 @@ fn simulated_poker_table(
     Ok((device, roles.len() - 1))
 }
 
+#[cfg(feature = "demo")]
 /// The link to a simulated device's pseudo-terminal.
 fn pty_link(path: String) -> LinkConfig {
     LinkConfig::new(TransportConfig::Serial(SerialConfig::new(path, 9600)))
 }
 
+#[cfg(feature = "demo")]
 /// What a simulated shuffler shuffles, and how often.
 struct ShufflerPlan {
     decks: u8,
@@ -594,17 +626,18 @@ struct ShufflerPlan {
     interval_ms: u64,
 }
 
+#[cfg(feature = "demo")]
 /// A simulated counting shuffler: beside a shoe, shuffling about twice a shoe (the shoe is loaded
 /// from the latest), or a poker table's only device, shuffling for every hand; with a short deck
 /// at its third shuffle when the demo injects faults. Other simulated roles are not offered.
 fn simulated_shuffler(
-    table: &pitwatch_api::pit::TableConfig,
-    device: &pitwatch_api::pit::TableDevice,
+    table: &pitwatch_recording::pit::TableConfig,
+    device: &pitwatch_recording::pit::TableDevice,
     plan: ShufflerPlan,
     options: &DeskOptions,
     seed: u64,
 ) -> Result<SimDevice, ApiError> {
-    if device.role != pitwatch_api::pit::DeviceRole::Shuffler {
+    if device.role != pitwatch_recording::pit::DeviceRole::Shuffler {
         return Err(ApiError::new(
             ErrorCode::InvalidInput,
             format!(
@@ -616,7 +649,7 @@ fn simulated_shuffler(
     }
     let mut config = SimConfig::new(device.protocol, pitwatch_rules::RuleBook::nz_baccarat());
     config.seed = seed ^ 0x5348_5546;
-    config.pace = options.pace;
+    config.pace = options.pace.into();
     config.shoes = None;
     config.endpoint = Endpoint::Pty;
     config.shuffler = Some(pitwatch_sim::ShufflerSim {
@@ -640,6 +673,7 @@ fn simulated_shuffler(
     })
 }
 
+#[cfg(feature = "demo")]
 /// The faults a demo Blackjack or Pontoon table deals: one every `every` rounds (the game's
 /// faults in turn, those the book allows), and at round 3 of the first shoe when the table is the
 /// pit's first simulated one; none when `every` is 0. The simulator takes faults at given rounds
@@ -685,13 +719,13 @@ mod tests {
     use std::collections::HashSet;
     use std::time::{Duration, Instant};
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::{
         ConsoleEntry, ErrorCode, IncidentQuery, IncidentStatus, LinkStatus, PitUpdate, ShiftQuery,
     };
-    use pitwatch_api::pit::PitConfig;
     use pitwatch_model::{EventKind, Target};
+    use pitwatch_recording::pit::PitConfig;
     use pitwatch_rules::RuleBook;
-    use pitwatch_sim::Pace;
     use pitwatch_transport::{Clock, SystemClock};
 
     use crate::live::{lock, Desk};
@@ -707,7 +741,7 @@ mod tests {
         {
             // A shoe under way, on record from an earlier run.
             let mut store = test_store(&db);
-            let mut recorder = pitwatch_api::recorder::TableRecorder::resume(
+            let mut recorder = pitwatch_recording::recorder::TableRecorder::resume(
                 &mut store, "T1", "baccarat", book, None, None, now,
             )
             .expect("a recorder");
@@ -767,7 +801,7 @@ mod tests {
         assert_eq!(tile.cards_dealt, 4, "{tile:?}");
         assert_eq!(tile.cards_left, None, "{tile:?}");
         assert!(
-            matches!(&tile.play, pitwatch_api::dto::TablePlay::Baccarat(p) if !p.burn_due),
+            matches!(&tile.play, pitwatch_api::games::TablePlay::Baccarat(p) if !p.burn_due),
             "no burn is due in a shoe cut off: {tile:?}"
         );
         assert_eq!(tile.frames_accepted, 0, "nothing new arrived");
@@ -868,12 +902,12 @@ mod tests {
             assert_eq!(detail["written"], report.path.as_str());
             assert!(detail["workstation"].is_string(), "{detail}");
             let sign_offs = store
-                .audit_entries(pitwatch_api::report::SHIFT_SIGN_OFF)
+                .audit_entries(pitwatch_recording::report::SHIFT_SIGN_OFF)
                 .expect("audit");
             assert_eq!(sign_offs.len(), 1);
             assert_eq!(sign_offs[0].user, DEMO_USER);
             assert!(sign_offs[0].detail.contains("Kua tirohia te kāmera 14"));
-            let later = pitwatch_api::report::shift_report(
+            let later = pitwatch_recording::report::shift_report(
                 &store,
                 &Desk::shift(&shift).expect("a shift"),
                 "pitwatch.db",
@@ -1031,8 +1065,8 @@ mod tests {
 mod honest {
     use std::time::{Duration, Instant};
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::PitUpdate;
-    use pitwatch_sim::Pace;
 
     use crate::live::Desk;
     use crate::setup::DeskOptions;
@@ -1073,10 +1107,11 @@ mod honest {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("shuffler.db");
         // The demo's table with a shuffler beside its shoe, on its own.
-        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        let mut pit = pitwatch_recording::pit::PitConfig::demo();
         pit.tables.retain(|t| {
             let has = |role| t.devices.iter().any(|d| d.role == role);
-            has(pitwatch_api::pit::DeviceRole::Shoe) && has(pitwatch_api::pit::DeviceRole::Shuffler)
+            has(pitwatch_recording::pit::DeviceRole::Shoe)
+                && has(pitwatch_recording::pit::DeviceRole::Shuffler)
         });
         assert_eq!(pit.tables.len(), 1);
         let name = pit.tables[0].name.clone();
@@ -1091,9 +1126,10 @@ mod honest {
         let raised = incidents_raised(&updates, Duration::from_secs(14));
         desk.stop();
         assert!(raised.is_empty(), "{raised:#?}");
-        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
-            .open(&db)
-            .expect("the record opens");
+        let store =
+            pitwatch_recording::record::Installation::with_key(dir.path().join("signing.key"))
+                .open(&db)
+                .expect("the record opens");
         let id = store.table_id(&name).unwrap().expect("the table");
         let rows = store.event_rows(id).unwrap();
         let count = |f: &dyn Fn(&pitwatch_model::EventKind) -> bool| {
@@ -1106,7 +1142,7 @@ mod honest {
             shoes >= 3 && checks >= shoes,
             "{shoes} shoes, {checks} deck checks"
         );
-        let replay = pitwatch_api::replay::rebuild(&store, &name).unwrap();
+        let replay = pitwatch_recording::replay::rebuild(&store, &name).unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
         assert_eq!(replay.irregularities().count(), 0);
     }
@@ -1116,8 +1152,9 @@ mod honest {
 mod poker {
     use std::time::{Duration, Instant};
 
-    use pitwatch_api::dto::{ConsoleEntry, ErrorCode, GameRoundResult, PitUpdate, TablePlay};
-    use pitwatch_sim::Pace;
+    use crate::setup::Pace;
+    use pitwatch_api::dto::{ConsoleEntry, ErrorCode, PitUpdate};
+    use pitwatch_api::games::{GameRoundResult, TablePlay};
 
     use crate::live::Desk;
     use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
@@ -1127,7 +1164,7 @@ mod poker {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("poker.db");
         // The demo's poker table and a Baccarat table, on their own.
-        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        let mut pit = pitwatch_recording::pit::PitConfig::demo();
         pit.tables
             .retain(|t| t.name == "POK-1" || t.name == "BAC-1");
         assert_eq!(pit.tables.len(), 2);
@@ -1238,10 +1275,11 @@ mod poker {
         desk.stop();
 
         // The record replays with the same verdicts.
-        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
-            .open(&db)
-            .expect("the record opens");
-        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        let store =
+            pitwatch_recording::record::Installation::with_key(dir.path().join("signing.key"))
+                .open(&db)
+                .expect("the record opens");
+        let replay = pitwatch_recording::replay::rebuild(&store, "POK-1").unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
         assert_eq!(
             replay
@@ -1256,7 +1294,7 @@ mod poker {
     fn the_demo_poker_tables_console_reports_each_hands_play_after_its_deck() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let db = dir.path().join("poker-console.db");
-        let mut pit = pitwatch_api::pit::PitConfig::demo();
+        let mut pit = pitwatch_recording::pit::PitConfig::demo();
         pit.tables.retain(|t| t.name == "POK-1");
         assert_eq!(pit.tables[0].devices.len(), 2, "a shuffler and a console");
         let options = DeskOptions {
@@ -1319,10 +1357,11 @@ mod poker {
                 .count(),
             1
         );
-        let store = pitwatch_api::record::Installation::with_key(dir.path().join("signing.key"))
-            .open(&db)
-            .expect("the record opens");
-        let replay = pitwatch_api::replay::rebuild(&store, "POK-1").unwrap();
+        let store =
+            pitwatch_recording::record::Installation::with_key(dir.path().join("signing.key"))
+                .open(&db)
+                .expect("the record opens");
+        let replay = pitwatch_recording::replay::rebuild(&store, "POK-1").unwrap();
         assert!(replay.divergences.is_empty(), "{:?}", replay.divergences);
     }
 }

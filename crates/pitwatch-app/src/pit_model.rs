@@ -3,17 +3,20 @@
 
 use std::collections::HashMap;
 
-use pitwatch_api::convert::{blackjack_round, cards, poker_hand, round_result};
 use pitwatch_api::dto::{
-    BaccaratPlay, BlackjackPlay, DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, LiveRound,
-    PokerHand, PokerPlay, Severity, SeverityCounts, ShuffleQuality, ShufflerCountersView,
-    TablePlay, TableTile, BLACKJACK_ROUNDS_KEPT, POKER_HANDS_KEPT,
+    DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, Severity, SeverityCounts,
+    ShuffleQuality, ShufflerCountersView, TableTile,
 };
-use pitwatch_api::game::{GameRound, GameView};
-use pitwatch_api::monitor::{LinkState, MonitorEvent};
-use pitwatch_api::pit::{DeviceRole, PitConfig};
-use pitwatch_api::recorder::Derived;
+use pitwatch_api::games::{blackjack_round, cards, poker_hand, round_result};
+use pitwatch_api::games::{
+    BaccaratPlay, BlackjackPlay, LiveRound, PokerHand, PokerPlay, TablePlay, BLACKJACK_ROUNDS_KEPT,
+    POKER_HANDS_KEPT,
+};
+use pitwatch_games::{GameRound, GameView};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
+use pitwatch_recording::monitor::{LinkState, MonitorEvent};
+use pitwatch_recording::pit::{DeviceRole, PitConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::{BurnStatus, TableOutput as Output, TableView};
 use pitwatch_store::OpenCount;
 
@@ -417,7 +420,7 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             Some(IncidentRow {
                 id: id.0,
                 table: tile.name.clone(),
-                code: pitwatch_api::recorder::RECORDING_GAP.to_owned(),
+                code: pitwatch_recording::recorder::RECORDING_GAP.to_owned(),
                 severity: Severity::Critical,
                 rule: "recording (no Gazette rule)".to_owned(),
                 shoe: None,
@@ -477,13 +480,15 @@ fn device_error_detail(code: &str, text: &str) -> String {
 
 #[cfg(test)]
 mod fold {
-    use pitwatch_api::dto::{BaccaratPlay, TablePlay, TableTile};
-    use pitwatch_api::dto::{LinkStatus, RoundOutcome};
-    use pitwatch_api::game::TableEngine;
-    use pitwatch_api::monitor::{LinkState, MonitorEvent};
-    use pitwatch_api::pit::{DeviceRole, PitConfig};
-    use pitwatch_api::recorder::Derived;
+    use pitwatch_api::dto::LinkStatus;
+    use pitwatch_api::dto::TableTile;
+    use pitwatch_api::games::RoundOutcome;
+    use pitwatch_api::games::{BaccaratPlay, TablePlay};
+    use pitwatch_games::TableEngine;
     use pitwatch_model::{Card, EventKind, TableEvent, Target};
+    use pitwatch_recording::monitor::{LinkState, MonitorEvent};
+    use pitwatch_recording::pit::{DeviceRole, PitConfig};
+    use pitwatch_recording::recorder::Derived;
     use pitwatch_rules::RuleBook;
     use pitwatch_transport::{Clock, SystemClock};
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use pitwatch_api::dto::{ApiError, RecordAlert, RecordStatus, ReplicationState, Severity};
-use pitwatch_api::record::{Installation, SegmentFailure};
+use pitwatch_recording::record::{Installation, SegmentFailure};
 use pitwatch_store::{ChainMark, Store};
 use pitwatch_transport::Clock;
 
@@ -108,7 +108,7 @@ const REPLICATION_SHOWN_EVERY: std::time::Duration = std::time::Duration::from_s
 /// A central database that cannot be named (its URL's variable or file missing) is an alert,
 /// not a reason to stop the pit.
 pub(crate) fn replicate(
-    central: &pitwatch_api::pit::CentralConfig,
+    central: &pitwatch_recording::pit::CentralConfig,
     status: RecordStatusSource,
     alerts: std::sync::Arc<Mutex<RecordAlerts>>,
     updates: std::sync::mpsc::Sender<pitwatch_api::dto::PitUpdate>,
@@ -322,8 +322,8 @@ impl RecordStatusSource {
 mod tests {
     use std::time::{Duration, Instant};
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::{PitUpdate, ReplicationState, Severity};
-    use pitwatch_sim::Pace;
     use pitwatch_store::Role;
     use pitwatch_transport::{Clock, SystemClock};
 
@@ -353,7 +353,7 @@ mod tests {
                 .expect("owner-only");
         }
         let mut pit = real_pit();
-        pit.central = Some(pitwatch_api::pit::CentralConfig {
+        pit.central = Some(pitwatch_recording::pit::CentralConfig {
             url: None,
             url_env: None,
             url_file: Some(url_file),
@@ -562,13 +562,13 @@ mod tests {
         );
         desk.stop();
         drop(desk);
-        assert!(pitwatch_api::record::failed_marker(&db).exists());
+        assert!(pitwatch_recording::record::failed_marker(&db).exists());
         // The next start records into a new segment, and still says why.
         let (desk, updates) = Desk::start(options).expect("the desk starts again");
         drop(updates);
         assert_eq!(
             desk.db(),
-            pitwatch_api::record::segment_path(&db, 2).as_path()
+            pitwatch_recording::record::segment_path(&db, 2).as_path()
         );
         let alerts = desk.overview().record.alerts;
         assert!(alerts[0].message.contains("audit_log row"), "{alerts:?}");

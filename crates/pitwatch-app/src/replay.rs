@@ -1,12 +1,13 @@
 //! Replay at the workstation: the shoes of a table for the picker, and a shoe replayed from the
 //! record step by step with the verdict on the record.
 
-use pitwatch_api::convert::{blackjack_round, describe, poker_hand, round_result};
+use pitwatch_api::convert::describe;
 use pitwatch_api::dto::{
-    ApiError, BaccaratStep, BlackjackStep, ErrorCode, PokerStep, ReplayPlay, ReplayStep, ShoePage,
-    ShoeReplay, ShoeRow, ShuffleQuality, TablePlay, TableTile,
+    ApiError, ErrorCode, ReplayStep, ShoePage, ShoeReplay, ShoeRow, ShuffleQuality, TableTile,
 };
-use pitwatch_api::game::GameRound;
+use pitwatch_api::games::{blackjack_round, poker_hand, round_result};
+use pitwatch_api::games::{BaccaratStep, BlackjackStep, PokerStep, ReplayPlay, TablePlay};
+use pitwatch_games::GameRound;
 use pitwatch_model::Timestamp;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
@@ -28,7 +29,7 @@ impl Desk {
 
     /// Shoe `shoe` of `table` (the last shoe if `None`) replayed from the record: the recorded
     /// bytes re-decoded and run through the engine again, step by step (only that shoe's and the
-    /// shoe's before it, see [`pitwatch_api::replay::replay_shoe`]), with a verdict on whether the
+    /// shoe's before it, see [`pitwatch_recording::replay::replay_shoe`]), with a verdict on whether the
     /// record verified intact. The chains are verified in full on the first replay and after
     /// that only where they grew (see [`Desk::verify`]); the verdict says which.
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
@@ -71,14 +72,14 @@ pub(crate) fn shoe_replay(
     let (shoe, steps, divergences, rule_book, shuffle) = match store.last_shoe(id)? {
         Some(last) => {
             let shoe = shoe.unwrap_or(last);
-            let run = pitwatch_api::replay::replay_shoe(store, table, shoe)?;
+            let run = pitwatch_recording::replay::replay_shoe(store, table, shoe)?;
             let shuffle = run.shuffle.as_ref().map(ShuffleQuality::from);
             (shoe, run.steps, run.divergences, run.rule_book, shuffle)
         }
         // No shoe starts stored yet (a record from before they were kept, until the table's
         // recorder resumes): the whole table, as before.
         None => {
-            let whole = pitwatch_api::replay::rebuild(store, table)?;
+            let whole = pitwatch_recording::replay::rebuild(store, table)?;
             let shoe = shoe
                 .or_else(|| whole.shoes().last().map(|s| s.shoe))
                 .ok_or_else(none_yet)?;
@@ -200,7 +201,7 @@ pub(crate) fn shoe_page(
     listed.truncate(limit as usize);
     // Each shoe's shuffle quality, derived from its recorded cards (nothing stored).
     let numbers: Vec<u32> = listed.iter().map(|s| s.shoe).collect();
-    let shuffles = pitwatch_api::shuffle::recorded_shoe_shuffles(store, id, &numbers)?;
+    let shuffles = pitwatch_recording::shuffle::recorded_shoe_shuffles(store, id, &numbers)?;
     let at = |ms: Option<i64>| {
         ms.and_then(Timestamp::from_unix_millis)
             .map(|t| t.to_string())

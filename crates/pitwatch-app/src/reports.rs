@@ -1,5 +1,5 @@
 //! Reports: who may export which (every role), and the audit of each export with its actor and
-//! workstation. Rendering is `pitwatch_api::report`'s; writing the file is the front end's.
+//! workstation. Rendering is `pitwatch_recording::report`'s; writing the file is the front end's.
 
 use std::path::PathBuf;
 
@@ -61,7 +61,7 @@ pub fn exported(
 pub fn sign_off(
     store: &mut Store,
     who: &Principal,
-    shift: &pitwatch_api::report::Shift,
+    shift: &pitwatch_recording::report::Shift,
     note: &str,
     now: Timestamp,
 ) -> Result<(), ApiError> {
@@ -72,7 +72,7 @@ pub fn sign_off(
         &format!("shift {} to {}", shift.from, shift.to),
         now,
     )?;
-    pitwatch_api::report::record_sign_off(store, who.actor(), shift, note, now)?;
+    pitwatch_recording::report::record_sign_off(store, who.actor(), shift, note, now)?;
     Ok(())
 }
 
@@ -93,7 +93,7 @@ impl Desk {
         // incident list and the workflow are not held up meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
         let document =
-            pitwatch_api::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+            pitwatch_recording::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
         vouch(&reader, &mut lock(&self.store))?;
         drop(reader);
         let (path, _) = self.write_report(
@@ -139,7 +139,7 @@ impl Desk {
     }
 
     /// The shift `query` asks for, checked.
-    pub(crate) fn shift(query: &ShiftQuery) -> Result<pitwatch_api::report::Shift, ApiError> {
+    pub(crate) fn shift(query: &ShiftQuery) -> Result<pitwatch_recording::report::Shift, ApiError> {
         let time = |field: &str, text: &str| {
             text.trim().parse::<Timestamp>().map_err(|e| {
                 ApiError::new(
@@ -154,7 +154,7 @@ impl Desk {
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .map(str::to_owned);
-        Ok(pitwatch_api::report::Shift::new(
+        Ok(pitwatch_recording::report::Shift::new(
             time("start", &query.from)?,
             time("end", &query.to)?,
             table,
@@ -176,7 +176,7 @@ impl Desk {
         )?;
         // Its own read-only connection, like the incident report: the pit goes on meanwhile.
         let reader = self.installation.open_read_only(&self.db)?;
-        let document = pitwatch_api::report::shift_report(&reader, &shift, &self.db_name())?;
+        let document = pitwatch_recording::report::shift_report(&reader, &shift, &self.db_name())?;
         vouch(&reader, &mut lock(&self.store))?;
         drop(reader);
         let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();

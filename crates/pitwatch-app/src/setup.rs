@@ -5,10 +5,9 @@
 use std::path::PathBuf;
 
 use pitwatch_api::dto::{ApiError, ErrorCode};
-use pitwatch_api::pit::PitConfig;
-use pitwatch_api::record::Installation;
 use pitwatch_model::Timestamp;
-use pitwatch_sim::Pace;
+use pitwatch_recording::pit::PitConfig;
+use pitwatch_recording::record::Installation;
 use pitwatch_store::Store;
 
 /// The demo supervisor's name, created in the demo pit's database.
@@ -27,6 +26,28 @@ pub const DEMO_PASSWORD: &str = "pitwatch-demo";
 /// Rounds between the demo's injected irregularities, per table (the first simulated table also
 /// gets one in its third round, so the workflow shows early).
 pub const DEMO_FAULT_EVERY: u32 = 30;
+
+/// How fast the demo's simulated dealers deal.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pace {
+    /// A real dealer's pace.
+    RealTime,
+    /// As fast as the simulator can.
+    Fast,
+    /// A real dealer's pace sped up this many times.
+    Times(f64),
+}
+
+#[cfg(feature = "demo")]
+impl From<Pace> for pitwatch_sim::Pace {
+    fn from(pace: Pace) -> pitwatch_sim::Pace {
+        match pace {
+            Pace::RealTime => pitwatch_sim::Pace::RealTime,
+            Pace::Fast => pitwatch_sim::Pace::Fast,
+            Pace::Times(factor) => pitwatch_sim::Pace::Times(factor),
+        }
+    }
+}
 
 /// How to start the desk.
 #[derive(Debug, Clone)]
@@ -101,7 +122,7 @@ impl DeskOptions {
         let installation = Installation {
             key: env("PITWATCH_KEY")
                 .filter(|k| !k.is_empty())
-                .map_or_else(pitwatch_api::record::default_key_path, PathBuf::from),
+                .map_or_else(pitwatch_recording::record::default_key_path, PathBuf::from),
             witness_dirs: pit.record.witness.clone(),
         };
         let mut options = DeskOptions {
@@ -190,8 +211,8 @@ pub(crate) fn keep_the_demo_apart(
 mod tests {
     use std::path::PathBuf;
 
+    use crate::setup::Pace;
     use pitwatch_api::dto::ErrorCode;
-    use pitwatch_sim::Pace;
 
     use crate::live::Desk;
     use crate::setup::{parse_pace, DeskOptions, DEMO_DB, DEMO_FAULT_EVERY, DEMO_USER};

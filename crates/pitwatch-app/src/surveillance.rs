@@ -36,13 +36,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::convert::game_round;
 use pitwatch_api::dto::{
     ApiError, CentralIncidentDetail, CentralIncidents, CentralPit, CentralTable, ErrorCode,
-    GameRoundResult, IncidentQuery, Session, ShoePage, ShoeReplay, TableTile,
+    IncidentQuery, Session, ShoePage, ShoeReplay, TableTile,
 };
-use pitwatch_api::pit::{CentralConfig, Game, TableConfig};
+use pitwatch_api::games::game_round;
+use pitwatch_api::games::GameRoundResult;
+use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
+use pitwatch_recording::pit::{CentralConfig, TableConfig};
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::{Role, Store};
 use pitwatch_sync::{mirror_path, redact, Central, Identity, SyncError};
@@ -608,12 +610,8 @@ fn mirror_verdict(store: &Store, ws: &Identity) -> (bool, String) {
 /// A tile to fold a replay into, for a table as a replicated record names it (no pit definition
 /// at the surveillance desk: the game and rule book are the record's).
 fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
-    let game = match row.game.as_str() {
-        "blackjack" => Game::Blackjack,
-        "pontoon" => Game::Pontoon,
-        "poker" => Game::Poker,
-        _ => Game::Baccarat,
-    };
+    // A record from before tables named their game is a Baccarat record.
+    let game = GameKind::from_name(&row.game).unwrap_or(GameKind::Baccarat);
     // No devices: a replay folds recorded events, whatever device sent them.
     Ok(TableTile::from(&TableConfig {
         name: row.name.clone(),
@@ -628,7 +626,7 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
 
 /// The rounds of shoe `shoe` of `table`, derived from the record's events by replaying the shoe.
 fn shoe_rounds(store: &Store, table: &str, shoe: u32) -> Result<Vec<GameRoundResult>, ApiError> {
-    let run = pitwatch_api::replay::replay_shoe(store, table, shoe)?;
+    let run = pitwatch_recording::replay::replay_shoe(store, table, shoe)?;
     Ok(run
         .steps
         .iter()

@@ -1,7 +1,7 @@
 //! What the desk's tests share: a real pit, a desk on it with its first administrator, and
 //! passwords strong enough for the policy.
 
-use pitwatch_api::pit::PitConfig;
+use pitwatch_recording::pit::PitConfig;
 use pitwatch_store::Store;
 
 use crate::live::Desk;

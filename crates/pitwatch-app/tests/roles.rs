@@ -5,11 +5,11 @@
 
 use std::sync::{Arc, Barrier};
 
-use pitwatch_api::record::Installation;
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_app::access::{self, Command, Principal, FORBIDDEN};
 use pitwatch_app::{accounts, incidents, reports};
 use pitwatch_model::Timestamp;
+use pitwatch_recording::record::Installation;
 use pitwatch_store::{NewIncident, Role, Store, LOGIN_FAILED};
 
 const STRONG: &str = "plum kettle orbit 47 lantern";
@@ -92,7 +92,7 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
             reports::exported(store, who, command, "incident 1", "/tmp/x.pdf", now)
         }
         Command::SignOffShift => {
-            let shift = pitwatch_api::report::Shift::new(t(0), t(3600), None).unwrap();
+            let shift = pitwatch_recording::report::Shift::new(t(0), t(3600), None).unwrap();
             reports::sign_off(store, who, &shift, "quiet shift", now)
         }
         Command::AddUser => accounts::add_user(
@@ -304,7 +304,7 @@ fn every_audited_step_names_the_user_and_the_workstation() {
     incidents::acknowledge(&mut store, &ana, id, t(10)).unwrap();
     incidents::add_note(&mut store, &sam, id, "seen on camera 4", t(11)).unwrap();
     incidents::resolve(&mut store, &ana, id, "reshuffled", t(12)).unwrap();
-    let shift = pitwatch_api::report::Shift::new(t(0), t(3600), None).unwrap();
+    let shift = pitwatch_recording::report::Shift::new(t(0), t(3600), None).unwrap();
     reports::sign_off(&mut store, &ana, &shift, "quiet shift", t(13)).unwrap();
     reports::exported(
         &mut store,
@@ -339,7 +339,7 @@ fn every_audited_step_names_the_user_and_the_workstation() {
         ("incident.acknowledge", "ana"),
         ("incident.note", "sam"),
         ("incident.resolve", "ana"),
-        (pitwatch_api::report::SHIFT_SIGN_OFF, "ana"),
+        (pitwatch_recording::report::SHIFT_SIGN_OFF, "ana"),
         ("shift.export", "sam"),
         ("user.role", "root"),
         ("user.password", "root"),

@@ -22,11 +22,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
 use clap::{Args, Subcommand};
-use pitwatch_api::monitor::{Monitor, MonitorEvent, MonitoredTable};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::recorder::Derived;
+use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
+use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::pit::{LinkConfig, TableConfig};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 use pitwatch_store::rawsink::RawSink;
@@ -395,7 +396,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
             Ok(MonitoredTable {
                 config: TableConfig::new(
                     table_name(i),
-                    Game::Baccarat,
+                    GameKind::Baccarat,
                     "nz-baccarat",
                     protocol_of(i)?,
                     Some(link(&paths[i])),

@@ -16,9 +16,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use pitwatch_api::record::Installation;
 use pitwatch_app::{reports, Command};
 use pitwatch_model::Timestamp;
+use pitwatch_recording::record::Installation;
 use pitwatch_report::Document;
 use pitwatch_store::{IncidentId, Store};
 
@@ -148,16 +148,16 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
 fn report(command: &ExportCommand, store: &Store, name: &str) -> anyhow::Result<Document> {
     Ok(match command {
         ExportCommand::Incident { id, .. } => {
-            pitwatch_api::report::incident_report(store, IncidentId(*id), name)?
+            pitwatch_recording::report::incident_report(store, IncidentId(*id), name)?
         }
         ExportCommand::Shift {
             from, to, table, ..
         } => {
-            let shift = pitwatch_api::report::Shift::new(*from, *to, table.clone())?;
-            pitwatch_api::report::shift_report(store, &shift, name)?
+            let shift = pitwatch_recording::report::Shift::new(*from, *to, table.clone())?;
+            pitwatch_recording::report::shift_report(store, &shift, name)?
         }
         ExportCommand::Shoe { table, shoe, .. } => {
-            pitwatch_api::report::shoe_report(store, table, *shoe)?
+            pitwatch_recording::report::shoe_report(store, table, *shoe)?
         }
     })
 }

@@ -14,12 +14,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use pitwatch_api::game::GameBook;
-use pitwatch_api::lease::Holder;
-use pitwatch_api::record::{book_text, Installation};
-use pitwatch_api::recorder::{Derived, TableRecorder};
+use pitwatch_games::book_text;
+use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::lease::Holder;
+use pitwatch_recording::record::Installation;
+use pitwatch_recording::recorder::{Derived, TableRecorder};
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
 
@@ -64,8 +65,7 @@ pub struct ImportArgs {
 /// Runs `pitwatch import`.
 pub fn run(args: ImportArgs) -> anyhow::Result<ExitCode> {
     // The table runs the engine of its book's game (Baccarat, Blackjack or Pontoon).
-    let book =
-        pitwatch_api::pit::load_game_book(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let book = pitwatch_games::load_game_book(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut bytes = Vec::new();
     File::open(&args.capture)
         .and_then(|f| BufReader::new(f).read_to_end(&mut bytes))

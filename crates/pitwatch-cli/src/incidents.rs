@@ -11,10 +11,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
-use pitwatch_api::record::Installation;
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_app::accounts;
 use pitwatch_model::Timestamp;
+use pitwatch_recording::record::Installation;
 use pitwatch_store::{Incident, IncidentFilter, IncidentId, Role, Status, Store};
 
 /// Arguments of `pitwatch incidents`.

@@ -22,6 +22,7 @@ macro_rules! errln {
     };
 }
 
+#[cfg(feature = "demo")]
 mod bench;
 mod central;
 mod credentials;
@@ -37,6 +38,7 @@ mod replay_game;
 mod replay_poker;
 mod replay_record;
 mod safe;
+#[cfg(feature = "demo")]
 mod sim;
 mod verify;
 
@@ -85,10 +87,12 @@ enum Command {
     /// the rules engine: rounds and irregularities.
     Replay(replay::ReplayArgs),
     /// Simulate a table's shoe in a device protocol on a pseudo-terminal or TCP, with faults.
+    #[cfg(feature = "demo")]
     Sim(sim::SimArgs),
     /// Qualify this machine: simulated tables through the real monitor, with latency, memory
     /// and loss figures beside a bare baseline.
     #[command(subcommand)]
+    #[cfg(feature = "demo")]
     Bench(bench::BenchCommand),
     /// The central database every workstation replicates its record to (PostgreSQL).
     #[command(subcommand)]
@@ -114,6 +118,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Ports(args) => ports::run(args),
         Command::Replay(args) => replay::run(args),
+        #[cfg(feature = "demo")]
         Command::Sim(args) => sim::run(args),
         Command::Import(args) => import::run(args),
         Command::Monitor(args) => monitor::run(args),
@@ -121,6 +126,7 @@ fn main() -> ExitCode {
         Command::Incidents(args) => incidents::run_list(args),
         Command::Incident(command) => incidents::run_step(command),
         Command::User(command) => incidents::run_user(command),
+        #[cfg(feature = "demo")]
         Command::Bench(command) => bench::run(command),
         Command::Central(command) => central::run(command),
         Command::Sync(args) => central::run_sync(args),

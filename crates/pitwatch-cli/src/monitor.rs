@@ -10,13 +10,12 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use pitwatch_api::game::GameRound;
-use pitwatch_api::monitor::{
+use pitwatch_recording::monitor::{
     LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
 };
-use pitwatch_api::pit::PitConfig;
-use pitwatch_api::record::{self, Installation};
-use pitwatch_api::recorder::Derived;
+use pitwatch_recording::pit::PitConfig;
+use pitwatch_recording::record::{self, Installation};
+use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_transport::SystemClock;
 
@@ -240,30 +239,8 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                     reason.as_deref().unwrap_or("")
                 ),
                 Derived::Output { output, incident } => match output {
-                    Output::Round(GameRound::Blackjack(r)) => {
-                        outln!("{table:<10} {}", crate::replay_game::round_line(r));
-                    }
-                    Output::Round(GameRound::Poker(h)) => {
-                        outln!("{table:<10} {}", crate::replay_poker::hand_line(h));
-                    }
-                    Output::Round(GameRound::Baccarat(r)) => {
-                        let hand = |cards: &[Option<pitwatch_model::Card>]| {
-                            cards
-                                .iter()
-                                .map(|c| c.map_or_else(|| "??".to_owned(), |c| c.to_string()))
-                                .collect::<Vec<_>>()
-                                .join(" ")
-                        };
-                        outln!(
-                            "{table:<10} shoe {} round {:>2}: P [{}] {}  B [{}] {}  {}",
-                            r.shoe,
-                            r.round,
-                            hand(r.player.cards()),
-                            r.player_total.map_or_else(|| "?".into(), |t| t.to_string()),
-                            hand(r.banker.cards()),
-                            r.banker_total.map_or_else(|| "?".into(), |t| t.to_string()),
-                            r.outcome.map_or("unknown", |o| o.as_str()),
-                        );
+                    Output::Round(round) => {
+                        outln!("{table:<10} {}", pitwatch_api::games::round_line(round));
                     }
                     Output::Irregularity(i) => {
                         outln!(

@@ -192,12 +192,12 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let (Some(path), Some(rules)) = (&args.file, &args.rules) else {
         anyhow::bail!("give a FILE and --rules, or --db and --table");
     };
-    if let Err(problem) = pitwatch_api::pit::rule_book_file_ok(rules) {
+    if let Err(problem) = pitwatch_games::rule_book_file_ok(rules) {
         errln!("error: {problem}");
         return Ok(ExitCode::from(2));
     }
     // A poker book: the same file formats through the poker engine.
-    match crate::replay_poker::book(rules, args.variant.as_deref()) {
+    match pitwatch_games::poker_file_book(rules, args.variant.as_deref()) {
         Some(Ok(book)) => {
             let protocol = protocol_of(args.format);
             return crate::replay_poker::run(&book, path, protocol, args.pace_ms, args.json);
@@ -213,7 +213,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         None => {}
     }
     // A Blackjack or Pontoon book: the same file formats through the Blackjack engine.
-    match crate::replay_game::book(rules) {
+    match pitwatch_games::blackjack_file_book(rules) {
         Some(Ok(book)) => {
             let protocol = protocol_of(args.format);
             return crate::replay_game::run(&book, path, protocol, args.pace_ms, args.json);
@@ -224,7 +224,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         }
         None => {}
     }
-    let book = match RuleBook::load(rules) {
+    let book = match pitwatch_games::load_baccarat(rules) {
         Ok(book) => book,
         Err(LoadError::Invalid { source_name, error }) => {
             errln!(

@@ -29,82 +29,6 @@ pub(crate) fn run(
     })
 }
 
-/// The Blackjack or Pontoon book `rules` names, if it names one: a built-in id, or a rule book
-/// file whose `[book]` says `game = "blackjack"` or `"pontoon"`. `Err` says why it cannot be used.
-pub(crate) fn book(rules: &str) -> Option<Result<Book, String>> {
-    if pitwatch_blackjack::book::BUILTIN.contains(&rules) {
-        return Some(Book::builtin(rules).map_err(|e| e.to_string()));
-    }
-    let path = Path::new(rules);
-    if !path.is_file() {
-        return None;
-    }
-    let text = std::fs::read_to_string(path).ok()?;
-    let game = text.lines().map(str::trim).find_map(|line| {
-        let value = line.strip_prefix("game")?.trim_start().strip_prefix('=')?;
-        Some(value.trim().trim_matches('"').to_owned())
-    })?;
-    if game != "blackjack" && game != "pontoon" {
-        return None;
-    }
-    Some(Book::from_toml(&text).map_err(|e| format!("{}: {e}", path.display())))
-}
-
-fn cards(cards: &[Option<pitwatch_model::Card>]) -> String {
-    cards
-        .iter()
-        .map(|c| c.map_or_else(|| "??".to_owned(), |c| c.to_string()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// One line for a round (`replay`, `monitor`).
-pub(crate) fn round_line(r: &RoundRecord) -> String {
-    let total = |t: Option<u8>| t.map_or_else(|| "?".to_owned(), |t| t.to_string());
-    let mut line = format!(
-        "{}.{:<3} dealer {} = {}{}",
-        r.shoe,
-        r.round,
-        cards(r.dealer.as_slice()),
-        total(r.dealer_total),
-        if r.dealer_blackjack {
-            " (blackjack)"
-        } else {
-            ""
-        }
-    );
-    for b in &r.boxes {
-        for (i, h) in b.hands.iter().enumerate() {
-            let outcome = h.outcome.map_or_else(
-                || "unsettled".to_owned(),
-                |o| {
-                    serde_json::to_value(o)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default()
-                },
-            );
-            line.push_str(&format!(
-                " | box {}{}: {} = {}{} {outcome} {}",
-                b.number,
-                if b.hands.len() > 1 {
-                    format!(".{}", i + 1)
-                } else {
-                    String::new()
-                },
-                cards(h.cards.as_slice()),
-                total(h.total),
-                if h.doubled { " doubled" } else { "" },
-                h.pays.map_or_else(|| "?".to_owned(), |p| format!("{p:+}")),
-            ));
-        }
-    }
-    if !r.complete {
-        line.push_str(" (incomplete)");
-    }
-    line
-}
-
 /// Replays `items` under `book` and writes the report to `out`.
 pub(crate) fn write(
     book: &Book,
@@ -163,7 +87,11 @@ pub(crate) fn write_output<R: std::borrow::Borrow<RoundRecord>>(
         return writeln!(out);
     }
     match output {
-        TableOutput::Round(r) => writeln!(out, "{}", round_line(r.borrow())),
+        TableOutput::Round(r) => writeln!(
+            out,
+            "{}",
+            pitwatch_api::games::blackjack::round_line(r.borrow())
+        ),
         TableOutput::Irregularity(i) => writeln!(
             out,
             "!! {} ({}) shoe {} round {} seq {}: {}\n   rule: {} ({})",

@@ -9,37 +9,11 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use pitwatch_poker::{Book, Engine, HandRecord, Output};
+use pitwatch_poker::{Book, Engine, Output};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::Game;
 
 use crate::replay::{feed_game, run_game_file, Item};
-
-/// The poker book `rules` names (dealing `variant`, or its default), if it names one: a built-in
-/// id, or a rule book file whose `[book]` says `game = "poker"`. `Err` says why it cannot be used.
-pub(crate) fn book(rules: &str, variant: Option<&str>) -> Option<Result<Book, String>> {
-    let book = if pitwatch_poker::book::BUILTIN.contains(&rules) {
-        Book::builtin(rules).map_err(|e| e.to_string())
-    } else {
-        let path = Path::new(rules);
-        if !path.is_file() {
-            return None;
-        }
-        let text = std::fs::read_to_string(path).ok()?;
-        let game = text.lines().map(str::trim).find_map(|line| {
-            let value = line.strip_prefix("game")?.trim_start().strip_prefix('=')?;
-            Some(value.trim().trim_matches('"').to_owned())
-        })?;
-        if game != "poker" {
-            return None;
-        }
-        Book::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    Some(match variant {
-        Some(v) => book.and_then(|b| b.with_variant(v).map_err(|e| e.to_string())),
-        None => book,
-    })
-}
 
 /// Replays the event file (or, with a `protocol`, the raw capture) at `path` under `book`. The
 /// whole file is read and checked before anything is printed, as for Baccarat.
@@ -53,51 +27,6 @@ pub(crate) fn run(
     run_game_file(path, protocol, pace_ms, |items, out| {
         write(book, items, json, out)
     })
-}
-
-/// A hand in one line.
-pub(crate) fn hand_line(h: &HandRecord) -> String {
-    let seats: Vec<String> = h
-        .seats
-        .iter()
-        .map(|s| {
-            format!(
-                "{}:{}{}{}",
-                s.seat,
-                s.cards,
-                if s.face_up > 0 {
-                    format!(" ({} up)", s.face_up)
-                } else {
-                    String::new()
-                },
-                if s.folded { " folded" } else { "" }
-            )
-        })
-        .collect();
-    let mut line = format!(
-        "hand {} ({}) deck {}: seats {}",
-        h.hand,
-        h.variant,
-        h.shoe,
-        if seats.is_empty() {
-            "-".to_owned()
-        } else {
-            seats.join(", ")
-        }
-    );
-    if let Some(m) = h.misdeal {
-        line.push_str(&format!("; misdeal ({m})"));
-    }
-    for d in &h.declared {
-        line.push_str(&format!("; declared ({}) {}", d.reason, d.ruling));
-    }
-    if let Some(sa) = h.substantial_action_seq {
-        line.push_str(&format!("; substantial action at seq {sa}"));
-    }
-    if !h.complete {
-        line.push_str(" (incomplete)");
-    }
-    line
 }
 
 /// Replays `items` under `book` and writes the report to `out`.
@@ -155,7 +84,7 @@ pub(crate) fn write_output(
         return writeln!(out);
     }
     match output {
-        Output::Hand(h) => writeln!(out, "{}", hand_line(h)),
+        Output::Hand(h) => writeln!(out, "{}", pitwatch_api::games::poker::hand_line(h)),
         Output::Irregularity(i) => {
             writeln!(
                 out,

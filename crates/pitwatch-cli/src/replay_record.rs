@@ -10,10 +10,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use pitwatch_api::game::{GameBook, GameOutput, GameRound};
-use pitwatch_api::record::Installation;
-use pitwatch_api::replay;
+use pitwatch_games::{GameBook, GameOutput, GameRound};
 use pitwatch_model::Timestamp;
+use pitwatch_recording::record::Installation;
+use pitwatch_recording::replay;
 use pitwatch_rules::TableOutput;
 
 /// Runs a replay from the record.

@@ -138,7 +138,7 @@ fn parse_every(text: &str) -> Result<FaultSpec, String> {
 
 /// Runs `pitwatch sim`.
 pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
-    let game = match crate::replay_game::book(&args.rules) {
+    let game = match pitwatch_games::blackjack_file_book(&args.rules) {
         Some(Ok(book)) => Some(book),
         Some(Err(problem)) => {
             errln!("error: {problem}");
@@ -158,7 +158,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
     // not used.
     let rules = match &game {
         Some(_) => RuleBook::nz_baccarat(),
-        None => RuleBook::load(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?,
+        None => pitwatch_games::load_baccarat(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?,
     };
     let name = match args.protocol {
         SimProtocol::AngelEye => "angel-eye",

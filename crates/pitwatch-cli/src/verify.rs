@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use pitwatch_api::record::{self, Installation};
+use pitwatch_recording::record::{self, Installation};
 use pitwatch_store::{CheckpointText, Depth, PublicKey, VerifyReport};
 
 /// Arguments of `pitwatch verify`.

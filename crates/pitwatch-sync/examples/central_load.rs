@@ -32,12 +32,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::monitor::{Monitor, MonitoredTable};
-use pitwatch_api::pit::{Game, LinkConfig, TableConfig};
-use pitwatch_api::record::book_text;
-use pitwatch_api::recorder::TableRecorder;
+use pitwatch_games::book_text;
+use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::monitor::{Monitor, MonitoredTable};
+use pitwatch_recording::pit::{LinkConfig, TableConfig};
+use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Action, Endpoint, Pace, Planner, SimConfig, SimDevice};
 use pitwatch_store::chain::{self, CHAINS, CHECKPOINTS};
@@ -161,7 +162,7 @@ fn live(tables: usize, pace: f64, seconds: f64) -> Result<(), Error> {
         monitored.push(MonitoredTable {
             config: TableConfig::new(
                 format!("T{:03}", i + 1),
-                Game::Baccarat,
+                GameKind::Baccarat,
                 "nz-baccarat",
                 device,
                 Some(link.clone()),

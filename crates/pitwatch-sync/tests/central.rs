@@ -92,8 +92,9 @@ fn two_workstations_replicate_into_one_server_and_read_back_the_same() {
         let report = copy.verify().expect("verify");
         assert!(report.intact(), "{:?}", report.problems);
         for table in tables {
-            let local = pitwatch_api::replay::rebuild(&pit.store, table).expect("local replay");
-            let remote = pitwatch_api::replay::rebuild(&copy, table).expect("central replay");
+            let local =
+                pitwatch_recording::replay::rebuild(&pit.store, table).expect("local replay");
+            let remote = pitwatch_recording::replay::rebuild(&copy, table).expect("central replay");
             assert!(!local.steps.is_empty());
             assert!(
                 local == remote,
@@ -450,8 +451,8 @@ fn a_mirror_refreshes_incrementally_replays_the_same_and_refuses_a_changed_centr
         copy.trust(vec![pit.key.public()]);
         let report = copy.verify().expect("verify");
         assert!(report.intact(), "{:?}", report.problems);
-        let local = pitwatch_api::replay::rebuild(&pit.store, table).expect("local");
-        let mirrored = pitwatch_api::replay::rebuild(&copy, table).expect("mirror");
+        let local = pitwatch_recording::replay::rebuild(&pit.store, table).expect("local");
+        let mirrored = pitwatch_recording::replay::rebuild(&copy, table).expect("mirror");
         assert!(!local.steps.is_empty());
         assert!(local == mirrored, "{table}: the mirror's replay differs");
     }

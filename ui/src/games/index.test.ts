@@ -22,7 +22,7 @@ const bjRound = (round: number, complete: boolean): BlackjackRound => ({
   complete, firstSeq: round * 10, lastSeq: round * 10 + 6,
 });
 const hand = (n: number, extra: Partial<PokerHand> = {}): PokerHand => ({
-  variant: "texas_holdem", hand: n, shoe: n, round: 1, seats: [{ seat: 2, cards: 2, faceUp: 0, acted: true, folded: false }], misdeal: null, declared: [],
+  variant: "texas_holdem", hand: n, shoe: n, round: 1, seats: [{ seat: 2, cards: 2, faceUp: 0, acted: true, folded: false, ruled: null }], misdeal: null, declared: [],
   substantialActionSeq: null, defectiveDeck: false, complete: true, firstSeq: n * 10, lastSeq: n * 10 + 9, ...extra,
 });
 

@@ -566,7 +566,12 @@ acted: boolean,
 /**
  * Whether the player folded.
  */
-folded: boolean, };
+folded: boolean, 
+/**
+ * The seat's own ruling where the misdeal rule says there is no misdeal (`dead_hand` or
+ * `void_hand`: (f)(i), (f)(ii), (g)), when it has one.
+ */
+ruled: string | null, };
 
 export type DeclaredMisdeal = { 
 /**

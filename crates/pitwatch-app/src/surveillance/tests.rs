@@ -9,10 +9,10 @@
 use std::path::Path;
 
 use pitwatch_api::dto::{ErrorCode, IncidentQuery, Severity};
-use pitwatch_api::record::book_text;
-use pitwatch_api::recorder::TableRecorder;
+use pitwatch_games::book_text;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
+use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_sim::{Action, Planner};
 use pitwatch_store::{NewIncident, Role, Sealing, SigningKey, Store};
 use pitwatch_sync::test_server::PgServer;
@@ -46,7 +46,7 @@ impl Pit {
             accounts::add_user(&mut store, &root, name, role, STRONG, now).expect("user");
         }
         let protocol = ProtocolConfig::by_name("angel-eye").expect("angel-eye");
-        let book = pitwatch_api::pit::load_rule_book("nz-baccarat").expect("book");
+        let book = pitwatch_games::load_rule_book("nz-baccarat").expect("book");
         let tables = names
             .iter()
             .enumerate()

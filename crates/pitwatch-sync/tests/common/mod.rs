@@ -7,10 +7,10 @@
 pub use std::path::Path;
 pub use std::process::Command;
 
-pub use pitwatch_api::record::book_text;
-pub use pitwatch_api::recorder::TableRecorder;
+pub use pitwatch_games::book_text;
 pub use pitwatch_model::Timestamp;
 pub use pitwatch_protocols::ProtocolConfig;
+pub use pitwatch_recording::recorder::TableRecorder;
 pub use pitwatch_sim::{Action, Planner};
 pub use pitwatch_store::chain::{CHAINS, EVENTS};
 pub use pitwatch_store::{Sealing, SigningKey, Store};
@@ -33,7 +33,7 @@ impl Pit {
         let now = Timestamp::from_unix_millis(now_ms).expect("time");
         store.set_meta("site", "Sky City", now).expect("site");
         let protocol = ProtocolConfig::by_name("angel-eye").expect("angel-eye");
-        let book = pitwatch_api::pit::load_rule_book("nz-baccarat").expect("book");
+        let book = pitwatch_games::load_rule_book("nz-baccarat").expect("book");
         let tables = names
             .iter()
             .enumerate()

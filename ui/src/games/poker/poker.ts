@@ -53,10 +53,15 @@ export function parseSeats(text: string): number[] | null {
   return seats.sort((a, b) => a - b);
 }
 
-/** A seat in a few characters: "3: 2 cards", with face-up cards, acting and folding noted; a
- * seat whose cards no device reports (a console reports play only) is "seat 3 · acted". */
+/** A seat's own ruling, as people say it ("dead hand": the misdeal rule's (f)(i), (g)). */
+const SEAT_RULING: Record<string, string> = { dead_hand: "dead hand", void_hand: "void hand" };
+
+/** A seat in a few characters: "3: 2 cards", with face-up cards, acting, folding and the seat's
+ * own ruling noted; a seat whose cards no device reports (a console reports play only) is
+ * "seat 3 · acted". */
 export function seatLabel(seat: PokerSeat): string {
-  const state = seat.folded ? " · folded" : seat.acted ? " · acted" : "";
+  const ruled = seat.ruled ? ` · ${SEAT_RULING[seat.ruled] ?? seat.ruled.replace(/_/g, " ")}` : "";
+  const state = (seat.folded ? " · folded" : seat.acted ? " · acted" : "") + ruled;
   if (seat.cards === 0) return `seat ${seat.seat}${state}`;
   const cards = `${seat.cards} card${seat.cards === 1 ? "" : "s"}`;
   const up = seat.faceUp > 0 ? `, ${seat.faceUp} up` : "";

@@ -1,0 +1,195 @@
+//! Baccarat at the boundary: a Baccarat table's play on its tile (the coup on the table and the
+//! shoe's coups, from which the window draws the roads), a completed coup, a replay's step, and
+//! the conversions from the engine's records and from a coup as stored.
+
+use pitwatch_rules::RoundRecord;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// A Baccarat table's play.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BaccaratPlay {
+    /// Whether a burn is due in this shoe at all (`false`: the rule book has none, the shoe was
+    /// joined part-way or cut off by a restart, or the cards were replaced).
+    pub burn_due: bool,
+    /// Whether the burn has been done in this shoe.
+    pub burn_done: bool,
+    /// The round being dealt, or the last one dealt.
+    pub current: LiveRound,
+    /// Every round completed in this shoe, oldest first (the roads are drawn from these).
+    pub rounds: Vec<RoundResult>,
+}
+
+/// The round on the table now.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveRound {
+    /// The round's number in the shoe (the one being dealt, or the last one).
+    pub round: u32,
+    /// The Player's cards in deal order, as codes like `TD` (`null`: unreadable).
+    pub player: Vec<Option<String>>,
+    /// The Banker's cards in deal order.
+    pub banker: Vec<Option<String>>,
+    /// The result, once the round is complete.
+    pub result: Option<RoundResult>,
+}
+
+/// A completed round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RoundResult {
+    /// The shoe.
+    pub shoe: u32,
+    /// The round, 1-based within the shoe.
+    pub round: u32,
+    /// The Player's cards, as codes like `TD` (`null`: unreadable).
+    pub player: Vec<Option<String>>,
+    /// The Banker's cards.
+    pub banker: Vec<Option<String>>,
+    /// The Player's points, when every card was read.
+    pub player_total: Option<u8>,
+    /// The Banker's points.
+    pub banker_total: Option<u8>,
+    /// Who won, when known.
+    pub outcome: Option<RoundOutcome>,
+    /// Whether the Player's first two cards are a pair.
+    pub player_pair: bool,
+    /// Whether the Banker's first two cards are a pair.
+    pub banker_pair: bool,
+    /// `seq` of the round's first card.
+    pub first_seq: u64,
+    /// `seq` of the round's last card.
+    pub last_seq: u64,
+}
+
+/// Who won a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundOutcome {
+    /// The Player's hand.
+    Player,
+    /// The Banker's hand.
+    Banker,
+    /// Neither.
+    Tie,
+    /// The round was voided.
+    Void,
+}
+
+/// A Baccarat table just after an event of a replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BaccaratStep {
+    /// The round on the table (the one being dealt or just completed).
+    pub round: u32,
+    /// The Player's cards on the table.
+    pub player: Vec<Option<String>>,
+    /// The Banker's cards on the table.
+    pub banker: Vec<Option<String>>,
+    /// Whether a burn is due in this shoe at all.
+    pub burn_due: bool,
+    /// Whether the burn has been done.
+    pub burn_done: bool,
+    /// The round this event completed, if it did.
+    pub completed: Option<RoundResult>,
+}
+
+/// A hand's cards as the window shows them (`None`: unreadable).
+pub fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
+    hand.cards()
+        .iter()
+        .map(|c| c.map(|c| c.to_string()))
+        .collect()
+}
+
+/// A round's outcome as the window shows it.
+pub fn outcome(outcome: pitwatch_model::Outcome) -> RoundOutcome {
+    match outcome {
+        pitwatch_model::Outcome::Player => RoundOutcome::Player,
+        pitwatch_model::Outcome::Banker => RoundOutcome::Banker,
+        pitwatch_model::Outcome::Tie => RoundOutcome::Tie,
+        pitwatch_model::Outcome::Void => RoundOutcome::Void,
+    }
+}
+
+/// A round record as the window shows it.
+pub fn round_result(record: &RoundRecord) -> RoundResult {
+    RoundResult {
+        shoe: record.shoe,
+        round: record.round,
+        player: cards(&record.player),
+        banker: cards(&record.banker),
+        player_total: record.player_total,
+        banker_total: record.banker_total,
+        outcome: record.outcome.map(outcome),
+        player_pair: record.player_pair.unwrap_or(false),
+        banker_pair: record.banker_pair.unwrap_or(false),
+        first_seq: record.first_seq,
+        last_seq: record.last_seq,
+    }
+}
+
+/// A Baccarat coup as stored, read back tolerantly.
+pub(crate) fn stored_round(v: &serde_json::Value) -> Option<RoundResult> {
+    let hand = |key: &str| -> Vec<Option<String>> {
+        v.get(key)
+            .and_then(|h| h.as_array())
+            .map(|cards| {
+                cards
+                    .iter()
+                    .map(|c| c.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let total = |key: &str| v.get(key).and_then(|t| t.as_u64()).map(|t| t as u8);
+    let outcome = match v.get("outcome").and_then(|o| o.as_str()) {
+        Some("player") => Some(RoundOutcome::Player),
+        Some("banker") => Some(RoundOutcome::Banker),
+        Some("tie") => Some(RoundOutcome::Tie),
+        Some("void") => Some(RoundOutcome::Void),
+        _ => None,
+    };
+    let num = |key: &str| v.get(key).and_then(|n| n.as_u64()).unwrap_or(0);
+    Some(RoundResult {
+        shoe: num("shoe") as u32,
+        round: num("round") as u32,
+        player: hand("player"),
+        banker: hand("banker"),
+        player_total: total("player_total"),
+        banker_total: total("banker_total"),
+        outcome,
+        player_pair: v
+            .get("player_pair")
+            .and_then(|p| p.as_bool())
+            .unwrap_or(false),
+        banker_pair: v
+            .get("banker_pair")
+            .and_then(|p| p.as_bool())
+            .unwrap_or(false),
+        first_seq: num("first_seq"),
+        last_seq: num("last_seq"),
+    })
+}
+
+/// A coup in one line, for a terminal (`pitwatch monitor`).
+pub fn round_line(r: &RoundRecord) -> String {
+    let hand = |cards: &[Option<pitwatch_model::Card>]| {
+        cards
+            .iter()
+            .map(|c| c.map_or_else(|| "??".to_owned(), |c| c.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "shoe {} round {:>2}: P [{}] {}  B [{}] {}  {}",
+        r.shoe,
+        r.round,
+        hand(r.player.cards()),
+        r.player_total.map_or_else(|| "?".into(), |t| t.to_string()),
+        hand(r.banker.cards()),
+        r.banker_total.map_or_else(|| "?".into(), |t| t.to_string()),
+        r.outcome.map_or("unknown", |o| o.as_str()),
+    )
+}

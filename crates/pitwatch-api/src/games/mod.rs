@@ -1,0 +1,216 @@
+//! The boundary's registry of games: what is on a table, an incident's round and a replay's step,
+//! each a union tagged by `game` over the games' own DTOs (one module per game: [`baccarat`],
+//! [`blackjack`] for Blackjack and Pontoon, [`poker`]), and the conversions that choose the game.
+//! Only this module and the games' own modules here name a game (`tests/tests/tidy.rs`).
+
+pub mod baccarat;
+pub mod blackjack;
+pub mod poker;
+
+pub use baccarat::{
+    cards, outcome, round_result, BaccaratPlay, BaccaratStep, LiveRound, RoundOutcome, RoundResult,
+};
+pub use blackjack::{
+    blackjack_round, BlackjackBox, BlackjackHand, BlackjackPlay, BlackjackRound, BlackjackStep,
+    HandOutcome, SideBetResult, BLACKJACK_ROUNDS_KEPT,
+};
+pub use poker::{
+    poker_hand, DeclaredMisdeal, PokerHand, PokerPlay, PokerSeat, PokerStep, POKER_HANDS_KEPT,
+};
+
+use pitwatch_games::{GameBook, GameKind, GameRound};
+use pitwatch_model::Card;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// What is on a table, by game: a tagged union (`game`), so each game's tile and view carry their
+/// own terms and no table carries another game's fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum TablePlay {
+    /// A Baccarat table: the coup on the table and the shoe's coups (the roads).
+    Baccarat(BaccaratPlay),
+    /// A Blackjack or Pontoon table (the tile's `game` says which): the round on the table and
+    /// the shoe's last rounds.
+    Blackjack(BlackjackPlay),
+    /// A poker table: the hand on the table and the last hands.
+    Poker(PokerPlay),
+}
+
+impl TablePlay {
+    /// How many of the shoe's completed rounds the tile carries.
+    pub fn rounds_shown(&self) -> usize {
+        match self {
+            TablePlay::Baccarat(play) => play.rounds.len(),
+            TablePlay::Blackjack(play) => play.rounds.len(),
+            TablePlay::Poker(play) => play.hands.len(),
+        }
+    }
+
+    /// Nothing dealt yet, for a table of `game`.
+    pub fn empty(game: GameKind) -> TablePlay {
+        match game {
+            GameKind::Baccarat => TablePlay::Baccarat(BaccaratPlay::default()),
+            GameKind::Blackjack | GameKind::Pontoon => {
+                TablePlay::Blackjack(BlackjackPlay::default())
+            }
+            GameKind::Poker => TablePlay::Poker(PokerPlay::default()),
+        }
+    }
+}
+
+/// A round of any game, tagged by game (an incident's round).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum GameRoundResult {
+    /// A Baccarat coup.
+    Baccarat(RoundResult),
+    /// A Blackjack or Pontoon round.
+    Blackjack(BlackjackRound),
+    /// A poker hand.
+    Poker(PokerHand),
+}
+
+impl GameRoundResult {
+    /// The shoe.
+    pub fn shoe(&self) -> u32 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.shoe,
+            GameRoundResult::Blackjack(r) => r.shoe,
+            GameRoundResult::Poker(r) => r.shoe,
+        }
+    }
+
+    /// The round, 1-based within the shoe.
+    pub fn round(&self) -> u32 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.round,
+            GameRoundResult::Blackjack(r) => r.round,
+            GameRoundResult::Poker(r) => r.round,
+        }
+    }
+
+    /// `seq` of the round's first event.
+    pub fn first_seq(&self) -> u64 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.first_seq,
+            GameRoundResult::Blackjack(r) => r.first_seq,
+            GameRoundResult::Poker(r) => r.first_seq,
+        }
+    }
+
+    /// `seq` of the round's last card.
+    pub fn last_seq(&self) -> u64 {
+        match self {
+            GameRoundResult::Baccarat(r) => r.last_seq,
+            GameRoundResult::Blackjack(r) => r.last_seq,
+            GameRoundResult::Poker(r) => r.last_seq,
+        }
+    }
+}
+
+/// A replayed table just after an event, by game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum ReplayPlay {
+    /// A Baccarat table.
+    Baccarat(BaccaratStep),
+    /// A Blackjack or Pontoon table.
+    Blackjack(BlackjackStep),
+    /// A poker table.
+    Poker(PokerStep),
+}
+
+/// Cards as the window shows them (`None`: unreadable).
+pub(crate) fn card_codes(cards: &[Option<Card>]) -> Vec<Option<String>> {
+    cards.iter().map(|c| c.map(|c| c.to_string())).collect()
+}
+
+pub(crate) fn stored_codes(v: Option<&serde_json::Value>) -> Vec<Option<String>> {
+    v.and_then(|h| h.as_array())
+        .map(|cards| {
+            cards
+                .iter()
+                .map(|c| c.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A round of any game as the window shows it.
+pub fn game_round(round: &GameRound) -> GameRoundResult {
+    match round {
+        GameRound::Baccarat(r) => GameRoundResult::Baccarat(round_result(r)),
+        GameRound::Blackjack(r) => GameRoundResult::Blackjack(blackjack_round(r)),
+        GameRound::Poker(r) => GameRoundResult::Poker(poker_hand(r)),
+    }
+}
+
+/// A round as stored (its game's round record as JSON), read back tolerantly.
+pub fn stored_round(body: &str) -> Option<GameRoundResult> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    match v.get("game").and_then(|g| g.as_str()) {
+        Some("blackjack" | "pontoon") => {
+            Some(GameRoundResult::Blackjack(blackjack::stored_round(&v)))
+        }
+        Some("poker") => Some(GameRoundResult::Poker(poker::stored_hand(&v))),
+        _ => baccarat::stored_round(&v).map(GameRoundResult::Baccarat),
+    }
+}
+
+/// A round of any game in one line, for a terminal (`pitwatch monitor`).
+pub fn round_line(round: &GameRound) -> String {
+    match round {
+        GameRound::Baccarat(r) => baccarat::round_line(r),
+        GameRound::Blackjack(r) => blackjack::round_line(r),
+        GameRound::Poker(h) => poker::hand_line(h),
+    }
+}
+
+/// What a table's tile shows before any event, from its game and its book alone (a poker
+/// table's variant is the book's, or the table's).
+pub fn initial_play(game: GameKind, book: Option<&GameBook>) -> TablePlay {
+    match game {
+        // The variant dealt is the book's (or the table's): shown before the first hand.
+        GameKind::Poker => TablePlay::Poker(PokerPlay {
+            variant: book
+                .and_then(|book| book.poker().map(|p| p.variant.id.clone()))
+                .unwrap_or_default(),
+            ..PokerPlay::default()
+        }),
+        game => TablePlay::empty(game),
+    }
+}
+
+/// The TypeScript declarations of what is on a table and of an incident's round, in the order
+/// `ui/src/lib/bindings.ts` has them.
+pub(crate) fn play_decls(cfg: &ts_rs::Config) -> Vec<String> {
+    vec![
+        TablePlay::decl(cfg),
+        BaccaratPlay::decl(cfg),
+        BlackjackPlay::decl(cfg),
+        BlackjackRound::decl(cfg),
+        BlackjackBox::decl(cfg),
+        BlackjackHand::decl(cfg),
+        HandOutcome::decl(cfg),
+        SideBetResult::decl(cfg),
+        PokerPlay::decl(cfg),
+        PokerHand::decl(cfg),
+        PokerSeat::decl(cfg),
+        DeclaredMisdeal::decl(cfg),
+        GameRoundResult::decl(cfg),
+        LiveRound::decl(cfg),
+        RoundResult::decl(cfg),
+        RoundOutcome::decl(cfg),
+    ]
+}
+
+/// The TypeScript declarations of a replay's step by game, in the order `bindings.ts` has them.
+pub(crate) fn step_decls(cfg: &ts_rs::Config) -> Vec<String> {
+    vec![
+        ReplayPlay::decl(cfg),
+        BaccaratStep::decl(cfg),
+        BlackjackStep::decl(cfg),
+        PokerStep::decl(cfg),
+    ]
+}

@@ -1,0 +1,26 @@
+//! The registry of games: the one place that knows every game Pitwatch runs and chooses between
+//! them. Everything above it (the recording machinery, the boundary, the front ends) follows a
+//! table of any game through these types without naming a game.
+//!
+//! - [`GameKind`]: the games by name, a `Copy` enum (as a pit definition, the store and the window
+//!   name them);
+//! - [`book`]: the one rule-book loader ([`GameBook`]: a book of any game, by built-in name, path
+//!   or recorded text);
+//! - [`table`]: [`TableEngine`], an enum over the engines (no `Box<dyn>`), and what it outputs,
+//!   [`GameRound`] and [`GameView`];
+//! - [`report`]: what a report shows of each game's rounds and rule book.
+//!
+//! shakmaty's `Variant` and `VariantPosition` are the model: a Copy enum of names plus an enum
+//! over engines, every game an arm, none special.
+
+pub mod book;
+pub mod kind;
+pub mod report;
+pub mod table;
+
+pub use book::{
+    blackjack_file_book, book_text, load_baccarat, load_game_book, load_rule_book, poker_file_book,
+    rule_book_file_ok, GameBook, MAX_RULE_BOOK_BYTES,
+};
+pub use kind::GameKind;
+pub use table::{GameOutput, GameRound, GameView, TableEngine};

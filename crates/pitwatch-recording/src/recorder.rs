@@ -1,0 +1,984 @@
+//! The recording pipeline of one table: bytes in, everything on record, derived outputs out.
+//!
+//! For every chunk a transport hands on: the raw bytes are journaled first, then the codec's
+//! frames (accepted or rejected, with the reason), the table events they carry (numbered in the
+//! table's own stream), the rounds the engine derives, and an incident for each irregularity. Only
+//! after the transaction commits does the caller see what was derived, so nothing is ever shown
+//! that is not on record. Replay from the record (see [`crate::replay`]) runs the same codec and
+//! engine over the same bytes and must reach the same results.
+//!
+//! The recorder does no I/O itself: it *plans* the rows an input adds ([`Writes`]), with rows
+//! created in the same group referred to by their place in it, and [`Writes::execute`] writes
+//! them in one batch. A batch that fails (the disk is full, another process holds the lock) is
+//! rolled back whole and the same plan can be executed again later: the recorder's state (the
+//! codec, the engine, the table's next `seq`) already stands after the planned rows, so retrying
+//! a plan never decodes, numbers or judges anything twice. [`TableRecorder::settle`] then tells
+//! the recorder the ids its rows got.
+//!
+//! Two kinds of input are folded so a storm cannot flood the record: consecutive rejected frames
+//! (garbage on the line) become one frame row per group of inputs (at most [`GARBAGE_ROW_MAX`]
+//! bytes), and device errors are grouped into one open incident per table and error code, with a
+//! count (see [`pitwatch_store::groups`]).
+
+use pitwatch_codec::Decoder;
+use pitwatch_games::{GameBook, GameOutput, GameView, TableEngine};
+use pitwatch_model::{EventKind, TableEvent, Timestamp};
+use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
+use pitwatch_rules::{Irregularity, IrregularityCode, TableOutput};
+use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
+use pitwatch_store::{
+    Actor, Batch, ChunkId, DeviceIdentity, FrameId, GroupRule, Grouped, IncidentId, NewIncident,
+    SessionId, Store, StoreError, TableId,
+};
+
+mod writes;
+use writes::{Op, RowRef};
+pub use writes::{PlannedDerived, Writes, Written};
+
+/// The audit action that marks where a recorder resumed a table's stream after Pitwatch was down
+/// (or after bytes were lost because they could not be recorded).
+pub const RESUMED: &str = "monitor.resumed";
+
+/// The code of the incident that records bytes lost because they could not be recorded.
+pub const RECORDING_GAP: &str = "RECORDING_GAP";
+
+/// A rejected run of bytes is written as one frame row of at most this many bytes.
+pub const GARBAGE_ROW_MAX: usize = 64 * 1024;
+
+/// A table may have this many unresolved device-error incidents of different codes; further new
+/// codes are counted on one shared incident.
+pub const DEVICE_ERROR_CODES_OPEN: u64 = 4;
+
+/// The `seq`s before which the table's stream was interrupted because Pitwatch was not listening
+/// (each resumption of the recorder), as recorded in the audit log.
+pub fn resume_points(store: &Store, table: &str) -> Result<Vec<u64>, StoreError> {
+    Ok(store
+        .audit_details(RESUMED, &format!("table {table}"))?
+        .iter()
+        .filter_map(|detail| detail.parse().ok())
+        .collect())
+}
+
+/// What the recorder derived from one chunk or console entry, once committed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Derived {
+    /// A frame the codec accepted or rejected (consecutive rejections are one).
+    Frame {
+        /// Whether it was accepted.
+        accepted: bool,
+        /// Why it was rejected.
+        reason: Option<String>,
+    },
+    /// A table event entered the stream.
+    Event(TableEvent),
+    /// The engine reported something; irregularities carry the incident opened for them.
+    Output {
+        /// What the engine reported.
+        output: GameOutput,
+        /// The incident opened, for an irregularity.
+        incident: Option<IncidentId>,
+    },
+    /// An irregularity like one that already has an unresolved incident (the same device error
+    /// again, or one more of a storm of codes): it was counted on that incident, no new one.
+    Repeated {
+        /// What the engine reported.
+        output: GameOutput,
+        /// The incident it was counted on.
+        incident: IncidentId,
+        /// How many irregularities the incident now stands for.
+        count: u64,
+    },
+    /// A shoe's shuffle was judged (when the next shoe started); a suspect one's
+    /// `SHUFFLE_SUSPECT` follows as an [`Derived::Output`] with its incident.
+    Shuffle(ShoeShuffle),
+    /// Bytes from the device were lost because they could not be recorded (the database could
+    /// not be written and the spool was full); the incident says how many and when.
+    Gap {
+        /// Bytes lost.
+        bytes: u64,
+        /// The incident opened for it.
+        incident: Option<IncidentId>,
+    },
+}
+
+/// Bytes lost for a device because they could not be recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gap {
+    /// How many bytes.
+    pub bytes: u64,
+    /// In how many chunks.
+    pub chunks: u64,
+    /// When the first of them was received.
+    pub first: Timestamp,
+    /// When the last of them was received.
+    pub last: Timestamp,
+}
+
+/// A run of rejected bytes not yet written as a frame row.
+#[derive(Debug)]
+struct Garbage {
+    session: RowRef<SessionId>,
+    chunk: RowRef<ChunkId>,
+    at: Timestamp,
+    bytes: Vec<u8>,
+    first_reason: String,
+    pieces: u64,
+}
+
+/// One device of a table: its codec, its current session and where its bytes went last.
+struct DeviceStream {
+    protocol: Option<ProtocolConfig>,
+    decoder: Option<Box<dyn Decoder>>,
+    session: Option<RowRef<SessionId>>,
+    last_chunk: Option<RowRef<ChunkId>>,
+    port: String,
+    garbage: Option<Garbage>,
+}
+
+impl DeviceStream {
+    fn new(protocol: Option<ProtocolConfig>, port: String) -> DeviceStream {
+        DeviceStream {
+            decoder: protocol.map(|p| p.decoder(1)),
+            protocol,
+            session: None,
+            last_chunk: None,
+            port,
+            garbage: None,
+        }
+    }
+}
+
+/// Records one table: its devices' codecs, its engine, and its place in the store. A table may
+/// have several devices (a shoe and a shuffler); each has sessions of its own in the store, and
+/// the events of all of them make one stream for the engine, numbered in the order the host
+/// received them.
+pub struct TableRecorder {
+    table: TableId,
+    name: String,
+    devices: Vec<DeviceStream>,
+    engine: TableEngine,
+    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`); a Baccarat
+    /// book's `[shuffle]` thresholds judge it, so other games' tables have none.
+    shuffle: Option<ShuffleWatch>,
+    next_seq: u64,
+    scratch: Vec<DecodeOutput>,
+}
+
+impl TableRecorder {
+    /// A recorder for table `name`, created in the store if new. The engine's state is rebuilt by
+    /// replaying the table's recorded events, so a restarted monitor carries on the same shoe:
+    /// from the start of the last shoe, with what the engine carried into it (stored with the
+    /// shoe's start; see [`pitwatch_rules::Carry`]), or, for a record that has no shoe starts
+    /// stored (one from before they were kept), from the first event, storing them on the way.
+    /// `protocol` is the device's codec; `None` for a source that delivers table events directly
+    /// (an imported event file). `book_text` is the rule book's TOML, kept in the record (a
+    /// chained fact) so that replay judges the table by the same rules. The engine is the one
+    /// `book` is for; `game` (the table's game) must be the book's.
+    pub fn resume(
+        store: &mut Store,
+        name: &str,
+        game: &str,
+        book: impl Into<GameBook>,
+        book_text: Option<&str>,
+        protocol: Option<ProtocolConfig>,
+        now: Timestamp,
+    ) -> Result<TableRecorder, StoreError> {
+        let book: GameBook = book.into();
+        if book.game() != game {
+            return Err(StoreError::Invalid(format!(
+                "table {name}: the table's game is {game} but rule book {} is for {}",
+                book.id(),
+                book.game()
+            )));
+        }
+        // The book's reference (with the table's deck count if it has one) and its text, so
+        // replay loads the same rules.
+        let table = store.configure_table(name, game, &book.reference(), book_text, now)?;
+        let resumes = resume_points(store, name)?;
+        let stored = store.last_shoe(table)?;
+        // A shoe start stored without a carry (`null`: a Blackjack, Pontoon or poker shoe recorded
+        // before their tables kept one) is rebuilt from the first event.
+        let last_start = match stored {
+            Some(last) => store.shoe_start(table, last)?.and_then(|start| {
+                TableEngine::resume(&book, &start.carry).map(|engine| (start.first_seq, engine))
+            }),
+            None => None,
+        };
+        let whole = last_start.is_none();
+        // The shuffle watch resumes with the recorded orders of the shoes before the last one.
+        let mut shuffle = match (book.baccarat(), stored, &last_start) {
+            (Some(book), Some(last), Some(_)) => {
+                Some(crate::shuffle::resumed_watch(store, table, book, last)?)
+            }
+            (Some(book), _, _) => Some(ShuffleWatch::new(book)),
+            (None, _, _) => None,
+        };
+        // Only Baccarat's shoe starts are backfilled for a record that has none (a stored start is
+        // never rewritten, so the other games' `null` carries stay as recorded).
+        let carries = book.baccarat().is_some();
+        let (mut engine, rows) = match last_start {
+            Some((first_seq, engine)) => (
+                engine,
+                store.event_rows_between(table, first_seq, u64::MAX)?,
+            ),
+            None => (TableEngine::new(book), store.event_rows(table)?),
+        };
+        let mut last_seq = 0;
+        let mut shoes = Vec::new();
+        for row in rows {
+            if resumes.contains(&row.event.seq) {
+                engine.interrupt();
+            }
+            let shoe = engine.shoe();
+            engine.handle_event(&row.event);
+            if let Some(shuffle) = shuffle.as_mut() {
+                shuffle.observe(&row.event);
+            }
+            if engine.shoe() != shoe {
+                shoes.push((engine.shoe(), row.event.seq, engine.carry_json()));
+                // Judged live when it was recorded (or recorded before shuffles were judged).
+                if let Some(shuffle) = shuffle.as_mut() {
+                    let _ = shuffle.shoe_started(engine.shoe(), row.event.seq);
+                }
+            }
+            last_seq = row.event.seq;
+        }
+        // The outputs of the events already recorded were recorded with them.
+        while engine.poll_output().is_some() {}
+        let next_seq = last_seq + 1;
+        // Where each shoe starts, for replaying one shoe (and resuming here next time): a record
+        // from before these were kept gets them here.
+        let missing: Vec<_> = shoes
+            .iter()
+            .filter(|(shoe, _, _)| {
+                (carries && whole && stored != shoes.last().map(|s| s.0)) || stored < Some(*shoe)
+            })
+            .collect();
+        // Where the device was last connected: bytes recovered from a spool after a restart are
+        // recorded as a session on it.
+        let port = store
+            .sessions(table)?
+            .pop()
+            .map(|s| s.device.port)
+            .unwrap_or_default();
+        let mut recorder = TableRecorder {
+            table,
+            name: name.to_owned(),
+            devices: vec![DeviceStream::new(protocol, port)],
+            engine,
+            shuffle,
+            next_seq,
+            scratch: Vec::new(),
+        };
+        let mut writes = Writes::new();
+        for (shoe, first_seq, carry) in missing {
+            writes.push(Op::Shoe {
+                table,
+                shoe: *shoe,
+                first_seq: *first_seq,
+                carry: carry.clone(),
+            });
+        }
+        if last_seq > 0 {
+            // Nobody was listening while Pitwatch was down: whatever was dealt then is unknown, so
+            // the shoe in play becomes partial (a round cut off is closed unfinished). The point is
+            // recorded in the chained audit log, so replay interrupts the stream at the same place.
+            recorder.plan_interruption(&mut writes, now, &mut Vec::new());
+        }
+        if !writes.is_empty() {
+            let mut batch = store.batch(now)?;
+            writes.execute(&mut batch)?;
+            batch.commit()?;
+        }
+        Ok(recorder)
+    }
+
+    /// Adds another device of the table (a shuffler beside the shoe) and returns its index, by
+    /// which the `plan_*` methods address it (the device given to [`TableRecorder::resume`] is
+    /// 0). Bytes recovered from a spool for it start a session on the port its protocol and
+    /// settings were last connected on.
+    pub fn add_device(
+        &mut self,
+        store: &Store,
+        protocol: ProtocolConfig,
+    ) -> Result<usize, StoreError> {
+        let settings = serde_json::to_string(&protocol).unwrap_or_default();
+        let port = store
+            .sessions(self.table)?
+            .into_iter()
+            .rev()
+            .find(|s| s.device.settings == settings)
+            .map(|s| s.device.port)
+            .unwrap_or_default();
+        self.devices.push(DeviceStream::new(Some(protocol), port));
+        Ok(self.devices.len() - 1)
+    }
+
+    /// How many devices this recorder follows.
+    pub fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    /// The table's id in the store.
+    pub fn table(&self) -> TableId {
+        self.table
+    }
+
+    /// The table's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the engine knows about the table now, after everything recorded so far (the shoe,
+    /// the round in progress, the burn, the cutting card and the last round).
+    pub fn view(&self) -> GameView {
+        self.engine.view()
+    }
+
+    /// The shuffle statistics of the shoe being dealt, as far as it has gone (provisional: a
+    /// shoe is judged, and may raise `SHUFFLE_SUSPECT`, when the next one starts).
+    pub fn shuffle_so_far(&self) -> Option<ShoeShuffle> {
+        self.shuffle.as_ref().and_then(ShuffleWatch::provisional)
+    }
+
+    /// The main device's current session, if connected and on record.
+    pub fn session(&self) -> Option<SessionId> {
+        match self.devices.first().and_then(|d| d.session) {
+            Some(RowRef::Known(session)) => Some(session),
+            _ => None,
+        }
+    }
+
+    /// The `seq` the table's next event will get.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    // ----- planning (no I/O) -----
+
+    /// Plans the start of a device session: the device connected on `port`, with its identity
+    /// when known (make, model and serial; the protocol and codec settings are filled in here).
+    /// A session still open is ended first.
+    pub fn plan_connect(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        port: &str,
+        identity: DeviceIdentity,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let Some(stream) = self.devices.get(device) else {
+            return;
+        };
+        if stream.session.is_some() {
+            self.plan_disconnect(device, writes, now, "a new connection replaced it", derived);
+        }
+        let stream = &mut self.devices[device];
+        let settings = match &stream.protocol {
+            Some(protocol) => serde_json::to_string(protocol).unwrap_or_else(|_| "{}".into()),
+            None => "{}".to_owned(),
+        };
+        let device = writes.push(Op::Device {
+            identity: DeviceIdentity {
+                protocol: stream
+                    .protocol
+                    .as_ref()
+                    .map_or("events", |p| p.name())
+                    .to_owned(),
+                settings,
+                port: port.to_owned(),
+                ..identity
+            },
+            now,
+        });
+        let session = writes.push(Op::Session {
+            table: self.table,
+            device,
+            now,
+        });
+        // Each session decodes with a fresh codec, so replaying a session's bytes on their own
+        // reproduces exactly what was decoded live.
+        stream.decoder = stream.protocol.map(|p| p.decoder(1));
+        stream.session = Some(RowRef::New(session));
+        stream.last_chunk = None;
+        stream.port = port.to_owned();
+    }
+
+    /// Plans one chunk of bytes as received at `received_at`: journaled, decoded, judged. Bytes
+    /// that arrive with no session open (recovered from a spool after a restart, or after bytes
+    /// were lost) start a session on the port last connected to.
+    pub fn plan_chunk(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        received_at: Timestamp,
+        bytes: &[u8],
+        derived: &mut Vec<PlannedDerived>,
+    ) -> Result<(), StoreError> {
+        let Some(stream) = self.devices.get(device) else {
+            return Err(StoreError::Invalid(format!(
+                "table {}: bytes arrived for device {} of {}",
+                self.name,
+                device + 1,
+                self.devices.len()
+            )));
+        };
+        if stream.decoder.is_none() {
+            return Err(StoreError::Invalid(format!(
+                "table {}: bytes arrived for a source without a codec",
+                self.name
+            )));
+        }
+        let session = match stream.session {
+            Some(session) => session,
+            None => {
+                let port = if stream.port.is_empty() {
+                    "unknown port".to_owned()
+                } else {
+                    stream.port.clone()
+                };
+                self.plan_connect(
+                    device,
+                    writes,
+                    &port,
+                    DeviceIdentity::default(),
+                    received_at,
+                    derived,
+                );
+                self.devices[device]
+                    .session
+                    .unwrap_or(RowRef::New(usize::MAX))
+            }
+        };
+        let chunk = RowRef::New(writes.push(Op::Chunk {
+            session,
+            at: received_at,
+            bytes: bytes.to_vec(),
+        }));
+        let stream = &mut self.devices[device];
+        stream.last_chunk = Some(chunk);
+        self.scratch.clear();
+        if let Some(decoder) = stream.decoder.as_mut() {
+            decoder.push(bytes, received_at, &mut self.scratch);
+        }
+        self.plan_outputs(device, writes, session, chunk, derived);
+        Ok(())
+    }
+
+    /// Plans the end of the device session: whatever the codec still held is recorded as
+    /// rejected, and the session row gets its end and `reason`.
+    pub fn plan_disconnect(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        now: Timestamp,
+        reason: &str,
+        derived: &mut Vec<PlannedDerived>,
+    ) -> Option<()> {
+        let session = self.devices.get(device)?.session?;
+        self.plan_session_end(device, writes, session, now, derived);
+        writes.push(Op::EndSession {
+            session,
+            at: now,
+            reason: reason.to_owned(),
+        });
+        Some(())
+    }
+
+    fn plan_session_end(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        session: RowRef<SessionId>,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let Some(stream) = self.devices.get_mut(device) else {
+            return;
+        };
+        self.scratch.clear();
+        if let Some(decoder) = stream.decoder.as_mut() {
+            decoder.finish(now, &mut self.scratch);
+        }
+        // Leftover bytes were journaled with the chunks they came in; their frame rows point at
+        // the session's last chunk. With no chunk there can be no leftovers.
+        if let Some(chunk) = stream.last_chunk {
+            self.plan_outputs(device, writes, session, chunk, derived);
+        }
+        self.flush_device_garbage(device, writes, derived);
+        let stream = &mut self.devices[device];
+        stream.session = None;
+        stream.last_chunk = None;
+    }
+
+    /// Plans an event entered at the console by `by` (a card exposed, the cut position, the
+    /// table left vacant): recorded with an audit entry, judged like any other event; the event
+    /// names who entered it and at which workstation (`entered_by`, `workstation`), and the audit
+    /// entry's detail is the event. Returns the `seq` it gets.
+    pub fn plan_console(
+        &mut self,
+        writes: &mut Writes,
+        kind: EventKind,
+        by: &Actor,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) -> u64 {
+        let mut event = TableEvent::new(self.next_seq, kind).at(now);
+        event.extra.insert(
+            "entered_by".into(),
+            serde_json::Value::String(by.user.clone()),
+        );
+        if let Some(workstation) = &by.workstation {
+            event.extra.insert(
+                "workstation".into(),
+                serde_json::Value::String(workstation.clone()),
+            );
+        }
+        self.next_seq += 1;
+        let line = event.to_json_line();
+        writes.push(Op::Event {
+            table: self.table,
+            session: None,
+            frame: None,
+            event: event.clone(),
+        });
+        writes.push(Op::Audit {
+            user: by.user.clone(),
+            action: "console.event".into(),
+            subject: format!("table {}", self.name),
+            detail: line,
+            now,
+        });
+        let seq = event.seq;
+        self.plan_apply(writes, event, now, derived);
+        seq
+    }
+
+    /// Plans what a loss of bytes means for the table: the device session ends (the bytes
+    /// around the gap must not be framed together), the engine's stream is interrupted as at a
+    /// restart (marked in the audit log so replay does the same), and an incident says exactly
+    /// how many bytes were lost and when.
+    pub fn plan_gap(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        gap: &Gap,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let reason = format!(
+            "{} bytes could not be recorded (the database could not be written and the spool was full)",
+            gap.bytes
+        );
+        self.plan_disconnect(device, writes, gap.first, &reason, derived);
+        self.plan_interruption(writes, now, derived);
+        let message = format!(
+            "{} bytes ({} reads) from this table's device were not recorded: they arrived from {} \
+             to {} while the database could not be written, and the monitor's spool was full. \
+             Whatever the device reported then is unknown; the shoe in play is treated as joined \
+             part-way. Check the record and the cameras for that time.",
+            gap.bytes, gap.chunks, gap.first, gap.last
+        );
+        let slot = writes.push(Op::Incident {
+            incident: NewIncident {
+                table: self.table,
+                code: RECORDING_GAP.into(),
+                severity: "critical".into(),
+                rule: "recording (no Gazette rule)".into(),
+                shoe: Some(self.engine.shoe()),
+                round: None,
+                seq: self.next_seq,
+                evidence: Vec::new(),
+                message,
+            },
+            group: None,
+            now,
+        });
+        derived.push(PlannedDerived {
+            derived: Derived::Gap {
+                bytes: gap.bytes,
+                incident: None,
+            },
+            incident: Some(slot),
+        });
+    }
+
+    /// The stream is interrupted before the next event (Pitwatch was not listening).
+    fn plan_interruption(
+        &mut self,
+        writes: &mut Writes,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        self.engine.interrupt();
+        writes.push(Op::Audit {
+            user: "pitwatch".into(),
+            action: RESUMED.into(),
+            subject: format!("table {}", self.name),
+            detail: self.next_seq.to_string(),
+            now,
+        });
+        while let Some(output) = self.engine.poll_output() {
+            if let TableOutput::Round(round) = &output {
+                writes.push(Op::Round {
+                    table: self.table,
+                    shoe: round.shoe(),
+                    round: round.round(),
+                    first_seq: round.first_seq(),
+                    last_seq: round.last_seq(),
+                    body: serde_json::to_string(round).unwrap_or_default(),
+                });
+                derived.push(PlannedDerived::now(Derived::Output {
+                    output,
+                    incident: None,
+                }));
+            }
+        }
+    }
+
+    /// Writes the run of rejected bytes held back so far as one frame row. Called at the end of
+    /// each group of inputs, so a row never waits longer than its group.
+    pub fn flush_garbage(&mut self, writes: &mut Writes, derived: &mut Vec<PlannedDerived>) {
+        for device in 0..self.devices.len() {
+            self.flush_device_garbage(device, writes, derived);
+        }
+    }
+
+    /// Writes the run of rejected bytes one device held back so far as one frame row.
+    fn flush_device_garbage(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let Some(garbage) = self.devices.get_mut(device).and_then(|d| d.garbage.take()) else {
+            return;
+        };
+        let reason = if garbage.pieces > 1 {
+            format!(
+                "{} (and {} more rejected pieces right after it; {} bytes in all)",
+                garbage.first_reason,
+                garbage.pieces - 1,
+                garbage.bytes.len()
+            )
+        } else {
+            garbage.first_reason
+        };
+        writes.push(Op::Frame {
+            session: garbage.session,
+            chunk: garbage.chunk,
+            at: garbage.at,
+            bytes: garbage.bytes,
+            rejection: Some(reason.clone()),
+        });
+        derived.push(PlannedDerived::now(Derived::Frame {
+            accepted: false,
+            reason: Some(reason),
+        }));
+    }
+
+    /// Called once the writes planned so far have committed: rows this recorder refers to by
+    /// their place in the writes get their ids.
+    pub fn settle(&mut self, written: &Written) {
+        for stream in &mut self.devices {
+            if let Some(RowRef::New(slot)) = stream.session {
+                stream.session = written.id(slot).map(|id| RowRef::Known(SessionId(id)));
+            }
+            if let Some(RowRef::New(slot)) = stream.last_chunk {
+                stream.last_chunk = written.id(slot).map(|id| RowRef::Known(ChunkId(id)));
+            }
+        }
+    }
+
+    fn plan_outputs(
+        &mut self,
+        device: usize,
+        writes: &mut Writes,
+        session: RowRef<SessionId>,
+        chunk: RowRef<ChunkId>,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let mut outputs = std::mem::take(&mut self.scratch);
+        for output in outputs.drain(..) {
+            match output {
+                DecodeOutput::Rejected(r) => {
+                    let reason = format!("{}: {}", r.kind.as_str(), r.reason);
+                    match &mut self.devices[device].garbage {
+                        Some(g)
+                            if g.session == session
+                                && g.bytes.len() + r.bytes.len() <= GARBAGE_ROW_MAX =>
+                        {
+                            g.bytes.extend_from_slice(&r.bytes);
+                            g.pieces += 1;
+                        }
+                        _ => {
+                            self.flush_device_garbage(device, writes, derived);
+                            self.devices[device].garbage = Some(Garbage {
+                                session,
+                                chunk,
+                                at: r.at,
+                                bytes: r.bytes,
+                                first_reason: reason,
+                                pieces: 1,
+                            });
+                        }
+                    }
+                }
+                DecodeOutput::Accepted(a) => {
+                    // Rejected bytes before this frame come first in the record too.
+                    self.flush_device_garbage(device, writes, derived);
+                    let frame = writes.push(Op::Frame {
+                        session,
+                        chunk,
+                        at: a.at,
+                        bytes: a.frame.to_vec(),
+                        rejection: None,
+                    });
+                    derived.push(PlannedDerived::now(Derived::Frame {
+                        accepted: true,
+                        reason: None,
+                    }));
+                    for mut event in a.events {
+                        event.seq = self.next_seq;
+                        self.next_seq += 1;
+                        writes.push(Op::Event {
+                            table: self.table,
+                            session: Some(session),
+                            frame: Some(frame),
+                            event: event.clone(),
+                        });
+                        self.plan_apply(writes, event, a.at, derived);
+                    }
+                }
+            }
+        }
+        self.scratch = outputs;
+    }
+
+    fn plan_apply(
+        &mut self,
+        writes: &mut Writes,
+        event: TableEvent,
+        now: Timestamp,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        let shoe = self.engine.shoe();
+        self.engine.handle_event(&event);
+        if let Some(shuffle) = self.shuffle.as_mut() {
+            shuffle.observe(&event);
+        }
+        // The shoe that ended is judged once the engine's outputs for this event are planned.
+        let mut judged = None;
+        if self.engine.shoe() != shoe {
+            writes.push(Op::Shoe {
+                table: self.table,
+                shoe: self.engine.shoe(),
+                first_seq: event.seq,
+                carry: self.engine.carry_json(),
+            });
+            judged = self
+                .shuffle
+                .as_mut()
+                .and_then(|shuffle| shuffle.shoe_started(self.engine.shoe(), event.seq));
+        }
+        let device_error = match &event.kind {
+            EventKind::DeviceError { code, .. } => Some(code.clone()),
+            _ => None,
+        };
+        derived.push(PlannedDerived::now(Derived::Event(event)));
+        while let Some(output) = self.engine.poll_output() {
+            let slot = match &output {
+                TableOutput::Round(round) => {
+                    writes.push(Op::Round {
+                        table: self.table,
+                        shoe: round.shoe(),
+                        round: round.round(),
+                        first_seq: round.first_seq(),
+                        last_seq: round.last_seq(),
+                        body: serde_json::to_string(round).unwrap_or_default(),
+                    });
+                    None
+                }
+                TableOutput::Irregularity(irregularity) => {
+                    let group = match (&device_error, irregularity.code) {
+                        (Some(code), IrregularityCode::DeviceError) => Some(GroupRule {
+                            key: format!("DEVICE_ERROR:{code}"),
+                            family: "DEVICE_ERROR:".into(),
+                            limit: DEVICE_ERROR_CODES_OPEN,
+                            overflow: "DEVICE_ERROR:*".into(),
+                        }),
+                        _ => None,
+                    };
+                    Some(writes.push(Op::Incident {
+                        incident: self.new_incident(irregularity),
+                        group,
+                        now,
+                    }))
+                }
+                TableOutput::Shoe(_) | TableOutput::DeviceErrorCleared(_) => None,
+            };
+            derived.push(PlannedDerived {
+                derived: Derived::Output {
+                    output,
+                    incident: None,
+                },
+                incident: slot,
+            });
+        }
+        let judged = judged.map(|mut j| {
+            let irregularity = j.irregularity.take();
+            derived.push(PlannedDerived::now(Derived::Shuffle(j)));
+            irregularity
+        });
+        if let Some(irregularity) = judged.flatten() {
+            let slot = writes.push(Op::Incident {
+                incident: self.new_incident(&irregularity),
+                group: None,
+                now,
+            });
+            derived.push(PlannedDerived {
+                derived: Derived::Output {
+                    output: TableOutput::Irregularity(irregularity),
+                    incident: None,
+                },
+                incident: Some(slot),
+            });
+        }
+    }
+
+    fn new_incident(&self, irregularity: &Irregularity) -> NewIncident {
+        NewIncident {
+            table: self.table,
+            code: irregularity.code.to_string(),
+            severity: irregularity.severity.to_string(),
+            rule: irregularity.rule.clone(),
+            shoe: Some(irregularity.shoe),
+            round: irregularity.round,
+            seq: irregularity.seq,
+            evidence: irregularity.evidence.clone(),
+            message: irregularity.message.clone(),
+        }
+    }
+
+    // ----- one-shot forms, for callers that write as they go (import, tests, benches) -----
+
+    fn run(
+        &mut self,
+        batch: &mut Batch<'_>,
+        writes: Writes,
+        planned: Vec<PlannedDerived>,
+        derived: &mut Vec<Derived>,
+    ) -> Result<(), StoreError> {
+        let written = writes.execute(batch)?;
+        self.settle(&written);
+        derived.extend(planned.into_iter().map(|p| written.resolve(p)));
+        Ok(())
+    }
+
+    /// Starts a device session and records it at once (see [`TableRecorder::plan_connect`]).
+    pub fn connect(
+        &mut self,
+        store: &mut Store,
+        port: &str,
+        identity: DeviceIdentity,
+        now: Timestamp,
+    ) -> Result<SessionId, StoreError> {
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        self.plan_connect(0, &mut writes, port, identity, now, &mut planned);
+        let mut batch = store.batch(now)?;
+        self.run(&mut batch, writes, planned, &mut Vec::new())?;
+        batch.commit()?;
+        self.session().ok_or_else(|| {
+            StoreError::Invalid(format!("table {}: the session was not recorded", self.name))
+        })
+    }
+
+    /// Journals and processes one chunk of bytes as received at `received_at`, into `batch`.
+    pub fn ingest(
+        &mut self,
+        batch: &mut Batch<'_>,
+        received_at: Timestamp,
+        bytes: &[u8],
+        derived: &mut Vec<Derived>,
+    ) -> Result<(), StoreError> {
+        if self.devices.first().and_then(|d| d.session).is_none() {
+            return Err(StoreError::Invalid(format!(
+                "table {}: bytes arrived with no device session",
+                self.name
+            )));
+        }
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        self.plan_chunk(0, &mut writes, received_at, bytes, &mut planned)?;
+        self.flush_garbage(&mut writes, &mut planned);
+        self.run(batch, writes, planned, derived)
+    }
+
+    /// Records events that arrived already decoded (an event file imported as a device stream).
+    pub fn ingest_event(
+        &mut self,
+        batch: &mut Batch<'_>,
+        mut event: TableEvent,
+        received_at: Timestamp,
+        derived: &mut Vec<Derived>,
+    ) -> Result<(), StoreError> {
+        let Some(session) = self.devices.first().and_then(|d| d.session) else {
+            return Err(StoreError::Invalid(format!(
+                "table {}: an event arrived with no device session",
+                self.name
+            )));
+        };
+        event.seq = self.next_seq;
+        self.next_seq += 1;
+        // An event without its own time happened when it was received.
+        event.at = event.at.or(Some(received_at));
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        writes.push(Op::Event {
+            table: self.table,
+            session: Some(session),
+            frame: None,
+            event: event.clone(),
+        });
+        self.plan_apply(&mut writes, event, received_at, &mut planned);
+        self.run(batch, writes, planned, derived)
+    }
+
+    /// The device session ended: whatever the codec still held is recorded as rejected. The
+    /// session's end itself is left to the caller (`Store::end_session`, with its reason).
+    pub fn disconnect(
+        &mut self,
+        batch: &mut Batch<'_>,
+        now: Timestamp,
+        derived: &mut Vec<Derived>,
+    ) -> Result<Option<SessionId>, StoreError> {
+        let Some(session) = self.devices.first().and_then(|d| d.session) else {
+            return Ok(None);
+        };
+        let ended = self.session();
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        self.plan_session_end(0, &mut writes, session, now, &mut planned);
+        self.run(batch, writes, planned, derived)?;
+        Ok(ended)
+    }
+
+    /// Enters an event that no device can see, recorded by `by` at the console (see
+    /// [`TableRecorder::plan_console`]).
+    pub fn console(
+        &mut self,
+        batch: &mut Batch<'_>,
+        kind: EventKind,
+        by: impl Into<Actor>,
+        now: Timestamp,
+        derived: &mut Vec<Derived>,
+    ) -> Result<u64, StoreError> {
+        let mut writes = Writes::new();
+        let mut planned = Vec::new();
+        let seq = self.plan_console(&mut writes, kind, &by.into(), now, &mut planned);
+        self.run(batch, writes, planned, derived)?;
+        Ok(seq)
+    }
+}

@@ -1,0 +1,624 @@
+//! The shift handover report (the shift, its tables, the incidents opened, acknowledged and
+//! resolved and still open, device errors, device links and gaps in the recording, the hand-over
+//! sign-offs) and a supervisor's sign-off of it, recorded as an audited act.
+
+use super::*;
+
+/// The audit action of a supervisor's hand-over sign-off; its detail is a [`SignOff`] as JSON.
+pub const SHIFT_SIGN_OFF: &str = "shift.sign_off";
+
+/// How a session ends when Pitwatch itself stopped reading (the transport's reader says so when
+/// stopped): the time after it is a gap in the recording, not a link outage.
+const STOPPED_BY_HOST: &str = "stopped by the host";
+
+/// A shift: the period a handover report covers, and which tables (all when `None`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shift {
+    /// Its start (inclusive).
+    pub from: Timestamp,
+    /// Its end (exclusive).
+    pub to: Timestamp,
+    /// Only this table.
+    pub table: Option<String>,
+}
+
+impl Shift {
+    /// A shift from `from` to `to`, refused when it does not end after it starts.
+    pub fn new(from: Timestamp, to: Timestamp, table: Option<String>) -> Result<Shift, StoreError> {
+        if to <= from {
+            return Err(StoreError::Invalid(format!(
+                "a shift must end after it starts ({from} to {to})"
+            )));
+        }
+        Ok(Shift { from, to, table })
+    }
+
+    fn covers(&self, table: &str) -> bool {
+        self.table.as_deref().is_none_or(|t| t == table)
+    }
+}
+
+/// A hand-over sign-off as recorded in the audit log.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SignOff {
+    /// The shift's start.
+    pub from: Timestamp,
+    /// The shift's end.
+    pub to: Timestamp,
+    /// The table signed off, or every table.
+    pub table: Option<String>,
+    /// What the supervisor handing over wants the next shift to know.
+    pub note: String,
+    /// Where it was signed off (absent in sign-offs recorded before workstations were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workstation: Option<String>,
+}
+
+/// `user` signs off the hand-over of `shift`, with `note`: a chained audit entry
+/// ([`SHIFT_SIGN_OFF`]) that later shift reports of that period show.
+pub fn record_sign_off(
+    store: &mut Store,
+    by: impl Into<pitwatch_store::Actor>,
+    shift: &Shift,
+    note: &str,
+    now: Timestamp,
+) -> Result<(), StoreError> {
+    let by = by.into();
+    let user = by.user.as_str();
+    if !store.user_exists(user)? {
+        return Err(StoreError::Denied(format!("no user named {user:?}")));
+    }
+    let sign_off = SignOff {
+        from: shift.from,
+        to: shift.to,
+        table: shift.table.clone(),
+        note: note.trim().to_owned(),
+        workstation: by.workstation.clone(),
+    };
+    let detail = serde_json::to_string(&sign_off)
+        .map_err(|e| StoreError::Invalid(format!("cannot record the sign-off: {e}")))?;
+    let mut batch = store.batch(now)?;
+    batch.append_audit(
+        user,
+        SHIFT_SIGN_OFF,
+        &format!("shift {} to {}", shift.from, shift.to),
+        &detail,
+        now,
+    )?;
+    batch.commit()
+}
+
+/// A time as a report shows it: to the second, in UTC (the column heads say so).
+fn clock(at: Timestamp) -> String {
+    at.as_datetime().format("%Y-%m-%d %H:%M:%S").to_string()
+}
+
+/// A recorded time (RFC 3339 text) as a report shows it.
+fn clock_text(text: &str) -> String {
+    text.parse::<Timestamp>()
+        .map_or_else(|_| text.to_owned(), clock)
+}
+
+fn clock_ms(ms: i64) -> String {
+    Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), clock)
+}
+
+/// A duration in words a supervisor reads at a glance: `2 h 05 min`, `4 min 12 s`, `0.8 s`.
+fn duration(ms: i64) -> String {
+    let ms = ms.max(0);
+    let s = ms / 1000;
+    match s {
+        0..=9 => format!("{:.1} s", ms as f64 / 1000.0),
+        10..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// `n` things, in words: `1 link outage`, `2 link outages`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// A time the device link was down, or Pitwatch was not recording, at one table.
+struct Gap {
+    table: String,
+    from_ms: i64,
+    to_ms: Option<i64>,
+    /// Pitwatch was not running (not a link outage).
+    recording: bool,
+    what: String,
+}
+
+impl Gap {
+    /// The part of the gap inside the shift, in ms.
+    fn within(&self, shift: &Shift) -> i64 {
+        let start = self.from_ms.max(shift.from.unix_millis());
+        let end = self.to_ms.unwrap_or(i64::MAX).min(shift.to.unix_millis());
+        (end - start).max(0)
+    }
+}
+
+/// The gaps between a table's device sessions that overlap the shift.
+fn gaps(
+    store: &Store,
+    table: &pitwatch_store::TableRow,
+    shift: &Shift,
+) -> Result<Vec<Gap>, StoreError> {
+    let parse = |text: &str| text.parse::<Timestamp>().ok().map(Timestamp::unix_millis);
+    let sessions = store.sessions(table.id)?;
+    let mut gaps = Vec::new();
+    for (i, session) in sessions.iter().enumerate() {
+        let next = sessions.get(i + 1);
+        let back = next.and_then(|n| parse(&n.started_at));
+        let (from_ms, recording, what) = match (&session.ended_at, next) {
+            (Some(ended), _) => {
+                let reason = session.end_reason.clone().unwrap_or_default();
+                let recording = reason == STOPPED_BY_HOST;
+                let what = if recording {
+                    "Pitwatch stopped: not recording".to_owned()
+                } else {
+                    format!("link lost: {reason}")
+                };
+                (parse(ended), recording, what)
+            }
+            // A session with no recorded end, followed by another: Pitwatch stopped without
+            // recording the end (a crash or power cut); the gap starts at its last bytes.
+            (None, Some(_)) => (
+                store
+                    .last_chunk_at(session.id)?
+                    .or_else(|| parse(&session.started_at)),
+                true,
+                "Pitwatch stopped without closing the session: not recording".to_owned(),
+            ),
+            // Still connected.
+            (None, None) => continue,
+        };
+        let Some(from_ms) = from_ms else { continue };
+        let gap = Gap {
+            table: table.name.clone(),
+            from_ms,
+            to_ms: back,
+            recording,
+            what,
+        };
+        if gap.within(shift) > 0 {
+            gaps.push(gap);
+        }
+    }
+    Ok(gaps)
+}
+
+/// The record section of a shift report: the head of every hash chain (its row count and the
+/// last row's hash) as the record holds it at export, and how to check it.
+fn or_none(rows: Vec<Vec<String>>, none: &str, columns: &[&str], widths: Vec<u32>) -> Block {
+    if rows.is_empty() {
+        Block::Paragraph { text: none.into() }
+    } else {
+        Block::Table {
+            columns: columns.iter().map(|c| (*c).to_owned()).collect(),
+            widths,
+            rows,
+        }
+    }
+}
+
+/// The shift handover report: every table's shoes and rounds, the incidents opened,
+/// acknowledged, resolved and still open at the end (who and when), device errors and link
+/// outages with their durations, the hand-over sign-offs of the period, and the chain heads the
+/// next shift checks the record against. `db_name` names the record in the checking instructions.
+pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Document, StoreError> {
+    let site = store
+        .meta("site")?
+        .unwrap_or_else(|| "(site not recorded)".into());
+    let tables: Vec<_> = store
+        .tables()?
+        .into_iter()
+        .filter(|t| shift.covers(&t.name))
+        .collect();
+    if let Some(name) = &shift.table {
+        if tables.is_empty() {
+            return Err(StoreError::NotFound(format!("no table named {name:?}")));
+        }
+    }
+    let play = store.play_between(shift.from, shift.to)?;
+    let opened = store.incidents(&pitwatch_store::IncidentFilter {
+        table: shift.table.clone(),
+        since: Some(shift.from),
+        until: Some(shift.to),
+        ..Default::default()
+    })?;
+    let changes: Vec<_> = store
+        .incident_changes_between(shift.from, shift.to)?
+        .into_iter()
+        .filter(|c| shift.covers(&c.table))
+        .collect();
+    let unresolved: Vec<_> = store
+        .unresolved_at(shift.to)?
+        .into_iter()
+        .filter(|u| shift.covers(&u.table))
+        .collect();
+    let errors: Vec<_> = store
+        .device_errors_between(shift.from, shift.to)?
+        .into_iter()
+        .filter(|e| shift.covers(&e.table))
+        .collect();
+    let mut all_gaps = Vec::new();
+    for table in &tables {
+        all_gaps.extend(gaps(store, table, shift)?);
+    }
+    let sign_offs: Vec<(pitwatch_store::AuditEntry, SignOff)> = store
+        .audit_entries(SHIFT_SIGN_OFF)?
+        .into_iter()
+        .filter_map(|entry| {
+            let sign_off: SignOff = serde_json::from_str(&entry.detail).ok()?;
+            let overlaps = sign_off.from < shift.to && sign_off.to > shift.from;
+            let same_tables = match (&shift.table, &sign_off.table) {
+                (_, None) => true,
+                (Some(a), Some(b)) => a == b,
+                (None, Some(_)) => true,
+            };
+            (overlaps && same_tables).then_some((entry, sign_off))
+        })
+        .collect();
+
+    let acknowledged = changes
+        .iter()
+        .filter(|c| c.status == "acknowledged")
+        .count();
+    let resolved = changes.iter().filter(|c| c.status == "resolved").count();
+    let rounds: u64 = play
+        .iter()
+        .filter(|p| tables.iter().any(|t| t.id == p.table))
+        .map(|p| p.rounds)
+        .sum();
+    let hours = (shift.to.unix_millis() - shift.from.unix_millis()) as f64 / 3_600_000.0;
+    let scope = shift.table.as_ref().map_or_else(
+        || format!("all {} tables", tables.len()),
+        |t| format!("table {t}"),
+    );
+
+    let mut blocks = vec![
+        Block::Heading {
+            text: "Shift".into(),
+        },
+        Block::Fields {
+            fields: vec![
+                ("Site".into(), site.clone()),
+                (
+                    "Period (UTC)".into(),
+                    format!(
+                        "{} to {} ({hours:.1} h)",
+                        clock(shift.from),
+                        clock(shift.to)
+                    ),
+                ),
+                ("Tables".into(), scope.clone()),
+                ("Rounds played".into(), rounds.to_string()),
+                (
+                    "Incidents".into(),
+                    format!(
+                        "{} opened, {acknowledged} acknowledged, {resolved} resolved, {} still \
+                         open at the end",
+                        opened.len(),
+                        unresolved.len()
+                    ),
+                ),
+                (
+                    "Device errors".into(),
+                    format!(
+                        "{} open during the shift",
+                        plural(errors.len(), "device error", "device errors")
+                    ),
+                ),
+                (
+                    "Link outages".into(),
+                    format!(
+                        "{}; {}",
+                        plural(
+                            all_gaps.iter().filter(|g| !g.recording).count(),
+                            "link outage",
+                            "link outages"
+                        ),
+                        plural(
+                            all_gaps.iter().filter(|g| g.recording).count(),
+                            "gap in recording",
+                            "gaps in recording"
+                        ),
+                    ),
+                ),
+                (
+                    "Signed off".into(),
+                    if sign_offs.is_empty() {
+                        "not yet".into()
+                    } else {
+                        sign_offs
+                            .iter()
+                            .map(|(e, _)| format!("{} at {}", e.user, clock_text(&e.at)))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    },
+                ),
+            ],
+        },
+    ];
+
+    blocks.push(Block::Heading {
+        text: "Tables".into(),
+    });
+    blocks.push(Block::Table {
+        columns: [
+            "Table",
+            "Rule book",
+            "Shoes",
+            "Shoes started",
+            "Rounds",
+            "Incidents opened",
+            "Device errors",
+            "Link down",
+            "Not recording",
+        ]
+        .map(String::from)
+        .to_vec(),
+        widths: vec![10, 16, 7, 8, 8, 9, 8, 10, 10],
+        rows: tables
+            .iter()
+            .map(|t| {
+                let tally = play.iter().find(|p| p.table == t.id);
+                let gap_total = |recording: bool| {
+                    let ms: i64 = all_gaps
+                        .iter()
+                        .filter(|g| g.table == t.name && g.recording == recording)
+                        .map(|g| g.within(shift))
+                        .sum();
+                    if ms == 0 {
+                        "-".to_owned()
+                    } else {
+                        duration(ms)
+                    }
+                };
+                vec![
+                    t.name.clone(),
+                    t.rule_book.clone(),
+                    tally.map_or(0, |p| p.shoes).to_string(),
+                    tally.map_or(0, |p| p.shoes_started).to_string(),
+                    tally.map_or(0, |p| p.rounds).to_string(),
+                    opened
+                        .iter()
+                        .filter(|i| i.table == t.name)
+                        .count()
+                        .to_string(),
+                    errors
+                        .iter()
+                        .filter(|e| e.table == t.name)
+                        .count()
+                        .to_string(),
+                    gap_total(false),
+                    gap_total(true),
+                ]
+            })
+            .collect(),
+    });
+
+    blocks.push(Block::Heading {
+        text: "Incidents opened".into(),
+    });
+    blocks.push(or_none(
+        opened
+            .iter()
+            .map(|i| {
+                vec![
+                    i.id.0.to_string(),
+                    i.table.clone(),
+                    clock_text(&i.opened_at),
+                    i.code.clone(),
+                    i.severity.clone(),
+                    format!(
+                        "{} / {}",
+                        i.shoe.map_or_else(|| "-".into(), |s| s.to_string()),
+                        i.round.map_or_else(|| "-".into(), |r| r.to_string())
+                    ),
+                    i.status.as_str().to_owned(),
+                ]
+            })
+            .collect(),
+        "No incident was opened in this shift.",
+        &[
+            "#",
+            "Table",
+            "Opened (UTC)",
+            "Code",
+            "Severity",
+            "Shoe / round",
+            "Status now",
+        ],
+        vec![6, 9, 18, 26, 8, 10, 12],
+    ));
+
+    blocks.push(Block::Heading {
+        text: "Acknowledged and resolved".into(),
+    });
+    blocks.push(or_none(
+        changes
+            .iter()
+            .map(|c| {
+                vec![
+                    c.incident.0.to_string(),
+                    c.table.clone(),
+                    c.code.clone(),
+                    c.status.clone(),
+                    clock_text(&c.at),
+                    c.user.clone().unwrap_or_default(),
+                    c.resolution.clone().unwrap_or_default(),
+                ]
+            })
+            .collect(),
+        "No incident was acknowledged or resolved in this shift.",
+        &[
+            "#",
+            "Table",
+            "Code",
+            "Step",
+            "When (UTC)",
+            "By",
+            "Resolution",
+        ],
+        vec![5, 8, 25, 14, 18, 13, 20],
+    ));
+
+    blocks.push(Block::Heading {
+        text: "Still open at the end of the shift".into(),
+    });
+    blocks.push(or_none(
+        unresolved
+            .iter()
+            .map(|u| {
+                vec![
+                    u.incident.0.to_string(),
+                    u.table.clone(),
+                    clock_text(&u.opened_at),
+                    u.code.clone(),
+                    u.severity.clone(),
+                    match &u.by {
+                        Some(by) => format!("acknowledged by {by} at {}", clock_text(&u.since)),
+                        None => u.status.clone(),
+                    },
+                ]
+            })
+            .collect(),
+        "Every incident was resolved by the end of the shift.",
+        &[
+            "#",
+            "Table",
+            "Opened (UTC)",
+            "Code",
+            "Severity",
+            "Status at the end",
+        ],
+        vec![6, 9, 18, 24, 8, 30],
+    ));
+
+    blocks.push(Block::Heading {
+        text: "Device errors".into(),
+    });
+    blocks.push(or_none(
+        errors
+            .iter()
+            .map(|e| {
+                let end = e.cleared_ms.unwrap_or(shift.to.unix_millis());
+                vec![
+                    e.table.clone(),
+                    e.code.clone(),
+                    e.text.clone(),
+                    clock_ms(e.raised_ms),
+                    e.cleared_ms
+                        .map_or_else(|| "not cleared".to_owned(), clock_ms),
+                    if e.cleared_ms.is_some() {
+                        duration(end - e.raised_ms)
+                    } else {
+                        format!("over {}", duration(end - e.raised_ms))
+                    },
+                    e.incident.0.to_string(),
+                ]
+            })
+            .collect(),
+        "No device reported an error in this shift.",
+        &[
+            "Table",
+            "Code",
+            "Device's text",
+            "Raised (UTC)",
+            "Cleared (UTC)",
+            "Duration",
+            "Incident",
+        ],
+        vec![9, 7, 22, 18, 18, 10, 8],
+    ));
+
+    blocks.push(Block::Heading {
+        text: "Device links and recording".into(),
+    });
+    blocks.push(or_none(
+        all_gaps
+            .iter()
+            .map(|g| {
+                let end = g.to_ms.unwrap_or(shift.to.unix_millis());
+                vec![
+                    g.table.clone(),
+                    clock_ms(g.from_ms),
+                    g.to_ms
+                        .map_or_else(|| "not back (as recorded)".to_owned(), clock_ms),
+                    if g.to_ms.is_some() {
+                        duration(end - g.from_ms)
+                    } else {
+                        format!("over {}", duration(end - g.from_ms))
+                    },
+                    g.what.clone(),
+                ]
+            })
+            .collect(),
+        "Every device link stayed up while Pitwatch recorded this shift.",
+        &[
+            "Table",
+            "Down from (UTC)",
+            "Back (UTC)",
+            "Duration",
+            "What happened",
+        ],
+        vec![9, 18, 18, 13, 32],
+    ));
+
+    blocks.push(Block::Heading {
+        text: "Hand-over sign-offs".into(),
+    });
+    blocks.push(or_none(
+        sign_offs
+            .iter()
+            .map(|(entry, s)| {
+                vec![
+                    entry.user.clone(),
+                    clock_text(&entry.at),
+                    format!("{} to {}", clock(s.from), clock(s.to)),
+                    s.table.clone().unwrap_or_else(|| "all".into()),
+                    s.note.clone(),
+                ]
+            })
+            .collect(),
+        "Nobody has signed off a hand-over for this period yet.",
+        &[
+            "Signed by",
+            "At (UTC)",
+            "Shift signed off (UTC)",
+            "Tables",
+            "Note",
+        ],
+        vec![12, 16, 24, 8, 30],
+    ));
+
+    // The latest signed checkpoint and the key's fingerprint, for the handover sheet: the next
+    // shift and any auditor check the record against them with `pitwatch verify --checkpoint`.
+    // A quick check (milliseconds) says at export whether the record still proves itself.
+    blocks.extend(integrity_blocks(
+        store,
+        Vec::new(),
+        db_name,
+        pitwatch_store::Depth::Quick,
+    )?);
+
+    Ok(Document {
+        title: format!("Shift report {} to {}", clock(shift.from), clock(shift.to)),
+        subtitle: format!("{site} · {scope} · times in UTC"),
+        footer: format!(
+            "Pitwatch shift report · {} to {} UTC",
+            clock(shift.from),
+            clock(shift.to)
+        ),
+        author: String::new(),
+        created: None,
+        blocks,
+    })
+}
