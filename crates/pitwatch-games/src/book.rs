@@ -69,16 +69,20 @@ pub fn rule_book_file_ok(name_or_path: &str) -> Result<(), String> {
 }
 
 /// The text of a rule book as it judged a table, to keep in the record: a built-in book's own
-/// TOML, or a custom book's file as read now (a table's `;decks=N` is kept in its reference).
+/// TOML (of any game), or a custom book's file as read now (a table's `;decks=N` or poker
+/// `;variant=V` is kept in its reference, not in the text).
 pub fn book_text(rules: &str) -> Option<String> {
-    let name = rules.rsplit_once(DECKS).map_or(rules, |(name, _)| name);
+    let name = split_reference(rules).map_or(rules, |parts| parts.name);
     if let Some((_, text)) = pitwatch_rules::book::BUILTIN
         .iter()
         .find(|(id, _)| *id == name)
     {
         return Some((*text).to_owned());
     }
-    if let Some(text) = pitwatch_blackjack::Book::builtin_text(name) {
+    if let Some(text) = blackjack::Book::builtin_text(name) {
+        return Some(text.to_owned());
+    }
+    if let Some(text) = poker::Book::builtin_text(name) {
         return Some(text.to_owned());
     }
     std::fs::read_to_string(name).ok()
@@ -429,6 +433,20 @@ mod tests {
             assert_eq!(book.reference(), name);
             let text = book_text(name).unwrap();
             assert_eq!(GameBook::from_text(&text, name).unwrap().game(), game);
+        }
+        // A table's deck count or poker variant is in its reference; the record keeps the
+        // book's own text, which loads back with the reference as the same book.
+        for reference in [
+            "nz-blackjack;decks=8",
+            "nz-baccarat;decks=6",
+            "nz-poker",
+            "nz-poker;variant=seven_card_stud",
+        ] {
+            let text = book_text(reference).unwrap_or_else(|| panic!("{reference}: no text"));
+            let from_text = GameBook::from_text(&text, reference).unwrap();
+            let loaded = GameBook::load(reference).unwrap();
+            assert_eq!(from_text.reference(), loaded.reference(), "{reference}");
+            assert_eq!(from_text.game(), loaded.game(), "{reference}");
         }
         let eight = GameBook::load("nz-blackjack;decks=8").unwrap();
         assert_eq!(eight.reference(), "nz-blackjack;decks=8");
