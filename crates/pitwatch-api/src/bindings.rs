@@ -64,10 +64,9 @@ pub fn typescript_bindings() -> String {
         CentralIncidents::decl(&cfg),
         CentralIncidentDetail::decl(&cfg),
     ]);
-    // The header names dto.rs, where the DTOs began; it is kept so the file stays byte-identical.
     let mut out = String::from(
-        "// Generated from the Rust DTOs in crates/pitwatch-api/src/dto.rs. Do not edit:\n\
-         // run `make bindings` after changing them.\n",
+        "// Generated from the Rust DTOs in crates/pitwatch-api (src/dto.rs and src/games/).\n\
+         // Do not edit: run `make bindings` after changing them.\n",
     );
     for decl in decls {
         out.push('\n');

@@ -1,5 +1,5 @@
-// Generated from the Rust DTOs in crates/pitwatch-api/src/dto.rs. Do not edit:
-// run `make bindings` after changing them.
+// Generated from the Rust DTOs in crates/pitwatch-api (src/dto.rs and src/games/).
+// Do not edit: run `make bindings` after changing them.
 
 export type PitOverview = { 
 /**
