@@ -293,7 +293,6 @@ const NAME_A_GAME: &[&str] = &[
     "crates/pitwatch-app/src/console.rs: poker",
     "crates/pitwatch-app/src/live.rs: baccarat, blackjack, poker",
     "crates/pitwatch-app/src/pit_model.rs: baccarat, blackjack, poker",
-    "crates/pitwatch-app/src/replay.rs: baccarat, blackjack, poker",
     "crates/pitwatch-app/src/surveillance.rs: baccarat, blackjack, poker",
     "crates/pitwatch-cli/src/bench.rs: baccarat",
     "crates/pitwatch-cli/src/replay_game.rs: blackjack",

@@ -5,9 +5,6 @@ use pitwatch_api::convert::describe;
 use pitwatch_api::dto::{
     ApiError, ErrorCode, ReplayStep, ShoePage, ShoeReplay, ShoeRow, ShuffleQuality, TableTile,
 };
-use pitwatch_api::games::{blackjack_round, poker_hand, round_result};
-use pitwatch_api::games::{BaccaratStep, BlackjackStep, PokerStep, ReplayPlay, TablePlay};
-use pitwatch_games::GameRound;
 use pitwatch_model::Timestamp;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
@@ -107,24 +104,10 @@ pub(crate) fn shoe_replay(
     for step in steps {
         fold_event(&mut tile, &step.event);
         let mut completed = None;
-        let mut completed_blackjack = None;
-        let mut completed_poker = None;
         let mut irregularities = Vec::new();
         for output in &step.outputs {
             match output {
-                Output::Round(GameRound::Baccarat(record)) => {
-                    let result = round_result(record);
-                    if let TablePlay::Baccarat(play) = &mut tile.play {
-                        play.rounds.push(result.clone());
-                    }
-                    completed = Some(result);
-                }
-                Output::Round(GameRound::Blackjack(record)) => {
-                    completed_blackjack = Some(blackjack_round(record));
-                }
-                Output::Round(GameRound::Poker(record)) => {
-                    completed_poker = Some(poker_hand(record));
-                }
+                Output::Round(round) => completed = Some(tile.play.take_replayed(round)),
                 Output::Irregularity(i) => {
                     irregularities.push(format!("{}: {}", i.code.as_str(), i.message));
                 }
@@ -133,26 +116,7 @@ pub(crate) fn shoe_replay(
         }
         // The shoe state at this step is the engine's own, as on the live tile.
         show_view(&mut tile, &step.view);
-        let play = match &tile.play {
-            TablePlay::Baccarat(play) => ReplayPlay::Baccarat(BaccaratStep {
-                round: play.current.round,
-                player: play.current.player.clone(),
-                banker: play.current.banker.clone(),
-                burn_due: play.burn_due,
-                burn_done: play.burn_done,
-                completed,
-            }),
-            TablePlay::Blackjack(play) => ReplayPlay::Blackjack(BlackjackStep {
-                // The round on the table: the one being dealt, else the shoe's last, as the live
-                // tile shows it.
-                round: play.current.clone(),
-                completed: completed_blackjack,
-            }),
-            TablePlay::Poker(play) => ReplayPlay::Poker(PokerStep {
-                hand: play.current.clone(),
-                completed: completed_poker,
-            }),
-        };
+        let play = tile.play.replay_step(completed);
         out.push(ReplayStep {
             seq: step.event.seq,
             at: step.event.at.map(|t| t.to_string()),

@@ -95,6 +95,18 @@ pub struct BaccaratStep {
     pub completed: Option<RoundResult>,
 }
 
+/// A Baccarat table as a replay's step shows it: the coup on the table and the one completed.
+pub fn replay_step(play: &BaccaratPlay, completed: Option<RoundResult>) -> BaccaratStep {
+    BaccaratStep {
+        round: play.current.round,
+        player: play.current.player.clone(),
+        banker: play.current.banker.clone(),
+        burn_due: play.burn_due,
+        burn_done: play.burn_done,
+        completed,
+    }
+}
+
 /// A hand's cards as the window shows them (`None`: unreadable).
 pub fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
     hand.cards()

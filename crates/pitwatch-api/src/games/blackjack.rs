@@ -122,6 +122,15 @@ pub struct BlackjackStep {
     pub completed: Option<BlackjackRound>,
 }
 
+/// A Blackjack or Pontoon table as a replay's step shows it: the round on the table (the one
+/// being dealt, else the shoe's last, as the live tile shows it) and the one completed.
+pub fn replay_step(play: &BlackjackPlay, completed: Option<BlackjackRound>) -> BlackjackStep {
+    BlackjackStep {
+        round: play.current.clone(),
+        completed,
+    }
+}
+
 /// A Blackjack or Pontoon round as the window shows it.
 pub fn blackjack_round(record: &pitwatch_blackjack::RoundRecord) -> BlackjackRound {
     let dealer_soft = record.dealer.total().is_some_and(|t| t.soft);

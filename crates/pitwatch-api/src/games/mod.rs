@@ -59,6 +59,47 @@ impl TablePlay {
     }
 }
 
+impl TablePlay {
+    /// Takes a round a replayed step completed into the play (a Baccarat shoe's coups, from which
+    /// its roads are drawn) and gives it as the step shows it.
+    pub fn take_replayed(&mut self, round: &GameRound) -> GameRoundResult {
+        let shown = game_round(round);
+        if let (TablePlay::Baccarat(play), GameRoundResult::Baccarat(result)) = (&mut *self, &shown)
+        {
+            play.rounds.push(result.clone());
+        }
+        shown
+    }
+
+    /// The table as a replay's step shows it, with the round the step completed (a round of
+    /// another game than the table's is not shown).
+    pub fn replay_step(&self, completed: Option<GameRoundResult>) -> ReplayPlay {
+        match self {
+            TablePlay::Baccarat(play) => ReplayPlay::Baccarat(baccarat::replay_step(
+                play,
+                completed.and_then(|r| match r {
+                    GameRoundResult::Baccarat(r) => Some(r),
+                    _ => None,
+                }),
+            )),
+            TablePlay::Blackjack(play) => ReplayPlay::Blackjack(blackjack::replay_step(
+                play,
+                completed.and_then(|r| match r {
+                    GameRoundResult::Blackjack(r) => Some(r),
+                    _ => None,
+                }),
+            )),
+            TablePlay::Poker(play) => ReplayPlay::Poker(poker::replay_step(
+                play,
+                completed.and_then(|r| match r {
+                    GameRoundResult::Poker(r) => Some(r),
+                    _ => None,
+                }),
+            )),
+        }
+    }
+}
+
 /// A round of any game, tagged by game (an incident's round).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "game", rename_all = "snake_case")]
@@ -213,4 +254,51 @@ pub(crate) fn step_decls(cfg: &ts_rs::Config) -> Vec<String> {
         BlackjackStep::decl(cfg),
         PokerStep::decl(cfg),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_step_shows_the_table_and_only_a_round_of_its_own_game() {
+        let round = BlackjackRound {
+            round: 4,
+            ..BlackjackRound::default()
+        };
+        let table = TablePlay::Blackjack(BlackjackPlay {
+            current: Some(round.clone()),
+            rounds: Vec::new(),
+        });
+        let ReplayPlay::Blackjack(step) =
+            table.replay_step(Some(GameRoundResult::Blackjack(round.clone())))
+        else {
+            panic!("a Blackjack table's step is a Blackjack step");
+        };
+        assert_eq!(step.round.as_ref().map(|r| r.round), Some(4));
+        assert_eq!(step.completed, Some(round));
+        let ReplayPlay::Blackjack(step) =
+            table.replay_step(Some(GameRoundResult::Poker(PokerHand::default())))
+        else {
+            panic!("a Blackjack table's step is a Blackjack step");
+        };
+        assert_eq!(
+            step.completed, None,
+            "a poker hand is not a Blackjack round"
+        );
+
+        let poker = TablePlay::empty(GameKind::Poker);
+        let ReplayPlay::Poker(step) =
+            poker.replay_step(Some(GameRoundResult::Poker(PokerHand::default())))
+        else {
+            panic!("a poker table's step is a poker step");
+        };
+        assert_eq!(step.hand, None);
+        assert_eq!(step.completed, Some(PokerHand::default()));
+        let ReplayPlay::Baccarat(step) = TablePlay::empty(GameKind::Baccarat).replay_step(None)
+        else {
+            panic!("a Baccarat table's step is a Baccarat step");
+        };
+        assert_eq!(step.completed, None);
+    }
 }

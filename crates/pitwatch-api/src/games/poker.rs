@@ -94,6 +94,14 @@ pub struct PokerStep {
     pub completed: Option<PokerHand>,
 }
 
+/// A poker table as a replay's step shows it: the hand on the table and the one closed.
+pub fn replay_step(play: &PokerPlay, completed: Option<PokerHand>) -> PokerStep {
+    PokerStep {
+        hand: play.current.clone(),
+        completed,
+    }
+}
+
 /// A poker hand as the window shows it.
 pub fn poker_hand(record: &pitwatch_poker::HandRecord) -> PokerHand {
     PokerHand {
