@@ -289,11 +289,8 @@ const REGISTRIES: &[&str] = &[
 /// [`names_game`]). Tests, benchmarks, examples and fuzz targets set games up and are not
 /// counted.
 const NAME_A_GAME: &[&str] = &[
-    "crates/pitwatch-app/src/accounts.rs: baccarat",
-    "crates/pitwatch-app/src/console.rs: poker",
     "crates/pitwatch-app/src/live.rs: baccarat, blackjack, poker",
     "crates/pitwatch-app/src/pit_model.rs: baccarat, blackjack, poker",
-    "crates/pitwatch-app/src/surveillance.rs: baccarat, blackjack, poker",
     "crates/pitwatch-cli/src/bench.rs: baccarat",
     "crates/pitwatch-cli/src/replay_game.rs: blackjack",
     "crates/pitwatch-cli/src/replay_poker.rs: poker",

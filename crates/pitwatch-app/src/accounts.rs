@@ -253,7 +253,10 @@ pub fn check_password(name: &str, password: &str) -> Result<(), ApiError> {
             "a password needs at least {MIN_PASSWORD_CHARS} characters"
         )));
     }
-    let estimate = zxcvbn::zxcvbn(password, &[name, "pitwatch", "casino", "baccarat"]);
+    // The words of the place count as guessable: the user's name, the product, the games.
+    let mut words = vec![name, "pitwatch", "casino"];
+    words.extend(pitwatch_games::GameKind::ALL.map(|g| g.as_str()));
+    let estimate = zxcvbn::zxcvbn(password, &words);
     if u8::from(estimate.score()) < MIN_STRENGTH {
         let why = estimate.feedback().and_then(|f| f.warning()).map_or_else(
             || "it is too easy to guess".to_owned(),

@@ -3,7 +3,6 @@
 //! misdeal at a poker table), checked, then recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
-use pitwatch_games::GameKind;
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, MisdealReason, MisdealRuling, ShuffleStep, TableState,
 };
@@ -63,8 +62,7 @@ impl Desk {
                 seats,
                 ruling,
             } => {
-                // The lettered reasons are the poker book's: no other game declares them.
-                if game != GameKind::Poker {
+                if !game.declares_lettered_misdeals() {
                     return Err(invalid(format!(
                         "table {table} deals {}: misdeals with a lettered reason are declared at poker tables",
                         game.as_str()

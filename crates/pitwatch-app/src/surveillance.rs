@@ -504,11 +504,7 @@ impl Surveillance {
                 last_event_at: ended
                     .and_then(Timestamp::from_unix_millis)
                     .map(|t| t.to_string()),
-                // The last result's label is a Baccarat coup's (a Blackjack round has none).
-                last_result: rounds.iter().rev().find_map(|r| match r {
-                    GameRoundResult::Baccarat(result) => Some(result.clone()),
-                    GameRoundResult::Blackjack(_) | GameRoundResult::Poker(_) => None,
-                }),
+                last_result: rounds.iter().rev().find_map(|r| r.result_label().cloned()),
                 open_incidents: open,
             });
         }
@@ -610,8 +606,7 @@ fn mirror_verdict(store: &Store, ws: &Identity) -> (bool, String) {
 /// A tile to fold a replay into, for a table as a replicated record names it (no pit definition
 /// at the surveillance desk: the game and rule book are the record's).
 fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
-    // A record from before tables named their game is a Baccarat record.
-    let game = GameKind::from_name(&row.game).unwrap_or(GameKind::Baccarat);
+    let game = GameKind::recorded(&row.game);
     // No devices: a replay folds recorded events, whatever device sent them.
     Ok(TableTile::from(&TableConfig {
         name: row.name.clone(),

@@ -45,6 +45,18 @@ impl GameKind {
         GameKind::ALL.into_iter().find(|g| g.as_str() == name)
     }
 
+    /// The game of a table as its record names it: a record from before tables named their game
+    /// names none, and is a Baccarat record.
+    pub fn recorded(name: &str) -> GameKind {
+        GameKind::from_name(name).unwrap_or(GameKind::Baccarat)
+    }
+
+    /// Whether the game's book declares misdeals by lettered reasons (the poker book's (a) to
+    /// (i)): no other game's does.
+    pub const fn declares_lettered_misdeals(self) -> bool {
+        matches!(self, GameKind::Poker)
+    }
+
     /// Whether a simulated table of this game may deal over any protocol: only Baccarat's
     /// rounds follow from the cards alone; every other game needs the Pitwatch protocol's box
     /// targets and decisions.
@@ -65,5 +77,12 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", game.as_str()));
         }
         assert_eq!(GameKind::from_name("craps"), None);
+        assert_eq!(GameKind::recorded(""), GameKind::Baccarat);
+        assert_eq!(GameKind::recorded("pontoon"), GameKind::Pontoon);
+        let lettered: Vec<GameKind> = GameKind::ALL
+            .into_iter()
+            .filter(|g| g.declares_lettered_misdeals())
+            .collect();
+        assert_eq!(lettered, [GameKind::Poker]);
     }
 }

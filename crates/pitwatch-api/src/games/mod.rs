@@ -140,6 +140,15 @@ impl GameRoundResult {
         }
     }
 
+    /// The round as a table's result label shows it: a Baccarat coup's result (the other games'
+    /// rounds have no one-line label).
+    pub fn result_label(&self) -> Option<&RoundResult> {
+        match self {
+            GameRoundResult::Baccarat(result) => Some(result),
+            GameRoundResult::Blackjack(_) | GameRoundResult::Poker(_) => None,
+        }
+    }
+
     /// `seq` of the round's last card.
     pub fn last_seq(&self) -> u64 {
         match self {
