@@ -13,7 +13,7 @@ NPM ?= npm
 # Reuse one target directory across checkouts when CARGO_TARGET_DIR is set (CI does this).
 TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/pitwatch-desktop
-XVFB := xvfb-run -a -s "-screen 0 1440x900x24"
+XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 
 .PHONY: help deps system-deps tauri-driver ui-deps ui run app test fmt clippy rust-test desktop-test \
         ui-check ui-test e2e e2e-bins bindings screenshot fuzz-smoke \

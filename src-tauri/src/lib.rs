@@ -20,6 +20,8 @@ use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};
 use tauri::{Emitter, Manager, State};
 
+pub mod window_state;
+
 /// The Tauri event that carries live changes: a JSON array of [`PitUpdate`]s, oldest first.
 pub const UPDATE_EVENT: &str = "pit-update";
 
@@ -464,8 +466,10 @@ pub fn run() {
     let app = builder(tauri::Builder::default(), desk)
         .setup(|app| {
             tune_web_view(app);
+            window_state::restore(app);
             Ok(())
         })
+        .on_window_event(window_state::on_event)
         .build(context)
         .unwrap_or_else(|e| fail("the desktop app could not start", e));
     forward_updates(app.handle().clone(), updates)
@@ -508,8 +512,10 @@ fn run_surveillance(context: tauri::Context, spec: &str, data_dir: &std::path::P
     let app = surveillance_builder(tauri::Builder::default(), view)
         .setup(|app| {
             tune_web_view(app);
+            window_state::restore(app);
             Ok(())
         })
+        .on_window_event(window_state::on_event)
         .build(context)
         .unwrap_or_else(|e| fail("the desktop app could not start", e));
     app.run(|_, _| {});

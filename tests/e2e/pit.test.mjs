@@ -28,6 +28,11 @@ process.env.PITWATCH_DEMO_DB = process.env.PITWATCH_DB;
 process.env.PITWATCH_KEY = join(dataDir, "signing.key");
 process.env.PITWATCH_DEMO_PACE = process.env.PITWATCH_DEMO_PACE ?? "20x";
 process.env.PITWATCH_DEMO_FAULT_EVERY = process.env.PITWATCH_DEMO_FAULT_EVERY ?? "6";
+// The window's remembered size and place (the config directory) and its web storage (the pit's
+// remembered tile size and order, in the data directory) are this run's own: a window the user
+// left compact or maximised does not change what these tests see.
+process.env.XDG_CONFIG_HOME = join(dataDir, "config");
+process.env.XDG_DATA_HOME = join(dataDir, "data");
 
 /** The table names of the built-in demo pit, read from the same file the Rust side embeds. */
 function demoTableNames() {

@@ -98,6 +98,8 @@ before(async () => {
   // The app: the surveillance view of that database, its mirrors in a folder of this run.
   process.env.PITWATCH_CENTRAL = "env:PITWATCH_E2E_CENTRAL_URL";
   process.env.XDG_DATA_HOME = join(dataDir, "xdg");
+  // The window's remembered size and place are this run's own too.
+  process.env.XDG_CONFIG_HOME = join(dataDir, "xdg-config");
   harness = await startTauriDriver();
   await harness.driver.start(app);
 });

@@ -99,6 +99,11 @@ export class Driver {
     return this.request("POST", this.s("/execute/sync"), { script, args });
   }
 
+  /** Runs `script` in the page until it calls its last argument, and returns what it passed. */
+  async executeAsync(script, args = []) {
+    return this.request("POST", this.s("/execute/async"), { script, args });
+  }
+
   async text(element) {
     return this.request("GET", this.s(`/element/${element}/text`));
   }

@@ -57,6 +57,8 @@ export interface PlayEntry<K extends PlayKind> {
   tileRoundText: (play: TablePlayOf<K>) => string;
   /** A note after the tile's count (the variant dealt), or `null`. */
   tileNote: (play: TablePlayOf<K>) => string | null;
+  /** The last completed round's result in words, for the compact tile ("Round 41: Banker 7 to 5"), or `null` before one. */
+  lastResult: (play: TablePlayOf<K>) => string | null;
   /** The completed rounds the table shows, oldest first. */
   done: (play: TablePlayOf<K>) => DoneOf<K>[];
   /** The burn, when the game's play tracks one (`null`: it does not). */

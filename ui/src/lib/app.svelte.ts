@@ -10,6 +10,7 @@ import { alerts as alertList, nextAlert } from "./incidents";
 import * as ipc from "./ipc";
 import { LatencyProbe } from "./latency";
 import { keyCommand, type View } from "./navigation";
+import { unacknowledgedByTable, type AttentionSource } from "./pit-view";
 import { replaceTable } from "./pit";
 import { recordAlerts } from "./record";
 import { recordingBanner } from "./recording";
@@ -48,6 +49,11 @@ export class AppState {
   readonly alert = $derived(this.alerts.find((a) => a.id === this.focusedAlert) ?? this.alerts[0] ?? null);
   /** Tables with an alert: their tiles and screens flash. */
   readonly flashing = $derived(new Set(this.alerts.map((a) => a.table)));
+  /** What nobody has acknowledged, by table, for the pit's attention (complete unless more are open than loaded). */
+  readonly attention: AttentionSource = $derived({
+    unacknowledged: unacknowledgedByTable(this.incidents.open.rows),
+    complete: this.incidents.open.rows.length >= this.incidents.open.total,
+  });
   readonly tableNames = $derived(this.tables.map((t) => t.name));
   /** The table whose screen is shown, if one is. */
   readonly currentTable = $derived.by(() => {

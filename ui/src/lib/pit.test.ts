@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TableTile } from "./bindings";
-import { ageLabel, filterTables, needsAttention, openIncidents, replaceTable, sortTables, statusCounts, statusReason } from "./pit";
+import { ageLabel, filterTables, openIncidents, replaceTable, sortTables, statusCounts, statusReason } from "./pit";
 
 function tile(name: string, status: TableTile["status"], extra: Partial<TableTile> = {}): TableTile {
   return {
@@ -100,14 +100,6 @@ describe("live tiles", () => {
 
   it("count open incidents over every severity", () => {
     expect(openIncidents(tile("X", "connected", { incidents: { critical: 1, high: 2, medium: 0, low: 3 } }))).toBe(6);
-  });
-});
-
-describe("needsAttention", () => {
-  it("picks tables that are not connected or have open incidents", () => {
-    expect(needsAttention(tile("A", "connected"))).toBe(false);
-    expect(needsAttention(tile("B", "reconnecting"))).toBe(true);
-    expect(needsAttention(tile("C", "connected", { incidents: { critical: 0, high: 0, medium: 0, low: 1 } }))).toBe(true);
   });
 });
 

@@ -94,8 +94,3 @@ export function statusReason(t: TableTile): string | null {
   if (detail === "") return null;
   return detail.charAt(0).toUpperCase() + detail.slice(1);
 }
-
-/** A table needs a supervisor when its device is not connected or it has unresolved incidents. */
-export function needsAttention(t: TableTile): boolean {
-  return t.status !== "connected" || openIncidents(t) > 0;
-}

@@ -1,4 +1,5 @@
 // Baccarat's entry in the UI's registry (games/index.ts): its words, facts and components.
+import type { RoundResult } from "../../lib/bindings";
 import type { PlayEntry } from "../entry";
 import BaccaratHistory from "./BaccaratHistory.svelte";
 import BaccaratLive from "./BaccaratLive.svelte";
@@ -18,6 +19,10 @@ export const baccarat: PlayEntry<"baccarat"> = {
   misdeals: null,
   tileRoundText: (play) => `${play.current.round}`,
   tileNote: () => null,
+  lastResult: (play) => {
+    const r = play.rounds.at(-1);
+    return r ? `Round ${r.round}: ${baccaratResult(r)}` : null;
+  },
   done: (play) => play.rounds,
   burn: (play) => ({ due: play.burnDue, done: play.burnDone }),
   shoeFacts: (table, play) => ({
@@ -37,3 +42,18 @@ export const baccarat: PlayEntry<"baccarat"> = {
   RoundDetail: BaccaratRoundDetail,
   ReplayStep: BaccaratReplayStep,
 };
+
+/** A Baccarat round's result in words: "Banker 7 to 5", "Tie 6 to 6", "unknown" when unread. */
+export function baccaratResult(r: RoundResult): string {
+  const totals = r.playerTotal !== null && r.bankerTotal !== null;
+  switch (r.outcome) {
+    case "banker":
+      return totals ? `Banker ${r.bankerTotal} to ${r.playerTotal}` : "Banker";
+    case "player":
+      return totals ? `Player ${r.playerTotal} to ${r.bankerTotal}` : "Player";
+    case "tie":
+      return totals ? `Tie ${r.playerTotal} to ${r.bankerTotal}` : "Tie";
+    default:
+      return r.outcome === null ? "result unknown" : `${r.outcome}`;
+  }
+}

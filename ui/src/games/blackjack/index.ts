@@ -1,6 +1,7 @@
 // Blackjack's entry in the UI's registry (games/index.ts), Pontoon's too: a Pontoon table's play
 // is Blackjack's, and its rule book says what differs.
 import type { PlayEntry } from "../entry";
+import { boxesNet } from "./blackjack";
 import BlackjackHistory from "./BlackjackHistory.svelte";
 import BlackjackLive from "./BlackjackLive.svelte";
 import BlackjackReplayStep from "./BlackjackReplayStep.svelte";
@@ -18,6 +19,12 @@ export const blackjack: PlayEntry<"blackjack"> = {
   misdeals: null,
   tileRoundText: (play) => `${play.current?.round ?? 0}`,
   tileNote: () => null,
+  lastResult: (play) => {
+    const r = play.rounds.at(-1);
+    if (!r) return null;
+    const net = boxesNet(r);
+    return `Round ${r.round}: ${net === null ? "boxes not settled" : `boxes net ${net > 0 ? "+" : ""}${net}`}`;
+  },
   done: (play) => play.rounds,
   burn: () => null,
   shoeFacts: (table, play) => ({

@@ -6,7 +6,7 @@ import PokerLive from "./PokerLive.svelte";
 import PokerReplayStep from "./PokerReplayStep.svelte";
 import PokerRoundDetail from "./PokerRoundDetail.svelte";
 import PokerTile from "./PokerTile.svelte";
-import { MISDEAL_REASONS, RULINGS, parseSeats, tileHand, variantLabel } from "./poker";
+import { MISDEAL_REASONS, RULINGS, handOutcome, parseSeats, tileHand, variantLabel } from "./poker";
 
 export const poker: PlayEntry<"poker"> = {
   kind: "poker",
@@ -19,6 +19,10 @@ export const poker: PlayEntry<"poker"> = {
   misdeals: { reasons: MISDEAL_REASONS, rulings: RULINGS, parseSeats },
   tileRoundText: (play) => `${tileHand(play) || "–"}`,
   tileNote: (play) => variantLabel(play.variant),
+  lastResult: (play) => {
+    const h = play.hands.at(-1);
+    return h ? `Hand ${h.hand}: ${handOutcome(h).text}` : null;
+  },
   done: (play) => play.hands,
   burn: () => null,
   shoeFacts: (table, play) => ({
