@@ -2132,7 +2132,12 @@ impl Engine {
             NextCard::To(s, _) | NextCard::Unknown(s) => s,
             NextCard::Complete => Side::Player,
         };
-        self.check_past_last_coup(seq);
+        if !self.round.tentative {
+            // A round begun by a card between rounds (12.1(b)) may yet prove to be that card and
+            // more set aside, all of the round before: it is past the last coup only once it is
+            // confirmed as a round.
+            self.check_past_last_coup(seq);
+        }
         self.push(seq, to, card);
         Some(self.round.number)
     }
@@ -2317,7 +2322,16 @@ impl Engine {
     fn confirm_round(&mut self) {
         self.round.confirming = false;
         self.round.tentative = false;
+        self.check_dealt_on_past_last_coup();
         self.complete_round(true);
+    }
+
+    /// A round begun by a card between rounds, now known to be a round: if it was dealt on after
+    /// the last coup, it is past it (checked at its second card, as an untentative round is).
+    fn check_dealt_on_past_last_coup(&mut self) {
+        if self.round.cards() > 1 {
+            self.check_past_last_coup(self.round.seqs[1]);
+        }
     }
 
     /// The cards of a plain round in the order they were placed: P1, B1, P2, B2, then the
@@ -2398,6 +2412,7 @@ impl Engine {
             };
             self.push(seq, to, card);
         }
+        self.check_dealt_on_past_last_coup();
         self.complete_if_done();
     }
 
@@ -2446,6 +2461,19 @@ impl Engine {
             // 12.1(b): the carried card does not survive a reshuffle or replacement.
             self.shoe.rounds -= 1;
             self.round = Round::IDLE;
+            return;
+        }
+        if self.round.tentative
+            && self.shoe.ended
+            && self.round.cards() > 1
+            && boundary == Boundary::Reshuffle
+        {
+            // Cards after the last coup was complete, until the shuffle: no round could begin
+            // after it (11.2), so they were all extra cards of that round, set aside.
+            self.set_aside_round(
+                seq,
+                "before the cards were reshuffled, with no round left after the last coup (11.2)",
+            );
             return;
         }
         if self.round.tentative && self.rest_round().is_some() {
