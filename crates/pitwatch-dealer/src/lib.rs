@@ -126,7 +126,8 @@ pub enum FaultKind {
     MissingThirdCard,
     /// The declared winner is wrong.
     WrongDeclaredResult,
-    /// The (right) result is declared before a third card that was due, which is then dealt.
+    /// The (right) result is declared before a third card that was due, which is then dealt:
+    /// announced before each hand had all the cards it is entitled to (10.1).
     EarlyResult,
     /// A copy of a card the shoe has no copies left of.
     ForeignCard,
@@ -212,8 +213,9 @@ impl FaultKind {
     }
 
     /// The irregularity the engine should flag for this fault, or `None` for a fault the rules
-    /// leave nothing wrong in (a result declared early but right, a card report recovered or
-    /// repeated by the device).
+    /// leave nothing wrong in (a card report recovered or repeated by the device). A result
+    /// declared before a third card that was due is `RESULT_MISMATCH` (10.1) even when it is
+    /// the result the completed round gives.
     pub const fn expected_code(self) -> Option<IrregularityCode> {
         Some(match self {
             FaultKind::BurnMiscount | FaultKind::BurnTooLong => IrregularityCode::BurnCountMismatch,
@@ -230,16 +232,18 @@ impl FaultKind {
                 IrregularityCode::UnauthorisedThirdCard
             }
             FaultKind::MissingThirdCard => IrregularityCode::MissingThirdCard,
-            FaultKind::WrongDeclaredResult => IrregularityCode::ResultMismatch,
+            // 10.1: the result is announced when each hand has all the cards it is entitled to.
+            FaultKind::WrongDeclaredResult | FaultKind::EarlyResult => {
+                IrregularityCode::ResultMismatch
+            }
             FaultKind::ForeignCard => IrregularityCode::ExcessCard,
             FaultKind::CuttingCardTooCloseToBack => IrregularityCode::CuttingCardMisplaced,
             FaultKind::RoundPastLastCoup => IrregularityCode::DealtPastLastCoup,
             FaultKind::CardExposed => IrregularityCode::CardExposed,
             FaultKind::DeviceError => IrregularityCode::DeviceError,
-            FaultKind::EarlyResult
-            | FaultKind::RecoveredCard
-            | FaultKind::RepeatedReport
-            | FaultKind::RecoveredCardLate => return None,
+            FaultKind::RecoveredCard | FaultKind::RepeatedReport | FaultKind::RecoveredCardLate => {
+                return None
+            }
         })
     }
 
@@ -357,16 +361,15 @@ impl FaultKind {
                 &[Some(C::UnauthorisedThirdCard)]
             }
             FaultKind::MissingThirdCard => &[Some(C::MissingThirdCard)],
-            FaultKind::WrongDeclaredResult => &[Some(C::ResultMismatch)],
+            FaultKind::WrongDeclaredResult | FaultKind::EarlyResult => &[Some(C::ResultMismatch)],
             FaultKind::ForeignCard => &[Some(C::ExcessCard)],
             FaultKind::CuttingCardTooCloseToBack => &[Some(C::CuttingCardMisplaced)],
             FaultKind::RoundPastLastCoup => &[Some(C::DealtPastLastCoup)],
             FaultKind::CardExposed => &[Some(C::CardExposed)],
             FaultKind::DeviceError => &[Some(C::DeviceError)],
-            FaultKind::EarlyResult
-            | FaultKind::RecoveredCard
-            | FaultKind::RepeatedReport
-            | FaultKind::RecoveredCardLate => &[None],
+            FaultKind::RecoveredCard | FaultKind::RepeatedReport | FaultKind::RecoveredCardLate => {
+                &[None]
+            }
         }
     }
 }

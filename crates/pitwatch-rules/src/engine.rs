@@ -2420,6 +2420,7 @@ impl Engine {
         // Field by field: the round is large, and this runs for every round.
         let r = &self.round;
         let (number, held) = (r.number, r.held);
+        let (seqs, placed) = (r.seqs, r.cards().min(6));
         let mut record =
             RoundRecord::from_hands(self.shoe_no, number, r.hands.player, r.hands.banker);
         record.first_seq = r.first_seq;
@@ -2447,9 +2448,45 @@ impl Engine {
             self.shoe.ended = true;
         }
         if let Some(declared) = held {
+            // A wrong result is the round's first finding, as when the result comes on time.
             self.check_result(declared);
+            if complete {
+                self.flag_early_result(declared, record, &seqs[..placed]);
+            }
             self.settle();
         }
+    }
+
+    /// A round held open by a result declared while a third card was due has received that
+    /// card: complete now, but its result was announced before each hand had all the cards it
+    /// is entitled to (10.1). Seen with targets (the device placed the card) and in a plain
+    /// stream with "no more bets" (every card before the next one is this round's); a plain
+    /// stream without them closes the round at its result instead.
+    #[cold]
+    #[inline(never)]
+    fn flag_early_result(&mut self, declared: Declared, record: RoundRecord, seqs: &[u64]) {
+        let late: Vec<u64> = seqs.iter().copied().filter(|s| *s > declared.seq).collect();
+        let mut evidence = vec![record.first_seq, declared.seq];
+        evidence.extend(&late);
+        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
+        self.flag(
+            Code::ResultMismatch,
+            Some(record.round),
+            record.last_seq,
+            &evidence,
+            format!(
+                "Round {}: the result ({}) was announced before each hand had received all the \
+                 cards it is entitled to (10.1): {} card(s) came after it. Player {} = {}, Banker \
+                 {} = {}. Check that no wager was collected or paid before the round was complete.",
+                record.round,
+                declared.outcome,
+                late.len(),
+                record.player,
+                totals(record.player_total),
+                record.banker,
+                totals(record.banker_total)
+            ),
+        );
     }
 
     /// Ends an unfinished round because something outside it began.
