@@ -4,8 +4,10 @@
 //! in `docs/irregularities.md`, and every case that broke the rules of the test.
 //!
 //! ```text
-//! cargo run --release -p pitwatch-dealer --example fault_matrix -- [--per N] [--seed N]
+//! cargo run --release -p pitwatch-dealer --example fault_matrix -- [--per N] [--seed N] [--only KIND]
 //! ```
+//!
+//! `--only KIND` (repeatable) runs only those fault kinds, with the same cases as the whole matrix.
 
 use pitwatch_dealer::differential::{configs, run, stream_name, Matrix};
 use pitwatch_dealer::FaultKind;
@@ -16,12 +18,14 @@ use rand_chacha::ChaCha8Rng;
 fn main() {
     let mut per = 40u32;
     let mut seed = 2026u64;
+    let mut only: Vec<FaultKind> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().expect("a value after the option");
         match arg.as_str() {
             "--per" => per = value().parse().expect("--per N"),
             "--seed" => seed = value().parse().expect("--seed N"),
+            "--only" => only.push(value().parse().expect("--only KIND")),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -37,6 +41,9 @@ fn main() {
             for _ in 0..per {
                 let round = rng.gen_range(1..76);
                 let shoe_seed = rng.gen::<u64>();
+                if !only.is_empty() && !only.contains(&kind) {
+                    continue;
+                }
                 let verdict = run(&book, &config, kind, round, shoe_seed);
                 if !verdict.problems.is_empty() {
                     eprintln!(

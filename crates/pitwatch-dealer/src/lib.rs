@@ -113,6 +113,11 @@ pub enum FaultKind {
     OutOfOrderCard,
     /// Both hands draw, and the Banker's third card is dealt before the Player's.
     ThirdCardsSwapped,
+    /// Two cards of the initial deal change places (the Banker's second card dealt before the
+    /// Player's second, or the Banker's first before the Player's first) in a round where that
+    /// changes whether a hand is a natural or draws: the hands as dealt are not the hands 8.4's
+    /// order gives, and the dealer plays on by the hands as dealt.
+    SwapChangesDrawing,
     /// A third card to the Player where the rules give none (12.1).
     UnauthorisedThirdCard,
     /// A third card to the Banker where the Table of Play gives none (set aside).
@@ -121,7 +126,8 @@ pub enum FaultKind {
     MissingThirdCard,
     /// The declared winner is wrong.
     WrongDeclaredResult,
-    /// The (right) result is declared before a third card that was due, which is then dealt.
+    /// The (right) result is declared before a third card that was due, which is then dealt:
+    /// announced before each hand had all the cards it is entitled to (10.1).
     EarlyResult,
     /// A copy of a card the shoe has no copies left of.
     ForeignCard,
@@ -158,6 +164,7 @@ impl FaultKind {
         FaultKind::BurnFirstUnreadable,
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
+        FaultKind::SwapChangesDrawing,
         FaultKind::UnauthorisedThirdCard,
         FaultKind::UnauthorisedBankerCard,
         FaultKind::MissingThirdCard,
@@ -185,6 +192,7 @@ impl FaultKind {
             FaultKind::BurnFirstUnreadable => "burn_first_unreadable",
             FaultKind::OutOfOrderCard => "out_of_order_card",
             FaultKind::ThirdCardsSwapped => "third_cards_swapped",
+            FaultKind::SwapChangesDrawing => "swap_changes_drawing",
             FaultKind::UnauthorisedThirdCard => "unauthorised_third_card",
             FaultKind::UnauthorisedBankerCard => "unauthorised_banker_card",
             FaultKind::MissingThirdCard => "missing_third_card",
@@ -205,8 +213,9 @@ impl FaultKind {
     }
 
     /// The irregularity the engine should flag for this fault, or `None` for a fault the rules
-    /// leave nothing wrong in (a result declared early but right, a card report recovered or
-    /// repeated by the device).
+    /// leave nothing wrong in (a card report recovered or repeated by the device). A result
+    /// declared before a third card that was due is `RESULT_MISMATCH` (10.1) even when it is
+    /// the result the completed round gives.
     pub const fn expected_code(self) -> Option<IrregularityCode> {
         Some(match self {
             FaultKind::BurnMiscount | FaultKind::BurnTooLong => IrregularityCode::BurnCountMismatch,
@@ -216,22 +225,25 @@ impl FaultKind {
             }
             FaultKind::OutOfOrderCard
             | FaultKind::ThirdCardsSwapped
+            | FaultKind::SwapChangesDrawing
             | FaultKind::StrayCard
             | FaultKind::FourthCard => IrregularityCode::DealOutOfOrder,
             FaultKind::UnauthorisedThirdCard | FaultKind::UnauthorisedBankerCard => {
                 IrregularityCode::UnauthorisedThirdCard
             }
             FaultKind::MissingThirdCard => IrregularityCode::MissingThirdCard,
-            FaultKind::WrongDeclaredResult => IrregularityCode::ResultMismatch,
+            // 10.1: the result is announced when each hand has all the cards it is entitled to.
+            FaultKind::WrongDeclaredResult | FaultKind::EarlyResult => {
+                IrregularityCode::ResultMismatch
+            }
             FaultKind::ForeignCard => IrregularityCode::ExcessCard,
             FaultKind::CuttingCardTooCloseToBack => IrregularityCode::CuttingCardMisplaced,
             FaultKind::RoundPastLastCoup => IrregularityCode::DealtPastLastCoup,
             FaultKind::CardExposed => IrregularityCode::CardExposed,
             FaultKind::DeviceError => IrregularityCode::DeviceError,
-            FaultKind::EarlyResult
-            | FaultKind::RecoveredCard
-            | FaultKind::RepeatedReport
-            | FaultKind::RecoveredCardLate => return None,
+            FaultKind::RecoveredCard | FaultKind::RepeatedReport | FaultKind::RecoveredCardLate => {
+                return None
+            }
         })
     }
 
@@ -247,6 +259,7 @@ impl FaultKind {
                 | FaultKind::BurnFirstUnreadable
                 | FaultKind::OutOfOrderCard
                 | FaultKind::ThirdCardsSwapped
+                | FaultKind::SwapChangesDrawing
                 | FaultKind::UnauthorisedThirdCard
                 | FaultKind::UnauthorisedBankerCard
                 | FaultKind::MissingThirdCard
@@ -302,7 +315,9 @@ impl FaultKind {
             && !matches!(
                 (self, mode),
                 (
-                    FaultKind::OutOfOrderCard | FaultKind::ThirdCardsSwapped,
+                    FaultKind::OutOfOrderCard
+                        | FaultKind::ThirdCardsSwapped
+                        | FaultKind::SwapChangesDrawing,
                     Mode::Plain
                 )
             )
@@ -320,12 +335,18 @@ impl FaultKind {
         use IrregularityCode as C;
         let plain = config.mode == Mode::Plain;
         match self {
-            FaultKind::OutOfOrderCard | FaultKind::ThirdCardsSwapped if plain => &[
-                None,
-                Some(C::UnauthorisedThirdCard),
-                Some(C::MissingThirdCard),
-                Some(C::ResultMismatch),
-            ],
+            FaultKind::OutOfOrderCard
+            | FaultKind::ThirdCardsSwapped
+            | FaultKind::SwapChangesDrawing
+                if plain =>
+            {
+                &[
+                    None,
+                    Some(C::UnauthorisedThirdCard),
+                    Some(C::MissingThirdCard),
+                    Some(C::ResultMismatch),
+                ]
+            }
             FaultKind::BurnMiscount | FaultKind::BurnTooLong => &[Some(C::BurnCountMismatch)],
             FaultKind::BurnMissing => &[Some(C::BurnMissing)],
             FaultKind::BurnFirstUnreadable | FaultKind::UnreadableCard => {
@@ -333,22 +354,22 @@ impl FaultKind {
             }
             FaultKind::OutOfOrderCard
             | FaultKind::ThirdCardsSwapped
+            | FaultKind::SwapChangesDrawing
             | FaultKind::StrayCard
             | FaultKind::FourthCard => &[Some(C::DealOutOfOrder)],
             FaultKind::UnauthorisedThirdCard | FaultKind::UnauthorisedBankerCard => {
                 &[Some(C::UnauthorisedThirdCard)]
             }
             FaultKind::MissingThirdCard => &[Some(C::MissingThirdCard)],
-            FaultKind::WrongDeclaredResult => &[Some(C::ResultMismatch)],
+            FaultKind::WrongDeclaredResult | FaultKind::EarlyResult => &[Some(C::ResultMismatch)],
             FaultKind::ForeignCard => &[Some(C::ExcessCard)],
             FaultKind::CuttingCardTooCloseToBack => &[Some(C::CuttingCardMisplaced)],
             FaultKind::RoundPastLastCoup => &[Some(C::DealtPastLastCoup)],
             FaultKind::CardExposed => &[Some(C::CardExposed)],
             FaultKind::DeviceError => &[Some(C::DeviceError)],
-            FaultKind::EarlyResult
-            | FaultKind::RecoveredCard
-            | FaultKind::RepeatedReport
-            | FaultKind::RecoveredCardLate => &[None],
+            FaultKind::RecoveredCard | FaultKind::RepeatedReport | FaultKind::RecoveredCardLate => {
+                &[None]
+            }
         }
     }
 }
@@ -420,6 +441,9 @@ pub struct Shuffling<'a> {
     /// is shuffled uniformly (new cards).
     pub previous: Option<(&'a [Card], usize)>,
 }
+
+/// The order of a round's four initial cards: the hand and index each goes to.
+type DealOrder = [(Target, u8); 4];
 
 /// The dealer while dealing: the shoe, the event stream and the plan.
 struct Table<'a> {
@@ -753,6 +777,57 @@ impl Table<'_> {
         }
     }
 
+    /// For [`FaultKind::SwapChangesDrawing`]: an order of the initial deal with two cards in
+    /// each other's places (P, B, B, P or B, P, P, B) under which the next cards, as dealt, change
+    /// whether a hand is a natural, whether the Player draws or whether the Banker draws, from
+    /// what they give in 8.4's order; with the index of the first card out of place. `None`
+    /// when no such swap changes the drawing in this round (or too few cards are left).
+    fn swap_changing_drawing(&mut self) -> Option<(DealOrder, usize)> {
+        use Target::{Banker as B, Player as P};
+        if self.remaining() < 8 {
+            return None;
+        }
+        let c: Vec<u8> = self.deck[self.pos..self.pos + 6]
+            .iter()
+            .map(|c| c.baccarat_points())
+            .collect();
+        // How a round plays from its two hands' first two cards, the next cards following.
+        let shape = |p: [u8; 2], b: [u8; 2]| {
+            let (p2, b2) = ((p[0] + p[1]) % 10, (b[0] + b[1]) % 10);
+            let player = tableau::player_draws(p2, b2);
+            let third = player.then_some(c[4]);
+            (
+                tableau::natural(p2) || tableau::natural(b2),
+                player,
+                tableau::banker_draws(p2, b2, third),
+            )
+        };
+        let honest = shape([c[0], c[2]], [c[1], c[3]]);
+        let swaps: [(DealOrder, usize, [u8; 2], [u8; 2]); 2] = [
+            (
+                [(P, 1), (B, 1), (B, 2), (P, 2)],
+                2,
+                [c[0], c[3]],
+                [c[1], c[2]],
+            ),
+            (
+                [(B, 1), (P, 1), (P, 2), (B, 2)],
+                0,
+                [c[1], c[2]],
+                [c[0], c[3]],
+            ),
+        ];
+        let changing: Vec<(DealOrder, usize)> = swaps
+            .iter()
+            .filter(|(_, _, p, b)| shape(*p, *b) != honest)
+            .map(|(order, at, _, _)| (*order, *at))
+            .collect();
+        match changing.len() {
+            0 => None,
+            n => Some(changing[self.rng.gen_range(0..n)]),
+        }
+    }
+
     /// Whether the stream reports where a plain shoe's rounds begin or end.
     fn boundaries(&self) -> bool {
         self.config.bets_closed || self.config.declare_results
@@ -799,6 +874,15 @@ impl Table<'_> {
         let unreadable = self.due(FaultKind::UnreadableCard, Some(round));
         let out_of_order = self.due(FaultKind::OutOfOrderCard, Some(round));
         let device_error = self.due(FaultKind::DeviceError, Some(round));
+        // Two initial cards in each other's places, where that changes the drawing.
+        let swapped = (!out_of_order
+            && !unreadable
+            && foreign.is_none()
+            && self.carried.is_none()
+            && self.pending(FaultKind::SwapChangesDrawing, round))
+        .then(|| self.swap_changing_drawing())
+        .flatten()
+        .filter(|_| self.due(FaultKind::SwapChangesDrawing, Some(round)));
         // A card report lost and retransmitted, or retransmitted though it arrived: one of the
         // initial cards after the first.
         let recovered = self
@@ -811,6 +895,7 @@ impl Table<'_> {
         // round with no other fault on its initial cards).
         let others = unreadable
             || out_of_order
+            || swapped.is_some()
             || device_error
             || foreign.is_some()
             || recovered.is_some()
@@ -819,8 +904,11 @@ impl Table<'_> {
             .then(|| self.rng.gen_range(1..3usize));
         let mut held: Option<(Option<Card>, Target, u8)> = None;
 
-        // The initial deal (8.4): P, B, P, B, or P, P, B, B for the out-of-order fault.
-        let order: [(Target, u8); 4] = if out_of_order {
+        // The initial deal (8.4): P, B, P, B, or P, P, B, B for the out-of-order fault, or two
+        // cards swapped.
+        let order: DealOrder = if let Some((order, _)) = swapped {
+            order
+        } else if out_of_order {
             [
                 (Target::Player, 1),
                 (Target::Player, 2),
@@ -892,6 +980,9 @@ impl Table<'_> {
             }
             if i == 1 && out_of_order {
                 self.record_fault(FaultKind::OutOfOrderCard, Some(round), seq);
+            }
+            if swapped.is_some_and(|(_, at)| at == i) {
+                self.record_fault(FaultKind::SwapChangesDrawing, Some(round), seq);
             }
             if i == 1 && device_error {
                 // Mid-deal, so the error belongs to this round whatever its cards.

@@ -2132,7 +2132,12 @@ impl Engine {
             NextCard::To(s, _) | NextCard::Unknown(s) => s,
             NextCard::Complete => Side::Player,
         };
-        self.check_past_last_coup(seq);
+        if !self.round.tentative {
+            // A round begun by a card between rounds (12.1(b)) may yet prove to be that card and
+            // more set aside, all of the round before: it is past the last coup only once it is
+            // confirmed as a round.
+            self.check_past_last_coup(seq);
+        }
         self.push(seq, to, card);
         Some(self.round.number)
     }
@@ -2317,7 +2322,16 @@ impl Engine {
     fn confirm_round(&mut self) {
         self.round.confirming = false;
         self.round.tentative = false;
+        self.check_dealt_on_past_last_coup();
         self.complete_round(true);
+    }
+
+    /// A round begun by a card between rounds, now known to be a round: if it was dealt on after
+    /// the last coup, it is past it (checked at its second card, as an untentative round is).
+    fn check_dealt_on_past_last_coup(&mut self) {
+        if self.round.cards() > 1 {
+            self.check_past_last_coup(self.round.seqs[1]);
+        }
     }
 
     /// The cards of a plain round in the order they were placed: P1, B1, P2, B2, then the
@@ -2398,6 +2412,7 @@ impl Engine {
             };
             self.push(seq, to, card);
         }
+        self.check_dealt_on_past_last_coup();
         self.complete_if_done();
     }
 
@@ -2405,6 +2420,7 @@ impl Engine {
         // Field by field: the round is large, and this runs for every round.
         let r = &self.round;
         let (number, held) = (r.number, r.held);
+        let (seqs, placed) = (r.seqs, r.cards().min(6));
         let mut record =
             RoundRecord::from_hands(self.shoe_no, number, r.hands.player, r.hands.banker);
         record.first_seq = r.first_seq;
@@ -2432,9 +2448,45 @@ impl Engine {
             self.shoe.ended = true;
         }
         if let Some(declared) = held {
+            // A wrong result is the round's first finding, as when the result comes on time.
             self.check_result(declared);
+            if complete {
+                self.flag_early_result(declared, record, &seqs[..placed]);
+            }
             self.settle();
         }
+    }
+
+    /// A round held open by a result declared while a third card was due has received that
+    /// card: complete now, but its result was announced before each hand had all the cards it
+    /// is entitled to (10.1). Seen with targets (the device placed the card) and in a plain
+    /// stream with "no more bets" (every card before the next one is this round's); a plain
+    /// stream without them closes the round at its result instead.
+    #[cold]
+    #[inline(never)]
+    fn flag_early_result(&mut self, declared: Declared, record: RoundRecord, seqs: &[u64]) {
+        let late: Vec<u64> = seqs.iter().copied().filter(|s| *s > declared.seq).collect();
+        let mut evidence = vec![record.first_seq, declared.seq];
+        evidence.extend(&late);
+        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
+        self.flag(
+            Code::ResultMismatch,
+            Some(record.round),
+            record.last_seq,
+            &evidence,
+            format!(
+                "Round {}: the result ({}) was announced before each hand had received all the \
+                 cards it is entitled to (10.1): {} card(s) came after it. Player {} = {}, Banker \
+                 {} = {}. Check that no wager was collected or paid before the round was complete.",
+                record.round,
+                declared.outcome,
+                late.len(),
+                record.player,
+                totals(record.player_total),
+                record.banker,
+                totals(record.banker_total)
+            ),
+        );
     }
 
     /// Ends an unfinished round because something outside it began.
@@ -2446,6 +2498,19 @@ impl Engine {
             // 12.1(b): the carried card does not survive a reshuffle or replacement.
             self.shoe.rounds -= 1;
             self.round = Round::IDLE;
+            return;
+        }
+        if self.round.tentative
+            && self.shoe.ended
+            && self.round.cards() > 1
+            && boundary == Boundary::Reshuffle
+        {
+            // Cards after the last coup was complete, until the shuffle: no round could begin
+            // after it (11.2), so they were all extra cards of that round, set aside.
+            self.set_aside_round(
+                seq,
+                "before the cards were reshuffled, with no round left after the last coup (11.2)",
+            );
             return;
         }
         if self.round.tentative && self.rest_round().is_some() {
