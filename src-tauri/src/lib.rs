@@ -43,6 +43,17 @@ fn login(desk: State<'_, Desk>, user: String, password: String) -> Result<Sessio
     desk.login(&user, &password)
 }
 
+/// Sets a user's own password (the old one checked as a login's is) and logs them in.
+#[tauri::command]
+fn change_own_password(
+    desk: State<'_, Desk>,
+    user: String,
+    password: String,
+    new_password: String,
+) -> Result<Session, ApiError> {
+    desk.change_own_password(&user, &password, &new_password)
+}
+
 /// Logs the current user out.
 #[tauri::command]
 fn logout(desk: State<'_, Desk>) -> Result<(), ApiError> {
@@ -361,6 +372,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         pit_overview,
         record_status,
         login,
+        change_own_password,
         logout,
         incidents,
         incident,

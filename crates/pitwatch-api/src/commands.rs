@@ -61,6 +61,8 @@ declare! {
     record_status() -> RecordStatus;
     #[doc = "Logs a user in at this workstation (failures are audited and throttled)."]
     login(user: String, password: String) -> Session;
+    #[doc = "Sets a user's own password (the old one checked as a login's is) and logs them in: how an expired password is replaced."]
+    change_own_password(user: String, password: String, new_password: String) -> Session;
     #[doc = "Logs the current user out."]
     logout() -> ();
     #[doc = "One page of the incidents matching `query`, newest first (filters and paging by the store)."]

@@ -889,6 +889,8 @@ pub enum ErrorCode {
     Conflict,
     /// The logged-in user's role may not do this (the refusal is audited).
     Forbidden,
+    /// The password was right but is too old: its user must choose a new one.
+    PasswordExpired,
 }
 
 // The surveillance view (issue 16): the central copy of every workstation's record, read-only.

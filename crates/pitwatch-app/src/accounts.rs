@@ -27,7 +27,9 @@ use pitwatch_api::dto::{AuditRow, UserRow};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_model::Timestamp;
 pub use pitwatch_store::MIN_PASSWORD_CHARS;
-use pitwatch_store::{LoginAttempt, Role, Store, UserChange, LOGIN, LOGIN_ATTEMPT, LOGIN_FAILED};
+use pitwatch_store::{
+    LoginAttempt, Role, Store, UserChange, LOGIN, LOGIN_ATTEMPT, LOGIN_FAILED, LOGIN_REFUSED,
+};
 
 use crate::access::{detail, require, Command, Principal};
 
@@ -47,6 +49,29 @@ pub const PENDING_FOR: Duration = Duration::from_secs(60);
 pub const LOGIN_THROTTLED: &str = "login.throttled";
 /// The audit action written when a name becomes locked.
 pub const LOGIN_LOCKED: &str = "login.locked";
+/// How long a password may be used: a login with an older one is refused until its user
+/// chooses a new one ([`change_own_password`]). Ninety days, as the Nevada and tribal minimum
+/// internal controls ask.
+pub const MAX_PASSWORD_AGE: Duration = Duration::from_secs(90 * 24 * 3600);
+/// How long an account may go without a login (or a change by an administrator) before it is
+/// disabled at its next login, audited; an administrator reactivates it. Never the last active
+/// administrator, so a pit cannot lock itself out.
+pub const INACTIVE_AFTER: Duration = Duration::from_secs(90 * 24 * 3600);
+/// Who the record names for a step the access policy took itself (an account disabled for
+/// inactivity).
+pub const POLICY_ACTOR: &str = "pitwatch";
+/// The audit actions that set a user's password.
+const PASSWORD_SET: [&str; 3] = ["user.add", "user.first_admin", "user.password"];
+/// The audit actions that show an account in use: a login, and every change an administrator
+/// made to it (a reactivation among them).
+const ACCOUNT_USED: [&str; 6] = [
+    LOGIN,
+    "user.add",
+    "user.first_admin",
+    "user.password",
+    "user.role",
+    "user.active",
+];
 
 /// Whether a login for a name may be tried now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,7 +147,10 @@ fn audit(
 
 /// Logs `name` in with `password` at `workstation` (audited as `session.login`); a failure is
 /// audited as `login.failed` with the name tried and the workstation, and answered
-/// `unauthorised` whether the name exists or not. See the module's notes on throttling.
+/// `unauthorised` whether the name exists or not. See the module's notes on throttling. The
+/// right password is refused (`login.refused`, not a failure) when it is older than
+/// [`MAX_PASSWORD_AGE`] (`password_expired`: [`change_own_password`] sets a new one) or the
+/// account went unused for [`INACTIVE_AFTER`] (it is disabled then, audited).
 pub fn login(
     store: &mut Store,
     name: &str,
@@ -130,6 +158,196 @@ pub fn login(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
+    login_under(&Policy::STANDARD, store, name, password, workstation, now)
+}
+
+/// What the access policy asks of a login beyond the right password.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// A password older than this must be replaced before its user logs in.
+    pub max_password_age: Option<Duration>,
+    /// An account unused for this long is disabled at its next login.
+    pub inactive_after: Option<Duration>,
+}
+
+impl Policy {
+    /// A real pit's: [`MAX_PASSWORD_AGE`] and [`INACTIVE_AFTER`].
+    pub const STANDARD: Policy = Policy {
+        max_password_age: Some(MAX_PASSWORD_AGE),
+        inactive_after: Some(INACTIVE_AFTER),
+    };
+    /// The demo pit's: its one supervisor, whose password is on the login screen, logs in
+    /// however long ago the demo last ran.
+    pub const DEMO: Policy = Policy {
+        max_password_age: None,
+        inactive_after: None,
+    };
+}
+
+/// [`login`] under `policy`.
+pub fn login_under(
+    policy: &Policy,
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Principal, ApiError> {
+    let role = check_credentials(store, name, password, workstation, now)?;
+    refuse_inactive(policy, store, name, role, workstation, now)?;
+    let set = match policy.max_password_age {
+        Some(_) => store.last_audit_at(name, &PASSWORD_SET)?,
+        None => None,
+    };
+    if let (Some(set), Some(age)) = (set, policy.max_password_age) {
+        if now.unix_millis() - set.unix_millis() > millis(age) {
+            refused(store, name, workstation, "password_expired", now)?;
+            return Err(ApiError::new(
+                ErrorCode::PasswordExpired,
+                format!(
+                    "the password of {name:?} was set on {}, more than {} days ago: choose a new one",
+                    day(set),
+                    age.as_secs() / 86_400
+                ),
+            ));
+        }
+    }
+    logged_in(store, name, role, workstation, now)
+}
+
+/// `name` sets their own password: `old` is checked as a login's is (throttled, a failure
+/// audited and counted), `new` must pass the policy and differ from `old`; audited as
+/// `user.password` by the user themself, and the user is logged in. This is how a password past
+/// [`MAX_PASSWORD_AGE`] is replaced.
+pub fn change_own_password(
+    store: &mut Store,
+    name: &str,
+    old: &str,
+    new: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Principal, ApiError> {
+    // The new password is judged before the old one is tried, so a weak choice costs no
+    // attempt; the old one is checked before anything is changed.
+    check_password(name, new)?;
+    if new == old {
+        return Err(ApiError::new(
+            ErrorCode::InvalidInput,
+            "the new password must differ from the old one",
+        ));
+    }
+    let role = check_credentials(store, name, old, workstation, now)?;
+    refuse_inactive(&Policy::STANDARD, store, name, role, workstation, now)?;
+    store.change_user(
+        pitwatch_store::Actor::at(name, workstation),
+        name,
+        UserChange::Password(new),
+        now,
+    )?;
+    logged_in(store, name, role, workstation, now)
+}
+
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The calendar day of `at` (UTC), for a message.
+fn day(at: Timestamp) -> String {
+    at.to_string().chars().take(10).collect()
+}
+
+/// Records that a login with the right password was refused by the policy (`reason`): the
+/// outcome of its attempt, so the next attempt is not held back.
+fn refused(
+    store: &mut Store,
+    name: &str,
+    workstation: &str,
+    reason: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    audit(
+        store,
+        name,
+        LOGIN_REFUSED,
+        name,
+        &detail(workstation, &[("reason", reason)]),
+        now,
+    )
+}
+
+/// Disables `name` and refuses the login when the account went unused for [`INACTIVE_AFTER`]
+/// (never the last active administrator).
+fn refuse_inactive(
+    policy: &Policy,
+    store: &mut Store,
+    name: &str,
+    role: Role,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    let Some(limit) = policy.inactive_after else {
+        return Ok(());
+    };
+    let Some(used) = store.last_audit_at(name, &ACCOUNT_USED)? else {
+        return Ok(());
+    };
+    if now.unix_millis() - used.unix_millis() <= millis(limit) {
+        return Ok(());
+    }
+    if role == Role::Admin && keeps_an_admin(store, name, UserChange::Active(false)).is_err() {
+        return Ok(());
+    }
+    store.change_user(
+        pitwatch_store::Actor::at(POLICY_ACTOR, workstation),
+        name,
+        UserChange::Active(false),
+        now,
+    )?;
+    refused(store, name, workstation, "inactive", now)?;
+    Err(ApiError::new(
+        ErrorCode::Unauthorised,
+        format!(
+            "the account {name:?} was disabled: unused since {}, more than {} days; an \
+             administrator can reactivate it",
+            day(used),
+            limit.as_secs() / 86_400
+        ),
+    ))
+}
+
+/// Audits a login (`session.login`) and gives its principal.
+fn logged_in(
+    store: &mut Store,
+    name: &str,
+    role: Role,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Principal, ApiError> {
+    audit(
+        store,
+        name,
+        LOGIN,
+        name,
+        &detail(workstation, &[("role", role.as_str())]),
+        now,
+    )?;
+    Ok(Principal {
+        user: name.to_owned(),
+        role,
+        workstation: workstation.to_owned(),
+    })
+}
+
+/// Checks `name`'s `password` with the throttle (see the module's notes): the attempt, its
+/// failure and a lock are audited; the right password gives the account's role, and its
+/// attempt's outcome is for the caller to write.
+fn check_credentials(
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Role, ApiError> {
     // The throttle's decision and the attempt it lets through are one write transaction, so
     // concurrent attempts (in this process or any other) are decided one after another, each
     // seeing the ones before it: at most one password check per name is ever in flight.
@@ -170,21 +388,7 @@ pub fn login(
     }
     let checking = std::time::Instant::now();
     match store.authenticate(name, password) {
-        Ok(role) => {
-            audit(
-                store,
-                name,
-                LOGIN,
-                name,
-                &detail(workstation, &[("role", role.as_str())]),
-                now,
-            )?;
-            Ok(Principal {
-                user: name.to_owned(),
-                role,
-                workstation: workstation.to_owned(),
-            })
-        }
+        Ok(role) => Ok(role),
         Err(pitwatch_store::StoreError::Denied(_)) => {
             // The failure is on record when its check ended, and the next attempt's delay counts
             // from then: however long argon2 took on a loaded machine, the delay is whole.
@@ -466,9 +670,10 @@ pub fn users(store: &mut Store, who: &Principal, now: Timestamp) -> Result<Vec<U
 }
 
 /// The audit actions of logging in and out, failed and refused logins, and refused commands.
-pub const ACCESS_ACTIONS: [&str; 6] = [
+pub const ACCESS_ACTIONS: [&str; 7] = [
     LOGIN,
     LOGIN_FAILED,
+    LOGIN_REFUSED,
     LOGIN_THROTTLED,
     LOGIN_LOCKED,
     "session.logout",

@@ -34,8 +34,51 @@ impl Desk {
         let now = self.clock.now();
         let principal = {
             let mut store = lock(&self.store);
-            accounts::login(&mut store, user, password, &self.workstation, now)?
+            accounts::login_under(
+                &self.policy(),
+                &mut store,
+                user,
+                password,
+                &self.workstation,
+                now,
+            )?
         };
+        self.switch_to(principal, now)
+    }
+
+    /// Sets `user`'s own password (`old` checked as a login's is, `new` under the password
+    /// policy) and logs them in: how a password past [`accounts::MAX_PASSWORD_AGE`] is replaced.
+    /// Audited as `user.password` by the user.
+    pub fn change_own_password(
+        &self,
+        user: &str,
+        old: &str,
+        new: &str,
+    ) -> Result<Session, ApiError> {
+        let now = self.clock.now();
+        let principal = {
+            let mut store = lock(&self.store);
+            accounts::change_own_password(&mut store, user, old, new, &self.workstation, now)?
+        };
+        self.switch_to(principal, now)
+    }
+
+    /// The access policy of this pit (the demo's supervisor is exempt, see
+    /// [`accounts::Policy::DEMO`]).
+    fn policy(&self) -> accounts::Policy {
+        if self.pit.demo {
+            accounts::Policy::DEMO
+        } else {
+            accounts::Policy::STANDARD
+        }
+    }
+
+    /// Makes `principal` the session, logging out whoever it replaces.
+    fn switch_to(
+        &self,
+        principal: crate::access::Principal,
+        now: pitwatch_model::Timestamp,
+    ) -> Result<Session, ApiError> {
         let previous = lock(&self.session).replace(principal.clone());
         if let Some(previous) = previous.filter(|p| p.user != principal.user) {
             accounts::logout(&mut lock(&self.store), &previous, now)?;

@@ -456,6 +456,10 @@ pub const LOGIN_FAILED: &str = "login.failed";
 pub const LOGIN_ATTEMPT: &str = "login.attempt";
 /// The audit action of a successful login (the subject is the user).
 pub const LOGIN: &str = "session.login";
+/// The audit action of a login whose password was right but which the access policy refused (its
+/// password too old, its account disabled for inactivity; the detail says which): the outcome of
+/// its attempt, and not a failure.
+pub const LOGIN_REFUSED: &str = "login.refused";
 
 /// An argon2 hash of a password nobody knows, made once per process: an unknown or inactive
 /// user's attempt is verified against it, so it takes as long as a wrong password does.
@@ -482,10 +486,10 @@ fn login_attempts(
     // The newest few hundred rows are plenty to decide on throttling and locking.
     let mut statement = conn.prepare(
         "SELECT action, at FROM (SELECT id, action, at FROM audit_log \
-         WHERE subject = ?1 AND action IN (?2, ?3, ?4) ORDER BY id DESC LIMIT 256) ORDER BY id",
+         WHERE subject = ?1 AND action IN (?2, ?3, ?4, ?5) ORDER BY id DESC LIMIT 256) ORDER BY id",
     )?;
     let rows = statement.query_map(
-        rusqlite::params![name, LOGIN_FAILED, LOGIN, LOGIN_ATTEMPT],
+        rusqlite::params![name, LOGIN_FAILED, LOGIN, LOGIN_ATTEMPT, LOGIN_REFUSED],
         |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
     )?;
     let mut out: Vec<LoginAttempt> = Vec::new();
@@ -502,7 +506,8 @@ fn login_attempts(
         }
         let attempt = LoginAttempt {
             at,
-            succeeded: action == LOGIN,
+            // A refusal by the policy came after the right password: no failure to count.
+            succeeded: action == LOGIN || action == LOGIN_REFUSED,
             pending: false,
         };
         match (action.as_str(), pending) {

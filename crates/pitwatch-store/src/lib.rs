@@ -31,7 +31,7 @@ pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use incidents::{
     Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, LoginAttempt,
     NewIncident, OpenCount, Role, Status, UserChange, UserRow, LOGIN, LOGIN_ATTEMPT, LOGIN_FAILED,
-    MAX_PAGE, MIN_PASSWORD_CHARS,
+    LOGIN_REFUSED, MAX_PAGE, MIN_PASSWORD_CHARS,
 };
 pub use lease::Lease;
 use pitwatch_model::{TableEvent, Timestamp};

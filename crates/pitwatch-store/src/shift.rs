@@ -289,6 +289,31 @@ impl Store {
             .optional()?)
     }
 
+    /// When the newest audit entry about `subject` with one of `actions` was written, if there
+    /// is one (an entry whose time does not read is passed over).
+    pub fn last_audit_at(
+        &self,
+        subject: &str,
+        actions: &[&str],
+    ) -> Result<Option<Timestamp>, StoreError> {
+        if actions.is_empty() {
+            return Ok(None);
+        }
+        let wanted = vec!["?"; actions.len()].join(", ");
+        let mut statement = self.conn.prepare(&format!(
+            "SELECT at FROM audit_log WHERE subject = ? AND action IN ({wanted}) ORDER BY id DESC"
+        ))?;
+        let mut rows = statement.query(rusqlite::params_from_iter(
+            std::iter::once(subject).chain(actions.iter().copied()),
+        ))?;
+        while let Some(row) = rows.next()? {
+            if let Ok(at) = row.get::<_, String>(0)?.parse::<Timestamp>() {
+                return Ok(Some(at));
+            }
+        }
+        Ok(None)
+    }
+
     /// The audit entries with `action`, oldest first.
     pub fn audit_entries(&self, action: &str) -> Result<Vec<AuditEntry>, StoreError> {
         let mut statement = self.conn.prepare(

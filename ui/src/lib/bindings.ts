@@ -1150,7 +1150,7 @@ code: ErrorCode,
  */
 message: string, };
 
-export type ErrorCode = "invalid_input" | "not_found" | "internal" | "unauthorised" | "conflict" | "forbidden";
+export type ErrorCode = "invalid_input" | "not_found" | "internal" | "unauthorised" | "conflict" | "forbidden" | "password_expired";
 
 export type ShiftQuery = { 
 /**

@@ -23,6 +23,11 @@ export function login(user: string, password: string): Promise<Session> {
   return invoke<Session>("login", { user, password });
 }
 
+/** Sets a user's own password (the old one checked as a login's is) and logs them in: how an expired password is replaced. */
+export function changeOwnPassword(user: string, password: string, newPassword: string): Promise<Session> {
+  return invoke<Session>("change_own_password", { user, password, newPassword });
+}
+
 /** Logs the current user out. */
 export function logout(): Promise<void> {
   return invoke<void>("logout");

@@ -79,6 +79,11 @@ export function login(user: string, password: string): Promise<Session> {
   return wrap(commands.login(user, password));
 }
 
+/** Sets a user's own password (the old one checked as a login's is) and logs them in: how an expired password is replaced. */
+export function changeOwnPassword(user: string, password: string, newPassword: string): Promise<Session> {
+  return wrap(commands.changeOwnPassword(user, password, newPassword));
+}
+
 export function logout(): Promise<void> {
   return wrap(commands.logout());
 }

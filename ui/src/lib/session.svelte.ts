@@ -16,6 +16,18 @@ export function idleReason(idleSeconds: number): string {
   return `Locked after ${idleSeconds >= 60 ? `${Math.round(idleSeconds / 60)} minutes` : `${idleSeconds} seconds`} without use.`;
 }
 
+/** The shortest password the policy accepts (the store's MIN_PASSWORD_CHARS). */
+export const MIN_PASSWORD_CHARS = 12;
+
+/** What is wrong with a new password typed twice to replace `old`, before asking the desk (which
+ * also judges how guessable it is), or null. */
+export function renewalProblem(old: string, first: string, again: string): string | null {
+  if ([...first].length < MIN_PASSWORD_CHARS) return `The new password needs at least ${MIN_PASSWORD_CHARS} characters.`;
+  if (first !== again) return "The two new passwords differ.";
+  if (first === old) return "The new password must differ from the old one.";
+  return null;
+}
+
 /** The reason shown when a supervisor hands the window over. */
 export const SWITCH_REASON = "Switching supervisor: the next supervisor logs in.";
 
@@ -30,6 +42,9 @@ export class SessionState {
   loginUser = $state("");
   loginPassword = $state("");
   loginError: ApiError | null = $state(null);
+  /** A login refused because its password is too old: who, and the password just typed, for
+   * choosing a new one (PasswordRenewal). */
+  renewing: { user: string; password: string } | null = $state(null);
   private lastInput: number;
 
   constructor(
@@ -73,12 +88,22 @@ export class SessionState {
   /** Logs in with the form's user and password. */
   async login(): Promise<void> {
     this.loginError = null;
+    this.renewing = null;
     try {
       this.session = await this.commands.login(this.loginUser, this.loginPassword);
       this.loginPassword = "";
     } catch (error) {
       this.loginError = toApiError(error);
+      if (this.loginError.code === "password_expired") this.renewing = { user: this.loginUser, password: this.loginPassword };
     }
+  }
+
+  /** A new password was set in place of an expired one, and its user is logged in. */
+  renewed(created: Session): void {
+    this.session = created;
+    this.renewing = null;
+    this.loginError = null;
+    this.loginPassword = "";
   }
 
   async logout(): Promise<void> {

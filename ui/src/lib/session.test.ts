@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Session } from "./bindings";
-import { idleReason, SessionState, SWITCH_REASON } from "./session.svelte";
+import { idleReason, renewalProblem, SessionState, SWITCH_REASON } from "./session.svelte";
 
 function desk() {
   const calls: string[] = [];
@@ -9,6 +9,7 @@ function desk() {
     commands: {
       login: async (user: string, password: string): Promise<Session> => {
         calls.push(`login ${user}`);
+        if (password === "old but right") throw { code: "password_expired", message: "The password is too old." };
         if (password !== "right") throw { code: "unauthorised", message: "Wrong user or password." };
         return { user, role: "supervisor" };
       },
@@ -20,6 +21,29 @@ function desk() {
 }
 
 describe("the session", () => {
+  it("keeps an expired password's user and password for choosing a new one, and only then", async () => {
+    const d = desk();
+    const s = new SessionState(d.commands);
+    s.loginUser = "ana";
+    s.loginPassword = "old but right";
+    await s.login();
+    expect(s.session).toBeNull();
+    expect(s.renewing).toEqual({ user: "ana", password: "old but right" });
+    s.loginPassword = "wrong";
+    await s.login();
+    expect(s.renewing).toBeNull();
+    s.renewed({ user: "ana", role: "supervisor" });
+    expect(s.session).toEqual({ user: "ana", role: "supervisor" });
+    expect(s.loginPassword).toBe("");
+  });
+
+  it("says what is wrong with a new password before the desk is asked", () => {
+    expect(renewalProblem("old one here!", "short", "short")).toMatch(/at least 12 characters/);
+    expect(renewalProblem("old one here!", "a long new secret", "a long new secreT")).toBe("The two new passwords differ.");
+    expect(renewalProblem("same old secret", "same old secret", "same old secret")).toMatch(/differ from the old/);
+    expect(renewalProblem("old one here!", "a long new secret", "a long new secret")).toBeNull();
+  });
+
   it("logs in with the form and forgets the password; a refusal is shown", async () => {
     const d = desk();
     const s = new SessionState(d.commands);
