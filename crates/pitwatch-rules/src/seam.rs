@@ -124,6 +124,21 @@ pub trait RoundGame {
     fn is_round_event(&self, event: &EventKind) -> bool;
     /// Whether `event` begins a new round given the round in progress (`None` between rounds).
     fn begins_round(&self, event: &EventKind) -> bool;
+    /// Whether `event`, a card that would begin a round ([`RoundGame::begins_round`]), came when
+    /// the round in progress looked over, so that it may as well be a stray card of that round:
+    /// the table then holds it and lets the next event decide ([`RoundGame::opened_by`]). The
+    /// default: never (the card begins its round at once).
+    fn provisional(&self, _event: &EventKind) -> bool {
+        false
+    }
+    /// Whether `next`, the event after a card held as [`RoundGame::provisional`] (`first`),
+    /// shows that `first` began a round (`true`) or belonged to the round in progress (`false`,
+    /// which then handles it as one of its own cards). Asked only of events of a round
+    /// ([`RoundGame::is_round_event`]); the table itself reads "no more bets", a shuffle and
+    /// replaced cards as `false`, and the end of the stream as `true`.
+    fn opened_by(&self, _first: &EventKind, _next: &EventKind) -> bool {
+        true
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// One event of the round in progress.

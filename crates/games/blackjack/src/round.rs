@@ -320,6 +320,11 @@ impl Rounds {
         b.dealt_len > 0
     }
 
+    /// Whether the round looks over: the dealer drawing or done, or every wager settled.
+    fn over(&self) -> bool {
+        self.stage == Stage::Dealer || self.is_complete()
+    }
+
     fn dealer_must_draw(&self) -> Option<bool> {
         let total = self.dealer.total()?;
         Some(total.value < 17 || (total.value == 17 && total.soft && self.book.dealer_hits_soft17))
@@ -1124,6 +1129,11 @@ impl Rounds {
     }
 }
 
+/// Whether a card's reported `index` lets it be a hand's first card (none reported, or 1).
+fn first_card(index: Option<u8>) -> bool {
+    index.is_none_or(|i| i <= 1)
+}
+
 /// What the dealer's hand still owes a round's wagers ([`Rounds::dealer_owes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owes {
@@ -1200,24 +1210,70 @@ impl RoundGame for Rounds {
                 _ => false,
             };
         }
-        let over = self.stage == Stage::Dealer || self.is_complete();
+        let over = self.over();
         match event {
             EventKind::CardDrawn {
                 target: Some(Target::Box(n)),
                 index,
                 ..
             } => {
-                over || (*index == Some(1)
-                    && self.stage != Stage::Initial
-                    && self
-                        .box_index(*n)
-                        .is_some_and(|i| Self::in_play(&self.boxes[i])))
+                // A box's card 2 or later cannot be the first card of a round: after a round
+                // that looked over it is a stray card of that round.
+                (over && first_card(*index))
+                    || (*index == Some(1)
+                        && self.stage != Stage::Initial
+                        && self
+                            .box_index(*n)
+                            .is_some_and(|i| Self::in_play(&self.boxes[i])))
             }
             EventKind::Decision {
                 action: Action::InPlay,
                 ..
             } => over || self.stage != Stage::Initial,
             _ => false,
+        }
+    }
+
+    fn provisional(&self, event: &EventKind) -> bool {
+        // A box's first card after the round looked over (the dealer drawing or done, every hand
+        // finished) begins the next round or went to a box by mistake: the next event shows
+        // which ([`Rounds::opened_by`]).
+        self.active
+            && self.over()
+            && matches!(
+                event,
+                EventKind::CardDrawn {
+                    target: Some(Target::Box(_)),
+                    index,
+                    ..
+                } if first_card(*index)
+            )
+    }
+
+    fn opened_by(&self, first: &EventKind, next: &EventKind) -> bool {
+        let EventKind::CardDrawn {
+            target: Some(Target::Box(first)),
+            ..
+        } = first
+        else {
+            return true;
+        };
+        match next {
+            // The initial deal goes on: a first card to a later box, or the dealer's first card.
+            EventKind::CardDrawn {
+                target: Some(Target::Box(n)),
+                index,
+                ..
+            } => first_card(*index) && n > first,
+            EventKind::CardDrawn {
+                target: Some(Target::Dealer),
+                index,
+                ..
+            } => first_card(*index),
+            // A box put in play comes before a round's first card, and no other decision can
+            // follow a round's first card alone: the card was the round before's.
+            EventKind::Decision { .. } => false,
+            _ => true,
         }
     }
 

@@ -171,6 +171,12 @@ struct ShoeState {
     /// A plain stream's cutting card came out during a round the table cannot see: the shoe ends
     /// at the next "no more bets" (the cutting card's `seq`).
     end_at_bets: Option<u64>,
+    /// The cutting card came out when the round in progress looked complete: the shoe has ended
+    /// (`ended`), and the round is kept open for a stray card of its own until it closes.
+    last_open: bool,
+    /// The cutting card came out after a card held to see whether it began the next round, and
+    /// it did: the round before is not the shoe's last, the round that card began is.
+    cut_in_next: bool,
     /// Whether the last card was given to a round (a stream that reports targets).
     placing: bool,
     /// Cards since the last "no more bets", and whether one was seen in this shoe.
@@ -178,6 +184,18 @@ struct ShoeState {
     bets_seen: bool,
     /// The burn at the shoe's start, if its book has one.
     burn: BurnState,
+}
+
+/// A card held after the round in progress looked over, because it may begin the next round or
+/// be a stray card of that round ([`RoundGame::provisional`]): counted against the shoe, given to
+/// a round when the next event shows which.
+#[derive(Debug, Clone)]
+struct Held {
+    event: TableEvent,
+    /// Whether the shoe can hold the card (false: foreign or a copy too many).
+    fits: bool,
+    /// The cutting card came out after it (its `seq`).
+    cut: Option<u64>,
 }
 
 /// Why no card may be dealt until the next shuffle.
@@ -200,6 +218,8 @@ pub struct Table<G: RoundGame> {
     shoe: ShoeState,
     /// The round in progress (its number), if any.
     round: Option<u32>,
+    /// A card held until the next event shows which round it belongs to.
+    held: Option<Held>,
     /// The irregularity of the round in progress: what else goes wrong in it joins it.
     pending: Option<Irregularity>,
     unshuffled: Option<(Unshuffled, u64)>,
@@ -234,6 +254,8 @@ impl<G: RoundGame> Table<G> {
                 past_end_flagged: false,
                 replaced: false,
                 end_at_bets: None,
+                last_open: false,
+                cut_in_next: false,
                 placing: false,
                 cards_since_bets: 0,
                 bets_seen: false,
@@ -245,6 +267,7 @@ impl<G: RoundGame> Table<G> {
             shoe_no: 0,
             shoe_open: false,
             round: None,
+            held: None,
             pending: None,
             unshuffled: None,
             open_errors: Vec::new(),
@@ -290,6 +313,7 @@ impl<G: RoundGame> Table<G> {
     /// Feeds one event. Never panics, whatever the sequence.
     pub fn handle_event(&mut self, event: &TableEvent) {
         let seq = event.seq;
+        self.resolve_held(Some(event));
         self.finished = false;
         match &event.kind {
             EventKind::Shuffled {
@@ -437,6 +461,7 @@ impl<G: RoundGame> Table<G> {
         if self.finished {
             return;
         }
+        self.resolve_held(None);
         let seq = self.last_seq.unwrap_or(0);
         self.close_round(seq, true);
         self.end_shoe();
@@ -448,6 +473,7 @@ impl<G: RoundGame> Table<G> {
     pub fn interrupt(&mut self) {
         // What the shuffler did while nobody listened is unknown.
         self.shuffler = ShufflerWatch::default();
+        self.resolve_held(None);
         if !self.shoe_open {
             return;
         }
@@ -515,10 +541,10 @@ impl<G: RoundGame> Table<G> {
         }
     }
 
-    /// Starts a round for `event` if it begins one (closing the round before it).
-    fn enter_round(&mut self, event: &TableEvent) {
+    /// Starts a round for `event` if it begins one (closing the round before it); whether it did.
+    fn enter_round(&mut self, event: &TableEvent) -> bool {
         if !self.game.begins_round(&event.kind) {
-            return;
+            return false;
         }
         if self.round.is_some() {
             self.close_round(event.seq, false);
@@ -526,6 +552,46 @@ impl<G: RoundGame> Table<G> {
         let number = self.shoe.rounds + 1;
         self.round = Some(number);
         self.game.start_round(self.shoe_no, number, event.seq);
+        true
+    }
+
+    /// Gives the card held after a round looked over ([`Held`]) its round, now that `next` (or
+    /// the end of the stream, `None`) shows which: "no more bets", a shuffle, replaced cards and
+    /// what the game reads so ([`RoundGame::opened_by`]) show it was the round's own stray card,
+    /// found there, and the round is not renumbered; the end of the stream, a card exposed and
+    /// what the game reads so show it began the next round, as it would have at once. Events
+    /// beside the deal (the cutting card, a device error, the shuffler's) leave it held.
+    fn resolve_held(&mut self, next: Option<&TableEvent>) {
+        let Some(held) = self.held.take() else {
+            return;
+        };
+        let opened = match next.map(|e| &e.kind) {
+            None | Some(EventKind::CardExposed { .. }) => true,
+            Some(EventKind::BetsClosed | EventKind::Shuffled { .. } | EventKind::CardsReplaced) => {
+                false
+            }
+            Some(
+                kind @ (EventKind::CardDrawn {
+                    target: Some(_), ..
+                }
+                | EventKind::Decision { .. }),
+            ) if self.game.is_round_event(kind) => self.game.opened_by(&held.event.kind, kind),
+            Some(_) => {
+                self.held = Some(held);
+                return;
+            }
+        };
+        if let Some(cut) = held.cut {
+            if opened {
+                // The cutting card came out during the round the held card began (7.1(c)).
+                self.shoe.cut_in_next = true;
+            } else {
+                // It came out after the round in progress had all its cards (7.1(b)).
+                self.shoe.ended = Some(cut);
+                self.shoe.last_open = true;
+            }
+        }
+        self.place_card(&held.event, true, held.fits, opened);
     }
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
@@ -542,9 +608,15 @@ impl<G: RoundGame> Table<G> {
             self.out.push_back(TableOutput::Irregularity(irregularity));
         }
         self.out.push_back(TableOutput::Round(record));
+        self.shoe.last_open = false;
         if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
-            // 7.1(c): the round in which the cutting card appeared was the last.
-            self.shoe.ended = Some(seq);
+            if self.shoe.cut_in_next {
+                // The cutting card came out in the round after this one: that one is the last.
+                self.shoe.cut_in_next = false;
+            } else {
+                // 7.1(c): the round in which the cutting card appeared was the last.
+                self.shoe.ended = Some(seq);
+            }
         }
     }
 }

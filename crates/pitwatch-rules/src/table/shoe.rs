@@ -9,7 +9,7 @@ use pitwatch_model::{
 };
 
 use super::burn::BurnState;
-use super::{ShoeState, Table, TableOutput, Unshuffled};
+use super::{Held, ShoeState, Table, TableOutput, Unshuffled};
 use crate::irregularity::IrregularityCode as Code;
 use crate::record::ShoeSummary;
 use crate::seam::RoundGame;
@@ -86,6 +86,8 @@ impl<G: RoundGame> Table<G> {
             past_end_flagged: false,
             replaced: false,
             end_at_bets: None,
+            last_open: false,
+            cut_in_next: false,
             placing: false,
             cards_since_bets: 0,
             bets_seen: false,
@@ -230,10 +232,20 @@ impl<G: RoundGame> Table<G> {
                 );
             }
         }
-        // A round already complete is over; between rounds the shoe ends now (7.1(b)), during a
-        // round at its end (7.1(c)).
+        // A round already complete is over: the shoe ends now, as between rounds (7.1(b)), though
+        // the round stays open for a card of its own that may still come (a dealer's card taken
+        // after it looked complete is that round's fault, not a round past the end). After a card
+        // held to see whether it begins the next round, the cutting card came in that round if it
+        // did, and after this one if not (`resolve_held`). During a round the shoe ends at its end
+        // (7.1(c)).
+        if let Some(held) = &mut self.held {
+            held.cut = Some(seq);
+            return;
+        }
         if self.round.is_some() && self.game.is_complete() {
-            self.close_round(seq, false);
+            self.shoe.ended = Some(seq);
+            self.shoe.last_open = true;
+            return;
         }
         if self.round.is_some() {
             return;
@@ -303,31 +315,56 @@ impl<G: RoundGame> Table<G> {
             placed &= !burned;
         }
         self.shoe.placing = placed;
-        if placed {
-            self.enter_round(event);
+        // Counted against the shoe now; what it shows is said in the round it turns out to be in.
+        let fits = card.is_none_or(|card| self.shoe.counter.see(card));
+        if placed && self.round.is_some() && self.game.provisional(&event.kind) {
+            // A card that would begin the next round after the round in progress looked over:
+            // it may be a stray card of that round. The next event decides (`resolve_held`).
+            self.held = Some(Held {
+                event: event.clone(),
+                fits,
+                cut: None,
+            });
+            return;
         }
+        self.place_card(event, placed, fits, true);
+    }
+
+    /// Gives a counted card its round: the next round's, if it begins one and `may_begin`, else
+    /// the round in progress (or none); then what the card shows is found in that round.
+    pub(super) fn place_card(
+        &mut self,
+        event: &TableEvent,
+        placed: bool,
+        fits: bool,
+        may_begin: bool,
+    ) {
+        let seq = event.seq;
+        let card = match &event.kind {
+            EventKind::CardDrawn { card, .. } => *card,
+            _ => None,
+        };
+        let opened = placed && may_begin && self.enter_round(event);
         let in_round = self.round.is_some();
-        if let Some(card) = card {
-            if !self.shoe.counter.see(card) {
-                let composition = self.shoe.counter.composition();
-                let message = if composition.copies_of(card) == 0 {
-                    format!(
-                        "The {card} is a foreign card: a shoe of {} decks holds none.",
-                        composition.kind.name()
-                    )
-                } else {
-                    format!(
-                        "A copy of the {card} beyond the {} the shoe holds: a foreign or duplicate card.",
-                        composition.copies_of(card)
-                    )
-                };
-                self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
-                if in_round {
-                    self.game.defective(seq, card, &mut self.found);
-                    self.take_found();
-                }
+        if let Some(card) = card.filter(|_| !fits) {
+            let composition = self.shoe.counter.composition();
+            let message = if composition.copies_of(card) == 0 {
+                format!(
+                    "The {card} is a foreign card: a shoe of {} decks holds none.",
+                    composition.kind.name()
+                )
+            } else {
+                format!(
+                    "A copy of the {card} beyond the {} the shoe holds: a foreign or duplicate card.",
+                    composition.copies_of(card)
+                )
+            };
+            self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
+            if in_round {
+                self.game.defective(seq, card, &mut self.found);
+                self.take_found();
             }
-        } else {
+        } else if card.is_none() {
             self.flag(
                 in_round,
                 Code::UnreadableCard,
@@ -337,6 +374,9 @@ impl<G: RoundGame> Table<G> {
                     .to_owned(),
             );
         }
+        // A card of the round the cutting card ended the shoe with (kept open for its own stray
+        // cards) is that round's, not a card past the end.
+        let last_round = placed && !opened && self.shoe.last_open;
         if let Some((why, since)) = self.unshuffled {
             if !self.shoe.past_end_flagged {
                 self.shoe.past_end_flagged = true;
@@ -353,7 +393,7 @@ impl<G: RoundGame> Table<G> {
                 );
                 self.take_found_or_now(in_round);
             }
-        } else if let Some(cut_seq) = self.shoe.ended {
+        } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
             if !self.shoe.past_end_flagged && !self.shoe.partial {
                 self.shoe.past_end_flagged = true;
                 self.found.flag_cited(

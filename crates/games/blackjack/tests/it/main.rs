@@ -5,6 +5,7 @@ mod arbitrary;
 mod books;
 mod burn;
 mod carry;
+mod cascade;
 mod fixtures;
 mod hole_card;
 mod simulated;

@@ -10,7 +10,7 @@ fn books() -> [Book; 2] {
     [Book::nz_blackjack(), Book::nz_pontoon()]
 }
 
-fn rounds(outputs: &[Output]) -> Vec<&RoundRecord> {
+pub(crate) fn rounds(outputs: &[Output]) -> Vec<&RoundRecord> {
     outputs
         .iter()
         .filter_map(|o| match o {
@@ -20,7 +20,7 @@ fn rounds(outputs: &[Output]) -> Vec<&RoundRecord> {
         .collect()
 }
 
-fn irregularities(outputs: &[Output]) -> Vec<&pitwatch_rules::Irregularity> {
+pub(crate) fn irregularities(outputs: &[Output]) -> Vec<&pitwatch_rules::Irregularity> {
     outputs
         .iter()
         .filter_map(|o| match o {
@@ -30,7 +30,7 @@ fn irregularities(outputs: &[Output]) -> Vec<&pitwatch_rules::Irregularity> {
         .collect()
 }
 
-fn check_outcomes(book: &Book, dealt: &Dealt, outputs: &[Output]) {
+pub(crate) fn check_outcomes(book: &Book, dealt: &Dealt, outputs: &[Output]) {
     let rounds = rounds(outputs);
     assert_eq!(rounds.len() as u32, dealt.rounds, "{}: rounds", book.id);
     for e in &dealt.expected {
