@@ -27,6 +27,8 @@ pub fn typescript_bindings() -> String {
         DeviceRole::decl(&cfg),
         DeckCheckView::decl(&cfg),
         ShufflerCountersView::decl(&cfg),
+        DeviceAlarmView::decl(&cfg),
+        DeviceAlarmKind::decl(&cfg),
     ];
     decls.extend(games::play_decls(&cfg));
     decls.extend([

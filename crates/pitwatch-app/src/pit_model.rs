@@ -20,6 +20,9 @@ use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::{BurnStatus, TableOutput as Output, TableView};
 use pitwatch_store::OpenCount;
 
+mod liveness;
+use liveness::fold_liveness;
+
 /// The live pit: one tile per table, from the monitor's events. The shoe state on a tile (the
 /// shoe, the round being dealt, cards dealt and left, the burn, the cutting card) is the table's
 /// engine's own view, published by the monitor after each recorded input; the desk folds only
@@ -414,6 +417,11 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
         }
         // Counted on an incident already raised: no new alert.
         Derived::Repeated { .. } => None,
+        Derived::Liveness {
+            device,
+            change,
+            incident,
+        } => fold_liveness(tile, *device, change, *incident, now),
         Derived::Gap { bytes, incident } => {
             let id = (*incident)?;
             tile.incidents.add(Severity::Critical);

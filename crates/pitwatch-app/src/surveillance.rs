@@ -616,6 +616,7 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
         variant: None,
         devices: Vec::new(),
         simulated: false,
+        liveness: Default::default(),
     }))
 }
 

@@ -183,6 +183,7 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
             Derived::Output { .. }
             | Derived::Repeated { .. }
             | Derived::Gap { .. }
+            | Derived::Liveness { .. }
             | Derived::Shuffle(_) => {}
         }
     }

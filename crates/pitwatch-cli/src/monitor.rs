@@ -10,12 +10,13 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
+use pitwatch_recording::liveness::{duration_words, AlarmKind, Change};
 use pitwatch_recording::monitor::{
     LinkState, Monitor, MonitorEvent, MonitorOptions, MonitoredTable, RecordingState, SpoolLimits,
 };
 use pitwatch_recording::pit::PitConfig;
 use pitwatch_recording::record::{self, Installation};
-use pitwatch_recording::recorder::Derived;
+use pitwatch_recording::recorder::{clock_time, Derived};
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_transport::SystemClock;
 
@@ -291,10 +292,49 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                         incident.map_or_else(|| "?".into(), |id| id.0.to_string()),
                     );
                 }
+                Derived::Liveness {
+                    device,
+                    change,
+                    incident,
+                } => {
+                    let id = incident.map_or_else(|| "?".into(), |id| id.0.to_string());
+                    outln!("{table:<10} {}", liveness_line(*device, change, &id));
+                }
                 _ => {}
             }
             false
         }
+    }
+}
+
+/// A device's liveness alarm, raised or cleared, in one line.
+fn liveness_line(device: usize, change: &Change, incident: &str) -> String {
+    let state = |kind: AlarmKind| match kind {
+        AlarmKind::NeverConnected => "never connected",
+        AlarmKind::Offline => "offline",
+        AlarmKind::Silent => "silent",
+    };
+    match change {
+        Change::Raised(alarm) => format!(
+            "INCIDENT {incident}: {} [high] device {} {} since {} UTC (threshold {})",
+            alarm.kind.code(),
+            device + 1,
+            state(alarm.kind),
+            clock_time(alarm.since),
+            duration_words(alarm.threshold_ms)
+        ),
+        Change::Cleared {
+            alarm,
+            at,
+            duration_ms,
+        } => format!(
+            "device {} back at {} UTC after {} ({} since {} UTC; incident {incident})",
+            device + 1,
+            clock_time(*at),
+            duration_words(*duration_ms),
+            state(alarm.kind),
+            clock_time(alarm.since)
+        ),
     }
 }
 

@@ -6,7 +6,8 @@
 //! - [`recorder`]: one table's pipeline (bytes, frames, events, rounds, incidents), planned
 //!   without I/O and written in one batch; [`monitor`]: every table's device read live, one
 //!   group-committing writer, its spool, and what is published once it is on record; [`lease`]:
-//!   one writer per table.
+//!   one writer per table; [`liveness`]: a device offline, never connected or silent as an
+//!   alarm (a pure deadline state machine).
 //! - [`record`]: the record as the application opens it (the installation's key and witnesses,
 //!   verification gating recording, segments).
 //! - [`replay`]: a table's shoes rebuilt from the raw bytes on record; [`shuffle`]: each shoe's
@@ -18,6 +19,7 @@
 //! sees are `pitwatch-api`'s, above this crate, and the use cases are `pitwatch-app`'s.
 
 pub mod lease;
+pub mod liveness;
 pub mod monitor;
 pub mod pit;
 pub mod record;

@@ -41,7 +41,9 @@ use pitwatch_store::{Actor, DeviceIdentity, Sealing, Store, StoreError, Trouble}
 use pitwatch_transport::{spawn_device_into, Clock, DeviceHandle, TransportEvent};
 
 use crate::lease::Holder;
+use crate::liveness::{Change, Watch};
 use crate::pit::{LinkConfig, TableConfig};
+use crate::recorder::AlarmIncident;
 use crate::recorder::{Derived, Gap, PlannedDerived, TableRecorder, Writes, Written};
 use intake::{DeviceSink, Intake, Queued};
 use spool::Spool;
@@ -89,6 +91,10 @@ impl MonitoredTable {
         }
     }
 }
+
+/// How far behind the clock the writer's liveness timer looks: a device event stamped just
+/// before a tick but not yet taken from the queue is still seen before the tick's time.
+const LIVENESS_SLACK_MS: i64 = 100;
 
 /// How long the writer waits idle before it writes a checkpoint kept back from the journals.
 const WITNESS_IDLE: Duration = Duration::from_secs(1);
@@ -380,6 +386,18 @@ impl Monitor {
             ),
             None => None,
         };
+        // Each device's liveness, watched from now.
+        let watches = tables
+            .iter()
+            .map(|t| {
+                (0..t.config.devices.len())
+                    .map(|k| {
+                        let shoe = t.config.devices[k].role == crate::pit::DeviceRole::Shoe;
+                        (Watch::new(t.config.liveness(k), shoe, now), None)
+                    })
+                    .collect()
+            })
+            .collect();
         let (intake, input, inputs) = Intake::new(streams.len(), options.device_budget);
         let (events_tx, events) = mpsc::sync_channel(options.publish_queue.max(16));
         if let Err(e) = store.set_busy_timeout(options.busy_wait) {
@@ -392,6 +410,7 @@ impl Monitor {
             journals: Vec::new(),
             store: Some(store),
             recorders,
+            watches,
             streams: streams.clone(),
             by_name: names
                 .iter()

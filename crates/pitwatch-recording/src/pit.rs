@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use pitwatch_protocols::ProtocolConfig;
 
+use crate::liveness::{LivenessOverride, Thresholds};
 use pitwatch_games::{rule_book_file_ok, GameBook, GameKind};
 pub use pitwatch_transport::DeviceConfig as LinkConfig;
 use pitwatch_transport::BACKOFF_FLOOR_MS;
@@ -194,6 +195,9 @@ pub struct TableConfig {
     /// Simulated by Pitwatch itself (only in the demo pit): each link is a pseudo-terminal the
     /// app creates at start-up.
     pub simulated: bool,
+    /// The table's device liveness thresholds over the protocols' defaults
+    /// (`liveness = { offline_s = 30 }`; [`crate::liveness`]).
+    pub liveness: LivenessOverride,
 }
 
 /// One device of a table.
@@ -206,6 +210,9 @@ pub struct TableDevice {
     /// How the device is reached: a serial port or a TCP device server, with timeouts and
     /// reconnect backoff, e.g. `{ kind = "serial", path = "/dev/ttyUSB0", baud = 4800 }`.
     pub link: Option<LinkConfig>,
+    /// This device's liveness thresholds over the table's and the protocol's
+    /// ([`crate::liveness`]).
+    pub liveness: LivenessOverride,
 }
 
 /// What a device is at its table.
@@ -260,6 +267,12 @@ struct RawTable {
     link: Option<LinkConfig>,
     #[serde(default)]
     simulated: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    liveness: LivenessOverride,
+}
+
+fn is_default(o: &LivenessOverride) -> bool {
+    *o == LivenessOverride::default()
 }
 
 impl TryFrom<RawTable> for TableConfig {
@@ -292,6 +305,7 @@ impl TryFrom<RawTable> for TableConfig {
                     role: DeviceRole::of(&protocol),
                     protocol,
                     link: raw.link,
+                    liveness: LivenessOverride::default(),
                 }]
             }
         };
@@ -322,6 +336,7 @@ impl TryFrom<RawTable> for TableConfig {
             variant: raw.variant,
             devices,
             simulated: raw.simulated,
+            liveness: raw.liveness,
         })
     }
 }
@@ -341,6 +356,10 @@ fn device_entry(entry: toml::Value) -> Result<TableDevice, String> {
         Some(value) => Some(value.try_into().map_err(|e| format!("link: {e}"))?),
         None => None,
     };
+    let liveness: LivenessOverride = match table.remove("liveness") {
+        Some(value) => value.try_into().map_err(|e| format!("liveness: {e}"))?,
+        None => LivenessOverride::default(),
+    };
     let mut protocol: ProtocolConfig = toml::Value::Table(table)
         .try_into()
         .map_err(|e| e.to_string())?;
@@ -355,6 +374,7 @@ fn device_entry(entry: toml::Value) -> Result<TableDevice, String> {
         role,
         protocol,
         link,
+        liveness,
     })
 }
 
@@ -362,7 +382,7 @@ impl From<TableConfig> for RawTable {
     fn from(table: TableConfig) -> RawTable {
         let value = |v: Result<toml::Value, toml::ser::Error>| v.ok();
         let (device, link) = match table.devices.as_slice() {
-            [one] if one.role == DeviceRole::of(&one.protocol) => {
+            [one] if one.role == DeviceRole::of(&one.protocol) && is_default(&one.liveness) => {
                 (value(toml::Value::try_from(one.protocol)), one.link.clone())
             }
             many => (
@@ -378,6 +398,12 @@ impl From<TableConfig> for RawTable {
                                 .insert("role".into(), toml::Value::String(d.role.as_str().into()));
                             if let Some(link) = &d.link {
                                 entry.insert("link".into(), toml::Value::try_from(link).ok()?);
+                            }
+                            if !is_default(&d.liveness) {
+                                entry.insert(
+                                    "liveness".into(),
+                                    toml::Value::try_from(d.liveness).ok()?,
+                                );
                             }
                             Some(toml::Value::Table(entry))
                         })
@@ -395,6 +421,7 @@ impl From<TableConfig> for RawTable {
             device,
             link,
             simulated: table.simulated,
+            liveness: table.liveness,
         }
     }
 }
@@ -419,8 +446,21 @@ impl TableConfig {
                 role: DeviceRole::of(&protocol),
                 protocol,
                 link,
+                liveness: LivenessOverride::default(),
             }],
             simulated: false,
+            liveness: LivenessOverride::default(),
+        }
+    }
+
+    /// The liveness thresholds device `index` is held to: its protocol's defaults, under the
+    /// table's `liveness`, under the device's own.
+    pub fn liveness(&self, index: usize) -> Thresholds {
+        match self.devices.get(index) {
+            Some(d) => self
+                .liveness
+                .apply(&d.liveness, crate::liveness::defaults(d.protocol.name())),
+            None => crate::liveness::defaults(""),
         }
     }
 
@@ -612,6 +652,9 @@ impl PitConfig {
                     "{label}: {shoes} devices are shoes; a table has at most one card-reading shoe"
                 ));
             }
+            for p in table.liveness.problems() {
+                problems.push(format!("{label}: {p}"));
+            }
             let several = table.devices.len() > 1;
             for (k, device) in table.devices.iter().enumerate() {
                 let label = if several {
@@ -626,6 +669,9 @@ impl PitConfig {
                         "{label}: a shuffler speaks the Pitwatch protocol (protocol = \"pitwatch\"), not {}",
                         device.protocol.name()
                     ));
+                }
+                for p in device.liveness.problems() {
+                    problems.push(format!("{label}: {p}"));
                 }
                 link_problems(
                     &label,
@@ -655,6 +701,14 @@ impl PitConfig {
         problems
     }
 }
+
+/// The rates a serial port accepts (the POSIX and Linux termios rates; a device server's
+/// serial side offers the same).
+pub const STANDARD_BAUDS: &[u32] = &[
+    50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600,
+    115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000,
+    3000000, 3500000, 4000000,
+];
 
 /// What is wrong with one device's link (or its lack of one).
 fn link_problems(
@@ -709,6 +763,16 @@ fn link_problems(
             }
             if serial.baud == 0 {
                 problems.push(format!("{label}: link baud must be above 0"));
+            } else if !STANDARD_BAUDS.contains(&serial.baud) {
+                problems.push(format!(
+                    "{label}: link baud {} is not a rate serial ports accept: give one of {}",
+                    serial.baud,
+                    STANDARD_BAUDS
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
             }
             if !(5..=8).contains(&serial.data_bits) {
                 problems.push(format!("{label}: link data_bits must be 5 to 8"));

@@ -31,7 +31,9 @@ use pitwatch_store::{
     SessionId, Store, StoreError, TableId,
 };
 
+mod liveness;
 mod writes;
+pub use liveness::{clock_time, AlarmIncident};
 use writes::{Op, RowRef};
 pub use writes::{PlannedDerived, Writes, Written};
 
@@ -97,6 +99,17 @@ pub enum Derived {
         /// Bytes lost.
         bytes: u64,
         /// The incident opened for it.
+        incident: Option<IncidentId>,
+    },
+    /// A device's liveness alarm was raised or cleared ([`crate::liveness`]); a raised alarm
+    /// carries the incident recorded for it (an alarm raised again before that incident was
+    /// resolved is counted on it), a cleared one the incident its duration was recorded on.
+    Liveness {
+        /// Which of the table's devices (0: its main device).
+        device: usize,
+        /// What changed.
+        change: crate::liveness::Change,
+        /// The incident.
         incident: Option<IncidentId>,
     },
 }

@@ -8,6 +8,8 @@
 //! differs from the one recorded is reported as a divergence (it would mean the record and its
 //! bytes disagree). The engine then runs over the stream, and every step keeps what it output.
 
+pub mod liveness;
+
 use std::collections::{HashMap, VecDeque};
 
 use pitwatch_model::{TableEvent, Timestamp};

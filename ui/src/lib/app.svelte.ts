@@ -13,6 +13,7 @@ import { keyCommand, type View } from "./navigation";
 import { unacknowledgedByTable, type AttentionSource } from "./pit-view";
 import { replaceTable } from "./pit";
 import { recordAlerts } from "./record";
+import { withoutClearedLiveness } from "./devices";
 import { recordingBanner } from "./recording";
 import { SessionState, SWITCH_REASON } from "./session.svelte";
 
@@ -45,7 +46,7 @@ export class AppState {
   readonly recordProblems = $derived(recordAlerts(this.record));
   readonly recordingAlert = $derived(recordingBanner(this.recording?.status ?? null, this.recording?.receivedMs ?? 0, this.now));
   /** Open incidents, most severe first: the banner shows the focused one (else the first). */
-  readonly alerts = $derived(alertList(this.incidents.open.rows));
+  readonly alerts = $derived(alertList(withoutClearedLiveness(this.incidents.open.rows, this.tables)));
   readonly alert = $derived(this.alerts.find((a) => a.id === this.focusedAlert) ?? this.alerts[0] ?? null);
   /** Tables with an alert: their tiles and screens flash. */
   readonly flashing = $derived(new Set(this.alerts.map((a) => a.table)));

@@ -245,7 +245,12 @@ lastShuffle: ShuffleQuality | null,
  * order (Pontoon 6.4: `chemmy`, `stacking`, `riffle`), which the console offers; empty when
  * the book requires none.
  */
-shuffleSteps: Array<string>, };
+shuffleSteps: Array<string>, 
+/**
+ * A liveness alarm standing on one of its devices (the main device's first): what the
+ * tile shows instead of live play, with what it shows greyed as stale.
+ */
+alarm: DeviceAlarmView | null, };
 
 export type Game = "baccarat" | "blackjack" | "pontoon" | "poker";
 
@@ -285,7 +290,11 @@ shuffling: boolean,
 /**
  * A shuffler's counters as it last reported them (`shuffler_counters`), since start-up.
  */
-counters: ShufflerCountersView | null, };
+counters: ShufflerCountersView | null, 
+/**
+ * The device's liveness alarm standing (offline, never connected, silent), if any.
+ */
+alarm: DeviceAlarmView | null, };
 
 export type DeviceRole = "shoe" | "shuffler" | "console";
 
@@ -340,6 +349,27 @@ recognitionErrors: number | null,
  * Malfunctions logged, when counted.
  */
 malfunctions: number | null, };
+
+export type DeviceAlarmView = { 
+/**
+ * What kind.
+ */
+kind: DeviceAlarmKind, 
+/**
+ * Since when the device is gone (Unix milliseconds): the monitor's start, the
+ * disconnection, or the last bytes received.
+ */
+sinceMs: number, 
+/**
+ * Which of the table's devices (0: its main device).
+ */
+device: number, 
+/**
+ * The incident recorded for it, once on record.
+ */
+incident: number | null, };
+
+export type DeviceAlarmKind = "never_connected" | "offline" | "silent";
 
 export type TablePlay = { "game": "baccarat" } & BaccaratPlay | { "game": "blackjack" } & BlackjackPlay | { "game": "poker" } & PokerPlay;
 

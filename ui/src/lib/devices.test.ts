@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DeckCheckView, DeviceTile } from "./bindings";
-import { countersLabel, deckCheckBadge, otherDevices, ROLE_LABEL } from "./devices";
+import type { DeckCheckView, DeviceAlarmView, DeviceTile, TableTile } from "./bindings";
+import { alarmLabel, clockLabel, countersLabel, deckCheckBadge, otherDevices, ROLE_LABEL, withoutClearedLiveness } from "./devices";
 
 describe("countersLabel", () => {
   it("says each counter the shuffler keeps, in words", () => {
@@ -57,8 +57,37 @@ describe("otherDevices", () => {
       lastCheck: null,
       shuffling: false,
       counters: null,
+      alarm: null,
     });
     expect(otherDevices([device("shoe"), device("shuffler")]).map((d) => ROLE_LABEL[d.role])).toEqual(["Shuffler"]);
     expect(otherDevices([device("shoe")])).toEqual([]);
+  });
+});
+
+describe("a device's liveness alarm", () => {
+  const alarm = (kind: DeviceAlarmView["kind"], incident: number | null = 7): DeviceAlarmView => ({
+    kind,
+    sinceMs: Date.UTC(2026, 11, 2, 14, 2, 11),
+    device: 0,
+    incident,
+  });
+
+  it("says since when, in UTC, or that it never connected", () => {
+    expect(clockLabel(Date.UTC(2026, 11, 2, 4, 5, 6))).toBe("04:05:06 UTC");
+    expect(alarmLabel(alarm("offline"))).toBe("offline since 14:02:11 UTC");
+    expect(alarmLabel(alarm("silent"))).toBe("silent since 14:02:11 UTC");
+    expect(alarmLabel(alarm("never_connected"))).toBe("never connected");
+    expect(alarmLabel(null)).toBeNull();
+  });
+
+  it("is an alert only while it stands: back, its incident stays but the alert clears", () => {
+    const rows = [
+      { id: 7, code: "DEVICE_OFFLINE" },
+      { id: 8, code: "DEVICE_SILENT" },
+      { id: 9, code: "CARD_COUNT" },
+    ];
+    const tables = (a: DeviceAlarmView | null) => [{ alarm: a, devices: [{ alarm: a }] }] as unknown as TableTile[];
+    expect(withoutClearedLiveness(rows, tables(alarm("offline"))).map((r) => r.id)).toEqual([7, 9]);
+    expect(withoutClearedLiveness(rows, tables(null)).map((r) => r.id)).toEqual([9]);
   });
 });

@@ -1,6 +1,6 @@
 // A table's devices as its tile and view show them: each device's role and link, and a shuffler's
 // last deck check as a small badge. Pure, so it is unit-tested without a DOM.
-import type { DeckCheckView, DeviceRole, DeviceTile, ShufflerCountersView } from "./bindings";
+import type { DeckCheckView, DeviceAlarmView, DeviceRole, DeviceTile, ShufflerCountersView, TableTile } from "./bindings";
 import { ageLabel } from "./pit";
 
 export const ROLE_LABEL: Record<DeviceRole, string> = {
@@ -52,4 +52,44 @@ export function deckCheckBadge(check: DeckCheckView | null, nowMs: number, dealt
 /** The devices beside the table's main one (a shuffler beside the shoe), for the tile's line. */
 export function otherDevices(devices: readonly DeviceTile[]): DeviceTile[] {
   return devices.slice(1);
+}
+
+/** `ms` as "HH:MM:SS UTC", as the record's messages give times of day. */
+export function clockLabel(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+}
+
+/** A device's liveness alarm in words: "offline since 14:02:11 UTC", "never connected", "silent since …". */
+export function alarmLabel(alarm: DeviceAlarmView | null): string | null {
+  if (!alarm) return null;
+  switch (alarm.kind) {
+    case "never_connected":
+      return "never connected";
+    case "offline":
+      return `offline since ${clockLabel(alarm.sinceMs)}`;
+    case "silent":
+      return `silent since ${clockLabel(alarm.sinceMs)}`;
+  }
+}
+
+/** The incidents a device liveness alarm standing on a tile was recorded on. */
+function standingAlarms(tables: readonly TableTile[]): Set<number> {
+  const ids = new Set<number>();
+  for (const t of tables) {
+    for (const d of t.devices) if (d.alarm?.incident != null) ids.add(d.alarm.incident);
+    if (t.alarm?.incident != null) ids.add(t.alarm.incident);
+  }
+  return ids;
+}
+
+/** The incident codes of a device liveness alarm (the record's `DEVICE_OFFLINE`, `DEVICE_SILENT`). */
+export const LIVENESS_CODES: readonly string[] = ["DEVICE_OFFLINE", "DEVICE_SILENT"];
+
+/**
+ * The rows that are alerts: a device liveness incident is one only while its alarm stands (the
+ * device is back: the alert clears, the incident stays in the list to be resolved).
+ */
+export function withoutClearedLiveness<R extends { id: number; code: string }>(rows: readonly R[], tables: readonly TableTile[]): R[] {
+  const standing = standingAlarms(tables);
+  return rows.filter((r) => !LIVENESS_CODES.includes(r.code) || standing.has(r.id));
 }

@@ -25,6 +25,7 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     incidents: { critical: 0, high: 0, medium: 0, low: 0 },
     lastShuffle: null,
     shuffleSteps: [],
+    alarm: null,
     ...extra,
   };
 }

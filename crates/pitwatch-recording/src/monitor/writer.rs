@@ -80,6 +80,8 @@ pub(super) struct Writer {
     /// The checkpoint journals as last published.
     pub(super) journals: Vec<pitwatch_store::JournalStatus>,
     pub(super) recorders: Vec<TableRecorder>,
+    /// Each table's devices' liveness, with the incident of the alarm standing.
+    pub(super) watches: Vec<Vec<(Watch, Option<AlarmIncident>)>>,
     /// Each device's (table, device at the table), by the device's number in the pit.
     pub(super) streams: Vec<(usize, usize)>,
     pub(super) by_name: HashMap<String, usize>,
@@ -168,6 +170,9 @@ impl Writer {
                 self.spool.close_gaps();
             }
             self.write_what_waits(&mut stopping);
+            if stopping.is_none() {
+                self.tick();
+            }
             self.spool.flush();
             self.report();
             self.report_journals();
@@ -203,7 +208,80 @@ impl Writer {
                 .saturating_duration_since(Instant::now())
                 .min(tick),
             None if !self.spool.is_empty() => Duration::ZERO,
-            None => tick,
+            None => self.until_deadline().map_or(tick, |d| d.min(tick)),
+        }
+    }
+
+    /// How long until the next liveness deadline passes (as the timer sees it).
+    fn until_deadline(&self) -> Option<Duration> {
+        let next = self
+            .watches
+            .iter()
+            .flatten()
+            .filter_map(|(w, _)| w.deadline())
+            .map(|d| d.unix_millis())
+            .min()?;
+        let now = self.clock.now().unix_millis() - LIVENESS_SLACK_MS;
+        Some(Duration::from_millis(
+            u64::try_from(next + 1 - now).unwrap_or(0),
+        ))
+    }
+
+    /// The liveness timer: when a device's deadline has passed and nothing else is being
+    /// written, its alarm is planned and written on its own.
+    fn tick(&mut self) {
+        if self.flight.is_some() || self.trouble.is_some() || !self.spool.is_empty() {
+            return;
+        }
+        if self.until_deadline() != Some(Duration::ZERO) {
+            return;
+        }
+        self.flight = Some(self.plan(Vec::new(), None));
+        self.attempt();
+    }
+
+    /// Feeds one device's liveness watch and plans what it changed.
+    fn watch(
+        &mut self,
+        index: usize,
+        device: usize,
+        flight: &mut Flight,
+        derived: &mut Vec<PlannedDerived>,
+        feed: impl FnOnce(&mut Watch, bool, &mut Vec<Change>),
+    ) {
+        let (Some(recorder), Some((watch, standing))) = (
+            self.recorders.get_mut(index),
+            self.watches.get_mut(index).and_then(|w| w.get_mut(device)),
+        ) else {
+            return;
+        };
+        let mut changes = Vec::new();
+        feed(watch, recorder.shoe_in_play(), &mut changes);
+        for change in changes {
+            recorder.plan_liveness(device, &mut flight.writes, change, standing, derived);
+        }
+    }
+
+    /// The timer's part of a plan: every device's watch advanced to the clock (less the
+    /// slack), each alarm due planned.
+    fn plan_ticks(&mut self, flight: &mut Flight) {
+        let Some(now) =
+            Timestamp::from_unix_millis(self.clock.now().unix_millis() - LIVENESS_SLACK_MS)
+        else {
+            return;
+        };
+        for index in 0..self.watches.len() {
+            let mut derived = Vec::new();
+            for device in 0..self.watches[index].len() {
+                self.watch(index, device, flight, &mut derived, |w, _, changes| {
+                    changes.extend(w.advance(now))
+                });
+            }
+            if !derived.is_empty() {
+                let view = self.recorders[index].view();
+                flight.shown.push(Shown::Derived(index, derived, view));
+                flight.touched.push(index);
+            }
         }
     }
 
@@ -307,12 +385,17 @@ impl Writer {
                                 *at,
                                 &mut derived,
                             );
+                            let at = *at;
+                            self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                                w.connected(at, c)
+                            });
+                            let recorder = &self.recorders[index];
                             link = Some(MonitorEvent::Link {
                                 table: recorder.name().to_owned(),
                                 device,
                                 state: LinkState::Connected,
                                 detail: description.clone(),
-                                at: *at,
+                                at,
                             });
                         }
                         TransportEvent::ConnectFailed { at, reason, .. } => {
@@ -337,6 +420,16 @@ impl Writer {
                                     message: e.to_string(),
                                 });
                             }
+                            let at = *received_at;
+                            self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                                w.received(at, c)
+                            });
+                            // What it dealt may start or end play, for every device.
+                            for k in 0..self.watches.get(index).map_or(0, Vec::len) {
+                                self.watch(index, k, &mut flight, &mut derived, |w, play, c| {
+                                    w.in_play(at, play, c)
+                                });
+                            }
                         }
                         TransportEvent::Disconnected { at, reason } => {
                             recorder.plan_disconnect(
@@ -346,19 +439,23 @@ impl Writer {
                                 reason,
                                 &mut derived,
                             );
+                            let at = *at;
+                            self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                                w.disconnected(at, c)
+                            });
+                            let recorder = &self.recorders[index];
                             link = Some(MonitorEvent::Link {
                                 table: recorder.name().to_owned(),
                                 device,
                                 state: LinkState::Disconnected,
                                 detail: reason.clone(),
-                                at: *at,
+                                at,
                             });
                         }
                     }
                     if !matches!(event, TransportEvent::ConnectFailed { .. }) {
-                        flight
-                            .shown
-                            .push(Shown::Derived(index, derived, recorder.view()));
+                        let view = self.recorders[index].view();
+                        flight.shown.push(Shown::Derived(index, derived, view));
                         flight.touched.push(index);
                     }
                     flight.shown.extend(link.take().map(Shown::Event));
@@ -370,9 +467,13 @@ impl Writer {
                     let now = self.clock.now();
                     if let Some(recorder) = self.recorders.get_mut(index) {
                         recorder.plan_gap(device, &mut flight.writes, gap, now, &mut derived);
-                        flight
-                            .shown
-                            .push(Shown::Derived(index, derived, recorder.view()));
+                        // The device was sending all along: its bytes were lost, not missed.
+                        let last = gap.last;
+                        self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                            w.received(last, c)
+                        });
+                        let view = self.recorders[index].view();
+                        flight.shown.push(Shown::Derived(index, derived, view));
                         flight.touched.push(index);
                     }
                 }
@@ -395,9 +496,14 @@ impl Writer {
                         let seq =
                             recorder.plan_console(&mut flight.writes, kind, &by, at, &mut derived);
                         flight.replies.push((reply, Ok(seq)));
-                        flight
-                            .shown
-                            .push(Shown::Derived(index, derived, recorder.view()));
+                        // A console entry may start or end play.
+                        for device in 0..self.watches.get(index).map_or(0, Vec::len) {
+                            self.watch(index, device, &mut flight, &mut derived, |w, play, c| {
+                                w.in_play(at, play, c)
+                            });
+                        }
+                        let view = self.recorders[index].view();
+                        flight.shown.push(Shown::Derived(index, derived, view));
                         flight.touched.push(index);
                     }
                 },
@@ -405,6 +511,7 @@ impl Writer {
                 other => flight.inputs.push(other),
             }
         }
+        self.plan_ticks(&mut flight);
         flight.touched.sort_unstable();
         flight.touched.dedup();
         // Rejected bytes held back by a table are written with this group.
@@ -528,9 +635,23 @@ impl Writer {
                 Shown::Derived(index, derived, view) => {
                     let table = self.recorders[index].name().to_owned();
                     for item in derived {
+                        let derived = written.resolve(item);
+                        if let Derived::Liveness {
+                            device,
+                            change: Change::Raised(_),
+                            incident: Some(id),
+                        } = &derived
+                        {
+                            // The standing alarm's incident is on record now.
+                            if let Some((_, standing @ Some(AlarmIncident::Planned(_)))) =
+                                self.watches.get_mut(index).and_then(|w| w.get_mut(*device))
+                            {
+                                *standing = Some(AlarmIncident::Known(*id));
+                            }
+                        }
                         self.publisher.publish(MonitorEvent::Derived {
                             table: table.clone(),
-                            derived: written.resolve(item),
+                            derived,
                         });
                     }
                     self.publisher.publish(MonitorEvent::View { table, view });

@@ -418,3 +418,55 @@ fn syntax_errors_say_where() {
         .to_string();
     assert!(err.contains("craps") || err.contains("line 4"), "{err}");
 }
+
+#[test]
+fn line_settings_and_liveness_thresholds_are_checked_against_what_is_accepted() {
+    let text = r#"
+            [site]
+            name = "Lines"
+            [[table]]
+            name = "BAC-1"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            device = { protocol = "angel-eye" }
+            link = { kind = "serial", path = "/dev/ttyUSB7", baud = 96000 }
+            liveness = { offline_s = 0, silent_s = 90000 }
+            [[table]]
+            name = "BAC-2"
+            game = "baccarat"
+            rules = "nz-baccarat"
+            liveness = { offline_s = 30 }
+            [[table.device]]
+            protocol = "angel-eye"
+            link = { kind = "serial", path = "/dev/ttyUSB8", baud = 4800 }
+            liveness = { heartbeat_s = 0, offline_s = 5 }
+        "#;
+    let PitConfigError::Invalid(problems) = PitConfig::from_toml(text).unwrap_err() else {
+        panic!("expected a list of problems");
+    };
+    assert_eq!(
+        problems,
+        [
+            "table 1 (\"BAC-1\"): liveness.offline_s = 0 is not accepted: give seconds from 0.1 to 86400",
+            "table 1 (\"BAC-1\"): liveness.silent_s = 90000 is not accepted: give seconds from 0 to 86400 (0 turns the check off)",
+            "table 1 (\"BAC-1\"): link baud 96000 is not a rate serial ports accept: give one of 50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000, 3000000, 3500000, 4000000",
+        ]
+    );
+    // The table's own thresholds, and a device's over them, over the protocol's defaults.
+    let ok = text
+        .replace("baud = 96000", "baud = 9600")
+        .replace("liveness = { offline_s = 0, silent_s = 90000 }", "");
+    let pit = PitConfig::from_toml(&ok).unwrap();
+    let two = &pit.tables[1];
+    let th = two.liveness(0);
+    assert_eq!(th.offline_ms, 5_000);
+    assert_eq!(th.silent_ms, Some(300_000));
+    assert_eq!(th.heartbeat_ms, None);
+    assert_eq!(
+        pit.tables[0].liveness(0),
+        crate::liveness::defaults("angel-eye")
+    );
+    // Written back out, the thresholds survive.
+    let again: PitConfig = toml::from_str(&toml::to_string(&pit).unwrap()).unwrap();
+    assert_eq!(again, pit);
+}

@@ -78,6 +78,13 @@ pub(super) enum Op {
         key: String,
         value: String,
     },
+    /// A device with a liveness alarm is back: an audit row on the alarm's incident (one on
+    /// record, or one opened earlier in the same writes).
+    Back {
+        incident: RowRef<IncidentId>,
+        detail: String,
+        now: Timestamp,
+    },
 }
 
 impl Op {
@@ -147,6 +154,13 @@ impl Written {
                 output,
                 incident: Some(IncidentId(*id)),
             },
+            (Derived::Liveness { device, change, .. }, Some(Outcome::Grouped(g))) => {
+                Derived::Liveness {
+                    device,
+                    change,
+                    incident: Some(g.incident()),
+                }
+            }
             (Derived::Gap { bytes, .. }, Some(Outcome::Id(id))) => Derived::Gap {
                 bytes,
                 incident: Some(IncidentId(*id)),
@@ -314,6 +328,31 @@ impl Writes {
                 Op::Meta { key, value } => {
                     batch.set_meta(key, value)?;
                     Outcome::Nothing
+                }
+                Op::Back {
+                    incident,
+                    detail,
+                    now,
+                } => {
+                    let incident = match incident {
+                        RowRef::Known(id) => *id,
+                        RowRef::New(slot) => match outcomes.get(*slot) {
+                            Some(Outcome::Grouped(g)) => g.incident(),
+                            Some(Outcome::Id(id)) => IncidentId(*id),
+                            _ => {
+                                return Err(StoreError::Invalid(format!(
+                                    "a planned write refers to incident row {slot}, which made none"
+                                )))
+                            }
+                        },
+                    };
+                    Outcome::Id(batch.append_audit(
+                        "pitwatch",
+                        crate::liveness::DEVICE_BACK,
+                        &format!("incident {}", incident.0),
+                        detail,
+                        *now,
+                    )?)
                 }
             };
             outcomes.push(outcome);
