@@ -457,6 +457,13 @@ pub struct UserRow {
     pub created_at: String,
     /// Whether they may log in (a deactivated user stays on record).
     pub active: bool,
+    /// When their password was set (RFC 3339), as the audit log holds it: on being added, by
+    /// an administrator's reset or by their own change.
+    pub password_set_at: Option<String>,
+    /// When they last logged in (RFC 3339), if ever.
+    pub last_login_at: Option<String>,
+    /// What their role may do (the commands' names, as audited): the access listing.
+    pub may: Vec<String>,
 }
 
 /// One row of the audit log, for the audit view (failed logins, refused commands, every action).

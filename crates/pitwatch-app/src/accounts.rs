@@ -531,14 +531,24 @@ pub fn create_first_admin(
     login(store, name, password, workstation, now)
 }
 
-/// A user as the window shows them (never the password hash).
-pub fn user_row(user: pitwatch_store::UserRow) -> UserRow {
-    UserRow {
+/// A user as the window shows them (never the password hash), with when their password was set,
+/// their last login and what their role may do: a line of the access listing.
+pub fn user_row(store: &Store, user: pitwatch_store::UserRow) -> Result<UserRow, ApiError> {
+    let password_set_at = store.last_audit_at(&user.name, &PASSWORD_SET)?;
+    let last_login_at = store.last_audit_at(&user.name, &[LOGIN])?;
+    Ok(UserRow {
+        may: crate::access::Command::ALL
+            .into_iter()
+            .filter(|c| c.allowed(user.role))
+            .map(|c| c.name().to_owned())
+            .collect(),
         name: user.name,
         role: user.role.as_str().to_owned(),
         created_at: user.created_at,
         active: user.active,
-    }
+        password_set_at: password_set_at.map(|t| t.to_string()),
+        last_login_at: last_login_at.map(|t| t.to_string()),
+    })
 }
 
 /// `who` (an administrator) adds user `name` with `role` and `password`; audited with `who`
@@ -555,12 +565,12 @@ pub fn add_user(
     require(store, who, Command::AddUser, name, now)?;
     check_password(name, password)?;
     store.add_user(who.actor(), name, role, password, now)?;
-    Ok(UserRow {
-        name: name.to_owned(),
-        role: role.as_str().to_owned(),
-        created_at: now.to_string(),
-        active: true,
-    })
+    let added = store
+        .users()?
+        .into_iter()
+        .find(|u| u.name == name)
+        .ok_or_else(|| ApiError::new(ErrorCode::Internal, format!("{name:?} was not added")))?;
+    user_row(store, added)
 }
 
 /// Refuses a change that would leave the record without an active administrator.
@@ -666,7 +676,11 @@ pub fn set_active(
 /// Every user (never a password hash); administrators only.
 pub fn users(store: &mut Store, who: &Principal, now: Timestamp) -> Result<Vec<UserRow>, ApiError> {
     require(store, who, Command::ListUsers, "", now)?;
-    Ok(store.users()?.into_iter().map(user_row).collect())
+    store
+        .users()?
+        .into_iter()
+        .map(|user| user_row(store, user))
+        .collect()
 }
 
 /// The audit actions of logging in and out, failed and refused logins, and refused commands.

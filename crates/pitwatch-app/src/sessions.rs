@@ -18,12 +18,12 @@ pub(crate) fn session_dto(principal: &Principal) -> Session {
 
 /// User `name` as the record now has them.
 fn user_now(store: &pitwatch_store::Store, name: &str) -> Result<UserRow, ApiError> {
-    store
+    let user = store
         .users()?
         .into_iter()
         .find(|u| u.name == name)
-        .map(accounts::user_row)
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no user named {name:?}")))
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no user named {name:?}")))?;
+    accounts::user_row(store, user)
 }
 
 impl Desk {
@@ -231,6 +231,17 @@ mod tests {
                 role: "surveillance".into(),
                 created_at: added.created_at.clone(),
                 active: true,
+                password_set_at: Some(added.created_at.clone()),
+                last_login_at: None,
+                may: [
+                    "add_note",
+                    "export_incident",
+                    "export_shoe",
+                    "export_shift",
+                    "audit"
+                ]
+                .map(String::from)
+                .to_vec(),
             }
         );
         for (name, role, password) in [

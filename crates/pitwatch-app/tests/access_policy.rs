@@ -196,3 +196,45 @@ fn the_demo_policy_asks_nothing_beyond_the_password() {
     accounts::login_under(&Policy::DEMO, &mut store, "ana", STRONG, "ws", year)
         .expect("the demo's supervisor logs in however long ago");
 }
+
+#[test]
+fn the_access_listing_says_who_may_do_what_and_when_each_password_was_set() {
+    let mut store = record();
+    accounts::login(&mut store, "ana", STRONG, "ws", t(30)).unwrap();
+    accounts::reset_password(&mut store, &admin(), "ana", NEWER, t(60)).unwrap();
+    let users = accounts::users(&mut store, &admin(), t(90)).unwrap();
+    let ana = users.iter().find(|u| u.name == "ana").unwrap();
+    assert_eq!(ana.password_set_at, Some(t(60).to_string()));
+    assert_eq!(ana.last_login_at, Some(t(30).to_string()));
+    assert_eq!(
+        ana.may,
+        [
+            "acknowledge",
+            "add_note",
+            "resolve",
+            "record_console",
+            "export_incident",
+            "export_shoe",
+            "export_shift",
+            "sign_off_shift"
+        ]
+    );
+    let root = users.iter().find(|u| u.name == "root").unwrap();
+    assert_eq!(root.password_set_at, Some(t(0).to_string()));
+    assert!(root.may.iter().any(|c| c == "add_user"));
+    let refused = accounts::users(
+        &mut store,
+        &Principal {
+            user: "ana".into(),
+            role: Role::Supervisor,
+            workstation: "ws".into(),
+        },
+        t(91),
+    )
+    .unwrap_err();
+    assert_eq!(
+        refused.code,
+        ErrorCode::Forbidden,
+        "the listing is an administrator's"
+    );
+}

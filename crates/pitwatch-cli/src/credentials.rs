@@ -15,6 +15,9 @@ pub const PASSWORD: &str = "PITWATCH_PASSWORD";
 /// a new user's password (`pitwatch user add --admin NAME`).
 pub const ADMIN_PASSWORD: &str = "PITWATCH_ADMIN_PASSWORD";
 
+/// The environment variable of a user's new password (`pitwatch user renew`).
+pub const NEW_PASSWORD: &str = "PITWATCH_NEW_PASSWORD";
+
 /// A password: `$variable` if set, else the next line of standard input.
 pub fn password(variable: &str, whose: &str) -> anyhow::Result<String> {
     if let Ok(password) = std::env::var(variable) {
@@ -36,11 +39,18 @@ pub fn password(variable: &str, whose: &str) -> anyhow::Result<String> {
 /// audited with the name and this workstation, see `pitwatch_app::accounts::login`).
 pub fn login(store: &mut Store, user: &str, variable: &str) -> anyhow::Result<Principal> {
     let password = password(variable, user)?;
-    Ok(accounts::login(
+    accounts::login(
         store,
         user,
         &password,
         &pitwatch_app::access::workstation(),
         crate::now(),
-    )?)
+    )
+    .map_err(|e| match e.code {
+        pitwatch_api::ErrorCode::PasswordExpired => anyhow::anyhow!(
+            "{}\n(set it with `pitwatch user renew --db DB {user}`, or in the window)",
+            e.message
+        ),
+        _ => e.into(),
+    })
 }

@@ -149,7 +149,18 @@ pub enum UserCommand {
         #[command(flatten)]
         target: AdminArgs,
     },
-    /// List the users (name, role, active).
+    /// Set your own password: the current one from PITWATCH_PASSWORD or standard input, the new
+    /// one from PITWATCH_NEW_PASSWORD or the next line. This is how a password older than 90 days
+    /// is replaced; it logs you in like a login, throttled alike.
+    Renew {
+        /// The Pitwatch database.
+        #[arg(long)]
+        db: PathBuf,
+        /// Your user name.
+        name: String,
+    },
+    /// The access listing: every user with their role, whether active, when added, when their
+    /// password was set, their last login and what their role may do.
     List {
         /// The Pitwatch database.
         #[arg(long)]
@@ -269,16 +280,42 @@ pub fn run_user(command: UserCommand) -> anyhow::Result<ExitCode> {
             accounts::set_active(&mut store, &who, &target.name, true, now)?;
             outln!("user {} active again", target.name);
         }
+        UserCommand::Renew { db, name } => {
+            let mut store = open(&db)?;
+            let password = credentials::password(credentials::PASSWORD, &name)?;
+            let new = credentials::password(credentials::NEW_PASSWORD, &format!("{name}'s new"))?;
+            accounts::change_own_password(
+                &mut store,
+                &name,
+                &password,
+                &new,
+                &pitwatch_app::access::workstation(),
+                now,
+            )?;
+            outln!("password of {} set by {}", name.trim(), name.trim());
+        }
         UserCommand::List { db, admin } => {
             let mut store = open(&db)?;
             let who = credentials::login(&mut store, &admin, credentials::ADMIN_PASSWORD)?;
+            outln!(
+                "{:<24}  {:<12}  {:<8}  {:<24}  {:<24}  {:<24}  may",
+                "user",
+                "role",
+                "status",
+                "added",
+                "password set",
+                "last login"
+            );
             for user in accounts::users(&mut store, &who, now)? {
                 outln!(
-                    "{:<24}  {:<12}  {:<8}  {}",
+                    "{:<24}  {:<12}  {:<8}  {:<24}  {:<24}  {:<24}  {}",
                     user.name,
                     user.role,
                     if user.active { "active" } else { "inactive" },
-                    user.created_at
+                    user.created_at,
+                    user.password_set_at.as_deref().unwrap_or("-"),
+                    user.last_login_at.as_deref().unwrap_or("never"),
+                    user.may.join(", ")
                 );
             }
         }

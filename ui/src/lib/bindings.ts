@@ -125,7 +125,20 @@ createdAt: string,
 /**
  * Whether they may log in (a deactivated user stays on record).
  */
-active: boolean, };
+active: boolean, 
+/**
+ * When their password was set (RFC 3339), as the audit log holds it: on being added, by
+ * an administrator's reset or by their own change.
+ */
+passwordSetAt: string | null, 
+/**
+ * When they last logged in (RFC 3339), if ever.
+ */
+lastLoginAt: string | null, 
+/**
+ * What their role may do (the commands' names, as audited): the access listing.
+ */
+may: Array<string>, };
 
 export type AuditRow = { 
 /**

@@ -37,6 +37,7 @@ function tile(name: string, status: TableTile["status"], unresolved = 0): TableT
     incidents: { critical: 0, high: unresolved, medium: 0, low: 0 },
     lastShuffle: null,
     shuffleSteps: [],
+    alarm: null,
   };
 }
 

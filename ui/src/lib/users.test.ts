@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addedLabel, firstAdminProblem, mayManageUsers, newUserProblem, passwordProblem } from "./users";
+import { addedLabel, firstAdminProblem, mayLabel, mayManageUsers, newUserProblem, passwordProblem, whenLabel } from "./users";
 
 describe("newUserProblem", () => {
   it("accepts a complete new user", () => {
@@ -51,5 +51,18 @@ describe("passwordProblem", () => {
     expect(passwordProblem("plum kettle orbit 47", "plum kettle orbit 48")).toMatch(/differ/);
     // Characters, not UTF-16 units: 12 macronised letters are enough.
     expect(passwordProblem("āēīōūāēīōūāē", "āēīōūāēīōūāē")).toBeNull();
+  });
+});
+
+describe("the access listing", () => {
+  it("says what a role may do in words, and names a command it has no words for", () => {
+    expect(mayLabel(["acknowledge", "audit"])).toBe("acknowledge incidents, read the audit log");
+    expect(mayLabel(["export_shift", "something_new"])).toBe("export shift reports, something_new");
+    expect(mayLabel([])).toBe("");
+  });
+
+  it("shows a missing time as the word given", () => {
+    expect(whenLabel(null, "never")).toBe("never");
+    expect(whenLabel("2026-11-30T10:41:07Z", "never")).toBe("2026-11-30 10:41 UTC");
   });
 });

@@ -41,3 +41,32 @@ export function addedLabel(createdAt: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]00:00)$/.exec(createdAt);
   return m ? `${m[1]} ${m[2]} UTC` : createdAt;
 }
+
+/** The commands a role may run (as the desk names and audits them), in words. */
+const COMMAND_WORDS: Record<string, string> = {
+  acknowledge: "acknowledge incidents",
+  add_note: "add notes",
+  resolve: "resolve incidents",
+  record_console: "console entries",
+  export_incident: "export incident reports",
+  export_shoe: "export shoe reports",
+  export_shift: "export shift reports",
+  sign_off_shift: "sign off shifts",
+  add_user: "add users",
+  change_role: "change roles",
+  reset_password: "reset passwords",
+  set_active: "deactivate users",
+  users: "list users",
+  audit: "read the audit log",
+};
+
+/** What a user may do, in words, for the access listing (a command with no words is shown by its
+ * name, so nothing the desk allows is left out). */
+export function mayLabel(may: string[]): string {
+  return may.map((c) => COMMAND_WORDS[c] ?? c).join(", ");
+}
+
+/** A time of the record for the access listing: as {@link addedLabel}, or a word when there is none. */
+export function whenLabel(at: string | null, none: string): string {
+  return at === null ? none : addedLabel(at);
+}
