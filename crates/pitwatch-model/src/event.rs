@@ -96,8 +96,36 @@ pub enum Target {
     Dealer,
     /// A player's betting box, numbered from 1.
     Box(u8),
+    /// One hand of a betting box (Blackjack, Pontoon), written `box:N.H`: box `number` and its
+    /// `hand`, both from 1. After a split the box's hands are numbered in the order they are
+    /// played (the hand split off is the next number, the later ones move up); hand 1 before any
+    /// split. A device that does not name hands sends `box:N`.
+    Hand {
+        /// The box, from 1.
+        number: u8,
+        /// The hand within the box, from 1.
+        hand: u8,
+    },
     /// A seat, numbered from 1 (poker).
     Seat(u8),
+}
+
+impl Target {
+    /// The betting box a card or decision goes to (`box:N`, or `box:N.H` naming its hand).
+    pub const fn box_number(self) -> Option<u8> {
+        match self {
+            Target::Box(n) | Target::Hand { number: n, .. } => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The hand within its box, when the target names one (`box:N.H`).
+    pub const fn hand(self) -> Option<u8> {
+        match self {
+            Target::Hand { hand, .. } => Some(hand),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Target {
@@ -109,6 +137,7 @@ impl fmt::Display for Target {
             Target::Burn => f.write_str("burn"),
             Target::Dealer => f.write_str("dealer"),
             Target::Box(n) => write!(f, "box:{n}"),
+            Target::Hand { number, hand } => write!(f, "box:{number}.{hand}"),
             Target::Seat(n) => write!(f, "seat:{n}"),
         }
     }
@@ -118,7 +147,8 @@ impl FromStr for Target {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        const EXPECTED: &str = "expected player, banker, first, burn, dealer, box:N or seat:N";
+        const EXPECTED: &str =
+            "expected player, banker, first, burn, dealer, box:N, box:N.H or seat:N";
         let numbered = |n: &str, make: fn(u8) -> Target| match n.parse::<u8>() {
             Ok(n) if n >= 1 => Ok(make(n)),
             _ => Err(format!("{s:?}: the number must be 1 to 255")),
@@ -130,7 +160,14 @@ impl FromStr for Target {
             "burn" => Ok(Target::Burn),
             "dealer" => Ok(Target::Dealer),
             _ => {
-                if let Some(n) = s.strip_prefix("box:") {
+                if let Some((n, hand)) = s.strip_prefix("box:").and_then(|b| b.split_once('.')) {
+                    match (numbered(n, Target::Box)?, hand.parse::<u8>()) {
+                        (Target::Box(number), Ok(hand)) if hand >= 1 => {
+                            Ok(Target::Hand { number, hand })
+                        }
+                        _ => Err(format!("{s:?}: the hand must be 1 to 255")),
+                    }
+                } else if let Some(n) = s.strip_prefix("box:") {
                     numbered(n, Target::Box)
                 } else if let Some(n) = s.strip_prefix("seat:") {
                     numbered(n, Target::Seat)
@@ -1181,11 +1218,27 @@ mod tests {
     #[test]
     fn targets_parse_and_print() {
         for text in [
-            "player", "banker", "first", "burn", "dealer", "box:7", "seat:10",
+            "player", "banker", "first", "burn", "dealer", "box:7", "box:7.2", "box:1.1", "seat:10",
         ] {
             assert_eq!(text.parse::<Target>().unwrap().to_string(), text);
         }
-        assert!("box:".parse::<Target>().is_err());
+        assert_eq!(
+            "box:3.2".parse::<Target>(),
+            Ok(Target::Hand { number: 3, hand: 2 })
+        );
+        assert_eq!(Target::Hand { number: 3, hand: 2 }.box_number(), Some(3));
+        assert_eq!(Target::Box(3).hand(), None);
+        for bad in [
+            "box:",
+            "box:3.",
+            "box:3.0",
+            "box:0.1",
+            "box:3.2.1",
+            "box:.2",
+            "seat:3.2",
+        ] {
+            assert!(bad.parse::<Target>().is_err(), "{bad}");
+        }
         assert!("table".parse::<Target>().is_err());
     }
 }

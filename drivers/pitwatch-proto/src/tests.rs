@@ -694,6 +694,19 @@ fn event_encoder_round_trips_every_event_kind() {
             hand: None,
             action: Action::Surrender,
         },
+        // A card and a decision naming the hand within the box (`box:N.H`).
+        EventKind::CardDrawn {
+            card: Some(card("9C")),
+            target: Some(Target::Hand { number: 3, hand: 2 }),
+            index: Some(2),
+            face_up: Some(true),
+            retransmit: None,
+        },
+        EventKind::Decision {
+            target: Target::Hand { number: 3, hand: 1 },
+            hand: None,
+            action: Action::Stand,
+        },
     ];
     let mut encoder = ProtoEncoder::new();
     let mut bytes = encoder.hello(DeviceIdentity {
@@ -708,6 +721,8 @@ fn event_encoder_round_trips_every_event_kind() {
         bytes.extend(encoder.encode(&TableEvent::new(0, kind.clone())).unwrap());
     }
     bytes.extend(encoder.encode(&failing_check).unwrap());
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains(" target=box:3.2 "), "{text}");
     let outputs = decode(&bytes);
     assert!(rejections(&outputs).is_empty(), "{outputs:#?}");
     let mut expected = kinds_in.to_vec();

@@ -1,6 +1,6 @@
 //! The confusion matrix of Blackjack's and Pontoon's fault injection: for every book, every fault
 //! the book allows and every way a table reports (boxes declared or not, stands reported or
-//! not), `--per N` streams of three shoes (default 100) from the honest dealer simulator with that
+//! not, the hands within a box named by the cards or not), `--per N` streams of three shoes (default 100) from the honest dealer simulator with that
 //! one fault at a round, replayed through the engine. Prints what was raised as the Markdown table
 //! in `docs/irregularities.md`, and every case that broke the rules of the test: one injected
 //! fault must be one incident, at its round, with the fault's code (or that code merged into it),
@@ -15,11 +15,18 @@ use std::collections::BTreeMap;
 use pitwatch_blackjack::dealer::{deal, Config, Dealt, Fault};
 use pitwatch_blackjack::{replay, Book, Output};
 
-/// The ways a table reports a round: (boxes declared, stands reported, column name).
-const STREAMS: &[(bool, bool, &str)] = &[
-    (true, true, "declared, stands reported"),
-    (true, false, "declared, stands unreported"),
-    (false, false, "undeclared, stands unreported"),
+/// The ways a table reports a round: (boxes declared, stands reported, hands named, column
+/// name).
+const STREAMS: &[(bool, bool, bool, &str)] = &[
+    (true, true, false, "declared, stands reported"),
+    (true, false, false, "declared, stands unreported"),
+    (false, false, false, "undeclared, stands unreported"),
+    (
+        false,
+        false,
+        true,
+        "undeclared, stands unreported, hands named",
+    ),
 ];
 
 /// What one case gave: its cell label, and what broke the test's rules.
@@ -112,22 +119,27 @@ fn main() {
     let books = [Book::nz_blackjack(), Book::nz_pontoon()];
     let columns: Vec<String> = books
         .iter()
-        .flat_map(|b| STREAMS.iter().map(move |s| format!("{}: {}", b.id, s.2)))
+        .flat_map(|b| STREAMS.iter().map(move |s| format!("{}: {}", b.id, s.3)))
         .collect();
     // fault -> column -> label -> count
     let mut matrix: BTreeMap<&str, BTreeMap<usize, BTreeMap<String, u64>>> = BTreeMap::new();
     let (mut cases, mut failed) = (0u64, 0u64);
     let started = std::time::Instant::now();
     for (bi, book) in books.iter().enumerate() {
-        for (si, &(declare_boxes, report_stands, _)) in STREAMS.iter().enumerate() {
+        for (si, &(declare_boxes, report_stands, name_hands, _)) in STREAMS.iter().enumerate() {
             for &fault in Fault::ALL {
                 // An unsettled insurance needs every hand bust beside an insured box: likeliest
                 // with one box in play and every box insuring.
                 let rare = fault == Fault::InsuranceUnsettled;
+                // A split-hand fault needs a split (aces and eights): more shoes to find one.
+                let splits = matches!(
+                    fault,
+                    Fault::SplitHandOutOfTurn | Fault::CardToFinishedSplitHand
+                );
                 for seed in 1..=per {
                     let config = Config {
                         seed: seed.wrapping_mul(0x9E37_79B9) ^ (bi * 8 + si) as u64,
-                        shoes: if rare { 6 } else { 3 },
+                        shoes: if rare || splits { 6 } else { 3 },
                         boxes: if rare { 1 } else { 7 },
                         declare_boxes,
                         report_stands,
@@ -135,6 +147,7 @@ fn main() {
                         // end (the end of the capture) is a cut-off, not a round's close.
                         faults: vec![(fault, 2 + (seed * 7919 % 16) as u32)],
                         insurance_every: if rare { 1 } else { 3 },
+                        name_hands,
                     };
                     if !fault.can_show(book, &config) {
                         continue;
@@ -185,7 +198,7 @@ fn main() {
         println!("| `{fault}` | {} |", cells.join(" | "));
     }
     println!(
-        "\n{cases} streams (three shoes each; six for insurance_unsettled), {failed} failed, {:.1} s",
+        "\n{cases} streams (three shoes each; six for insurance_unsettled and the split-hand faults), {failed} failed, {:.1} s",
         started.elapsed().as_secs_f64()
     );
 }

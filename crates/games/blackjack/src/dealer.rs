@@ -34,6 +34,12 @@ pub enum Fault {
     /// takes no second card: the insurance is left unsettled. Needs insurance offered and taken
     /// (`Config::insurance_every`).
     InsuranceUnsettled,
+    /// After a split (not of aces), the hand split off is dealt its second card before the hand
+    /// it was split from. Only a stream that names hands shows it (`Config::name_hands`).
+    SplitHandOutOfTurn,
+    /// After a split box has played its hands, a further card to its first hand, which had
+    /// finished. Only a stream that names hands shows it (`Config::name_hands`).
+    CardToFinishedSplitHand,
 }
 
 impl Fault {
@@ -47,6 +53,8 @@ impl Fault {
         Fault::ForeignCard,
         Fault::ShuffleStepSkipped,
         Fault::InsuranceUnsettled,
+        Fault::SplitHandOutOfTurn,
+        Fault::CardToFinishedSplitHand,
     ];
 
     /// Its name on the command line.
@@ -60,6 +68,8 @@ impl Fault {
             Fault::ForeignCard => "foreign_card",
             Fault::ShuffleStepSkipped => "shuffle_step_skipped",
             Fault::InsuranceUnsettled => "insurance_unsettled",
+            Fault::SplitHandOutOfTurn => "split_hand_out_of_turn",
+            Fault::CardToFinishedSplitHand => "card_to_finished_split_hand",
         }
     }
 
@@ -69,8 +79,10 @@ impl Fault {
             Fault::DealerDrawsOnStand | Fault::DealerStandsShort | Fault::InsuranceUnsettled => {
                 IrregularityCode::DealerDrawWrong
             }
-            Fault::CardToEmptyBox => IrregularityCode::CardToFinishedHand,
-            Fault::OutOfOrder => IrregularityCode::DealOutOfOrder,
+            Fault::CardToEmptyBox | Fault::CardToFinishedSplitHand => {
+                IrregularityCode::CardToFinishedHand
+            }
+            Fault::OutOfOrder | Fault::SplitHandOutOfTurn => IrregularityCode::DealOutOfOrder,
             Fault::RoundAfterCuttingCard | Fault::ShuffleStepSkipped => {
                 IrregularityCode::NotShuffled
             }
@@ -85,7 +97,9 @@ impl Fault {
         match self {
             Fault::ForeignCard => book.shoe.composition.kind == DeckKind::Spanish48,
             Fault::ShuffleStepSkipped => !book.shuffle_steps.is_empty(),
-            Fault::InsuranceUnsettled => false,
+            Fault::InsuranceUnsettled
+            | Fault::SplitHandOutOfTurn
+            | Fault::CardToFinishedSplitHand => false,
             _ => true,
         }
     }
@@ -94,6 +108,9 @@ impl Fault {
     pub fn can_show(self, book: &Book, config: &Config) -> bool {
         match self {
             Fault::InsuranceUnsettled => book.insurance && config.insurance_every > 0,
+            // A card named for the wrong hand looks, without names, like a card to the hand
+            // being played: the stream cannot show it.
+            Fault::SplitHandOutOfTurn | Fault::CardToFinishedSplitHand => config.name_hands,
             _ => self.applies(book),
         }
     }
@@ -134,6 +151,10 @@ pub struct Config {
     /// rest of the stream is the same whatever this is, but for the decisions and, where only
     /// insurance is open, the dealer's second card.
     pub insurance_every: u32,
+    /// Name the hand within the box on every box's card (`box:N.H`, the open protocol's hand
+    /// target), as a device that knows a box's split hands does; otherwise `box:N`. The cards
+    /// and decisions are the same either way.
+    pub name_hands: bool,
 }
 
 impl Default for Config {
@@ -146,6 +167,7 @@ impl Default for Config {
             report_stands: true,
             faults: Vec::new(),
             insurance_every: 0,
+            name_hands: false,
         }
     }
 }
@@ -275,6 +297,8 @@ struct Dealer<'a> {
     shoe_no: u32,
     round_in_shoe: u32,
     fault_now: Option<Fault>,
+    /// A split-hand fault went into the round being dealt.
+    split_fault: bool,
 }
 
 impl Dealer<'_> {
@@ -301,6 +325,20 @@ impl Dealer<'_> {
             face_up: Some(true),
             retransmit: None,
         });
+    }
+
+    /// A card to hand `hand` (from 0) of box `number`, named when the configuration says so.
+    fn box_card(&mut self, number: u8, hand: usize, index: usize, card: Card) {
+        let target = match u8::try_from(hand + 1) {
+            Ok(hand) if self.config.name_hands => Target::Hand { number, hand },
+            _ => Target::Box(number),
+        };
+        self.card_to(target, index, card);
+    }
+
+    /// Whether the round's split-hand fault is `fault` and has not gone in yet.
+    fn split_fault_due(&self, fault: Fault) -> bool {
+        self.fault_now == Some(fault) && !self.split_fault
     }
 
     fn decide(&mut self, number: u8, hand: usize, action: Action) {
@@ -384,7 +422,7 @@ impl Dealer<'_> {
             if hands[h].cards.len() == 1 {
                 let Some(c) = self.draw() else { return };
                 let index = hands[h].cards.len() + 1;
-                self.card_to(Target::Box(number), index, c);
+                self.box_card(number, h, index, c);
                 hands[h].cards.push(c);
                 if hands[h].split_aces && self.book.split_aces_one_card {
                     h += 1;
@@ -419,8 +457,15 @@ impl Dealer<'_> {
                             surrendered: false,
                         },
                     );
+                    if !aces && self.split_fault_due(Fault::SplitHandOutOfTurn) {
+                        // The hand split off takes its second card first, out of turn.
+                        self.split_fault = true;
+                        let Some(c) = self.draw() else { return };
+                        self.box_card(number, h + 1, 2, c);
+                        hands[h + 1].cards.push(c);
+                    }
                     let Some(c) = self.draw() else { return };
-                    self.card_to(Target::Box(number), 2, c);
+                    self.box_card(number, h, 2, c);
                     hands[h].cards.push(c);
                     if aces && self.book.split_aces_one_card {
                         break;
@@ -446,7 +491,7 @@ impl Dealer<'_> {
                     self.decide(number, h, Action::Double);
                     hands[h].doubled = true;
                     let Some(c) = self.draw() else { return };
-                    self.card_to(Target::Box(number), 3, c);
+                    self.box_card(number, h, 3, c);
                     hands[h].cards.push(c);
                     break;
                 }
@@ -469,10 +514,16 @@ impl Dealer<'_> {
                 }
                 let Some(c) = self.draw() else { return };
                 let index = hands[h].cards.len() + 1;
-                self.card_to(Target::Box(number), index, c);
+                self.box_card(number, h, index, c);
                 hands[h].cards.push(c);
             }
             h += 1;
+        }
+        if hands.len() > 1 && self.split_fault_due(Fault::CardToFinishedSplitHand) {
+            // A further card to the box's first hand, which had finished: no hand takes it.
+            self.split_fault = true;
+            let Some(c) = self.draw() else { return };
+            self.box_card(number, 0, hands[0].cards.len() + 1, c);
         }
     }
 
@@ -620,12 +671,13 @@ impl Dealer<'_> {
                 }]
             })
             .collect();
+        self.split_fault = false;
         for (i, &b) in boxes.iter().enumerate() {
             let mut c = self.draw()?;
             if fault == Some(Fault::ForeignCard) && i == 0 {
                 c = Card::new(Rank::Ten, Suit::Spades);
             }
-            self.card_to(Target::Box(b), 1, c);
+            self.box_card(b, 0, 1, c);
             hands[i][0].cards.push(c);
         }
         let up = self.draw()?;
@@ -639,7 +691,7 @@ impl Dealer<'_> {
         // cutting card, coming out between two of them, is reported between them too.
         for i in order {
             let c = self.draw()?;
-            self.card_to(Target::Box(boxes[i]), 2, c);
+            self.box_card(boxes[i], 0, 2, c);
             hands[i][0].cards.push(c);
         }
         // Insurance is offered on the dealer's ace, before the boxes play.
@@ -659,7 +711,7 @@ impl Dealer<'_> {
         }
         if fault == Some(Fault::CardToEmptyBox) {
             let c = self.draw()?;
-            self.card_to(Target::Box(9), 1, c);
+            self.box_card(9, 0, 1, c);
         }
         let mut dealer = vec![up];
         let all_settled = hands.iter().flatten().all(|h| self.settled(h));
@@ -691,6 +743,7 @@ impl Dealer<'_> {
             self.card_to(Target::Dealer, dealer.len() + 1, c);
             dealer.push(c);
         }
+        manifested |= self.split_fault;
         if let Some(fault) = fault.filter(|_| manifested) {
             self.out.injected.push(Injected {
                 fault,
@@ -743,6 +796,7 @@ pub fn deal(book: &Book, config: &Config) -> Dealt {
         shoe_no: 0,
         round_in_shoe: 0,
         fault_now: None,
+        split_fault: false,
     };
     let pending = |dealer: &Dealer<'_>, round: u32, after_cut: bool| {
         config.faults.iter().find_map(|&(f, at)| {

@@ -481,13 +481,17 @@ impl Rounds {
         &mut self,
         seq: u64,
         number: u8,
+        hand: Option<u8>,
         index: Option<u8>,
         card: Option<Card>,
         found: &mut Findings,
     ) {
         match self.stage {
+            Stage::Initial if hand.is_some_and(|h| h != 1) => {
+                self.no_such_hand(seq, number, hand.unwrap_or(0), 1, found);
+            }
             Stage::Initial => self.initial_box_card(seq, number, index, card, found),
-            Stage::Play => self.play_box_card(seq, number, index, card, found),
+            Stage::Play => self.play_box_card(seq, number, hand, index, card, found),
             Stage::Dealer => {
                 self.finished_hand(
                     seq,
@@ -587,10 +591,21 @@ impl Rounds {
         }
     }
 
+    /// A card that names a hand the box does not have: placed in no hand.
+    fn no_such_hand(&self, seq: u64, number: u8, hand: u8, hands: u8, found: &mut Findings) {
+        found.flag(
+            Code::DealOutOfOrder,
+            seq,
+            vec![seq],
+            format!("A card went to box {number} hand {hand}, which the box does not have (it has {hands} hand(s)): the card is placed in no hand."),
+        );
+    }
+
     fn play_box_card(
         &mut self,
         seq: u64,
         number: u8,
+        hand: Option<u8>,
         index: Option<u8>,
         card: Option<Card>,
         found: &mut Findings,
@@ -606,6 +621,10 @@ impl Rounds {
             );
             return;
         };
+        if let Some(hand) = hand {
+            self.named_hand_card(seq, bi, hand, index, card, found);
+            return;
+        }
         // After a split, a card the device reports as a hand's second card while the hand being
         // played holds two is the next hand's: the hand before it stood unreported.
         let by_index = index.and_then(|i| {
@@ -615,14 +634,7 @@ impl Rounds {
                 .find(|&h| b.hands[h].open() && b.hands[h].cards.len() + 1 == usize::from(i))
         });
         let Some(hi) = by_index.or_else(|| self.boxes[bi].first_open()) else {
-            let why = match self.boxes[bi].hands().last().map(|h| h.end) {
-                Some(End::Bust) => "bust",
-                Some(End::TwentyOne) => "on 21",
-                Some(End::Doubled) => "doubled and had its one card",
-                Some(End::SplitAce) => "a split ace with its one card",
-                Some(End::Surrendered) => "surrendered",
-                _ => "stood",
-            };
+            let why = why_finished(self.boxes[bi].hands().last().map(|h| h.end));
             self.finished_hand(
                 seq,
                 format!("A card went to box {number}, whose hand had finished ({why})."),
@@ -637,6 +649,67 @@ impl Rounds {
                 seq,
                 format!(
                     "Box {number} was dealt card {} where card {position} was due.",
+                    index.unwrap_or(0)
+                ),
+                found,
+            );
+        }
+        self.place(bi, hi, card);
+    }
+
+    /// A card the device says went to hand `hand` (from 1) of the box at `bi`: believed, and
+    /// checked against the order of play (each hand of a box in turn, so a hand before it that
+    /// still lacks a card it must have makes the card out of order; one before it that could
+    /// have stood did, as for a card to a later box).
+    fn named_hand_card(
+        &mut self,
+        seq: u64,
+        bi: usize,
+        hand: u8,
+        index: Option<u8>,
+        card: Option<Card>,
+        found: &mut Findings,
+    ) {
+        let b = &self.boxes[bi];
+        let number = b.number;
+        if hand == 0 || hand > b.n_hands {
+            let hands = b.n_hands;
+            self.no_such_hand(seq, number, hand, hands, found);
+            return;
+        }
+        let hi = usize::from(hand) - 1;
+        if !b.hands[hi].open() {
+            let why = why_finished(Some(b.hands[hi].end));
+            self.finished_hand(
+                seq,
+                format!(
+                    "A card went to box {number} hand {hand}, whose hand had finished ({why})."
+                ),
+                found,
+            );
+            return;
+        }
+        let waiting = (0..hi).find(|&j| {
+            let h = &b.hands[j];
+            h.open() && (h.cards.len() < 2 || h.double_pending)
+        });
+        if let Some(j) = waiting {
+            // The earlier hand stays open for the card it must still have.
+            self.stand_before(bi, 0, seq, found);
+            self.out_of_order(
+                seq,
+                format!("Box {number} hand {hand} was dealt a card while hand {} was still open: each hand of a box is played in turn.", j + 1),
+                found,
+            );
+        } else {
+            self.stand_before(bi, hi, seq, found);
+        }
+        let position = self.boxes[bi].hands[hi].cards.len() + 1;
+        if index.is_some_and(|i| usize::from(i) != position) {
+            self.out_of_order(
+                seq,
+                format!(
+                    "Box {number} hand {hand} was dealt card {} where card {position} was due.",
                     index.unwrap_or(0)
                 ),
                 found,
@@ -1129,6 +1202,18 @@ impl Rounds {
     }
 }
 
+/// Why a hand had finished, for a card that came to it.
+fn why_finished(end: Option<End>) -> &'static str {
+    match end {
+        Some(End::Bust) => "bust",
+        Some(End::TwentyOne) => "on 21",
+        Some(End::Doubled) => "doubled and had its one card",
+        Some(End::SplitAce) => "a split ace with its one card",
+        Some(End::Surrendered) => "surrendered",
+        _ => "stood",
+    }
+}
+
 /// Whether a card's reported `index` lets it be a hand's first card (none reported, or 1).
 fn first_card(index: Option<u8>) -> bool {
     index.is_none_or(|i| i <= 1)
@@ -1194,10 +1279,11 @@ impl RoundGame for Rounds {
 
     fn is_round_event(&self, event: &EventKind) -> bool {
         match event {
-            EventKind::CardDrawn { target, .. } => {
-                matches!(target, Some(Target::Box(_) | Target::Dealer))
-            }
-            EventKind::Decision { target, .. } => matches!(target, Target::Box(_)),
+            EventKind::CardDrawn { target, .. } => matches!(
+                target,
+                Some(Target::Box(_) | Target::Hand { .. } | Target::Dealer)
+            ),
+            EventKind::Decision { target, .. } => target.box_number().is_some(),
             _ => false,
         }
     }
@@ -1213,17 +1299,20 @@ impl RoundGame for Rounds {
         let over = self.over();
         match event {
             EventKind::CardDrawn {
-                target: Some(Target::Box(n)),
+                target: Some(target),
                 index,
                 ..
-            } => {
-                // A box's card 2 or later cannot be the first card of a round: after a round
-                // that looked over it is a stray card of that round.
-                (over && first_card(*index))
+            } if target.box_number().is_some() => {
+                let n = target.box_number().unwrap_or(0);
+                // A box's card 2 or later (or a hand after its first) cannot be the first card
+                // of a round: after a round that looked over it is a stray card of that round.
+                let first = first_card(*index) && target.hand().is_none_or(|h| h == 1);
+                (over && first)
                     || (*index == Some(1)
+                        && first
                         && self.stage != Stage::Initial
                         && self
-                            .box_index(*n)
+                            .box_index(n)
                             .is_some_and(|i| Self::in_play(&self.boxes[i])))
             }
             EventKind::Decision {
@@ -1243,33 +1332,41 @@ impl RoundGame for Rounds {
             && matches!(
                 event,
                 EventKind::CardDrawn {
-                    target: Some(Target::Box(_)),
+                    target: Some(target),
                     index,
                     ..
-                } if first_card(*index)
+                } if target.box_number().is_some()
+                    && first_card(*index)
+                    && target.hand().is_none_or(|h| h == 1)
             )
     }
 
     fn opened_by(&self, first: &EventKind, next: &EventKind) -> bool {
-        let EventKind::CardDrawn {
-            target: Some(Target::Box(first)),
-            ..
-        } = first
-        else {
+        let Some(first) = (match first {
+            EventKind::CardDrawn {
+                target: Some(target),
+                ..
+            } => target.box_number(),
+            _ => None,
+        }) else {
             return true;
         };
         match next {
             // The initial deal goes on: a first card to a later box, or the dealer's first card.
             EventKind::CardDrawn {
-                target: Some(Target::Box(n)),
-                index,
-                ..
-            } => first_card(*index) && n > first,
-            EventKind::CardDrawn {
                 target: Some(Target::Dealer),
                 index,
                 ..
             } => first_card(*index),
+            EventKind::CardDrawn {
+                target: Some(target),
+                index,
+                ..
+            } if target.box_number().is_some() => {
+                first_card(*index)
+                    && target.hand().is_none_or(|h| h == 1)
+                    && target.box_number().is_some_and(|n| n > first)
+            }
             // A box put in play comes before a round's first card, and no other decision can
             // follow a round's first card alone: the card was the round before's.
             EventKind::Decision { .. } => false,
@@ -1305,16 +1402,24 @@ impl RoundGame for Rounds {
                 self.last_seq = seq;
                 self.any_card = true;
                 match target {
-                    Some(Target::Box(n)) => self.on_box_card(seq, *n, *index, *card, found),
                     Some(Target::Dealer) => self.on_dealer_card(seq, *index, *card, found),
-                    _ => {}
+                    Some(t) => {
+                        if let Some(n) = t.box_number() {
+                            self.on_box_card(seq, n, t.hand(), *index, *card, found);
+                        }
+                    }
+                    None => {}
                 }
             }
             EventKind::Decision {
-                target: Target::Box(n),
+                target,
                 hand,
                 action,
-            } => self.on_decision(seq, *n, *hand, *action, found),
+            } => {
+                if let Some(n) = target.box_number() {
+                    self.on_decision(seq, n, hand.or(target.hand()), *action, found);
+                }
+            }
             _ => {}
         }
     }

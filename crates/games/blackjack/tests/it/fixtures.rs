@@ -6,6 +6,7 @@
 //! shuffled [decks] [cards]   cut N   place N   cutting   bets   replaced
 //! 1:AS D:9H 2:KD          cards to box 1, the dealer, box 2 (?? = unreadable)
 //! 1#2:AS                  a card to box 1 reported as the hand's card 2 (the device's index)
+//! 1.2:AS                  a card to box 1 hand 2, named by the device (`box:1.2`)
 //! cards AS KD             plain cards (no target)
 //! in 1 2   stand 1   double 2   split 1   surrender 1   insurance 3   stand 1.2 (box 1 hand 2)
 //! exposed AS loading   error 7 text   cleared 7
@@ -210,6 +211,11 @@ fn shorthand(line: &str) -> Vec<EventKind> {
                 };
                 let target = if target == "D" {
                     Target::Dealer
+                } else if let Some((number, hand)) = target.split_once('.') {
+                    Target::Hand {
+                        number: number.parse().unwrap(),
+                        hand: hand.parse().unwrap(),
+                    }
                 } else {
                     Target::Box(target.parse().unwrap())
                 };

@@ -8,4 +8,5 @@ mod carry;
 mod cascade;
 mod fixtures;
 mod hole_card;
+mod named;
 mod simulated;
