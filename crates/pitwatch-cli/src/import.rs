@@ -1,5 +1,7 @@
 //! `pitwatch import`: ingests a capture file into a record as if it had arrived live, through the
-//! same recorder (codec, engine, store) that live monitoring uses.
+//! screen the live reader applies first (`capture.rs`: a line that could carry a deck's order is
+//! withheld before anything keeps it) and the same recorder (codec, engine, store) that live
+//! monitoring uses.
 //!
 //! A raw capture has bytes but no times. Line-based protocols (barcode, Pitwatch) are fed a line
 //! at a time and Angel Eye captures in 4 KiB chunks, each stamped `--pace-ms` after the one
@@ -23,6 +25,8 @@ use pitwatch_recording::record::Installation;
 use pitwatch_recording::recorder::{Derived, TableRecorder};
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
+
+use crate::capture::Screened;
 
 /// What a capture file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -113,14 +117,24 @@ fn import_leased(
     let mut derived = Vec::new();
     let session = recorder.connect(store, &port, Default::default(), start)?;
     match protocol {
-        Some(_) => {
+        Some(protocol) => {
             let chunks = split(bytes, args.format);
             let mut batch = store.batch(start)?;
+            // Through the screen the live reader applies first, so the record keeps no byte a
+            // live recording would not (a deck's order), and judges the rest alike.
+            let mut screened = Screened::new(&protocol);
             for (i, chunk) in chunks.iter().enumerate() {
                 let at = at_offset(start, i as i64 * args.pace_ms)?;
-                recorder.ingest(&mut batch, at, chunk, &mut derived)?;
+                let kept = screened.chunk(chunk);
+                if !kept.is_empty() {
+                    recorder.ingest(&mut batch, at, &kept, &mut derived)?;
+                }
             }
             let end = at_offset(start, chunks.len() as i64 * args.pace_ms)?;
+            let rest = screened.finish();
+            if !rest.is_empty() {
+                recorder.ingest(&mut batch, end, &rest, &mut derived)?;
+            }
             recorder.disconnect(&mut batch, end, &mut derived)?;
             batch.end_session(session, end, "end of capture")?;
             batch.commit()?;

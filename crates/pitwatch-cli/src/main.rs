@@ -24,6 +24,7 @@ macro_rules! errln {
 
 #[cfg(feature = "demo")]
 mod bench;
+mod capture;
 mod central;
 mod credentials;
 mod events;

@@ -2,8 +2,10 @@
 //! engine and prints what it saw: one line per round and a block per irregularity, or JSON Lines.
 //!
 //! With `--format angel-eye|barcode|pitwatch` the file is a raw capture (bytes exactly as a device
-//! sent them): it is decoded with the protocol's decoder, the events go through the engine, and
-//! every rejected frame is reported too, in stream order. A raw capture has no times, so (as
+//! sent them): it is read as the live reader reads it (through the protocol's screen, so a line
+//! that could carry a deck's order is withheld and raised as `ORDER_DISCLOSED`; `capture.rs`),
+//! decoded with the protocol's decoder, the events go through the engine, and every rejected
+//! frame is reported too, in stream order. A raw capture has no times, so (as
 //! `pitwatch import` does) line-based protocols are fed a line at a time and Angel Eye in 4 KiB
 //! chunks, each `--pace-ms` after the one before; a barcode scanner's repeated code therefore
 //! counts as a rescan only if it came within the repeat window live, which a capture cannot tell.
@@ -24,6 +26,8 @@ use pitwatch_model::{EventFileError, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig, Rejection};
 use pitwatch_rules::{Engine, LoadError, Output, RuleBook};
 use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
+
+use crate::capture::Screened;
 
 /// Arguments of `pitwatch replay`.
 #[derive(Debug, Args)]
@@ -325,10 +329,12 @@ pub(crate) fn decode_capture<'a>(
     let count = chunks().count();
     let end = at(count)?;
     let mut decoder = protocol.decoder(1);
-    // Each chunk is handed over a piece at a time, its outputs merged before the next piece.
-    let mut pieces = chunks()
-        .enumerate()
-        .flat_map(|(i, chunk)| chunk.chunks(PIECE).map(move |piece| (i, piece)));
+    // The bytes as the live reader keeps them (its screen first), each chunk handed over a
+    // piece at a time, its outputs merged before the next piece; what the screen still holds
+    // comes at the end, as when a connection ends live.
+    let mut screened = Screened::new(protocol);
+    let mut chunks = chunks().enumerate();
+    let mut kept: (usize, Vec<u8>, usize) = (0, Vec::new(), 0);
     let mut queue: std::collections::VecDeque<Item> = std::collections::VecDeque::new();
     let mut pending: Option<Item> = None;
     let mut finished = false;
@@ -341,12 +347,24 @@ pub(crate) fn decode_capture<'a>(
             return None;
         }
         outputs.clear();
-        match pieces.next() {
-            Some((i, piece)) => decoder.push(piece, at(i)?, &mut outputs),
-            None => {
-                decoder.finish(end, &mut outputs);
-                finished = true;
+        while kept.2 >= kept.1.len() {
+            match chunks.next() {
+                Some((i, chunk)) => kept = (i, screened.chunk(chunk).into_owned(), 0),
+                None => break,
             }
+        }
+        if kept.2 < kept.1.len() {
+            let (i, bytes, from) = &mut kept;
+            let to = (*from + PIECE).min(bytes.len());
+            decoder.push(&bytes[*from..to], at(*i)?, &mut outputs);
+            *from = to;
+        } else {
+            let rest = screened.finish();
+            for piece in rest.chunks(PIECE) {
+                decoder.push(piece, end, &mut outputs);
+            }
+            decoder.finish(end, &mut outputs);
+            finished = true;
         }
         for output in outputs.drain(..) {
             match output {

@@ -231,3 +231,146 @@ fn a_shufflers_leaked_order_is_never_recorded_shown_or_exported_and_is_an_incide
         "{replayed:#?}"
     );
 }
+
+/// The findings of a list of irregularities (live incidents or replay lines): code, shoe, round,
+/// event and message, in order.
+fn findings(items: &[Value]) -> Vec<(String, i64, Option<i64>, i64, String)> {
+    items
+        .iter()
+        .filter(|v| v["code"].is_string())
+        .map(|v| {
+            (
+                v["code"].as_str().unwrap().to_owned(),
+                v["shoe"].as_i64().unwrap(),
+                v["round"].as_i64(),
+                v["seq"].as_i64().unwrap(),
+                v["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 28: the bytes a shuffler sent, replayed from its capture (`replay --format pitwatch`),
+/// are judged as the monitor judged them live: the order line withheld and raised as
+/// ORDER_DISCLOSED, and every other finding the same, at the same event; `import` of the capture
+/// keeps none of the order and records the same.
+#[test]
+fn a_shufflers_capture_replayed_or_imported_gives_what_live_recording_gave() {
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("sent.bin");
+    let db = dir.path().join("pit.db");
+    let db_s = db.to_str().unwrap();
+    let mut config = SimConfig::new(
+        ProtocolConfig::by_name("pitwatch").unwrap(),
+        RuleBook::nz_baccarat(),
+    );
+    config.seed = 5;
+    config.pace = Pace::Times(50.0);
+    config.shoes = Some(3);
+    config.endpoint = Endpoint::Tcp("127.0.0.1:0".parse().unwrap());
+    config.capture = Some(capture.clone());
+    config.shuffler = Some(ShufflerSim {
+        decks: 8,
+        cards_per_deck: 52,
+        faults: vec!["order-leak@2".parse::<ShufflerFault>().unwrap()],
+        interval_ms: pitwatch_sim::SHUFFLE_INTERVAL_MS,
+    });
+    let sim = SimDevice::start(config).unwrap();
+    let pit = dir.path().join("pit.toml");
+    std::fs::write(
+        &pit,
+        format!(
+            "[site]\nname = \"Leak\"\n[[table]]\nname = \"SH-1\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"pitwatch\", role = \"shuffler\" }}\n\
+             link = {{ kind = \"tcp\", address = \"{}\", backoff = {{ initial_ms = 50, max_ms = 200 }} }}\n",
+            sim.address().unwrap()
+        ),
+    )
+    .unwrap();
+    let mut monitor = Command::new(env!("CARGO_BIN_EXE_pitwatch"))
+        .args(["monitor", "--config"])
+        .arg(&pit)
+        .arg("--db")
+        .arg(&db)
+        .env("PITWATCH_KEY", key_file())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        sim.wait_finished(Duration::from_secs(60)),
+        "the simulator finished its shuffles"
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !open_incidents(db_s)
+        .iter()
+        .any(|i| i["code"] == "ORDER_DISCLOSED")
+    {
+        assert!(Instant::now() < deadline, "no incident for the order line");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let _ = Command::new("kill")
+        .args(["-INT", &monitor.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while monitor.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the monitor did not stop");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    sim.stop().unwrap();
+    let mut live = open_incidents(db_s);
+    live.sort_by_key(|i| i["seq"].as_i64());
+    let live = findings(&live);
+    assert!(live.iter().any(|f| f.0 == "ORDER_DISCLOSED"), "{live:#?}");
+
+    // The capture replayed: the same findings, at the same events.
+    let capture_s = capture.to_str().unwrap();
+    let out = pitwatch(
+        None,
+        &[
+            "replay",
+            "--format",
+            "pitwatch",
+            capture_s,
+            "--rules",
+            "nz-baccarat",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let replayed: Vec<Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(findings(&replayed), live);
+    // The order is in no line of it.
+    let order = leaked_order(&capture);
+    assert!(
+        !text(&out.stdout).contains(&order[..11]),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // The capture imported: the same findings, and none of the order in the record.
+    let imported = dir.path().join("imported.db");
+    let imported_s = imported.to_str().unwrap();
+    let out = pitwatch(
+        None,
+        &[
+            "import", "--db", imported_s, "--table", "SH-1", "--format", "pitwatch", capture_s,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut from_import = open_incidents(imported_s);
+    from_import.sort_by_key(|i| i["seq"].as_i64());
+    assert_eq!(findings(&from_import), live);
+    for path in [imported.clone(), imported.with_extension("db-wal")] {
+        if let Ok(bytes) = std::fs::read(&path) {
+            assert!(
+                !contains(&bytes, order.as_bytes()),
+                "{} holds the order",
+                path.display()
+            );
+        }
+    }
+}
