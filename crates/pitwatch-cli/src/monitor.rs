@@ -45,8 +45,31 @@ pub struct MonitorArgs {
 pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.config)
         .with_context(|| format!("cannot read {}", args.config.display()))?;
-    let pit = PitConfig::from_toml(&text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
+    // A table whose section is wrong is disabled with its problems; the others run.
+    let pit =
+        PitConfig::load(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
+    for disabled in &pit.disabled {
+        errln!(
+            "table {} (line {}) DISABLED: {} problem(s)",
+            if disabled.name.is_empty() {
+                format!("{}", disabled.index)
+            } else {
+                disabled.name.clone()
+            },
+            disabled.line,
+            disabled.problems.len()
+        );
+        for problem in &disabled.problems {
+            errln!("  - {problem}");
+        }
+    }
+    if pit.tables.is_empty() {
+        bail!(
+            "{}: no table can run ({} disabled)",
+            args.config.display(),
+            pit.disabled.len()
+        );
+    }
     let mut tables = Vec::new();
     for table in &pit.tables {
         match MonitoredTable::from_config(table.clone()) {

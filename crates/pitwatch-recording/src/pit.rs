@@ -41,6 +41,10 @@ pub struct PitConfig {
     /// The central database the record is replicated to, if any (`[central]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub central: Option<CentralConfig>,
+    /// The tables whose sections are wrong, with their problems, when the definition was read
+    /// table by table ([`PitConfig::load`]): shown disabled while the others run. Never written.
+    #[serde(skip)]
+    pub disabled: Vec<DisabledTable>,
 }
 
 /// Replication to the central database (`[central]`, issue 16). The URL (which may hold a
@@ -584,6 +588,17 @@ impl PitConfig {
     }
 
     fn problems(&self) -> Vec<String> {
+        let mut problems = self.pit_problems();
+        let mut seen = BTreeSet::new();
+        for (i, table) in self.tables.iter().enumerate() {
+            problems.extend(self.table_problems(i, table, &mut seen));
+        }
+        problems
+    }
+
+    /// What is wrong with the pit as a whole (the site, the record, the central copy; no table
+    /// at all).
+    pub(crate) fn pit_problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
         if self.site.name.trim().is_empty() {
             problems.push("site.name is empty".to_owned());
@@ -605,98 +620,106 @@ impl PitConfig {
                 ));
             }
         }
-        let mut seen = BTreeSet::new();
-        for (i, table) in self.tables.iter().enumerate() {
-            let label = format!("table {} ({:?})", i + 1, table.name);
-            if table.name.trim().is_empty() {
-                problems.push(format!("{label}: name is empty"));
-            } else if let Some(c) = control_char(&table.name) {
-                problems.push(format!(
-                    "{label}: name holds the control character {c:?} (names are shown, logged \
-                     and printed)"
-                ));
-            } else if !seen.insert(table.name.as_str()) {
-                problems.push(format!("{label}: another table has the same name"));
+        problems
+    }
+
+    /// What is wrong with table `i` (`seen`: the names of the tables before it).
+    pub(crate) fn table_problems<'a>(
+        &self,
+        i: usize,
+        table: &'a TableConfig,
+        seen: &mut BTreeSet<&'a str>,
+    ) -> Vec<String> {
+        let mut problems = Vec::new();
+        let label = format!("table {} ({:?})", i + 1, table.name);
+        if table.name.trim().is_empty() {
+            problems.push(format!("{label}: name is empty"));
+        } else if let Some(c) = control_char(&table.name) {
+            problems.push(format!(
+                "{label}: name holds the control character {c:?} (names are shown, logged \
+                 and printed)"
+            ));
+        } else if !seen.insert(table.name.as_str()) {
+            problems.push(format!("{label}: another table has the same name"));
+        }
+        if table.rules.trim().is_empty() {
+            problems.push(format!("{label}: rules is empty"));
+        } else if control_char(&table.rules).is_some() {
+            problems.push(format!("{label}: rules holds a control character"));
+        } else if let Err(e) = rule_book_file_ok(table.rules.trim()) {
+            problems.push(format!("{label}: rules {:?}: {e}", table.rules));
+        } else {
+            match table.rule_book() {
+                Err(e) => {
+                    problems.push(format!("{label}: rules {:?}: {e}", table.rules_reference()))
+                }
+                // The engine is the book's: a table must say the game its book is for.
+                Ok(book) if book.kind() != table.game => problems.push(format!(
+                    "{label}: game {:?} but rule book {} is for {:?} (use a {} book, or \
+                     game = {:?})",
+                    table.game.as_str(),
+                    book.id(),
+                    book.game(),
+                    table.game.as_str(),
+                    book.game()
+                )),
+                Ok(_) => {}
             }
-            if table.rules.trim().is_empty() {
-                problems.push(format!("{label}: rules is empty"));
-            } else if control_char(&table.rules).is_some() {
-                problems.push(format!("{label}: rules holds a control character"));
-            } else if let Err(e) = rule_book_file_ok(table.rules.trim()) {
-                problems.push(format!("{label}: rules {:?}: {e}", table.rules));
+        }
+        let shoes = table
+            .devices
+            .iter()
+            .filter(|d| d.role == DeviceRole::Shoe)
+            .count();
+        if shoes > 1 {
+            problems.push(format!(
+                "{label}: {shoes} devices are shoes; a table has at most one card-reading shoe"
+            ));
+        }
+        for p in table.liveness.problems() {
+            problems.push(format!("{label}: {p}"));
+        }
+        let several = table.devices.len() > 1;
+        for (k, device) in table.devices.iter().enumerate() {
+            let label = if several {
+                format!("{label} device {} ({})", k + 1, device.role.as_str())
             } else {
-                match table.rule_book() {
-                    Err(e) => {
-                        problems.push(format!("{label}: rules {:?}: {e}", table.rules_reference()))
-                    }
-                    // The engine is the book's: a table must say the game its book is for.
-                    Ok(book) if book.kind() != table.game => problems.push(format!(
-                        "{label}: game {:?} but rule book {} is for {:?} (use a {} book, or \
-                         game = {:?})",
-                        table.game.as_str(),
-                        book.id(),
-                        book.game(),
-                        table.game.as_str(),
-                        book.game()
-                    )),
-                    Ok(_) => {}
-                }
-            }
-            let shoes = table
-                .devices
-                .iter()
-                .filter(|d| d.role == DeviceRole::Shoe)
-                .count();
-            if shoes > 1 {
-                problems.push(format!(
-                    "{label}: {shoes} devices are shoes; a table has at most one card-reading shoe"
-                ));
-            }
-            for p in table.liveness.problems() {
-                problems.push(format!("{label}: {p}"));
-            }
-            let several = table.devices.len() > 1;
-            for (k, device) in table.devices.iter().enumerate() {
-                let label = if several {
-                    format!("{label} device {} ({})", k + 1, device.role.as_str())
-                } else {
-                    label.clone()
-                };
-                if device.role == DeviceRole::Shuffler
-                    && !matches!(device.protocol, ProtocolConfig::Pitwatch(_))
-                {
-                    problems.push(format!(
-                        "{label}: a shuffler speaks the Pitwatch protocol (protocol = \"pitwatch\"), not {}",
-                        device.protocol.name()
-                    ));
-                }
-                for p in device.liveness.problems() {
-                    problems.push(format!("{label}: {p}"));
-                }
-                link_problems(
-                    &label,
-                    device.link.as_ref(),
-                    table.simulated,
-                    self.demo,
-                    &mut problems,
-                );
-            }
-            if table.simulated
-                && !table.game.simulated_over_any_protocol()
-                && !matches!(table.device(), ProtocolConfig::Pitwatch(_))
+                label.clone()
+            };
+            if device.role == DeviceRole::Shuffler
+                && !matches!(device.protocol, ProtocolConfig::Pitwatch(_))
             {
                 problems.push(format!(
-                    "{label}: a simulated {} table deals over the pitwatch protocol (the only one \
-                     with box targets and decisions), not {}",
-                    table.game.as_str(),
-                    table.device().name()
+                    "{label}: a shuffler speaks the Pitwatch protocol (protocol = \"pitwatch\"), not {}",
+                    device.protocol.name()
                 ));
             }
-            if table.simulated && !self.demo {
-                problems.push(format!(
-                    "{label}: simulated devices are only allowed in a demo pit (demo = true)"
-                ));
+            for p in device.liveness.problems() {
+                problems.push(format!("{label}: {p}"));
             }
+            link_problems(
+                &label,
+                device.link.as_ref(),
+                table.simulated,
+                self.demo,
+                &mut problems,
+            );
+        }
+        if table.simulated
+            && !table.game.simulated_over_any_protocol()
+            && !matches!(table.device(), ProtocolConfig::Pitwatch(_))
+        {
+            problems.push(format!(
+                "{label}: a simulated {} table deals over the pitwatch protocol (the only one \
+                 with box targets and decisions), not {}",
+                table.game.as_str(),
+                table.device().name()
+            ));
+        }
+        if table.simulated && !self.demo {
+            problems.push(format!(
+                "{label}: simulated devices are only allowed in a demo pit (demo = true)"
+            ));
         }
         problems
     }
@@ -790,6 +813,9 @@ fn link_problems(
         ));
     }
 }
+
+mod load;
+pub use load::DisabledTable;
 
 #[cfg(test)]
 mod tests;

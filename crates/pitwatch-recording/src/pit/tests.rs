@@ -470,3 +470,80 @@ fn line_settings_and_liveness_thresholds_are_checked_against_what_is_accepted() 
     let again: PitConfig = toml::from_str(&toml::to_string(&pit).unwrap()).unwrap();
     assert_eq!(again, pit);
 }
+
+// ---- read table by table (load.rs) ----
+
+const PIT: &str = r#"[site]
+name = "Three tables"
+
+[[table]]
+name = "BAC-1"
+game = "baccarat"
+rules = "nz-baccarat"
+device = { protocol = "angel-eye" }
+link = { kind = "serial", path = "/dev/ttyUSB0", baud = 4800 }
+
+[[table]]
+name = "BAC-2"
+game = "baccarat"
+rulez = "nz-baccarat"
+device = { protocol = "angel-eye" }
+link = { kind = "serial", path = "/dev/ttyUSB1", baud = 4800 }
+
+[[table]]
+name = "BAC-3"
+game = "baccarat"
+rules = "nz-baccarat"
+device = { protocol = "angel-eye" }
+link = { kind = "serial", path = "/dev/ttyUSB2", baud = 96000, stop_bits = 3 }
+"#;
+
+#[test]
+fn a_wrong_section_disables_its_table_only_with_every_problem_and_its_line() {
+    let pit = PitConfig::load(PIT).unwrap();
+    assert_eq!(
+        pit.tables
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect::<Vec<_>>(),
+        ["BAC-1"]
+    );
+    assert_eq!(pit.disabled.len(), 2, "{:#?}", pit.disabled);
+    let two = &pit.disabled[0];
+    assert_eq!((two.index, two.name.as_str(), two.line), (2, "BAC-2", 11));
+    assert_eq!(two.problems.len(), 1);
+    assert!(
+        two.problems[0]
+            .starts_with("table 2 (\"BAC-2\") at line 11: unknown field `rulez`, expected one of"),
+        "{:?}",
+        two.problems
+    );
+    assert!(two.config.is_none());
+    let three = &pit.disabled[1];
+    assert_eq!((three.index, three.line), (3, 18));
+    assert_eq!(three.problems.len(), 2, "{:?}", three.problems);
+    assert!(three.problems[0].contains("link baud 96000 is not a rate serial ports accept"));
+    assert!(three.problems[1].contains("link stop_bits must be 1 or 2"));
+    assert_eq!(
+        three.config.as_ref().map(|t| t.name.as_str()),
+        Some("BAC-3")
+    );
+    // The strict reading still refuses the whole file.
+    assert!(PitConfig::from_toml(PIT).is_err());
+}
+
+#[test]
+fn a_syntax_error_is_one_error_with_its_line_and_column_and_a_pit_problem_refuses_all() {
+    let broken = PIT.replace("game = \"baccarat\"\nrulez", "game = baccarat\nrulez");
+    let PitConfigError::Syntax(e) = PitConfig::load(&broken).unwrap_err() else {
+        panic!("a syntax error");
+    };
+    assert!(e.contains("line 13, column 8"), "{e}");
+    let nameless = PIT.replace("name = \"Three tables\"", "name = \"\"");
+    let PitConfigError::Invalid(all) = PitConfig::load(&nameless).unwrap_err() else {
+        panic!("refused");
+    };
+    assert_eq!(all.len(), 4, "{all:#?}");
+    assert_eq!(all[0], "site.name is empty");
+    assert!(all[1].contains("unknown field `rulez`"), "{all:#?}");
+}
