@@ -428,7 +428,7 @@ fn table(
                 .filter_map(|r| r.get(i))
                 .map(|c| text::widest_word(layout.fonts, Style::Regular, c))
                 .fold(0.0_f32, f32::max);
-            header.max(cells) * size + 2.0 * pad + 0.5
+            header.max(cells) * size + 2.0 * pad + 0.01
         })
         .collect();
     let col_w = fit_widths(&col_w, &needed, CONTENT_W);
