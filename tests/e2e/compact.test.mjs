@@ -136,6 +136,14 @@ test("30 tables fit on one 1920x1080 screen in compact tiles, and the choice is 
   }
   writeFileSync(join(shots, "pit-compact-1920.png"), await driver.screenshot());
 
+  // An injected fault's alert names the irregularity in words, its code beside them for search.
+  const banner = await driver.waitFor(
+    "an alert",
+    () => driver.execute(`return document.querySelector('[data-testid="alert-banner"] strong')?.textContent ?? null;`),
+    120000,
+  );
+  assert.match(banner, /^\S+: [A-Z][a-z][^()]* \([A-Z][A-Z_]+\)$/, banner);
+
   // Only tables needing attention: exactly those with an unacknowledged incident or a device not
   // connected, read before and after the box is ticked in one script (tiles change live: a pass
   // where something changed in between is tried again).

@@ -8,6 +8,7 @@ use crate::dto::*;
 use crate::games;
 use pitwatch_games::GameKind;
 use pitwatch_recording::pit::{DeviceRole, Protocol};
+use pitwatch_report::words;
 
 /// The TypeScript declarations of every DTO, for `ui/src/lib/bindings.ts`.
 pub fn typescript_bindings() -> String {
@@ -76,7 +77,34 @@ pub fn typescript_bindings() -> String {
         out.push_str(decl.trim());
         out.push('\n');
     }
+    out.push_str(&words_table(
+        "IRREGULARITY_WORDS",
+        "Every irregularity code's words (pitwatch-report's `words.rs`, the reports' too).",
+        words::IRREGULARITIES,
+    ));
+    out.push_str(&words_table(
+        "AUDIT_ACTION_WORDS",
+        "Every audit action's words (pitwatch-report's `words.rs`, the reports' too).",
+        words::AUDIT_ACTIONS,
+    ));
     out
+}
+
+/// A table of words as a TypeScript constant, its keys and words as JSON strings.
+fn words_table(name: &str, doc: &str, table: &[(&str, &str)]) -> String {
+    let mut out = format!(
+        "\n/**\n * {doc}\n */\nexport const {name}: Readonly<Record<string, string>> = {{\n"
+    );
+    for (code, words) in table {
+        let (code, words) = (json(code), json(words));
+        out.push_str(&format!("  {code}: {words},\n"));
+    }
+    out.push_str("};\n");
+    out
+}
+
+fn json(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
 }
 
 #[cfg(test)]
@@ -97,5 +125,41 @@ mod tests {
             "{} is stale: run `make bindings` and commit it",
             path.display()
         );
+    }
+
+    #[test]
+    fn every_code_the_engine_and_the_recorder_can_raise_has_words() {
+        let raised = pitwatch_rules::IrregularityCode::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .chain([pitwatch_recording::recorder::RECORDING_GAP]);
+        for code in raised {
+            assert!(
+                words::irregularity(code).is_some(),
+                "{code} has no words: add them to crates/pitwatch-report/src/words.rs"
+            );
+        }
+        // And no words for a code nothing raises any more.
+        for (code, _) in words::IRREGULARITIES {
+            let known = pitwatch_rules::IrregularityCode::ALL
+                .iter()
+                .any(|c| c.as_str() == *code)
+                || *code == pitwatch_recording::recorder::RECORDING_GAP;
+            assert!(known, "{code} has words but no code raises it");
+        }
+    }
+
+    #[test]
+    fn every_severity_has_words() {
+        for s in [
+            Severity::Critical,
+            Severity::High,
+            Severity::Medium,
+            Severity::Low,
+        ] {
+            let name = serde_json::to_value(s).unwrap();
+            let name = name.as_str().unwrap();
+            assert_ne!(words::severity(name), name, "{name}");
+        }
     }
 }

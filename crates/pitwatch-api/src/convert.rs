@@ -11,8 +11,10 @@ pub use pitwatch_games::report::pays;
 
 /// An event in words, for timelines.
 pub fn describe(kind: &EventKind) -> String {
-    let card =
-        |c: &Option<Card>| c.map_or_else(|| "an unreadable card".to_owned(), |c| c.to_string());
+    // At the start of a sentence: "Card QS", "An unreadable card".
+    let a_card = |c: &Option<Card>| {
+        c.map_or_else(|| "An unreadable card".to_owned(), |c| format!("Card {c}"))
+    };
     match kind {
         EventKind::Shuffled { cards, .. } => match cards {
             Some(n) => format!("Shoe shuffled ({n} cards)"),
@@ -23,8 +25,12 @@ pub fn describe(kind: &EventKind) -> String {
             format!("Cutting card placed {from_back} cards from the back")
         }
         EventKind::CardDrawn {
-            card: c, target, ..
+            card: c,
+            target,
+            index,
+            ..
         } => {
+            #[allow(unreachable_patterns, reason = "the targets may grow")]
             let to = match target {
                 Some(Target::Player) => " to Player".to_owned(),
                 Some(Target::Banker) => " to Banker".to_owned(),
@@ -32,10 +38,18 @@ pub fn describe(kind: &EventKind) -> String {
                 Some(Target::First) => " (first card, sets the burn)".to_owned(),
                 Some(Target::Dealer) => " to the dealer".to_owned(),
                 Some(Target::Box(n)) => format!(" to box {n}"),
-                Some(other) => format!(" to {other:?}"),
+                Some(Target::Seat(n)) => format!(" to seat {n}"),
+                Some(other) => format!(" to {other}"),
                 None => String::new(),
             };
-            format!("Card {}{to}", card(c))
+            // Which card of the hand it is, where the device says and it is a hand's card.
+            let nth = match (index, target) {
+                (Some(i), Some(t)) if !matches!(t, Target::Burn | Target::First) => {
+                    format!(", {} card", ordinal(*i))
+                }
+                _ => String::new(),
+            };
+            format!("{}{to}{nth}", a_card(c))
         }
         EventKind::CuttingCardDrawn => {
             "Cutting card came out: the next round is the last coup".into()
@@ -45,7 +59,7 @@ pub fn describe(kind: &EventKind) -> String {
             format!("Result declared: {}", outcome.as_str())
         }
         EventKind::CardExposed { card: c, during } => {
-            format!("Card {} exposed during {}", card(c), during.as_str())
+            format!("{} exposed during {}", a_card(c), during.as_str())
         }
         EventKind::DeviceError { code, text } => format!("Device error {code}: {text}"),
         EventKind::DeviceErrorCleared { code } => format!("Device error {code} cleared"),
@@ -141,9 +155,20 @@ pub fn describe(kind: &EventKind) -> String {
             };
             format!("{who}: {}", action.as_str().replace('_', " "))
         }
-        #[allow(unreachable_patterns, reason = "the event vocabulary may grow")]
-        other => format!("{other:?}"),
+        EventKind::BetsClosed => "No more bets".into(),
     }
+}
+
+/// 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st.
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// An incident's status as the window shows it.
@@ -215,6 +240,31 @@ mod tests {
             retransmit: None,
         };
         assert_eq!(describe(&card(Target::Dealer)), "Card AS to the dealer");
+        assert_eq!(
+            describe(&EventKind::CardDrawn {
+                card: Some("QS".parse().unwrap()),
+                target: Some(Target::Player),
+                index: Some(2),
+                face_up: None,
+                retransmit: None,
+            }),
+            "Card QS to Player, 2nd card"
+        );
+        assert_eq!(
+            describe(&EventKind::CardDrawn {
+                card: None,
+                target: Some(Target::Burn),
+                index: Some(3),
+                face_up: None,
+                retransmit: None,
+            }),
+            "An unreadable card burned"
+        );
+        assert_eq!(describe(&EventKind::BetsClosed), "No more bets");
+        assert_eq!(
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 111].map(ordinal),
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "111th"]
+        );
         assert_eq!(describe(&card(Target::Box(3))), "Card AS to box 3");
         assert_eq!(
             describe(&EventKind::Decision {

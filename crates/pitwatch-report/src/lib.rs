@@ -10,6 +10,7 @@
 mod pdf;
 mod text;
 pub mod untrusted;
+pub mod words;
 
 use serde::Serialize;
 

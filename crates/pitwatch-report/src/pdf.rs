@@ -412,12 +412,26 @@ fn table(
     rows: &[Vec<String>],
 ) -> Element {
     let total: u32 = widths.iter().sum::<u32>().max(1);
-    let col_w: Vec<f32> = (0..columns.len())
-        .map(|i| CONTENT_W * widths.get(i).copied().unwrap_or(1) as f32 / total as f32)
-        .collect();
     let size = 8.5;
     let leading = size * 1.3;
     let pad = 3.0;
+    let col_w: Vec<f32> = (0..columns.len())
+        .map(|i| CONTENT_W * widths.get(i).copied().unwrap_or(1) as f32 / total as f32)
+        .collect();
+    // Each column at least as wide as its widest word (a code, a hash), so no word is split
+    // between characters while the page has room; the others give up width for it.
+    let needed: Vec<f32> = (0..columns.len())
+        .map(|i| {
+            let header = text::widest_word(layout.fonts, Style::Bold, &columns[i]);
+            let cells = rows
+                .iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| text::widest_word(layout.fonts, Style::Regular, c))
+                .fold(0.0_f32, f32::max);
+            header.max(cells) * size + 2.0 * pad + 0.01
+        })
+        .collect();
+    let col_w = fit_widths(&col_w, &needed, CONTENT_W);
     let mut table = Element::new(Kind::Table);
     let mut head = Element::new(Kind::Head);
     let mut body = Element::new(Kind::Body);
@@ -509,6 +523,41 @@ fn table(
     table.push(head);
     table.push(body);
     table
+}
+
+/// Column widths from the proportional `widths`, each widened to what it `needed` (its widest
+/// word) by taking from the columns with width to spare, in proportion to their spare width.
+/// Unchanged when every column has what it needs; when the columns together need more than
+/// `total`, each gets its need scaled down alike (a word then breaks only where it must).
+fn fit_widths(widths: &[f32], needed: &[f32], total: f32) -> Vec<f32> {
+    let short: f32 = widths
+        .iter()
+        .zip(needed)
+        .map(|(w, n)| (n - w).max(0.0))
+        .sum();
+    if short <= 0.0 {
+        return widths.to_vec();
+    }
+    let need_all: f32 = needed.iter().sum();
+    if need_all >= total {
+        return needed.iter().map(|n| n * total / need_all).collect();
+    }
+    let spare: f32 = widths
+        .iter()
+        .zip(needed)
+        .map(|(w, n)| (w - n).max(0.0))
+        .sum();
+    widths
+        .iter()
+        .zip(needed)
+        .map(|(&w, &n)| {
+            if n >= w {
+                n
+            } else {
+                w - (w - n) * short / spare
+            }
+        })
+        .collect()
 }
 
 fn grey(level: f32) -> luma::Color {
@@ -713,4 +762,37 @@ fn node(element: Element, ids: &[Option<Identifier>]) -> Option<Node> {
         }
     }
     Some(Node::Group(group))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_widths;
+
+    #[test]
+    fn columns_keep_their_widths_when_every_word_fits() {
+        assert_eq!(
+            fit_widths(&[100.0, 300.0], &[40.0, 80.0], 400.0),
+            vec![100.0, 300.0]
+        );
+    }
+
+    #[test]
+    fn a_column_too_narrow_for_its_word_takes_width_from_the_others() {
+        let w = fit_widths(&[50.0, 150.0, 200.0], &[120.0, 50.0, 50.0], 400.0);
+        assert!((w.iter().sum::<f32>() - 400.0).abs() < 1e-3, "{w:?}");
+        assert!((w[0] - 120.0).abs() < 1e-3, "{w:?}");
+        assert!(w[1] >= 50.0 && w[2] >= 50.0, "{w:?}");
+        // The spare width is given up in proportion: 100 and 150 spare, 70 taken.
+        assert!((w[1] - (150.0 - 28.0)).abs() < 1e-3, "{w:?}");
+        assert!((w[2] - (200.0 - 42.0)).abs() < 1e-3, "{w:?}");
+    }
+
+    #[test]
+    fn words_wider_than_the_page_share_it_alike() {
+        let w = fit_widths(&[200.0, 200.0], &[300.0, 500.0], 400.0);
+        assert!(
+            (w[0] - 150.0).abs() < 1e-3 && (w[1] - 250.0).abs() < 1e-3,
+            "{w:?}"
+        );
+    }
 }

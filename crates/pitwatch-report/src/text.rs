@@ -337,6 +337,23 @@ fn break_points(text: &str) -> Vec<usize> {
     points
 }
 
+/// The width, in ems, of the widest stretch of `text` that Unicode gives no break inside (its
+/// longest word, say `UNAUTHORISED_THIRD_CARD`): a column narrower than this would split it.
+pub(crate) fn widest_word(fonts: &Fonts, style: Style, text: &str) -> f32 {
+    let text = clean_keep_newlines(text);
+    let mut widest = 0.0_f32;
+    for paragraph in text.split('\n') {
+        let shaped = shape(fonts, style, paragraph);
+        let mut start = 0;
+        for at in break_points(paragraph) {
+            let end = start + paragraph[start..at].trim_end().len();
+            widest = widest.max(shaped.width(start..end));
+            start = at;
+        }
+    }
+    widest
+}
+
 /// How far the lines after a line break in a text are indented under its first line, in ems, so
 /// that a line of a note can never pass for a new paragraph, field or row.
 pub(crate) const HANG: f32 = 1.5;
@@ -517,6 +534,18 @@ mod tests {
             assert!(width > 80.0, "lines are filled: {width}");
         }
         assert_eq!(lines.iter().map(Line::text).collect::<String>(), text);
+    }
+
+    #[test]
+    fn the_widest_word_is_measured_as_drawn() {
+        let fonts = fonts();
+        let code = "UNAUTHORISED_THIRD_CARD";
+        let alone = widest_word(fonts, Style::Regular, code);
+        let line = wrap(fonts, Style::Regular, code, 10.0, 1000.0, 0.0);
+        assert!((alone * 10.0 - line[0].width(10.0)).abs() < 0.01);
+        let sentence = format!("A {code} at BAC-1\nand a second line");
+        assert!((widest_word(fonts, Style::Regular, &sentence) - alone).abs() < 1e-4);
+        assert_eq!(widest_word(fonts, Style::Regular, ""), 0.0);
     }
 
     #[test]

@@ -215,3 +215,52 @@ fn a_long_table_continues_on_further_pages_with_its_header_and_page_numbers() {
         assert!(text.contains(&format!("Row {i}: Kua tirohia")), "row {i}");
     }
 }
+
+#[test]
+fn a_code_wider_than_its_column_is_never_split_between_lines() {
+    // The report: the code column a sixth of a narrow table, the codes longer than that.
+    let codes = [
+        "UNAUTHORISED_THIRD_CARD",
+        "SHUFFLE_COUNT_MISMATCH",
+        "MISDEAL_AFTER_ACTION",
+    ];
+    let document = Document {
+        title: "Shift report".into(),
+        subtitle: "Te Whare Petipeti".into(),
+        footer: "Pitwatch shift report".into(),
+        author: "Mere Tūhoe".into(),
+        created: None,
+        blocks: vec![Block::Table {
+            columns: vec![
+                "#".into(),
+                "Table".into(),
+                "Code".into(),
+                "Severity".into(),
+                "What happened".into(),
+            ],
+            widths: vec![4, 8, 10, 8, 40],
+            rows: codes
+                .iter()
+                .enumerate()
+                .map(|(i, code)| {
+                    vec![
+                        format!("{}", i + 1),
+                        "BAC-1".into(),
+                        (*code).into(),
+                        "High".into(),
+                        "The Player's hand of 5 was dealt a third card the rules do not allow"
+                            .into(),
+                    ]
+                })
+                .collect(),
+        }],
+    };
+    let pdf = write("codes.pdf", &document);
+    let text = poppler("pdftotext", &["-layout"], &pdf);
+    for code in codes {
+        assert!(
+            text.lines().any(|l| l.contains(code)),
+            "{code} is split:\n{text}"
+        );
+    }
+}

@@ -44,6 +44,9 @@ describe("actionLabel", () => {
   it("says failed logins and refusals in words", () => {
     expect(actionLabel("login.failed")).toBe("Failed login");
     expect(actionLabel("access.forbidden")).toMatch(/not allowed/);
-    expect(actionLabel("incident.resolve")).toBe("incident.resolve");
+    expect(actionLabel("incident.resolve")).toBe("Incident resolved");
+    expect(actionLabel("user.add")).toBe("User added");
+    expect(actionLabel("something.new")).toBe("something.new");
+    expect(actionLabel("toString")).toBe("toString");
   });
 });

@@ -1,6 +1,7 @@
 // What each role may do, so the window shows only the buttons a user may press. The desk checks
 // again on every command (crates/pitwatch-app/src/access.rs) and refuses anything else with the
 // code "forbidden", audited; this table only keeps the window honest about it.
+import { AUDIT_ACTION_WORDS } from "./bindings";
 
 /** Something a user may be allowed to do. */
 export type Action = "acknowledge" | "resolve" | "note" | "console" | "export" | "sign_off" | "users" | "audit";
@@ -38,15 +39,7 @@ export function workstationOf(detail: string): string {
   return "";
 }
 
-/** An audit action in words. */
+/** An audit action in words ("User added" for `user.add`; pitwatch-report's words, shared with the reports). */
 export function actionLabel(action: string): string {
-  const words: Record<string, string> = {
-    "login.failed": "Failed login",
-    "login.throttled": "Login refused (too many failures)",
-    "login.locked": "Account locked",
-    "session.login": "Logged in",
-    "session.logout": "Logged out",
-    "access.forbidden": "Refused: not allowed",
-  };
-  return words[action] ?? action;
+  return Object.prototype.hasOwnProperty.call(AUDIT_ACTION_WORDS, action) ? (AUDIT_ACTION_WORDS[action] ?? action) : action;
 }

@@ -1336,3 +1336,59 @@ workItAt: string,
  * The incident, its evidence and history, as the workstation shows it.
  */
 detail: IncidentDetail, };
+
+/**
+ * Every irregularity code's words (pitwatch-report's `words.rs`, the reports' too).
+ */
+export const IRREGULARITY_WORDS: Readonly<Record<string, string>> = {
+  "BURN_MISSING": "Burn missing",
+  "BURN_COUNT_MISMATCH": "Wrong number of burn cards",
+  "DEAL_OUT_OF_ORDER": "Card dealt out of order",
+  "UNAUTHORISED_THIRD_CARD": "Third card not allowed",
+  "MISSING_THIRD_CARD": "Missing third card",
+  "RESULT_MISMATCH": "Declared result differs from the cards",
+  "EXCESS_CARD": "Foreign or duplicate card",
+  "UNREADABLE_CARD": "Card not read",
+  "CUTTING_CARD_MISPLACED": "Cutting card misplaced",
+  "CUT_TOO_CLOSE_TO_END": "Cut too close to the end",
+  "DEALT_PAST_LAST_COUP": "Card dealt after the last coup",
+  "NOT_SHUFFLED": "Cards not shuffled",
+  "CARD_EXPOSED": "Card exposed",
+  "SHUFFLE_COUNT_MISMATCH": "Shuffler's count differs from the shoe",
+  "DEVICE_ERROR": "Device error",
+  "SHUFFLE_SUSPECT": "Suspect shuffle",
+  "CARD_TO_FINISHED_HAND": "Card to a finished hand",
+  "DEALER_DRAW_WRONG": "Dealer drew or stood against the rules",
+  "WRONG_CARD_COUNT": "Wrong number of cards in a hand",
+  "DECISION_NOT_ALLOWED": "Decision not allowed",
+  "MISDEAL": "Misdeal",
+  "MISDEAL_DECLARED": "Misdeal declared",
+  "MISDEAL_AFTER_ACTION": "Misdeal after substantial action",
+  "ORDER_DISCLOSED": "Card order disclosed by a device",
+  "RECORDING_GAP": "Gap in recording",
+};
+
+/**
+ * Every audit action's words (pitwatch-report's `words.rs`, the reports' too).
+ */
+export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
+  "login.attempt": "Login attempt",
+  "login.failed": "Failed login",
+  "login.throttled": "Login refused (too many failures)",
+  "login.locked": "Account locked",
+  "session.login": "Logged in",
+  "session.logout": "Logged out",
+  "access.forbidden": "Refused: not allowed",
+  "user.first_admin": "First administrator created",
+  "user.add": "User added",
+  "user.role": "Role changed",
+  "user.password": "Password set",
+  "user.active": "Account activated or deactivated",
+  "incident.acknowledge": "Incident acknowledged",
+  "incident.note": "Note added",
+  "incident.resolve": "Incident resolved",
+  "incident.export": "Incident report exported",
+  "console.event": "Console entry recorded",
+  "shift.export": "Shift report exported",
+  "shift.sign_off": "Shift signed off",
+};

@@ -45,3 +45,20 @@ export function handTotal(cards: readonly (string | null)[]): number | null {
   }
   return total % 10;
 }
+
+/** The ranks a card picker offers, in a deck's order, with the code's letter (T for ten). */
+export const RANK_CHOICES: readonly { code: string; label: string }[] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"].map(
+  (code) => ({ code, label: RANKS[code] ?? code }),
+);
+
+/** The suits a card picker offers, with their symbol and name. */
+export const SUIT_CHOICES: readonly { code: SuitCode; label: string }[] = (Object.keys(SUITS) as SuitCode[]).map((code) => ({
+  code,
+  label: `${SUITS[code].symbol} ${SUITS[code].name}`,
+}));
+
+/** The code a picker's rank and suit make ("TD"), or "" while either is not chosen (a card not seen). */
+export function pickedCard(rank: string, suit: string): string {
+  const code = `${rank}${suit}`;
+  return rank !== "" && suit !== "" && cardFace(code) !== null ? code : "";
+}

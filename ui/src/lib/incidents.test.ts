@@ -5,6 +5,8 @@ import {
   appendPage,
   applyLive,
   codeLabel,
+  historyLabel,
+  irregularityLine,
   filterIncidents,
   firstPage,
   matchesQuery,
@@ -22,7 +24,7 @@ function row(id: number, extra: Partial<IncidentRow> = {}): IncidentRow {
   return {
     id,
     table: "BAC-1",
-    code: "burn_miscount",
+    code: "BURN_COUNT_MISMATCH",
     severity: "high",
     rule: "7.7(b)",
     shoe: 1,
@@ -37,8 +39,8 @@ function row(id: number, extra: Partial<IncidentRow> = {}): IncidentRow {
 
 const rows = [
   row(1, { status: "resolved" }),
-  row(2, { table: "MINI-1", severity: "critical", code: "foreign_card", status: "acknowledged" }),
-  row(3, { severity: "low", code: "card_exposed" }),
+  row(2, { table: "MINI-1", severity: "critical", code: "EXCESS_CARD", status: "acknowledged" }),
+  row(3, { severity: "low", code: "CARD_EXPOSED" }),
   row(4, { table: "BAC-2", severity: "critical" }),
 ];
 
@@ -48,7 +50,8 @@ describe("filterIncidents", () => {
     expect(filterIncidents(rows, { ...NO_FILTER, table: "BAC-1" }).map((r) => r.id)).toEqual([1, 3]);
     expect(filterIncidents(rows, { ...NO_FILTER, status: "unresolved" }).map((r) => r.id)).toEqual([2, 3, 4]);
     expect(filterIncidents(rows, { ...NO_FILTER, status: "open", severity: "critical" }).map((r) => r.id)).toEqual([4]);
-    expect(filterIncidents(rows, { ...NO_FILTER, text: "Foreign card" }).map((r) => r.id)).toEqual([2]);
+    expect(filterIncidents(rows, { ...NO_FILTER, text: "Foreign or duplicate" }).map((r) => r.id)).toEqual([2]);
+    expect(filterIncidents(rows, { ...NO_FILTER, text: "excess_card" }).map((r) => r.id)).toEqual([2]);
     expect(filterIncidents(rows, { ...NO_FILTER, text: "7.7" }).length).toBe(4);
   });
 });
@@ -79,7 +82,17 @@ describe("upsertIncident", () => {
 
 describe("labels", () => {
   it("words codes and lists severities that have a count, most severe first", () => {
-    expect(codeLabel("out_of_order_card")).toBe("Out of order card");
+    expect(codeLabel("MISSING_THIRD_CARD")).toBe("Missing third card (MISSING_THIRD_CARD)");
+    expect(codeLabel("EXCESS_CARD")).toBe("Foreign or duplicate card (EXCESS_CARD)");
+    // A code without words (a newer workstation's) is shown as it is, never guessed at.
+    expect(codeLabel("SOMETHING_NEW")).toBe("SOMETHING_NEW");
+    expect(codeLabel("constructor")).toBe("constructor");
+    expect(irregularityLine("MISSING_THIRD_CARD: The Player's hand of 5 draws a third card (12.1)")).toBe(
+      "Missing third card (MISSING_THIRD_CARD): The Player's hand of 5 draws a third card (12.1)",
+    );
+    expect(irregularityLine("not a code line")).toBe("not a code line");
+    expect(historyLabel("acknowledged")).toBe("Acknowledged");
+    expect(historyLabel("reopened")).toBe("reopened");
     expect(severityBadges({ critical: 0, high: 2, medium: 0, low: 1 })).toEqual([
       { severity: "high", count: 2 },
       { severity: "low", count: 1 },

@@ -1,5 +1,6 @@
 // Pure view logic for incidents and alerts: labels, filters, and which alert comes next.
 import type { IncidentPage, IncidentQuery, IncidentRow, IncidentStatus, Severity, SeverityCounts } from "./bindings";
+import { IRREGULARITY_WORDS } from "./bindings";
 
 /** Severity with a word and a shape, so it never relies on colour alone. */
 export const SEVERITY: Record<Severity, { label: string; short: string; glyph: string; rank: number }> = {
@@ -17,10 +18,26 @@ export const STATUS_LABEL: Record<IncidentStatus, string> = {
   resolved: "Resolved",
 };
 
-/** "burn_miscount" → "Burn miscount". */
+/**
+ * An irregularity code as a person reads it, the code kept beside the words for search:
+ * "Missing third card (MISSING_THIRD_CARD)" (the words are pitwatch-report's, shared with the
+ * reports). A code without words (from a newer workstation) is shown as it is.
+ */
 export function codeLabel(code: string): string {
-  const words = code.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  const words = Object.prototype.hasOwnProperty.call(IRREGULARITY_WORDS, code) ? IRREGULARITY_WORDS[code] : undefined;
+  return words === undefined ? code : `${words} (${code})`;
+}
+
+/** A replay step's irregularity, as the desk gives it ("CODE: message"), with the code in words. */
+export function irregularityLine(line: string): string {
+  const m = /^([A-Z][A-Z0-9_]*): ([\s\S]*)$/.exec(line);
+  return m && m[1] !== undefined && m[2] !== undefined ? `${codeLabel(m[1])}: ${m[2]}` : line;
+}
+
+/** An incident's step in words ("opened" → "Opened"); a step this window does not know is shown as it is. */
+export function historyLabel(what: string): string {
+  const words: Record<string, string> = { opened: "Opened", acknowledged: "Acknowledged", resolved: "Resolved", note: "Note" };
+  return Object.prototype.hasOwnProperty.call(words, what) ? (words[what] ?? what) : what;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RoundOutcome, RoundResult } from "../../lib/bindings";
-import { beadPlate, bigRoad, derivedRoad, roadWidth, streaks, tally } from "./roads";
+import { beadPlate, bigRoad, derivedRoad, roadWidth, ROAD_LEGEND, streaks, tally } from "./roads";
 
 function shoe(letters: string): RoundResult[] {
   const map: Record<string, RoundOutcome> = { P: "player", B: "banker", T: "tie", V: "void" };
@@ -111,5 +111,12 @@ describe("derived roads", () => {
     expect(road.map((c) => [c.col, c.row, c.colour[0]])).toEqual([
       [0, 0, "r"], [0, 1, "r"], [0, 2, "r"], [0, 3, "r"], [0, 4, "r"], [1, 0, "b"], [1, 1, "b"], [2, 0, "r"],
     ]);
+  });
+});
+
+describe("the roads' legend", () => {
+  it("explains the bead plate's letters and the derived roads' colours", () => {
+    const text = ROAD_LEGEND.map((l) => `${l.mark} ${l.words}`).join(" ");
+    for (const word of ["Player", "Banker", "Tie", "pair", "big eye boy", "small road", "cockroach pig", "red", "blue"]) expect(text).toContain(word);
   });
 });

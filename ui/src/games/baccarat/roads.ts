@@ -171,3 +171,12 @@ export function derivedRoad(rounds: readonly RoundResult[], offset: 1 | 2 | 3, r
   });
   return layout(colours, rows);
 }
+
+/** What the roads' letters, marks and colours mean, for the legend under them. */
+export const ROAD_LEGEND: readonly { mark: string; words: string }[] = [
+  { mark: "P · B · T", words: "Player, Banker, Tie won the round (bead plate; blue, red, green)" },
+  { mark: "small dots", words: "a pair: top left the Banker's, bottom right the Player's" },
+  { mark: "rings", words: "big road: a column per run of wins by one side (blue Player, red Banker)" },
+  { mark: "green slash", words: "a tie, on the round before it (a number: that many ties)" },
+  { mark: "red · blue", words: "big eye boy, small road, cockroach pig: red where the big road repeats its pattern, blue where it breaks it" },
+];

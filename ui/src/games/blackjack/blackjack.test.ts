@@ -6,6 +6,8 @@ import {
   dealerLabel,
   handLabel,
   outcomeCounts,
+  OUTCOME_LEGEND,
+  OUTCOME_LETTER,
   paysLabel,
   paysTone,
   roundState,
@@ -102,5 +104,12 @@ describe("side bets and boxes", () => {
   it("label a split box's hands", () => {
     expect(boxLabel(3, 0, 1)).toBe("Box 3");
     expect(boxLabel(3, 1, 2)).toBe("Box 3 · 2");
+  });
+});
+
+describe("the legend", () => {
+  it("explains every letter the history and the tile show", () => {
+    const marks = OUTCOME_LEGEND.map((l) => l.mark);
+    for (const letter of Object.values(OUTCOME_LETTER)) expect(marks).toContain(letter);
   });
 });

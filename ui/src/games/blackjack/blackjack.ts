@@ -19,6 +19,16 @@ export const OUTCOME_LETTER: Record<HandOutcome, string> = {
   surrender: "S",
 };
 
+/** What the history's and the tile's letters and numbers mean, for the legend. */
+export const OUTCOME_LEGEND: readonly { mark: string; words: string }[] = [
+  { mark: OUTCOME_LETTER.blackjack, words: "blackjack" },
+  { mark: OUTCOME_LETTER.win, words: "the hand won" },
+  { mark: OUTCOME_LETTER.lose, words: "the hand lost" },
+  { mark: OUTCOME_LETTER.push, words: "push (a stand-off: the bet returned)" },
+  { mark: OUTCOME_LETTER.surrender, words: "surrendered (half the bet returned)" },
+  { mark: "+1.5 · −1", words: "what a hand, or all the boxes together, won or lost, in bets (a chip on the tile is one round's net)" },
+];
+
 /** A total as a supervisor says it: "soft 17", "21", "bust 24", "–" with no cards, "?" unknown. */
 export function totalLabel(cards: readonly (string | null)[], total: number | null, soft: boolean): string {
   if (cards.length === 0) return "–";
