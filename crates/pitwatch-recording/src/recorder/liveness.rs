@@ -16,6 +16,15 @@ pub enum AlarmIncident {
     Planned(usize),
 }
 
+/// Whether a table whose engine shows `view` has a shoe in play
+/// ([`crate::liveness::phase_in_play`]).
+pub fn view_in_play(view: &GameView) -> bool {
+    view.compact_json()
+        .get("phase")
+        .and_then(|p| p.as_str())
+        .is_some_and(crate::liveness::phase_in_play)
+}
+
 /// The time of day of `at`, `HH:MM:SS` (UTC).
 pub fn clock_time(at: Timestamp) -> String {
     at.as_datetime().format("%H:%M:%S").to_string()
@@ -42,12 +51,7 @@ impl TableRecorder {
 
     /// Whether the table's engine has a shoe in play ([`crate::liveness::phase_in_play`]).
     pub fn shoe_in_play(&self) -> bool {
-        self.engine
-            .view()
-            .compact_json()
-            .get("phase")
-            .and_then(|p| p.as_str())
-            .is_some_and(crate::liveness::phase_in_play)
+        view_in_play(&self.engine.view())
     }
 
     /// Plans what a liveness change of `device` puts on record; `standing` is the incident of
