@@ -209,7 +209,7 @@ test("a device unplugged and replugged: alert, tile offline since, incident with
   );
   assert.equal(back.status, 0, `sqlite3: ${back.stderr}`);
   const [line] = back.stdout.trim().split("\n").filter((l) => l.includes("barcode on"));
-  assert.match(line ?? "", /^incident \d+ (\d+) ms: the device \(barcode on .*\) is back at .* after .* \(offline since .*\)$/);
+  assert.match(line ?? "", /^incident \d+ (\d+) ms, back at \S+: the device \(barcode on .*\) is back after .* \(offline since .*\)$/);
   const ms = Number(/^incident \d+ (\d+) ms/.exec(line)[1]);
   assert.ok(ms >= 1500, `the outage lasted at least its threshold: ${ms} ms`);
 });

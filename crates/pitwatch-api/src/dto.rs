@@ -472,7 +472,8 @@ pub struct HistoryEntry {
     pub at: String,
     /// Who; none when the engine opened it.
     pub user: Option<String>,
-    /// `opened`, `acknowledged`, `resolved` or `note`.
+    /// `opened`, `acknowledged`, `resolved`, `note`, or `device back` (a device liveness
+    /// incident's device back, with how long it was gone).
     pub what: String,
     /// The note or the resolution.
     pub text: Option<String>,

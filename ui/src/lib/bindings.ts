@@ -960,7 +960,8 @@ at: string,
  */
 user: string | null, 
 /**
- * `opened`, `acknowledged`, `resolved` or `note`.
+ * `opened`, `acknowledged`, `resolved`, `note`, or `device back` (a device liveness
+ * incident's device back, with how long it was gone).
  */
 what: string, 
 /**
