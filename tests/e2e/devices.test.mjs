@@ -3,7 +3,8 @@
 // of this test, DEAD-1's a port nobody listens on. DEAD-1 says "never connected"; LIVE-1's device
 // is unplugged (its server closed) and replugged: an alert with its incident, the tile saying
 // "offline since …" with its play greyed as stale, then the alert cleared when it is back and the
-// outage's duration on record. Screenshots go to artifacts/e2e/.
+// outage's duration on record. A third table's section is wrong: it alone is shown disabled, with
+// its problem, while the others run. Screenshots go to artifacts/e2e/.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -124,6 +125,13 @@ rules = "nz-baccarat"
 device = { protocol = "barcode" }
 link = { kind = "tcp", address = "127.0.0.1:${deadPort}", ${backoff} }
 liveness = { offline_s = 1 }
+
+[[table]]
+name = "BAD-1"
+game = "baccarat"
+rulez = "nz-baccarat"
+device = { protocol = "barcode" }
+link = { kind = "serial", path = "/dev/ttyUSB9", baud = 96000 }
 `,
   );
   // The first administrator, so the window opens on the pit.
@@ -201,7 +209,32 @@ test("a device unplugged and replugged: alert, tile offline since, incident with
   );
   assert.equal(back.status, 0, `sqlite3: ${back.stderr}`);
   const [line] = back.stdout.trim().split("\n").filter((l) => l.includes("barcode on"));
-  assert.match(line ?? "", /^incident \d+ (\d+) ms: the device \(barcode on .*\) is back at .* after .* \(offline since .*\)$/);
+  assert.match(line ?? "", /^incident \d+ (\d+) ms, back at \S+: the device \(barcode on .*\) is back after .* \(offline since .*\)$/);
   const ms = Number(/^incident \d+ (\d+) ms/.exec(line)[1]);
   assert.ok(ms >= 1500, `the outage lasted at least its threshold: ${ms} ms`);
+});
+
+test("a wrong section disables its table only, shown with its problem and line", async () => {
+  // A window of its own, on the same record as the device test's.
+  await harness?.driver.quit();
+  await harness?.stop();
+  harness = await startTauriDriver();
+  const { driver } = harness;
+  await driver.start(app);
+  const bad = await driver.waitFor("BAD-1 disabled", () =>
+    driver.execute(
+      `const t = document.querySelector('[data-testid="table-tile"][data-table="BAD-1"] [data-testid="table-disabled"]');
+       return t ? { line: t.dataset.line, problems: [...t.querySelectorAll('[data-testid="table-problem"]')].map(p => p.textContent) } : null;`,
+    ),
+  );
+  assert.equal(bad.line, "20");
+  assert.equal(bad.problems.length, 1, bad.problems.join("\n"));
+  assert.match(bad.problems[0], /^table 3 \("BAD-1"\) at line 20: unknown field `rulez`, expected one of/);
+  // The other tables run: LIVE-1 connects to its device, DEAD-1 is watched.
+  await driver.waitFor("LIVE-1 connected", async () => (await tileState(driver, "LIVE-1"))?.status === "connected");
+  const live = await driver.execute(
+    "return document.querySelector('[data-testid=table-tile][data-table=\"LIVE-1\"] [data-testid=table-disabled]') === null",
+  );
+  assert.equal(live, true);
+  await shot("table-disabled.png");
 });

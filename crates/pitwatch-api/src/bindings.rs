@@ -21,6 +21,7 @@ pub fn typescript_bindings() -> String {
         UserRow::decl(&cfg),
         AuditRow::decl(&cfg),
         TableTile::decl(&cfg),
+        DisabledView::decl(&cfg),
         GameKind::decl(&cfg),
         Protocol::decl(&cfg),
         LinkStatus::decl(&cfg),

@@ -151,6 +151,49 @@ pub struct TableTile {
     /// A liveness alarm standing on one of its devices (the main device's first): what the
     /// tile shows instead of live play, with what it shows greyed as stale.
     pub alarm: Option<DeviceAlarmView>,
+    /// Why the table does not run, when its section of the pit definition is wrong: it is shown
+    /// disabled, with its problems, while the other tables run.
+    pub disabled: Option<DisabledView>,
+}
+
+/// A table whose section of the pit definition is wrong, as its tile shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DisabledView {
+    /// The line its `[[table]]` section starts on.
+    pub line: u32,
+    /// Everything wrong with it, each saying what is accepted.
+    pub problems: Vec<String>,
+}
+
+impl From<&pitwatch_recording::pit::DisabledTable> for TableTile {
+    fn from(table: &pitwatch_recording::pit::DisabledTable) -> Self {
+        let config = table.config.clone().unwrap_or_else(|| {
+            let name = if table.name.is_empty() {
+                format!("table {}", table.index)
+            } else {
+                table.name.clone()
+            };
+            TableConfig {
+                name,
+                // A section naming no known game is shown as the registry's first game.
+                game: table.game.unwrap_or(GameKind::ALL[0]),
+                rules: String::new(),
+                decks: None,
+                variant: None,
+                devices: Vec::new(),
+                simulated: false,
+                liveness: Default::default(),
+            }
+        });
+        let mut tile = TableTile::from(&config);
+        tile.status_detail = "disabled: its section of the pit definition is wrong".into();
+        tile.disabled = Some(DisabledView {
+            line: u32::try_from(table.line).unwrap_or(u32::MAX),
+            problems: table.problems.clone(),
+        });
+        tile
+    }
 }
 
 /// Counts of unresolved incidents by severity.
@@ -429,7 +472,8 @@ pub struct HistoryEntry {
     pub at: String,
     /// Who; none when the engine opened it.
     pub user: Option<String>,
-    /// `opened`, `acknowledged`, `resolved` or `note`.
+    /// `opened`, `acknowledged`, `resolved`, `note`, or `device back` (a device liveness
+    /// incident's device back, with how long it was gone).
     pub what: String,
     /// The note or the resolution.
     pub text: Option<String>,
@@ -680,6 +724,7 @@ impl From<&TableConfig> for TableTile {
                 })
                 .unwrap_or_default(),
             alarm: None,
+            disabled: None,
         }
     }
 }

@@ -199,6 +199,21 @@ pub(crate) fn incident_detail(
             text: step.text,
         })
         .collect();
+    // A device liveness incident: when the device was back, and after how long (an audit row
+    // on the incident, `device.back`).
+    for detail in store.audit_details(
+        pitwatch_recording::liveness::DEVICE_BACK,
+        &format!("incident {id}"),
+    )? {
+        if let Some((_, at, words)) = pitwatch_recording::recorder::parse_back(&detail) {
+            history.push(HistoryEntry {
+                at: at.to_string(),
+                user: Some("pitwatch".into()),
+                what: "device back".into(),
+                text: Some(words.to_owned()),
+            });
+        }
+    }
     // The store lists status changes before notes; people read a history in time order.
     history.sort_by(|a, b| a.at.cmp(&b.at));
     Ok(IncidentDetail {

@@ -43,12 +43,19 @@ pub struct PitModel {
 impl PitModel {
     /// Tiles for every table of `pit`, nothing live yet.
     pub fn new(pit: &PitConfig) -> PitModel {
-        let tables: Vec<TableTile> = pit.tables.iter().map(TableTile::from).collect();
-        let index = tables
+        let mut tables: Vec<TableTile> = pit.tables.iter().map(TableTile::from).collect();
+        let mut index: HashMap<String, usize> = tables
             .iter()
             .enumerate()
             .map(|(i, t)| (t.name.clone(), i))
             .collect();
+        // The tables whose sections are wrong, shown disabled with their problems after the
+        // others (a name another table has keeps that table's events).
+        for disabled in &pit.disabled {
+            let tile = TableTile::from(disabled);
+            index.entry(tile.name.clone()).or_insert(tables.len());
+            tables.push(tile);
+        }
         let device_errors = vec![Vec::new(); tables.len()];
         let carried_errors = vec![0; tables.len()];
         PitModel {
@@ -945,5 +952,26 @@ mod fold {
             now,
         );
         assert!(changed.is_none(), "unknown tables are ignored");
+    }
+
+    #[test]
+    fn a_table_whose_section_is_wrong_is_a_disabled_tile_beside_the_others() {
+        let pit = PitConfig::load(
+            "[site]\nname = \"P\"\n[[table]]\nname = \"A\"\ngame = \"baccarat\"\nrules = \"nz-baccarat\"\ndevice = { protocol = \"barcode\" }\nlink = { kind = \"tcp\", address = \"127.0.0.1:1\" }\n[[table]]\nname = \"B\"\ngame = \"blackjack\"\nrulez = \"nz-blackjack\"\n",
+        )
+        .unwrap();
+        let model = PitModel::new(&pit);
+        let names: Vec<_> = model.tables().iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["A", "B"]);
+        assert_eq!(model.table("A").unwrap().disabled, None);
+        let b = model.table("B").unwrap();
+        let disabled = b.disabled.as_ref().expect("B is disabled");
+        assert_eq!(disabled.line, 9);
+        assert!(
+            disabled.problems[0].contains("unknown field `rulez`"),
+            "{disabled:?}"
+        );
+        assert_eq!(b.game, pitwatch_games::GameKind::Blackjack);
+        assert_eq!(b.status, LinkStatus::NotMonitored);
     }
 }

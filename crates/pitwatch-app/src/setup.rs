@@ -103,8 +103,8 @@ impl DeskOptions {
             Some(path) => {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
-                PitConfig::from_toml(&text)
-                    .map_err(|e| invalid(format!("{}: {e}", path.display())))?
+                // A table whose section is wrong is shown disabled while the others run.
+                PitConfig::load(&text).map_err(|e| invalid(format!("{}: {e}", path.display())))?
             }
             None => PitConfig::demo(),
         };

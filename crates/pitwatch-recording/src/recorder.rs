@@ -33,7 +33,7 @@ use pitwatch_store::{
 
 mod liveness;
 mod writes;
-pub use liveness::{clock_time, AlarmIncident};
+pub use liveness::{clock_time, parse_back, view_in_play, AlarmIncident};
 use writes::{Op, RowRef};
 pub use writes::{PlannedDerived, Writes, Written};
 

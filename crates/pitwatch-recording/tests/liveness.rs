@@ -184,8 +184,16 @@ fn a_silent_a_killed_and_a_never_connected_device_are_alarms_cleared_with_their_
         .unwrap();
     assert_eq!(back.len(), 1, "{back:?}");
     assert!(
-        back[0].starts_with(&format!("{duration_ms} ms: the device (barcode on")),
+        back[0].starts_with(&format!(
+            "{duration_ms} ms, back at {at}: the device (barcode on"
+        )),
         "{back:?}"
+    );
+    let (ms, when, words) = pitwatch_recording::recorder::parse_back(&back[0]).unwrap();
+    assert_eq!((ms, when), (duration_ms, at));
+    assert!(
+        words.contains("is back after") && words.contains("(offline since"),
+        "{words}"
     );
 
     // Replay of the record raises and clears the same alarms, dated the same.

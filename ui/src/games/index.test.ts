@@ -54,7 +54,7 @@ function tile(game: Game, play: TablePlay, extra: Partial<TableTile> = {}): Tabl
     devices: [{ role: "console", protocol: "pitwatch", link: "simulated", status: "connected", statusDetail: "", lastCheck: null, shuffling: false, counters: null, alarm: null },
       { role: "shuffler", protocol: "pitwatch", link: "simulated", status: "connected", statusDetail: "", lastCheck: null, shuffling: false, counters: null, alarm: null }],
     framesAccepted: 0, framesRejected: 0, lastEventAtMs: null, oldestUnsentAtMs: null, shoe: 2, cardsDealt: 30, cardsLeft: null, cuttingCardOut: true,
-    play, incidents: { critical: 0, high: 0, medium: 0, low: 0 }, lastShuffle: null, shuffleSteps: [], alarm: null, ...extra,
+    play, incidents: { critical: 0, high: 0, medium: 0, low: 0 }, lastShuffle: null, shuffleSteps: [], alarm: null, disabled: null, ...extra,
   };
 }
 

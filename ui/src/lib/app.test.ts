@@ -24,7 +24,7 @@ function tile(name: string, cardsDealt = 0): TableTile {
     name, game: "baccarat", ruleBook: "nz-baccarat", protocol: "angel-eye", link: "simulated", status: "connected", statusDetail: "", devices: [], lastFrameMs: null,
     framesAccepted: 0, framesRejected: 0, lastEventAtMs: null, oldestUnsentAtMs: null, shoe: 1, cardsDealt, cardsLeft: 416, cuttingCardOut: false,
     play: { game: "baccarat", burnDue: false, burnDone: false, current: { round: 0, player: [], banker: [], result: null }, rounds: [] },
-    incidents: { critical: 0, high: 0, medium: 0, low: 0 }, lastShuffle: null, shuffleSteps: [], alarm: null,
+    incidents: { critical: 0, high: 0, medium: 0, low: 0 }, lastShuffle: null, shuffleSteps: [], alarm: null, disabled: null,
   };
 }
 const record: RecordStatus = { path: "/x/pit.db", recordId: null, keyFingerprint: null, latestCheckpoint: null, journals: [], alerts: [], replication: null };

@@ -263,7 +263,22 @@ shuffleSteps: Array<string>,
  * A liveness alarm standing on one of its devices (the main device's first): what the
  * tile shows instead of live play, with what it shows greyed as stale.
  */
-alarm: DeviceAlarmView | null, };
+alarm: DeviceAlarmView | null, 
+/**
+ * Why the table does not run, when its section of the pit definition is wrong: it is shown
+ * disabled, with its problems, while the other tables run.
+ */
+disabled: DisabledView | null, };
+
+export type DisabledView = { 
+/**
+ * The line its `[[table]]` section starts on.
+ */
+line: number, 
+/**
+ * Everything wrong with it, each saying what is accepted.
+ */
+problems: Array<string>, };
 
 export type Game = "baccarat" | "blackjack" | "pontoon" | "poker";
 
@@ -958,7 +973,8 @@ at: string,
  */
 user: string | null, 
 /**
- * `opened`, `acknowledged`, `resolved` or `note`.
+ * `opened`, `acknowledged`, `resolved`, `note`, or `device back` (a device liveness
+ * incident's device back, with how long it was gone).
  */
 what: string, 
 /**

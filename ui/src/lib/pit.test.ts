@@ -26,6 +26,7 @@ function tile(name: string, status: TableTile["status"], extra: Partial<TableTil
     lastShuffle: null,
     shuffleSteps: [],
     alarm: null,
+    disabled: null,
     ...extra,
   };
 }

@@ -247,7 +247,7 @@ impl Writer {
         device: usize,
         flight: &mut Flight,
         derived: &mut Vec<PlannedDerived>,
-        feed: impl FnOnce(&mut Watch, bool, &mut Vec<Change>),
+        feed: impl FnOnce(&mut Watch, &mut Vec<Change>),
     ) {
         let (Some(recorder), Some((watch, standing))) = (
             self.recorders.get_mut(index),
@@ -256,9 +256,28 @@ impl Writer {
             return;
         };
         let mut changes = Vec::new();
-        feed(watch, recorder.shoe_in_play(), &mut changes);
+        feed(watch, &mut changes);
         for change in changes {
             recorder.plan_liveness(device, &mut flight.writes, change, standing, derived);
+        }
+    }
+
+    /// Tells table `index`'s watches whether a shoe is in play at `at`, as `view` shows it,
+    /// when what was just planned entered an event (nothing else changes play).
+    fn watch_play(
+        &mut self,
+        index: usize,
+        at: Timestamp,
+        view: &GameView,
+        flight: &mut Flight,
+        derived: &mut Vec<PlannedDerived>,
+    ) {
+        if !derived.iter().any(PlannedDerived::is_event) {
+            return;
+        }
+        let play = crate::recorder::view_in_play(view);
+        for k in 0..self.watches.get(index).map_or(0, Vec::len) {
+            self.watch(index, k, flight, derived, |w, c| w.in_play(at, play, c));
         }
     }
 
@@ -273,7 +292,7 @@ impl Writer {
         for index in 0..self.watches.len() {
             let mut derived = Vec::new();
             for device in 0..self.watches[index].len() {
-                self.watch(index, device, flight, &mut derived, |w, _, changes| {
+                self.watch(index, device, flight, &mut derived, |w, changes| {
                     changes.extend(w.advance(now))
                 });
             }
@@ -386,7 +405,7 @@ impl Writer {
                                 &mut derived,
                             );
                             let at = *at;
-                            self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                            self.watch(index, device, &mut flight, &mut derived, |w, c| {
                                 w.connected(at, c)
                             });
                             let recorder = &self.recorders[index];
@@ -421,15 +440,9 @@ impl Writer {
                                 });
                             }
                             let at = *received_at;
-                            self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                            self.watch(index, device, &mut flight, &mut derived, |w, c| {
                                 w.received(at, c)
                             });
-                            // What it dealt may start or end play, for every device.
-                            for k in 0..self.watches.get(index).map_or(0, Vec::len) {
-                                self.watch(index, k, &mut flight, &mut derived, |w, play, c| {
-                                    w.in_play(at, play, c)
-                                });
-                            }
                         }
                         TransportEvent::Disconnected { at, reason } => {
                             recorder.plan_disconnect(
@@ -440,7 +453,7 @@ impl Writer {
                                 &mut derived,
                             );
                             let at = *at;
-                            self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                            self.watch(index, device, &mut flight, &mut derived, |w, c| {
                                 w.disconnected(at, c)
                             });
                             let recorder = &self.recorders[index];
@@ -455,6 +468,10 @@ impl Writer {
                     }
                     if !matches!(event, TransportEvent::ConnectFailed { .. }) {
                         let view = self.recorders[index].view();
+                        if let TransportEvent::Chunk { received_at, .. } = event {
+                            // What it dealt may start or end play, for every device.
+                            self.watch_play(index, *received_at, &view, &mut flight, &mut derived);
+                        }
                         flight.shown.push(Shown::Derived(index, derived, view));
                         flight.touched.push(index);
                     }
@@ -469,7 +486,7 @@ impl Writer {
                         recorder.plan_gap(device, &mut flight.writes, gap, now, &mut derived);
                         // The device was sending all along: its bytes were lost, not missed.
                         let last = gap.last;
-                        self.watch(index, device, &mut flight, &mut derived, |w, _, c| {
+                        self.watch(index, device, &mut flight, &mut derived, |w, c| {
                             w.received(last, c)
                         });
                         let view = self.recorders[index].view();
@@ -497,12 +514,8 @@ impl Writer {
                             recorder.plan_console(&mut flight.writes, kind, &by, at, &mut derived);
                         flight.replies.push((reply, Ok(seq)));
                         // A console entry may start or end play.
-                        for device in 0..self.watches.get(index).map_or(0, Vec::len) {
-                            self.watch(index, device, &mut flight, &mut derived, |w, play, c| {
-                                w.in_play(at, play, c)
-                            });
-                        }
                         let view = self.recorders[index].view();
+                        self.watch_play(index, at, &view, &mut flight, &mut derived);
                         flight.shown.push(Shown::Derived(index, derived, view));
                         flight.touched.push(index);
                     }

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use serde::Deserialize;
 
 use super::{PitConfig, PitConfigError, TableConfig};
+use pitwatch_games::GameKind;
 
 /// A table of the pit definition that cannot run, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +25,8 @@ pub struct DisabledTable {
     /// The table as read, when its section could be read at all (its game and devices, shown
     /// on its tile).
     pub config: Option<TableConfig>,
+    /// Its game, when its section names one Pitwatch knows.
+    pub game: Option<GameKind>,
 }
 
 /// The `[[table]]` sections with where each is in the file.
@@ -60,11 +63,16 @@ impl PitConfig {
                 .and_then(toml::Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
+            let game = value
+                .get("game")
+                .and_then(toml::Value::as_str)
+                .and_then(GameKind::from_name);
             match value.try_into::<TableConfig>() {
-                Ok(table) => read.push((i, line, Ok(table))),
+                Ok(table) => read.push((i, line, game, Ok(table))),
                 Err(e) => read.push((
                     i,
                     line,
+                    game,
                     Err((
                         name.clone(),
                         format!(
@@ -78,18 +86,25 @@ impl PitConfig {
         }
         let mut seen = BTreeSet::new();
         let mut checked = Vec::new();
-        for (i, line, table) in &read {
+        for (i, line, game, table) in &read {
             match table {
                 Ok(table) => {
                     let found = pit.table_problems(*i, table, &mut seen);
-                    checked.push((*i, *line, table.name.clone(), found, Some(table.clone())));
+                    checked.push((
+                        *i,
+                        *line,
+                        *game,
+                        table.name.clone(),
+                        found,
+                        Some(table.clone()),
+                    ));
                 }
                 Err((name, problem)) => {
-                    checked.push((*i, *line, name.clone(), vec![problem.clone()], None))
+                    checked.push((*i, *line, *game, name.clone(), vec![problem.clone()], None))
                 }
             }
         }
-        for (i, line, name, found, table) in checked {
+        for (i, line, game, name, found, table) in checked {
             match table {
                 Some(table) if found.is_empty() => pit.tables.push(table),
                 config => pit.disabled.push(DisabledTable {
@@ -98,6 +113,7 @@ impl PitConfig {
                     line,
                     problems: found,
                     config,
+                    game,
                 }),
             }
         }

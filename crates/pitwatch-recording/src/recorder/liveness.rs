@@ -16,6 +16,23 @@ pub enum AlarmIncident {
     Planned(usize),
 }
 
+/// Whether a table whose engine shows `view` has a shoe in play
+/// ([`crate::liveness::phase_in_play`]).
+pub fn view_in_play(view: &GameView) -> bool {
+    view.compact_json()
+        .get("phase")
+        .and_then(|p| p.as_str())
+        .is_some_and(crate::liveness::phase_in_play)
+}
+
+/// A `device.back` audit row's detail read back: how long the device was gone (milliseconds),
+/// when it was back, and the words after them.
+pub fn parse_back(detail: &str) -> Option<(u64, Timestamp, &str)> {
+    let (head, words) = detail.split_once(": ")?;
+    let (ms, at) = head.split_once(" ms, back at ")?;
+    Some((ms.parse().ok()?, at.parse().ok()?, words))
+}
+
 /// The time of day of `at`, `HH:MM:SS` (UTC).
 pub fn clock_time(at: Timestamp) -> String {
     at.as_datetime().format("%H:%M:%S").to_string()
@@ -42,12 +59,7 @@ impl TableRecorder {
 
     /// Whether the table's engine has a shoe in play ([`crate::liveness::phase_in_play`]).
     pub fn shoe_in_play(&self) -> bool {
-        self.engine
-            .view()
-            .compact_json()
-            .get("phase")
-            .and_then(|p| p.as_str())
-            .is_some_and(crate::liveness::phase_in_play)
+        view_in_play(&self.engine.view())
     }
 
     /// Plans what a liveness change of `device` puts on record; `standing` is the incident of
@@ -128,8 +140,7 @@ impl TableRecorder {
                 duration_ms,
             } => {
                 let detail = format!(
-                    "{duration_ms} ms: {who} is back at {} UTC after {} ({} since {} UTC)",
-                    clock_time(at),
+                    "{duration_ms} ms, back at {at}: {who} is back after {} ({} since {} UTC)",
                     duration_words(duration_ms),
                     match alarm.kind {
                         AlarmKind::Silent => "silent",

@@ -179,6 +179,11 @@ pub struct PlannedDerived {
 }
 
 impl PlannedDerived {
+    /// Whether it is a table event entering the stream.
+    pub fn is_event(&self) -> bool {
+        matches!(self.derived, Derived::Event(_))
+    }
+
     pub(super) fn now(derived: Derived) -> PlannedDerived {
         PlannedDerived {
             derived,
