@@ -5,13 +5,13 @@
 # CSVs are opened in a real spreadsheet: no cell may become a formula) and PostgreSQL (the central
 # record of issue 16: its tests start a throwaway cluster with scripts/pg-test-server.sh;
 # pg_dump/psql restore it; openssl makes the throwaway CA and server certificate of its TLS tests,
-# issue 25).
+# issue 25); sqlite3 reads the record in the end-to-end tests (a device's time offline).
 set -euo pipefail
 
 packages=(
   build-essential pkg-config libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libudev-dev
   xvfb xauth webkit2gtk-driver socat imagemagick x11-apps poppler-utils
-  postgresql postgresql-client openssl libreoffice-calc-nogui
+  postgresql postgresql-client openssl libreoffice-calc-nogui sqlite3
 )
 
 missing=()
