@@ -39,6 +39,7 @@ pub fn describe(kind: &EventKind) -> String {
                 Some(Target::Dealer) => " to the dealer".to_owned(),
                 Some(Target::Box(n)) => format!(" to box {n}"),
                 Some(Target::Seat(n)) => format!(" to seat {n}"),
+                Some(Target::Hand { number, hand }) => format!(" to box {number} hand {hand}"),
                 Some(other) => format!(" to {other}"),
                 None => String::new(),
             };
@@ -151,6 +152,7 @@ pub fn describe(kind: &EventKind) -> String {
             let who = match (target, hand) {
                 (Target::Box(n), Some(h)) if *h > 1 => format!("Box {n} hand {h}"),
                 (Target::Box(n), _) => format!("Box {n}"),
+                (Target::Hand { number, hand }, None) => format!("Box {number} hand {hand}"),
                 (other, _) => other.to_string(),
             };
             format!("{who}: {}", action.as_str().replace('_', " "))
@@ -266,6 +268,10 @@ mod tests {
             ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "111th"]
         );
         assert_eq!(describe(&card(Target::Box(3))), "Card AS to box 3");
+        assert_eq!(
+            describe(&card(Target::Hand { number: 3, hand: 2 })),
+            "Card AS to box 3 hand 2"
+        );
         assert_eq!(
             describe(&EventKind::Decision {
                 target: Target::Box(3),

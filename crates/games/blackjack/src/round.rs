@@ -1328,7 +1328,6 @@ impl RoundGame for Rounds {
         // finished) begins the next round or went to a box by mistake: the next event shows
         // which ([`Rounds::opened_by`]).
         self.active
-            && self.over()
             && matches!(
                 event,
                 EventKind::CardDrawn {
@@ -1339,6 +1338,7 @@ impl RoundGame for Rounds {
                     && first_card(*index)
                     && target.hand().is_none_or(|h| h == 1)
             )
+            && self.over()
     }
 
     fn opened_by(&self, first: &EventKind, next: &EventKind) -> bool {

@@ -14,6 +14,8 @@ pub(crate) fn kind() -> impl Strategy<Value = EventKind> {
         1 => Just(None),
         3 => Just(Some(Target::Dealer)),
         6 => (1u8..=9).prop_map(|n| Some(Target::Box(n))),
+        // A hand named, hand 0 among them (no reader makes one, but the type holds it).
+        2 => (1u8..=9, 0u8..=4).prop_map(|(number, hand)| Some(Target::Hand { number, hand })),
         1 => Just(Some(Target::Burn)),
     ];
     let action = prop_oneof![
@@ -28,8 +30,11 @@ pub(crate) fn kind() -> impl Strategy<Value = EventKind> {
         30 => (card, target, proptest::option::of(1u8..=12)).prop_map(|(card, target, index)| {
             EventKind::CardDrawn { card, target, index, face_up: None, retransmit: None }
         }),
-        8 => (1u8..=9, proptest::option::of(1u8..=5), action).prop_map(|(n, hand, action)| {
+        8 => (1u8..=9, proptest::option::of(1u8..=5), action.clone()).prop_map(|(n, hand, action)| {
             EventKind::Decision { target: Target::Box(n), hand, action }
+        }),
+        1 => (1u8..=9, 0u8..=4, action).prop_map(|(number, hand, action)| {
+            EventKind::Decision { target: Target::Hand { number, hand }, hand: None, action }
         }),
         2 => Just(EventKind::BetsClosed),
         1 => (proptest::option::of(1u8..=10), proptest::option::of(0u32..500)).prop_map(|(decks, cards)| {
