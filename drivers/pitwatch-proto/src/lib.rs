@@ -73,8 +73,9 @@ pub struct ProtoConfig {
     pub beside_shoe: bool,
     /// What the host makes of the lines added within version 1 (`PROTOCOL.md` section 9), so a
     /// stream recorded before them decodes exactly as it did: 1, `SHUFFLE_START` is a notice
-    /// only and `STATUS` and `SHUFFLE_STEP` are unknown types; 2 ([`REVISION`]), they are the
-    /// events `shuffle_started`, `shuffler_counters` and `shuffle_step`. Settings recorded
+    /// only and `STATUS` and `SHUFFLE_STEP` are unknown types; 2, they are the events
+    /// `shuffle_started`, `shuffler_counters` and `shuffle_step`; 3 ([`REVISION`]), a target may
+    /// name the hand within a box (`box:N.H`), malformed before. Settings recorded
     /// without it are revision 1; new settings ([`ProtoConfig::default`], a pit definition) are
     /// the current one.
     #[serde(default = "first_revision")]
@@ -82,7 +83,7 @@ pub struct ProtoConfig {
 }
 
 /// The host's current revision of version 1 ([`ProtoConfig::revision`]).
-pub const REVISION: u8 = 2;
+pub const REVISION: u8 = 3;
 
 fn first_revision() -> u8 {
     1
@@ -458,6 +459,18 @@ impl ProtoDecoder {
             MessageError::Malformed(reason) => (RejectKind::Malformed, format!("{kind}: {reason}")),
             MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
         })?;
+        if self.config.revision < 3 {
+            if let Some(named) = named_hand(&message) {
+                // Malformed to the host this stream was recorded by: rejected as it was then.
+                return Err((
+                    RejectKind::Malformed,
+                    format!(
+                        "{kind}: target: {:?}: the number must be 1 to 255",
+                        named.to_string()
+                    ),
+                ));
+            }
+        }
         self.check_retransmission(&message)?;
         if let Message::Hello(identity) = &message {
             let role = match identity.role.as_str() {
@@ -470,6 +483,16 @@ impl ProtoDecoder {
         let events = events_of(message, self.config, &mut notices);
         Ok((seq, events, notices))
     }
+}
+
+/// The hand within a box a message's target names (`box:N.H`, revision 3), if it names one.
+fn named_hand(message: &Message) -> Option<Target> {
+    let target = match message {
+        Message::Card { target, .. } => (*target)?,
+        Message::Decision { target, .. } | Message::PlayerActed { target, .. } => *target,
+        _ => return None,
+    };
+    matches!(target, Target::Hand { .. }).then_some(target)
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {

@@ -195,7 +195,7 @@ fn settings_recorded_before_revision_2_decode_as_they_did() {
     assert_eq!(legacy.revision, 1);
     assert_eq!(ProtoConfig::default().revision, REVISION);
     let current = serde_json::to_string(&ProtoConfig::default()).unwrap();
-    assert!(current.contains(r#""revision":2"#), "{current}");
+    assert!(current.contains(r#""revision":3"#), "{current}");
     let blocks = spec_examples();
     let outputs = decode_with(legacy, &blocks[0].1.concat());
     assert_eq!(kinds(&outputs).len(), 8);
@@ -723,6 +723,18 @@ fn event_encoder_round_trips_every_event_kind() {
     bytes.extend(encoder.encode(&failing_check).unwrap());
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains(" target=box:3.2 "), "{text}");
+    // A session recorded by a host of revision 2 read `box:N.H` as malformed: it still does, in
+    // that host's words, so a replay of its bytes judges them as live did.
+    let before = ProtoConfig {
+        revision: 2,
+        ..ProtoConfig::default()
+    };
+    let old = decode_with(before, &bytes);
+    assert_eq!(rejections(&old), [RejectKind::Malformed; 2], "{old:#?}");
+    assert!(
+        format!("{old:?}").contains(r#"CARD: target: \"box:3.2\": the number must be 1 to 255"#),
+        "{old:#?}"
+    );
     let outputs = decode(&bytes);
     assert!(rejections(&outputs).is_empty(), "{outputs:#?}");
     let mut expected = kinds_in.to_vec();
