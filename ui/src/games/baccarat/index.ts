@@ -1,5 +1,4 @@
 // Baccarat's entry in the UI's registry (games/index.ts): its words, facts and components.
-import type { RoundResult } from "../../lib/bindings";
 import type { PlayEntry } from "../entry";
 import BaccaratHistory from "./BaccaratHistory.svelte";
 import BaccaratLive from "./BaccaratLive.svelte";
@@ -7,6 +6,7 @@ import BaccaratReplayStep from "./BaccaratReplayStep.svelte";
 import BaccaratRoundDetail from "./BaccaratRoundDetail.svelte";
 import BaccaratTile from "./BaccaratTile.svelte";
 import Roads from "./Roads.svelte";
+import { baccaratResult } from "./result";
 
 export const baccarat: PlayEntry<"baccarat"> = {
   kind: "baccarat",
@@ -42,18 +42,3 @@ export const baccarat: PlayEntry<"baccarat"> = {
   RoundDetail: BaccaratRoundDetail,
   ReplayStep: BaccaratReplayStep,
 };
-
-/** A Baccarat round's result in words: "Banker 7 to 5", "Tie 6 to 6", "unknown" when unread. */
-export function baccaratResult(r: RoundResult): string {
-  const totals = r.playerTotal !== null && r.bankerTotal !== null;
-  switch (r.outcome) {
-    case "banker":
-      return totals ? `Banker ${r.bankerTotal} to ${r.playerTotal}` : "Banker";
-    case "player":
-      return totals ? `Player ${r.playerTotal} to ${r.bankerTotal}` : "Player";
-    case "tie":
-      return totals ? `Tie ${r.playerTotal} to ${r.bankerTotal}` : "Tie";
-    default:
-      return r.outcome === null ? "result unknown" : `${r.outcome}`;
-  }
-}

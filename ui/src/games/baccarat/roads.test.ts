@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RoundOutcome, RoundResult } from "../../lib/bindings";
 import { beadPlate, bigRoad, derivedRoad, roadWidth, ROAD_LEGEND, streaks, tally } from "./roads";
+import { baccaratResult, OUTCOME_WORD } from "./result";
 
 function shoe(letters: string): RoundResult[] {
   const map: Record<string, RoundOutcome> = { P: "player", B: "banker", T: "tie", V: "void" };
@@ -118,5 +119,17 @@ describe("the roads' legend", () => {
   it("explains the bead plate's letters and the derived roads' colours", () => {
     const text = ROAD_LEGEND.map((l) => `${l.mark} ${l.words}`).join(" ");
     for (const word of ["Player", "Banker", "Tie", "pair", "big eye boy", "small road", "cockroach pig", "red", "blue"]) expect(text).toContain(word);
+  });
+});
+
+describe("a round's result in words", () => {
+  it("names the winner with the points, the winner's first", () => {
+    const r = { shoe: 1, round: 4, player: ["TD", "5S"], banker: ["KH", "7C"], playerTotal: 5, bankerTotal: 7, outcome: "banker" as const, playerPair: false, bankerPair: false, firstSeq: 1, lastSeq: 6 };
+    expect(baccaratResult(r)).toBe("Banker 7 to 5");
+    expect(baccaratResult({ ...r, outcome: "player", playerTotal: 8, bankerTotal: 4 })).toBe("Player 8 to 4");
+    expect(baccaratResult({ ...r, outcome: "tie", playerTotal: 6, bankerTotal: 6 })).toBe("Tie 6 to 6");
+    expect(baccaratResult({ ...r, playerTotal: null })).toBe("Banker");
+    expect(baccaratResult({ ...r, outcome: null })).toBe("result unknown");
+    expect(OUTCOME_WORD.void).toBe("Void");
   });
 });
