@@ -309,12 +309,18 @@ fn sim_role_shuffler_captures_a_short_deck_that_replays_as_misdeal_h() {
         .collect();
     assert_eq!(
         flagged,
-        // One fault, one incident: no DECK_CHECK device error beside the engine's.
-        [("SHUFFLE_COUNT_MISMATCH", 2, "Misdeal (h)")]
+        // One fault, one incident: no DECK_CHECK device error beside the engine's. The order
+        // line is read as the live reader reads it (issue 28): withheld by the protocol's screen
+        // before the decoder sees it, and an incident of its own, ORDER_DISCLOSED (cited by the
+        // book's DEVICE_ERROR rule, since it cites none for it).
+        [
+            ("SHUFFLE_COUNT_MISMATCH", 2, "Misdeal (h)"),
+            ("ORDER_DISCLOSED", 2, "device (no Gazette rule)")
+        ]
     );
-    // The order line is reported as a forbidden frame, its bytes withheld.
+    // No frame is rejected, and none of the order's bytes is shown.
     let rejected: Vec<&Value> = out.iter().filter(|l| l["type"] == "rejected").collect();
-    assert_eq!(rejected.len(), 1, "{stdout}");
+    assert_eq!(rejected.len(), 0, "{stdout}");
     assert!(!stdout.contains("ORDER cards"), "{stdout}");
 }
 
@@ -378,7 +384,12 @@ fn a_poker_table_on_record_replays_as_its_file_does() {
         assert_eq!(lines[0]["type"], "record");
         assert_eq!(lines[0]["intact"], true, "{stdout}");
         assert_eq!(lines[0]["rule_book"], "nz-poker;variant=seven_card_stud");
-        from_record.extend(lines.into_iter().skip(1));
+        // Each deck's shuffle analysis from the record (every game's shoes are analysed; the
+        // file's replay of a poker table does not run the watch), and no SHUFFLE_SUSPECT: the
+        // book cites no rule for it.
+        let shuffles = lines.iter().filter(|l| l["type"] == "shuffle").count();
+        assert_eq!(shuffles, 1, "deck {deck}: {stdout}");
+        from_record.extend(lines.into_iter().skip(1).filter(|l| l["type"] != "shuffle"));
     }
     let (from_file, stderr, code) = pitwatch(&[
         "replay",

@@ -408,6 +408,16 @@ impl GameBook {
         }
     }
 
+    /// The shared shoe rules of a game on the shared table (Blackjack, Pontoon, poker): what
+    /// its shuffle watch judges shoes by. `None` for Baccarat, whose [`RuleBook`] gives them.
+    pub fn shoe_rules(&self) -> Option<&pitwatch_rules::ShoeRules> {
+        match self {
+            GameBook::Blackjack(book) => Some(&book.shoe),
+            GameBook::Poker(book) => Some(&book.shoe),
+            GameBook::Baccarat(_) => None,
+        }
+    }
+
     /// The poker book, for what only poker has (its variant, the misdeal reasons).
     pub fn poker(&self) -> Option<&poker::Book> {
         match self {

@@ -170,8 +170,8 @@ pub struct TableRecorder {
     name: String,
     devices: Vec<DeviceStream>,
     engine: TableEngine,
-    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`); a Baccarat
-    /// book's `[shuffle]` thresholds judge it, so other games' tables have none.
+    /// Shuffle integrity: each shoe judged when the next starts (`crate::shuffle`), at a table
+    /// of any game, by its book's `[shuffle]` thresholds.
     shuffle: Option<ShuffleWatch>,
     next_seq: u64,
     scratch: Vec<DecodeOutput>,
@@ -219,11 +219,11 @@ impl TableRecorder {
         };
         let whole = last_start.is_none();
         // The shuffle watch resumes with the recorded orders of the shoes before the last one.
-        let mut shuffle = match (book.baccarat(), stored, &last_start) {
-            (Some(book), Some(last), Some(_)) => {
-                Some(crate::shuffle::resumed_watch(store, table, book, last)?)
-            }
-            (Some(book), _, _) => Some(ShuffleWatch::new(book)),
+        let mut shuffle = match (crate::shuffle::shuffle_book(&book), stored, &last_start) {
+            (Some(judged_by), Some(last), Some(_)) => Some(crate::shuffle::resumed_watch(
+                store, table, judged_by, last,
+            )?),
+            (Some(judged_by), _, _) => Some(ShuffleWatch::new(judged_by)),
             (None, _, _) => None,
         };
         // Only Baccarat's shoe starts are backfilled for a record that has none (a stored start is

@@ -252,8 +252,8 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
 
     // Where the recorder resumed after Pitwatch was down, the live engine was interrupted.
     let resumes = crate::recorder::resume_points(store, name)?;
-    // A Baccarat book's `[shuffle]` thresholds judge shuffles; other games' tables have none.
-    let mut watch = book.baccarat().map(ShuffleWatch::new);
+    // The book's `[shuffle]` thresholds judge every game's shoes, as the recorder does live.
+    let mut watch = crate::shuffle::shuffle_book(&book).map(ShuffleWatch::new);
     let mut shuffles = Vec::new();
     let mut engine = TableEngine::new(book);
     let mut steps = Vec::with_capacity(stream.len());
@@ -372,8 +372,10 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
     })?;
     let missing = || StoreError::NotFound(format!("no shoe {shoe} of {name} on record"));
     let start = store.shoe_start(table, shoe)?.ok_or_else(missing)?;
-    let mut watch = match book.baccarat() {
-        Some(book) => Some(crate::shuffle::resumed_watch(store, table, book, shoe)?),
+    let mut watch = match crate::shuffle::shuffle_book(&book) {
+        Some(judged_by) => Some(crate::shuffle::resumed_watch(
+            store, table, judged_by, shoe,
+        )?),
         None => None,
     };
     let (mut engine, from_seq) = if shoe <= 1 {

@@ -2,10 +2,23 @@
 //! events and shoe starts (both chained), judged by the same [`ShuffleWatch`] the recorder runs
 //! live, so a shoe's quality is derived on demand and nothing new is stored. The incident a
 //! suspect shoe raises is on record (opened by the recorder when the next shoe started).
+//!
+//! Every game's shoes are judged: Baccarat's by its [`pitwatch_rules::RuleBook`], every other
+//! game's by the shared shoe rules of its book ([`shuffle_book`]); `SHUFFLE_SUSPECT` is raised
+//! only under a book that cites a rule for it, and the others' shoes get their quality alone.
 
-use pitwatch_rules::RuleBook;
-use pitwatch_shuffle::{orders_from_events, Order, ShoeShuffle, ShuffleWatch};
+use pitwatch_games::GameBook;
+use pitwatch_shuffle::{orders_from_events, Order, ShoeShuffle, ShuffleBook, ShuffleWatch};
 use pitwatch_store::{Store, StoreError, TableId};
+
+/// What a table's shuffle watch judges its shoes by, for a table of any game: a Baccarat book's
+/// own, or the shared shoe rules of another game's book (every book is one or the other).
+pub fn shuffle_book(book: &GameBook) -> Option<ShuffleBook> {
+    match (book.baccarat(), book.shoe_rules()) {
+        (Some(baccarat), _) => Some(baccarat.into()),
+        (None, rules) => rules.map(Into::into),
+    }
+}
 
 /// The orders of shoes `first` to `last` (inclusive) of `table` that have a recorded start, as
 /// the live watch collected them.
@@ -34,10 +47,11 @@ pub fn recorded_orders(
 pub fn resumed_watch(
     store: &Store,
     table: TableId,
-    book: &RuleBook,
+    book: impl Into<ShuffleBook>,
     shoe: u32,
 ) -> Result<ShuffleWatch, StoreError> {
-    let fresh = ShuffleWatch::new(book);
+    let book: ShuffleBook = book.into();
+    let fresh = ShuffleWatch::new(book.clone());
     let back = fresh.previous_shoes();
     let history = recorded_orders(
         store,
@@ -55,13 +69,14 @@ pub fn resumed_watch(
 pub fn shoe_shuffles(
     store: &Store,
     table: TableId,
-    book: &RuleBook,
+    book: impl Into<ShuffleBook>,
     shoes: &[u32],
 ) -> Result<Vec<ShoeShuffle>, StoreError> {
     let (Some(&low), Some(&high)) = (shoes.iter().min(), shoes.iter().max()) else {
         return Ok(Vec::new());
     };
-    let back = ShuffleWatch::new(book).previous_shoes();
+    let book: ShuffleBook = book.into();
+    let back = ShuffleWatch::new(book.clone()).previous_shoes();
     let first = low.saturating_sub(back).max(1);
     let orders = recorded_orders(store, table, first, high)?;
     let starts = store.shoe_starts(table, first, high + 1)?;
@@ -70,7 +85,7 @@ pub fn shoe_shuffles(
         if !shoes.contains(shoe) {
             continue;
         }
-        let mut watch = ShuffleWatch::resume(book, *shoe, orders[..i].to_vec());
+        let mut watch = ShuffleWatch::resume(book.clone(), *shoe, orders[..i].to_vec());
         for (seq, card) in order {
             watch.observe_card(*seq, *card);
         }
@@ -87,8 +102,8 @@ pub fn shoe_shuffles(
     Ok(out)
 }
 
-/// [`shoe_shuffles`] under the rule book the table was judged by, as kept in the record (none
-/// for a table of a game whose book has no shuffle thresholds: Blackjack, Pontoon).
+/// [`shoe_shuffles`] under the rule book the table was judged by, as kept in the record, for a
+/// table of any game.
 pub fn recorded_shoe_shuffles(
     store: &Store,
     table: TableId,
@@ -102,9 +117,8 @@ pub fn recorded_shoe_shuffles(
         .ok_or_else(|| StoreError::NotFound(format!("no table {} on record", table.0)))?;
     let book = crate::record::recorded_book(store, table, &reference)
         .map_err(|e| StoreError::Invalid(format!("rule book {reference}: {e}")))?;
-    // Shuffle thresholds are a Baccarat book's `[shuffle]`; other games' tables are not judged.
-    match book.baccarat() {
-        Some(book) => shoe_shuffles(store, table, book, shoes),
+    match shuffle_book(&book) {
+        Some(judged_by) => shoe_shuffles(store, table, judged_by, shoes),
         None => Ok(Vec::new()),
     }
 }

@@ -35,29 +35,8 @@ use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::side::{BySide, Hand, Side};
-use crate::table::burn;
-use crate::view::{BurnStatus, BurnView, LastCoup, NextCardView, Phase, RoundView, TableView};
-
-/// Where the burn stands in the current shoe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Burn {
-    /// No burn is due (no burn policy, or the shoe was joined part-way).
-    NotExpected,
-    /// The next card is the burn's first card (7.7(a)).
-    AwaitFirst,
-    /// Burn cards are being drawn; `expected` is `None` when the first card was unreadable.
-    Burning {
-        expected: Option<u32>,
-        seen: u32,
-        first_seq: u64,
-    },
-    /// The burn is over.
-    Done {
-        expected: Option<u32>,
-        seen: u32,
-        first_seq: u64,
-    },
-}
+use crate::table::burn::{self, Burn};
+use crate::view::{BurnStatus, LastCoup, NextCardView, Phase, RoundView, TableView};
 
 /// Why cards must not be dealt until the next shuffle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -416,28 +395,7 @@ impl Engine {
     pub fn view(&self) -> TableView {
         let shoe = &self.shoe;
         let started = self.shoe_no > 0;
-        let burn = match shoe.burn {
-            Burn::NotExpected => BurnView {
-                status: BurnStatus::NotExpected,
-                expected: None,
-                burned: 0,
-            },
-            Burn::AwaitFirst => BurnView {
-                status: BurnStatus::AwaitingFirst,
-                expected: None,
-                burned: 0,
-            },
-            Burn::Burning { expected, seen, .. } => BurnView {
-                status: BurnStatus::Burning,
-                expected,
-                burned: seen,
-            },
-            Burn::Done { expected, seen, .. } => BurnView {
-                status: BurnStatus::Done,
-                expected,
-                burned: seen,
-            },
-        };
+        let burn = shoe.burn.view();
         let upcoming = if self.round.active {
             self.round.number
         } else {
@@ -1116,7 +1074,11 @@ impl Engine {
         !self.shoe.bets_seen && target.is_none() && self.bets_reported && !self.shoe.partial
     }
 
-    /// Handles a card during the burn; returns `true` when the card was a burn card.
+    /// Handles a card during the burn; returns `true` when the card was a burn card. The burn's
+    /// step is the shared tracker's ([`burn::step`]), read as Baccarat reads a plain shoe: every
+    /// plain card before the shoe's first "no more bets" is the burn's, and after an unreadable
+    /// first card plain cards are held until "no more bets" or the device's count says where the
+    /// burn ended.
     fn burn_card(
         &mut self,
         seq: u64,
@@ -1124,146 +1086,77 @@ impl Engine {
         target: Option<Target>,
         face_up: Option<bool>,
     ) -> bool {
-        match self.shoe.burn {
-            Burn::NotExpected => false,
-            Burn::Done {
-                expected,
-                seen,
-                first_seq,
-            } => {
-                if !self.before_first_bets(target) {
-                    return false;
+        if self.shoe.burn == Burn::NotExpected {
+            return false;
+        }
+        let reading = burn::Reading {
+            until_bets: self.before_first_bets(target),
+            hold_unknown: !self.bets_reported && !self.shoe.partial,
+        };
+        let mut found = Vec::new();
+        let step = burn::step(
+            &mut self.shoe.burn,
+            self.book.burn(),
+            seq,
+            card,
+            target,
+            face_up,
+            false,
+            reading,
+            &mut found,
+        );
+        for finding in found {
+            match finding {
+                burn::Found::Missing { seq, message } => {
+                    self.flag(Code::BurnMissing, None, seq, &[seq], message())
                 }
-                // A plain card after the burn's count and before the shoe's first "no more
-                // bets": one burn card too many.
-                let seen = seen + 1;
-                self.shoe.burn = Burn::Done {
+                burn::Found::Count {
+                    seq,
+                    first_seq,
                     expected,
                     seen,
-                    first_seq,
-                };
-                if let Some(e) = expected {
-                    self.flag_burn_count(seq, first_seq, e, seen, "too many");
-                }
-                true
+                    how,
+                } => self.flag_burn_count(seq, first_seq, expected, seen, how),
             }
-            Burn::AwaitFirst => match target {
-                None | Some(Target::First) => {
-                    let expected = card.map(|c| self.book.burn().count_after(c.rank));
-                    self.shoe.burn = Burn::Burning {
-                        expected,
-                        seen: 0,
-                        first_seq: seq,
-                    };
-                    if face_up == Some(false) {
-                        self.flag(Code::BurnMissing, None, seq, &[seq], burn::face_down());
-                    }
-                    true
-                }
-                Some(Target::Burn) => {
-                    self.flag_burn_missing(seq);
-                    self.shoe.burn = Burn::Burning {
-                        expected: None,
-                        seen: 1,
-                        first_seq: seq,
-                    };
-                    true
-                }
-                Some(_) => {
-                    self.flag_burn_missing(seq);
-                    self.shoe.burn = Burn::Done {
-                        expected: None,
-                        seen: 0,
-                        first_seq: seq,
-                    };
-                    false
-                }
-            },
-            Burn::Burning {
-                expected,
-                seen,
-                first_seq,
-            } => match target {
-                // Under a fixed burn a device's "first" card is simply the first burn card.
-                Some(Target::Burn | Target::First) => {
-                    let seen = seen + 1;
-                    self.shoe.burn = Burn::Burning {
-                        expected,
-                        seen,
-                        first_seq,
-                    };
-                    if let Some(e) = expected {
-                        if seen > e {
-                            self.flag_burn_count(seq, first_seq, e, seen, "too many");
-                        }
-                    }
-                    true
-                }
-                None if expected.is_none() && !self.bets_reported && !self.shoe.partial => {
-                    let held = usize::from(self.shoe.held_burn_len);
-                    if held < HELD_BURN {
-                        // The first card was unreadable, so only "no more bets" or the device's
-                        // burn count can say where the burn ends: hold the card until then.
-                        self.shoe.held_burn[held] = (card, seq);
-                        self.shoe.held_burn_len += 1;
-                        self.shoe.burn = Burn::Burning {
-                            expected,
-                            seen: seen + 1,
-                            first_seq,
-                        };
-                        return true;
-                    }
-                    // Neither came within the longest burn: the stream cannot say where the burn
-                    // ended, so the cards after its first card are followed as rounds.
-                    self.shoe.burn = Burn::Done {
-                        expected,
-                        seen: 0,
-                        first_seq,
-                    };
-                    self.release_held_burn(0);
-                    false
-                }
-                None if expected.is_some_and(|e| seen < e) || self.before_first_bets(target) => {
-                    // Counted off by the first card's value; in a stream that reports "no more
-                    // bets", every card until the first one (an unreadable first card, or a burn
-                    // one too long, is still followed).
-                    let seen = seen + 1;
-                    let counted_off = Some(seen) == expected && !self.before_first_bets(target);
-                    self.shoe.burn = if counted_off {
-                        Burn::Done {
-                            expected,
-                            seen,
-                            first_seq,
-                        }
-                    } else {
-                        Burn::Burning {
-                            expected,
-                            seen,
-                            first_seq,
-                        }
-                    };
-                    if let Some(e) = expected {
-                        if seen > e {
-                            self.flag_burn_count(seq, first_seq, e, seen, "too many");
-                        }
-                    }
-                    true
-                }
-                _ => {
-                    self.shoe.burn = Burn::Done {
-                        expected,
-                        seen,
-                        first_seq,
-                    };
-                    if let Some(e) = expected {
-                        if seen < e && target.is_some() {
-                            self.flag_burn_count(seq, first_seq, e, seen, "too few");
-                        }
-                    }
-                    false
-                }
-            },
         }
+        match step {
+            burn::Step::Burned => true,
+            burn::Step::NotBurn => false,
+            burn::Step::Unknown => self.hold_burn_card(seq, card),
+        }
+    }
+
+    /// A plain card after an unreadable first card, in a stream not yet known to report "no more
+    /// bets": held as the burn's until "no more bets" or the device's burn count says where the
+    /// burn ended, or, if neither comes within the longest burn, the cards after the first card
+    /// are followed as rounds. Returns whether it was held.
+    fn hold_burn_card(&mut self, seq: u64, card: Option<Card>) -> bool {
+        let Burn::Burning {
+            expected,
+            seen,
+            first_seq,
+        } = self.shoe.burn
+        else {
+            return false;
+        };
+        let held = usize::from(self.shoe.held_burn_len);
+        if held < HELD_BURN {
+            self.shoe.held_burn[held] = (card, seq);
+            self.shoe.held_burn_len += 1;
+            self.shoe.burn = Burn::Burning {
+                expected,
+                seen: seen + 1,
+                first_seq,
+            };
+            return true;
+        }
+        self.shoe.burn = Burn::Done {
+            expected,
+            seen: 0,
+            first_seq,
+        };
+        self.release_held_burn(0);
+        false
     }
 
     /// The shoe's first "no more bets": the burn is over, however many cards it had. A burn that
@@ -1337,10 +1230,6 @@ impl Engine {
         }
     }
 
-    fn flag_burn_missing(&mut self, seq: u64) {
-        self.flag(Code::BurnMissing, None, seq, &[seq], burn::missing());
-    }
-
     fn flag_burn_count(&mut self, seq: u64, first_seq: u64, expected: u32, seen: u32, how: &str) {
         if self.shoe.burn_flagged {
             return;
@@ -1356,18 +1245,8 @@ impl Engine {
     }
 
     fn on_burn_counted(&mut self, seq: u64, count: u32) {
-        let (expected, seen, first_seq, burning) = match self.shoe.burn {
-            Burn::Burning {
-                expected,
-                seen,
-                first_seq,
-            } => (expected, seen, first_seq, true),
-            Burn::Done {
-                expected,
-                seen,
-                first_seq,
-            } => (expected, seen, first_seq, false),
-            Burn::NotExpected | Burn::AwaitFirst => return,
+        let Some((expected, seen, first_seq, burning)) = self.shoe.burn.begun() else {
+            return;
         };
         if let Some(e) = expected {
             if count != e {

@@ -83,8 +83,10 @@ impl ShoeShuffle {
 
 /// What the watch needs of the rule book, whatever the game: its id, the rule it cites for
 /// `SHUFFLE_SUSPECT`, the default shoe and its `[shuffle]` settings (the shared shoe section's),
-/// and whether its tables deal shoes to compare (a continuous shuffler deals none). Baccarat's
-/// [`RuleBook`] gives it, and so does every other game's [`ShoeRules`] (the shared table's).
+/// whether its tables deal shoes to compare (a continuous shuffler deals none), and whether it
+/// raises `SHUFFLE_SUSPECT` at all (only a book that cites a rule for it: a shoe of another
+/// book is analysed and its quality shown, never an incident). Baccarat's [`RuleBook`] gives
+/// it, and so does every other game's [`ShoeRules`] (the shared table's).
 #[derive(Debug, Clone)]
 pub struct ShuffleBook {
     id: String,
@@ -92,6 +94,7 @@ pub struct ShuffleBook {
     composition: ShoeComposition,
     settings: Settings,
     enabled: bool,
+    raises: bool,
 }
 
 impl ShuffleBook {
@@ -110,6 +113,7 @@ impl ShuffleBook {
                 previous_shoes: check.previous_shoes,
             },
             enabled: true,
+            raises: true,
         }
     }
 }
@@ -127,10 +131,17 @@ impl From<&RuleBook> for ShuffleBook {
 impl From<&ShoeRules> for ShuffleBook {
     fn from(rules: &ShoeRules) -> ShuffleBook {
         let code = IrregularityCode::ShuffleSuspect.as_str();
-        let rule = rules.cited(code).unwrap_or_default();
+        let rule = rules.cited(code);
         ShuffleBook {
             enabled: rules.shuffler != ShufflerKind::Continuous,
-            ..ShuffleBook::new(&rules.book_id, rule, rules.composition, rules.shuffle_check)
+            // A book that cites no rule for it raises no SHUFFLE_SUSPECT.
+            raises: rule.is_some_and(|r| !r.is_empty()),
+            ..ShuffleBook::new(
+                &rules.book_id,
+                rule.unwrap_or_default(),
+                rules.composition,
+                rules.shuffle_check,
+            )
         }
     }
 }
@@ -253,7 +264,7 @@ impl ShuffleWatch {
             self.book.composition,
             &self.book.settings,
         );
-        let irregularity = (analysis.verdict == Verdict::Suspect)
+        let irregularity = (self.book.raises && analysis.verdict == Verdict::Suspect)
             .then(|| self.irregularity(shoe, order, &analysis));
         ShoeShuffle {
             shoe,

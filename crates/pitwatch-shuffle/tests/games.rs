@@ -1,7 +1,9 @@
 //! Every game's shoes get the shuffle analysis, not Baccarat's alone: the watch takes what it
 //! needs from the shared shoe rules ([`pitwatch_rules::ShoeRules`]) a Blackjack or poker book
-//! gives its table, follows the shoe starts that table's engine reports, and raises
-//! `SHUFFLE_SUSPECT` under the game's own book when a shoe repeats the order of the one before.
+//! gives its table, follows the shoe starts that table's engine reports, and, when a shoe repeats
+//! the order of the one before, raises `SHUFFLE_SUSPECT` under the game's own book only if the
+//! book cites a rule for it (the built-in `nz-blackjack` and `nz-poker` cite none: the shoe's
+//! verdict is suspect, and no incident is raised).
 
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_rules::{Game, IrregularityCode};
@@ -27,6 +29,15 @@ fn judge<G: Game>(
     }
     judged.extend(watch.finish());
     judged
+}
+
+/// `rules` with a rule cited for `SHUFFLE_SUSPECT`.
+fn citing(rules: &pitwatch_rules::ShoeRules) -> pitwatch_rules::ShoeRules {
+    let mut rules = rules.clone();
+    rules
+        .cite
+        .push(("SHUFFLE_SUSPECT".to_owned(), "shuffle".to_owned()));
+    rules
 }
 
 /// `events` again after them, renumbered: the same shoe dealt twice (a false shuffle).
@@ -75,6 +86,7 @@ fn a_blackjack_shoe_dealt_again_in_the_same_order_is_suspect_and_honest_shoes_ar
             ..dealer::Config::default()
         },
     );
+    // The built-in book cites no rule for it: suspect, and no incident.
     let mut watch = ShuffleWatch::new(&book.shoe);
     let judged = judge(
         Engine::new(book.clone()),
@@ -84,8 +96,22 @@ fn a_blackjack_shoe_dealt_again_in_the_same_order_is_suspect_and_honest_shoes_ar
     );
     assert_eq!(judged.len(), 2);
     assert_eq!(judged[1].analysis.verdict, Verdict::Suspect);
+    assert!(
+        judged[1].irregularity.is_none(),
+        "{:?}",
+        judged[1].irregularity
+    );
+    // A book that cites one raises it, citing it.
+    let mut watch = ShuffleWatch::new(&citing(&book.shoe));
+    let judged = judge(
+        Engine::new(book.clone()),
+        Engine::shoe,
+        &mut watch,
+        &twice(&one.events),
+    );
     let irregularity = judged[1].irregularity.as_ref().expect("SHUFFLE_SUSPECT");
     assert_eq!(irregularity.code, IrregularityCode::ShuffleSuspect);
+    assert_eq!(irregularity.rule, "shuffle");
     assert_eq!(irregularity.rule_book, "nz-blackjack");
     assert_eq!(irregularity.shoe, 2);
     assert!(
@@ -148,6 +174,17 @@ fn a_poker_deck_dealt_again_in_the_same_order_is_suspect_and_a_mixed_one_is_not(
         &twice(&holdem(1, &deck)),
     );
     assert_eq!(judged[1].analysis.verdict, Verdict::Suspect);
+    assert!(
+        judged[1].irregularity.is_none(),
+        "nz-poker cites no rule for it"
+    );
+    let mut watch = ShuffleWatch::new(&citing(&book.shoe));
+    let judged = judge(
+        Engine::new(book.clone()),
+        Engine::shoe,
+        &mut watch,
+        &twice(&holdem(1, &deck)),
+    );
     let irregularity = judged[1].irregularity.as_ref().expect("SHUFFLE_SUSPECT");
     assert_eq!(irregularity.rule_book, "nz-poker");
     assert_eq!(irregularity.shoe, 2);

@@ -38,8 +38,239 @@ pub(crate) enum Burn {
     },
 }
 
+impl Burn {
+    /// A burn that has begun, as the device's own burn count meets it: (expected, seen,
+    /// `first_seq`, still burning).
+    pub(crate) fn begun(self) -> Option<(Option<u32>, u32, u64, bool)> {
+        match self {
+            Burn::Burning {
+                expected,
+                seen,
+                first_seq,
+            } => Some((expected, seen, first_seq, true)),
+            Burn::Done {
+                expected,
+                seen,
+                first_seq,
+            } => Some((expected, seen, first_seq, false)),
+            Burn::NotExpected | Burn::AwaitFirst => None,
+        }
+    }
+
+    /// The burn for the table view.
+    pub(crate) fn view(self) -> BurnView {
+        let (status, expected, burned) = match self {
+            Burn::NotExpected => (BurnStatus::NotExpected, None, 0),
+            Burn::AwaitFirst => (BurnStatus::AwaitingFirst, None, 0),
+            Burn::Burning { expected, seen, .. } => (BurnStatus::Burning, expected, seen),
+            Burn::Done { expected, seen, .. } => (BurnStatus::Done, expected, seen),
+        };
+        BurnView {
+            status,
+            expected,
+            burned,
+        }
+    }
+}
+
 /// A burn finding, for the table to flag outside any round: (code, evidence, message).
 pub(crate) type BurnFinding = (Code, Vec<u64>, String);
+
+/// What a card showed wrong with the burn, for the game to flag (a count once a shoe).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Found {
+    /// `BURN_MISSING` at `seq`, with this message.
+    Missing { seq: u64, message: fn() -> String },
+    /// `BURN_COUNT_MISMATCH`: `seen` burned (at `seq`) where the first card (at `first_seq`)
+    /// requires `expected` (`how`: "too many" or "too few").
+    Count {
+        seq: u64,
+        first_seq: u64,
+        expected: u32,
+        seen: u32,
+        how: &'static str,
+    },
+}
+
+/// What one card was to the burn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A burn card: counted against the shoe, given to no round.
+    Burned,
+    /// Not a burn card: the game places it.
+    NotBurn,
+    /// A plain card after an unreadable first card, in a stream that may yet say where the burn
+    /// ends ([`Reading::hold_unknown`]): the burn is unchanged, and the game decides.
+    Unknown,
+}
+
+/// How a game reads a plain card during the burn beyond the first card's count. The shared
+/// tracker reads neither; Baccarat's engine both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Reading {
+    /// The stream reports "no more bets" and the shoe's first has not come: every plain card
+    /// until it is the burn's (8.2: no round begins before it), past the count too.
+    pub(crate) until_bets: bool,
+    /// After an unreadable first card (its count unknown), a plain card is [`Step::Unknown`]
+    /// rather than the end of the burn.
+    pub(crate) hold_unknown: bool,
+}
+
+/// One card drawn at `seq` against the burn `burn` under `policy` (`round_card`: the game places
+/// it in a round), read as `reading` says: the one burn step every game's burn takes, the shared
+/// tracker's and Baccarat's engine's. Returns what the card was; what it showed wrong is pushed
+/// on `found`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn step(
+    burn: &mut Burn,
+    policy: BurnPolicy,
+    seq: u64,
+    card: Option<Card>,
+    target: Option<Target>,
+    face_up: Option<bool>,
+    round_card: bool,
+    reading: Reading,
+    found: &mut Vec<Found>,
+) -> Step {
+    let plain = target.is_none() && !round_card;
+    let too_many = |e: Option<u32>, seen: u32, found: &mut Vec<Found>, first_seq: u64| {
+        if let Some(e) = e.filter(|e| seen > *e) {
+            found.push(Found::Count {
+                seq,
+                first_seq,
+                expected: e,
+                seen,
+                how: "too many",
+            });
+        }
+    };
+    match *burn {
+        Burn::NotExpected => Step::NotBurn,
+        Burn::Done {
+            expected,
+            seen,
+            first_seq,
+        } => {
+            if !(plain && reading.until_bets) {
+                return Step::NotBurn;
+            }
+            // A plain card after the burn's count and before the shoe's first "no more bets":
+            // one burn card too many.
+            let seen = seen + 1;
+            *burn = Burn::Done {
+                expected,
+                seen,
+                first_seq,
+            };
+            if let Some(e) = expected {
+                found.push(Found::Count {
+                    seq,
+                    first_seq,
+                    expected: e,
+                    seen,
+                    how: "too many",
+                });
+            }
+            Step::Burned
+        }
+        Burn::AwaitFirst => match target {
+            Some(Target::First) | None if !round_card => {
+                *burn = Burn::Burning {
+                    expected: card.map(|c| policy.count_after(c.rank)),
+                    seen: 0,
+                    first_seq: seq,
+                };
+                if face_up == Some(false) {
+                    found.push(Found::Missing {
+                        seq,
+                        message: face_down,
+                    });
+                }
+                Step::Burned
+            }
+            Some(Target::Burn) => {
+                found.push(Found::Missing {
+                    seq,
+                    message: missing,
+                });
+                *burn = Burn::Burning {
+                    expected: None,
+                    seen: 1,
+                    first_seq: seq,
+                };
+                Step::Burned
+            }
+            _ => {
+                found.push(Found::Missing {
+                    seq,
+                    message: missing,
+                });
+                *burn = Burn::Done {
+                    expected: None,
+                    seen: 0,
+                    first_seq: seq,
+                };
+                Step::NotBurn
+            }
+        },
+        Burn::Burning {
+            expected,
+            seen,
+            first_seq,
+        } => match target {
+            // Under a fixed burn a device's "first" card is simply the first burn card.
+            Some(Target::Burn | Target::First) => {
+                let seen = seen + 1;
+                *burn = Burn::Burning {
+                    expected,
+                    seen,
+                    first_seq,
+                };
+                too_many(expected, seen, found, first_seq);
+                Step::Burned
+            }
+            None if plain && expected.is_none() && reading.hold_unknown => Step::Unknown,
+            None if plain && (expected.is_some_and(|e| seen < e) || reading.until_bets) => {
+                // Counted off by the first card's value; in a stream that reports "no more
+                // bets", every card until the first one (an unreadable first card, or a burn
+                // one too long, is still followed).
+                let seen = seen + 1;
+                *burn = if Some(seen) == expected && !reading.until_bets {
+                    Burn::Done {
+                        expected,
+                        seen,
+                        first_seq,
+                    }
+                } else {
+                    Burn::Burning {
+                        expected,
+                        seen,
+                        first_seq,
+                    }
+                };
+                too_many(expected, seen, found, first_seq);
+                Step::Burned
+            }
+            _ => {
+                *burn = Burn::Done {
+                    expected,
+                    seen,
+                    first_seq,
+                };
+                if let Some(e) = expected.filter(|e| seen < *e && target.is_some()) {
+                    found.push(Found::Count {
+                        seq,
+                        first_seq,
+                        expected: e,
+                        seen,
+                        how: "too few",
+                    });
+                }
+                Step::NotBurn
+            }
+        },
+    }
+}
 
 /// The burn of one shoe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,17 +334,7 @@ impl BurnState {
 
     /// The burn for the table view.
     pub(crate) fn view(&self) -> BurnView {
-        let (status, expected, burned) = match self.burn {
-            Burn::NotExpected => (BurnStatus::NotExpected, None, 0),
-            Burn::AwaitFirst => (BurnStatus::AwaitingFirst, None, 0),
-            Burn::Burning { expected, seen, .. } => (BurnStatus::Burning, expected, seen),
-            Burn::Done { expected, seen, .. } => (BurnStatus::Done, expected, seen),
-        };
-        BurnView {
-            status,
-            expected,
-            burned,
-        }
+        self.burn.view()
     }
 
     /// The cards were replaced: the new cards' burn is not followed.
@@ -147,89 +368,33 @@ impl BurnState {
         round_card: bool,
         found: &mut Vec<BurnFinding>,
     ) -> bool {
-        match self.burn {
-            Burn::NotExpected | Burn::Done { .. } => false,
-            Burn::AwaitFirst => match target {
-                Some(Target::First) | None if !round_card => {
-                    let expected = card.map(|c| self.policy.count_after(c.rank));
-                    self.burn = Burn::Burning {
-                        expected,
-                        seen: 0,
-                        first_seq: seq,
-                    };
-                    if face_up == Some(false) {
-                        found.push((Code::BurnMissing, vec![seq], face_down()));
-                    }
-                    true
+        let mut steps = Vec::new();
+        let burned = step(
+            &mut self.burn,
+            self.policy,
+            seq,
+            card,
+            target,
+            face_up,
+            round_card,
+            Reading::default(),
+            &mut steps,
+        ) == Step::Burned;
+        for finding in steps {
+            match finding {
+                Found::Missing { seq, message } => {
+                    found.push((Code::BurnMissing, vec![seq], message()))
                 }
-                Some(Target::Burn) => {
-                    found.push((Code::BurnMissing, vec![seq], missing()));
-                    self.burn = Burn::Burning {
-                        expected: None,
-                        seen: 1,
-                        first_seq: seq,
-                    };
-                    true
-                }
-                _ => {
-                    found.push((Code::BurnMissing, vec![seq], missing()));
-                    self.burn = Burn::Done {
-                        expected: None,
-                        seen: 0,
-                        first_seq: seq,
-                    };
-                    false
-                }
-            },
-            Burn::Burning {
-                expected,
-                seen,
-                first_seq,
-            } => match target {
-                // Under a fixed burn a device's "first" card is simply the first burn card.
-                Some(Target::Burn | Target::First) => {
-                    let seen = seen + 1;
-                    self.burn = Burn::Burning {
-                        expected,
-                        seen,
-                        first_seq,
-                    };
-                    if let Some(e) = expected.filter(|e| seen > *e) {
-                        self.count(seq, first_seq, e, seen, "too many", found);
-                    }
-                    true
-                }
-                None if !round_card && expected.is_some_and(|e| seen < e) => {
-                    // A plain shoe's burn, counted off by the first card's value.
-                    let seen = seen + 1;
-                    self.burn = if Some(seen) == expected {
-                        Burn::Done {
-                            expected,
-                            seen,
-                            first_seq,
-                        }
-                    } else {
-                        Burn::Burning {
-                            expected,
-                            seen,
-                            first_seq,
-                        }
-                    };
-                    true
-                }
-                _ => {
-                    self.burn = Burn::Done {
-                        expected,
-                        seen,
-                        first_seq,
-                    };
-                    if let Some(e) = expected.filter(|e| seen < *e && target.is_some()) {
-                        self.count(seq, first_seq, e, seen, "too few", found);
-                    }
-                    false
-                }
-            },
+                Found::Count {
+                    seq,
+                    first_seq,
+                    expected,
+                    seen,
+                    how,
+                } => self.count(seq, first_seq, expected, seen, how, found),
+            }
         }
+        burned
     }
 
     /// The shoe's first "no more bets": the burn is over, however many cards it had.
@@ -264,18 +429,8 @@ impl BurnState {
 
     /// The device counted `count` burn cards.
     pub(crate) fn counted(&mut self, seq: u64, count: u32, found: &mut Vec<BurnFinding>) {
-        let (expected, seen, first_seq, burning) = match self.burn {
-            Burn::Burning {
-                expected,
-                seen,
-                first_seq,
-            } => (expected, seen, first_seq, true),
-            Burn::Done {
-                expected,
-                seen,
-                first_seq,
-            } => (expected, seen, first_seq, false),
-            Burn::NotExpected | Burn::AwaitFirst => return,
+        let Some((expected, seen, first_seq, burning)) = self.burn.begun() else {
+            return;
         };
         if let Some(e) = expected.filter(|e| count != *e) {
             let how = if count < e { "too few" } else { "too many" };
