@@ -1086,8 +1086,11 @@ impl Engine {
         target: Option<Target>,
         face_up: Option<bool>,
     ) -> bool {
-        if self.shoe.burn == Burn::NotExpected {
-            return false;
+        // Most cards come after the burn: they cost one test, as before the step was shared.
+        match self.shoe.burn {
+            Burn::NotExpected => return false,
+            Burn::Done { .. } if !self.before_first_bets(target) => return false,
+            _ => {}
         }
         let reading = burn::Reading {
             until_bets: self.before_first_bets(target),
