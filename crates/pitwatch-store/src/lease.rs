@@ -83,6 +83,16 @@ impl Store {
         )?)
     }
 
+    /// Gives up the lease of `table`, when `process` holds it (a table stopped while the others
+    /// keep recording).
+    pub fn release_lease(&mut self, process: &str, table: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "DELETE FROM table_leases WHERE process = ?1 AND table_name = ?2",
+            [process, table],
+        )?;
+        Ok(())
+    }
+
     /// Gives up every lease `process` holds.
     pub fn release_leases(&mut self, process: &str) -> Result<(), StoreError> {
         self.conn
