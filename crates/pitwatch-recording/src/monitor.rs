@@ -51,6 +51,9 @@ pub use spool::SpoolLimits;
 mod writer;
 use writer::*;
 
+/// The audit action of a reload of the pit definition ([`Monitor::reload`]).
+pub const PIT_RELOAD: &str = "pit.reload";
+
 /// The most inputs recorded in one transaction.
 pub const GROUP_MAX: usize = 1024;
 
@@ -266,6 +269,8 @@ pub(crate) enum Input {
 /// What a reload asks of the writer ([`Monitor::reload`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Reload {
+    by: Actor,
+    fields: Vec<(String, String)>,
     stop: Vec<String>,
     start: Vec<MonitoredTable>,
     reply: SyncSender<Result<usize, String>>,
@@ -479,8 +484,16 @@ impl Monitor {
     /// `start` are started as at start-up (their leases taken, their recorders resumed from the
     /// record, their devices opened). Every other table is not touched: its readers, recorder
     /// and engine keep running. A changed table is in both lists. Waits until what arrived
-    /// before is on record; refused while recording is degraded (nothing is stopped then).
-    pub fn reload(&mut self, stop: &[String], start: Vec<MonitoredTable>) -> Result<(), String> {
+    /// before is on record; refused while recording is degraded. The reload is audited
+    /// ([`PIT_RELOAD`]) as `by`'s, with `fields` (what it changes, [`crate::pit::PitDiff::fields`])
+    /// and its result; a reload that changes no table (a file refused) is audited alike.
+    pub fn reload(
+        &mut self,
+        by: impl Into<Actor>,
+        fields: &[(&str, String)],
+        stop: &[String],
+        start: Vec<MonitoredTable>,
+    ) -> Result<(), String> {
         let mut seen = std::collections::BTreeSet::new();
         if let Some(t) = start.iter().find(|t| !seen.insert(t.config.name.clone())) {
             return Err(format!("table {} is given twice", t.config.name));
@@ -498,6 +511,11 @@ impl Monitor {
         self.input
             .send(Queued {
                 input: Input::Reload(Box::new(Reload {
+                    by: by.into(),
+                    fields: fields
+                        .iter()
+                        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                        .collect(),
                     stop: stop.to_vec(),
                     start: start.clone(),
                     reply,

@@ -10,10 +10,10 @@ use std::time::Duration;
 use pitwatch_games::GameKind;
 use pitwatch_model::EventKind;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_recording::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable};
+use pitwatch_recording::monitor::{LinkState, Monitor, MonitorEvent, MonitoredTable, PIT_RELOAD};
 use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::Derived;
-use pitwatch_store::{Sealing, Store};
+use pitwatch_store::{Actor, Sealing, Store};
 use pitwatch_transport::{SystemClock, TcpConfig, TransportConfig};
 
 mod common;
@@ -113,6 +113,8 @@ fn a_reload_stops_and_starts_only_the_tables_it_changes() {
     let added_l = TcpListener::bind("127.0.0.1:0").unwrap();
     monitor
         .reload(
+            Actor::at("ana", "pit-ws-3"),
+            &[("added", "ADDED".to_owned())],
             &["CHANGE".to_owned(), "GONE".to_owned()],
             vec![table("CHANGE", &change_l2), table("ADDED", &added_l)],
         )
@@ -154,7 +156,7 @@ fn a_reload_stops_and_starts_only_the_tables_it_changes() {
     }
     // Reloading a table that runs already is refused, changing nothing.
     assert!(monitor
-        .reload(&[], vec![table("KEEP", &keep_l)])
+        .reload("ana", &[], &[], vec![table("KEEP", &keep_l)])
         .unwrap_err()
         .contains("running already"));
     drop(keep);
@@ -189,6 +191,30 @@ fn a_reload_stops_and_starts_only_the_tables_it_changes() {
     let gone = store.sessions(id("GONE")).unwrap();
     assert_eq!(gone.len(), 1);
     assert!(gone[0].ended_at.is_some());
+    // Each reload audited with who, where, what it changed and its result.
+    let audits = store.audit_entries(PIT_RELOAD).unwrap();
+    assert_eq!(audits.len(), 2, "{audits:#?}");
+    assert_eq!(audits[0].user, "ana");
+    assert!(
+        audits[0].detail.contains("pit-ws-3"),
+        "{:?}",
+        audits[0].detail
+    );
+    assert!(
+        audits[0].detail.contains("\"added\":\"ADDED\""),
+        "{:?}",
+        audits[0].detail
+    );
+    assert!(
+        audits[0].detail.contains("applied"),
+        "{:?}",
+        audits[0].detail
+    );
+    assert!(
+        audits[1].detail.contains("running already"),
+        "{:?}",
+        audits[1].detail
+    );
     // ADDED: its shoe's card on record.
     assert!(store
         .events(id("ADDED"))

@@ -224,6 +224,35 @@ impl Writer {
             return;
         }
         let answer = self.reload_tables(&reload.stop, &reload.start);
+        let result = match &answer {
+            Ok(_) => "applied".to_owned(),
+            Err(e) => format!("failed: {e}"),
+        };
+        let mut fields: Vec<(&str, &str)> = reload
+            .fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        fields.push(("result", &result));
+        let detail = reload.by.detail(&fields);
+        let now = self.clock.now();
+        let audited = match self.store.as_mut() {
+            Some(store) => store
+                .batch(now)
+                .and_then(|mut batch| {
+                    batch.append_audit(&reload.by.user, PIT_RELOAD, "pit", &detail, now)?;
+                    batch.commit()
+                })
+                .map_err(|e| e.to_string()),
+            None => Err("the database is not open".into()),
+        };
+        if let Err(e) = audited {
+            // What was applied runs (its readers are started); the missing audit row is shown.
+            self.publisher.publish(MonitorEvent::Failed {
+                table: None,
+                message: format!("the reload of the pit definition was not audited: {e}"),
+            });
+        }
         let _ = reload.reply.send(answer);
     }
 

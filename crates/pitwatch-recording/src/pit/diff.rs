@@ -62,6 +62,35 @@ impl PitDiff {
     }
 }
 
+impl PitDiff {
+    /// What it does, field by field, for the audit row and for people: `added`, `removed`,
+    /// `changed` (each with what changed), `disabled`, `unchanged` and `at_restart`, each a
+    /// comma-separated list (`-` when empty).
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        let list = |names: &[String]| {
+            if names.is_empty() {
+                "-".to_owned()
+            } else {
+                names.join(", ")
+            }
+        };
+        let changed: Vec<String> = self
+            .changed
+            .iter()
+            .map(|c| format!("{} ({})", c.name, c.what.join(" ")))
+            .collect();
+        let at_restart: Vec<String> = self.at_restart.iter().map(|s| s.to_string()).collect();
+        vec![
+            ("added", list(&self.added)),
+            ("removed", list(&self.removed)),
+            ("changed", list(&changed)),
+            ("disabled", list(&self.disabled)),
+            ("unchanged", list(&self.unchanged)),
+            ("at_restart", list(&at_restart)),
+        ]
+    }
+}
+
 /// What differs between two definitions of one table.
 fn differences(old: &TableConfig, new: &TableConfig) -> Vec<&'static str> {
     let mut what = Vec::new();

@@ -84,6 +84,17 @@ fn each_table_is_compared_by_its_name_and_only_the_differences_apply() {
     assert_eq!(d.to_stop().collect::<Vec<_>>(), ["BAC-3", "BAC-4", "BAC-2"]);
     assert_eq!(d.to_start().collect::<Vec<_>>(), ["BAC-2", "BAC-5"]);
     assert!(!d.is_empty());
+    assert_eq!(
+        d.fields(),
+        [
+            ("added", "BAC-5".to_owned()),
+            ("removed", "BAC-3".to_owned()),
+            ("changed", "BAC-2 (devices)".to_owned()),
+            ("disabled", "BAC-4".to_owned()),
+            ("unchanged", "BAC-1".to_owned()),
+            ("at_restart", "-".to_owned()),
+        ]
+    );
 }
 
 #[test]
