@@ -188,6 +188,26 @@ mod tests {
     }
 
     #[test]
+    fn one_lease_is_given_up_by_its_holder_only() {
+        let mut store = Store::open_in_memory().unwrap();
+        let alive = |_: &Lease| false;
+        store
+            .acquire_leases(&tables(&["A", "B"]), "monitor 1", "p1", 1_000, &alive)
+            .unwrap();
+        // Another process cannot give up what it does not hold.
+        store.release_lease("p2", "A").unwrap();
+        assert_eq!(store.leases().unwrap().len(), 2);
+        store.release_lease("p1", "A").unwrap();
+        let left = store.leases().unwrap();
+        assert_eq!(left.len(), 1);
+        assert_eq!(left[0].table, "B");
+        // A is free for the next taker.
+        store
+            .acquire_leases(&tables(&["A"]), "monitor 2", "p2", 2_000, &alive)
+            .unwrap();
+    }
+
+    #[test]
     fn a_mark_set_in_a_batch_commits_with_it_or_not_at_all() {
         let mut store = Store::open_in_memory().unwrap();
         {
