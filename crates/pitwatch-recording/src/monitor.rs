@@ -484,7 +484,8 @@ impl Monitor {
     /// `start` are started as at start-up (their leases taken, their recorders resumed from the
     /// record, their devices opened). Every other table is not touched: its readers, recorder
     /// and engine keep running. A changed table is in both lists. Waits until what arrived
-    /// before is on record; refused while recording is degraded. The reload is audited
+    /// before is on record (while recording is degraded, until the backlog is written). The
+    /// reload is audited
     /// ([`PIT_RELOAD`]) as `by`'s, with `fields` (what it changes, [`crate::pit::PitDiff::fields`])
     /// and its result; a reload that changes no table (a file refused) is audited alike.
     pub fn reload(

@@ -201,8 +201,8 @@ impl Writer {
         }
     }
 
-    /// Applies the reload waiting, once what arrived before it is on record; refuses it while
-    /// recording is degraded or the monitor is stopping.
+    /// Applies the reload waiting, once what arrived before it is on record (while recording is
+    /// degraded, once the backlog is written); refuses it when the monitor is stopping.
     fn apply_reload(&mut self, stopping: bool) {
         let Some(reload) = self.reload.take() else {
             return;
@@ -211,15 +211,10 @@ impl Writer {
             let _ = reload.reply.send(Err("the monitor is stopping".into()));
             return;
         }
-        if let Some(t) = &self.trouble {
-            let _ = reload.reply.send(Err(format!(
-                "not reloaded: recording is degraded ({}); reload once the database can be \
-                 written",
-                t.trouble.describe()
-            )));
-            return;
-        }
-        if self.flight.is_some() || !self.spool.is_empty() {
+        // While recording is degraded, the reload waits for the backlog to be written: the
+        // readers of the tables it stops are stopped already, and the ends of their sessions
+        // are in that backlog.
+        if self.trouble.is_some() || self.flight.is_some() || !self.spool.is_empty() {
             self.reload = Some(reload);
             return;
         }
