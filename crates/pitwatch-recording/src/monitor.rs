@@ -485,9 +485,10 @@ impl Monitor {
     /// record, their devices opened). Every other table is not touched: its readers, recorder
     /// and engine keep running. A changed table is in both lists. Waits until what arrived
     /// before is on record (while recording is degraded, until the backlog is written). The
-    /// reload is audited
-    /// ([`PIT_RELOAD`]) as `by`'s, with `fields` (what it changes, [`crate::pit::PitDiff::fields`])
-    /// and its result; a reload that changes no table (a file refused) is audited alike.
+    /// reload is audited ([`PIT_RELOAD`]) as `by`'s, with `fields` (what it changes,
+    /// [`crate::pit::PitDiff::fields`]) and its result; a reload that changes no table (a file
+    /// refused) is audited alike. A table whose start fails stays stopped, and the error says
+    /// why.
     pub fn reload(
         &mut self,
         by: impl Into<Actor>,
