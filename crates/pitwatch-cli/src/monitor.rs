@@ -1,6 +1,9 @@
 //! `pitwatch monitor --config pit.toml [--db FILE]`: watches every table of a pit, records
 //! everything, and prints rounds and incidents as they happen. Ctrl-C stops it cleanly: the
-//! readers stop, the ends of the sessions are recorded, everything is flushed.
+//! readers stop, the ends of the sessions are recorded, everything is flushed. A change of the
+//! pit definition's file is applied while it runs ([`reload`]).
+
+mod reload;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,21 +51,7 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     // A table whose section is wrong is disabled with its problems; the others run.
     let pit =
         PitConfig::load(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
-    for disabled in &pit.disabled {
-        errln!(
-            "table {} (line {}) DISABLED: {} problem(s)",
-            if disabled.name.is_empty() {
-                format!("{}", disabled.index)
-            } else {
-                disabled.name.clone()
-            },
-            disabled.line,
-            disabled.problems.len()
-        );
-        for problem in &disabled.problems {
-            errln!("  - {problem}");
-        }
-    }
+    print_disabled(&pit);
     if pit.tables.is_empty() {
         bail!(
             "{}: no table can run ({} disabled)",
@@ -112,7 +101,9 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
         },
         ..MonitorOptions::default()
     };
-    let (monitor, events) = Monitor::start_with(store, tables, Arc::new(SystemClock), options)?;
+    let (mut monitor, events) = Monitor::start_with(store, tables, Arc::new(SystemClock), options)?;
+    let mut running = pit.clone();
+    let mut watcher = reload::Watcher::new(&args.config);
     // Replication to the central database runs beside recording, on its own connection: the
     // record never waits for the network.
     let replicator = match &pit.central {
@@ -147,6 +138,9 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     // Whoever reads the output may go away (`| head`): then the monitor stops in order.
     while !stop.load(Ordering::SeqCst) && !crate::out::closed() {
+        if watcher.changed() {
+            running = reload::reload(&mut monitor, &running, &args.config);
+        }
         match events.recv_timeout(Duration::from_millis(200)) {
             Ok(event) => {
                 if let MonitorEvent::Recording(state) = &event {
@@ -185,6 +179,25 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Prints each disabled table of `pit` with its problems.
+fn print_disabled(pit: &PitConfig) {
+    for disabled in &pit.disabled {
+        errln!(
+            "table {} (line {}) DISABLED: {} problem(s)",
+            if disabled.name.is_empty() {
+                format!("{}", disabled.index)
+            } else {
+                disabled.name.clone()
+            },
+            disabled.line,
+            disabled.problems.len()
+        );
+        for problem in &disabled.problems {
+            errln!("  - {problem}");
+        }
+    }
 }
 
 /// Prints one event; returns whether it reports a failure.

@@ -51,6 +51,9 @@ pub use spool::SpoolLimits;
 mod writer;
 use writer::*;
 
+/// The audit action of a reload of the pit definition ([`Monitor::reload`]).
+pub const PIT_RELOAD: &str = "pit.reload";
+
 /// The most inputs recorded in one transaction.
 pub const GROUP_MAX: usize = 1024;
 
@@ -260,12 +263,26 @@ pub(crate) enum Input {
     },
     /// Bytes a device lost because the spool was full, placed where its stream resumes.
     Gap(usize, Gap),
+    /// A reload: the tables to retire (their readers already stopped) and those to start; the
+    /// answer is the number of the first new device.
+    Reload(Box<Reload>),
     Stop,
+}
+
+/// What a reload asks of the writer ([`Monitor::reload`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Reload {
+    by: Actor,
+    fields: Vec<(String, String)>,
+    stop: Vec<String>,
+    start: Vec<MonitoredTable>,
+    reply: SyncSender<Result<usize, String>>,
 }
 
 /// A running monitor.
 pub struct Monitor {
-    readers: Vec<DeviceHandle>,
+    /// Each device's reader, with its table's name.
+    readers: Vec<(String, DeviceHandle)>,
     input: Sender<Queued>,
     intake: Arc<Intake>,
     writer: Option<JoinHandle<Result<(), StoreError>>>,
@@ -335,40 +352,7 @@ impl Monitor {
             .collect();
         let mut recorders = Vec::with_capacity(tables.len());
         for table in &tables {
-            if table.config.devices.len() != table.more_links.len() + 1 {
-                release(&mut store);
-                return Err(StoreError::Invalid(format!(
-                    "table {}: {} device(s) configured but {} link(s) given",
-                    table.config.name,
-                    table.config.devices.len(),
-                    table.more_links.len() + 1
-                )));
-            }
-            let book = match table.config.rule_book() {
-                Ok(book) => book,
-                Err(e) => {
-                    release(&mut store);
-                    return Err(StoreError::Invalid(format!(
-                        "table {}: {e}",
-                        table.config.name
-                    )));
-                }
-            };
-            match TableRecorder::resume(
-                &mut store,
-                &table.config.name,
-                table.config.game.as_str(),
-                book,
-                pitwatch_games::book_text(&table.config.rules).as_deref(),
-                Some(table.config.device()),
-                now,
-            )
-            .and_then(|mut recorder| {
-                for device in &table.config.devices[1..] {
-                    recorder.add_device(&store, device.protocol)?;
-                }
-                Ok(recorder)
-            }) {
+            match open_recorder(&mut store, table, now) {
                 Ok(recorder) => recorders.push(recorder),
                 Err(e) => {
                     release(&mut store);
@@ -390,17 +374,7 @@ impl Monitor {
             None => None,
         };
         // Each device's liveness, watched from now.
-        let watches = tables
-            .iter()
-            .map(|t| {
-                (0..t.config.devices.len())
-                    .map(|k| {
-                        let shoe = t.config.devices[k].role == crate::pit::DeviceRole::Shoe;
-                        (Watch::new(t.config.liveness(k), shoe, now), None)
-                    })
-                    .collect()
-            })
-            .collect();
+        let watches = tables.iter().map(|t| watches_of(t, now)).collect();
         let (intake, input, inputs) = Intake::new(streams.len(), options.device_budget);
         let (events_tx, events) = mpsc::sync_channel(options.publish_queue.max(16));
         if let Err(e) = store.set_busy_timeout(options.busy_wait) {
@@ -435,6 +409,7 @@ impl Monitor {
             spool_mark: 0,
             spool_key: None,
             notes,
+            reload: None,
             _spool_lock: spool_lock,
         };
         let path = writer.path.clone();
@@ -465,33 +440,98 @@ impl Monitor {
             writer: Some(writer),
             clock: Arc::clone(&clock),
         };
-        for (index, &(t, k)) in streams.iter().enumerate() {
+        if let Err(e) = monitor.spawn_readers(&tables, 0) {
+            // Stop what started (the writer gives the leases up as it ends).
+            let _ = monitor.shutdown();
+            return Err(StoreError::Invalid(e));
+        }
+        Ok((monitor, events))
+    }
+
+    /// Starts the readers of `tables`' devices, numbered from `first` in order.
+    fn spawn_readers(&mut self, tables: &[MonitoredTable], first: usize) -> Result<(), String> {
+        let streams: Vec<(usize, usize)> = tables
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| (0..=t.more_links.len()).map(move |k| (i, k)))
+            .collect();
+        for (n, &(t, k)) in streams.iter().enumerate() {
             let table = &tables[t];
             let (Some(link), Some(device)) = (table.link_of(k), table.config.devices.get(k)) else {
                 continue;
             };
             let sink = DeviceSink {
-                device: index,
-                intake: Arc::clone(&intake),
-                tx: input.clone(),
+                device: first + n,
+                intake: Arc::clone(&self.intake),
+                tx: self.input.clone(),
                 screen: device.protocol.screen(),
             };
-            match spawn_device_into(link, clock.clone(), Box::new(sink)) {
-                Ok(handle) => monitor.readers.push(handle),
+            match spawn_device_into(link, self.clock.clone(), Box::new(sink)) {
+                Ok(handle) => self.readers.push((table.config.name.clone(), handle)),
                 Err(e) => {
-                    // Stop what started (the writer gives the leases up as it ends).
-                    let _ = monitor.shutdown();
-                    return Err(StoreError::Invalid(format!(
+                    return Err(format!(
                         "table {}: {e} ({} of {} device readers started; the system may limit \
                          threads or memory)",
                         table.config.name,
-                        index,
+                        n,
                         streams.len()
-                    )));
+                    ));
                 }
             }
         }
-        Ok((monitor, events))
+        Ok(())
+    }
+
+    /// Applies a reloaded pit definition: the tables named in `stop` are stopped (their readers
+    /// joined, their sessions ended on record, their leases given up), then the tables in
+    /// `start` are started as at start-up (their leases taken, their recorders resumed from the
+    /// record, their devices opened). Every other table is not touched: its readers, recorder
+    /// and engine keep running. A changed table is in both lists. Waits until what arrived
+    /// before is on record (while recording is degraded, until the backlog is written). The
+    /// reload is audited ([`PIT_RELOAD`]) as `by`'s, with `fields` (what it changes,
+    /// [`crate::pit::PitDiff::fields`]) and its result; a reload that changes no table (a file
+    /// refused) is audited alike. A table whose start fails stays stopped, and the error says
+    /// why.
+    pub fn reload(
+        &mut self,
+        by: impl Into<Actor>,
+        fields: &[(&str, String)],
+        stop: &[String],
+        start: Vec<MonitoredTable>,
+    ) -> Result<(), String> {
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(t) = start.iter().find(|t| !seen.insert(t.config.name.clone())) {
+            return Err(format!("table {} is given twice", t.config.name));
+        }
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.readers)
+            .into_iter()
+            .partition(|(table, _)| stop.contains(table));
+        self.readers = kept;
+        // Each reader reports its disconnection before it is joined: the ends of the sessions
+        // are queued ahead of the reload.
+        for (_, reader) in gone {
+            reader.stop();
+        }
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.input
+            .send(Queued {
+                input: Input::Reload(Box::new(Reload {
+                    by: by.into(),
+                    fields: fields
+                        .iter()
+                        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                        .collect(),
+                    stop: stop.to_vec(),
+                    start: start.clone(),
+                    reply,
+                })),
+                weight: 0,
+            })
+            .map_err(|_| "the monitor has stopped".to_owned())?;
+        let first = answer
+            .recv()
+            .map_err(|_| "the monitor stopped before reloading".to_owned())??;
+        self.spawn_readers(&start, first)
     }
 
     /// Records an event no device can see, entered at the console by `by` for `table`, and
@@ -531,7 +571,7 @@ impl Monitor {
     }
 
     fn shutdown(&mut self) -> Result<(), StoreError> {
-        for reader in self.readers.drain(..) {
+        for (_, reader) in self.readers.drain(..) {
             reader.stop();
         }
         let _ = self.input.send(Queued {
@@ -553,6 +593,52 @@ impl Drop for Monitor {
     fn drop(&mut self) {
         let _ = self.shutdown();
     }
+}
+
+/// Opens table `table`'s recorder, resumed from the record as it stands at `now`.
+pub(crate) fn open_recorder(
+    store: &mut Store,
+    table: &MonitoredTable,
+    now: Timestamp,
+) -> Result<TableRecorder, StoreError> {
+    if table.config.devices.len() != table.more_links.len() + 1 {
+        return Err(StoreError::Invalid(format!(
+            "table {}: {} device(s) configured but {} link(s) given",
+            table.config.name,
+            table.config.devices.len(),
+            table.more_links.len() + 1
+        )));
+    }
+    let book = table
+        .config
+        .rule_book()
+        .map_err(|e| StoreError::Invalid(format!("table {}: {e}", table.config.name)))?;
+    let mut recorder = TableRecorder::resume(
+        store,
+        &table.config.name,
+        table.config.game.as_str(),
+        book,
+        pitwatch_games::book_text(&table.config.rules).as_deref(),
+        Some(table.config.device()),
+        now,
+    )?;
+    for device in &table.config.devices[1..] {
+        recorder.add_device(store, device.protocol)?;
+    }
+    Ok(recorder)
+}
+
+/// Each of `table`'s devices' liveness, watched from `now`.
+pub(crate) fn watches_of(
+    table: &MonitoredTable,
+    now: Timestamp,
+) -> Vec<(Watch, Option<AlarmIncident>)> {
+    (0..table.config.devices.len())
+        .map(|k| {
+            let shoe = table.config.devices[k].role == crate::pit::DeviceRole::Shoe;
+            (Watch::new(table.config.liveness(k), shoe, now), None)
+        })
+        .collect()
 }
 
 /// Where the spool file goes: as configured, else beside the database.

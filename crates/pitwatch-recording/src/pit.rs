@@ -814,7 +814,9 @@ fn link_problems(
     }
 }
 
+mod diff;
 mod load;
+pub use diff::{diff, ChangedTable, PitDiff};
 pub use load::DisabledTable;
 
 #[cfg(test)]

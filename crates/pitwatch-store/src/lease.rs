@@ -83,6 +83,16 @@ impl Store {
         )?)
     }
 
+    /// Gives up the lease of `table`, when `process` holds it (a table stopped while the others
+    /// keep recording).
+    pub fn release_lease(&mut self, process: &str, table: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "DELETE FROM table_leases WHERE process = ?1 AND table_name = ?2",
+            [process, table],
+        )?;
+        Ok(())
+    }
+
     /// Gives up every lease `process` holds.
     pub fn release_leases(&mut self, process: &str) -> Result<(), StoreError> {
         self.conn
@@ -175,6 +185,26 @@ mod tests {
             (left[0].table.as_str(), left[0].holder.as_str()),
             ("B", "monitor 2")
         );
+    }
+
+    #[test]
+    fn one_lease_is_given_up_by_its_holder_only() {
+        let mut store = Store::open_in_memory().unwrap();
+        let alive = |_: &Lease| false;
+        store
+            .acquire_leases(&tables(&["A", "B"]), "monitor 1", "p1", 1_000, &alive)
+            .unwrap();
+        // Another process cannot give up what it does not hold.
+        store.release_lease("p2", "A").unwrap();
+        assert_eq!(store.leases().unwrap().len(), 2);
+        store.release_lease("p1", "A").unwrap();
+        let left = store.leases().unwrap();
+        assert_eq!(left.len(), 1);
+        assert_eq!(left[0].table, "B");
+        // A is free for the next taker.
+        store
+            .acquire_leases(&tables(&["A"]), "monitor 2", "p2", 2_000, &alive)
+            .unwrap();
     }
 
     #[test]

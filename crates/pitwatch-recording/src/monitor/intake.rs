@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::Duration;
 
 use pitwatch_codec::Screen;
@@ -24,9 +24,19 @@ struct Budget {
     freed: Condvar,
 }
 
+impl Budget {
+    fn new() -> Budget {
+        Budget {
+            used: Mutex::new(0),
+            freed: Condvar::new(),
+        }
+    }
+}
+
 /// The queue's shared side.
 pub(crate) struct Intake {
-    budgets: Vec<Budget>,
+    /// By device number; devices a reload adds are added at the end.
+    budgets: RwLock<Vec<Arc<Budget>>>,
     limit: usize,
     closed: AtomicBool,
 }
@@ -47,12 +57,7 @@ impl Intake {
         limit: usize,
     ) -> (Arc<Intake>, Sender<Queued>, Receiver<Queued>) {
         let intake = Arc::new(Intake {
-            budgets: (0..devices)
-                .map(|_| Budget {
-                    used: Mutex::new(0),
-                    freed: Condvar::new(),
-                })
-                .collect(),
+            budgets: RwLock::new((0..devices).map(|_| Arc::new(Budget::new())).collect()),
             limit: limit.max(1),
             closed: AtomicBool::new(false),
         });
@@ -60,9 +65,26 @@ impl Intake {
         (intake, tx, rx)
     }
 
+    /// Device `device`'s budget.
+    fn budget(&self, device: usize) -> Option<Arc<Budget>> {
+        self.budgets
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(device)
+            .cloned()
+    }
+
+    /// Adds budgets for `more` devices (a reload's new tables); returns the first one's number.
+    pub(crate) fn grow(&self, more: usize) -> usize {
+        let mut budgets = self.budgets.write().unwrap_or_else(|e| e.into_inner());
+        let first = budgets.len();
+        budgets.extend((0..more).map(|_| Arc::new(Budget::new())));
+        first
+    }
+
     /// The writer took `weight` bytes of `device`'s out of the queue.
     pub(crate) fn release(&self, device: usize, weight: usize) {
-        if let Some(budget) = self.budgets.get(device) {
+        if let Some(budget) = self.budget(device) {
             let mut used = budget.used.lock().unwrap_or_else(|e| e.into_inner());
             *used = used.saturating_sub(weight);
             budget.freed.notify_all();
@@ -72,7 +94,12 @@ impl Intake {
     /// The writer has gone: readers stop waiting.
     pub(crate) fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
-        for budget in &self.budgets {
+        for budget in self
+            .budgets
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
             let _used = budget.used.lock().unwrap_or_else(|e| e.into_inner());
             budget.freed.notify_all();
         }
@@ -81,8 +108,7 @@ impl Intake {
     /// Bytes `device` has in the queue now.
     #[cfg(test)]
     pub(crate) fn used(&self, device: usize) -> usize {
-        self.budgets
-            .get(device)
+        self.budget(device)
             .map_or(0, |b| *b.used.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
@@ -138,7 +164,7 @@ impl EventSink for DeviceSink {
 impl DeviceSink {
     /// Queues one event for the writer, waiting while this device has too much queued.
     fn enqueue(&mut self, event: TransportEvent) -> bool {
-        let Some(budget) = self.intake.budgets.get(self.device) else {
+        let Some(budget) = self.intake.budget(self.device) else {
             return false;
         };
         let weight = weight(&event);

@@ -130,6 +130,11 @@ impl Spool {
         }
     }
 
+    /// Names the devices a reload adds, numbered after those named so far.
+    pub(crate) fn add_names(&mut self, names: impl IntoIterator<Item = String>) {
+        self.names.extend(names);
+    }
+
     /// Uses the spool file at `path` (the caller has claimed it for this process), numbering its entries after
     /// `mark`. Entries already in it (left by a monitor that stopped without writing them) are
     /// given back first, except those numbered up to `mark` (already on record); `known` maps

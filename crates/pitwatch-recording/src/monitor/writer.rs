@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// The table of a device whose table a reload stopped: no recorder has it.
+const RETIRED: usize = usize::MAX;
+
 /// The consumer's end of the published events: never blocks the writer.
 pub(super) struct Publisher {
     pub(super) tx: SyncSender<MonitorEvent>,
@@ -98,6 +101,8 @@ pub(super) struct Writer {
     pub(super) spool_mark: u64,
     pub(super) spool_key: Option<String>,
     pub(super) notes: Vec<MonitorEvent>,
+    /// A reload waiting for what arrived before it to be on record.
+    pub(super) reload: Option<Box<Reload>>,
     // Held while the writer runs: the spool file is this monitor's.
     pub(super) _spool_lock: Option<SpoolLock>,
 }
@@ -170,6 +175,7 @@ impl Writer {
                 self.spool.close_gaps();
             }
             self.write_what_waits(&mut stopping);
+            self.apply_reload(stopping.is_some());
             if stopping.is_none() {
                 self.tick();
             }
@@ -193,6 +199,131 @@ impl Writer {
                 }
             }
         }
+    }
+
+    /// Applies the reload waiting, once what arrived before it is on record (while recording is
+    /// degraded, once the backlog is written); refuses it when the monitor is stopping.
+    fn apply_reload(&mut self, stopping: bool) {
+        let Some(reload) = self.reload.take() else {
+            return;
+        };
+        if stopping {
+            let _ = reload.reply.send(Err("the monitor is stopping".into()));
+            return;
+        }
+        // While recording is degraded, the reload waits for the backlog to be written: the
+        // readers of the tables it stops are stopped already, and the ends of their sessions
+        // are in that backlog.
+        if self.trouble.is_some() || self.flight.is_some() || !self.spool.is_empty() {
+            self.reload = Some(reload);
+            return;
+        }
+        let answer = self.reload_tables(&reload.stop, &reload.start);
+        let result = match &answer {
+            Ok(_) => "applied".to_owned(),
+            Err(e) => format!("failed: {e}"),
+        };
+        let mut fields: Vec<(&str, &str)> = reload
+            .fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        fields.push(("result", &result));
+        let detail = reload.by.detail(&fields);
+        let now = self.clock.now();
+        let audited = match self.store.as_mut() {
+            Some(store) => store
+                .batch(now)
+                .and_then(|mut batch| {
+                    batch.append_audit(&reload.by.user, PIT_RELOAD, "pit", &detail, now)?;
+                    batch.commit()
+                })
+                .map_err(|e| e.to_string()),
+            None => Err("the database is not open".into()),
+        };
+        if let Err(e) = audited {
+            // What was applied runs (its readers are started); the missing audit row is shown.
+            self.publisher.publish(MonitorEvent::Failed {
+                table: None,
+                message: format!("the reload of the pit definition was not audited: {e}"),
+            });
+        }
+        let _ = reload.reply.send(answer);
+    }
+
+    /// Retires the tables named in `stop` (their sessions already ended: their readers reported
+    /// their disconnections, now on record) and starts those in `start` as at start-up; returns
+    /// the number of the first new device.
+    fn reload_tables(
+        &mut self,
+        stop: &[String],
+        start: &[MonitoredTable],
+    ) -> Result<usize, String> {
+        let Some(store) = self.store.as_mut() else {
+            return Err("not reloaded: the database is not open".into());
+        };
+        let now = self.clock.now();
+        for name in stop {
+            let Some(index) = self.by_name.remove(name) else {
+                continue;
+            };
+            // Its recorder stays, never fed again; its watches raise no alarm.
+            if let Some(watches) = self.watches.get_mut(index) {
+                watches.clear();
+            }
+            for stream in self.streams.iter_mut().filter(|s| s.0 == index) {
+                stream.0 = RETIRED;
+            }
+            store
+                .release_lease(&self.holder.process, name)
+                .map_err(|e| format!("table {name}: its lease was not given up: {e}"))?;
+        }
+        if let Some(t) = start
+            .iter()
+            .find(|t| self.by_name.contains_key(&t.config.name))
+        {
+            return Err(format!("table {} is running already", t.config.name));
+        }
+        let names: Vec<String> = start.iter().map(|t| t.config.name.clone()).collect();
+        if names.is_empty() {
+            return Ok(self.streams.len());
+        }
+        self.holder
+            .acquire(store, &names, now)
+            .map_err(|e| e.to_string())?;
+        let mut opened = Vec::with_capacity(start.len());
+        for table in start {
+            match open_recorder(store, table, now) {
+                Ok(recorder) => opened.push(recorder),
+                Err(e) => {
+                    for name in &names {
+                        let _ = store.release_lease(&self.holder.process, name);
+                    }
+                    return Err(e.to_string());
+                }
+            }
+        }
+        let devices: usize = start.iter().map(|t| t.more_links.len() + 1).sum();
+        let first = self.intake.grow(devices);
+        debug_assert_eq!(first, self.streams.len());
+        for (table, recorder) in start.iter().zip(opened) {
+            let index = self.recorders.len();
+            let view = MonitorEvent::View {
+                table: table.config.name.clone(),
+                view: recorder.view(),
+            };
+            self.recorders.push(recorder);
+            self.watches.push(watches_of(table, now));
+            self.by_name.insert(table.config.name.clone(), index);
+            for k in 0..=table.more_links.len() {
+                self.streams.push((index, k));
+            }
+            self.spool
+                .add_names((0..=table.more_links.len()).map(|k| table.config.stream_name(k)));
+            // Where the table stands as resumed, before its first new byte.
+            self.publisher.publish(view);
+        }
+        Ok(first)
     }
 
     /// How long to wait for input: until the next retry when a write failed, else a while.
@@ -309,6 +440,12 @@ impl Writer {
     fn gather(&mut self, input: Input, stopping: &mut Option<Instant>) {
         match input {
             Input::Stop => *stopping = stopping.or(Some(Instant::now())),
+            Input::Reload(reload) => match self.reload {
+                Some(_) => {
+                    let _ = reload.reply.send(Err("another reload is under way".into()));
+                }
+                None => self.reload = Some(reload),
+            },
             Input::Console { reply, .. } if self.trouble.is_some() => {
                 let _ = reply.send(Err(format!(
                     "not recorded: recording is degraded ({}); enter it again once the \
@@ -494,7 +631,7 @@ impl Writer {
                         flight.touched.push(index);
                     }
                 }
-                Input::Console { .. } | Input::Stop => {}
+                Input::Console { .. } | Input::Reload(_) | Input::Stop => {}
             }
             match input {
                 Input::Console {
@@ -520,7 +657,7 @@ impl Writer {
                         flight.touched.push(index);
                     }
                 },
-                Input::Stop => {}
+                Input::Reload(_) | Input::Stop => {}
                 other => flight.inputs.push(other),
             }
         }
