@@ -38,6 +38,7 @@ function tile(name: string, status: TableTile["status"], unresolved = 0): TableT
     lastShuffle: null,
     shuffleSteps: [],
     alarm: null,
+    disabled: null,
   };
 }
 
