@@ -174,7 +174,7 @@ test("a device unplugged and replugged: alert, tile offline since, incident with
   // The newest of the alerts of one severity comes first: LIVE-1's, after DEAD-1's.
   const alert = await driver.waitFor("the LIVE-1 alert", async () => {
     const b = await banner(driver);
-    return b && /LIVE-1: DEVICE OFFLINE/.test(b.text) ? b : null;
+    return b && /LIVE-1/.test(b.text) && /DEVICE_OFFLINE/.test(b.text) ? b : null;
   });
   assert.match(alert.text, /has been offline since \d\d:\d\d:\d\d UTC/);
   await shot("device-offline.png");

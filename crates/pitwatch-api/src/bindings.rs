@@ -133,7 +133,11 @@ mod tests {
         let raised = pitwatch_rules::IrregularityCode::ALL
             .iter()
             .map(|c| c.as_str())
-            .chain([pitwatch_recording::recorder::RECORDING_GAP]);
+            .chain([
+                pitwatch_recording::recorder::RECORDING_GAP,
+                pitwatch_recording::liveness::DEVICE_OFFLINE,
+                pitwatch_recording::liveness::DEVICE_SILENT,
+            ]);
         for code in raised {
             assert!(
                 words::irregularity(code).is_some(),
@@ -145,7 +149,12 @@ mod tests {
             let known = pitwatch_rules::IrregularityCode::ALL
                 .iter()
                 .any(|c| c.as_str() == *code)
-                || *code == pitwatch_recording::recorder::RECORDING_GAP;
+                || [
+                    pitwatch_recording::recorder::RECORDING_GAP,
+                    pitwatch_recording::liveness::DEVICE_OFFLINE,
+                    pitwatch_recording::liveness::DEVICE_SILENT,
+                ]
+                .contains(code);
             assert!(known, "{code} has words but no code raises it");
         }
     }

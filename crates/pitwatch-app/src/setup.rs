@@ -103,8 +103,19 @@ impl DeskOptions {
             Some(path) => {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
-                // A table whose section is wrong is shown disabled while the others run.
-                PitConfig::load(&text).map_err(|e| invalid(format!("{}: {e}", path.display())))?
+                // A table whose section is wrong is shown disabled while the others run; with no
+                // table left to run, the pit is not started and every problem is listed.
+                let pit = PitConfig::load(&text)
+                    .map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+                if pit.tables.is_empty() && !pit.disabled.is_empty() {
+                    let problems = pit.disabled.iter().flat_map(|d| d.problems.clone());
+                    let error = pitwatch_recording::PitConfigError::Invalid(problems.collect());
+                    return Err(invalid(format!(
+                        "{}: no table can run; {error}",
+                        path.display()
+                    )));
+                }
+                pit
             }
             None => PitConfig::demo(),
         };

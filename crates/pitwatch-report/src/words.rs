@@ -39,6 +39,8 @@ pub const IRREGULARITIES: &[(&str, &str)] = &[
     ("MISDEAL_AFTER_ACTION", "Misdeal after substantial action"),
     ("ORDER_DISCLOSED", "Card order disclosed by a device"),
     ("RECORDING_GAP", "Gap in recording"),
+    ("DEVICE_OFFLINE", "Device offline"),
+    ("DEVICE_SILENT", "Device silent"),
 ];
 
 /// Every audit action with its words.
@@ -47,6 +49,7 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ("login.failed", "Failed login"),
     ("login.throttled", "Login refused (too many failures)"),
     ("login.locked", "Account locked"),
+    ("login.refused", "Login refused by the access policy"),
     ("session.login", "Logged in"),
     ("session.logout", "Logged out"),
     ("access.forbidden", "Refused: not allowed"),
@@ -62,6 +65,8 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ("console.event", "Console entry recorded"),
     ("shift.export", "Shift report exported"),
     ("shift.sign_off", "Shift signed off"),
+    ("device.back", "Device back"),
+    ("pit.reload", "Pit definition reloaded"),
 ];
 
 /// The severities with their words, most severe first.

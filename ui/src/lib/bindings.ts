@@ -1382,6 +1382,8 @@ export const IRREGULARITY_WORDS: Readonly<Record<string, string>> = {
   "MISDEAL_AFTER_ACTION": "Misdeal after substantial action",
   "ORDER_DISCLOSED": "Card order disclosed by a device",
   "RECORDING_GAP": "Gap in recording",
+  "DEVICE_OFFLINE": "Device offline",
+  "DEVICE_SILENT": "Device silent",
 };
 
 /**
@@ -1392,6 +1394,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "login.failed": "Failed login",
   "login.throttled": "Login refused (too many failures)",
   "login.locked": "Account locked",
+  "login.refused": "Login refused by the access policy",
   "session.login": "Logged in",
   "session.logout": "Logged out",
   "access.forbidden": "Refused: not allowed",
@@ -1407,4 +1410,6 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "console.event": "Console entry recorded",
   "shift.export": "Shift report exported",
   "shift.sign_off": "Shift signed off",
+  "device.back": "Device back",
+  "pit.reload": "Pit definition reloaded",
 };
