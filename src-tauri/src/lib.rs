@@ -39,13 +39,13 @@ async fn record_status(desk: State<'_, Desk>) -> Result<RecordStatus, ApiError> 
 
 /// Logs a user in at this workstation.
 #[tauri::command]
-fn login(desk: State<'_, Desk>, user: String, password: String) -> Result<Session, ApiError> {
+async fn login(desk: State<'_, Desk>, user: String, password: String) -> Result<Session, ApiError> {
     desk.login(&user, &password)
 }
 
 /// Sets a user's own password (the old one checked as a login's is) and logs them in.
 #[tauri::command]
-fn change_own_password(
+async fn change_own_password(
     desk: State<'_, Desk>,
     user: String,
     password: String,
@@ -56,7 +56,7 @@ fn change_own_password(
 
 /// Logs the current user out.
 #[tauri::command]
-fn logout(desk: State<'_, Desk>) -> Result<(), ApiError> {
+async fn logout(desk: State<'_, Desk>) -> Result<(), ApiError> {
     desk.logout()
 }
 
@@ -77,25 +77,25 @@ async fn incident(desk: State<'_, Desk>, id: i64) -> Result<IncidentDetail, ApiE
 
 /// Acknowledges an incident as the logged-in user.
 #[tauri::command]
-fn acknowledge(desk: State<'_, Desk>, id: i64) -> Result<IncidentRow, ApiError> {
+async fn acknowledge(desk: State<'_, Desk>, id: i64) -> Result<IncidentRow, ApiError> {
     desk.acknowledge(id)
 }
 
 /// Adds a note to an incident as the logged-in user.
 #[tauri::command]
-fn add_note(desk: State<'_, Desk>, id: i64, text: String) -> Result<IncidentRow, ApiError> {
+async fn add_note(desk: State<'_, Desk>, id: i64, text: String) -> Result<IncidentRow, ApiError> {
     desk.add_note(id, &text)
 }
 
 /// Resolves an incident with an outcome as the logged-in user.
 #[tauri::command]
-fn resolve(desk: State<'_, Desk>, id: i64, outcome: String) -> Result<IncidentRow, ApiError> {
+async fn resolve(desk: State<'_, Desk>, id: i64, outcome: String) -> Result<IncidentRow, ApiError> {
     desk.resolve(id, &outcome)
 }
 
 /// Records at a table something no device can see.
 #[tauri::command]
-fn record_console(
+async fn record_console(
     desk: State<'_, Desk>,
     table: String,
     entry: ConsoleEntry,
@@ -120,7 +120,7 @@ async fn export_shift_report(
 
 /// Signs off the handover of a shift (audited).
 #[tauri::command]
-fn sign_off_shift(
+async fn sign_off_shift(
     desk: State<'_, Desk>,
     query: ShiftQuery,
     note: String,

@@ -121,7 +121,18 @@ export class Driver {
       }
       await sleep(200);
     }
-    throw new Error(`timed out waiting for ${what} (last: ${last})`);
+    // What the window said at the time: a failure on a slow machine must be readable from CI's log.
+    let screen = "";
+    try {
+      const alerts = await this.execute(
+        `return [...document.querySelectorAll('[role="alert"]')].map((e) => e.innerText.trim()).filter(Boolean).join(" | ");`,
+      );
+      const body = await this.execute("return document.body ? document.body.innerText : '';");
+      screen = `; alerts: ${alerts || "none"}; the window read: ${String(body).replace(/\s+/g, " ").slice(0, 1200)}`;
+    } catch (error) {
+      screen = `; the window could not be read (${error.message})`;
+    }
+    throw new Error(`timed out waiting for ${what} (last: ${last})${screen}`);
   }
 
   /** Waits until the webview has painted what the DOM holds (two animation frames, then a beat). */
