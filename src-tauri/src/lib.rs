@@ -27,8 +27,8 @@ pub const UPDATE_EVENT: &str = "pit-update";
 
 /// The pit now: every table's tile, the session and (demo only) the demo login.
 #[tauri::command]
-fn pit_overview(desk: State<'_, Desk>) -> PitOverview {
-    desk.overview()
+async fn pit_overview(desk: State<'_, Desk>) -> Result<PitOverview, ApiError> {
+    Ok(desk.overview())
 }
 
 /// The record: where it is, its signing key's fingerprint, its latest checkpoint, its alerts.
@@ -211,7 +211,7 @@ async fn audit(
 
 /// Whether a real pit's record has no users yet, so the window asks for the first administrator.
 #[tauri::command]
-fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
+async fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
     desk.needs_first_admin()
 }
 
