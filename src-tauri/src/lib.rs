@@ -12,8 +12,8 @@ use std::sync::mpsc::Receiver;
 
 use pitwatch_api::dto::{
     AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, IncidentDetail,
-    IncidentPage, IncidentQuery, IncidentRow, PitUpdate, RecordStatus, Session, ShiftQuery,
-    ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
+    IncidentPage, IncidentQuery, IncidentRow, PitReload, PitUpdate, RecordStatus, Session,
+    ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
@@ -209,6 +209,12 @@ async fn audit(
     desk.audit(access_only, limit)
 }
 
+/// Applies the pit definition's file again (administrators; audited).
+#[tauri::command]
+async fn reload_pit(desk: State<'_, Desk>) -> Result<PitReload, ApiError> {
+    desk.reload_pit()
+}
+
 /// Whether a real pit's record has no users yet, so the window asks for the first administrator.
 #[tauri::command]
 async fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
@@ -391,6 +397,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         set_active,
         users,
         audit,
+        reload_pit,
         needs_first_admin,
         create_first_admin,
         central_view,

@@ -4,7 +4,9 @@
 // is unplugged (its server closed) and replugged: an alert with its incident, the tile saying
 // "offline since …" with its play greyed as stale, then the alert cleared when it is back and the
 // outage's duration on record. A third table's section is wrong: it alone is shown disabled, with
-// its problem, while the others run. Screenshots go to artifacts/e2e/.
+// its problem, while the others run. Then an administrator edits the file and reloads it from the
+// window: the table added starts, the one removed stops, the other keeps its link, and the reload
+// is in the audit log. Screenshots go to artifacts/e2e/.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,41 +101,40 @@ function banner(driver) {
 
 let port = 0;
 let deadPort = 0;
+const backoff = "backoff = { initial_ms = 100, max_ms = 300 }";
 
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  port = await freePort();
-  deadPort = await freePort();
-  const backoff = "backoff = { initial_ms = 100, max_ms = 300 }";
-  writeFileSync(
-    process.env.PITWATCH_CONFIG,
-    `[site]
-name = "E2E devices"
+/** The pit definition's text with these tables. */
+function pitText(sections) {
+  return `[site]\nname = "E2E devices"\n\n${sections.join("\n")}`;
+}
 
-[[table]]
-name = "LIVE-1"
+/** A barcode shoe's table reached at `tcpPort`, offline after `offline` seconds. */
+function tcpSection(name, tcpPort, offline) {
+  return `[[table]]
+name = "${name}"
 game = "baccarat"
 rules = "nz-baccarat"
 device = { protocol = "barcode" }
-link = { kind = "tcp", address = "127.0.0.1:${port}", ${backoff} }
-liveness = { offline_s = 1.5 }
+link = { kind = "tcp", address = "127.0.0.1:${tcpPort}", ${backoff} }
+liveness = { offline_s = ${offline} }
+`;
+}
 
-[[table]]
-name = "DEAD-1"
-game = "baccarat"
-rules = "nz-baccarat"
-device = { protocol = "barcode" }
-link = { kind = "tcp", address = "127.0.0.1:${deadPort}", ${backoff} }
-liveness = { offline_s = 1 }
-
-[[table]]
+const liveSection = () => tcpSection("LIVE-1", port, 1.5);
+const deadSection = () => tcpSection("DEAD-1", deadPort, 1);
+const BAD_SECTION = `[[table]]
 name = "BAD-1"
 game = "baccarat"
 rulez = "nz-baccarat"
 device = { protocol = "barcode" }
 link = { kind = "serial", path = "/dev/ttyUSB9", baud = 96000 }
-`,
-  );
+`;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  port = await freePort();
+  deadPort = await freePort();
+  writeFileSync(process.env.PITWATCH_CONFIG, pitText([liveSection(), deadSection(), BAD_SECTION]));
   // The first administrator, so the window opens on the pit.
   run(["user", "add", "--db", process.env.PITWATCH_DB, "--role", "admin", "root"], { PITWATCH_PASSWORD: ADMIN_PW });
   shoe = await plugIn(port);
@@ -237,4 +238,57 @@ test("a wrong section disables its table only, shown with its problem and line",
   );
   assert.equal(live, true);
   await shot("table-disabled.png");
+});
+
+test("an administrator edits the pit definition and reloads it from the window: one table added, one removed, the other untouched", async () => {
+  const { driver } = harness;
+  await driver.waitFor("LIVE-1 connected", async () => (await tileState(driver, "LIVE-1"))?.status === "connected");
+  const newPort = await freePort();
+  const newShoe = await plugIn(newPort);
+  try {
+    await driver.type(await driver.waitFor("the login form", () => driver.find('[data-testid="login-user"]')), "root");
+    await driver.type(await driver.find('[data-testid="login-password"]'), ADMIN_PW);
+    await driver.click(await driver.find('[data-testid="login-submit"]'));
+    await driver.waitFor("the session", () => driver.find('[data-testid="session-user"]'));
+    // The file edited as an administrator would: DEAD-1 and the wrong BAD-1 taken out, NEW-1 in.
+    writeFileSync(process.env.PITWATCH_CONFIG, pitText([liveSection(), tcpSection("NEW-1", newPort, 5)]));
+    await driver.clickCss('[data-testid="nav-about"]');
+    const file = await driver.waitFor("the pit definition's file", () => driver.find('[data-testid="pit-file"]'));
+    assert.equal(await driver.text(file), process.env.PITWATCH_CONFIG);
+    await driver.clickCss('[data-testid="pit-reload"]');
+    const lines = await driver.waitFor("the reload's result", () =>
+      driver.execute(
+        `const r = document.querySelector('[data-testid="pit-reload-result"]');
+         return r ? [...r.querySelectorAll("li")].map((l) => l.dataset.kind + ": " + l.textContent.trim()) : null;`,
+      ),
+    );
+    assert.deepEqual(lines, [
+      "started: Started: NEW-1",
+      "stopped: Stopped (no longer in the file): DEAD-1",
+      "kept: 1 table keeps recording untouched",
+    ]);
+    await driver.execute(`document.querySelector('[data-testid="pit-definition"]').scrollIntoView();`);
+    await shot("pit-reloaded.png");
+
+    // The pit follows: NEW-1 reads its shoe, DEAD-1 and BAD-1 are gone, LIVE-1 kept its link.
+    await driver.clickCss('[data-testid="nav-pit"]');
+    await driver.waitFor("NEW-1 connected", async () => (await tileState(driver, "NEW-1"))?.status === "connected");
+    const names = await driver.execute(`return [...document.querySelectorAll('[data-testid="table-tile"]')].map((t) => t.dataset.table);`);
+    assert.deepEqual([...names].sort(), ["LIVE-1", "NEW-1"]);
+    assert.equal((await tileState(driver, "LIVE-1"))?.status, "connected");
+    await shot("pit-after-reload.png");
+
+    // On record: who reloaded and what it changed.
+    await driver.clickCss('[data-testid="nav-audit"]');
+    const audited = await driver.waitFor("the reload in the audit view", () =>
+      driver.execute(
+        `const r = document.querySelector('[data-testid="audit-row"][data-action="pit.reload"]');
+         return r ? { user: r.dataset.user, text: r.textContent } : null;`,
+      ),
+    );
+    assert.equal(audited.user, "root");
+    assert.match(audited.text, /Pit definition reloaded/);
+  } finally {
+    await unplug(newShoe);
+  }
 });

@@ -53,6 +53,8 @@ pub fn typescript_bindings() -> String {
         ConsoleEntry::decl(&cfg),
         PitUpdate::decl(&cfg),
         RecordingStatus::decl(&cfg),
+        PitReload::decl(&cfg),
+        ChangedTableView::decl(&cfg),
         ShoeReplay::decl(&cfg),
         ReplayStep::decl(&cfg),
     ]);

@@ -8,8 +8,8 @@ use ts_rs::{Config, TS};
 
 use crate::dto::{
     ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
-    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session,
-    ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
+    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus,
+    Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
 };
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -99,6 +99,8 @@ declare! {
     users() -> Vec<UserRow>;
     #[doc = "The newest audit rows, only logins and refusals when `access_only` (admins and surveillance)."]
     audit(access_only: bool, limit: u32) -> Vec<AuditRow>;
+    #[doc = "Applies the pit definition's file again: tables added, removed or changed are started and stopped, the others keep recording (admins only; audited)."]
+    reload_pit() -> PitReload;
     #[doc = "Whether a real pit's record has no users yet (the window then asks for the first administrator)."]
     needs_first_admin() -> bool;
     #[doc = "Creates the first administrator of a record with no users and logs them in."]

@@ -33,6 +33,9 @@ pub struct PitOverview {
     pub record: RecordStatus,
     /// Seconds without a key or a pointer movement after which the window locks (0: never).
     pub idle_lock_seconds: u32,
+    /// The pit definition's file (an administrator reloads it from the window); none for the
+    /// built-in demo pit.
+    pub pit_file: Option<String>,
 }
 
 /// How long a workstation may be left alone before it locks, by default (ten minutes).
@@ -652,6 +655,40 @@ pub enum PitUpdate {
         /// The state now.
         status: RecordingStatus,
     },
+}
+
+/// What reloading the pit definition's file did, table by table (the window's Reload; `pitwatch
+/// monitor` prints the same when its file changes). Only the tables that differ are stopped or
+/// started; the others keep recording.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PitReload {
+    /// The file read.
+    pub file: String,
+    /// Tables started that were not running.
+    pub added: Vec<String>,
+    /// Tables stopped because the file no longer has them.
+    pub removed: Vec<String>,
+    /// Tables stopped because their section is now wrong (shown disabled with the problems).
+    pub disabled: Vec<String>,
+    /// Tables stopped and started again, each with what differs (`game`, `rules`, `devices`…).
+    pub changed: Vec<ChangedTableView>,
+    /// How many running tables the file defines alike (not touched).
+    pub unchanged: u32,
+    /// Settings of the whole pit that differ and apply only at the next start.
+    pub at_restart: Vec<String>,
+    /// Why a table the file asks for could not be started (it stays stopped).
+    pub problems: Vec<String>,
+}
+
+/// A table a reload stopped and started again, and what differs in its definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangedTableView {
+    /// The table's name.
+    pub name: String,
+    /// The fields of its section that differ.
+    pub what: Vec<String>,
 }
 
 /// Whether the monitor is recording everything it receives (shown on every screen when not).

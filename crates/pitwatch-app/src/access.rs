@@ -5,7 +5,7 @@
 //! |---|---|
 //! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off |
 //! | surveillance | export, note, read the audit log |
-//! | admin | what a supervisor does, and users and the audit log |
+//! | admin | what a supervisor does, users, the audit log, and reloading the pit definition |
 //!
 //! Watching needs no role: the pit, the incident list, one incident and a shoe's replay are
 //! reads, which the window shows to whoever stands at the workstation, as before.
@@ -53,11 +53,13 @@ pub enum Command {
     ListUsers,
     /// Read the audit log (failed logins, refusals, every action).
     ViewAudit,
+    /// Apply the pit definition's file again (tables added, removed or changed).
+    ReloadPit,
 }
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 14] = [
+    pub const ALL: [Command; 15] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -72,6 +74,7 @@ impl Command {
         Command::SetActive,
         Command::ListUsers,
         Command::ViewAudit,
+        Command::ReloadPit,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -91,6 +94,7 @@ impl Command {
             Command::SetActive => "set_active",
             Command::ListUsers => "users",
             Command::ViewAudit => "audit",
+            Command::ReloadPit => "reload_pit",
         }
     }
 
@@ -186,6 +190,7 @@ fn describe(command: Command) -> &'static str {
         Command::SetActive => "deactivate or reactivate users",
         Command::ListUsers => "list users",
         Command::ViewAudit => "read the audit log",
+        Command::ReloadPit => "reload the pit definition",
     }
 }
 
@@ -237,6 +242,7 @@ mod tests {
             C::ResetPassword,
             C::SetActive,
             C::ListUsers,
+            C::ReloadPit,
         ] {
             assert!(!admin_only.allowed(Role::Supervisor), "{admin_only:?}");
             assert!(!admin_only.allowed(Role::Surveillance), "{admin_only:?}");

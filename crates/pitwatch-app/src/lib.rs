@@ -13,6 +13,7 @@
 //! - [`replay`]: a table's shoes and a shoe replayed from the record;
 //! - [`reports`]: exports and the shift handover sign-off;
 //! - [`record`]: the record's verification, status and alerts;
+//! - [`reload`]: the pit definition's file applied again while the pit runs (administrators);
 //! - [`setup`]: what a workstation runs (a pit definition or the demo, kept apart);
 //! - [`surveillance`]: the central database read-only, every workstation, its incidents and
 //!   replays (issue 16);
@@ -29,6 +30,7 @@ pub mod incidents;
 pub mod live;
 pub mod pit_model;
 pub mod record;
+pub mod reload;
 pub mod replay;
 pub mod reports;
 pub mod sessions;

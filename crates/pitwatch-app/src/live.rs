@@ -49,7 +49,13 @@ pub const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
 /// The running desktop state.
 pub struct Desk {
+    /// The pit definition the desk started with (its whole-pit settings apply until the next
+    /// start).
     pub(crate) pit: PitConfig,
+    /// Where it was read from (none for the built-in demo pit): what a reload reads again.
+    pub(crate) pit_file: Option<PathBuf>,
+    /// The tables running now, and those disabled: the start's, then each reload's.
+    pub(crate) running: Mutex<PitConfig>,
     /// Seconds without input after which the window locks (0: never).
     pub(crate) idle_lock_seconds: u32,
     pub(crate) db: PathBuf,
@@ -383,7 +389,9 @@ impl Desk {
         };
         Ok((
             Desk {
+                running: Mutex::new(options.pit.clone()),
                 pit: options.pit,
+                pit_file: options.pit_file,
                 idle_lock_seconds: options.idle_lock_seconds,
                 db,
                 installation: options.installation,
@@ -418,6 +426,7 @@ impl Desk {
             tables: lock(&self.model).tables().to_vec(),
             record: self.record_status(),
             idle_lock_seconds: self.idle_lock_seconds,
+            pit_file: self.pit_file.as_ref().map(|f| f.display().to_string()),
         }
     }
 

@@ -32,7 +32,14 @@ impl Desk {
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
         // A connection of its own: a long replay does not hold up the incident workflow.
         let store = self.installation.open_read_only(&self.db)?;
-        let config = self.pit.tables.iter().find(|t| t.name == table);
+        // The table as it runs now, or as the desk started with it (a table a reload removed
+        // still has its shoes on record).
+        let config = lock(&self.running)
+            .tables
+            .iter()
+            .chain(&self.pit.tables)
+            .find(|t| t.name == table)
+            .cloned();
         shoe_replay(
             &store,
             table,
@@ -40,6 +47,7 @@ impl Desk {
             |store| self.verify(store),
             || {
                 config
+                    .as_ref()
                     .map(TableTile::from)
                     .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no table {table}")))
             },

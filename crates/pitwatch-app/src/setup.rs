@@ -54,6 +54,8 @@ impl From<Pace> for pitwatch_sim::Pace {
 pub struct DeskOptions {
     /// The pit to watch; simulated tables get a simulated device each.
     pub pit: PitConfig,
+    /// The file `pit` was read from, if any: what the window's Reload reads again.
+    pub pit_file: Option<PathBuf>,
     /// The database to record into (created if missing).
     pub db: PathBuf,
     /// How fast the simulated dealers deal.
@@ -73,6 +75,7 @@ impl DeskOptions {
         let installation = Installation::with_key(db.with_file_name("signing.key"));
         DeskOptions {
             pit: PitConfig::demo(),
+            pit_file: None,
             db,
             pace: Pace::RealTime,
             fault_every: DEMO_FAULT_EVERY,
@@ -99,9 +102,9 @@ impl DeskOptions {
     ) -> Result<DeskOptions, ApiError> {
         let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
         let config = env("PITWATCH_CONFIG").map(PathBuf::from).or(arg);
-        let pit = match config {
+        let pit = match &config {
             Some(path) => {
-                let text = std::fs::read_to_string(&path)
+                let text = std::fs::read_to_string(path)
                     .map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
                 // A table whose section is wrong is shown disabled while the others run; with no
                 // table left to run, the pit is not started and every problem is listed.
@@ -138,6 +141,7 @@ impl DeskOptions {
         };
         let mut options = DeskOptions {
             pit,
+            pit_file: config,
             installation,
             ..DeskOptions::demo(db)
         };

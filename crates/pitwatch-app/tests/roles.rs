@@ -87,6 +87,8 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         // The desk sends an allowed entry to its monitor (tested with a running desk); the
         // check is this one.
         Command::RecordConsole => access::require(store, who, command, "table BAC-1", now),
+        // Likewise a reload, tested with a desk on a pit definition's file.
+        Command::ReloadPit => access::require(store, who, command, "pit", now),
         Command::ExportIncident | Command::ExportShoe | Command::ExportShift => {
             reports::may_export(store, who, command, "incident 1", now)?;
             reports::exported(store, who, command, "incident 1", "/tmp/x.pdf", now)
@@ -156,9 +158,9 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
             }
         }
     }
-    // Surveillance: acknowledge, resolve, console, sign-off and the five admin commands;
-    // supervisors: the six admin commands.
-    assert_eq!(refused, 9 + 6);
+    // Surveillance: acknowledge, resolve, console, sign-off and the six admin commands;
+    // supervisors: the seven admin commands (the users, and reloading the pit definition).
+    assert_eq!(refused, 10 + 7);
 }
 
 #[test]

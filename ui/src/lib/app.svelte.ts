@@ -114,6 +114,17 @@ export class AppState {
     );
   }
 
+  /** Takes every tile again after the pit definition was reloaded (tables added or removed). */
+  async reloadTables(): Promise<void> {
+    try {
+      const overview = await ipc.pitOverview();
+      this.overview = overview;
+      this.tables = overview.tables;
+    } catch (error) {
+      this.failure = ipc.toApiError(error);
+    }
+  }
+
   /** Stops the clock, the flashing and the subscription. */
   stop(): void {
     this.unlisten?.();

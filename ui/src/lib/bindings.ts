@@ -29,7 +29,12 @@ record: RecordStatus,
 /**
  * Seconds without a key or a pointer movement after which the window locks (0: never).
  */
-idleLockSeconds: number, };
+idleLockSeconds: number, 
+/**
+ * The pit definition's file (an administrator reloads it from the window); none for the
+ * built-in demo pit.
+ */
+pitFile: string | null, };
 
 export type RecordStatus = { 
 /**
@@ -1080,6 +1085,50 @@ backlogInputs: number,
  * Bytes dropped because the spool was full (each loss is recorded as an incident).
  */
 droppedBytes: number, };
+
+export type PitReload = { 
+/**
+ * The file read.
+ */
+file: string, 
+/**
+ * Tables started that were not running.
+ */
+added: Array<string>, 
+/**
+ * Tables stopped because the file no longer has them.
+ */
+removed: Array<string>, 
+/**
+ * Tables stopped because their section is now wrong (shown disabled with the problems).
+ */
+disabled: Array<string>, 
+/**
+ * Tables stopped and started again, each with what differs (`game`, `rules`, `devices`…).
+ */
+changed: Array<ChangedTableView>, 
+/**
+ * How many running tables the file defines alike (not touched).
+ */
+unchanged: number, 
+/**
+ * Settings of the whole pit that differ and apply only at the next start.
+ */
+atRestart: Array<string>, 
+/**
+ * Why a table the file asks for could not be started (it stays stopped).
+ */
+problems: Array<string>, };
+
+export type ChangedTableView = { 
+/**
+ * The table's name.
+ */
+name: string, 
+/**
+ * The fields of its section that differ.
+ */
+what: Array<string>, };
 
 export type ShoeReplay = { 
 /**

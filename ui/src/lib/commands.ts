@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow } from "./bindings";
+import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -116,6 +116,11 @@ export function users(): Promise<Array<UserRow>> {
 /** The newest audit rows, only logins and refusals when `access_only` (admins and surveillance). */
 export function audit(accessOnly: boolean, limit: number): Promise<Array<AuditRow>> {
   return invoke<Array<AuditRow>>("audit", { accessOnly, limit });
+}
+
+/** Applies the pit definition's file again: tables added, removed or changed are started and stopped, the others keep recording (admins only; audited). */
+export function reloadPit(): Promise<PitReload> {
+  return invoke<PitReload>("reload_pit");
 }
 
 /** Whether a real pit's record has no users yet (the window then asks for the first administrator). */

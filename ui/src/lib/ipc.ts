@@ -15,6 +15,7 @@ import type {
   IncidentQuery,
   IncidentRow,
   PitOverview,
+  PitReload,
   PitUpdate,
   RecordStatus,
   Session,
@@ -155,6 +156,11 @@ export function users(): Promise<UserRow[]> {
 /** The newest `limit` audit rows (only logins and refusals when `accessOnly`); admins and surveillance. */
 export function audit(accessOnly: boolean, limit: number): Promise<AuditRow[]> {
   return wrap(commands.audit(accessOnly, limit));
+}
+
+/** Applies the pit definition's file again (administrators): what started, stopped or changed. */
+export function reloadPit(): Promise<PitReload> {
+  return wrap(commands.reloadPit());
 }
 
 /** Whether this real pit has no users yet, so the first administrator must be created. */

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import type { PitReload } from "./bindings";
+import { reloadSummary } from "./reload";
+
+const none: PitReload = { file: "/etc/pitwatch/pit.toml", added: [], removed: [], disabled: [], changed: [], unchanged: 0, atRestart: [], problems: [] };
+
+describe("reloadSummary", () => {
+  it("says what happened to each table, changes first", () => {
+    const lines = reloadSummary({
+      ...none,
+      added: ["BAC-9"],
+      removed: ["BJ-2", "BJ-3"],
+      changed: [{ name: "BAC-1", what: ["rules", "devices"] }],
+      disabled: ["PON-1"],
+      unchanged: 1,
+      atRestart: ["site"],
+      problems: ["table SIM-1: simulated tables run only in the demo pit"],
+    });
+    expect(lines.map((l) => l.kind)).toEqual(["started", "stopped", "restarted", "disabled", "kept", "later", "problem"]);
+    expect(lines[0]?.text).toBe("Started: BAC-9");
+    expect(lines[1]?.text).toBe("Stopped (no longer in the file): BJ-2, BJ-3");
+    expect(lines[2]?.text).toBe("Restarted BAC-1 (changed: rules, devices)");
+    expect(lines[4]?.text).toBe("1 table keeps recording untouched");
+    expect(lines[5]?.text).toBe("Applies at the next start: site");
+  });
+
+  it("says so when nothing changed", () => {
+    const lines = reloadSummary({ ...none, unchanged: 4 });
+    expect(lines.map((l) => l.text)).toEqual(["Nothing to apply: every table is defined as it runs.", "4 tables keep recording untouched"]);
+  });
+});
