@@ -280,6 +280,8 @@ test("an administrator edits the pit definition and reloads it from the window: 
 
     // On record: who reloaded and what it changed.
     await driver.clickCss('[data-testid="nav-audit"]');
+    // Every action, not only logins and refusals.
+    await driver.clickCss('[data-testid="audit-access-only"]');
     const audited = await driver.waitFor("the reload in the audit view", () =>
       driver.execute(
         `const r = document.querySelector('[data-testid="audit-row"][data-action="pit.reload"]');

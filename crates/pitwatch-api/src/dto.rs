@@ -655,6 +655,12 @@ pub enum PitUpdate {
         /// The state now.
         status: RecordingStatus,
     },
+    /// The pit's tables changed (the pit definition was reloaded): every tile, in the pit
+    /// definition's order. Tile changes sent after it are for these tiles.
+    Tables {
+        /// The tiles now.
+        tables: Vec<TableTile>,
+    },
 }
 
 /// What reloading the pit definition's file did, table by table (the window's Reload; `pitwatch

@@ -522,18 +522,15 @@ fn fold_loop(
             }
         }
         if ended || last_flush.elapsed() >= FLUSH_EVERY {
-            let tiles: Vec<TableTile> = {
-                let mut model = lock(model);
-                dirty
-                    .drain(..)
-                    .filter_map(|name| model.take_unsent(&name))
-                    .collect()
-            };
-            for table in tiles {
+            // Sent while the model is held: a reload's new tile list (sent under the same lock)
+            // is never followed by a tile taken before it.
+            let mut model = lock(model);
+            for table in dirty.drain(..).filter_map(|name| model.take_unsent(&name)) {
                 let _ = updates.send(PitUpdate::Table {
                     table: Box::new(table),
                 });
             }
+            drop(model);
             last_flush = Instant::now();
         }
         if ended {

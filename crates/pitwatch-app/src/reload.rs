@@ -10,7 +10,7 @@
 //! touched, and the result names it. Settings of the whole pit (`site`, `record`, `central`,
 //! `demo`) apply at the next start, and the result says which of them differ.
 
-use pitwatch_api::dto::{ChangedTableView, PitReload};
+use pitwatch_api::dto::{ChangedTableView, PitReload, PitUpdate};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_recording::monitor::MonitoredTable;
 use pitwatch_recording::pit::{diff, PitConfig};
@@ -118,11 +118,16 @@ impl Desk {
         if !problems.is_empty() {
             fields.push(("problems", problems.join("; ")));
         }
-        // The tiles first, so that the first events of a table started now find its tile.
+        // The tiles first, so that the first events of a table started now find its tile, and
+        // the window gets them before any change to them.
         {
+            let counts = lock(&self.store).open_counts()?;
             let mut model = lock(&self.model);
             model.reconcile(&now_running, &d.unchanged);
-            model.set_incident_counts(&lock(&self.store).open_counts()?);
+            model.set_incident_counts(&counts);
+            let _ = lock(&self.updates).send(PitUpdate::Tables {
+                tables: model.tables().to_vec(),
+            });
         }
         *lock(&self.running) = now_running;
         if let Err(e) = monitor.reload(who.actor(), &fields, &stop, start) {
@@ -153,6 +158,7 @@ mod tests {
     use std::io::Read;
     use std::net::TcpListener;
     use std::path::Path;
+    use std::sync::mpsc::Receiver;
     use std::time::{Duration, Instant};
 
     use pitwatch_recording::monitor::PIT_RELOAD;
@@ -195,7 +201,7 @@ mod tests {
         None
     }
 
-    fn desk_on(dir: &Path, file: &Path) -> Desk {
+    fn desk_on(dir: &Path, file: &Path) -> (Desk, Receiver<PitUpdate>) {
         let text = std::fs::read_to_string(file).unwrap();
         let (desk, updates) = Desk::start(DeskOptions {
             pit: PitConfig::load(&text).unwrap(),
@@ -203,9 +209,8 @@ mod tests {
             ..DeskOptions::demo(dir.join("pit.db"))
         })
         .expect("the desk starts");
-        drop(updates);
         desk.create_first_admin("alice", ALICE).unwrap();
-        desk
+        (desk, updates)
     }
 
     fn names(desk: &Desk) -> Vec<String> {
@@ -226,7 +231,7 @@ mod tests {
             &file,
             &[section("KEEP", keep_port), section("GONE", gone_port)],
         );
-        let desk = desk_on(dir.path(), &file);
+        let (desk, updates) = desk_on(dir.path(), &file);
         let mut kept = connects(&keep).expect("KEEP connects");
         let mut removed = connects(&gone).expect("GONE connects");
 
@@ -258,6 +263,14 @@ mod tests {
             "BAD is shown disabled"
         );
         assert!(connects(&new).is_some(), "NEW's device is read");
+        // The window is sent the new tile list before any change to its tiles.
+        let listed = updates.try_iter().find_map(|u| match u {
+            PitUpdate::Tables { tables } => {
+                Some(tables.into_iter().map(|t| t.name).collect::<Vec<_>>())
+            }
+            _ => None,
+        });
+        assert_eq!(listed.expect("a Tables update"), ["NEW", "KEEP", "BAD"]);
         // GONE's connection is closed; KEEP's is the same one as before.
         removed
             .set_read_timeout(Some(Duration::from_secs(10)))
@@ -287,7 +300,7 @@ mod tests {
         let file = dir.path().join("pit.toml");
         let (_one, port) = device();
         write_pit(&file, &[section("ONE", port)]);
-        let desk = desk_on(dir.path(), &file);
+        let (desk, _updates) = desk_on(dir.path(), &file);
         std::fs::write(&file, "[site\nname = ").unwrap();
         let refused = desk.reload_pit().expect_err("refused");
         assert_eq!(refused.code, ErrorCode::InvalidInput);
@@ -319,7 +332,7 @@ mod tests {
         let file = dir.path().join("pit.toml");
         let (_one, port) = device();
         write_pit(&file, &[section("ONE", port)]);
-        let desk = desk_on(dir.path(), &file);
+        let (desk, _updates) = desk_on(dir.path(), &file);
         desk.add_user("sam", "supervisor", SUP).unwrap();
         desk.logout().unwrap();
         desk.login("sam", SUP).unwrap();

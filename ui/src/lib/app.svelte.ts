@@ -114,17 +114,6 @@ export class AppState {
     );
   }
 
-  /** Takes every tile again after the pit definition was reloaded (tables added or removed). */
-  async reloadTables(): Promise<void> {
-    try {
-      const overview = await ipc.pitOverview();
-      this.overview = overview;
-      this.tables = overview.tables;
-    } catch (error) {
-      this.failure = ipc.toApiError(error);
-    }
-  }
-
   /** Stops the clock, the flashing and the subscription. */
   stop(): void {
     this.unlisten?.();
@@ -156,6 +145,10 @@ export class AppState {
         break;
       case "recording":
         this.recording = { status: update.status, receivedMs: Date.now() };
+        break;
+      case "tables":
+        // The pit definition was reloaded: tables added, removed or begun afresh.
+        this.tables = update.tables;
         break;
     }
   }

@@ -88,6 +88,17 @@ describe("the window's state", () => {
     expect(app.recordingAlert?.tone).toBe("degraded");
   });
 
+  it("takes the new tile list of a reloaded pit, and the tile changes after it", async () => {
+    app = new AppState();
+    await app.start();
+    desk.handler?.({ type: "tables", tables: [tile("NEW-1"), tile("BAC-2", 12)] });
+    expect(app.tableNames).toEqual(["NEW-1", "BAC-2"]);
+    desk.handler?.({ type: "table", table: tile("NEW-1", 3) });
+    expect(app.tables.map((t) => t.cardsDealt)).toEqual([3, 12]);
+    desk.handler?.({ type: "table", table: tile("BAC-1", 5) });
+    expect(app.tableNames).toEqual(["NEW-1", "BAC-2"]);
+  });
+
   it("acknowledges the banner's alert only for someone logged in", async () => {
     desk.rows = [row(1)];
     app = new AppState();

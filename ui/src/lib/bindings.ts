@@ -1057,7 +1057,11 @@ record: RecordStatus, } | { "type": "recording",
 /**
  * The state now.
  */
-status: RecordingStatus, };
+status: RecordingStatus, } | { "type": "tables", 
+/**
+ * The tiles now.
+ */
+tables: Array<TableTile>, };
 
 export type RecordingStatus = { 
 /**
