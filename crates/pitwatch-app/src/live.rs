@@ -17,9 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::dto::{
-    ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus, TableTile,
-};
+use pitwatch_api::dto::{ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus};
 #[cfg(feature = "demo")]
 use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
