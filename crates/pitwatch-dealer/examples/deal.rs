@@ -10,8 +10,8 @@
 
 use std::io::Write;
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
-use pitwatch_rules::RuleBook;
 
 fn main() {
     let mut config = DealerConfig::angel_eye();

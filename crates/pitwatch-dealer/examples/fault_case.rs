@@ -5,9 +5,9 @@
 //! cargo run -p pitwatch-dealer --example fault_case -- KIND ROUND SEED [plain] [bets] [results] [burn]
 //! ```
 
+use pitwatch_baccarat::{replay, RuleBook};
 use pitwatch_dealer::differential::run;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode};
-use pitwatch_rules::{replay, RuleBook};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,13 +60,13 @@ fn main() {
     }
     for o in replay(&book, &session.events) {
         match o {
-            pitwatch_rules::Output::Round(r) if r.last_seq + 1 >= from && r.first_seq <= to => {
+            pitwatch_baccarat::Output::Round(r) if r.last_seq + 1 >= from && r.first_seq <= to => {
                 println!(
                     "engine {}.{} P[{}] B[{}] {}-{}",
                     r.shoe, r.round, r.player, r.banker, r.first_seq, r.last_seq
                 )
             }
-            pitwatch_rules::Output::Irregularity(i) => {
+            pitwatch_baccarat::Output::Irregularity(i) => {
                 println!("flag   {} {:?} {}: {}", i.code, i.round, i.seq, i.message)
             }
             _ => {}

@@ -9,9 +9,9 @@
 //!
 //! `--only KIND` (repeatable) runs only those fault kinds, with the same cases as the whole matrix.
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::differential::{configs, run, stream_name, Matrix};
 use pitwatch_dealer::FaultKind;
-use pitwatch_rules::RuleBook;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

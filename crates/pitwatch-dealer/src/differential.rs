@@ -18,8 +18,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use pitwatch_baccarat::{replay, Hand, Output, RoundRecord, RuleBook};
 use pitwatch_model::{Card, EventKind};
-use pitwatch_rules::{replay, CodeSet, Hand, IrregularityCode, Output, RoundRecord, RuleBook};
+use pitwatch_rules::{CodeSet, IrregularityCode};
 
 use crate::{deal, DealerConfig, FaultKind, FaultPlan, InjectedFault, Mode};
 

@@ -21,11 +21,12 @@ pub mod tableau;
 
 pub use shuffle::ShuffleModel;
 
+use pitwatch_baccarat::{Hand, RoundRecord, RuleBook};
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
     Timestamp,
 };
-use pitwatch_rules::{BurnPolicy, EndOfShoePolicy, Hand, IrregularityCode, RoundRecord, RuleBook};
+use pitwatch_rules::{BurnPolicy, EndOfShoePolicy, IrregularityCode};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

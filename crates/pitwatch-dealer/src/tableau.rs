@@ -74,7 +74,7 @@ pub fn play(cards: &[Option<pitwatch_model::Card>]) -> Option<(Vec<u8>, Vec<u8>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitwatch_rules::{Decision, RuleBook};
+    use pitwatch_baccarat::{Decision, RuleBook};
 
     #[test]
     fn the_tableau_rows_are_the_published_ones() {
@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn every_built_in_book_draws_by_the_published_tableau() {
-        for (id, _) in pitwatch_rules::book::BUILTIN {
+        for (id, _) in pitwatch_baccarat::book::BUILTIN {
             let book = RuleBook::builtin(id).unwrap();
             let table = book.drawing();
             for p in 0..=9 {

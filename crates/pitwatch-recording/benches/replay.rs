@@ -6,12 +6,12 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::replay;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::Store;
 
 fn rebuild(c: &mut Criterion) {

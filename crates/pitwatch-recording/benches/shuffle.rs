@@ -8,12 +8,12 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::shuffle;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::Store;
 
 const SHOES: u32 = 300;

@@ -19,12 +19,12 @@
 
 use std::time::Instant;
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::replay;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentFilter, IncidentId, Role, Sealing, Status, Store};
 
 const ROUND_FAULTS: &[FaultKind] = &[

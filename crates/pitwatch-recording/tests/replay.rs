@@ -2,12 +2,12 @@
 //! through the live recorder as device bytes (with wire faults and a reconnect), then the table
 //! is rebuilt from the raw bytes alone and must give the same rounds and irregularities.
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::{EventKind, ExposedDuring, Timestamp};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::replay;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 
 /// How the records these tests make are signed: a key beside them.

@@ -7,9 +7,9 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Card;
-use pitwatch_rules::RuleBook;
 use pitwatch_shuffle::{analyse, Settings};
 
 fn shoes(count: u32) -> Vec<Vec<Option<Card>>> {

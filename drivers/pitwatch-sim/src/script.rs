@@ -5,11 +5,11 @@
 
 use std::collections::HashMap;
 
+use pitwatch_baccarat::{RoundRecord, RuleBook};
 use pitwatch_codec::DeviceIdentity;
 use pitwatch_dealer::{deal_with, DealerConfig, FaultPlan, InjectedFault, ShuffleModel, Shuffling};
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::{RoundRecord, RuleBook};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -32,7 +32,7 @@ use crate::seam::{Findings, RoundGame};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
-pub(crate) mod burn;
+pub mod burn;
 mod carry;
 mod incident;
 mod shoe;
@@ -40,7 +40,7 @@ mod shoe;
 use burn::BurnState;
 
 pub use carry::TableCarry;
-pub(crate) use shoe::DeckCheck;
+pub use shoe::DeckCheck;
 
 /// What a table needs to know about the shoe from its rule book.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,9 +3,9 @@
 //! step gives the same outputs and the same view (one shoe's replay need not run the shoes
 //! before it).
 
+use pitwatch_baccarat::{Carry, Engine, Output, RuleBook, TableView};
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::TableEvent;
-use pitwatch_rules::{Carry, Engine, Output, RuleBook, TableView};
 use proptest::prelude::*;
 
 use crate::arbitrary::kind;

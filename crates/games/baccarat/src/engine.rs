@@ -29,14 +29,18 @@ use pitwatch_model::{
     Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
 };
 
-use crate::book::{BurnPolicy, EndOfShoePolicy, RuleBook};
+use pitwatch_rules::irregularity::{Irregularity, IrregularityCode as Code};
+use pitwatch_rules::shuffler::{Limits, ShufflerWatch};
+use pitwatch_rules::table::burn::{self, Burn};
+use pitwatch_rules::{
+    BurnPolicy, BurnStatus, DeviceErrorCleared, EndOfShoePolicy, Phase, ShoeSummary,
+};
+
+use crate::book::RuleBook;
 use crate::drawing::{DrawingTable, NextCard};
-use crate::irregularity::{Irregularity, IrregularityCode as Code};
-use crate::record::{DeviceErrorCleared, Output, RoundRecord, ShoeSummary};
-use crate::shuffler::{Limits, ShufflerWatch};
+use crate::record::{Output, RoundRecord};
 use crate::side::{BySide, Hand, Side};
-use crate::table::burn::{self, Burn};
-use crate::view::{BurnStatus, LastCoup, NextCardView, Phase, RoundView, TableView};
+use crate::view::{LastCoup, NextCardView, RoundView, TableView};
 
 /// Why cards must not be dealt until the next shuffle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -516,7 +520,7 @@ impl Engine {
                 *decks,
                 *cards,
                 *shuffler,
-                crate::table::DeckCheck::of(event).problem(),
+                pitwatch_rules::table::DeckCheck::of(event).problem(),
             ),
             EventKind::DeckChecked { .. } => {
                 // Cards went into the shuffler with no start seen: judged for their steps now.
@@ -2723,7 +2727,7 @@ impl Engine {
             evidence,
             message,
             partial: self.shoe_open && self.shoe.partial,
-            also: crate::irregularity::CodeSet::EMPTY,
+            also: pitwatch_rules::CodeSet::EMPTY,
         };
         if round.is_none() {
             self.out.push_back(Output::Irregularity(irregularity));
@@ -2748,7 +2752,7 @@ impl Engine {
     }
 }
 
-impl crate::Game for Engine {
+impl pitwatch_rules::Game for Engine {
     type Output = Output;
     type View = crate::TableView;
 
@@ -2805,7 +2809,7 @@ pub fn replay<'a>(
     book: &RuleBook,
     events: impl IntoIterator<Item = &'a TableEvent>,
 ) -> Vec<Output> {
-    crate::seam::run_stream(Engine::new(book.clone()), events)
+    pitwatch_rules::run_stream(Engine::new(book.clone()), events)
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! Simulated shoes: honest play is never flagged and matches a straightforward computation; one
 //! injected fault yields exactly its code at its round, and later rounds are still right.
 
+use pitwatch_baccarat::{replay, Output, RoundRecord, RuleBook};
 use pitwatch_dealer::{deal, differential, DealerConfig, FaultKind, FaultPlan, Mode, Session};
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
-use pitwatch_rules::{replay, Irregularity, Output, RoundRecord, RuleBook};
+use pitwatch_rules::Irregularity;
 use proptest::prelude::*;
 
 use crate::naive;
@@ -345,7 +346,8 @@ proptest! {
     /// the last coup before the next shuffle.
     #[test]
     fn honest_play_goes_through_the_phases_in_order(seed in any::<u64>(), plain in any::<bool>()) {
-        use pitwatch_rules::{Engine, Phase};
+        use pitwatch_baccarat::{Engine};
+        use pitwatch_rules::{Phase};
         let rank = |p: Phase| match p {
             Phase::AwaitingBurn => 0,
             Phase::Burning => 1,
@@ -381,7 +383,7 @@ proptest! {
     }
 }
 
-/// The stream cut off: feeds `events[..cut]`, calls [`pitwatch_rules::Engine::interrupt`], drops
+/// The stream cut off: feeds `events[..cut]`, calls [`pitwatch_baccarat::Engine::interrupt`], drops
 /// up to `gap` events (what happened while nobody was listening; never past the next shuffle,
 /// since a new shoe's cards could not be told from the old shoe's), then feeds the rest and
 /// finishes. Returns the outputs before the interrupt, the outputs from it on, and the `seq` of
@@ -392,7 +394,7 @@ fn cut_off(events: &[TableEvent], cut: usize, gap: usize) -> (Vec<Output>, Vec<O
         .position(|e| matches!(e.kind, EventKind::Shuffled { .. }))
         .map_or(events.len(), |i| cut + i);
     let resume = (cut + gap).min(next_shuffle);
-    let mut engine = pitwatch_rules::Engine::new(nz());
+    let mut engine = pitwatch_baccarat::Engine::new(nz());
     for e in &events[..cut] {
         engine.handle_event(e);
     }

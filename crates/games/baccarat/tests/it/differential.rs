@@ -10,10 +10,10 @@
 //! confusion matrix in `docs/irregularities.md` comes from the same cases run by
 //! `cargo run --release -p pitwatch-dealer --example fault_matrix`.
 
+use pitwatch_baccarat::{replay, Output, RoundRecord, RuleBook};
 use pitwatch_dealer::differential::{configs, run, stream_name};
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, Mode};
 use pitwatch_model::EventKind;
-use pitwatch_rules::{replay, Output, RoundRecord, RuleBook};
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -204,11 +204,11 @@ proptest! {
             prop_assert_eq!(i.code, pitwatch_rules::IrregularityCode::DealOutOfOrder, "{}", i.message);
             prop_assert_eq!(i.round, Some(round));
         }
-        let rounds: Vec<(u32, pitwatch_rules::Hand, pitwatch_rules::Hand)> = outputs.iter().filter_map(|o| match o {
+        let rounds: Vec<(u32, pitwatch_baccarat::Hand, pitwatch_baccarat::Hand)> = outputs.iter().filter_map(|o| match o {
             Output::Round(r) => Some((r.round, r.player, r.banker)),
             _ => None,
         }).collect();
-        let want: Vec<(u32, pitwatch_rules::Hand, pitwatch_rules::Hand)> =
+        let want: Vec<(u32, pitwatch_baccarat::Hand, pitwatch_baccarat::Hand)> =
             session.rounds.iter().map(|r| (r.round, r.player, r.banker)).collect();
         prop_assert_eq!(rounds, want);
     }

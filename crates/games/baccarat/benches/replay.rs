@@ -5,9 +5,9 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use pitwatch_baccarat::{Engine, Output, RuleBook};
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::EventKind;
-use pitwatch_rules::{Engine, Output, RuleBook};
 
 fn replay_shoes(c: &mut Criterion) {
     let book = RuleBook::nz_baccarat();
