@@ -22,7 +22,7 @@ fn rebuild(c: &mut Criterion) {
     )
     .unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
-    let session = deal(&book, &DealerConfig::angel_eye(), &[], 42);
+    let session = deal(&book.shoe_book(), &DealerConfig::angel_eye(), &[], 42);
     let protocol = ProtocolConfig::by_name("angel-eye").unwrap();
     let mut encoder = protocol.encoder();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();

@@ -30,7 +30,7 @@ fn shoe_list(c: &mut Criterion) {
         shoes: SHOES,
         ..DealerConfig::angel_eye()
     };
-    let session = deal(&book, &config, &[], 42);
+    let session = deal(&book.shoe_book(), &config, &[], 42);
     let protocol = ProtocolConfig::by_name("angel-eye").unwrap();
     let mut encoder = protocol.encoder();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();

@@ -83,7 +83,7 @@ fn build(db: &std::path::Path, tables: u32, shoes: u32, every: u32) -> Result<()
                 round += every;
             }
         }
-        let session = deal(&book, &config, &faults, 1000 + u64::from(t));
+        let session = deal(&book.shoe_book(), &config, &faults, 1000 + u64::from(t));
         let protocol = ProtocolConfig::by_name("angel-eye").ok_or("protocol")?;
         let mut encoder = protocol.encoder();
         let mut recorder = TableRecorder::resume(

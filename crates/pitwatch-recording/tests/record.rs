@@ -18,7 +18,7 @@ fn record_two_shoes(installation: &Installation, db: &std::path::Path) {
     let mut store = installation.open(db).unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
     let session = deal(
-        &book,
+        &book.shoe_book(),
         &DealerConfig {
             shoes: 2,
             ..DealerConfig::barcode()

@@ -29,7 +29,7 @@ fn record(
         _ => DealerConfig::angel_eye(),
     };
     let session = deal_with(
-        &book,
+        &book.shoe_book(),
         &DealerConfig { shoes, ..config },
         &[],
         seed,

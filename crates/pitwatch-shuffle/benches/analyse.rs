@@ -18,7 +18,7 @@ fn shoes(count: u32) -> Vec<Vec<Option<Card>>> {
         shoes: count,
         ..DealerConfig::angel_eye()
     };
-    let session = deal(&book, &config, &[], 17);
+    let session = deal(&book.shoe_book(), &config, &[], 17);
     session
         .stacks
         .iter()

@@ -36,7 +36,7 @@ impl Shoes {
         };
         self.chunk += 1;
         let session = deal_with(
-            &self.book,
+            &self.book.shoe_book(),
             &config,
             &[],
             self.seed.wrapping_mul(1_000_003).wrapping_add(self.chunk),

@@ -21,7 +21,7 @@ fn run(
     let book = RuleBook::nz_baccarat();
     let config = DealerConfig { shoes, ..config };
     let session = deal_with(
-        &book,
+        &book.shoe_book(),
         &config,
         &[],
         seed,

@@ -20,7 +20,7 @@ fn replay_shoes(c: &mut Criterion) {
             shoes: 20,
             ..config
         };
-        let session = deal(&book, &config, &[], 2026);
+        let session = deal(&book.shoe_book(), &config, &[], 2026);
         let cards = session
             .events
             .iter()

@@ -30,7 +30,7 @@ fn main() {
             shoes: 20,
             ..config
         };
-        let session = deal(&book, &config, &[], 2026);
+        let session = deal(&book.shoe_book(), &config, &[], 2026);
         let cards = session
             .events
             .iter()

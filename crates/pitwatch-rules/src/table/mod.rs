@@ -101,7 +101,7 @@ impl ShoeRules {
 }
 
 /// What a table outputs, in the order it happened; the same `type`-tagged JSON as Baccarat's
-/// [`Output`].
+/// `Output` (`pitwatch_baccarat::Output`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableOutput<R> {

@@ -567,6 +567,24 @@ impl RuleBook {
     pub fn end_of_shoe(&self) -> EndOfShoePolicy {
         self.inner.end_of_shoe
     }
+    /// The book's shoe section as every game's book has it ([`ShoeBook`]), the table's deck count
+    /// in it when the pit definition overrides the book's: what a reader that knows no Baccarat
+    /// (the reference dealer) deals a shoe by.
+    pub fn shoe_book(&self) -> ShoeBook {
+        let c = &self.inner;
+        ShoeBook {
+            composition: c.composition,
+            min_decks: c.min_decks,
+            max_decks: c.max_decks,
+            shuffler: c.shuffler,
+            shuffle_steps: c.shuffle_steps.clone(),
+            cut: Some(c.cut),
+            cutting_card: Some(c.cutting_card),
+            burn: c.burn,
+            end_of_shoe: Some(c.end_of_shoe),
+            shuffle_check: c.shuffle_check,
+        }
+    }
     /// The drawing rules.
     pub fn drawing(&self) -> &DrawingTable {
         &self.inner.drawing

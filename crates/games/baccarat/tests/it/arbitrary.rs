@@ -191,7 +191,7 @@ proptest! {
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
         let config = DealerConfig { shoes: 2, ..config };
         let mut kinds: Vec<EventKind> =
-            deal(&RuleBook::nz_baccarat(), &config, &[], seed).events.into_iter().map(|e| e.kind).collect();
+            deal(&RuleBook::nz_baccarat().shoe_book(), &config, &[], seed).events.into_iter().map(|e| e.kind).collect();
         for d in damages {
             let n = kinds.len();
             match d {

@@ -2,11 +2,15 @@
 //! engine's outputs around the fault, for finding out why a case failed:
 //!
 //! ```text
-//! cargo run -p pitwatch-dealer --example fault_case -- KIND ROUND SEED [plain] [bets] [results] [burn]
+//! cargo run -p pitwatch-baccarat --example fault_case -- KIND ROUND SEED [plain] [bets] [results] [burn]
 //! ```
 
+#[allow(dead_code)]
+#[path = "../tests/support/judge.rs"]
+mod judge;
+
+use judge::{run, truth};
 use pitwatch_baccarat::{replay, RuleBook};
-use pitwatch_dealer::differential::run;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode};
 
 fn main() {
@@ -35,7 +39,7 @@ fn main() {
         shoe: 1,
         round,
     };
-    let session = deal(&book, &config, &[plan], seed);
+    let session = deal(&book.shoe_book(), &config, &[plan], seed);
     let Some(fault) = session.faults.first() else {
         return;
     };
@@ -48,8 +52,7 @@ fn main() {
     {
         println!("{}", event.to_json_line());
     }
-    for r in session
-        .rounds
+    for r in truth(&session)
         .iter()
         .filter(|r| r.last_seq + 1 >= from && r.first_seq <= to)
     {
