@@ -9,7 +9,7 @@ mod gen;
 use gen::Bytes;
 use libfuzzer_sys::fuzz_target;
 use pitwatch_model::TableEvent;
-use pitwatch_rules::{Engine, RuleBook};
+use pitwatch_baccarat::{Engine, RuleBook};
 
 /// The built-in rule books, parsed once (parsing one costs more than running most inputs).
 fn books() -> &'static [RuleBook] {

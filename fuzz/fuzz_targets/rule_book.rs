@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use pitwatch_model::{EventKind, TableEvent};
-use pitwatch_rules::{Engine, RuleBook};
+use pitwatch_baccarat::{Engine, RuleBook};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

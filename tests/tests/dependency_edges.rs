@@ -99,6 +99,8 @@ impl Graph {
 const PURE: &[&str] = &[
     "pitwatch-model",
     "pitwatch-rules",
+    // Baccarat's rule books and engine (crates/games/baccarat).
+    "pitwatch-baccarat",
     "pitwatch-blackjack",
     "pitwatch-codec",
     "pitwatch-angel-eye",

@@ -171,7 +171,7 @@ impl Desk {
                             // through the same driver stack, with the game's own faults.
                             let mut config = SimConfig::new(
                                 table.device(),
-                                pitwatch_rules::RuleBook::nz_baccarat(),
+                                pitwatch_baccarat::RuleBook::nz_baccarat(),
                             );
                             config.seed = seed;
                             config.pace = options.pace.into();
@@ -572,13 +572,13 @@ fn simulated_poker_table(
             let mut shuffler = shuffler;
             shuffler.interval_ms = 2 * 60 * 1000;
             let mut config =
-                SimConfig::new(table.devices[0].protocol, pitwatch_rules::RuleBook::nz_baccarat());
+                SimConfig::new(table.devices[0].protocol, pitwatch_baccarat::RuleBook::nz_baccarat());
             config.shuffler = Some(shuffler);
             config
         }
         [DeviceRole::Shuffler, DeviceRole::Console] => {
             let mut config =
-                SimConfig::new(table.devices[0].protocol, pitwatch_rules::RuleBook::nz_baccarat());
+                SimConfig::new(table.devices[0].protocol, pitwatch_baccarat::RuleBook::nz_baccarat());
             let every = options.fault_every;
             config.poker = Some(pitwatch_sim::PokerSim {
                 shuffler,
@@ -651,7 +651,7 @@ fn simulated_shuffler(
             ),
         ));
     }
-    let mut config = SimConfig::new(device.protocol, pitwatch_rules::RuleBook::nz_baccarat());
+    let mut config = SimConfig::new(device.protocol, pitwatch_baccarat::RuleBook::nz_baccarat());
     config.seed = seed ^ 0x5348_5546;
     config.pace = options.pace.into();
     config.shoes = None;
@@ -727,9 +727,9 @@ mod tests {
     use pitwatch_api::dto::{
         ConsoleEntry, ErrorCode, IncidentQuery, IncidentStatus, LinkStatus, PitUpdate, ShiftQuery,
     };
+    use pitwatch_baccarat::RuleBook;
     use pitwatch_model::{EventKind, Target};
     use pitwatch_recording::pit::PitConfig;
-    use pitwatch_rules::RuleBook;
     use pitwatch_transport::{Clock, SystemClock};
 
     use crate::live::{lock, Desk};

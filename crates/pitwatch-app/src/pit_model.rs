@@ -12,12 +12,13 @@ use pitwatch_api::games::{
     BaccaratPlay, BlackjackPlay, LiveRound, PokerHand, PokerPlay, TablePlay, BLACKJACK_ROUNDS_KEPT,
     POKER_HANDS_KEPT,
 };
+use pitwatch_baccarat::TableView;
 use pitwatch_games::{GameRound, GameView};
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_recording::monitor::{LinkState, MonitorEvent};
 use pitwatch_recording::pit::{DeviceRole, PitConfig};
 use pitwatch_recording::recorder::Derived;
-use pitwatch_rules::{BurnStatus, TableOutput as Output, TableView};
+use pitwatch_rules::{BurnStatus, TableOutput as Output};
 use pitwatch_store::OpenCount;
 
 mod liveness;
@@ -519,12 +520,12 @@ mod fold {
     use pitwatch_api::dto::TableTile;
     use pitwatch_api::games::RoundOutcome;
     use pitwatch_api::games::{BaccaratPlay, TablePlay};
+    use pitwatch_baccarat::RuleBook;
     use pitwatch_games::TableEngine;
     use pitwatch_model::{Card, EventKind, TableEvent, Target};
     use pitwatch_recording::monitor::{LinkState, MonitorEvent};
     use pitwatch_recording::pit::{DeviceRole, PitConfig};
     use pitwatch_recording::recorder::Derived;
-    use pitwatch_rules::RuleBook;
     use pitwatch_transport::{Clock, SystemClock};
 
     use crate::pit_model::PitModel;

@@ -22,13 +22,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
 use clap::{Args, Subcommand};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
 use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::Derived;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 use pitwatch_store::rawsink::RawSink;
 use pitwatch_store::{Sealing, SigningKey, Store};

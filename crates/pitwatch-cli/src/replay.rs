@@ -21,10 +21,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use pitwatch_baccarat::{Engine, LoadError, Output, RuleBook};
 use pitwatch_model::jsonl::EventReader;
 use pitwatch_model::{EventFileError, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig, Rejection};
-use pitwatch_rules::{Engine, LoadError, Output, RuleBook};
 use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 
 use crate::capture::Screened;

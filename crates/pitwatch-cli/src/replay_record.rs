@@ -159,20 +159,24 @@ fn write_output(
         }
         // Poker's books were written above.
         TableOutput::Round(GameRound::Poker(_)) => return Ok(()),
-        TableOutput::Round(GameRound::Baccarat(r)) => pitwatch_rules::Output::Round(*r),
-        TableOutput::Irregularity(i) => pitwatch_rules::Output::Irregularity(i.clone()),
-        TableOutput::Shoe(s) => pitwatch_rules::Output::Shoe(*s),
-        TableOutput::DeviceErrorCleared(c) => pitwatch_rules::Output::DeviceErrorCleared(c.clone()),
+        TableOutput::Round(GameRound::Baccarat(r)) => pitwatch_baccarat::Output::Round(*r),
+        TableOutput::Irregularity(i) => pitwatch_baccarat::Output::Irregularity(i.clone()),
+        TableOutput::Shoe(s) => pitwatch_baccarat::Output::Shoe(*s),
+        TableOutput::DeviceErrorCleared(c) => {
+            pitwatch_baccarat::Output::DeviceErrorCleared(c.clone())
+        }
     };
     match book {
         GameBook::Baccarat(book) => crate::replay::write_output(&output, None, json, book, out),
         GameBook::Blackjack(_) | GameBook::Poker(_) => {
             let output: TableOutput<&pitwatch_blackjack::RoundRecord> = match output {
-                pitwatch_rules::Output::Irregularity(i) => TableOutput::Irregularity(i),
-                pitwatch_rules::Output::Shoe(s) => TableOutput::Shoe(s),
-                pitwatch_rules::Output::DeviceErrorCleared(c) => TableOutput::DeviceErrorCleared(c),
+                pitwatch_baccarat::Output::Irregularity(i) => TableOutput::Irregularity(i),
+                pitwatch_baccarat::Output::Shoe(s) => TableOutput::Shoe(s),
+                pitwatch_baccarat::Output::DeviceErrorCleared(c) => {
+                    TableOutput::DeviceErrorCleared(c)
+                }
                 // A Blackjack table has no Baccarat coups.
-                pitwatch_rules::Output::Round(_) => return Ok(()),
+                pitwatch_baccarat::Output::Round(_) => return Ok(()),
             };
             crate::replay_game::write_output(&output, json, out)
         }

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
 
 /// The protocol the simulated device speaks.

@@ -20,11 +20,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::replay;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 use rand::{Rng, SeedableRng};

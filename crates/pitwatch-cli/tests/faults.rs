@@ -10,8 +10,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 use pitwatch_store::Store;
 

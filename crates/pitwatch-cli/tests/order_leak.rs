@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, ShufflerFault, ShufflerSim, SimConfig, SimDevice};
 use serde_json::Value;
 

@@ -10,8 +10,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::check::{compare, HostView};
 use pitwatch_sim::{Expected, FaultSpec, Injected, Level, Planner};
 use pitwatch_transport::{

@@ -1,8 +1,9 @@
 //! An honest-dealer simulator with fault injection.
 //!
-//! [`deal`] deals whole shoes of Baccarat under a [`RuleBook`], seeded and deterministic (ChaCha8),
-//! and returns the canonical [`TableEvent`] stream a device would report, the true rounds as the
-//! cards physically fell ([`Session::rounds`]) and a machine-readable record of every fault it
+//! [`deal`] deals whole shoes of Baccarat under a rule book's shoe section ([`ShoeBook`], the
+//! shared shoe section every game's book has: decks, shuffler, cut, cutting card, burn, end of
+//! shoe), seeded and deterministic (ChaCha8), and returns the canonical [`TableEvent`] stream a
+//! device would report, the true rounds as the cards physically fell ([`Session::rounds`]) and a machine-readable record of every fault it
 //! injected ([`InjectedFault`]). It deals in two modes: with targets and indexes like an Angel
 //! Eye shoe, or plain cards like a barcode shoe.
 //!
@@ -12,20 +13,23 @@
 //! the first suitable round at or after the planned one, and the record says where.
 //!
 //! The simulator plays by the published drawing rules with its own straightforward code
-//! ([`tableau`]), not the engine's drawing table, so tests that compare the two compare
+//! ([`tableau`]) and counts each round's totals, winner and pairs itself ([`DealtRound`]); it
+//! does not depend on the Baccarat crate at all, so tests that compare the two (the differential
+//! tests in `crates/games/baccarat`, which have this crate as a dev-dependency) compare
 //! independent implementations.
 
-pub mod differential;
+pub mod round;
 pub mod shuffle;
 pub mod tableau;
 
+pub use round::DealtRound;
 pub use shuffle::ShuffleModel;
 
 use pitwatch_model::{
     Card, EventKind, ExposedDuring, Outcome, ShoeComposition, ShufflerKind, TableEvent, Target,
     Timestamp,
 };
-use pitwatch_rules::{BurnPolicy, EndOfShoePolicy, Hand, IrregularityCode, RoundRecord, RuleBook};
+use pitwatch_rules::{BurnPolicy, CuttingCardLimit, EndOfShoePolicy, IrregularityCode, ShoeBook};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -421,7 +425,7 @@ pub struct Session {
     /// The table's event stream.
     pub events: Vec<TableEvent>,
     /// The rounds as the cards physically fell (ground truth), in order.
-    pub rounds: Vec<RoundRecord>,
+    pub rounds: Vec<DealtRound>,
     /// Every fault injected, in order.
     pub faults: Vec<InjectedFault>,
     /// Cards drawn from each shoe (burn included), by shoe.
@@ -447,7 +451,7 @@ type DealOrder = [(Target, u8); 4];
 
 /// The dealer while dealing: the shoe, the event stream and the plan.
 struct Table<'a> {
-    book: &'a RuleBook,
+    book: &'a ShoeBook,
     config: &'a DealerConfig,
     rng: ChaCha8Rng,
     plans: Vec<(FaultPlan, bool)>,
@@ -473,19 +477,19 @@ struct Table<'a> {
 
 /// Deals `config.shoes` shoes under `book` with `faults`, deterministically for `seed`, each shoe
 /// shuffled uniformly.
-pub fn deal(book: &RuleBook, config: &DealerConfig, faults: &[FaultPlan], seed: u64) -> Session {
+pub fn deal(book: &ShoeBook, config: &DealerConfig, faults: &[FaultPlan], seed: u64) -> Session {
     deal_with(book, config, faults, seed, Shuffling::default())
 }
 
 /// Deals like [`deal`], making each shoe from the one before by `shuffling`'s model.
 pub fn deal_with(
-    book: &RuleBook,
+    book: &ShoeBook,
     config: &DealerConfig,
     faults: &[FaultPlan],
     seed: u64,
     shuffling: Shuffling<'_>,
 ) -> Session {
-    let composition = book.composition();
+    let composition = book.composition;
     let mut table = Table {
         book,
         config,
@@ -505,7 +509,7 @@ pub fn deal_with(
         drawn: 0,
         dealt: [0; Card::DISTINCT],
         composition,
-        continuous: book.shuffler() == ShufflerKind::Continuous,
+        continuous: book.shuffler == ShufflerKind::Continuous,
         cutting_from_back: None,
         cutting_out: false,
         carried: None,
@@ -521,6 +525,12 @@ pub fn deal_with(
 }
 
 impl Table<'_> {
+    /// How the book ends a shoe once the cutting card is out (a book without a rule of its own:
+    /// the last coup, 11.2).
+    fn end_of_shoe(&self) -> EndOfShoePolicy {
+        self.book.end_of_shoe.unwrap_or(EndOfShoePolicy::LastCoup)
+    }
+
     fn emit(&mut self, kind: EventKind) -> u64 {
         let seq = self.seq;
         self.seq += 1;
@@ -578,7 +588,7 @@ impl Table<'_> {
             if !self.cutting_out && self.remaining() <= from_back {
                 self.cutting_out = true;
                 self.emit(EventKind::CuttingCardDrawn);
-                *last = Some(match (self.book.end_of_shoe(), first_of_round) {
+                *last = Some(match (self.end_of_shoe(), first_of_round) {
                     (EndOfShoePolicy::LastCoup, true) => round,
                     (EndOfShoePolicy::LastCoup, false) => round + 1,
                     (EndOfShoePolicy::FinishRound, _) => round,
@@ -660,14 +670,17 @@ impl Table<'_> {
             self.emit(EventKind::Shuffled {
                 decks: Some(composition.decks),
                 cards: Some(total),
-                shuffler: Some(self.book.shuffler()),
+                shuffler: Some(self.book.shuffler),
             });
         }
         if !self.continuous {
-            let min_cut = self.book.cut().cards(composition);
+            let min_cut = self.book.cut.map_or(0, |cut| cut.cards(composition));
             let position = self.rng.gen_range(min_cut..=total - min_cut);
             self.deck.rotate_left(position as usize);
-            let limit = self.book.cutting_card();
+            let limit = self.book.cutting_card.unwrap_or(CuttingCardLimit {
+                min_from_back: 0,
+                max_from_back_fraction: None,
+            });
             let honest_max = match limit.max_from_back_fraction {
                 Some(f) => (f * f64::from(total)) as u32,
                 None => limit.min_from_back + 14,
@@ -730,7 +743,7 @@ impl Table<'_> {
     }
 
     fn burn(&mut self) {
-        let policy = self.book.burn();
+        let policy = self.book.burn;
         let mut none = None;
         let (first, mut count) = match policy {
             BurnPolicy::None => return,
@@ -1032,8 +1045,7 @@ impl Table<'_> {
                 if banker_draws {
                     b.push(self.deck[b3_at]);
                 }
-                let record =
-                    RoundRecord::from_hands(self.shoe_no, round, Hand::of(&p), Hand::of(&b));
+                let record = DealtRound::of(self.shoe_no, round, &p, &b);
                 let seq = self.declare(&record);
                 self.record_fault(FaultKind::EarlyResult, Some(round), seq);
                 early_declared = true;
@@ -1123,19 +1135,18 @@ impl Table<'_> {
             let seq = self.card_event(Some(card), side, 4, true);
             self.record_fault(FaultKind::FourthCard, Some(round), seq);
         }
-        let mut record =
-            RoundRecord::from_hands(self.shoe_no, round, Hand::of(&player), Hand::of(&banker));
+        let mut record = DealtRound::of(self.shoe_no, round, &player, &banker);
         record.first_seq = first_seq.unwrap_or(last_seq);
         record.last_seq = last_seq;
         let wrong = self.due(FaultKind::WrongDeclaredResult, Some(round));
         if !early_declared && (self.config.declare_results || wrong) {
-            let mut declared = record;
+            let mut declared = record.clone();
             if wrong {
-                declared.outcome = Some(match record.outcome.unwrap_or(Outcome::Tie) {
+                declared.outcome = match record.outcome {
                     Outcome::Player => Outcome::Banker,
                     Outcome::Banker => Outcome::Tie,
                     _ => Outcome::Player,
-                });
+                };
             }
             let seq = self.declare(&declared);
             if wrong {
@@ -1158,13 +1169,13 @@ impl Table<'_> {
     }
 
     /// Declares `record`'s outcome (with pairs when the shoe reports hands).
-    fn declare(&mut self, record: &RoundRecord) -> u64 {
+    fn declare(&mut self, record: &DealtRound) -> u64 {
         let (player_pair, banker_pair) = match self.config.mode {
-            Mode::Targets => (record.player_pair, record.banker_pair),
+            Mode::Targets => (Some(record.player_pair), Some(record.banker_pair)),
             Mode::Plain => (None, None),
         };
         self.emit(EventKind::ResultDeclared {
-            outcome: record.outcome.unwrap_or(Outcome::Tie),
+            outcome: record.outcome,
             player_pair,
             banker_pair,
         })
@@ -1174,9 +1185,28 @@ impl Table<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pitwatch_model::DeckKind;
+    use pitwatch_rules::{CutLimit, ShuffleCheck};
 
-    fn nz() -> RuleBook {
-        RuleBook::nz_baccarat()
+    /// The NZ Baccarat shoe (Gazette 2004 No 56): eight decks from a batch shuffler, cut at
+    /// least a deck from either end (7.6), the cutting card at least 20 cards from the back
+    /// (7.6), the burn by the first card's value (7.7, 7.9: ace 1) and the last coup (11.2).
+    fn nz() -> ShoeBook {
+        ShoeBook {
+            composition: ShoeComposition::new(8, DeckKind::Standard52),
+            min_decks: 4,
+            max_decks: 8,
+            shuffler: ShufflerKind::Batch,
+            shuffle_steps: Vec::new(),
+            cut: Some(CutLimit::Decks(1)),
+            cutting_card: Some(CuttingCardLimit {
+                min_from_back: 20,
+                max_from_back_fraction: None,
+            }),
+            burn: BurnPolicy::FirstCardValue { ace: 1 },
+            end_of_shoe: Some(EndOfShoePolicy::LastCoup),
+            shuffle_check: ShuffleCheck::default(),
+        }
     }
 
     #[test]
@@ -1230,7 +1260,7 @@ mod tests {
                 )
             })
             .count() as u32;
-        assert_eq!(burns, nz().burn().count_after(first.rank));
+        assert_eq!(burns, nz().burn.count_after(first.rank));
     }
 
     #[test]

@@ -11,9 +11,9 @@
 
 use std::path::Path;
 
+use pitwatch_baccarat::{LoadError, RuleBook};
 use pitwatch_blackjack as blackjack;
 use pitwatch_poker as poker;
-use pitwatch_rules::{LoadError, RuleBook};
 
 use crate::GameKind;
 
@@ -73,7 +73,7 @@ pub fn rule_book_file_ok(name_or_path: &str) -> Result<(), String> {
 /// `;variant=V` is kept in its reference, not in the text).
 pub fn book_text(rules: &str) -> Option<String> {
     let name = split_reference(rules).map_or(rules, |parts| parts.name);
-    if let Some((_, text)) = pitwatch_rules::book::BUILTIN
+    if let Some((_, text)) = pitwatch_baccarat::book::BUILTIN
         .iter()
         .find(|(id, _)| *id == name)
     {

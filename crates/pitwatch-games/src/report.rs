@@ -2,8 +2,8 @@
 //! fields that name a rule book. The reports themselves (incident, shoe, shift) are documents
 //! built by `pitwatch-recording`; only this registry decides by the game.
 
+use pitwatch_baccarat::RoundRecord;
 use pitwatch_report::Block;
-use pitwatch_rules::RoundRecord;
 
 use crate::{GameBook, GameRound};
 

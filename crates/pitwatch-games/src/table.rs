@@ -8,10 +8,11 @@
 //! Baccarat round is its `RoundRecord`), so Baccarat's record and replay output do not change;
 //! a Blackjack round and a poker hand carry their own `game` field.
 
+use pitwatch_baccarat::{Carry, Engine, TableView};
 use pitwatch_blackjack as blackjack;
 use pitwatch_model::TableEvent;
 use pitwatch_poker as poker;
-use pitwatch_rules::{Carry, Engine, Game as _, TableOutput, TableView};
+use pitwatch_rules::{Game as _, TableOutput};
 
 use crate::book::GameBook;
 use serde::Serialize;
@@ -21,7 +22,7 @@ use serde::Serialize;
 #[serde(untagged)]
 pub enum GameRound {
     /// A Baccarat coup.
-    Baccarat(pitwatch_rules::RoundRecord),
+    Baccarat(pitwatch_baccarat::RoundRecord),
     /// A Blackjack or Pontoon round.
     Blackjack(Box<blackjack::RoundRecord>),
     /// A poker hand.
@@ -75,7 +76,7 @@ impl GameRound {
     }
 
     /// The Baccarat coup, if this is one.
-    pub fn baccarat(&self) -> Option<&pitwatch_rules::RoundRecord> {
+    pub fn baccarat(&self) -> Option<&pitwatch_baccarat::RoundRecord> {
         match self {
             GameRound::Baccarat(r) => Some(r),
             GameRound::Blackjack(_) | GameRound::Poker(_) => None,
@@ -85,11 +86,11 @@ impl GameRound {
 
 /// What a table's engine outputs: rounds of its game, irregularities, shoe summaries and cleared
 /// device errors, as `type`-tagged JSON objects (a Baccarat table's exactly as Baccarat's
-/// [`pitwatch_rules::Output`]).
+/// [`pitwatch_baccarat::Output`]).
 pub type GameOutput = TableOutput<GameRound>;
 
-fn from_baccarat(output: pitwatch_rules::Output) -> GameOutput {
-    use pitwatch_rules::Output;
+fn from_baccarat(output: pitwatch_baccarat::Output) -> GameOutput {
+    use pitwatch_baccarat::Output;
     match output {
         Output::Round(r) => TableOutput::Round(GameRound::Baccarat(r)),
         Output::Irregularity(i) => TableOutput::Irregularity(i),

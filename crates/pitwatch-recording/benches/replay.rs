@@ -6,12 +6,12 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::replay;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::Store;
 
 fn rebuild(c: &mut Criterion) {
@@ -22,7 +22,7 @@ fn rebuild(c: &mut Criterion) {
     )
     .unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
-    let session = deal(&book, &DealerConfig::angel_eye(), &[], 42);
+    let session = deal(&book.shoe_book(), &DealerConfig::angel_eye(), &[], 42);
     let protocol = ProtocolConfig::by_name("angel-eye").unwrap();
     let mut encoder = protocol.encoder();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();

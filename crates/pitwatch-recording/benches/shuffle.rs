@@ -8,12 +8,12 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::shuffle;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::Store;
 
 const SHOES: u32 = 300;
@@ -30,7 +30,7 @@ fn shoe_list(c: &mut Criterion) {
         shoes: SHOES,
         ..DealerConfig::angel_eye()
     };
-    let session = deal(&book, &config, &[], 42);
+    let session = deal(&book.shoe_book(), &config, &[], 42);
     let protocol = ProtocolConfig::by_name("angel-eye").unwrap();
     let mut encoder = protocol.encoder();
     let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();

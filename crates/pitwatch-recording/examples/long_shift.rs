@@ -19,12 +19,12 @@
 
 use std::time::Instant;
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::replay;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentFilter, IncidentId, Role, Sealing, Status, Store};
 
 const ROUND_FAULTS: &[FaultKind] = &[
@@ -83,7 +83,7 @@ fn build(db: &std::path::Path, tables: u32, shoes: u32, every: u32) -> Result<()
                 round += every;
             }
         }
-        let session = deal(&book, &config, &faults, 1000 + u64::from(t));
+        let session = deal(&book.shoe_book(), &config, &faults, 1000 + u64::from(t));
         let protocol = ProtocolConfig::by_name("angel-eye").ok_or("protocol")?;
         let mut encoder = protocol.encoder();
         let mut recorder = TableRecorder::resume(

@@ -11,12 +11,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_games::GameKind;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
 use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::Derived;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 use pitwatch_store::{Sealing, Store};
 use pitwatch_transport::{Clock, SerialConfig, SystemClock, TransportConfig};

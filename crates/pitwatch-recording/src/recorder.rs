@@ -181,7 +181,7 @@ impl TableRecorder {
     /// A recorder for table `name`, created in the store if new. The engine's state is rebuilt by
     /// replaying the table's recorded events, so a restarted monitor carries on the same shoe:
     /// from the start of the last shoe, with what the engine carried into it (stored with the
-    /// shoe's start; see [`pitwatch_rules::Carry`]), or, for a record that has no shoe starts
+    /// shoe's start; see [`pitwatch_baccarat::Carry`]), or, for a record that has no shoe starts
     /// stored (one from before they were kept), from the first event, storing them on the way.
     /// `protocol` is the device's codec; `None` for a source that delivers table events directly
     /// (an imported event file). `book_text` is the rule book's TOML, kept in the record (a

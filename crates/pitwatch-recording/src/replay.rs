@@ -346,7 +346,7 @@ pub struct ShoeRun {
 /// Replays shoe `shoe` of table `name` from the record, reading only what that shoe needs.
 ///
 /// The engine starts at the first event of the shoe before, resumed with what the live engine
-/// carried into that shoe ([`pitwatch_rules::Carry`], stored by the recorder with each shoe's
+/// carried into that shoe ([`pitwatch_baccarat::Carry`], stored by the recorder with each shoe's
 /// start): a resumed engine reaches the whole stream's state after that first event, and running
 /// the shoe before whole gives the shoe's own first event exactly what it closes (a round cut
 /// off by the shuffle, the shoe's summary). Shoe 1 runs from the table's first event.

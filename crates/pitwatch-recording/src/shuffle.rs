@@ -3,7 +3,7 @@
 //! live, so a shoe's quality is derived on demand and nothing new is stored. The incident a
 //! suspect shoe raises is on record (opened by the recorder when the next shoe started).
 //!
-//! Every game's shoes are judged: Baccarat's by its [`pitwatch_rules::RuleBook`], every other
+//! Every game's shoes are judged: Baccarat's by its [`pitwatch_baccarat::RuleBook`], every other
 //! game's by the shared shoe rules of its book ([`shuffle_book`]); `SHUFFLE_SUSPECT` is raised
 //! only under a book that cites a rule for it, and the others' shoes get their quality alone.
 

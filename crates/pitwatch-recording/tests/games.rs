@@ -70,7 +70,7 @@ fn one_shoe_live(game: GameKind, rules: &str, fault: Fault) {
                 round: 4,
             }],
         }),
-        ..SimConfig::new(protocol, pitwatch_rules::RuleBook::nz_baccarat())
+        ..SimConfig::new(protocol, pitwatch_baccarat::RuleBook::nz_baccarat())
     };
     let device = SimDevice::start(config).unwrap();
     let link = LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
@@ -286,7 +286,7 @@ fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe()
                 round: 1,
             }],
         }),
-        ..SimConfig::new(protocol, pitwatch_rules::RuleBook::nz_baccarat())
+        ..SimConfig::new(protocol, pitwatch_baccarat::RuleBook::nz_baccarat())
     };
     let device = SimDevice::start(config).unwrap();
     let link = LinkConfig::new(TransportConfig::Serial(SerialConfig::new(

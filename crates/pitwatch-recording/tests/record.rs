@@ -2,12 +2,12 @@
 //! as evidence and recording goes on in a new segment; reports print what the chained record
 //! says, never an unchecked derived table.
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::record::{self, Installation};
 use pitwatch_recording::recorder::TableRecorder;
-use pitwatch_rules::RuleBook;
 
 fn t(ms: i64) -> Timestamp {
     Timestamp::from_unix_millis(1_796_025_600_000 + ms).unwrap()
@@ -18,7 +18,7 @@ fn record_two_shoes(installation: &Installation, db: &std::path::Path) {
     let mut store = installation.open(db).unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
     let session = deal(
-        &book,
+        &book.shoe_book(),
         &DealerConfig {
             shoes: 2,
             ..DealerConfig::barcode()

@@ -2,12 +2,12 @@
 //! through the live recorder as device bytes (with wire faults and a reconnect), then the table
 //! is rebuilt from the raw bytes alone and must give the same rounds and irregularities.
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::{EventKind, ExposedDuring, Timestamp};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::replay;
-use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 
 /// How the records these tests make are signed: a key beside them.
@@ -33,7 +33,7 @@ fn record_live(
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path().join("pit.db"), &sealing(dir.path())).unwrap();
     let book = RuleBook::load("nz-baccarat").unwrap();
-    let session = deal(&book, &config, faults, seed);
+    let session = deal(&book.shoe_book(), &config, faults, seed);
     assert!(!session.faults.is_empty() || faults.is_empty());
     let config = ProtocolConfig::by_name(protocol).unwrap();
     let mut encoder = config.encoder();
@@ -324,7 +324,7 @@ fn restart_mid_round(shoes: u32, after: usize) -> replay::Replay {
         shoes,
         ..DealerConfig::angel_eye()
     };
-    let session = deal(&book, &config, &[], 23);
+    let session = deal(&book.shoe_book(), &config, &[], 23);
     let config = ProtocolConfig::by_name("angel-eye").unwrap();
     let mut encoder = config.encoder();
     let mut frames: Vec<(Timestamp, Vec<u8>)> = Vec::new();
@@ -459,7 +459,7 @@ fn a_record_from_before_shoe_starts_were_kept_gets_them_on_the_next_start() {
         shoes: 4,
         ..DealerConfig::barcode()
     };
-    let session = deal(&book, &config, &faults, 9);
+    let session = deal(&book.shoe_book(), &config, &faults, 9);
     let mut batch = store.batch(start).unwrap();
     for event in &session.events {
         batch.append_event(table, None, None, event).unwrap();

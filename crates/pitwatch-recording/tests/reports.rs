@@ -9,10 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::report::{self, Shift};
-use pitwatch_rules::RuleBook;
 use pitwatch_store::{IncidentId, Role, Sealing, SigningKey, Store};
 
 /// 2026-11-30T06:00:00Z, the shift's start.

@@ -5,12 +5,12 @@
 //! incidents and gives the same shuffle analysis; and the per-shoe quality derived on demand from
 //! the recorded events agrees.
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal_with, DealerConfig, ShuffleModel, Shuffling};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
 use pitwatch_recording::{replay, shuffle};
-use pitwatch_rules::RuleBook;
 use pitwatch_shuffle::Verdict;
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 
@@ -29,7 +29,7 @@ fn record(
         _ => DealerConfig::angel_eye(),
     };
     let session = deal_with(
-        &book,
+        &book.shoe_book(),
         &DealerConfig { shoes, ..config },
         &[],
         seed,

@@ -7,9 +7,9 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Card;
-use pitwatch_rules::RuleBook;
 use pitwatch_shuffle::{analyse, Settings};
 
 fn shoes(count: u32) -> Vec<Vec<Option<Card>>> {
@@ -18,7 +18,7 @@ fn shoes(count: u32) -> Vec<Vec<Option<Card>>> {
         shoes: count,
         ..DealerConfig::angel_eye()
     };
-    let session = deal(&book, &config, &[], 17);
+    let session = deal(&book.shoe_book(), &config, &[], 17);
     session
         .stacks
         .iter()

@@ -9,9 +9,9 @@
 //! cargo run --release -p pitwatch-shuffle --example calibrate -- [--shoes N] [--honest N] [--seed S] [--decks D]
 //! ```
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal_with, DealerConfig, ShuffleModel, Shuffling};
 use pitwatch_model::Card;
-use pitwatch_rules::RuleBook;
 use pitwatch_shuffle::{analyse, longest_common_block, Settings, Verdict};
 
 /// A shoe's order (the dealt cards) and its whole stack (the undealt cards too).
@@ -36,7 +36,7 @@ impl Shoes {
         };
         self.chunk += 1;
         let session = deal_with(
-            &self.book,
+            &self.book.shoe_book(),
             &config,
             &[],
             self.seed.wrapping_mul(1_000_003).wrapping_add(self.chunk),

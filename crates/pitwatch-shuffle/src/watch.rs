@@ -20,10 +20,9 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_model::{Card, EventKind, ShoeComposition, ShufflerKind, TableEvent};
-use pitwatch_rules::{
-    CodeSet, Irregularity, IrregularityCode, RuleBook, Severity, ShoeRules, ShuffleCheck,
-};
+use pitwatch_rules::{CodeSet, Irregularity, IrregularityCode, Severity, ShoeRules, ShuffleCheck};
 use serde::Serialize;
 
 use crate::{analyse, Analysis, Settings, Verdict};

@@ -4,9 +4,10 @@
 //! are the orders read back from the recorded events and shoe starts; a resumed watch judges as
 //! the one that saw the whole stream.
 
+use pitwatch_baccarat::{Engine, RuleBook};
 use pitwatch_dealer::{deal_with, DealerConfig, ShuffleModel, Shuffling};
 use pitwatch_model::{EventKind, TableEvent};
-use pitwatch_rules::{Engine, IrregularityCode, RuleBook};
+use pitwatch_rules::IrregularityCode;
 use pitwatch_shuffle::{orders_from_events, ShoeShuffle, ShuffleWatch, Verdict};
 
 /// Deals `shoes` shoes under `model` and runs them through the engine and a watch: the judged
@@ -20,7 +21,7 @@ fn run(
     let book = RuleBook::nz_baccarat();
     let config = DealerConfig { shoes, ..config };
     let session = deal_with(
-        &book,
+        &book.shoe_book(),
         &config,
         &[],
         seed,

@@ -14,7 +14,7 @@ pub struct ShoeStart {
     pub shoe: u32,
     /// `seq` of its first event.
     pub first_seq: u64,
-    /// What the engine carried into it from the shoes before (JSON, see `pitwatch_rules::Carry`).
+    /// What the engine carried into it from the shoes before (JSON, see `pitwatch_baccarat::Carry`).
     pub carry: String,
 }
 

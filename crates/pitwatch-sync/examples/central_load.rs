@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_games::book_text;
 use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
@@ -39,7 +40,6 @@ use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::monitor::{Monitor, MonitoredTable};
 use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::TableRecorder;
-use pitwatch_rules::RuleBook;
 use pitwatch_sim::{Action, Endpoint, Pace, Planner, SimConfig, SimDevice};
 use pitwatch_store::chain::{self, CHAINS, CHECKPOINTS};
 use pitwatch_store::{Sealing, Store};

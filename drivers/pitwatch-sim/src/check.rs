@@ -5,10 +5,11 @@
 //! code a monitor runs); [`compare`] lists every difference between its findings and the
 //! injected-faults records and true rounds.
 
+use pitwatch_baccarat::{Engine, Output, RoundRecord, RuleBook};
 use pitwatch_codec::{DecodeOutput, Decoder, Notice};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::{Engine, Irregularity, Output, RoundRecord, RuleBook};
+use pitwatch_rules::Irregularity;
 
 use crate::fault::{Expected, Injected};
 

@@ -13,7 +13,7 @@
 //! use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 //! let config = SimConfig::new(
 //!     pitwatch_protocols::ProtocolConfig::by_name("angel-eye").unwrap(),
-//!     pitwatch_rules::RuleBook::nz_baccarat(),
+//!     pitwatch_baccarat::RuleBook::nz_baccarat(),
 //! );
 //! let device = SimDevice::start(SimConfig { pace: Pace::Times(10.0), ..config }).unwrap();
 //! println!("open {}", device.path().unwrap());
@@ -34,9 +34,9 @@ use std::path::PathBuf;
 pub use device::{SimDevice, SimSummary};
 pub use fault::{Expected, FaultSpec, Injected, Level, SimFault, UnknownFault};
 pub use game::{GameFault, GameInjected, GameSim};
+use pitwatch_baccarat::RuleBook;
 pub use pitwatch_dealer::ShuffleModel;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::RuleBook;
 pub use poker::{PokerInjected, PokerSim};
 pub use script::{Action, Planner, ShoeScript, Step};
 pub use shuffler::{

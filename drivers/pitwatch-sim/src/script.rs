@@ -5,15 +5,38 @@
 
 use std::collections::HashMap;
 
+use pitwatch_baccarat::{Hand, RoundRecord, RuleBook};
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_dealer::{deal_with, DealerConfig, FaultPlan, InjectedFault, ShuffleModel, Shuffling};
+use pitwatch_dealer::{
+    deal_with, DealerConfig, DealtRound, FaultPlan, InjectedFault, ShuffleModel, Shuffling,
+};
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::{RoundRecord, RuleBook};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::fault::{Expected, FaultSpec, Injected, Level, SimFault};
+
+/// The dealer's round as the engine records one: every field the dealer counted (cards, totals,
+/// winner, pairs, `seq`s), a dealt round being complete.
+fn truth(r: &DealtRound) -> RoundRecord {
+    RoundRecord {
+        shoe: r.shoe,
+        round: r.round,
+        player: Hand::of(&r.player),
+        banker: Hand::of(&r.banker),
+        player_total: Some(r.player_total),
+        banker_total: Some(r.banker_total),
+        outcome: Some(r.outcome),
+        player_pair: Some(r.player_pair),
+        banker_pair: Some(r.banker_pair),
+        first_seq: r.first_seq,
+        last_seq: r.last_seq,
+        complete: true,
+        partial: false,
+        no_bets: false,
+    }
+}
 
 /// How long after the host's repeat window a barcode shoe sends the same code again (see where it
 /// is used).
@@ -320,7 +343,13 @@ impl Planner {
                 .as_ref()
                 .map(|(stack, dealt)| (stack.as_slice(), *dealt)),
         };
-        let session = deal_with(&self.book, &self.dealer, &plans, shoe_seed, shuffling);
+        let session = deal_with(
+            &self.book.shoe_book(),
+            &self.dealer,
+            &plans,
+            shoe_seed,
+            shuffling,
+        );
         self.last_stack = session
             .stacks
             .first()
@@ -508,7 +537,7 @@ impl Planner {
             .rounds
             .iter()
             .map(|r| {
-                let mut r = *r;
+                let mut r = truth(r);
                 r.shoe = shoe;
                 r.first_seq = host_seq_of.get(&r.first_seq).copied().unwrap_or(0);
                 r.last_seq = host_seq_of.get(&r.last_seq).copied().unwrap_or(0);

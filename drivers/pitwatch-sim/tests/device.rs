@@ -6,9 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pitwatch_baccarat::{RoundRecord, RuleBook};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::{RoundRecord, RuleBook};
 use pitwatch_sim::check::{compare, HostView};
 use pitwatch_sim::{Endpoint, FaultSpec, Injected, Pace, Planner, SimConfig, SimDevice, SimFault};
 use pitwatch_transport::{

@@ -30,7 +30,7 @@ fn run(
             book: book.clone(),
             faults,
         }),
-        ..SimConfig::new(protocol, pitwatch_rules::RuleBook::nz_baccarat())
+        ..SimConfig::new(protocol, pitwatch_baccarat::RuleBook::nz_baccarat())
     };
     let device = SimDevice::start(config).unwrap();
     let mut stream = TcpStream::connect(device.address().unwrap()).unwrap();

@@ -3,9 +3,9 @@
 //! each protocol and for seeds, with the steps fed at the times a real-paced dealer would send
 //! them.
 
+use pitwatch_baccarat::{RoundRecord, RuleBook};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::{RoundRecord, RuleBook};
 use pitwatch_sim::check::{compare, HostView};
 use pitwatch_sim::{Action, FaultSpec, Injected, Planner, SimFault};
 

@@ -34,7 +34,7 @@ fn a_shuffler_over_tcp_reports_each_fault_at_its_shuffle() {
             .collect(),
             interval_ms: pitwatch_sim::SHUFFLE_INTERVAL_MS,
         }),
-        ..SimConfig::new(protocol, pitwatch_rules::RuleBook::nz_baccarat())
+        ..SimConfig::new(protocol, pitwatch_baccarat::RuleBook::nz_baccarat())
     };
     config.check().unwrap();
     let device = SimDevice::start(config).unwrap();

@@ -2,7 +2,7 @@
 //! shoe's coups, from which the window draws the roads), a completed coup, a replay's step, and
 //! the conversions from the engine's records and from a coup as stored.
 
-use pitwatch_rules::RoundRecord;
+use pitwatch_baccarat::RoundRecord;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -108,7 +108,7 @@ pub fn replay_step(play: &BaccaratPlay, completed: Option<RoundResult>) -> Bacca
 }
 
 /// A hand's cards as the window shows them (`None`: unreadable).
-pub fn cards(hand: &pitwatch_rules::Hand) -> Vec<Option<String>> {
+pub fn cards(hand: &pitwatch_baccarat::Hand) -> Vec<Option<String>> {
     hand.cards()
         .iter()
         .map(|c| c.map(|c| c.to_string()))

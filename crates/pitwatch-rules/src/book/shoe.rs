@@ -3,7 +3,7 @@
 //! `[end_of_shoe]` and `[shuffle]`.
 //!
 //! A game's book carries these sections beside its own ([`ShoeBookData`]; Baccarat's
-//! [`crate::RuleBookData`] flattens it, Blackjack's and poker's books hold the same section types
+//! `RuleBookData` flattens it, Blackjack's and poker's books hold the same section types
 //! as fields) and checks them with [`ShoeBookData::check`], which lists every problem in the same
 //! words for every game. What a game takes of them is its [`ShoeNeeds`]: which sections it
 //! requires, which it has no use for (those are refused as unknown sections), and what its

@@ -19,21 +19,27 @@ use crate::view::{BurnStatus, BurnView};
 
 /// Where the burn stands in the current shoe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Burn {
+pub enum Burn {
     /// No burn is due (no burn policy, the shoe was joined part-way, or the cards replaced).
     NotExpected,
     /// The next card is the burn's first card.
     AwaitFirst,
     /// Burn cards are being drawn; `expected` is `None` when the first card was unreadable.
     Burning {
+        /// Cards the burn takes after its first card, when known.
         expected: Option<u32>,
+        /// Burn cards drawn so far.
         seen: u32,
+        /// `seq` of the burn's first card.
         first_seq: u64,
     },
     /// The burn is over.
     Done {
+        /// Cards the burn takes after its first card, when known.
         expected: Option<u32>,
+        /// Burn cards drawn so far.
         seen: u32,
+        /// `seq` of the burn's first card.
         first_seq: u64,
     },
 }
@@ -41,7 +47,7 @@ pub(crate) enum Burn {
 impl Burn {
     /// A burn that has begun, as the device's own burn count meets it: (expected, seen,
     /// `first_seq`, still burning).
-    pub(crate) fn begun(self) -> Option<(Option<u32>, u32, u64, bool)> {
+    pub fn begun(self) -> Option<(Option<u32>, u32, u64, bool)> {
         match self {
             Burn::Burning {
                 expected,
@@ -58,7 +64,7 @@ impl Burn {
     }
 
     /// The burn for the table view.
-    pub(crate) fn view(self) -> BurnView {
+    pub fn view(self) -> BurnView {
         let (status, expected, burned) = match self {
             Burn::NotExpected => (BurnStatus::NotExpected, None, 0),
             Burn::AwaitFirst => (BurnStatus::AwaitingFirst, None, 0),
@@ -74,27 +80,37 @@ impl Burn {
 }
 
 /// A burn finding, for the table to flag outside any round: (code, evidence, message).
-pub(crate) type BurnFinding = (Code, Vec<u64>, String);
+pub type BurnFinding = (Code, Vec<u64>, String);
 
 /// What a card showed wrong with the burn, for the game to flag (a count once a shoe).
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Found {
+pub enum Found {
     /// `BURN_MISSING` at `seq`, with this message.
-    Missing { seq: u64, message: fn() -> String },
+    Missing {
+        /// The card that showed it.
+        seq: u64,
+        /// The irregularity's message.
+        message: fn() -> String,
+    },
     /// `BURN_COUNT_MISMATCH`: `seen` burned (at `seq`) where the first card (at `first_seq`)
     /// requires `expected` (`how`: "too many" or "too few").
     Count {
+        /// The card that showed it.
         seq: u64,
+        /// The burn's first card.
         first_seq: u64,
+        /// The burn cards the first card requires.
         expected: u32,
+        /// The burn cards drawn.
         seen: u32,
+        /// "too many" or "too few".
         how: &'static str,
     },
 }
 
 /// What one card was to the burn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Step {
+pub enum Step {
     /// A burn card: counted against the shoe, given to no round.
     Burned,
     /// Not a burn card: the game places it.
@@ -107,13 +123,13 @@ pub(crate) enum Step {
 /// How a game reads a plain card during the burn beyond the first card's count. The shared
 /// tracker reads neither; Baccarat's engine both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Reading {
+pub struct Reading {
     /// The stream reports "no more bets" and the shoe's first has not come: every plain card
     /// until it is the burn's (8.2: no round begins before it), past the count too.
-    pub(crate) until_bets: bool,
+    pub until_bets: bool,
     /// After an unreadable first card (its count unknown), a plain card is [`Step::Unknown`]
     /// rather than the end of the burn.
-    pub(crate) hold_unknown: bool,
+    pub hold_unknown: bool,
 }
 
 /// One card drawn at `seq` against the burn `burn` under `policy` (`round_card`: the game places
@@ -121,7 +137,7 @@ pub(crate) struct Reading {
 /// tracker's and Baccarat's engine's. Returns what the card was; what it showed wrong is pushed
 /// on `found`.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn step(
+pub fn step(
     burn: &mut Burn,
     policy: BurnPolicy,
     seq: u64,
@@ -274,7 +290,7 @@ pub(crate) fn step(
 
 /// The burn of one shoe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct BurnState {
+pub struct BurnState {
     policy: BurnPolicy,
     burn: Burn,
     /// Whether the count was flagged (once a shoe).
@@ -286,7 +302,7 @@ pub(crate) struct BurnState {
 
 impl BurnState {
     /// No burn due.
-    pub(crate) const NONE: BurnState = BurnState {
+    pub const NONE: BurnState = BurnState {
         policy: BurnPolicy::None,
         burn: Burn::NotExpected,
         count_flagged: false,
@@ -294,7 +310,7 @@ impl BurnState {
     };
 
     /// The burn of a shoe starting at `seq` under `policy` (`partial`: joined part-way, none due).
-    pub(crate) fn start(policy: BurnPolicy, seq: u64, partial: bool) -> BurnState {
+    pub fn start(policy: BurnPolicy, seq: u64, partial: bool) -> BurnState {
         let burn = if partial {
             Burn::NotExpected
         } else {
@@ -317,13 +333,13 @@ impl BurnState {
     }
 
     /// Whether the book has a burn at all (its view is shown only then).
-    pub(crate) fn in_book(&self) -> bool {
+    pub fn in_book(&self) -> bool {
         self.policy != BurnPolicy::None
     }
 
     /// Whether the burn is still to come or being drawn.
     #[inline]
-    pub(crate) fn pending(&self) -> bool {
+    pub fn pending(&self) -> bool {
         self.due
     }
 
@@ -333,19 +349,19 @@ impl BurnState {
     }
 
     /// The burn for the table view.
-    pub(crate) fn view(&self) -> BurnView {
+    pub fn view(&self) -> BurnView {
         self.burn.view()
     }
 
     /// The cards were replaced: the new cards' burn is not followed.
-    pub(crate) fn stop(&mut self) {
+    pub fn stop(&mut self) {
         self.burn = Burn::NotExpected;
         self.due = false;
     }
 
     /// A card drawn at `seq` (`round_card`: the game places it in a round). Returns whether it
     /// was a burn card (counted against the shoe, given to no round), and what it showed wrong.
-    pub(crate) fn card(
+    pub fn card(
         &mut self,
         seq: u64,
         card: Option<Card>,
@@ -398,7 +414,7 @@ impl BurnState {
     }
 
     /// The shoe's first "no more bets": the burn is over, however many cards it had.
-    pub(crate) fn bets_closed(&mut self, seq: u64, found: &mut Vec<BurnFinding>) {
+    pub fn bets_closed(&mut self, seq: u64, found: &mut Vec<BurnFinding>) {
         match self.burn {
             Burn::AwaitFirst => {
                 found.push((Code::BurnMissing, vec![seq], missing_at_bets()));
@@ -428,7 +444,7 @@ impl BurnState {
     }
 
     /// The device counted `count` burn cards.
-    pub(crate) fn counted(&mut self, seq: u64, count: u32, found: &mut Vec<BurnFinding>) {
+    pub fn counted(&mut self, seq: u64, count: u32, found: &mut Vec<BurnFinding>) {
         let Some((expected, seen, first_seq, burning)) = self.burn.begun() else {
             return;
         };

@@ -6,7 +6,7 @@
 //! [`Table::shoe_carry`] is taken as the current shoe starts; [`Table::resume`] with it, fed from
 //! that shoe's first event on, reaches the same state after that event as the table that followed
 //! the whole stream (the outputs of that first event may differ: in the whole stream it also
-//! closes the shoe before). Baccarat's [`crate::Carry`] is the same idea for its own engine.
+//! closes the shoe before). Baccarat's engine carries its own `Carry`, the same idea.
 
 use serde::{Deserialize, Serialize};
 

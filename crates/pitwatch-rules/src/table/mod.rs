@@ -32,7 +32,7 @@ use crate::seam::{Findings, RoundGame};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
-pub(crate) mod burn;
+pub mod burn;
 mod carry;
 mod incident;
 mod shoe;
@@ -40,7 +40,7 @@ mod shoe;
 use burn::BurnState;
 
 pub use carry::TableCarry;
-pub(crate) use shoe::DeckCheck;
+pub use shoe::DeckCheck;
 
 /// What a table needs to know about the shoe from its rule book.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,7 +101,7 @@ impl ShoeRules {
 }
 
 /// What a table outputs, in the order it happened; the same `type`-tagged JSON as Baccarat's
-/// [`Output`].
+/// `Output` (`pitwatch_baccarat::Output`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TableOutput<R> {

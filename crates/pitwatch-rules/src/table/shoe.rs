@@ -18,14 +18,15 @@ use crate::seam::RoundGame;
 /// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
 /// a card is missing and another doubled, which only these show.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct DeckCheck {
+pub struct DeckCheck {
     missing: u64,
     extra: u64,
     foreign: u64,
 }
 
 impl DeckCheck {
-    pub(crate) fn of(event: &TableEvent) -> DeckCheck {
+    /// The deck check the `shuffled` event carries (all zero when it carries none).
+    pub fn of(event: &TableEvent) -> DeckCheck {
         let n = |key: &str| {
             event
                 .extra
@@ -40,7 +41,8 @@ impl DeckCheck {
         }
     }
 
-    pub(crate) fn problem(self) -> Option<String> {
+    /// What the check found wrong, in words, if anything.
+    pub fn problem(self) -> Option<String> {
         (self != DeckCheck::default()).then(|| {
             format!(
                 "the shuffler's deck check found {} missing, {} extra and {} foreign",

@@ -2,7 +2,7 @@
 //! was carried into a shoe, fed from that shoe's first event, reaches the same state as the engine
 //! that followed the whole stream, so every later step gives the same outputs and the same view
 //! (one shoe's replay and a restarted recorder need not run the shoes before it). The same
-//! property as Baccarat's (`crates/pitwatch-rules/tests/it/carry.rs`).
+//! property as Baccarat's (`crates/games/baccarat/tests/it/carry.rs`).
 
 use pitwatch_blackjack::{Book, Carry, Engine, Output, View};
 use pitwatch_model::{EventKind, ShuffleStep, TableEvent};

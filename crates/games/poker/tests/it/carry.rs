@@ -2,7 +2,7 @@
 //! a deck (a shuffle), fed from that deck's first event, reaches the same state as the engine that
 //! followed the whole stream, so every later step gives the same outputs and the same view (one
 //! deck's replay and a restarted recorder need not run the hands before it). The same property as
-//! Baccarat's (`crates/pitwatch-rules/tests/it/carry.rs`).
+//! Baccarat's (`crates/games/baccarat/tests/it/carry.rs`).
 
 use pitwatch_model::{EventKind, TableEvent};
 use pitwatch_poker::{Book, Carry, Engine, Output, View};

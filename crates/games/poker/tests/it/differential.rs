@@ -1,5 +1,5 @@
 //! The differential fault-injection test for poker, like Baccarat's
-//! (`crates/pitwatch-rules/tests/it/differential.rs`): streams of one to four honest hands (from a
+//! (`crates/games/baccarat/tests/it/differential.rs`): streams of one to four honest hands (from a
 //! device that reports each card's `index`, or one that does not) from the test's own dealer (`dealer.rs`, written from the variants' deal and seed 002, not from the
 //! engine), one of them with one injected fault. The engine must raise exactly one irregularity,
 //! in that hand, with the code and rule seed 002 gives the fault, record that hand as the seed

@@ -5,9 +5,15 @@
 //! show in that stream ([`FaultKind::outcomes`]), at the fault's shoe and round (or none, where
 //! the stream cannot show it), and every round other than the faulted one is exactly the round
 //! the cards physically gave (code, cards, totals, outcome, pairs, first and last `seq`). The
-//! property test in `pitwatch-rules` runs thousands of such cases; [`Matrix`] tallies what was
-//! raised for each kind of fault and stream (the confusion matrix in `docs/irregularities.md`,
-//! written by `cargo run --release -p pitwatch-dealer --example fault_matrix`).
+//! property test (`tests/it/differential.rs`) runs thousands of such cases; [`Matrix`] tallies
+//! what was raised for each kind of fault and stream (the confusion matrix in
+//! `docs/irregularities.md`, written by
+//! `cargo run --release -p pitwatch-baccarat --example fault_matrix`).
+//!
+//! The dealer (`pitwatch-dealer`, this crate's dev-dependency) knows no Baccarat code: its rounds
+//! ([`DealtRound`]) are counted by its own code, and [`record`] only copies them into the
+//! engine's [`RoundRecord`] shape to compare. Shared by the tests and the examples
+//! (`#[path]`-included).
 //!
 //! One tolerance, where the stream itself cannot tell: a plain shoe that sees a card between
 //! rounds reads it as 12.1(b), the first card of the next round, unless the next round's cards
@@ -18,10 +24,38 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use pitwatch_baccarat::{replay, Hand, Output, RoundRecord, RuleBook};
+use pitwatch_dealer::{
+    deal, tableau, DealerConfig, DealtRound, FaultKind, FaultPlan, InjectedFault, Mode, Session,
+};
 use pitwatch_model::{Card, EventKind};
-use pitwatch_rules::{replay, CodeSet, Hand, IrregularityCode, Output, RoundRecord, RuleBook};
+use pitwatch_rules::{CodeSet, IrregularityCode};
 
-use crate::{deal, DealerConfig, FaultKind, FaultPlan, InjectedFault, Mode};
+/// The dealer's round in the engine's shape, every field copied (the dealer's cards are all
+/// readable, so every total, winner and pair is known; a dealt round is complete).
+pub fn record(r: &DealtRound) -> RoundRecord {
+    RoundRecord {
+        shoe: r.shoe,
+        round: r.round,
+        player: Hand::of(&r.player),
+        banker: Hand::of(&r.banker),
+        player_total: Some(r.player_total),
+        banker_total: Some(r.banker_total),
+        outcome: Some(r.outcome),
+        player_pair: Some(r.player_pair),
+        banker_pair: Some(r.banker_pair),
+        first_seq: r.first_seq,
+        last_seq: r.last_seq,
+        complete: true,
+        partial: false,
+        no_bets: false,
+    }
+}
+
+/// The session's rounds as the cards fell, in the engine's shape ([`record`]).
+pub fn truth(session: &Session) -> Vec<RoundRecord> {
+    session.rounds.iter().map(record).collect()
+}
 
 /// The stream configurations the differential test deals: with or without targets, "no more
 /// bets", declared results and the device's burn count.
@@ -131,7 +165,8 @@ pub fn run(
         shoe: 1,
         round,
     };
-    let session = deal(book, config, &[plan], seed);
+    let session = deal(&book.shoe_book(), config, &[plan], seed);
+    let dealt = truth(&session);
     let outputs = replay(book, &session.events);
     let mut rounds = Vec::new();
     let mut raised = Vec::new();
@@ -203,16 +238,10 @@ pub fn run(
 
     // Every round but the faulted one is the true round, numbered as the table numbered it.
     let faulted = |r: &RoundRecord| r.shoe == fault.shoe && Some(r.round) == fault.round;
-    let tolerated =
-        ambiguous_next_round(config, &session.events, &session.rounds, &flagged, &fault);
+    let tolerated = ambiguous_next_round(config, &session.events, &dealt, &flagged, &fault);
     let compared = |r: &RoundRecord| !faulted(r) && Some((r.shoe, r.round)) != tolerated;
     let engine: Vec<RoundRecord> = rounds.iter().filter(|r| compared(r)).map(key).collect();
-    let truth: Vec<RoundRecord> = session
-        .rounds
-        .iter()
-        .filter(|r| compared(r))
-        .map(key)
-        .collect();
+    let truth: Vec<RoundRecord> = dealt.iter().filter(|r| compared(r)).map(key).collect();
     if engine != truth {
         let at = engine
             .iter()
@@ -266,7 +295,7 @@ fn ambiguous_next_round(
     })?;
     let mut cards: Vec<Option<Card>> = vec![card];
     cards.extend(plain_order(next));
-    let (player, banker, complete) = crate::tableau::play(&cards)?;
+    let (player, banker, complete) = tableau::play(&cards)?;
     if !complete {
         return None;
     }

@@ -4,14 +4,18 @@
 //! in `docs/irregularities.md`, and every case that broke the rules of the test.
 //!
 //! ```text
-//! cargo run --release -p pitwatch-dealer --example fault_matrix -- [--per N] [--seed N] [--only KIND]
+//! cargo run --release -p pitwatch-baccarat --example fault_matrix -- [--per N] [--seed N] [--only KIND]
 //! ```
 //!
 //! `--only KIND` (repeatable) runs only those fault kinds, with the same cases as the whole matrix.
 
-use pitwatch_dealer::differential::{configs, run, stream_name, Matrix};
+#[allow(dead_code)]
+#[path = "../tests/support/judge.rs"]
+mod judge;
+
+use judge::{configs, run, stream_name, Matrix};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::FaultKind;
-use pitwatch_rules::RuleBook;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -10,9 +10,9 @@
 //!
 //! Instructions per card event: (instructions at 100 iterations − at 0) / (100 × card events).
 
+use pitwatch_baccarat::{Engine, Output, RuleBook};
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::EventKind;
-use pitwatch_rules::{Engine, Output, RuleBook};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -30,7 +30,7 @@ fn main() {
             shoes: 20,
             ..config
         };
-        let session = deal(&book, &config, &[], 2026);
+        let session = deal(&book.shoe_book(), &config, &[], 2026);
         let cards = session
             .events
             .iter()

@@ -2,8 +2,14 @@
 //! and without injected faults (the differential fault-injection property), and arbitrary event
 //! sequences.
 
+// The examples use what the tests do not (the matrix).
+#[allow(dead_code)]
+#[path = "../support/judge.rs"]
+mod judge;
+
 mod arbitrary;
 mod carry;
+mod dealer;
 mod differential;
 mod fixtures;
 mod interrupt;

@@ -4,16 +4,16 @@
 //! the device's burn count). The engine must raise exactly the injected fault's code (or, where
 //! the stream cannot show it, nothing, or what a plain shoe does see of it), at the injected shoe
 //! and round, and every other round record must equal the round the cards really gave
-//! (`pitwatch_dealer::differential::run` states the rules of the comparison).
+//! (`judge::run`, in `tests/support/judge.rs`, states the rules of the comparison).
 //!
 //! `PITWATCH_FAULT_CASES` sets how many cases run (default 3,000, each two whole shoes); the
 //! confusion matrix in `docs/irregularities.md` comes from the same cases run by
-//! `cargo run --release -p pitwatch-dealer --example fault_matrix`.
+//! `cargo run --release -p pitwatch-baccarat --example fault_matrix`.
 
-use pitwatch_dealer::differential::{configs, run, stream_name};
+use crate::judge::{configs, run, stream_name, truth};
+use pitwatch_baccarat::{replay, Output, RoundRecord, RuleBook};
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, Mode};
 use pitwatch_model::EventKind;
-use pitwatch_rules::{replay, Output, RoundRecord, RuleBook};
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -67,7 +67,8 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let book = RuleBook::nz_baccarat();
-        let session = deal(&book, &DealerConfig { shoes: 1, ..config }, &[], seed);
+        let session = deal(&book.shoe_book(), &DealerConfig { shoes: 1, ..config }, &[], seed);
+        let dealt = truth(&session);
         // Cut just after a card of a round, before its last card.
         let inside: Vec<usize> = session
             .events
@@ -75,7 +76,7 @@ proptest! {
             .enumerate()
             .filter(|(_, e)| {
                 matches!(e.kind, EventKind::CardDrawn { .. })
-                    && session.rounds.iter().any(|r| r.first_seq <= e.seq && e.seq < r.last_seq)
+                    && dealt.iter().any(|r| r.first_seq <= e.seq && e.seq < r.last_seq)
             })
             .map(|(i, _)| i)
             .collect();
@@ -94,7 +95,7 @@ proptest! {
             .collect();
         let (cut_round, whole) = rounds.split_last().expect("the round cut short is recorded");
         prop_assert!(!cut_round.complete, "{:?}", cut_round);
-        let truth: Vec<RoundRecord> = session.rounds.iter().filter(|r| r.last_seq < cut_round.first_seq).copied().collect();
+        let truth: Vec<RoundRecord> = dealt.iter().filter(|r| r.last_seq < cut_round.first_seq).copied().collect();
         prop_assert_eq!(whole.len(), truth.len());
         for (e, t) in whole.iter().zip(&truth) {
             prop_assert_eq!((e.round, e.player, e.banker, e.first_seq, e.last_seq), (t.round, t.player, t.banker, t.first_seq, t.last_seq));
@@ -106,7 +107,7 @@ proptest! {
 fn every_stream_is_dealt_and_every_fault_is_injected_in_one() {
     // Each configuration deals its stream: targets or not, boundaries as configured.
     for config in configs() {
-        let session = deal(&RuleBook::nz_baccarat(), &config, &[], 5);
+        let session = deal(&RuleBook::nz_baccarat().shoe_book(), &config, &[], 5);
         let has = |f: fn(&EventKind) -> bool| session.events.iter().any(|e| f(&e.kind));
         assert_eq!(
             has(|k| matches!(k, EventKind::BetsClosed)),
@@ -167,8 +168,9 @@ proptest! {
     ) {
         use pitwatch_model::Target;
         let book = RuleBook::nz_baccarat();
-        let session = deal(&book, &DealerConfig { shoes: 1, ..DealerConfig::angel_eye() }, &[], seed);
-        let Some(truth) = session.rounds.iter().find(|r| r.round == round).copied() else {
+        let session = deal(&book.shoe_book(), &DealerConfig { shoes: 1, ..DealerConfig::angel_eye() }, &[], seed);
+        let dealt = truth(&session);
+        let Some(truth) = dealt.iter().find(|r| r.round == round).copied() else {
             return Ok(());
         };
         // The round's card events, in a shuffled order that starts with a card 1.
@@ -204,12 +206,12 @@ proptest! {
             prop_assert_eq!(i.code, pitwatch_rules::IrregularityCode::DealOutOfOrder, "{}", i.message);
             prop_assert_eq!(i.round, Some(round));
         }
-        let rounds: Vec<(u32, pitwatch_rules::Hand, pitwatch_rules::Hand)> = outputs.iter().filter_map(|o| match o {
+        let rounds: Vec<(u32, pitwatch_baccarat::Hand, pitwatch_baccarat::Hand)> = outputs.iter().filter_map(|o| match o {
             Output::Round(r) => Some((r.round, r.player, r.banker)),
             _ => None,
         }).collect();
-        let want: Vec<(u32, pitwatch_rules::Hand, pitwatch_rules::Hand)> =
-            session.rounds.iter().map(|r| (r.round, r.player, r.banker)).collect();
+        let want: Vec<(u32, pitwatch_baccarat::Hand, pitwatch_baccarat::Hand)> =
+            dealt.iter().map(|r| (r.round, r.player, r.banker)).collect();
         prop_assert_eq!(rounds, want);
     }
 }

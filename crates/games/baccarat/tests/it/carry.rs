@@ -3,9 +3,9 @@
 //! step gives the same outputs and the same view (one shoe's replay need not run the shoes
 //! before it).
 
+use pitwatch_baccarat::{Carry, Engine, Output, RuleBook, TableView};
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_model::TableEvent;
-use pitwatch_rules::{Carry, Engine, Output, RuleBook, TableView};
 use proptest::prelude::*;
 
 use crate::arbitrary::kind;
@@ -107,7 +107,7 @@ fn simulated_shoes_with_faults_and_cut_offs_resume_exactly_at_every_shoe() {
     .collect();
     for config in [DealerConfig::angel_eye(), DealerConfig::barcode()] {
         let config = DealerConfig { shoes: 6, ..config };
-        let session = deal(&book, &config, &faults, 11);
+        let session = deal(&book.shoe_book(), &config, &faults, 11);
         let n = session.events.len();
         for cuts in [vec![], vec![n / 3, n / 2 + 7], vec![n]] {
             let shoes = check(&book, &session.events, &cuts).unwrap();

@@ -1,9 +1,12 @@
 //! Simulated shoes: honest play is never flagged and matches a straightforward computation; one
 //! injected fault yields exactly its code at its round, and later rounds are still right.
 
-use pitwatch_dealer::{deal, differential, DealerConfig, FaultKind, FaultPlan, Mode, Session};
+use pitwatch_baccarat::{replay, Output, RoundRecord, RuleBook};
+use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode, Session};
+
+use crate::judge::{self, truth};
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
-use pitwatch_rules::{replay, Irregularity, Output, RoundRecord, RuleBook};
+use pitwatch_rules::Irregularity;
 use proptest::prelude::*;
 
 use crate::naive;
@@ -68,12 +71,13 @@ fn given_honest_shoes_when_replayed_then_nothing_is_flagged_and_rounds_match_the
         (Mode::Plain, DealerConfig::barcode()),
     ] {
         let config = DealerConfig { shoes: 3, ..config };
-        let session = deal(&nz(), &config, &[], 7);
+        let session = deal(&nz().shoe_book(), &config, &[], 7);
+        let dealt = truth(&session);
         let (rounds, irregularities) = split(&replay(&nz(), &session.events));
         assert!(irregularities.is_empty(), "{mode:?}: {irregularities:#?}");
         assert_eq!(
             rounds.iter().map(key).collect::<Vec<_>>(),
-            session.rounds.iter().map(key).collect::<Vec<_>>(),
+            dealt.iter().map(key).collect::<Vec<_>>(),
             "{mode:?}"
         );
         let naive = naive_rounds(&session);
@@ -112,8 +116,8 @@ fn given_honest_shoes_when_replayed_then_nothing_is_flagged_and_rounds_match_the
 #[test]
 fn given_the_same_seed_the_dealer_and_the_engine_are_byte_for_byte_deterministic() {
     let config = DealerConfig::angel_eye();
-    let a = deal(&nz(), &config, &[], 42);
-    let b = deal(&nz(), &config, &[], 42);
+    let a = deal(&nz().shoe_book(), &config, &[], 42);
+    let b = deal(&nz().shoe_book(), &config, &[], 42);
     assert_eq!(a.events, b.events);
     let json = |s: &Session| -> String {
         replay(&nz(), &s.events)
@@ -123,7 +127,7 @@ fn given_the_same_seed_the_dealer_and_the_engine_are_byte_for_byte_deterministic
             .join("\n")
     };
     assert_eq!(json(&a), json(&b));
-    let c = deal(&nz(), &config, &[], 43);
+    let c = deal(&nz().shoe_book(), &config, &[], 43);
     assert_ne!(
         a.events, c.events,
         "a different seed deals a different shoe"
@@ -138,18 +142,19 @@ fn a_continuous_shuffler_is_followed_without_end_of_shoe_checks() {
         continuous_rounds: 120,
         ..DealerConfig::angel_eye()
     };
-    let session = deal(&book, &config, &[], 3);
+    let session = deal(&book.shoe_book(), &config, &[], 3);
+    let dealt = truth(&session);
     let (rounds, irregularities) = split(&replay(&book, &session.events));
     assert!(irregularities.is_empty(), "{irregularities:#?}");
     assert_eq!(rounds.len(), 240);
     assert_eq!(
         rounds.iter().map(key).collect::<Vec<_>>(),
-        session.rounds.iter().map(key).collect::<Vec<_>>()
+        dealt.iter().map(key).collect::<Vec<_>>()
     );
 }
 
 /// Runs one fault in `mode`'s default stream and checks it by the differential rules
-/// (`pitwatch_dealer::differential::run`): one irregularity of a code the fault can show, at its
+/// (`judge::run`): one irregularity of a code the fault can show, at its
 /// round, and every other round the true one.
 fn check_fault(kind: FaultKind, mode: Mode, seed: u64, round: u32) -> Result<(), String> {
     let config = match mode {
@@ -157,7 +162,7 @@ fn check_fault(kind: FaultKind, mode: Mode, seed: u64, round: u32) -> Result<(),
         Mode::Plain => DealerConfig::barcode(),
     };
     let config = DealerConfig { shoes: 2, ..config };
-    let verdict = differential::run(&nz(), &config, kind, round, seed);
+    let verdict = judge::run(&nz(), &config, kind, round, seed);
     if verdict.injected.is_none() {
         return Err(format!("{kind:?} was not injected"));
     }
@@ -192,19 +197,20 @@ proptest! {
     #[test]
     fn honest_play_is_never_flagged(seed in any::<u64>(), plain in any::<bool>()) {
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
-        let session = deal(&nz(), &config, &[], seed);
+        let session = deal(&nz().shoe_book(), &config, &[], seed);
+        let dealt = truth(&session);
         let (rounds, irregularities) = split(&replay(&nz(), &session.events));
         prop_assert!(irregularities.is_empty(), "{:#?}", irregularities);
         prop_assert_eq!(
             rounds.iter().map(key).collect::<Vec<_>>(),
-            session.rounds.iter().map(key).collect::<Vec<_>>()
+            dealt.iter().map(key).collect::<Vec<_>>()
         );
     }
 }
 
 #[test]
 fn the_dealer_reports_targets_only_in_target_mode() {
-    let plain = deal(&nz(), &DealerConfig::barcode(), &[], 1);
+    let plain = deal(&nz().shoe_book(), &DealerConfig::barcode(), &[], 1);
     assert!(plain.events.iter().all(|e| !matches!(
         e.kind,
         EventKind::CardDrawn {
@@ -212,7 +218,7 @@ fn the_dealer_reports_targets_only_in_target_mode() {
             ..
         }
     )));
-    let targets = deal(&nz(), &DealerConfig::angel_eye(), &[], 1);
+    let targets = deal(&nz().shoe_book(), &DealerConfig::angel_eye(), &[], 1);
     assert!(targets.events.iter().any(|e| matches!(
         e.kind,
         EventKind::CardDrawn {
@@ -230,7 +236,7 @@ fn a_cutting_card_that_comes_out_too_late_is_flagged_when_it_appears() {
         shoe: 1,
         round: 1,
     };
-    let session = deal(&nz(), &DealerConfig::angel_eye(), &[plan], 5);
+    let session = deal(&nz().shoe_book(), &DealerConfig::angel_eye(), &[plan], 5);
     let events: Vec<_> = session
         .events
         .iter()
@@ -295,7 +301,8 @@ fn many_faults_in_one_session_are_each_flagged_once_and_play_resynchronises_afte
             };
             plans.push(plan);
         }
-        let session = deal(&nz(), &config, &plans, seed);
+        let session = deal(&nz().shoe_book(), &config, &plans, seed);
+        let dealt = truth(&session);
         assert_eq!(
             session.faults.len(),
             plans.len(),
@@ -326,12 +333,7 @@ fn many_faults_in_one_session_are_each_flagged_once_and_play_resynchronises_afte
                 .any(|f| f.shoe == r.shoe && f.round == Some(r.round))
         };
         let engine: Vec<_> = rounds.iter().filter(|r| !faulted(r)).map(key).collect();
-        let truth: Vec<_> = session
-            .rounds
-            .iter()
-            .filter(|r| !faulted(r))
-            .map(key)
-            .collect();
+        let truth: Vec<_> = dealt.iter().filter(|r| !faulted(r)).map(key).collect();
         assert!(truth.len() > 250, "{mode:?}");
         assert_eq!(engine, truth, "{mode:?}");
     }
@@ -345,7 +347,8 @@ proptest! {
     /// the last coup before the next shuffle.
     #[test]
     fn honest_play_goes_through_the_phases_in_order(seed in any::<u64>(), plain in any::<bool>()) {
-        use pitwatch_rules::{Engine, Phase};
+        use pitwatch_baccarat::{Engine};
+        use pitwatch_rules::{Phase};
         let rank = |p: Phase| match p {
             Phase::AwaitingBurn => 0,
             Phase::Burning => 1,
@@ -357,7 +360,7 @@ proptest! {
         };
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
         let config = DealerConfig { shoes: 2, ..config };
-        let session = deal(&nz(), &config, &[], seed);
+        let session = deal(&nz().shoe_book(), &config, &[], seed);
         let mut engine = Engine::new(nz());
         let mut before = engine.view();
         let mut shuffles = 0;
@@ -381,7 +384,7 @@ proptest! {
     }
 }
 
-/// The stream cut off: feeds `events[..cut]`, calls [`pitwatch_rules::Engine::interrupt`], drops
+/// The stream cut off: feeds `events[..cut]`, calls [`pitwatch_baccarat::Engine::interrupt`], drops
 /// up to `gap` events (what happened while nobody was listening; never past the next shuffle,
 /// since a new shoe's cards could not be told from the old shoe's), then feeds the rest and
 /// finishes. Returns the outputs before the interrupt, the outputs from it on, and the `seq` of
@@ -392,7 +395,7 @@ fn cut_off(events: &[TableEvent], cut: usize, gap: usize) -> (Vec<Output>, Vec<O
         .position(|e| matches!(e.kind, EventKind::Shuffled { .. }))
         .map_or(events.len(), |i| cut + i);
     let resume = (cut + gap).min(next_shuffle);
-    let mut engine = pitwatch_rules::Engine::new(nz());
+    let mut engine = pitwatch_baccarat::Engine::new(nz());
     for e in &events[..cut] {
         engine.handle_event(e);
     }
@@ -482,7 +485,8 @@ proptest! {
     ) {
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
         let config = DealerConfig { shoes: 2, ..config };
-        let session = deal(&nz(), &config, &[], seed);
+        let session = deal(&nz().shoe_book(), &config, &[], seed);
+        let dealt = truth(&session);
         let cut = cut.index(session.events.len() + 1);
         let (before, after, resumed) = cut_off(&session.events, cut, gap);
         let (_, flagged_before) = split(&before);
@@ -492,7 +496,7 @@ proptest! {
         for r in split(&before).0.iter().chain(&rounds) {
             prop_assert!(r.complete || r.partial, "{:?}", r);
         }
-        check_rounds_after_gap(&rounds, &session.rounds, resumed, |_| false)?;
+        check_rounds_after_gap(&rounds, &dealt, resumed, |_| false)?;
     }
 
     /// A fault dealt after the cut and the gap is still flagged, exactly once, marked partial; the
@@ -527,13 +531,13 @@ proptest! {
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
         let config = DealerConfig { shoes: 2, ..config };
         let plan = FaultPlan { kind, shoe: 1, round };
-        let session = deal(&nz(), &config, &[plan], seed);
+        let session = deal(&nz().shoe_book(), &config, &[plan], seed);
+        let dealt = truth(&session);
         prop_assert_eq!(session.faults.len(), 1, "{:?} was not injected", kind);
         let fault = session.faults[0];
         // Cut after the shuffle and lose the gap before the round two before the fault's, so the
         // engine has resynchronised before the fault.
-        let start = session
-            .rounds
+        let start = dealt
             .iter()
             .find(|r| r.shoe == 1 && r.round == round - 2)
             .unwrap()
@@ -551,7 +555,7 @@ proptest! {
         prop_assert!(flagged.partial);
         prop_assert!(flagged.seq >= resumed);
         let faulted = |r: &RoundRecord| r.shoe == fault.shoe && r.first_seq <= fault.seq && fault.seq <= r.last_seq + 1
-            || r.shoe == fault.shoe && Some(r.round) == fault.round && session.rounds.contains(r);
+            || r.shoe == fault.shoe && Some(r.round) == fault.round && dealt.contains(r);
         // A plain shoe cut off before the engine knew its stream closes bets resumes at once and
         // can take the burn for a round until the first "no more bets" realigns it
         // (docs/irregularities.md, "Known limitation"): nothing is flagged for it (checked
@@ -569,7 +573,7 @@ proptest! {
             0
         };
         let skip = |r: &RoundRecord| faulted(r) || r.first_seq < realigned;
-        check_rounds_after_gap(&rounds, &session.rounds, resumed, skip)?;
+        check_rounds_after_gap(&rounds, &dealt, resumed, skip)?;
     }
 }
 
@@ -583,15 +587,16 @@ fn a_plain_shoe_cut_off_before_its_cut_follows_its_burn_and_rounds() {
     for seed in [107_160_798_704_244_777_u64, 1, 2, 3] {
         for config in [DealerConfig::barcode(), DealerConfig::angel_eye()] {
             let config = DealerConfig { shoes: 2, ..config };
-            let session = deal(&nz(), &config, &[], seed);
+            let session = deal(&nz().shoe_book(), &config, &[], seed);
+            let dealt = truth(&session);
             let (before, after, resumed) = cut_off(&session.events, 1, 0);
             assert!(split(&before).1.is_empty());
             let (rounds, flagged) = split(&after);
             assert!(flagged.is_empty(), "seed {seed}: {flagged:#?}");
-            check_rounds_after_gap(&rounds, &session.rounds, resumed, |_| false)
+            check_rounds_after_gap(&rounds, &dealt, resumed, |_| false)
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             // Every round of the first shoe is seen, none made of its burn cards.
-            let first_shoe = session.rounds.iter().filter(|t| t.shoe == 1).count();
+            let first_shoe = dealt.iter().filter(|t| t.shoe == 1).count();
             assert_eq!(
                 rounds.iter().filter(|r| r.shoe == 1 && r.complete).count(),
                 first_shoe,

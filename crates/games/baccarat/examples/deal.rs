@@ -2,7 +2,7 @@
 //! `pitwatch replay`:
 //!
 //! ```text
-//! cargo run -p pitwatch-dealer --example deal -- [--plain] [--shoes N] [--seed N] [--fault KIND:SHOE:ROUND]...
+//! cargo run -p pitwatch-baccarat --example deal -- [--plain] [--shoes N] [--seed N] [--fault KIND:SHOE:ROUND]...
 //! ```
 //!
 //! Fault kinds are the snake_case names of `FaultKind` (e.g. `burn_miscount`). What was injected
@@ -10,8 +10,8 @@
 
 use std::io::Write;
 
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
-use pitwatch_rules::RuleBook;
 
 fn main() {
     let mut config = DealerConfig::angel_eye();
@@ -37,7 +37,7 @@ fn main() {
             other => panic!("unknown argument {other}"),
         }
     }
-    let session = deal(&RuleBook::nz_baccarat(), &config, &faults, seed);
+    let session = deal(&RuleBook::nz_baccarat().shoe_book(), &config, &faults, seed);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for event in &session.events {

@@ -2,12 +2,16 @@
 //! engine's outputs around the fault, for finding out why a case failed:
 //!
 //! ```text
-//! cargo run -p pitwatch-dealer --example fault_case -- KIND ROUND SEED [plain] [bets] [results] [burn]
+//! cargo run -p pitwatch-baccarat --example fault_case -- KIND ROUND SEED [plain] [bets] [results] [burn]
 //! ```
 
-use pitwatch_dealer::differential::run;
+#[allow(dead_code)]
+#[path = "../tests/support/judge.rs"]
+mod judge;
+
+use judge::{run, truth};
+use pitwatch_baccarat::{replay, RuleBook};
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode};
-use pitwatch_rules::{replay, RuleBook};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,7 +39,7 @@ fn main() {
         shoe: 1,
         round,
     };
-    let session = deal(&book, &config, &[plan], seed);
+    let session = deal(&book.shoe_book(), &config, &[plan], seed);
     let Some(fault) = session.faults.first() else {
         return;
     };
@@ -48,8 +52,7 @@ fn main() {
     {
         println!("{}", event.to_json_line());
     }
-    for r in session
-        .rounds
+    for r in truth(&session)
         .iter()
         .filter(|r| r.last_seq + 1 >= from && r.first_seq <= to)
     {
@@ -60,13 +63,13 @@ fn main() {
     }
     for o in replay(&book, &session.events) {
         match o {
-            pitwatch_rules::Output::Round(r) if r.last_seq + 1 >= from && r.first_seq <= to => {
+            pitwatch_baccarat::Output::Round(r) if r.last_seq + 1 >= from && r.first_seq <= to => {
                 println!(
                     "engine {}.{} P[{}] B[{}] {}-{}",
                     r.shoe, r.round, r.player, r.banker, r.first_seq, r.last_seq
                 )
             }
-            pitwatch_rules::Output::Irregularity(i) => {
+            pitwatch_baccarat::Output::Irregularity(i) => {
                 println!("flag   {} {:?} {}: {}", i.code, i.round, i.seq, i.message)
             }
             _ => {}

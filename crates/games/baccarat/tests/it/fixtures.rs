@@ -19,8 +19,8 @@
 use std::fs;
 use std::path::Path;
 
+use pitwatch_baccarat::{replay, Output, RuleBook};
 use pitwatch_model::{EventKind, ExposedDuring, Outcome, TableEvent, Target};
-use pitwatch_rules::{replay, Output, RuleBook};
 use serde_json::Value;
 
 /// One line per output: what a fixture's `expect:` section lists.

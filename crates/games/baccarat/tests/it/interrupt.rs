@@ -2,10 +2,9 @@
 //! round cut off is closed unfinished and partial without blame, the shoe becomes partial, and
 //! the engine resynchronises at the next round boundary.
 
+use pitwatch_baccarat::{Engine, Output, RoundRecord, RuleBook, TableView};
 use pitwatch_model::TableEvent;
-use pitwatch_rules::{
-    BurnStatus, Engine, IrregularityCode, Output, Phase, RoundRecord, RuleBook, TableView,
-};
+use pitwatch_rules::{BurnStatus, IrregularityCode, Phase};
 
 use crate::fixtures::{parse, summary};
 

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use pitwatch_rules::RuleBook;
+use pitwatch_baccarat::RuleBook;
 
 /// The note that ends 12.1, whose page is cut off in the source.
 const CUT_OFF: &str = "(the rest of 12.1 is not in the source page)";

@@ -1,9 +1,9 @@
 //! Arbitrary event sequences: the engine never panics, whatever it is fed (and wherever the stream
-//! is cut off by [`pitwatch_rules::Engine::interrupt`]), replaying the same events twice gives the
+//! is cut off by [`pitwatch_baccarat::Engine::interrupt`]), replaying the same events twice gives the
 //! same output, and its table view agrees with what it output.
 
+use pitwatch_baccarat::{replay, RuleBook};
 use pitwatch_model::{Card, EventKind, ExposedDuring, Outcome, ShufflerKind, TableEvent, Target};
-use pitwatch_rules::{replay, RuleBook};
 use proptest::prelude::*;
 
 fn card() -> impl Strategy<Value = Option<Card>> {
@@ -71,7 +71,7 @@ proptest! {
         prop_assert_eq!(first, second);
     }
 
-    /// The same, with the stream cut off ([`pitwatch_rules::Engine::interrupt`]) at random points:
+    /// The same, with the stream cut off ([`pitwatch_baccarat::Engine::interrupt`]) at random points:
     /// never a panic, the same output twice, and the output invariants hold.
     #[test]
     fn arbitrary_sequences_cut_off_anywhere_never_panic_and_replay_identically(
@@ -91,14 +91,14 @@ proptest! {
     }
 }
 
-/// [`replay`], calling [`pitwatch_rules::Engine::interrupt`] before the event at each index in
+/// [`replay`], calling [`pitwatch_baccarat::Engine::interrupt`] before the event at each index in
 /// `cuts` (an index past the end cuts off after the last event, before `finish`).
 fn replay_interrupted(
     book: &RuleBook,
     events: &[TableEvent],
     cuts: &[usize],
-) -> Vec<pitwatch_rules::Output> {
-    let mut engine = pitwatch_rules::Engine::new(book.clone());
+) -> Vec<pitwatch_baccarat::Output> {
+    let mut engine = pitwatch_baccarat::Engine::new(book.clone());
     let mut out = Vec::new();
     for i in 0..=events.len() {
         for _ in cuts.iter().filter(|&&c| c == i) {
@@ -116,8 +116,8 @@ fn replay_interrupted(
 
 /// Checks what must hold of any output: rounds numbered 1, 2, 3… within each shoe, shoes in
 /// order, and each shoe summary counting the rounds reported for it.
-fn check_invariants(outputs: &[pitwatch_rules::Output]) -> Result<(), TestCaseError> {
-    use pitwatch_rules::Output;
+fn check_invariants(outputs: &[pitwatch_baccarat::Output]) -> Result<(), TestCaseError> {
+    use pitwatch_baccarat::Output;
     let mut shoe = 0u32;
     let mut rounds_in_shoe = 0u32;
     for output in outputs {
@@ -191,7 +191,7 @@ proptest! {
         let config = if plain { DealerConfig::barcode() } else { DealerConfig::angel_eye() };
         let config = DealerConfig { shoes: 2, ..config };
         let mut kinds: Vec<EventKind> =
-            deal(&RuleBook::nz_baccarat(), &config, &[], seed).events.into_iter().map(|e| e.kind).collect();
+            deal(&RuleBook::nz_baccarat().shoe_book(), &config, &[], seed).events.into_iter().map(|e| e.kind).collect();
         for d in damages {
             let n = kinds.len();
             match d {
@@ -225,7 +225,8 @@ proptest! {
         kinds in proptest::collection::vec((kind(), proptest::bool::weighted(0.03)), 0..300),
         book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat", "nz-baccarat-continuous"]),
     ) {
-        use pitwatch_rules::{Engine, Output, Phase, TableView};
+        use pitwatch_baccarat::{Engine, Output, TableView};
+        use pitwatch_rules::{Phase};
         let book = RuleBook::builtin(book).unwrap();
         let mut engine = Engine::new(book);
         let mut last_round = None;
@@ -270,7 +271,7 @@ proptest! {
                     let is_cut_round = matches!(output, Output::Round(r) if r.partial && !r.complete);
                     prop_assert!(is_cut_round, "{:?}", output);
                 }
-                let ended = before.last_coup == pitwatch_rules::LastCoup::Completed && before.round.is_none();
+                let ended = before.last_coup == pitwatch_baccarat::LastCoup::Completed && before.round.is_none();
                 if matches!(before.phase, Phase::NoShoe | Phase::Finished) || ended {
                     prop_assert_eq!(after, before);
                 } else {

@@ -5,10 +5,9 @@
 use std::fs;
 use std::path::Path;
 
+use pitwatch_baccarat::{Engine, LastCoup, NextCardView, RuleBook, Side, TableView};
 use pitwatch_model::{Outcome, TableEvent};
-use pitwatch_rules::{
-    BurnStatus, Engine, LastCoup, NextCardView, Phase, RuleBook, Side, TableView,
-};
+use pitwatch_rules::{BurnStatus, Phase};
 
 use crate::fixtures::parse;
 

@@ -5,9 +5,9 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use pitwatch_baccarat::{Engine, Output, RuleBook};
 use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::EventKind;
-use pitwatch_rules::{Engine, Output, RuleBook};
 
 fn replay_shoes(c: &mut Criterion) {
     let book = RuleBook::nz_baccarat();
@@ -20,7 +20,7 @@ fn replay_shoes(c: &mut Criterion) {
             shoes: 20,
             ..config
         };
-        let session = deal(&book, &config, &[], 2026);
+        let session = deal(&book.shoe_book(), &config, &[], 2026);
         let cards = session
             .events
             .iter()
