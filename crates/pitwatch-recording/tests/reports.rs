@@ -203,9 +203,22 @@ fn read_only(db: &Path) -> Store {
 }
 
 /// What differs from one run to the next in a report: the record's random id and everything
-/// signed with it (the checkpoint, the facts' and checkpoints' chain heads).
+/// signed with it (the checkpoint, the facts' and checkpoints' chain heads), and the commit the
+/// program was built from (the build is checked to be this program's first).
 fn stable(mut document: pitwatch_report::Document) -> pitwatch_report::Document {
     use pitwatch_report::Block;
+    assert_eq!(document.build, pitwatch_report::build::label());
+    assert!(
+        document
+            .build
+            .starts_with(&format!("Pitwatch {} (build ", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        document.build
+    );
+    document.build = format!(
+        "Pitwatch {} (build: differs in every commit)",
+        env!("CARGO_PKG_VERSION")
+    );
     for block in &mut document.blocks {
         match block {
             Block::Fields { fields } => {

@@ -88,21 +88,6 @@ pub fn record_sign_off(
     batch.commit()
 }
 
-/// A time as a report shows it: to the second, in UTC (the column heads say so).
-fn clock(at: Timestamp) -> String {
-    at.as_datetime().format("%Y-%m-%d %H:%M:%S").to_string()
-}
-
-/// A recorded time (RFC 3339 text) as a report shows it.
-fn clock_text(text: &str) -> String {
-    text.parse::<Timestamp>()
-        .map_or_else(|_| text.to_owned(), clock)
-}
-
-fn clock_ms(ms: i64) -> String {
-    Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), clock)
-}
-
 /// A duration in words a supervisor reads at a glance: `2 h 05 min`, `4 min 12 s`, `0.8 s`.
 fn duration(ms: i64) -> String {
     let ms = ms.max(0);
@@ -212,9 +197,7 @@ fn or_none(rows: Vec<Vec<String>>, none: &str, columns: &[&str], widths: Vec<u32
 /// outages with their durations, the hand-over sign-offs of the period, and the chain heads the
 /// next shift checks the record against. `db_name` names the record in the checking instructions.
 pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Document, StoreError> {
-    let site = store
-        .meta("site")?
-        .unwrap_or_else(|| "(site not recorded)".into());
+    let site = site(store)?;
     let tables: Vec<_> = store
         .tables()?
         .into_iter()
@@ -415,14 +398,14 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     i.id.0.to_string(),
                     i.table.clone(),
                     clock_text(&i.opened_at),
-                    i.code.clone(),
-                    i.severity.clone(),
+                    words::irregularity_label(&i.code),
+                    words::severity(&i.severity).to_owned(),
                     format!(
                         "{} / {}",
                         i.shoe.map_or_else(|| "-".into(), |s| s.to_string()),
                         i.round.map_or_else(|| "-".into(), |r| r.to_string())
                     ),
-                    i.status.as_str().to_owned(),
+                    words::incident_step(i.status.as_str()).to_owned(),
                 ]
             })
             .collect(),
@@ -431,12 +414,12 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             "#",
             "Table",
             "Opened (UTC)",
-            "Code",
+            "Irregularity",
             "Severity",
             "Shoe / round",
             "Status now",
         ],
-        vec![6, 9, 18, 26, 8, 10, 12],
+        vec![5, 8, 17, 30, 8, 9, 12],
     ));
 
     blocks.push(Block::Heading {
@@ -449,8 +432,8 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 vec![
                     c.incident.0.to_string(),
                     c.table.clone(),
-                    c.code.clone(),
-                    c.status.clone(),
+                    words::irregularity_label(&c.code),
+                    words::incident_step(&c.status).to_owned(),
                     clock_text(&c.at),
                     c.user.clone().unwrap_or_default(),
                     c.resolution.clone().unwrap_or_default(),
@@ -461,13 +444,13 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
         &[
             "#",
             "Table",
-            "Code",
+            "Irregularity",
             "Step",
             "When (UTC)",
             "By",
             "Resolution",
         ],
-        vec![5, 8, 25, 14, 18, 13, 20],
+        vec![4, 8, 30, 13, 17, 12, 18],
     ));
 
     blocks.push(Block::Heading {
@@ -481,11 +464,11 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     u.incident.0.to_string(),
                     u.table.clone(),
                     clock_text(&u.opened_at),
-                    u.code.clone(),
-                    u.severity.clone(),
+                    words::irregularity_label(&u.code),
+                    words::severity(&u.severity).to_owned(),
                     match &u.by {
-                        Some(by) => format!("acknowledged by {by} at {}", clock_text(&u.since)),
-                        None => u.status.clone(),
+                        Some(by) => format!("Acknowledged by {by} at {}", clock_text(&u.since)),
+                        None => words::incident_step(&u.status).to_owned(),
                     },
                 ]
             })
@@ -495,11 +478,11 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             "#",
             "Table",
             "Opened (UTC)",
-            "Code",
+            "Irregularity",
             "Severity",
             "Status at the end",
         ],
-        vec![6, 9, 18, 24, 8, 30],
+        vec![5, 8, 17, 30, 8, 28],
     ));
 
     blocks.push(Block::Heading {
@@ -529,7 +512,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
         "No device reported an error in this shift.",
         &[
             "Table",
-            "Code",
+            "Device's code",
             "Device's text",
             "Raised (UTC)",
             "Cleared (UTC)",
@@ -617,6 +600,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             clock(shift.from),
             clock(shift.to)
         ),
+        build: pitwatch_report::build::label(),
         author: String::new(),
         created: None,
         blocks,
