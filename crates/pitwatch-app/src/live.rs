@@ -421,6 +421,7 @@ impl Desk {
             tables: lock(&self.model).tables().to_vec(),
             record: self.record_status(),
             idle_lock_seconds: self.idle_lock_seconds,
+            build: pitwatch_api::dto::BuildInfo::current(),
         }
     }
 

@@ -29,7 +29,25 @@ record: RecordStatus,
 /**
  * Seconds without a key or a pointer movement after which the window locks (0: never).
  */
-idleLockSeconds: number, };
+idleLockSeconds: number, 
+/**
+ * The program's version and build, as every report's footer prints them (About).
+ */
+build: BuildInfo, };
+
+export type BuildInfo = { 
+/**
+ * The version (`0.1.0`).
+ */
+version: string, 
+/**
+ * The commit (12 hex digits), if the build knew it.
+ */
+commit: string | null, 
+/**
+ * As a report prints it: `Pitwatch 0.1.0 (build 6929b7d1c2e3)`.
+ */
+label: string, };
 
 export type RecordStatus = { 
 /**
