@@ -112,9 +112,9 @@ impl Desk {
             ..RecordAlerts::default()
         }));
         keep_the_demo_apart(&mut store, options.pit.demo, &db, now)?;
-        // The site the window shows is the one every report prints: a chained fact of the
-        // record, written when it changes (as `pitwatch monitor` writes it).
-        store.set_meta("site", &options.pit.site.name, now)?;
+        // The site the window shows is the one every report prints, with its time zone: chained
+        // facts of the record, written when they change (as `pitwatch monitor` writes them).
+        pitwatch_recording::report::record_site(&mut store, &options.pit.site, now)?;
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
             store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }

@@ -15,39 +15,6 @@ use pitwatch_games::report::{book_fields, rounds_table};
 use pitwatch_games::{GameBook, GameRound};
 use pitwatch_store::{IncidentId, Store, StoreError, TableId};
 
-/// A time as a report shows it: to the second, in UTC, without the zone (the column heads and
-/// the subtitles say "UTC"; the record knows no other zone for the site).
-fn clock(at: Timestamp) -> String {
-    at.as_datetime().format("%Y-%m-%d %H:%M:%S").to_string()
-}
-
-/// A recorded time (RFC 3339 text) as a report shows it; text that is no time is shown as it is.
-fn clock_text(text: &str) -> String {
-    text.parse::<Timestamp>()
-        .map_or_else(|_| text.to_owned(), clock)
-}
-
-fn clock_ms(ms: i64) -> String {
-    Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), clock)
-}
-
-/// A recorded time with its zone, for a value that stands alone: `2026-11-30 06:11:00 UTC`.
-fn utc(text: &str) -> String {
-    match text.parse::<Timestamp>() {
-        Ok(at) => format!("{} UTC", clock(at)),
-        Err(_) => text.to_owned(),
-    }
-}
-
-/// A receive time to the millisecond, for the evidence timeline (frames a few ms apart).
-fn precise(at: Timestamp) -> String {
-    at.as_datetime().format("%Y-%m-%d %H:%M:%S%.3f").to_string()
-}
-
-fn time(ms: i64) -> String {
-    Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), precise)
-}
-
 /// A name as the start of a line reads it: `baccarat` → `Baccarat`.
 fn capitalised(name: &str) -> String {
     let mut chars = name.chars();
@@ -56,6 +23,26 @@ fn capitalised(name: &str) -> String {
         None => String::new(),
     }
 }
+
+/// Writes the site the pit definition names into the record's facts (`site`, and `time_zone`
+/// when one is given or was given before), where every report reads them: a chained fact each,
+/// written only when it changes.
+pub fn record_site(
+    store: &mut Store,
+    site: &crate::pit::SiteConfig,
+    now: Timestamp,
+) -> Result<(), StoreError> {
+    store.set_meta("site", &site.name, now)?;
+    match &site.time_zone {
+        Some(zone) => store.set_meta(TIME_ZONE, zone, now),
+        // A zone taken out of the definition: the reports go back to UTC.
+        None if store.meta(TIME_ZONE)?.is_some() => store.set_meta(TIME_ZONE, "", now),
+        None => Ok(()),
+    }
+}
+
+/// The record's fact naming the site's time zone (an IANA name; empty or absent: UTC).
+pub const TIME_ZONE: &str = "time_zone";
 
 /// The site as the record's facts name it (the pit definition's `site.name`, written when
 /// recording starts), or a note that the record does not name it.
@@ -213,6 +200,7 @@ pub fn incident_report(
 ) -> Result<Document, StoreError> {
     let incident = store.incident(id)?;
     let site = site(store)?;
+    let times = Times::of(store)?;
     let table = store
         .table_id(&incident.table)?
         .ok_or_else(|| StoreError::NotFound(format!("no table {}", incident.table)))?;
@@ -244,7 +232,7 @@ pub fn incident_report(
                 "Status".into(),
                 words::incident_step(incident.status.as_str()).to_owned(),
             ),
-            ("Opened".into(), utc(&incident.opened_at)),
+            ("Opened".into(), times.stamped_text(&incident.opened_at)),
             (
                 "Table".into(),
                 format!("{} ({})", incident.table, capitalised(&table_row.game)),
@@ -344,10 +332,11 @@ pub fn incident_report(
                     format!(
                         "{} from {} to {}",
                         s.id.0,
-                        utc(&s.started_at),
-                        s.ended_at
-                            .as_deref()
-                            .map_or_else(|| "(still connected)".to_owned(), utc)
+                        times.stamped_text(&s.started_at),
+                        s.ended_at.as_deref().map_or_else(
+                            || "(still connected)".to_owned(),
+                            |t| times.stamped_text(t)
+                        )
                     ),
                 ),
             ],
@@ -385,7 +374,7 @@ pub fn incident_report(
         text: "Evidence timeline".into(),
     });
     blocks.push(Block::Paragraph {
-        text: "Every event from just before the first to just after the last piece of evidence, with the device frame it came from. Evidence is marked with *. Times are the host's receive times (UTC).".into(),
+        text: format!("Every event from just before the first to just after the last piece of evidence, with the device frame it came from. Evidence is marked with *. Times are the host's receive times ({}).", times.name()),
     });
     let mut rows = Vec::new();
     for row in &window {
@@ -404,11 +393,11 @@ pub fn incident_report(
             .unwrap_or_default();
         let (at, frame) = match row.frame.map(|f| store.frame(f)).transpose()? {
             Some(frame) => (
-                time(frame.received_at_ms),
+                times.precise_ms(frame.received_at_ms),
                 format!("#{} {}", frame.id.0, hex(&frame.bytes, 12)),
             ),
             None => (
-                row.event.at.map_or_else(String::new, precise),
+                row.event.at.map_or_else(String::new, |t| times.precise(t)),
                 if row.session.is_some() {
                     "event file (no frame)"
                 } else {
@@ -425,9 +414,12 @@ pub fn incident_report(
         ]);
     }
     blocks.push(Block::Table {
-        columns: ["Seq", "Time (UTC)", "Event", "Frame"]
-            .map(String::from)
-            .to_vec(),
+        columns: vec![
+            "Seq".into(),
+            times.head("Time"),
+            "Event".into(),
+            "Frame".into(),
+        ],
         widths: vec![6, 20, 30, 30],
         rows,
     });
@@ -445,7 +437,7 @@ pub fn incident_report(
             .map(|f| {
                 vec![
                     format!("#{}", f.id.0),
-                    time(f.received_at_ms),
+                    times.precise_ms(f.received_at_ms),
                     f.reason.unwrap_or_default(),
                     hex(&f.bytes, 16),
                 ]
@@ -456,9 +448,12 @@ pub fn incident_report(
                 text: "Frames the codec rejected in the same span:".into(),
             });
             blocks.push(Block::Table {
-                columns: ["Frame", "Time (UTC)", "Reason", "Bytes"]
-                    .map(String::from)
-                    .to_vec(),
+                columns: vec![
+                    "Frame".into(),
+                    times.head("Time"),
+                    "Reason".into(),
+                    "Bytes".into(),
+                ],
                 widths: vec![6, 20, 30, 30],
                 rows: rejected,
             });
@@ -469,16 +464,19 @@ pub fn incident_report(
         text: "Notes and sign-offs".into(),
     });
     blocks.push(Block::Table {
-        columns: ["Time (UTC)", "Step", "By", "Text"]
-            .map(String::from)
-            .to_vec(),
+        columns: vec![
+            times.head("Time"),
+            "Step".into(),
+            "By".into(),
+            "Text".into(),
+        ],
         widths: vec![20, 12, 12, 40],
         rows: store
             .incident_history(id)?
             .into_iter()
             .map(|s| {
                 vec![
-                    clock_text(&s.at),
+                    times.cell_text(&s.at),
                     words::incident_step(&s.what).to_owned(),
                     s.user.unwrap_or_else(|| "Pitwatch".into()),
                     s.text.unwrap_or_default(),
@@ -506,7 +504,7 @@ pub fn incident_report(
         subtitle: format!(
             "{site} · table {} · opened {} · {}",
             incident.table,
-            utc(&incident.opened_at),
+            times.stamped_text(&incident.opened_at),
             words::incident_step(incident.status.as_str())
         ),
         footer: format!(
@@ -693,5 +691,7 @@ fn shuffle_blocks(store: &Store, table: TableId, shoe: u32) -> Result<Vec<Block>
 
 mod events;
 mod shift;
+mod times;
 pub use events::describe;
 pub use shift::{record_sign_off, shift_report, Shift, SignOff, SHIFT_SIGN_OFF};
+use times::Times;

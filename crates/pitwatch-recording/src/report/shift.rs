@@ -180,16 +180,27 @@ fn gaps(
 
 /// The record section of a shift report: the head of every hash chain (its row count and the
 /// last row's hash) as the record holds it at export, and how to check it.
-fn or_none(rows: Vec<Vec<String>>, none: &str, columns: &[&str], widths: Vec<u32>) -> Block {
+fn or_none(rows: Vec<Vec<String>>, none: &str, columns: Vec<String>, widths: Vec<u32>) -> Block {
     if rows.is_empty() {
         Block::Paragraph { text: none.into() }
     } else {
         Block::Table {
-            columns: columns.iter().map(|c| (*c).to_owned()).collect(),
+            columns,
             widths,
             rows,
         }
     }
+}
+
+/// Column heads, each `… (UTC)` worded by [`Times::head`] for the report's zone.
+fn heads(times: &Times, columns: &[&str]) -> Vec<String> {
+    columns
+        .iter()
+        .map(|c| {
+            c.strip_suffix(" (UTC)")
+                .map_or_else(|| (*c).to_owned(), |what| times.head(what))
+        })
+        .collect()
 }
 
 /// The shift handover report: every table's shoes and rounds, the incidents opened,
@@ -198,6 +209,7 @@ fn or_none(rows: Vec<Vec<String>>, none: &str, columns: &[&str], widths: Vec<u32
 /// next shift checks the record against. `db_name` names the record in the checking instructions.
 pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Document, StoreError> {
     let site = site(store)?;
+    let times = Times::of(store)?;
     let tables: Vec<_> = store
         .tables()?
         .into_iter()
@@ -273,11 +285,11 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             fields: vec![
                 ("Site".into(), site.clone()),
                 (
-                    "Period (UTC)".into(),
+                    times.head("Period"),
                     format!(
                         "{} to {} ({hours:.1} h)",
-                        clock(shift.from),
-                        clock(shift.to)
+                        times.cell(shift.from),
+                        times.cell(shift.to)
                     ),
                 ),
                 ("Tables".into(), scope.clone()),
@@ -321,7 +333,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     } else {
                         sign_offs
                             .iter()
-                            .map(|(e, _)| format!("{} at {}", e.user, clock_text(&e.at)))
+                            .map(|(e, _)| format!("{} at {}", e.user, times.cell_text(&e.at)))
                             .collect::<Vec<_>>()
                             .join("; ")
                     },
@@ -397,7 +409,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 vec![
                     i.id.0.to_string(),
                     i.table.clone(),
-                    clock_text(&i.opened_at),
+                    times.cell_text(&i.opened_at),
                     words::irregularity_label(&i.code),
                     words::severity(&i.severity).to_owned(),
                     format!(
@@ -410,15 +422,18 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             })
             .collect(),
         "No incident was opened in this shift.",
-        &[
-            "#",
-            "Table",
-            "Opened (UTC)",
-            "Irregularity",
-            "Severity",
-            "Shoe / round",
-            "Status now",
-        ],
+        heads(
+            &times,
+            &[
+                "#",
+                "Table",
+                "Opened (UTC)",
+                "Irregularity",
+                "Severity",
+                "Shoe / round",
+                "Status now",
+            ],
+        ),
         vec![5, 8, 17, 30, 8, 9, 12],
     ));
 
@@ -434,22 +449,25 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     c.table.clone(),
                     words::irregularity_label(&c.code),
                     words::incident_step(&c.status).to_owned(),
-                    clock_text(&c.at),
+                    times.cell_text(&c.at),
                     c.user.clone().unwrap_or_default(),
                     c.resolution.clone().unwrap_or_default(),
                 ]
             })
             .collect(),
         "No incident was acknowledged or resolved in this shift.",
-        &[
-            "#",
-            "Table",
-            "Irregularity",
-            "Step",
-            "When (UTC)",
-            "By",
-            "Resolution",
-        ],
+        heads(
+            &times,
+            &[
+                "#",
+                "Table",
+                "Irregularity",
+                "Step",
+                "When (UTC)",
+                "By",
+                "Resolution",
+            ],
+        ),
         vec![4, 8, 30, 13, 17, 12, 18],
     ));
 
@@ -463,25 +481,30 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 vec![
                     u.incident.0.to_string(),
                     u.table.clone(),
-                    clock_text(&u.opened_at),
+                    times.cell_text(&u.opened_at),
                     words::irregularity_label(&u.code),
                     words::severity(&u.severity).to_owned(),
                     match &u.by {
-                        Some(by) => format!("Acknowledged by {by} at {}", clock_text(&u.since)),
+                        Some(by) => {
+                            format!("Acknowledged by {by} at {}", times.cell_text(&u.since))
+                        }
                         None => words::incident_step(&u.status).to_owned(),
                     },
                 ]
             })
             .collect(),
         "Every incident was resolved by the end of the shift.",
-        &[
-            "#",
-            "Table",
-            "Opened (UTC)",
-            "Irregularity",
-            "Severity",
-            "Status at the end",
-        ],
+        heads(
+            &times,
+            &[
+                "#",
+                "Table",
+                "Opened (UTC)",
+                "Irregularity",
+                "Severity",
+                "Status at the end",
+            ],
+        ),
         vec![5, 8, 17, 30, 8, 28],
     ));
 
@@ -497,9 +520,9 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     e.table.clone(),
                     e.code.clone(),
                     e.text.clone(),
-                    clock_ms(e.raised_ms),
+                    times.cell_ms(e.raised_ms),
                     e.cleared_ms
-                        .map_or_else(|| "not cleared".to_owned(), clock_ms),
+                        .map_or_else(|| "not cleared".to_owned(), |ms| times.cell_ms(ms)),
                     if e.cleared_ms.is_some() {
                         duration(end - e.raised_ms)
                     } else {
@@ -510,15 +533,18 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             })
             .collect(),
         "No device reported an error in this shift.",
-        &[
-            "Table",
-            "Device's code",
-            "Device's text",
-            "Raised (UTC)",
-            "Cleared (UTC)",
-            "Duration",
-            "Incident",
-        ],
+        heads(
+            &times,
+            &[
+                "Table",
+                "Device's code",
+                "Device's text",
+                "Raised (UTC)",
+                "Cleared (UTC)",
+                "Duration",
+                "Incident",
+            ],
+        ),
         vec![9, 7, 22, 18, 18, 10, 8],
     ));
 
@@ -532,9 +558,11 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 let end = g.to_ms.unwrap_or(shift.to.unix_millis());
                 vec![
                     g.table.clone(),
-                    clock_ms(g.from_ms),
-                    g.to_ms
-                        .map_or_else(|| "not back (as recorded)".to_owned(), clock_ms),
+                    times.cell_ms(g.from_ms),
+                    g.to_ms.map_or_else(
+                        || "not back (as recorded)".to_owned(),
+                        |ms| times.cell_ms(ms),
+                    ),
                     if g.to_ms.is_some() {
                         duration(end - g.from_ms)
                     } else {
@@ -545,13 +573,16 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             })
             .collect(),
         "Every device link stayed up while Pitwatch recorded this shift.",
-        &[
-            "Table",
-            "Down from (UTC)",
-            "Back (UTC)",
-            "Duration",
-            "What happened",
-        ],
+        heads(
+            &times,
+            &[
+                "Table",
+                "Down from (UTC)",
+                "Back (UTC)",
+                "Duration",
+                "What happened",
+            ],
+        ),
         vec![9, 18, 18, 13, 32],
     ));
 
@@ -564,21 +595,24 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             .map(|(entry, s)| {
                 vec![
                     entry.user.clone(),
-                    clock_text(&entry.at),
-                    format!("{} to {}", clock(s.from), clock(s.to)),
+                    times.cell_text(&entry.at),
+                    format!("{} to {}", times.cell(s.from), times.cell(s.to)),
                     s.table.clone().unwrap_or_else(|| "all".into()),
                     s.note.clone(),
                 ]
             })
             .collect(),
         "Nobody has signed off a hand-over for this period yet.",
-        &[
-            "Signed by",
-            "At (UTC)",
-            "Shift signed off (UTC)",
-            "Tables",
-            "Note",
-        ],
+        heads(
+            &times,
+            &[
+                "Signed by",
+                "At (UTC)",
+                "Shift signed off (UTC)",
+                "Tables",
+                "Note",
+            ],
+        ),
         vec![12, 16, 24, 8, 30],
     ));
 
@@ -593,12 +627,16 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
     )?);
 
     Ok(Document {
-        title: format!("Shift report {} to {}", clock(shift.from), clock(shift.to)),
-        subtitle: format!("{site} · {scope} · times in UTC"),
+        title: format!(
+            "Shift report {} to {}",
+            times.cell(shift.from),
+            times.cell(shift.to)
+        ),
+        subtitle: format!("{site} · {scope} · times in {}", times.name()),
         footer: format!(
-            "Pitwatch shift report · {} to {} UTC",
-            clock(shift.from),
-            clock(shift.to)
+            "Pitwatch shift report · {} to {}",
+            times.cell(shift.from),
+            times.stamped(shift.to)
         ),
         build: pitwatch_report::build::label(),
         author: String::new(),
