@@ -27,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
         title: t(0),
         subtitle: t(1),
         footer: t(2),
+        build: t(3),
         author: String::new(),
         created: None,
         blocks: vec![

@@ -15,6 +15,7 @@ pub fn typescript_bindings() -> String {
     let cfg = ts_rs::Config::new().with_large_int("number");
     let mut decls = vec![
         PitOverview::decl(&cfg),
+        BuildInfo::decl(&cfg),
         RecordStatus::decl(&cfg),
         ReplicationState::decl(&cfg),
         RecordAlert::decl(&cfg),

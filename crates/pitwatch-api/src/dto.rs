@@ -36,6 +36,32 @@ pub struct PitOverview {
     /// The pit definition's file (an administrator reloads it from the window); none for the
     /// built-in demo pit.
     pub pit_file: Option<String>,
+    /// The program's version and build, as every report's footer prints them (About).
+    pub build: BuildInfo,
+}
+
+/// The program's version and the git commit it was built from, when the build knew it: what
+/// the About screen shows and every report prints in its footer (`pitwatch_report::build`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildInfo {
+    /// The version (`0.1.0`).
+    pub version: String,
+    /// The commit (12 hex digits), if the build knew it.
+    pub commit: Option<String>,
+    /// As a report prints it: `Pitwatch 0.1.0 (build 6929b7d1c2e3)`.
+    pub label: String,
+}
+
+impl BuildInfo {
+    /// This program's version and build.
+    pub fn current() -> BuildInfo {
+        BuildInfo {
+            version: pitwatch_report::build::VERSION.to_owned(),
+            commit: pitwatch_report::build::COMMIT.map(str::to_owned),
+            label: pitwatch_report::build::label(),
+        }
+    }
 }
 
 /// How long a workstation may be left alone before it locks, by default (ten minutes).

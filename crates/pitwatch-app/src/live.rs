@@ -116,6 +116,9 @@ impl Desk {
             ..RecordAlerts::default()
         }));
         keep_the_demo_apart(&mut store, options.pit.demo, &db, now)?;
+        // The site the window shows is the one every report prints, with its time zone: chained
+        // facts of the record, written when they change (as `pitwatch monitor` writes them).
+        pitwatch_recording::report::record_site(&mut store, &options.pit.site, now)?;
         if options.pit.demo && !store.user_exists(DEMO_USER)? {
             store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
         }
@@ -425,6 +428,7 @@ impl Desk {
             record: self.record_status(),
             idle_lock_seconds: self.idle_lock_seconds,
             pit_file: self.pit_file.as_ref().map(|f| f.display().to_string()),
+            build: pitwatch_api::dto::BuildInfo::current(),
         }
     }
 

@@ -293,6 +293,20 @@ mod tests {
     }
 
     #[test]
+    fn the_record_names_the_site_the_window_shows_for_every_report() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("real.db");
+        let desk = real_desk(&db);
+        assert_eq!(desk.overview().site, "Real");
+        desk.stop();
+        // The reports read the site from the record's facts, as a copy elsewhere would.
+        assert_eq!(
+            test_store(&db).meta("site").expect("read").as_deref(),
+            Some("Real")
+        );
+    }
+
+    #[test]
     fn the_demo_never_runs_on_a_real_record_nor_a_real_pit_on_the_demos() {
         let dir = tempfile::tempdir().expect("a temp dir");
         let real = dir.path().join("real.db");

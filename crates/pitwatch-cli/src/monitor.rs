@@ -83,7 +83,7 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     }
     let db = opened.path.clone();
     let mut store = opened.store;
-    store.set_meta("site", &pit.site.name, crate::now())?;
+    pitwatch_recording::report::record_site(&mut store, &pit.site, crate::now())?;
     outln!(
         "record {} verified intact at start-up (signed by key {}); recording into it",
         db.display(),

@@ -642,7 +642,9 @@ fn export_writes_an_incident_report_as_pdf_csv_and_json() {
 
     let pdf = pdftotext(&pdf);
     for expected in [
-        "Incident 2: RESULT_MISMATCH",
+        // The irregularity in words, its code beside it for search.
+        "Incident 2: Declared result differs from the cards",
+        "(RESULT_MISMATCH)",
         "Demo Casino",
         "Camera 14 reviewed",
         "4S 2D",
@@ -661,7 +663,11 @@ fn export_writes_an_incident_report_as_pdf_csv_and_json() {
     );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(json["title"], "Incident 2: RESULT_MISMATCH");
+    assert_eq!(
+        json["title"],
+        "Incident 2: Declared result differs from the cards (RESULT_MISMATCH)"
+    );
+    assert_eq!(json["build"], pitwatch_report::build::label());
     // The anchor in the report is the hash of the incident's latest chained row, which verify checks.
     let anchor = json["footer"]
         .as_str()

@@ -12,6 +12,17 @@ pub const SHUFFLE_NOT_ANALYSED: &str = "Not analysed: the analysis is of Baccara
     thresholds are a Baccarat rule book's), and this table's shuffler is continuous, its game \
     another, or the shoe's start is not on record.";
 
+/// A code of the engine's as a report cell reads it: `banker` → `Banker`, `dealer_bust` →
+/// `Dealer bust`.
+fn word(code: &str) -> String {
+    let text = code.replace('_', " ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// A payout, signed, as the window and the reports show it (`+1.5`, `-1`, `0`).
 pub fn pays(units: f64) -> String {
     if units > 0.0 {
@@ -104,10 +115,10 @@ fn poker_hands_table<'a>(hands: impl Iterator<Item = &'a pitwatch_poker::HandRec
                     seats.join(" ")
                 },
                 match h.misdeal {
-                    Some(m) => format!("misdeal ({})", m.as_str()),
-                    None if h.defective_deck => "defective deck".into(),
-                    None if !h.complete => "cut off".into(),
-                    None => "dealt".into(),
+                    Some(m) => format!("Misdeal ({})", m.as_str()),
+                    None if h.defective_deck => "Defective deck".into(),
+                    None if !h.complete => "Cut off".into(),
+                    None => "Dealt".into(),
                 },
                 declared.join(", "),
                 format!("{}–{}", h.first_seq, h.last_seq),
@@ -189,8 +200,8 @@ fn blackjack_rounds_table<'a>(
                     cards,
                     h.outcome
                         .and_then(|o| serde_json::to_value(o).ok())
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_else(|| "unsettled".into()),
+                        .and_then(|v| v.as_str().map(word))
+                        .unwrap_or_else(|| "Unsettled".into()),
                     h.pays.map(pays).unwrap_or_else(|| "?".into()),
                     side.join(", "),
                     if first {
@@ -254,7 +265,7 @@ fn baccarat_rounds_table(rounds: &[RoundRecord]) -> Block {
                     total(r.player_total),
                     hand(r.banker.cards()),
                     total(r.banker_total),
-                    r.outcome.map_or("unknown", |o| o.as_str()).to_owned(),
+                    word(r.outcome.map_or("unknown", |o| o.as_str())),
                     format!("{}–{}", r.first_seq, r.last_seq),
                 ]
             })
@@ -286,5 +297,17 @@ pub fn book_fields(rule_book: &str) -> Vec<(String, String)> {
             "Rule book".into(),
             format!("{rule_book} (cannot be loaded: {e})"),
         )],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::word;
+
+    #[test]
+    fn an_engine_code_reads_as_a_capitalised_word() {
+        assert_eq!(word("banker"), "Banker");
+        assert_eq!(word("dead_hand"), "Dead hand");
+        assert_eq!(word(""), "");
     }
 }

@@ -158,6 +158,10 @@ pub struct RecordConfig {
 pub struct SiteConfig {
     /// Name shown on screens and printed on reports.
     pub name: String,
+    /// The site's time zone, an IANA name (`Pacific/Auckland`): reports print their times in it,
+    /// with the zone's abbreviation. Without it they print UTC and say so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
 }
 
 /// One table.
@@ -605,6 +609,14 @@ impl PitConfig {
         }
         if let Some(c) = control_char(&self.site.name) {
             problems.push(format!("site.name holds the control character {:?}", c));
+        }
+        if let Some(zone) = &self.site.time_zone {
+            if jiff::tz::TimeZone::get(zone).is_err() {
+                problems.push(format!(
+                    "site.time_zone {zone:?} is not a time zone (give an IANA name such as \
+                     \"Pacific/Auckland\")"
+                ));
+            }
         }
         if self.tables.is_empty() {
             problems.push("no [[table]] is defined".to_owned());

@@ -9,14 +9,47 @@
 use std::collections::BTreeSet;
 
 use pitwatch_model::Timestamp;
-use pitwatch_report::{Block, Document};
+use pitwatch_report::{words, Block, Document};
 
 use pitwatch_games::report::{book_fields, rounds_table};
 use pitwatch_games::{GameBook, GameRound};
 use pitwatch_store::{IncidentId, Store, StoreError, TableId};
 
-fn time(ms: i64) -> String {
-    Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), |t| t.to_string())
+/// A name as the start of a line reads it: `baccarat` → `Baccarat`.
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Writes the site the pit definition names into the record's facts (`site`, and `time_zone`
+/// when one is given or was given before), where every report reads them: a chained fact each,
+/// written only when it changes.
+pub fn record_site(
+    store: &mut Store,
+    site: &crate::pit::SiteConfig,
+    now: Timestamp,
+) -> Result<(), StoreError> {
+    store.set_meta("site", &site.name, now)?;
+    match &site.time_zone {
+        Some(zone) => store.set_meta(TIME_ZONE, zone, now),
+        // A zone taken out of the definition: the reports go back to UTC.
+        None if store.meta(TIME_ZONE)?.is_some() => store.set_meta(TIME_ZONE, "", now),
+        None => Ok(()),
+    }
+}
+
+/// The record's fact naming the site's time zone (an IANA name; empty or absent: UTC).
+pub const TIME_ZONE: &str = "time_zone";
+
+/// The site as the record's facts name it (the pit definition's `site.name`, written when
+/// recording starts), or a note that the record does not name it.
+fn site(store: &Store) -> Result<String, StoreError> {
+    Ok(store
+        .meta("site")?
+        .unwrap_or_else(|| "(site not recorded)".into()))
 }
 
 fn hex(bytes: &[u8], limit: usize) -> String {
@@ -166,9 +199,8 @@ pub fn incident_report(
     db_name: &str,
 ) -> Result<Document, StoreError> {
     let incident = store.incident(id)?;
-    let site = store
-        .meta("site")?
-        .unwrap_or_else(|| "(site not recorded)".into());
+    let site = site(store)?;
+    let times = Times::of(store)?;
     let table = store
         .table_id(&incident.table)?
         .ok_or_else(|| StoreError::NotFound(format!("no table {}", incident.table)))?;
@@ -185,13 +217,25 @@ pub fn incident_report(
     });
     blocks.push(Block::Fields {
         fields: vec![
+            (
+                "Irregularity".into(),
+                words::irregularity(&incident.code)
+                    .unwrap_or(&incident.code)
+                    .to_owned(),
+            ),
             ("Code".into(), incident.code.clone()),
-            ("Severity".into(), incident.severity.clone()),
-            ("Status".into(), incident.status.as_str().to_owned()),
-            ("Opened".into(), incident.opened_at.clone()),
+            (
+                "Severity".into(),
+                words::severity(&incident.severity).to_owned(),
+            ),
+            (
+                "Status".into(),
+                words::incident_step(incident.status.as_str()).to_owned(),
+            ),
+            ("Opened".into(), times.stamped_text(&incident.opened_at)),
             (
                 "Table".into(),
-                format!("{} ({})", incident.table, table_row.game),
+                format!("{} ({})", incident.table, capitalised(&table_row.game)),
             ),
             (
                 "Shoe / round".into(),
@@ -288,8 +332,11 @@ pub fn incident_report(
                     format!(
                         "{} from {} to {}",
                         s.id.0,
-                        s.started_at,
-                        s.ended_at.as_deref().unwrap_or("(still connected)")
+                        times.stamped_text(&s.started_at),
+                        s.ended_at.as_deref().map_or_else(
+                            || "(still connected)".to_owned(),
+                            |t| times.stamped_text(t)
+                        )
                     ),
                 ),
             ],
@@ -327,7 +374,7 @@ pub fn incident_report(
         text: "Evidence timeline".into(),
     });
     blocks.push(Block::Paragraph {
-        text: "Every event from just before the first to just after the last piece of evidence, with the device frame it came from. Evidence is marked with *. Times are the host's receive times (UTC).".into(),
+        text: format!("Every event from just before the first to just after the last piece of evidence, with the device frame it came from. Evidence is marked with *. Times are the host's receive times ({}).", times.name()),
     });
     let mut rows = Vec::new();
     for row in &window {
@@ -336,29 +383,21 @@ pub fn incident_report(
         } else {
             ""
         };
-        let mut event = row.event.to_json();
-        event.remove("seq");
-        event.remove("at");
-        let kind = event
+        // The event in words, its kind beside it for search ("Card 4S to Player, 1st card
+        // (card_drawn)").
+        let kind = row
+            .event
+            .to_json()
             .remove("event")
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default();
-        let detail: Vec<String> = event
-            .iter()
-            .map(|(k, v)| {
-                format!(
-                    "{k}={}",
-                    v.as_str().map_or_else(|| v.to_string(), str::to_owned)
-                )
-            })
-            .collect();
         let (at, frame) = match row.frame.map(|f| store.frame(f)).transpose()? {
             Some(frame) => (
-                time(frame.received_at_ms),
+                times.precise_ms(frame.received_at_ms),
                 format!("#{} {}", frame.id.0, hex(&frame.bytes, 12)),
             ),
             None => (
-                row.event.at.map_or_else(String::new, |t| t.to_string()),
+                row.event.at.map_or_else(String::new, |t| times.precise(t)),
                 if row.session.is_some() {
                     "event file (no frame)"
                 } else {
@@ -370,14 +409,17 @@ pub fn incident_report(
         rows.push(vec![
             format!("{mark}{}", row.event.seq),
             at,
-            format!("{kind} {}", detail.join(" ")),
+            format!("{} ({kind})", events::describe(&row.event.kind)),
             frame,
         ]);
     }
     blocks.push(Block::Table {
-        columns: ["Seq", "Time (UTC)", "Event", "Frame"]
-            .map(String::from)
-            .to_vec(),
+        columns: vec![
+            "Seq".into(),
+            times.head("Time"),
+            "Event".into(),
+            "Frame".into(),
+        ],
         widths: vec![6, 20, 30, 30],
         rows,
     });
@@ -395,7 +437,7 @@ pub fn incident_report(
             .map(|f| {
                 vec![
                     format!("#{}", f.id.0),
-                    time(f.received_at_ms),
+                    times.precise_ms(f.received_at_ms),
                     f.reason.unwrap_or_default(),
                     hex(&f.bytes, 16),
                 ]
@@ -406,9 +448,12 @@ pub fn incident_report(
                 text: "Frames the codec rejected in the same span:".into(),
             });
             blocks.push(Block::Table {
-                columns: ["Frame", "Time (UTC)", "Reason", "Bytes"]
-                    .map(String::from)
-                    .to_vec(),
+                columns: vec![
+                    "Frame".into(),
+                    times.head("Time"),
+                    "Reason".into(),
+                    "Bytes".into(),
+                ],
                 widths: vec![6, 20, 30, 30],
                 rows: rejected,
             });
@@ -419,17 +464,20 @@ pub fn incident_report(
         text: "Notes and sign-offs".into(),
     });
     blocks.push(Block::Table {
-        columns: ["Time (UTC)", "Step", "By", "Text"]
-            .map(String::from)
-            .to_vec(),
+        columns: vec![
+            times.head("Time"),
+            "Step".into(),
+            "By".into(),
+            "Text".into(),
+        ],
         widths: vec![20, 12, 12, 40],
         rows: store
             .incident_history(id)?
             .into_iter()
             .map(|s| {
                 vec![
-                    s.at,
-                    s.what,
+                    times.cell_text(&s.at),
+                    words::incident_step(&s.what).to_owned(),
                     s.user.unwrap_or_else(|| "Pitwatch".into()),
                     s.text.unwrap_or_default(),
                 ]
@@ -448,18 +496,23 @@ pub fn incident_report(
     )?);
 
     Ok(Document {
-        title: format!("Incident {}: {}", id.0, incident.code),
+        title: format!(
+            "Incident {}: {}",
+            id.0,
+            words::irregularity_label(&incident.code)
+        ),
         subtitle: format!(
             "{site} · table {} · opened {} · {}",
             incident.table,
-            incident.opened_at,
-            incident.status.as_str()
+            times.stamped_text(&incident.opened_at),
+            words::incident_step(incident.status.as_str())
         ),
         footer: format!(
             "Pitwatch incident report {} · anchor {}",
             id.0,
             &anchor_hash[..16.min(anchor_hash.len())]
         ),
+        build: pitwatch_report::build::label(),
         author: String::new(),
         created: None,
         blocks,
@@ -471,9 +524,7 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
     let table = store
         .table_id(table_name)?
         .ok_or_else(|| StoreError::NotFound(format!("no table named {table_name:?}")))?;
-    let site = store
-        .meta("site")?
-        .unwrap_or_else(|| "(site not recorded)".into());
+    let site = site(store)?;
     let rounds: Vec<GameRound> = replayed_rounds(store, table_name, shoe)?;
     if rounds.is_empty() {
         return Err(StoreError::NotFound(format!(
@@ -504,21 +555,27 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
     } else {
         blocks.push(Block::Table {
             columns: [
-                "#", "Round", "Code", "Severity", "Rule", "Status", "Message",
+                "#",
+                "Round",
+                "Irregularity",
+                "Severity",
+                "Rule",
+                "Status",
+                "Message",
             ]
             .map(String::from)
             .to_vec(),
-            widths: vec![4, 5, 21, 7, 10, 9, 30],
+            widths: vec![4, 5, 25, 8, 10, 11, 30],
             rows: incidents
                 .iter()
                 .map(|i| {
                     vec![
                         i.id.0.to_string(),
                         i.round.map_or_else(|| "-".into(), |r| r.to_string()),
-                        i.code.clone(),
-                        i.severity.clone(),
+                        words::irregularity_label(&i.code),
+                        words::severity(&i.severity).to_owned(),
                         i.rule.clone(),
-                        i.status.as_str().to_owned(),
+                        words::incident_step(i.status.as_str()).to_owned(),
                         i.message.clone(),
                     ]
                 })
@@ -551,6 +608,7 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
             incidents.len()
         ),
         footer: format!("Pitwatch shoe report · {table_name} shoe {shoe}"),
+        build: pitwatch_report::build::label(),
         author: String::new(),
         created: None,
         blocks,
@@ -631,5 +689,9 @@ fn shuffle_blocks(store: &Store, table: TableId, shoe: u32) -> Result<Vec<Block>
     Ok(blocks)
 }
 
+mod events;
 mod shift;
+mod times;
+pub use events::describe;
 pub use shift::{record_sign_off, shift_report, Shift, SignOff, SHIFT_SIGN_OFF};
+use times::Times;

@@ -203,9 +203,22 @@ fn read_only(db: &Path) -> Store {
 }
 
 /// What differs from one run to the next in a report: the record's random id and everything
-/// signed with it (the checkpoint, the facts' and checkpoints' chain heads).
+/// signed with it (the checkpoint, the facts' and checkpoints' chain heads), and the commit the
+/// program was built from (the build is checked to be this program's first).
 fn stable(mut document: pitwatch_report::Document) -> pitwatch_report::Document {
     use pitwatch_report::Block;
+    assert_eq!(document.build, pitwatch_report::build::label());
+    assert!(
+        document
+            .build
+            .starts_with(&format!("Pitwatch {} (build ", env!("CARGO_PKG_VERSION"))),
+        "{}",
+        document.build
+    );
+    document.build = format!(
+        "Pitwatch {} (build: differs in every commit)",
+        env!("CARGO_PKG_VERSION")
+    );
     for block in &mut document.blocks {
         match block {
             Block::Fields { fields } => {
@@ -366,4 +379,67 @@ fn a_shift_report_of_one_table_and_an_earlier_period_shows_only_those() {
         ),
         Err(pitwatch_store::StoreError::NotFound(_))
     ));
+}
+
+#[test]
+fn in_the_site_s_time_zone_every_time_is_local_and_says_its_zone() {
+    use pitwatch_recording::pit::SiteConfig;
+    let dir = tempfile::tempdir().expect("a directory");
+    let db = record(dir.path());
+    let site = |zone: Option<&str>| SiteConfig {
+        name: "Te Whare Petipeti · 澳門".into(),
+        time_zone: zone.map(str::to_owned),
+    };
+    let mut store = Store::open(&db, &Sealing::key(installation_key())).expect("the record");
+    report::record_site(
+        &mut store,
+        &site(Some("Pacific/Auckland")),
+        at(T0 + 721 * MIN),
+    )
+    .expect("the site's zone");
+    drop(store);
+    let store = read_only(&db);
+    let incident = report::incident_report(&store, IncidentId(2), "pit.db").expect("a report");
+    let json = incident.to_json();
+    // Opened at 06:11 UTC: 19:11 in Auckland's summer time (UTC+13).
+    for expected in [
+        "opened 2026-11-30 19:11:00 NZDT",
+        "2026-11-30 19:10:35.000 NZDT",
+        "the host's receive times (Pacific/Auckland)",
+        "1 from 2026-11-30 19:01:00 NZDT to 2026-11-30 21:00:00 NZDT",
+    ] {
+        assert!(json.contains(expected), "{expected}: {json}");
+    }
+    assert!(!json.contains("(UTC)"), "{json}");
+    let shift = Shift::new(at(T0), at(T0 + 720 * MIN), None).expect("a shift");
+    let document = report::shift_report(&store, &shift, "pit.db").expect("a report");
+    let json = document.to_json();
+    for expected in [
+        "Shift report 2026-11-30 19:00:00 NZDT to 2026-12-01 07:00:00 NZDT",
+        "times in Pacific/Auckland",
+        "Mere Tūhoe at 2026-12-01 06:59:00 NZDT",
+    ] {
+        assert!(json.contains(expected), "{expected}: {json}");
+    }
+    assert!(!json.contains("UTC"), "{json}");
+    // The PDF, to look at: `target/tmp/reports/shift-auckland.pdf`.
+    let stamped = document.stamped("Mere Tūhoe", at(T0 + 720 * MIN).as_datetime());
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("reports");
+    std::fs::create_dir_all(&out).expect("a directory");
+    let pdf = pitwatch_report::render_pdf(&stamped).expect("a PDF");
+    std::fs::write(out.join("shift-auckland.pdf"), &pdf.bytes).expect("written");
+    let text = pdftotext(&out.join("shift-auckland.pdf"));
+    assert!(text.contains("times in Pacific/Auckland"), "{text}");
+    assert!(text.contains("2026-11-30 19:11:00"), "{text}");
+    drop(store);
+
+    // Taken out of the pit definition, the reports are in UTC again.
+    let mut store = Store::open(&db, &Sealing::key(installation_key())).expect("the record");
+    report::record_site(&mut store, &site(None), at(T0 + 722 * MIN)).expect("no zone");
+    drop(store);
+    let json = report::shift_report(&read_only(&db), &shift, "pit.db")
+        .expect("a report")
+        .to_json();
+    assert!(json.contains("times in UTC"), "{json}");
+    assert!(json.contains("Opened (UTC)"), "{json}");
 }

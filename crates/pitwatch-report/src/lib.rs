@@ -7,6 +7,7 @@
 //! searched and copied exactly as recorded. Pure: no clock, no file; the creation time is the
 //! caller's.
 
+pub mod build;
 mod pdf;
 mod text;
 pub mod untrusted;
@@ -39,6 +40,10 @@ pub struct Document {
     pub subtitle: String,
     /// Printed at the foot of every page (e.g. the anchoring hash).
     pub footer: String,
+    /// The program's version and build that made the report ([`build::label`]), printed at the
+    /// foot of every page after the footer and written as the PDF's creator; empty if unknown.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub build: String,
     /// Who the document is by (the user who exported it), for the PDF's metadata; empty if
     /// nobody in particular.
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -148,6 +153,9 @@ impl Document {
             }
         }
         row("", "footer", "", &self.footer);
+        if !self.build.is_empty() {
+            row("", "build", "", &self.build);
+        }
         if !self.author.is_empty() {
             row("", "author", "", &self.author);
         }
@@ -181,6 +189,7 @@ mod tests {
             title: "Incident 7: BURN_COUNT_MISMATCH".into(),
             subtitle: "Demo Casino, table BAC-1".into(),
             footer: "anchor 9f86d081".into(),
+            build: "Pitwatch 1.2.3 (build 6929b7d1c2e3)".into(),
             author: String::new(),
             created: None,
             blocks: vec![
@@ -241,6 +250,23 @@ mod tests {
         let mut reader = csv::Reader::from_reader(csv.as_bytes());
         let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(untrusted::spreadsheet_original(&records[1][3]), "=1+2");
+    }
+
+    #[test]
+    fn csv_and_json_carry_the_build_that_made_them() {
+        let csv = sample().to_csv();
+        assert!(
+            csv.contains("\"\",\"build\",\"\",\"Pitwatch 1.2.3 (build 6929b7d1c2e3)\"\n"),
+            "{csv}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+        assert_eq!(json["build"], "Pitwatch 1.2.3 (build 6929b7d1c2e3)");
+        let unknown = Document {
+            build: String::new(),
+            ..sample()
+        };
+        assert!(!unknown.to_csv().contains("\"build\""));
+        assert!(!unknown.to_json().contains("\"build\""));
     }
 
     #[test]

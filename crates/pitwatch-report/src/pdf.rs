@@ -324,7 +324,16 @@ pub fn render_pdf(document: &Document) -> Result<Pdf, RenderError> {
 
     let count = layout.pages.len();
     for (i, page) in layout.pages.iter_mut().enumerate() {
-        let footer = format!("{}    page {} of {count}", document.footer, i + 1);
+        let footer = if document.build.is_empty() {
+            format!("{}    page {} of {count}", document.footer, i + 1)
+        } else {
+            format!(
+                "{} · {}    page {} of {count}",
+                document.footer,
+                document.build,
+                i + 1
+            )
+        };
         page.push(Item::Text {
             x: MARGIN,
             y: FOOTER_Y,
@@ -567,7 +576,11 @@ fn grey(level: f32) -> luma::Color {
 fn metadata(document: &Document) -> Metadata {
     let mut metadata = Metadata::new()
         .title(crate::untrusted::visible(&document.title).into_owned())
-        .creator("Pitwatch".to_owned())
+        .creator(if document.build.is_empty() {
+            "Pitwatch".to_owned()
+        } else {
+            crate::untrusted::visible(&document.build).into_owned()
+        })
         .language("en".to_owned());
     if !document.author.is_empty() {
         metadata = metadata.authors(vec![

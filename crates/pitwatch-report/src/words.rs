@@ -1,6 +1,7 @@
-//! The words a person reads for the codes the record keeps: irregularity codes, audit actions and
-//! severities. Written once, here, for the reports and (generated into `ui/src/lib/bindings.ts`
-//! by `pitwatch-api`) the window alike; the code stays beside the words wherever both fit, so a
+//! The words a person reads for the codes the record keeps: irregularity codes, audit actions,
+//! severities, and an incident's statuses and steps. Written once, here, for the reports and
+//! (the codes, actions and severities generated into `ui/src/lib/bindings.ts` by
+//! `pitwatch-api`) the window alike; the code stays beside the words wherever both fit, so a
 //! search for `MISSING_THIRD_CARD` still finds "Missing third card (MISSING_THIRD_CARD)".
 //!
 //! `pitwatch-api`'s tests check that every code the engine and the recorder can raise has words
@@ -77,6 +78,15 @@ pub const SEVERITIES: &[(&str, &str)] = &[
     ("low", "Low"),
 ];
 
+/// An incident's statuses and the steps of its history, with their words.
+pub const INCIDENT_STEPS: &[(&str, &str)] = &[
+    ("open", "Open"),
+    ("opened", "Opened"),
+    ("acknowledged", "Acknowledged"),
+    ("resolved", "Resolved"),
+    ("note", "Note"),
+];
+
 fn find(table: &[(&'static str, &'static str)], code: &str) -> Option<&'static str> {
     table.iter().find(|(c, _)| *c == code).map(|(_, w)| *w)
 }
@@ -105,6 +115,12 @@ pub fn severity(name: &str) -> &str {
     find(SEVERITIES, name).unwrap_or(name)
 }
 
+/// An incident's status or history step capitalised ("Acknowledged"); an unknown one is shown
+/// as it is.
+pub fn incident_step(step: &str) -> &str {
+    find(INCIDENT_STEPS, step).unwrap_or(step)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,11 +136,13 @@ mod tests {
         assert_eq!(audit_action("user.unknown"), "user.unknown");
         assert_eq!(severity("critical"), "Critical");
         assert_eq!(severity("odd"), "odd");
+        assert_eq!(incident_step("acknowledged"), "Acknowledged");
+        assert_eq!(incident_step("reopened"), "reopened");
     }
 
     #[test]
     fn every_code_has_one_entry_and_words_that_are_not_the_code() {
-        for table in [IRREGULARITIES, AUDIT_ACTIONS, SEVERITIES] {
+        for table in [IRREGULARITIES, AUDIT_ACTIONS, SEVERITIES, INCIDENT_STEPS] {
             let mut codes: Vec<&str> = table.iter().map(|(c, _)| *c).collect();
             codes.sort_unstable();
             codes.dedup();

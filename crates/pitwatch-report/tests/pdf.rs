@@ -14,6 +14,7 @@ fn sample(rows: usize) -> Document {
         title: "Incident 7: CARD_EXPOSED".into(),
         subtitle: "Te Whare Petipeti · table BAC-1 · opened 2026-11-30T09:00:00Z".into(),
         footer: "Pitwatch incident report 7 · anchor 9f86d081".into(),
+        build: "Pitwatch 1.2.3 (build 6929b7d1c2e3)".into(),
         author: "Mere Tūhoe".into(),
         created: Some(
             chrono::Utc
@@ -157,6 +158,7 @@ fn the_metadata_has_title_author_and_creation_time_in_utc() {
     };
     assert_eq!(field("Title"), "Incident 7: CARD_EXPOSED");
     assert_eq!(field("Author"), "Mere Tūhoe");
+    assert_eq!(field("Creator"), "Pitwatch 1.2.3 (build 6929b7d1c2e3)");
     assert_eq!(field("CreationDate"), "2026-11-30T09:30:05Z");
     assert_eq!(field("Tagged"), "yes");
     assert_eq!(field("Pages"), "1");
@@ -204,9 +206,16 @@ fn a_long_table_continues_on_further_pages_with_its_header_and_page_numbers() {
     assert_eq!(render_pdf(&sample(200)).expect("a PDF").pages, pages);
     let text = poppler("pdftotext", &["-layout"], &pdf);
     for page in 1..=pages {
+        // Every page's footer: the document's, the version and build that made it, the page.
+        let footer = text
+            .lines()
+            .find(|l| l.ends_with(&format!("page {page} of {pages}")))
+            .unwrap_or_else(|| panic!("no footer of page {page}"));
         assert!(
-            text.contains(&format!("page {page} of {pages}")),
-            "footer of page {page}"
+            footer.starts_with(
+                "Pitwatch incident report 7 · anchor 9f86d081 · Pitwatch 1.2.3 (build 6929b7d1c2e3) "
+            ),
+            "footer of page {page}: {footer}"
         );
     }
     // The header row is repeated on every page the table is on.
@@ -228,6 +237,7 @@ fn a_code_wider_than_its_column_is_never_split_between_lines() {
         title: "Shift report".into(),
         subtitle: "Te Whare Petipeti".into(),
         footer: "Pitwatch shift report".into(),
+        build: String::new(),
         author: "Mere Tūhoe".into(),
         created: None,
         blocks: vec![Block::Table {

@@ -50,6 +50,7 @@ fn document(texts: &[String]) -> Document {
         title: t(0),
         subtitle: t(1),
         footer: t(2),
+        build: t(3),
         author: t(3),
         created: None,
         blocks: vec![
@@ -106,6 +107,9 @@ fn expected_cells(doc: &Document) -> Vec<[String; 4]> {
         }
     }
     rows.push(r("", "footer", "", &doc.footer));
+    if !doc.build.is_empty() {
+        rows.push(r("", "build", "", &doc.build));
+    }
     if !doc.author.is_empty() {
         rows.push(r("", "author", "", &doc.author));
     }
@@ -222,6 +226,7 @@ proptest! {
             title: "Incident 1: DEVICE_ERROR".into(),
             subtitle: note.clone(),
             footer: "footer".into(),
+            build: String::new(),
             author: String::new(),
             created: None,
             blocks: vec![Block::Table {

@@ -34,7 +34,25 @@ idleLockSeconds: number,
  * The pit definition's file (an administrator reloads it from the window); none for the
  * built-in demo pit.
  */
-pitFile: string | null, };
+pitFile: string | null, 
+/**
+ * The program's version and build, as every report's footer prints them (About).
+ */
+build: BuildInfo, };
+
+export type BuildInfo = { 
+/**
+ * The version (`0.1.0`).
+ */
+version: string, 
+/**
+ * The commit (12 hex digits), if the build knew it.
+ */
+commit: string | null, 
+/**
+ * As a report prints it: `Pitwatch 0.1.0 (build 6929b7d1c2e3)`.
+ */
+label: string, };
 
 export type RecordStatus = { 
 /**

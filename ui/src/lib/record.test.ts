@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RecordStatus } from "./bindings";
-import { checkpointSummary, fileName, recordAlerts, replicationSummary, verifyCommand } from "./record";
+import { buildSummary, checkpointSummary, fileName, recordAlerts, replicationSummary, verifyCommand } from "./record";
 
 const CHECKPOINT =
   "pitwatch-checkpoint:1:00112233445566778899aabbccddeeff:42:2026-11-30T10:00:00.250Z:" +
@@ -89,5 +89,21 @@ describe("replicationSummary", () => {
   });
   it("is an alert when the server refused a row, however small the lag", () => {
     expect(replicationSummary({ ...state, refused: ["events row 7"] }).alert).toBe(true);
+  });
+});
+
+describe("the version and build", () => {
+  it("names the version and the commit the reports print", () => {
+    expect(buildSummary({ version: "0.1.0", commit: "6929b7d1c2e3", label: "Pitwatch 0.1.0 (build 6929b7d1c2e3)" })).toEqual({
+      version: "0.1.0",
+      commit: "6929b7d1c2e3",
+      printed: "Pitwatch 0.1.0 (build 6929b7d1c2e3)",
+    });
+  });
+
+  it("says so when the build did not know its commit", () => {
+    const summary = buildSummary({ version: "0.1.0", commit: null, label: "Pitwatch 0.1.0 (build commit not recorded)" });
+    expect(summary.commit).toBe("not recorded (built outside a git checkout)");
+    expect(summary.printed).toBe("Pitwatch 0.1.0 (build commit not recorded)");
   });
 });

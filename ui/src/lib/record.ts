@@ -1,6 +1,6 @@
 // The record's own state, as every screen shows it: what is wrong with it (most serious first)
 // and how anyone holding it can check it later.
-import type { RecordAlert, RecordStatus, ReplicationState } from "./bindings";
+import type { BuildInfo, RecordAlert, RecordStatus, ReplicationState } from "./bindings";
 
 const ORDER: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
@@ -45,4 +45,16 @@ export function replicationSummary(state: ReplicationState): { text: string; ale
   }
   if (state.rowsBehind === 0 && state.secondsBehind === 0) return { text: "up to date", alert };
   return { text: `${state.rowsBehind} rows, ${state.secondsBehind} s behind`, alert };
+}
+
+/**
+ * The program's version and build as About shows them: the version, the commit it was built from
+ * (or that the build did not know it), and the line every report prints in its footer.
+ */
+export function buildSummary(build: BuildInfo): { version: string; commit: string; printed: string } {
+  return {
+    version: build.version,
+    commit: build.commit ?? "not recorded (built outside a git checkout)",
+    printed: build.label,
+  };
 }

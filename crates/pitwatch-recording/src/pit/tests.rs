@@ -208,6 +208,31 @@ fn every_problem_is_listed_at_once() {
 }
 
 #[test]
+fn a_site_time_zone_is_an_iana_name() {
+    let pit = |zone: &str| {
+        format!(
+            "[site]\nname = \"Main Pit\"\ntime_zone = \"{zone}\"\n[[table]]\nname = \"BAC-1\"\n\
+             game = \"baccarat\"\nrules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
+             link = {{ kind = \"tcp\", address = \"10.1.1.5:4001\" }}\n"
+        )
+    };
+    let good = PitConfig::from_toml(&pit("Pacific/Auckland")).expect("a known zone");
+    assert_eq!(good.site.time_zone.as_deref(), Some("Pacific/Auckland"));
+    let PitConfigError::Invalid(problems) =
+        PitConfig::from_toml(&pit("Pacific/Atlantis")).unwrap_err()
+    else {
+        panic!("expected a list of problems");
+    };
+    assert_eq!(
+        problems,
+        [
+            "site.time_zone \"Pacific/Atlantis\" is not a time zone (give an IANA name such as \
+          \"Pacific/Auckland\")"
+        ]
+    );
+}
+
+#[test]
 fn a_demo_pit_with_a_real_link_is_refused() {
     let text = r#"
             demo = true

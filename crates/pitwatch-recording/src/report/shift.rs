@@ -88,21 +88,6 @@ pub fn record_sign_off(
     batch.commit()
 }
 
-/// A time as a report shows it: to the second, in UTC (the column heads say so).
-fn clock(at: Timestamp) -> String {
-    at.as_datetime().format("%Y-%m-%d %H:%M:%S").to_string()
-}
-
-/// A recorded time (RFC 3339 text) as a report shows it.
-fn clock_text(text: &str) -> String {
-    text.parse::<Timestamp>()
-        .map_or_else(|_| text.to_owned(), clock)
-}
-
-fn clock_ms(ms: i64) -> String {
-    Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), clock)
-}
-
 /// A duration in words a supervisor reads at a glance: `2 h 05 min`, `4 min 12 s`, `0.8 s`.
 fn duration(ms: i64) -> String {
     let ms = ms.max(0);
@@ -195,16 +180,27 @@ fn gaps(
 
 /// The record section of a shift report: the head of every hash chain (its row count and the
 /// last row's hash) as the record holds it at export, and how to check it.
-fn or_none(rows: Vec<Vec<String>>, none: &str, columns: &[&str], widths: Vec<u32>) -> Block {
+fn or_none(rows: Vec<Vec<String>>, none: &str, columns: Vec<String>, widths: Vec<u32>) -> Block {
     if rows.is_empty() {
         Block::Paragraph { text: none.into() }
     } else {
         Block::Table {
-            columns: columns.iter().map(|c| (*c).to_owned()).collect(),
+            columns,
             widths,
             rows,
         }
     }
+}
+
+/// Column heads, each `… (UTC)` worded by [`Times::head`] for the report's zone.
+fn heads(times: &Times, columns: &[&str]) -> Vec<String> {
+    columns
+        .iter()
+        .map(|c| {
+            c.strip_suffix(" (UTC)")
+                .map_or_else(|| (*c).to_owned(), |what| times.head(what))
+        })
+        .collect()
 }
 
 /// The shift handover report: every table's shoes and rounds, the incidents opened,
@@ -212,9 +208,8 @@ fn or_none(rows: Vec<Vec<String>>, none: &str, columns: &[&str], widths: Vec<u32
 /// outages with their durations, the hand-over sign-offs of the period, and the chain heads the
 /// next shift checks the record against. `db_name` names the record in the checking instructions.
 pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Document, StoreError> {
-    let site = store
-        .meta("site")?
-        .unwrap_or_else(|| "(site not recorded)".into());
+    let site = site(store)?;
+    let times = Times::of(store)?;
     let tables: Vec<_> = store
         .tables()?
         .into_iter()
@@ -290,11 +285,11 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             fields: vec![
                 ("Site".into(), site.clone()),
                 (
-                    "Period (UTC)".into(),
+                    times.head("Period"),
                     format!(
                         "{} to {} ({hours:.1} h)",
-                        clock(shift.from),
-                        clock(shift.to)
+                        times.cell(shift.from),
+                        times.cell(shift.to)
                     ),
                 ),
                 ("Tables".into(), scope.clone()),
@@ -338,7 +333,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     } else {
                         sign_offs
                             .iter()
-                            .map(|(e, _)| format!("{} at {}", e.user, clock_text(&e.at)))
+                            .map(|(e, _)| format!("{} at {}", e.user, times.cell_text(&e.at)))
                             .collect::<Vec<_>>()
                             .join("; ")
                     },
@@ -414,29 +409,32 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 vec![
                     i.id.0.to_string(),
                     i.table.clone(),
-                    clock_text(&i.opened_at),
-                    i.code.clone(),
-                    i.severity.clone(),
+                    times.cell_text(&i.opened_at),
+                    words::irregularity_label(&i.code),
+                    words::severity(&i.severity).to_owned(),
                     format!(
                         "{} / {}",
                         i.shoe.map_or_else(|| "-".into(), |s| s.to_string()),
                         i.round.map_or_else(|| "-".into(), |r| r.to_string())
                     ),
-                    i.status.as_str().to_owned(),
+                    words::incident_step(i.status.as_str()).to_owned(),
                 ]
             })
             .collect(),
         "No incident was opened in this shift.",
-        &[
-            "#",
-            "Table",
-            "Opened (UTC)",
-            "Code",
-            "Severity",
-            "Shoe / round",
-            "Status now",
-        ],
-        vec![6, 9, 18, 26, 8, 10, 12],
+        heads(
+            &times,
+            &[
+                "#",
+                "Table",
+                "Opened (UTC)",
+                "Irregularity",
+                "Severity",
+                "Shoe / round",
+                "Status now",
+            ],
+        ),
+        vec![5, 8, 17, 30, 8, 9, 12],
     ));
 
     blocks.push(Block::Heading {
@@ -449,25 +447,28 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 vec![
                     c.incident.0.to_string(),
                     c.table.clone(),
-                    c.code.clone(),
-                    c.status.clone(),
-                    clock_text(&c.at),
+                    words::irregularity_label(&c.code),
+                    words::incident_step(&c.status).to_owned(),
+                    times.cell_text(&c.at),
                     c.user.clone().unwrap_or_default(),
                     c.resolution.clone().unwrap_or_default(),
                 ]
             })
             .collect(),
         "No incident was acknowledged or resolved in this shift.",
-        &[
-            "#",
-            "Table",
-            "Code",
-            "Step",
-            "When (UTC)",
-            "By",
-            "Resolution",
-        ],
-        vec![5, 8, 25, 14, 18, 13, 20],
+        heads(
+            &times,
+            &[
+                "#",
+                "Table",
+                "Irregularity",
+                "Step",
+                "When (UTC)",
+                "By",
+                "Resolution",
+            ],
+        ),
+        vec![4, 8, 30, 13, 17, 12, 18],
     ));
 
     blocks.push(Block::Heading {
@@ -480,26 +481,31 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 vec![
                     u.incident.0.to_string(),
                     u.table.clone(),
-                    clock_text(&u.opened_at),
-                    u.code.clone(),
-                    u.severity.clone(),
+                    times.cell_text(&u.opened_at),
+                    words::irregularity_label(&u.code),
+                    words::severity(&u.severity).to_owned(),
                     match &u.by {
-                        Some(by) => format!("acknowledged by {by} at {}", clock_text(&u.since)),
-                        None => u.status.clone(),
+                        Some(by) => {
+                            format!("Acknowledged by {by} at {}", times.cell_text(&u.since))
+                        }
+                        None => words::incident_step(&u.status).to_owned(),
                     },
                 ]
             })
             .collect(),
         "Every incident was resolved by the end of the shift.",
-        &[
-            "#",
-            "Table",
-            "Opened (UTC)",
-            "Code",
-            "Severity",
-            "Status at the end",
-        ],
-        vec![6, 9, 18, 24, 8, 30],
+        heads(
+            &times,
+            &[
+                "#",
+                "Table",
+                "Opened (UTC)",
+                "Irregularity",
+                "Severity",
+                "Status at the end",
+            ],
+        ),
+        vec![5, 8, 17, 30, 8, 28],
     ));
 
     blocks.push(Block::Heading {
@@ -514,9 +520,9 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     e.table.clone(),
                     e.code.clone(),
                     e.text.clone(),
-                    clock_ms(e.raised_ms),
+                    times.cell_ms(e.raised_ms),
                     e.cleared_ms
-                        .map_or_else(|| "not cleared".to_owned(), clock_ms),
+                        .map_or_else(|| "not cleared".to_owned(), |ms| times.cell_ms(ms)),
                     if e.cleared_ms.is_some() {
                         duration(end - e.raised_ms)
                     } else {
@@ -527,15 +533,18 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             })
             .collect(),
         "No device reported an error in this shift.",
-        &[
-            "Table",
-            "Code",
-            "Device's text",
-            "Raised (UTC)",
-            "Cleared (UTC)",
-            "Duration",
-            "Incident",
-        ],
+        heads(
+            &times,
+            &[
+                "Table",
+                "Device's code",
+                "Device's text",
+                "Raised (UTC)",
+                "Cleared (UTC)",
+                "Duration",
+                "Incident",
+            ],
+        ),
         vec![9, 7, 22, 18, 18, 10, 8],
     ));
 
@@ -549,9 +558,11 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 let end = g.to_ms.unwrap_or(shift.to.unix_millis());
                 vec![
                     g.table.clone(),
-                    clock_ms(g.from_ms),
-                    g.to_ms
-                        .map_or_else(|| "not back (as recorded)".to_owned(), clock_ms),
+                    times.cell_ms(g.from_ms),
+                    g.to_ms.map_or_else(
+                        || "not back (as recorded)".to_owned(),
+                        |ms| times.cell_ms(ms),
+                    ),
                     if g.to_ms.is_some() {
                         duration(end - g.from_ms)
                     } else {
@@ -562,13 +573,16 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             })
             .collect(),
         "Every device link stayed up while Pitwatch recorded this shift.",
-        &[
-            "Table",
-            "Down from (UTC)",
-            "Back (UTC)",
-            "Duration",
-            "What happened",
-        ],
+        heads(
+            &times,
+            &[
+                "Table",
+                "Down from (UTC)",
+                "Back (UTC)",
+                "Duration",
+                "What happened",
+            ],
+        ),
         vec![9, 18, 18, 13, 32],
     ));
 
@@ -581,21 +595,24 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             .map(|(entry, s)| {
                 vec![
                     entry.user.clone(),
-                    clock_text(&entry.at),
-                    format!("{} to {}", clock(s.from), clock(s.to)),
+                    times.cell_text(&entry.at),
+                    format!("{} to {}", times.cell(s.from), times.cell(s.to)),
                     s.table.clone().unwrap_or_else(|| "all".into()),
                     s.note.clone(),
                 ]
             })
             .collect(),
         "Nobody has signed off a hand-over for this period yet.",
-        &[
-            "Signed by",
-            "At (UTC)",
-            "Shift signed off (UTC)",
-            "Tables",
-            "Note",
-        ],
+        heads(
+            &times,
+            &[
+                "Signed by",
+                "At (UTC)",
+                "Shift signed off (UTC)",
+                "Tables",
+                "Note",
+            ],
+        ),
         vec![12, 16, 24, 8, 30],
     ));
 
@@ -610,13 +627,18 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
     )?);
 
     Ok(Document {
-        title: format!("Shift report {} to {}", clock(shift.from), clock(shift.to)),
-        subtitle: format!("{site} · {scope} · times in UTC"),
-        footer: format!(
-            "Pitwatch shift report · {} to {} UTC",
-            clock(shift.from),
-            clock(shift.to)
+        title: format!(
+            "Shift report {} to {}",
+            times.cell(shift.from),
+            times.cell(shift.to)
         ),
+        subtitle: format!("{site} · {scope} · times in {}", times.name()),
+        footer: format!(
+            "Pitwatch shift report · {} to {}",
+            times.cell(shift.from),
+            times.stamped(shift.to)
+        ),
+        build: pitwatch_report::build::label(),
         author: String::new(),
         created: None,
         blocks,
