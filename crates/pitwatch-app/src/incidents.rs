@@ -4,7 +4,7 @@
 //! Resolving is accountable: the resolution is chosen from a list ([`ResolutionKind`]) with
 //! written text beside it (required for "Other"), and only an acknowledged incident is resolved
 //! ([`ACKNOWLEDGE_FIRST`]: no rule book Pitwatch checks says otherwise, so it is the policy of
-//! every pit; see docs/irregularities.md). A resolved incident is reopened with a reason; it is
+//! every pit; see docs/workflow.md). A resolved incident is reopened with a reason; it is
 //! then open again everywhere.
 
 use std::collections::HashSet;
@@ -71,7 +71,7 @@ pub fn add_note(
 
 /// Whether an incident must be acknowledged before it is resolved: the default policy of every
 /// pit, since no rule book Pitwatch checks lets a resolution skip the acknowledgement (see
-/// docs/irregularities.md, "Working an incident").
+/// docs/workflow.md).
 pub const ACKNOWLEDGE_FIRST: bool = true;
 
 /// `who` resolves incident `id` as `kind`, with `text` written beside it (required for
