@@ -11,9 +11,10 @@ use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
 use pitwatch_api::dto::{
-    AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, IncidentDetail,
-    IncidentPage, IncidentQuery, IncidentRow, PitReload, PitUpdate, RecordStatus, Session,
-    ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
+    AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary,
+    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitReload, PitUpdate, RecordStatus,
+    ResolutionKind, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
+    SignedOff, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
@@ -87,10 +88,22 @@ async fn add_note(desk: State<'_, Desk>, id: i64, text: String) -> Result<Incide
     desk.add_note(id, &text)
 }
 
-/// Resolves an incident with an outcome as the logged-in user.
+/// Resolves an acknowledged incident as the logged-in user: the resolution chosen, with the
+/// outcome written beside it.
 #[tauri::command]
-async fn resolve(desk: State<'_, Desk>, id: i64, outcome: String) -> Result<IncidentRow, ApiError> {
-    desk.resolve(id, &outcome)
+async fn resolve(
+    desk: State<'_, Desk>,
+    id: i64,
+    outcome: String,
+    kind: Option<ResolutionKind>,
+) -> Result<IncidentRow, ApiError> {
+    desk.resolve(id, &outcome, kind)
+}
+
+/// Reopens a resolved incident as the logged-in user, saying why.
+#[tauri::command]
+async fn reopen(desk: State<'_, Desk>, id: i64, reason: String) -> Result<IncidentRow, ApiError> {
+    desk.reopen(id, &reason)
 }
 
 /// Records at a table something no device can see.
@@ -118,14 +131,24 @@ async fn export_shift_report(
     desk.export_shift_report(&query)
 }
 
-/// Signs off the handover of a shift (audited).
+/// What a shift hands over: open incidents, devices down, tables closed, earlier sign-offs.
+#[tauri::command]
+async fn handover_summary(
+    desk: State<'_, Desk>,
+    query: ShiftQuery,
+) -> Result<HandoverSummary, ApiError> {
+    desk.handover_summary(&query)
+}
+
+/// Signs off the handover of a shift with the user's password, accepted by the incoming
+/// supervisor with theirs (audited).
 #[tauri::command]
 async fn sign_off_shift(
     desk: State<'_, Desk>,
     query: ShiftQuery,
-    note: String,
+    request: SignOffRequest,
 ) -> Result<SignedOff, ApiError> {
-    desk.sign_off_shift(&query, &note)
+    desk.sign_off_shift(&query, &request)
 }
 
 /// A shoe replayed from the record, step by step.
@@ -385,11 +408,13 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         acknowledge,
         add_note,
         resolve,
+        reopen,
         record_console,
         replay,
         shoes,
         export_incident_pdf,
         export_shift_report,
+        handover_summary,
         sign_off_shift,
         add_user,
         change_role,
@@ -765,13 +790,25 @@ mod tests {
         .expect("a shift report");
         let path = report["path"].as_str().expect("a path");
         assert!(std::fs::read(path).expect("written").starts_with(b"%PDF-"));
+        let summary = invoke(
+            &webview,
+            "handover_summary",
+            serde_json::json!({"query": shift}),
+        )
+        .expect("a summary");
+        assert!(summary["openIncidents"]["high"].is_u64(), "{summary}");
+        let request = serde_json::json!({"note": "Kua tirohia te kāmera 14", "password": "pitwatch-demo",
+            "incoming": "demo-next", "incomingPassword": "pitwatch-next"});
         let signed = invoke(
             &webview,
             "sign_off_shift",
-            serde_json::json!({"query": shift, "note": "Kua tirohia te kāmera 14"}),
+            serde_json::json!({"query": shift, "request": request}),
         )
         .expect("signed off");
-        assert_eq!(signed["user"], "demo");
+        assert_eq!(
+            (&signed["user"], &signed["acceptedBy"]),
+            (&"demo".into(), &"demo-next".into())
+        );
         let refused = invoke(
             &webview,
             "export_shift_report",

@@ -66,6 +66,12 @@ pub fn typescript_bindings() -> String {
         ShiftQuery::decl(&cfg),
         ShiftReportFile::decl(&cfg),
         SignedOff::decl(&cfg),
+        ResolutionKind::decl(&cfg),
+        DeviceDown::decl(&cfg),
+        TableDown::decl(&cfg),
+        SignOffRow::decl(&cfg),
+        HandoverSummary::decl(&cfg),
+        SignOffRequest::decl(&cfg),
         CentralPit::decl(&cfg),
         CentralTable::decl(&cfg),
         CentralIncidents::decl(&cfg),
@@ -90,6 +96,15 @@ pub fn typescript_bindings() -> String {
         "AUDIT_ACTION_WORDS",
         "Every audit action's words (pitwatch-report's `words.rs`, the reports' too).",
         words::AUDIT_ACTIONS,
+    ));
+    let resolutions: Vec<(&str, &str)> = ResolutionKind::ALL
+        .iter()
+        .map(|k| (k.name(), k.words()))
+        .collect();
+    out.push_str(&words_table(
+        "RESOLUTION_WORDS",
+        "Every resolution's words, as the record keeps them (`ResolutionKind::words`).",
+        &resolutions,
     ));
     out
 }

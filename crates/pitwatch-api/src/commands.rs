@@ -8,8 +8,9 @@ use ts_rs::{Config, TS};
 
 use crate::dto::{
     ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
-    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus,
-    Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow,
+    HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview,
+    PitReload, RecordStatus, ResolutionKind, Session, ShiftQuery, ShiftReportFile, ShoePage,
+    ShoeReplay, SignOffRequest, SignedOff, UserRow,
 };
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -73,8 +74,10 @@ declare! {
     acknowledge(id: i64) -> IncidentRow;
     #[doc = "Adds a note to an incident (every role)."]
     add_note(id: i64, text: String) -> IncidentRow;
-    #[doc = "Resolves an incident with an outcome (supervisors and admins)."]
-    resolve(id: i64, outcome: String) -> IncidentRow;
+    #[doc = "Resolves an acknowledged incident (supervisors and admins): the resolution `kind` chosen, with `outcome` written beside it (required for `other`; null `kind`: `outcome` alone, as `other`)."]
+    resolve(id: i64, outcome: String, kind: Option<ResolutionKind>) -> IncidentRow;
+    #[doc = "Reopens a resolved incident, saying why (supervisors and admins)."]
+    reopen(id: i64, reason: String) -> IncidentRow;
     #[doc = "Records at a table what no device can see (supervisors and admins); answers the event's seq."]
     record_console(table: String, entry: ConsoleEntry) -> u64;
     #[doc = "A shoe replayed from the record, step by step (the last shoe when `shoe` is null)."]
@@ -85,8 +88,10 @@ declare! {
     export_incident_pdf(id: i64) -> String;
     #[doc = "Exports the shift handover report as a PDF."]
     export_shift_report(query: ShiftQuery) -> ShiftReportFile;
-    #[doc = "Signs off the handover of a shift (supervisors and admins)."]
-    sign_off_shift(query: ShiftQuery, note: String) -> SignedOff;
+    #[doc = "What the shift hands over: open incidents by severity, devices not connected, tables closed or disabled, and sign-offs of the period already on record."]
+    handover_summary(query: ShiftQuery) -> HandoverSummary;
+    #[doc = "Signs off the handover of a shift with the user's password, accepted by the incoming supervisor with theirs (supervisors and admins; a period signed off once)."]
+    sign_off_shift(query: ShiftQuery, request: SignOffRequest) -> SignedOff;
     #[doc = "Adds a user (admins only)."]
     add_user(name: String, role: String, password: String) -> UserRow;
     #[doc = "Gives a user another role (admins only; never leaving no active admin)."]

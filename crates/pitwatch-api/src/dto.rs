@@ -14,6 +14,8 @@ use pitwatch_recording::pit::{Protocol, TableConfig};
 
 mod devices;
 pub use devices::*;
+mod workflow;
+pub use workflow::*;
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -501,10 +503,10 @@ pub struct HistoryEntry {
     pub at: String,
     /// Who; none when the engine opened it.
     pub user: Option<String>,
-    /// `opened`, `acknowledged`, `resolved`, `note`, or `device back` (a device liveness
-    /// incident's device back, with how long it was gone).
+    /// `opened`, `acknowledged`, `resolved`, `reopened`, `note`, or `device back` (a device
+    /// liveness incident's device back, with how long it was gone).
     pub what: String,
-    /// The note or the resolution.
+    /// The note, the resolution, or why it was reopened.
     pub text: Option<String>,
 }
 
@@ -565,6 +567,10 @@ pub struct DemoLogin {
     pub user: String,
     /// The demo supervisor's password.
     pub password: String,
+    /// The demo's second supervisor, who accepts a shift's handover.
+    pub incoming_user: String,
+    /// Their password.
+    pub incoming_password: String,
 }
 
 /// Something a supervisor saw that no device can: entered at the console for one table.
@@ -829,6 +835,8 @@ pub struct SignedOff {
     pub user: String,
     /// When (RFC 3339).
     pub at: String,
+    /// The incoming supervisor who accepted the handover.
+    pub accepted_by: String,
 }
 
 /// An error as the front end sees it: a code to switch on and a message for people.

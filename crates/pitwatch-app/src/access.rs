@@ -31,6 +31,8 @@ pub enum Command {
     AddNote,
     /// Resolve an incident.
     Resolve,
+    /// Reopen a resolved incident.
+    Reopen,
     /// Record a console entry (something no device sees) at a table.
     RecordConsole,
     /// Export an incident's report.
@@ -59,10 +61,11 @@ pub enum Command {
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 15] = [
+    pub const ALL: [Command; 16] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
+        Command::Reopen,
         Command::RecordConsole,
         Command::ExportIncident,
         Command::ExportShoe,
@@ -83,6 +86,7 @@ impl Command {
             Command::Acknowledge => "acknowledge",
             Command::AddNote => "add_note",
             Command::Resolve => "resolve",
+            Command::Reopen => "reopen",
             Command::RecordConsole => "record_console",
             Command::ExportIncident => "export_incident",
             Command::ExportShoe => "export_shoe",
@@ -108,6 +112,7 @@ impl Command {
                 C::Acknowledge
                     | C::AddNote
                     | C::Resolve
+                    | C::Reopen
                     | C::RecordConsole
                     | C::ExportIncident
                     | C::ExportShoe
@@ -181,6 +186,7 @@ fn describe(command: Command) -> &'static str {
         Command::Acknowledge => "acknowledge incidents",
         Command::AddNote => "add notes",
         Command::Resolve => "resolve incidents",
+        Command::Reopen => "reopen incidents",
         Command::RecordConsole => "record console entries",
         Command::ExportIncident | Command::ExportShoe | Command::ExportShift => "export reports",
         Command::SignOffShift => "sign off a shift",
@@ -233,7 +239,7 @@ mod tests {
                 "audit"
             ]
         );
-        for cannot in [C::Acknowledge, C::Resolve, C::RecordConsole] {
+        for cannot in [C::Acknowledge, C::Resolve, C::Reopen, C::RecordConsole] {
             assert!(!cannot.allowed(Role::Surveillance), "{cannot:?}");
         }
         for admin_only in [

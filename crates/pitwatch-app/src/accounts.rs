@@ -28,7 +28,8 @@ use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_model::Timestamp;
 pub use pitwatch_store::MIN_PASSWORD_CHARS;
 use pitwatch_store::{
-    LoginAttempt, Role, Store, UserChange, LOGIN, LOGIN_ATTEMPT, LOGIN_FAILED, LOGIN_REFUSED,
+    LoginAttempt, Role, Store, UserChange, LOGIN, LOGIN_ATTEMPT, LOGIN_CONFIRMED, LOGIN_FAILED,
+    LOGIN_REFUSED,
 };
 
 use crate::access::{detail, require, Command, Principal};
@@ -195,6 +196,46 @@ pub fn login_under(
 ) -> Result<Principal, ApiError> {
     let role = check_credentials(store, name, password, workstation, now)?;
     refuse_inactive(policy, store, name, role, workstation, now)?;
+    refuse_expired(policy, store, name, workstation, now)?;
+    logged_in(store, name, role, workstation, now)
+}
+
+/// Checks that `password` is `name`'s for a step that asks for it again (`purpose`: a shift's
+/// sign-off, its acceptance by the incoming supervisor) exactly as [`login_under`] checks a
+/// login's: throttled and locked by the same failures, each failure audited and counted, a
+/// password past its age or an account unused too long refused alike. Nobody is logged in or
+/// out: the attempt's outcome is [`LOGIN_CONFIRMED`] with the purpose. Answers the role.
+pub fn confirm_password(
+    policy: &Policy,
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    purpose: &str,
+    now: Timestamp,
+) -> Result<Role, ApiError> {
+    let role = check_credentials(store, name, password, workstation, now)?;
+    refuse_inactive(policy, store, name, role, workstation, now)?;
+    refuse_expired(policy, store, name, workstation, now)?;
+    audit(
+        store,
+        name,
+        LOGIN_CONFIRMED,
+        name,
+        &detail(workstation, &[("for", purpose)]),
+        now,
+    )?;
+    Ok(role)
+}
+
+/// Refuses (audited, `password_expired`) a password older than the policy allows.
+fn refuse_expired(
+    policy: &Policy,
+    store: &mut Store,
+    name: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
     let set = match policy.max_password_age {
         Some(_) => store.last_audit_at(name, &PASSWORD_SET)?,
         None => None,
@@ -212,7 +253,7 @@ pub fn login_under(
             ));
         }
     }
-    logged_in(store, name, role, workstation, now)
+    Ok(())
 }
 
 /// `name` sets their own password: `old` is checked as a login's is (throttled, a failure

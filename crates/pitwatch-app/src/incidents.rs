@@ -1,17 +1,23 @@
-//! The incident workflow: acknowledge, note, resolve, each by an authenticated user whose role
-//! allows it (see [`crate::access`]), chained and audited by the store.
+//! The incident workflow: acknowledge, note, resolve, reopen, each by an authenticated user whose
+//! role allows it (see [`crate::access`]), chained and audited by the store.
+//!
+//! Resolving is accountable: the resolution is chosen from a list ([`ResolutionKind`]) with
+//! written text beside it (required for "Other"), and only an acknowledged incident is resolved
+//! ([`ACKNOWLEDGE_FIRST`]: no rule book Pitwatch checks says otherwise, so it is the policy of
+//! every pit; see docs/workflow.md). A resolved incident is reopened with a reason; it is
+//! then open again everywhere.
 
 use std::collections::HashSet;
 
 use pitwatch_api::convert::{describe, incident_row, printable, status_store};
 use pitwatch_api::dto::{
     ApiError, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
-    PitUpdate, RuleText, TimelineEntry, DEFAULT_PAGE,
+    PitUpdate, ResolutionKind, RuleText, TimelineEntry, DEFAULT_PAGE,
 };
 use pitwatch_api::games::stored_round;
 use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
-use pitwatch_store::{IncidentFilter, IncidentId, Store, StoreError};
+use pitwatch_store::{IncidentFilter, IncidentId, Status, Store, StoreError};
 
 use crate::access::{require, Command, Principal};
 
@@ -63,17 +69,66 @@ pub fn add_note(
     Ok(())
 }
 
-/// `who` resolves incident `id` with `resolution` (supervisors and administrators).
+/// Whether an incident must be acknowledged before it is resolved: the default policy of every
+/// pit, since no rule book Pitwatch checks lets a resolution skip the acknowledgement (see
+/// docs/workflow.md).
+pub const ACKNOWLEDGE_FIRST: bool = true;
+
+/// `who` resolves incident `id` as `kind`, with `text` written beside it (required for
+/// [`ResolutionKind::Other`]); see [`ResolutionKind::recorded`] for what the history, the report
+/// and the audit trail keep (supervisors and administrators). An incident nobody has
+/// acknowledged is refused ([`ACKNOWLEDGE_FIRST`]).
 pub fn resolve(
     store: &mut Store,
     who: &Principal,
     id: i64,
-    resolution: &str,
+    kind: ResolutionKind,
+    text: &str,
     now: Timestamp,
 ) -> Result<(), ApiError> {
     require(store, who, Command::Resolve, &format!("incident {id}"), now)?;
+    let resolution = kind.recorded(text).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "a resolution of \"{}\" needs written text saying how incident {id} was resolved",
+                kind.words()
+            ),
+        )
+    })?;
+    let incident = store.incident(IncidentId(id))?;
+    if ACKNOWLEDGE_FIRST && incident.status == Status::Open {
+        return Err(ApiError::new(
+            ErrorCode::Conflict,
+            format!(
+                "incident {id} has not been acknowledged: acknowledge it first, then resolve it"
+            ),
+        ));
+    }
     store
-        .resolve(IncidentId(id), who.actor(), resolution, now)
+        .resolve(IncidentId(id), who.actor(), &resolution, now)
+        .map_err(conflict)
+}
+
+/// `who` reopens resolved incident `id`, saying why (supervisors and administrators, as for
+/// resolving); audited, and in the incident's history. It is open again: acknowledged and
+/// resolved again like any other.
+pub fn reopen(
+    store: &mut Store,
+    who: &Principal,
+    id: i64,
+    reason: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    require(store, who, Command::Reopen, &format!("incident {id}"), now)?;
+    if reason.trim().is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::InvalidInput,
+            format!("reopening incident {id} needs a reason"),
+        ));
+    }
+    store
+        .reopen(IncidentId(id), who.actor(), reason, now)
         .map_err(conflict)
 }
 
@@ -282,10 +337,31 @@ impl Desk {
         self.changed(id)
     }
 
-    /// The logged-in user resolves incident `id` with `outcome`.
-    pub fn resolve(&self, id: i64, outcome: &str) -> Result<IncidentRow, ApiError> {
+    /// The logged-in user resolves incident `id` as `kind` with `outcome` written beside it
+    /// (no kind: `outcome` alone, as [`ResolutionKind::Other`]).
+    pub fn resolve(
+        &self,
+        id: i64,
+        outcome: &str,
+        kind: Option<ResolutionKind>,
+    ) -> Result<IncidentRow, ApiError> {
         let who = self.principal()?;
-        resolve(&mut lock(&self.store), &who, id, outcome, self.clock.now())?;
+        let kind = kind.unwrap_or(ResolutionKind::Other);
+        resolve(
+            &mut lock(&self.store),
+            &who,
+            id,
+            kind,
+            outcome,
+            self.clock.now(),
+        )?;
+        self.changed(id)
+    }
+
+    /// The logged-in user reopens resolved incident `id`, saying why.
+    pub fn reopen(&self, id: i64, reason: &str) -> Result<IncidentRow, ApiError> {
+        let who = self.principal()?;
+        reopen(&mut lock(&self.store), &who, id, reason, self.clock.now())?;
         self.changed(id)
     }
 }

@@ -8,10 +8,12 @@
 //! - [`accounts`]: logging in (throttled, failures audited), the first administrator of an empty
 //!   record (atomic), and every later change to an account as an administrator's audited act;
 //!   [`sessions`]: who is logged in at this workstation, and switching supervisor;
-//! - [`incidents`]: the incident list, one incident's evidence, and its workflow;
+//! - [`incidents`]: the incident list, one incident's evidence, and its workflow (resolved from
+//!   a list of resolutions once acknowledged, reopened with a reason);
 //! - [`console`]: what a supervisor records that no device sees;
 //! - [`replay`]: a table's shoes and a shoe replayed from the record;
-//! - [`reports`]: exports and the shift handover sign-off;
+//! - [`reports`]: exports; [`handover`]: the shift's handover summary, its sign-off with the
+//!   user's password and the incoming supervisor's acceptance, a period signed off once;
 //! - [`record`]: the record's verification, status and alerts;
 //! - [`reload`]: the pit definition's file applied again while the pit runs (administrators);
 //! - [`setup`]: what a workstation runs (a pit definition or the demo, kept apart);
@@ -26,6 +28,7 @@
 pub mod access;
 pub mod accounts;
 pub mod console;
+pub mod handover;
 pub mod incidents;
 pub mod live;
 pub mod pit_model;

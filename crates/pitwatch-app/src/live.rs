@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use pitwatch_api::dto::{ApiError, DemoLogin, ErrorCode, PitOverview, PitUpdate, RecordingStatus};
+use pitwatch_api::dto::{ApiError, ErrorCode, PitOverview, PitUpdate, RecordingStatus};
 #[cfg(feature = "demo")]
 use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
@@ -28,7 +28,7 @@ use pitwatch_recording::pit::PitConfig;
 use pitwatch_recording::record::Installation;
 #[cfg(feature = "demo")]
 use pitwatch_sim::{Endpoint, FaultSpec, GameFault, GameSim, SimConfig, SimDevice, SimFault};
-use pitwatch_store::{Role, Store};
+use pitwatch_store::Store;
 use pitwatch_transport::{Clock, SystemClock};
 #[cfg(feature = "demo")]
 use pitwatch_transport::{SerialConfig, TransportConfig};
@@ -37,7 +37,7 @@ use crate::access::Principal;
 use crate::pit_model::PitModel;
 use crate::record::{verify_into, RecordAlerts, RecordStatusSource, Verified};
 use crate::sessions::session_dto;
-use crate::setup::{keep_the_demo_apart, DeskOptions, DEMO_PASSWORD, DEMO_USER};
+use crate::setup::{keep_the_demo_apart, DeskOptions};
 
 /// How often changed tables are sent to the window, at most. 20 ms keeps a frame's way to the
 /// screen inside 100 ms even with 50 tables at ten times a dealer's pace (docs/benchmarks.md,
@@ -119,8 +119,8 @@ impl Desk {
         // The site the window shows is the one every report prints, with its time zone: chained
         // facts of the record, written when they change (as `pitwatch monitor` writes them).
         pitwatch_recording::report::record_site(&mut store, &options.pit.site, now)?;
-        if options.pit.demo && !store.user_exists(DEMO_USER)? {
-            store.add_user(DEMO_USER, DEMO_USER, Role::Supervisor, DEMO_PASSWORD, now)?;
+        if options.pit.demo {
+            crate::setup::demo_users(&mut store, now)?;
         }
         #[cfg(feature = "demo")]
         let mut sims = Vec::new();
@@ -419,10 +419,7 @@ impl Desk {
         PitOverview {
             site: self.pit.site.name.clone(),
             demo: self.pit.demo,
-            demo_login: self.pit.demo.then(|| DemoLogin {
-                user: DEMO_USER.to_owned(),
-                password: DEMO_PASSWORD.to_owned(),
-            }),
+            demo_login: self.pit.demo.then(crate::setup::demo_login),
             session: lock(&self.session).as_ref().map(session_dto),
             tables: lock(&self.model).tables().to_vec(),
             record: self.record_status(),
@@ -866,14 +863,10 @@ mod tests {
         desk.add_note(raised.id, "watched the replay")
             .expect("note");
         std::thread::sleep(Duration::from_millis(5));
-        let resolved = desk
-            .resolve(raised.id, "dealer retrained")
-            .expect("resolve");
-        assert_eq!(resolved.status, IncidentStatus::Resolved);
-        assert_eq!(
-            desk.resolve(raised.id, "again").expect_err("twice").code,
-            ErrorCode::Conflict
-        );
+        let resolved = desk.resolve(raised.id, "dealer retrained", None);
+        assert_eq!(resolved.expect("resolve").status, IncidentStatus::Resolved);
+        let twice = desk.resolve(raised.id, "again", None).expect_err("twice");
+        assert_eq!(twice.code, ErrorCode::Conflict);
         let detail = desk.incident(raised.id).expect("detail");
         assert!(!detail.timeline.is_empty(), "{detail:?}");
         assert!(detail.timeline.iter().any(|t| t.evidence));
@@ -898,9 +891,15 @@ mod tests {
         let bytes = std::fs::read(&report.path).expect("the shift report was written");
         assert!(bytes.starts_with(b"%PDF-"), "{}", report.path);
         let signed = desk
-            .sign_off_shift(&shift, "Kua tirohia te kāmera 14")
+            .sign_off_shift(
+                &shift,
+                &crate::testkit::handover("Kua tirohia te kāmera 14"),
+            )
             .expect("signed off");
-        assert_eq!(signed.user, DEMO_USER);
+        assert_eq!(
+            (signed.user, signed.accepted_by),
+            (DEMO_USER.into(), "demo-next".into())
+        );
         {
             let store = lock(&desk.store);
             let exports = store.audit_entries("shift.export").expect("audit");

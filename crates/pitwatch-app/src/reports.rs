@@ -1,9 +1,10 @@
 //! Reports: who may export which (every role), and the audit of each export with its actor and
 //! workstation. Rendering is `pitwatch_recording::report`'s; writing the file is the front end's.
+//! The shift's sign-off is [`crate::handover`]'s.
 
 use std::path::PathBuf;
 
-use pitwatch_api::dto::{ApiError, ErrorCode, ShiftQuery, ShiftReportFile, SignedOff};
+use pitwatch_api::dto::{ApiError, ErrorCode, ShiftQuery, ShiftReportFile};
 use pitwatch_model::Timestamp;
 use pitwatch_store::{IncidentId, Store};
 
@@ -54,25 +55,6 @@ pub fn exported(
     let mut batch = store.batch(now)?;
     batch.append_audit(&who.user, action, subject, &detail, now)?;
     batch.commit()?;
-    Ok(())
-}
-
-/// `who` signs off the handover of `shift` with `note` (supervisors and administrators).
-pub fn sign_off(
-    store: &mut Store,
-    who: &Principal,
-    shift: &pitwatch_recording::report::Shift,
-    note: &str,
-    now: Timestamp,
-) -> Result<(), ApiError> {
-    require(
-        store,
-        who,
-        Command::SignOffShift,
-        &format!("shift {} to {}", shift.from, shift.to),
-        now,
-    )?;
-    pitwatch_recording::report::record_sign_off(store, who.actor(), shift, note, now)?;
     Ok(())
 }
 
@@ -194,19 +176,6 @@ impl Desk {
         Ok(ShiftReportFile {
             path,
             pages: u32::try_from(pages).unwrap_or(u32::MAX),
-        })
-    }
-
-    /// The logged-in user signs off the handover of the shift `query` with `note` (audited as
-    /// `shift.sign_off`; later shift reports of that period show it).
-    pub fn sign_off_shift(&self, query: &ShiftQuery, note: &str) -> Result<SignedOff, ApiError> {
-        let who = self.principal()?;
-        let shift = Desk::shift(query)?;
-        let now = self.clock.now();
-        sign_off(&mut lock(&self.store), &who, &shift, note, now)?;
-        Ok(SignedOff {
-            user: who.user,
-            at: now.to_string(),
         })
     }
 }

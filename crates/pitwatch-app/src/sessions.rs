@@ -65,7 +65,7 @@ impl Desk {
 
     /// The access policy of this pit (the demo's supervisor is exempt, see
     /// [`accounts::Policy::DEMO`]).
-    fn policy(&self) -> accounts::Policy {
+    pub(crate) fn policy(&self) -> accounts::Policy {
         if self.pit.demo {
             accounts::Policy::DEMO
         } else {
@@ -478,7 +478,8 @@ mod tests {
         std::thread::sleep(Duration::from_millis(1100));
         desk.login("sam", BOB).expect("sam logs in");
         for refused in [
-            desk.resolve(1, "nothing to see").map(|_| ()),
+            desk.resolve(1, "nothing to see", None).map(|_| ()),
+            desk.reopen(1, "nothing to see").map(|_| ()),
             desk.acknowledge(1).map(|_| ()),
             desk.record_console("T1", &ConsoleEntry::CardsReplaced)
                 .map(|_| ()),
@@ -490,7 +491,7 @@ mod tests {
                     to: "2100-01-01T00:00:00Z".into(),
                     table: None,
                 },
-                "not mine to sign",
+                &crate::testkit::handover("not mine to sign"),
             )
             .map(|_| ()),
         ] {
@@ -510,7 +511,7 @@ mod tests {
             .iter()
             .filter(|r| r.action == crate::access::FORBIDDEN && r.user == "sam")
             .count();
-        assert_eq!(forbidden, 6);
+        assert_eq!(forbidden, 7);
         desk.stop();
     }
 }

@@ -23,6 +23,37 @@ pub const DEMO_MARK: &str = "demo";
 /// The demo supervisor's password (shown on the login screen of the demo pit only).
 pub const DEMO_PASSWORD: &str = "pitwatch-demo";
 
+/// The demo's second supervisor, who accepts a shift's handover from [`DEMO_USER`] (a handover
+/// needs two people), created in the demo pit's database beside them.
+pub const DEMO_INCOMING_USER: &str = "demo-next";
+
+/// The second demo supervisor's password (shown on the demo's shift screen only).
+pub const DEMO_INCOMING_PASSWORD: &str = "pitwatch-next";
+
+/// The demo's supervisors as the window shows them (the demo pit only).
+pub fn demo_login() -> pitwatch_api::dto::DemoLogin {
+    pitwatch_api::dto::DemoLogin {
+        user: DEMO_USER.to_owned(),
+        password: DEMO_PASSWORD.to_owned(),
+        incoming_user: DEMO_INCOMING_USER.to_owned(),
+        incoming_password: DEMO_INCOMING_PASSWORD.to_owned(),
+    }
+}
+
+/// Adds the demo's supervisors to the demo pit's record where they are missing.
+pub(crate) fn demo_users(store: &mut Store, now: Timestamp) -> Result<(), ApiError> {
+    for (name, password) in [
+        (DEMO_USER, DEMO_PASSWORD),
+        (DEMO_INCOMING_USER, DEMO_INCOMING_PASSWORD),
+    ] {
+        if !store.user_exists(name)? {
+            let role = pitwatch_store::Role::Supervisor;
+            store.add_user(DEMO_USER, name, role, password, now)?;
+        }
+    }
+    Ok(())
+}
+
 /// Rounds between the demo's injected irregularities, per table (the first simulated table also
 /// gets one in its third round, so the workflow shows early).
 pub const DEMO_FAULT_EVERY: u32 = 30;

@@ -48,3 +48,13 @@ pub(crate) fn real_pit() -> PitConfig {
     ))
     .expect("a pit definition")
 }
+
+/// The demo's handover with `note`: signed off by the demo supervisor, accepted by the second.
+pub(crate) fn handover(note: &str) -> pitwatch_api::dto::SignOffRequest {
+    pitwatch_api::dto::SignOffRequest {
+        note: note.to_owned(),
+        password: crate::setup::DEMO_PASSWORD.to_owned(),
+        incoming: crate::setup::DEMO_INCOMING_USER.to_owned(),
+        incoming_password: crate::setup::DEMO_INCOMING_PASSWORD.to_owned(),
+    }
+}

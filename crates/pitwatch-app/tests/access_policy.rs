@@ -212,6 +212,7 @@ fn the_access_listing_says_who_may_do_what_and_when_each_password_was_set() {
             "acknowledge",
             "add_note",
             "resolve",
+            "reopen",
             "record_console",
             "export_incident",
             "export_shoe",

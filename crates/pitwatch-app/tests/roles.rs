@@ -5,9 +5,11 @@
 
 use std::sync::{Arc, Barrier};
 
+use pitwatch_api::dto::ResolutionKind::{self, Other};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_app::access::{self, Command, Principal, FORBIDDEN};
-use pitwatch_app::{accounts, incidents, reports};
+use pitwatch_app::accounts::Policy;
+use pitwatch_app::{accounts, handover, incidents, reports};
 use pitwatch_model::Timestamp;
 use pitwatch_recording::record::Installation;
 use pitwatch_store::{NewIncident, Role, Store, LOGIN_FAILED};
@@ -68,6 +70,22 @@ fn incident(store: &mut Store) -> i64 {
     id.0
 }
 
+/// A supervisor other than the one under test, for the steps before the one tested.
+fn who_else() -> Principal {
+    who("target", Role::Supervisor)
+}
+
+/// The handover of `shift` to `target`, everyone's password [`STRONG`].
+fn handover(shift: &pitwatch_recording::report::Shift) -> handover::Handover<'_> {
+    handover::Handover {
+        shift,
+        note: "quiet shift",
+        password: STRONG,
+        incoming: "target",
+        incoming_password: STRONG,
+    }
+}
+
 /// Runs `command` as `who` through the use case the front ends call.
 fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiError> {
     let now = t(10);
@@ -82,7 +100,14 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         }
         Command::Resolve => {
             let id = incident(store);
-            incidents::resolve(store, who, id, "reshuffled", now)
+            incidents::acknowledge(store, &who_else(), id, now)?;
+            incidents::resolve(store, who, id, ResolutionKind::Other, "reshuffled", now)
+        }
+        Command::Reopen => {
+            let id = incident(store);
+            incidents::acknowledge(store, &who_else(), id, now)?;
+            incidents::resolve(store, &who_else(), id, ResolutionKind::Duplicate, "", now)?;
+            incidents::reopen(store, who, id, "camera 4 shows more", now)
         }
         // The desk sends an allowed entry to its monitor (tested with a running desk); the
         // check is this one.
@@ -95,7 +120,7 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         }
         Command::SignOffShift => {
             let shift = pitwatch_recording::report::Shift::new(t(0), t(3600), None).unwrap();
-            reports::sign_off(store, who, &shift, "quiet shift", now)
+            handover::sign_off(&Policy::STANDARD, store, who, &handover(&shift), now).map(|_| ())
         }
         Command::AddUser => accounts::add_user(
             store,
@@ -158,17 +183,24 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
             }
         }
     }
-    // Surveillance: acknowledge, resolve, console, sign-off and the six admin commands;
-    // supervisors: the seven admin commands (the users, and reloading the pit definition).
-    assert_eq!(refused, 10 + 7);
+    // Surveillance: acknowledge, resolve, reopen, console, sign-off, the five commands on users
+    // and reloading the pit definition; supervisors: those six admin commands and the audit log.
+    assert_eq!(refused, 11 + 7);
 }
 
 #[test]
 fn surveillance_cannot_resolve_and_the_incident_stays_open() {
     let mut store = record();
     let id = incident(&mut store);
-    let error =
-        incidents::resolve(&mut store, &who("sam", Role::Surveillance), id, "x", t(5)).unwrap_err();
+    let error = incidents::resolve(
+        &mut store,
+        &who("sam", Role::Surveillance),
+        id,
+        Other,
+        "x",
+        t(5),
+    )
+    .unwrap_err();
     assert_eq!(error.code, ErrorCode::Forbidden);
     assert!(
         error.message.contains("may not resolve"),
@@ -305,9 +337,16 @@ fn every_audited_step_names_the_user_and_the_workstation() {
     let id = incident(&mut store);
     incidents::acknowledge(&mut store, &ana, id, t(10)).unwrap();
     incidents::add_note(&mut store, &sam, id, "seen on camera 4", t(11)).unwrap();
-    incidents::resolve(&mut store, &ana, id, "reshuffled", t(12)).unwrap();
+    incidents::resolve(&mut store, &ana, id, Other, "reshuffled", t(12)).unwrap();
     let shift = pitwatch_recording::report::Shift::new(t(0), t(3600), None).unwrap();
-    reports::sign_off(&mut store, &ana, &shift, "quiet shift", t(13)).unwrap();
+    handover::sign_off(
+        &Policy::STANDARD,
+        &mut store,
+        &ana,
+        &handover(&shift),
+        t(13),
+    )
+    .unwrap();
     reports::exported(
         &mut store,
         &sam,
@@ -342,6 +381,7 @@ fn every_audited_step_names_the_user_and_the_workstation() {
         ("incident.note", "sam"),
         ("incident.resolve", "ana"),
         (pitwatch_recording::report::SHIFT_SIGN_OFF, "ana"),
+        (handover::SHIFT_ACCEPT, "target"),
         ("shift.export", "sam"),
         ("user.role", "root"),
         ("user.password", "root"),

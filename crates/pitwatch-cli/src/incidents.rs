@@ -1,4 +1,4 @@
-//! `pitwatch incidents`, `pitwatch incident ack|note|resolve`, `pitwatch user …`: working
+//! `pitwatch incidents`, `pitwatch incident ack|note|resolve|reopen`, `pitwatch user …`: working
 //! incidents and accounts from the command line through the application layer
 //! (`pitwatch-app`), each step by a named, authenticated user whose role allows it, audited.
 //!
@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
+use pitwatch_api::dto::ResolutionKind;
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_app::accounts;
 use pitwatch_model::Timestamp;
@@ -60,6 +61,30 @@ impl From<StatusArg> for Status {
     }
 }
 
+/// A resolution on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutcomeArg {
+    /// Confirmed irregularity — handled per procedure.
+    Confirmed,
+    /// False alarm — device misread.
+    FalseAlarm,
+    /// Duplicate (of another incident).
+    Duplicate,
+    /// Something else, said with --resolution.
+    Other,
+}
+
+impl From<OutcomeArg> for ResolutionKind {
+    fn from(value: OutcomeArg) -> Self {
+        match value {
+            OutcomeArg::Confirmed => ResolutionKind::Confirmed,
+            OutcomeArg::FalseAlarm => ResolutionKind::FalseAlarm,
+            OutcomeArg::Duplicate => ResolutionKind::Duplicate,
+            OutcomeArg::Other => ResolutionKind::Other,
+        }
+    }
+}
+
 /// `pitwatch incident …`: one step of the workflow.
 #[derive(Debug, Subcommand)]
 pub enum IncidentCommand {
@@ -72,13 +97,25 @@ pub enum IncidentCommand {
         /// The note.
         text: String,
     },
-    /// Resolve an incident, saying how.
+    /// Resolve an acknowledged incident, saying how: a resolution from the list (--outcome),
+    /// written text beside it (--resolution), or both.
     Resolve {
         #[command(flatten)]
         step: StepArgs,
-        /// How it was resolved.
-        #[arg(long)]
+        /// The resolution chosen (without it: `other`, which needs --resolution).
+        #[arg(long, value_enum, default_value = "other")]
+        outcome: OutcomeArg,
+        /// How it was resolved, in words (required for `other`).
+        #[arg(long, default_value = "")]
         resolution: String,
+    },
+    /// Reopen a resolved incident, saying why.
+    Reopen {
+        #[command(flatten)]
+        step: StepArgs,
+        /// Why it is reopened.
+        #[arg(long)]
+        reason: String,
     },
     /// Show one incident with its history.
     Show {
@@ -465,10 +502,21 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
             outln!("note added to incident {} by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
-        IncidentCommand::Resolve { step, resolution } => {
+        IncidentCommand::Resolve {
+            step,
+            outcome,
+            resolution,
+        } => {
             let (mut store, who) = authenticated(&step)?;
-            pitwatch_app::incidents::resolve(&mut store, &who, step.id, &resolution, now)?;
+            let kind = ResolutionKind::from(outcome);
+            pitwatch_app::incidents::resolve(&mut store, &who, step.id, kind, &resolution, now)?;
             outln!("incident {} resolved by {}", step.id, step.user);
+            Ok(ExitCode::SUCCESS)
+        }
+        IncidentCommand::Reopen { step, reason } => {
+            let (mut store, who) = authenticated(&step)?;
+            pitwatch_app::incidents::reopen(&mut store, &who, step.id, &reason, now)?;
+            outln!("incident {} reopened by {}", step.id, step.user);
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -76,7 +76,7 @@ enum Command {
     Export(export::ExportCommand),
     /// List incidents, with filters.
     Incidents(incidents::ListArgs),
-    /// Work one incident: acknowledge, note, resolve, show.
+    /// Work one incident: acknowledge, note, resolve, reopen, show.
     #[command(subcommand)]
     Incident(incidents::IncidentCommand),
     /// Manage the users who work incidents.

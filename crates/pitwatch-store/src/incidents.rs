@@ -207,9 +207,9 @@ pub struct IncidentStep {
     pub at: String,
     /// Who (none for the engine opening it).
     pub user: Option<String>,
-    /// `opened`, `acknowledged`, `resolved` or `note`.
+    /// `opened`, `acknowledged`, `resolved`, `reopened` or `note`.
     pub what: String,
-    /// Resolution or note text.
+    /// Resolution, reason for reopening, or note text.
     pub text: Option<String>,
 }
 
@@ -456,6 +456,12 @@ pub const LOGIN_FAILED: &str = "login.failed";
 pub const LOGIN_ATTEMPT: &str = "login.attempt";
 /// The audit action of a successful login (the subject is the user).
 pub const LOGIN: &str = "session.login";
+/// The audit action of a password confirmed for a step that needs it (a shift's sign-off or its
+/// acceptance by the incoming supervisor): the outcome of its `login.attempt`, checked and
+/// throttled as a login's is, but no login (nobody's session changes).
+pub const LOGIN_CONFIRMED: &str = "login.confirmed";
+/// The audit action of a resolved incident reopened (its detail holds the reason).
+pub const INCIDENT_REOPEN: &str = "incident.reopen";
 /// The audit action of a login whose password was right but which the access policy refused (its
 /// password too old, its account disabled for inactivity; the detail says which): the outcome of
 /// its attempt, and not a failure.
@@ -486,10 +492,17 @@ fn login_attempts(
     // The newest few hundred rows are plenty to decide on throttling and locking.
     let mut statement = conn.prepare(
         "SELECT action, at FROM (SELECT id, action, at FROM audit_log \
-         WHERE subject = ?1 AND action IN (?2, ?3, ?4, ?5) ORDER BY id DESC LIMIT 256) ORDER BY id",
+         WHERE subject = ?1 AND action IN (?2, ?3, ?4, ?5, ?6) ORDER BY id DESC LIMIT 256) ORDER BY id",
     )?;
     let rows = statement.query_map(
-        rusqlite::params![name, LOGIN_FAILED, LOGIN, LOGIN_ATTEMPT, LOGIN_REFUSED],
+        rusqlite::params![
+            name,
+            LOGIN_FAILED,
+            LOGIN,
+            LOGIN_ATTEMPT,
+            LOGIN_REFUSED,
+            LOGIN_CONFIRMED
+        ],
         |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
     )?;
     let mut out: Vec<LoginAttempt> = Vec::new();
@@ -507,7 +520,7 @@ fn login_attempts(
         let attempt = LoginAttempt {
             at,
             // A refusal by the policy came after the right password: no failure to count.
-            succeeded: action == LOGIN || action == LOGIN_REFUSED,
+            succeeded: action == LOGIN || action == LOGIN_REFUSED || action == LOGIN_CONFIRMED,
             pending: false,
         };
         match (action.as_str(), pending) {
@@ -1071,14 +1084,16 @@ impl Store {
         )?;
         let rows = statement.query_map([id.0], |r| {
             let what: String = r.get(2)?;
+            let user: Option<String> = r.get(1)?;
             Ok(IncidentStep {
                 at: r.get(0)?,
-                user: r.get(1)?,
-                what: if what == "open" {
-                    "opened".into()
-                } else {
-                    what
+                // The engine opens an incident (no user); a user's `open` reopens a resolved one.
+                what: match (what.as_str(), user.is_some()) {
+                    ("open", false) => "opened".into(),
+                    ("open", true) => "reopened".into(),
+                    _ => what,
                 },
+                user,
                 text: r.get(3)?,
             })
         })?;
@@ -1156,6 +1171,45 @@ impl Store {
             "incident.resolve",
             &format!("incident {}", id.0),
             &by.detail(&[("resolution", resolution)]),
+            now,
+        )?;
+        batch.commit()
+    }
+
+    /// `user` reopens a resolved incident, saying why: a chained change back to `open` by them
+    /// (the history calls it `reopened`), audited as [`INCIDENT_REOPEN`] with the reason. The
+    /// incident is then unresolved everywhere (lists, counts, alerts) until resolved again.
+    pub fn reopen(
+        &mut self,
+        id: IncidentId,
+        by: impl Into<Actor>,
+        reason: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        let by = by.into();
+        let user = by.user.as_str();
+        self.require_user(user)?;
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(StoreError::Invalid(
+                "reopening an incident needs a reason".into(),
+            ));
+        }
+        let incident = self.incident(id)?;
+        if incident.status != Status::Resolved {
+            return Err(StoreError::Invalid(format!(
+                "incident {} is {}, only a resolved incident can be reopened",
+                id.0,
+                incident.status.as_str()
+            )));
+        }
+        let mut batch = self.batch(now)?;
+        batch.change(id, Status::Open, Some(user), Some(reason), now)?;
+        batch.append_audit(
+            user,
+            INCIDENT_REOPEN,
+            &format!("incident {}", id.0),
+            &by.detail(&[("reason", reason)]),
             now,
         )?;
         batch.commit()

@@ -30,8 +30,8 @@ pub use classify::Trouble;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use incidents::{
     Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, LoginAttempt,
-    NewIncident, OpenCount, Role, Status, UserChange, UserRow, LOGIN, LOGIN_ATTEMPT, LOGIN_FAILED,
-    LOGIN_REFUSED, MAX_PAGE, MIN_PASSWORD_CHARS,
+    NewIncident, OpenCount, Role, Status, UserChange, UserRow, INCIDENT_REOPEN, LOGIN,
+    LOGIN_ATTEMPT, LOGIN_CONFIRMED, LOGIN_FAILED, LOGIN_REFUSED, MAX_PAGE, MIN_PASSWORD_CHARS,
 };
 pub use lease::Lease;
 use pitwatch_model::{TableEvent, Timestamp};

@@ -314,21 +314,55 @@ impl Store {
         Ok(None)
     }
 
+    /// Each table's last recorded state (`open`, `closed` or `vacant`, from its latest
+    /// `table_state_changed` event), by table name; tables that never recorded one are left
+    /// out. Reads each table's events newest first through the `(table_id, seq)` index and
+    /// stops at the first such event.
+    pub fn table_states(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let mut statement = self.conn.prepare(
+            "SELECT t.name, (SELECT json_extract(e.body, '$.state') FROM events e \
+             WHERE e.table_id = t.id AND e.kind = 'table_state_changed' \
+             ORDER BY e.seq DESC LIMIT 1) FROM pit_tables t ORDER BY t.name",
+        )?;
+        let rows = statement.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
+        let mut states = Vec::new();
+        for row in rows {
+            if let (name, Some(state)) = row? {
+                states.push((name, state));
+            }
+        }
+        Ok(states)
+    }
+
     /// The audit entries with `action`, oldest first.
     pub fn audit_entries(&self, action: &str) -> Result<Vec<AuditEntry>, StoreError> {
-        let mut statement = self.conn.prepare(
-            "SELECT id, user_name, action, subject, detail, at FROM audit_log WHERE action = ?1 ORDER BY id",
-        )?;
-        let rows = statement.query_map([action], |r| {
-            Ok(AuditEntry {
-                id: r.get(0)?,
-                user: r.get(1)?,
-                action: r.get(2)?,
-                subject: r.get(3)?,
-                detail: r.get(4)?,
-                at: r.get(5)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        audit_entries(&self.conn, action)
     }
+}
+
+impl crate::Batch<'_> {
+    /// [`Store::audit_entries`] inside this batch's write transaction: what a step checks before
+    /// it writes (a period already signed off), with no other write between the check and it.
+    pub fn audit_entries(&self, action: &str) -> Result<Vec<AuditEntry>, StoreError> {
+        audit_entries(&self.tx, action)
+    }
+}
+
+fn audit_entries(conn: &rusqlite::Connection, action: &str) -> Result<Vec<AuditEntry>, StoreError> {
+    let mut statement = conn.prepare(
+        "SELECT id, user_name, action, subject, detail, at FROM audit_log WHERE action = ?1 ORDER BY id",
+    )?;
+    let rows = statement.query_map([action], |r| {
+        Ok(AuditEntry {
+            id: r.get(0)?,
+            user: r.get(1)?,
+            action: r.get(2)?,
+            subject: r.get(3)?,
+            detail: r.get(4)?,
+            at: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }

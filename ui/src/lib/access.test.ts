@@ -7,12 +7,14 @@ describe("may", () => {
     expect(may("supervisor", "console")).toBe(true);
     expect(may("supervisor", "users")).toBe(false);
     expect(may("surveillance", "resolve")).toBe(false);
+    expect(may("supervisor", "reopen")).toBe(true);
+    expect(may("surveillance", "reopen")).toBe(false);
     expect(may("surveillance", "acknowledge")).toBe(false);
     expect(may("surveillance", "console")).toBe(false);
     expect(may("surveillance", "note")).toBe(true);
     expect(may("surveillance", "export")).toBe(true);
     expect(may("surveillance", "audit")).toBe(true);
-    for (const action of ["acknowledge", "resolve", "console", "users", "audit"] as const) {
+    for (const action of ["acknowledge", "resolve", "reopen", "console", "users", "audit"] as const) {
       expect(may("admin", action)).toBe(true);
     }
   });

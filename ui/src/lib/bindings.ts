@@ -996,12 +996,12 @@ at: string,
  */
 user: string | null, 
 /**
- * `opened`, `acknowledged`, `resolved`, `note`, or `device back` (a device liveness
- * incident's device back, with how long it was gone).
+ * `opened`, `acknowledged`, `resolved`, `reopened`, `note`, or `device back` (a device
+ * liveness incident's device back, with how long it was gone).
  */
 what: string, 
 /**
- * The note or the resolution.
+ * The note, the resolution, or why it was reopened.
  */
 text: string | null, };
 
@@ -1023,7 +1023,15 @@ user: string,
 /**
  * The demo supervisor's password.
  */
-password: string, };
+password: string, 
+/**
+ * The demo's second supervisor, who accepts a shift's handover.
+ */
+incomingUser: string, 
+/**
+ * Their password.
+ */
+incomingPassword: string, };
 
 export type ConsoleEntry = { "kind": "card_exposed", 
 /**
@@ -1314,7 +1322,126 @@ user: string,
 /**
  * When (RFC 3339).
  */
-at: string, };
+at: string, 
+/**
+ * The incoming supervisor who accepted the handover.
+ */
+acceptedBy: string, };
+
+export type ResolutionKind = "confirmed" | "false_alarm" | "duplicate" | "other";
+
+export type DeviceDown = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * What the device is at the table (`shoe`, `shuffler`, `console`).
+ */
+device: string, 
+/**
+ * Its link's state.
+ */
+status: LinkStatus, 
+/**
+ * What its link last said.
+ */
+detail: string, };
+
+export type TableDown = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * `closed` (its last recorded state) or `disabled` (its section of the pit definition is
+ * wrong).
+ */
+state: string, 
+/**
+ * Why, in words.
+ */
+why: string, };
+
+export type SignOffRow = { 
+/**
+ * Who signed off.
+ */
+user: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * The period's start (RFC 3339).
+ */
+from: string, 
+/**
+ * The period's end (RFC 3339).
+ */
+to: string, 
+/**
+ * The table signed off, or every table.
+ */
+table: string | null, 
+/**
+ * What the outgoing supervisor wrote for the next shift.
+ */
+note: string, 
+/**
+ * Where it was signed off, when known.
+ */
+workstation: string | null, 
+/**
+ * The incoming supervisor who accepted the handover (sign-offs recorded before acceptance
+ * was asked for have none).
+ */
+acceptedBy: string | null, 
+/**
+ * When they accepted it (RFC 3339).
+ */
+acceptedAt: string | null, };
+
+export type HandoverSummary = { 
+/**
+ * Incidents not resolved now (open or acknowledged), by severity, at the tables signed off.
+ */
+openIncidents: SeverityCounts, 
+/**
+ * How many of them nobody has acknowledged.
+ */
+unacknowledged: number, 
+/**
+ * Devices not connected now.
+ */
+devicesDown: Array<DeviceDown>, 
+/**
+ * Tables closed or disabled now.
+ */
+tablesDown: Array<TableDown>, 
+/**
+ * Sign-offs on record at this workstation whose period overlaps this one: signing off
+ * again is refused while there is one.
+ */
+signed: Array<SignOffRow>, };
+
+export type SignOffRequest = { 
+/**
+ * What the next shift should know.
+ */
+note: string, 
+/**
+ * The password of the user signing off (checked as a login's is).
+ */
+password: string, 
+/**
+ * The incoming supervisor's user name (someone else).
+ */
+incoming: string, 
+/**
+ * The incoming supervisor's password (checked as a login's is).
+ */
+incomingPassword: string, };
 
 export type CentralPit = { 
 /**
@@ -1483,4 +1610,14 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "shift.sign_off": "Shift signed off",
   "device.back": "Device back",
   "pit.reload": "Pit definition reloaded",
+};
+
+/**
+ * Every resolution's words, as the record keeps them (`ResolutionKind::words`).
+ */
+export const RESOLUTION_WORDS: Readonly<Record<string, string>> = {
+  "confirmed": "Confirmed irregularity — handled per procedure",
+  "false_alarm": "False alarm — device misread",
+  "duplicate": "Duplicate",
+  "other": "Other",
 };

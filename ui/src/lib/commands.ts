@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignedOff, UserRow } from "./bindings";
+import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus, ResolutionKind, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -53,9 +53,14 @@ export function addNote(id: number, text: string): Promise<IncidentRow> {
   return invoke<IncidentRow>("add_note", { id, text });
 }
 
-/** Resolves an incident with an outcome (supervisors and admins). */
-export function resolve(id: number, outcome: string): Promise<IncidentRow> {
-  return invoke<IncidentRow>("resolve", { id, outcome });
+/** Resolves an acknowledged incident (supervisors and admins): the resolution `kind` chosen, with `outcome` written beside it (required for `other`; null `kind`: `outcome` alone, as `other`). */
+export function resolve(id: number, outcome: string, kind: ResolutionKind | null): Promise<IncidentRow> {
+  return invoke<IncidentRow>("resolve", { id, outcome, kind });
+}
+
+/** Reopens a resolved incident, saying why (supervisors and admins). */
+export function reopen(id: number, reason: string): Promise<IncidentRow> {
+  return invoke<IncidentRow>("reopen", { id, reason });
 }
 
 /** Records at a table what no device can see (supervisors and admins); answers the event's seq. */
@@ -83,9 +88,14 @@ export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile> {
   return invoke<ShiftReportFile>("export_shift_report", { query });
 }
 
-/** Signs off the handover of a shift (supervisors and admins). */
-export function signOffShift(query: ShiftQuery, note: string): Promise<SignedOff> {
-  return invoke<SignedOff>("sign_off_shift", { query, note });
+/** What the shift hands over: open incidents by severity, devices not connected, tables closed or disabled, and sign-offs of the period already on record. */
+export function handoverSummary(query: ShiftQuery): Promise<HandoverSummary> {
+  return invoke<HandoverSummary>("handover_summary", { query });
+}
+
+/** Signs off the handover of a shift with the user's password, accepted by the incoming supervisor with theirs (supervisors and admins; a period signed off once). */
+export function signOffShift(query: ShiftQuery, request: SignOffRequest): Promise<SignedOff> {
+  return invoke<SignedOff>("sign_off_shift", { query, request });
 }
 
 /** Adds a user (admins only). */

@@ -6,6 +6,10 @@ import {
   applyLive,
   codeLabel,
   historyLabel,
+  recordedResolution,
+  reopenProblem,
+  RESOLUTIONS,
+  resolveProblem,
   irregularityLine,
   filterIncidents,
   firstPage,
@@ -92,7 +96,8 @@ describe("labels", () => {
     );
     expect(irregularityLine("not a code line")).toBe("not a code line");
     expect(historyLabel("acknowledged")).toBe("Acknowledged");
-    expect(historyLabel("reopened")).toBe("reopened");
+    expect(historyLabel("reopened")).toBe("Reopened");
+    expect(historyLabel("escalated")).toBe("escalated");
     expect(severityBadges({ critical: 0, high: 2, medium: 0, low: 1 })).toEqual([
       { severity: "high", count: 2 },
       { severity: "low", count: 1 },
@@ -195,5 +200,29 @@ describe("paging", () => {
     expect(reveal(list, row(3, { status: "resolved" }), { ...NO_FILTER, status: "open" })).toBe(list);
     // Loading the page that holds it later shows it once.
     expect(appendPage(shown, page([8, 3], null, 4)).rows.map((r) => r.id)).toEqual([10, 9, 8, 3]);
+  });
+});
+
+describe("resolving and reopening", () => {
+  it("lists the desk's resolutions and records them as the desk does", () => {
+    expect(RESOLUTIONS.map((r) => r.kind)).toEqual(["confirmed", "false_alarm", "duplicate", "other"]);
+    expect(RESOLUTIONS[0]?.words).toBe("Confirmed irregularity — handled per procedure");
+    expect(recordedResolution("false_alarm", " ")).toBe("False alarm — device misread");
+    expect(recordedResolution("confirmed", " reshuffled ")).toBe("Confirmed irregularity — handled per procedure: reshuffled");
+    expect(recordedResolution("other", "Shoe reshuffled")).toBe("Shoe reshuffled");
+    expect(recordedResolution("other", "  ")).toBeNull();
+  });
+
+  it("asks for the acknowledgement first and text for Other", () => {
+    expect(resolveProblem(7, "open", "duplicate", "")).toMatch(/^Acknowledge incident #7 first/);
+    expect(resolveProblem(7, "acknowledged", "other", " ")).toMatch(/"Other" needs written text/);
+    expect(resolveProblem(7, "resolved", "duplicate", "")).toMatch(/already resolved/);
+    expect(resolveProblem(7, "acknowledged", "duplicate", "")).toBeNull();
+  });
+
+  it("reopens only a resolved incident, with a reason", () => {
+    expect(reopenProblem(3, "acknowledged", "why")).toMatch(/not resolved/);
+    expect(reopenProblem(3, "resolved", "  ")).toMatch(/Say why/);
+    expect(reopenProblem(3, "resolved", "camera 4")).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 // Pure view logic for incidents and alerts: labels, filters, and which alert comes next.
-import type { IncidentPage, IncidentQuery, IncidentRow, IncidentStatus, Severity, SeverityCounts } from "./bindings";
-import { IRREGULARITY_WORDS } from "./bindings";
+import type { IncidentPage, IncidentQuery, IncidentRow, IncidentStatus, ResolutionKind, Severity, SeverityCounts } from "./bindings";
+import { IRREGULARITY_WORDS, RESOLUTION_WORDS } from "./bindings";
 
 /** Severity with a word and a shape, so it never relies on colour alone. */
 export const SEVERITY: Record<Severity, { label: string; short: string; glyph: string; rank: number }> = {
@@ -36,7 +36,7 @@ export function irregularityLine(line: string): string {
 
 /** An incident's step in words ("opened" → "Opened"); a step this window does not know is shown as it is. */
 export function historyLabel(what: string): string {
-  const words: Record<string, string> = { opened: "Opened", acknowledged: "Acknowledged", resolved: "Resolved", note: "Note" };
+  const words: Record<string, string> = { opened: "Opened", acknowledged: "Acknowledged", resolved: "Resolved", reopened: "Reopened", note: "Note" };
   return Object.prototype.hasOwnProperty.call(words, what) ? (words[what] ?? what) : what;
 }
 
@@ -208,4 +208,38 @@ export function nextAlert(list: readonly IncidentRow[], current: number | null):
 /** The severities with a count, most severe first. */
 export function severityBadges(counts: SeverityCounts): { severity: Severity; count: number }[] {
   return SEVERITIES.map((severity) => ({ severity, count: counts[severity] })).filter((b) => b.count > 0);
+}
+
+/** The resolutions a supervisor chooses from, in the desk's order, with its words. */
+export const RESOLUTIONS: { kind: ResolutionKind; words: string }[] = (["confirmed", "false_alarm", "duplicate", "other"] as const).map(
+  (kind) => ({ kind, words: RESOLUTION_WORDS[kind] ?? kind }),
+);
+
+/**
+ * The resolution as the record will keep it (the desk's `ResolutionKind::recorded`): the words,
+ * then the written text after a colon; for "other" the text alone, which it requires (null without).
+ */
+export function recordedResolution(kind: ResolutionKind, text: string): string | null {
+  const written = text.trim();
+  const words = RESOLUTION_WORDS[kind] ?? kind;
+  if (kind === "other") return written === "" ? null : written;
+  return written === "" ? words : `${words}: ${written}`;
+}
+
+/**
+ * Why incident `id` in `status` cannot be resolved as `kind` with `text` yet, or null when it can
+ * (the desk checks again): acknowledgement comes first, and "Other" needs written text.
+ */
+export function resolveProblem(id: number, status: IncidentStatus, kind: ResolutionKind, text: string): string | null {
+  if (status === "resolved") return `Incident #${id} is already resolved.`;
+  if (status === "open") return `Acknowledge incident #${id} first: an incident is resolved only once acknowledged.`;
+  if (recordedResolution(kind, text) === null) return `"Other" needs written text saying how incident #${id} was resolved.`;
+  return null;
+}
+
+/** Why incident `id` in `status` cannot be reopened with `reason`, or null when it can. */
+export function reopenProblem(id: number, status: IncidentStatus, reason: string): string | null {
+  if (status !== "resolved") return `Incident #${id} is not resolved: only a resolved incident is reopened.`;
+  if (reason.trim() === "") return `Say why incident #${id} is reopened.`;
+  return null;
 }

@@ -10,6 +10,7 @@ import type {
   CentralIncidents,
   CentralPit,
   ConsoleEntry,
+  HandoverSummary,
   IncidentDetail,
   IncidentPage,
   IncidentQuery,
@@ -18,11 +19,13 @@ import type {
   PitReload,
   PitUpdate,
   RecordStatus,
+  ResolutionKind,
   Session,
   ShiftQuery,
   ShiftReportFile,
   ShoePage,
   ShoeReplay,
+  SignOffRequest,
   SignedOff,
   UserRow,
 } from "./bindings";
@@ -106,8 +109,14 @@ export function addNote(id: number, text: string): Promise<IncidentRow> {
   return wrap(commands.addNote(id, text));
 }
 
-export function resolve(id: number, outcome: string): Promise<IncidentRow> {
-  return wrap(commands.resolve(id, outcome));
+/** Resolves an acknowledged incident: the resolution `kind` chosen, `text` written beside it. */
+export function resolve(id: number, kind: ResolutionKind, text: string): Promise<IncidentRow> {
+  return wrap(commands.resolve(id, text, kind));
+}
+
+/** Reopens a resolved incident, saying why. */
+export function reopen(id: number, reason: string): Promise<IncidentRow> {
+  return wrap(commands.reopen(id, reason));
 }
 
 export function recordConsole(table: string, entry: ConsoleEntry): Promise<number> {
@@ -178,9 +187,17 @@ export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile> {
   return wrap(commands.exportShiftReport(query));
 }
 
-/** Signs off the handover of a shift (recorded in the audit log under the logged-in user). */
-export function signOffShift(query: ShiftQuery, note: string): Promise<SignedOff> {
-  return wrap(commands.signOffShift(query, note));
+/** What the shift hands over now: open incidents, devices down, tables closed, sign-offs on record. */
+export function handoverSummary(query: ShiftQuery): Promise<HandoverSummary> {
+  return wrap(commands.handoverSummary(query));
+}
+
+/**
+ * Signs off the handover of a shift with the user's password, accepted by the incoming supervisor
+ * with theirs (both recorded in the audit log).
+ */
+export function signOffShift(query: ShiftQuery, request: SignOffRequest): Promise<SignedOff> {
+  return wrap(commands.signOffShift(query, request));
 }
 
 // The surveillance view (PITWATCH_CENTRAL): the central database read-only.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatUtc, parseUtc, shiftEndingNow, shiftLength, shiftQuery } from "./shift";
+import type { HandoverSummary, SignOffRow } from "./bindings";
+import { formatUtc, parseUtc, shiftEndingNow, shiftLength, shiftQuery, signOffLine, signOffProblem, summaryLines } from "./shift";
 
 const T = Date.UTC(2026, 10, 30, 18, 0, 0);
 
@@ -49,5 +50,53 @@ describe("shiftLength", () => {
     expect(shiftLength("2026-11-30 06:00", "2026-11-30 13:30")).toBe("7 h 30 min");
     expect(shiftLength("2026-11-30 06:00", "2026-11-30 06:45")).toBe("45 min");
     expect(shiftLength("2026-11-30 06:00", "2026-11-30 05:00")).toBeNull();
+  });
+});
+
+const SIGNED: SignOffRow = {
+  user: "ana",
+  at: "2026-11-30T18:02:00Z",
+  from: "2026-11-30T06:00:00Z",
+  to: "2026-11-30T18:00:00Z",
+  table: null,
+  note: "camera 14 checked",
+  workstation: "pit-ws-3",
+  acceptedBy: "ben",
+  acceptedAt: "2026-11-30T18:02:00Z",
+};
+
+const SUMMARY: HandoverSummary = {
+  openIncidents: { critical: 1, high: 2, medium: 0, low: 0 },
+  unacknowledged: 2,
+  devicesDown: [{ table: "BAC-3", device: "shoe", status: "reconnecting", detail: "connection refused" }],
+  tablesDown: [{ table: "BAC-9", state: "closed", why: "closed (its last recorded state)" }],
+  signed: [],
+};
+
+describe("the handover summary", () => {
+  it("says what is handed over", () => {
+    const lines = summaryLines(SUMMARY);
+    expect(lines.incidents).toBe("3 open incidents: 1 critical, 2 high (2 not acknowledged).");
+    expect(lines.devices).toEqual(["BAC-3: shoe reconnecting (connection refused)"]);
+    expect(lines.tables).toEqual(["BAC-9: closed (its last recorded state)"]);
+    const calm = summaryLines({ ...SUMMARY, openIncidents: { critical: 0, high: 0, medium: 0, low: 1 }, unacknowledged: 0 });
+    expect(calm.incidents).toBe("1 open incident: 1 low (all acknowledged).");
+    expect(summaryLines({ ...SUMMARY, openIncidents: { critical: 0, high: 0, medium: 0, low: 0 } }).incidents).toBe("No open incident.");
+  });
+
+  it("writes a sign-off with its acceptance", () => {
+    expect(signOffLine(SIGNED)).toBe(
+      "ana signed off 2026-11-30 06:00 to 2026-11-30 18:00 UTC (every table) at 2026-11-30 18:02 UTC, accepted by ben.",
+    );
+    expect(signOffLine({ ...SIGNED, table: "BAC-1", acceptedBy: null })).toMatch(/\(BAC-1\).*not accepted/);
+  });
+
+  it("asks for both passwords and someone else, and refuses a period already signed", () => {
+    expect(signOffProblem("ana", "", "ben", "pw", SUMMARY)).toBe("Enter your password to sign off.");
+    expect(signOffProblem("ana", "pw", " ", "pw", SUMMARY)).toMatch(/enter their user name/);
+    expect(signOffProblem("ana", "pw", "ana", "pw", SUMMARY)).toBe("The incoming supervisor must be someone else.");
+    expect(signOffProblem("ana", "pw", "ben", "", SUMMARY)).toMatch(/their password/);
+    expect(signOffProblem("ana", "pw", "ben", "pw", SUMMARY)).toBeNull();
+    expect(signOffProblem("ana", "pw", "ben", "pw", { ...SUMMARY, signed: [SIGNED] })).toMatch(/^This period is already signed off: ana signed off/);
   });
 });

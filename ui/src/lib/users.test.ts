@@ -57,6 +57,7 @@ describe("passwordProblem", () => {
 describe("the access listing", () => {
   it("says what a role may do in words, and names a command it has no words for", () => {
     expect(mayLabel(["acknowledge", "audit"])).toBe("acknowledge incidents, read the audit log");
+    expect(mayLabel(["resolve", "reopen"])).toBe("resolve incidents, reopen incidents");
     expect(mayLabel(["export_shift", "something_new"])).toBe("export shift reports, something_new");
     expect(mayLabel([])).toBe("");
   });

@@ -47,6 +47,7 @@ const COMMAND_WORDS: Record<string, string> = {
   acknowledge: "acknowledge incidents",
   add_note: "add notes",
   resolve: "resolve incidents",
+  reopen: "reopen incidents",
   record_console: "console entries",
   export_incident: "export incident reports",
   export_shoe: "export shoe reports",
