@@ -13,8 +13,8 @@ use std::sync::mpsc::Receiver;
 use pitwatch_api::dto::{
     AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary,
     IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitReload, PitUpdate, RecordStatus,
-    ResolutionKind, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
-    SignedOff, UserRow,
+    ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
+    SignOffRequest, SignedOff, TableDraft, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
@@ -238,6 +238,18 @@ async fn reload_pit(desk: State<'_, Desk>) -> Result<PitReload, ApiError> {
     desk.reload_pit()
 }
 
+/// The serial ports of this workstation (administrators).
+#[tauri::command]
+async fn serial_ports(desk: State<'_, Desk>) -> Result<Vec<SerialPortView>, ApiError> {
+    desk.serial_ports()
+}
+
+/// Adds a table to the pit definition's file and starts it (administrators; audited).
+#[tauri::command]
+async fn add_table(desk: State<'_, Desk>, draft: TableDraft) -> Result<PitReload, ApiError> {
+    desk.add_table(&draft)
+}
+
 /// Whether a real pit's record has no users yet, so the window asks for the first administrator.
 #[tauri::command]
 async fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
@@ -423,6 +435,8 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         users,
         audit,
         reload_pit,
+        serial_ports,
+        add_table,
         needs_first_admin,
         create_first_admin,
         central_view,

@@ -294,3 +294,52 @@ test("an administrator edits the pit definition and reloads it from the window: 
     await unplug(newShoe);
   }
 });
+
+test("an administrator adds a table through the window: it reads its shoe at once, and is still there after a restart", async () => {
+  const addPort = await freePort();
+  const server = await plugIn(addPort);
+  try {
+    const { driver } = harness;
+    await driver.clickCss('[data-testid="nav-about"]');
+    await driver.clickCss('[data-testid="table-add-open"]');
+    await driver.waitFor("the add-a-table form", () => driver.find('[data-testid="table-add-form"]'));
+    await driver.type(await driver.find('[data-testid="table-add-name"]'), "ADD-1");
+    await driver.execute(
+      `const s = document.querySelector('[data-testid="table-add-protocol"]');
+       s.value = "barcode"; s.dispatchEvent(new Event("change"));`,
+    );
+    await driver.clickCss('[data-testid="table-add-tcp"]');
+    await driver.type(await driver.waitFor("the address", () => driver.find('[data-testid="table-add-address"]')), `127.0.0.1:${addPort}`);
+    await driver.clickCss('[data-testid="table-add-submit"]');
+    const lines = await driver.waitFor("the table added", () =>
+      driver.execute(
+        `const r = document.querySelector('[data-testid="pit-reload-result"]');
+         return r ? [...r.querySelectorAll("li")].map((l) => l.dataset.kind + ": " + l.textContent.trim()) : null;`,
+      ),
+    );
+    assert.deepEqual(lines, ["started: Started: ADD-1", "kept: 2 tables keep recording untouched"]);
+    await shot("table-added.png");
+
+    // Its shoe's frames on its tile at once: connected, the shuffle card and a card dealt.
+    await driver.clickCss('[data-testid="nav-pit"]');
+    const live = await driver.waitFor("ADD-1 dealing", () =>
+      driver.execute(
+        `const t = document.querySelector('[data-testid="table-tile"][data-table="ADD-1"]');
+         const s = t?.querySelector('[data-testid="tile-status"]')?.dataset.status;
+         return s === "connected" && /1 dealt/.test(t.textContent) ? t.textContent.replace(/\\s+/g, " ") : null;`,
+      ),
+    );
+    assert.match(live, /Barcode shoe/);
+
+    // The file is the configuration: a restart runs the table added.
+    await harness.driver.quit();
+    await harness.stop();
+    harness = await startTauriDriver();
+    await harness.driver.start(app);
+    const again = harness.driver;
+    await again.waitFor("ADD-1 after the restart", async () => (await tileState(again, "ADD-1"))?.status === "connected");
+    await shot("table-added-after-restart.png");
+  } finally {
+    await unplug(server);
+  }
+});

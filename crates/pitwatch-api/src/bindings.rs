@@ -56,6 +56,9 @@ pub fn typescript_bindings() -> String {
         RecordingStatus::decl(&cfg),
         PitReload::decl(&cfg),
         ChangedTableView::decl(&cfg),
+        SerialPortView::decl(&cfg),
+        TableDraft::decl(&cfg),
+        LinkDraft::decl(&cfg),
         ShoeReplay::decl(&cfg),
         ReplayStep::decl(&cfg),
     ]);

@@ -9,8 +9,8 @@ use ts_rs::{Config, TS};
 use crate::dto::{
     ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
     HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview,
-    PitReload, RecordStatus, ResolutionKind, Session, ShiftQuery, ShiftReportFile, ShoePage,
-    ShoeReplay, SignOffRequest, SignedOff, UserRow,
+    PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile,
+    ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
 };
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -106,6 +106,10 @@ declare! {
     audit(access_only: bool, limit: u32) -> Vec<AuditRow>;
     #[doc = "Applies the pit definition's file again: tables added, removed or changed are started and stopped, the others keep recording (admins only; audited)."]
     reload_pit() -> PitReload;
+    #[doc = "The serial ports of this workstation, with their USB identity (administrators)."]
+    serial_ports() -> Vec<SerialPortView>;
+    #[doc = "Adds a table to the pit definition's file and starts it by a reload (administrators; audited with its section)."]
+    add_table(draft: TableDraft) -> PitReload;
     #[doc = "Whether a real pit's record has no users yet (the window then asks for the first administrator)."]
     needs_first_admin() -> bool;
     #[doc = "Creates the first administrator of a record with no users and logs them in."]

@@ -719,6 +719,54 @@ pub struct PitReload {
     pub problems: Vec<String>,
 }
 
+/// A serial port of this workstation, as an administrator picks one for a device.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SerialPortView {
+    /// The path to open (`/dev/ttyUSB0`).
+    pub path: String,
+    /// `usb`, `pci`, `bluetooth` or `unknown` (an on-board port, a pseudo-terminal).
+    pub kind: String,
+    /// A USB adapter's vendor and product ids (`0403:6001`), its maker, product and serial
+    /// number, in words; empty for other ports.
+    pub usb: String,
+}
+
+/// A table an administrator adds from the window: written to the pit definition's file as a
+/// `[[table]]` section, then applied by a reload.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TableDraft {
+    /// Its name (unique in the pit).
+    pub name: String,
+    /// `baccarat`, `blackjack`, `pontoon` or `poker`.
+    pub game: String,
+    /// Its rule book (`nz-baccarat`, or a file's path).
+    pub rules: String,
+    /// What its shoe speaks.
+    pub protocol: Protocol,
+    /// How the shoe is reached: a serial port's path, or a device server's `host:port`.
+    pub link: LinkDraft,
+}
+
+/// How a new table's shoe is reached.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LinkDraft {
+    /// A serial port (RS-232 or USB-serial) at a baud rate.
+    Serial {
+        /// The port's path.
+        path: String,
+        /// Its baud rate.
+        baud: u32,
+    },
+    /// A serial-to-Ethernet device server.
+    Tcp {
+        /// Its `host:port`.
+        address: String,
+    },
+}
+
 /// A table a reload stopped and started again, and what differs in its definition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off |
 //! | surveillance | export, note, read the audit log |
-//! | admin | what a supervisor does, users, the audit log, and reloading the pit definition |
+//! | admin | what a supervisor does, users, the audit log, and setting up the pit (tables, devices, the pit definition reloaded) |
 //!
 //! Watching needs no role: the pit, the incident list, one incident and a shoe's replay are
 //! reads, which the window shows to whoever stands at the workstation, as before.
@@ -55,8 +55,8 @@ pub enum Command {
     ListUsers,
     /// Read the audit log (failed logins, refusals, every action).
     ViewAudit,
-    /// Apply the pit definition's file again (tables added, removed or changed).
-    ReloadPit,
+    /// Set up the pit: its tables and devices, the pit definition reloaded.
+    ConfigurePit,
 }
 
 impl Command {
@@ -77,7 +77,7 @@ impl Command {
         Command::SetActive,
         Command::ListUsers,
         Command::ViewAudit,
-        Command::ReloadPit,
+        Command::ConfigurePit,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -98,7 +98,7 @@ impl Command {
             Command::SetActive => "set_active",
             Command::ListUsers => "users",
             Command::ViewAudit => "audit",
-            Command::ReloadPit => "reload_pit",
+            Command::ConfigurePit => "configure_pit",
         }
     }
 
@@ -196,7 +196,7 @@ fn describe(command: Command) -> &'static str {
         Command::SetActive => "deactivate or reactivate users",
         Command::ListUsers => "list users",
         Command::ViewAudit => "read the audit log",
-        Command::ReloadPit => "reload the pit definition",
+        Command::ConfigurePit => "set up the pit (its tables and devices)",
     }
 }
 
@@ -248,7 +248,7 @@ mod tests {
             C::ResetPassword,
             C::SetActive,
             C::ListUsers,
-            C::ReloadPit,
+            C::ConfigurePit,
         ] {
             assert!(!admin_only.allowed(Role::Supervisor), "{admin_only:?}");
             assert!(!admin_only.allowed(Role::Surveillance), "{admin_only:?}");

@@ -54,6 +54,8 @@ pub struct Desk {
     pub(crate) pit_file: Option<PathBuf>,
     /// The tables running now, and those disabled: the start's, then each reload's.
     pub(crate) running: Mutex<PitConfig>,
+    /// Held while the pit is set up (a reload, a table added): one change at a time.
+    pub(crate) configuring: Mutex<()>,
     /// Seconds without input after which the window locks (0: never).
     pub(crate) idle_lock_seconds: u32,
     pub(crate) db: PathBuf,
@@ -391,6 +393,7 @@ impl Desk {
         Ok((
             Desk {
                 running: Mutex::new(options.pit.clone()),
+                configuring: Mutex::new(()),
                 pit: options.pit,
                 pit_file: options.pit_file,
                 idle_lock_seconds: options.idle_lock_seconds,

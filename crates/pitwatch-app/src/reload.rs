@@ -10,32 +10,134 @@
 //! touched, and the result names it. Settings of the whole pit (`site`, `record`, `central`,
 //! `demo`) apply at the next start, and the result says which of them differ.
 
-use pitwatch_api::dto::{ChangedTableView, PitReload, PitUpdate};
+use pitwatch_api::dto::{
+    ChangedTableView, LinkDraft, PitReload, PitUpdate, SerialPortView, TableDraft,
+};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_recording::monitor::MonitoredTable;
 use pitwatch_recording::pit::{diff, PitConfig};
 
-use crate::access::Command;
+use pitwatch_transport::PortKind;
+
+use crate::access::{Command, Principal};
 use crate::live::{internal, lock, Desk};
 
 impl Desk {
     /// Applies the pit definition's file again (administrators only) and says what that did.
     pub fn reload_pit(&self) -> Result<PitReload, ApiError> {
+        let who = self.may_configure()?;
+        let _one_at_a_time = lock(&self.configuring);
+        self.reload_as(&who, Vec::new())
+    }
+
+    /// The administrator logged in, and the file the pit was read from.
+    fn may_configure(&self) -> Result<Principal, ApiError> {
         let who = self.principal()?;
         crate::access::require(
             &mut lock(&self.store),
             &who,
-            Command::ReloadPit,
+            Command::ConfigurePit,
             "pit",
             self.clock.now(),
         )?;
-        let Some(path) = &self.pit_file else {
-            return Err(ApiError::new(
+        self.pit_file()?;
+        Ok(who)
+    }
+
+    fn pit_file(&self) -> Result<&std::path::Path, ApiError> {
+        self.pit_file.as_deref().ok_or_else(|| {
+            ApiError::new(
                 ErrorCode::Conflict,
                 "this pit was not read from a file (the demo pit is built in): there is nothing \
-                 to reload",
-            ));
-        };
+                 to reload or set up",
+            )
+        })
+    }
+
+    /// The serial ports of this workstation, for an administrator choosing a device's port.
+    pub fn serial_ports(&self) -> Result<Vec<SerialPortView>, ApiError> {
+        let who = self.principal()?;
+        crate::access::require(
+            &mut lock(&self.store),
+            &who,
+            Command::ConfigurePit,
+            "ports",
+            self.clock.now(),
+        )?;
+        let ports = pitwatch_transport::list_ports().map_err(|e| internal(e.to_string()))?;
+        Ok(ports
+            .into_iter()
+            .map(|p| SerialPortView {
+                kind: p.kind.name().to_owned(),
+                usb: match &p.kind {
+                    PortKind::Usb(u) => {
+                        let words: Vec<&str> = [&u.manufacturer, &u.product]
+                            .into_iter()
+                            .flatten()
+                            .map(String::as_str)
+                            .collect();
+                        let serial = u
+                            .serial_number
+                            .as_deref()
+                            .map(|s| format!(", serial {s}"))
+                            .unwrap_or_default();
+                        format!("{:04x}:{:04x} {}{serial}", u.vid, u.pid, words.join(" "))
+                            .trim()
+                            .to_owned()
+                    }
+                    _ => String::new(),
+                },
+                path: p.path,
+            })
+            .collect())
+    }
+
+    /// Adds `draft` to the pit definition's file as a `[[table]]` section and starts it by a
+    /// reload. The file is written only if, with the section, it still reads and the new table
+    /// can run; the previous file is kept beside it (`.bak`). The reload's audit row carries
+    /// the section added.
+    pub fn add_table(&self, draft: &TableDraft) -> Result<PitReload, ApiError> {
+        let who = self.may_configure()?;
+        let path = self.pit_file()?;
+        let _one_at_a_time = lock(&self.configuring);
+        let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
+        let name = draft.name.trim();
+        if lock(&self.running).tables.iter().any(|t| t.name == name) {
+            return Err(invalid(format!(
+                "a table named {name:?} is already in the pit"
+            )));
+        }
+        let section = table_section(draft);
+        let before = std::fs::read_to_string(path)
+            .map_err(|e| internal(format!("cannot read {}: {e}", path.display())))?;
+        let mut after = before.clone();
+        if !after.is_empty() && !after.ends_with('\n') {
+            after.push('\n');
+        }
+        after.push('\n');
+        after.push_str(&section);
+        let next = PitConfig::load(&after)
+            .map_err(|e| invalid(format!("the table cannot be added: {e}")))?;
+        if let Some(problem) = next.disabled.iter().find(|d| d.name == name) {
+            return Err(invalid(format!(
+                "the table cannot be added: {}",
+                problem.problems.join("; ")
+            )));
+        }
+        if !next.tables.iter().any(|t| t.name == name) {
+            return Err(invalid(format!("the table {name:?} cannot be added")));
+        }
+        write_keeping_the_old(path, &before, &after)?;
+        self.reload_as(&who, vec![("section", section)])
+    }
+
+    /// Applies the file again as `who`, with `more` in the reload's audit row.
+    fn reload_as(
+        &self,
+        who: &Principal,
+        more: Vec<(&'static str, String)>,
+    ) -> Result<PitReload, ApiError> {
+        let path = self.pit_file()?;
         let mut monitor = lock(&self.monitor);
         let monitor = monitor
             .as_mut()
@@ -115,6 +217,7 @@ impl Desk {
         };
         let stop: Vec<String> = d.to_stop().map(str::to_owned).collect();
         let mut fields = d.fields();
+        fields.extend(more);
         if !problems.is_empty() {
             fields.push(("problems", problems.join("; ")));
         }
@@ -151,6 +254,59 @@ impl Desk {
             problems,
         })
     }
+}
+
+/// `draft` as a `[[table]]` section of the pit definition (TOML; every string quoted and escaped).
+fn table_section(draft: &TableDraft) -> String {
+    // A JSON string is a TOML basic string: the same quotes and escapes.
+    let quote = |text: &str| serde_json::to_string(text.trim()).unwrap_or_else(|_| "\"\"".into());
+    let protocol = match draft.protocol {
+        pitwatch_recording::pit::Protocol::AngelEye => "angel-eye",
+        pitwatch_recording::pit::Protocol::Barcode => "barcode",
+        pitwatch_recording::pit::Protocol::Pitwatch => "pitwatch",
+    };
+    let link = match &draft.link {
+        LinkDraft::Serial { path, baud } => {
+            format!(
+                "{{ kind = \"serial\", path = {}, baud = {baud} }}",
+                quote(path)
+            )
+        }
+        LinkDraft::Tcp { address } => format!("{{ kind = \"tcp\", address = {} }}", quote(address)),
+    };
+    format!(
+        "[[table]]\nname = {}\ngame = {}\nrules = {}\ndevice = {{ protocol = \"{protocol}\" }}\nlink = {link}\n",
+        quote(&draft.name),
+        quote(&draft.game),
+        quote(&draft.rules),
+    )
+}
+
+/// Writes `after` to `path` through a file beside it renamed into place (never half a file),
+/// keeping `before` as `path.bak`.
+fn write_keeping_the_old(
+    path: &std::path::Path,
+    before: &str,
+    after: &str,
+) -> Result<(), ApiError> {
+    let with = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        std::path::PathBuf::from(name)
+    };
+    let fail = |what: &std::path::Path, e: std::io::Error| {
+        internal(format!("cannot write {}: {e}", what.display()))
+    };
+    let (bak, tmp) = (with(".bak"), with(".tmp"));
+    std::fs::write(&bak, before).map_err(|e| fail(&bak, e))?;
+    {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&tmp).map_err(|e| fail(&tmp, e))?;
+        file.write_all(after.as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(|e| fail(&tmp, e))?;
+    }
+    std::fs::rename(&tmp, path).map_err(|e| fail(path, e))
 }
 
 #[cfg(test)]
@@ -348,6 +504,114 @@ mod tests {
             refused.message.contains("not read from a file"),
             "{}",
             refused.message
+        );
+        desk.stop();
+    }
+    fn tcp_draft(name: &str, port: u16) -> TableDraft {
+        TableDraft {
+            name: name.into(),
+            game: "baccarat".into(),
+            rules: "nz-baccarat".into(),
+            protocol: pitwatch_recording::pit::Protocol::Barcode,
+            link: LinkDraft::Tcp {
+                address: format!("127.0.0.1:{port}"),
+            },
+        }
+    }
+
+    #[test]
+    fn a_table_added_from_the_window_is_written_to_the_file_and_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pit.toml");
+        let (one, port) = device();
+        write_pit(&file, &[section("ONE", port)]);
+        let before = std::fs::read_to_string(&file).unwrap();
+        let (desk, _updates) = desk_on(dir.path(), &file);
+        let mut first = connects(&one).expect("ONE connects");
+
+        let (added, added_port) = device();
+        let done = desk
+            .add_table(&tcp_draft("NEW \"2\"", added_port))
+            .expect("added");
+        assert_eq!(done.added, ["NEW \"2\""]);
+        assert_eq!(done.unchanged, 1);
+        assert!(connects(&added).is_some(), "the new table's device is read");
+        first
+            .set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        assert!(first.read(&mut [0; 8]).is_err(), "ONE kept its link");
+        // The file is the import/export form: the old text kept, the section appended, and the
+        // whole reads back with the new table in it (its name quoted as TOML quotes it).
+        let after = std::fs::read_to_string(&file).unwrap();
+        assert!(after.starts_with(&before), "{after}");
+        assert!(after.contains("name = \"NEW \\\"2\\\"\""), "{after}");
+        let read = PitConfig::load(&after).unwrap();
+        assert_eq!(read.tables.len(), 2);
+        assert_eq!(
+            std::fs::read_to_string(file.with_extension("toml.bak")).unwrap(),
+            before
+        );
+        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let last = audits.last().expect("audited");
+        assert!(
+            last.detail.contains("section") && last.detail.contains("[[table]]"),
+            "{}",
+            last.detail
+        );
+
+        // A name in use, a section that does not read: refused, the file untouched.
+        let taken = desk.add_table(&tcp_draft("ONE", 9)).expect_err("taken");
+        assert!(
+            taken.message.contains("already in the pit"),
+            "{}",
+            taken.message
+        );
+        let bad = TableDraft {
+            game: "roulette".into(),
+            ..tcp_draft("SPIN-1", 9)
+        };
+        let refused = desk.add_table(&bad).expect_err("no such game");
+        assert_eq!(refused.code, ErrorCode::InvalidInput);
+        assert!(
+            refused.message.contains("cannot be added"),
+            "{}",
+            refused.message
+        );
+        let bad_baud = TableDraft {
+            link: LinkDraft::Serial {
+                path: "/dev/ttyUSB9".into(),
+                baud: 96000,
+            },
+            ..tcp_draft("SER-1", 9)
+        };
+        let refused = desk.add_table(&bad_baud).expect_err("not a baud rate");
+        assert!(refused.message.contains("96000"), "{}", refused.message);
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            after,
+            "the file untouched"
+        );
+        desk.stop();
+    }
+
+    #[test]
+    fn only_an_administrator_sees_the_ports_and_adds_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pit.toml");
+        let (_one, port) = device();
+        write_pit(&file, &[section("ONE", port)]);
+        let (desk, _updates) = desk_on(dir.path(), &file);
+        assert!(
+            desk.serial_ports().is_ok(),
+            "an administrator lists the ports"
+        );
+        desk.add_user("sam", "supervisor", SUP).unwrap();
+        desk.logout().unwrap();
+        desk.login("sam", SUP).unwrap();
+        assert_eq!(desk.serial_ports().unwrap_err().code, ErrorCode::Forbidden);
+        assert_eq!(
+            desk.add_table(&tcp_draft("TWO", 9)).unwrap_err().code,
+            ErrorCode::Forbidden
         );
         desk.stop();
     }

@@ -113,7 +113,7 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         // check is this one.
         Command::RecordConsole => access::require(store, who, command, "table BAC-1", now),
         // Likewise a reload, tested with a desk on a pit definition's file.
-        Command::ReloadPit => access::require(store, who, command, "pit", now),
+        Command::ConfigurePit => access::require(store, who, command, "pit", now),
         Command::ExportIncident | Command::ExportShoe | Command::ExportShift => {
             reports::may_export(store, who, command, "incident 1", now)?;
             reports::exported(store, who, command, "incident 1", "/tmp/x.pdf", now)

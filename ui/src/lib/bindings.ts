@@ -1160,6 +1160,57 @@ name: string,
  */
 what: Array<string>, };
 
+export type SerialPortView = { 
+/**
+ * The path to open (`/dev/ttyUSB0`).
+ */
+path: string, 
+/**
+ * `usb`, `pci`, `bluetooth` or `unknown` (an on-board port, a pseudo-terminal).
+ */
+kind: string, 
+/**
+ * A USB adapter's vendor and product ids (`0403:6001`), its maker, product and serial
+ * number, in words; empty for other ports.
+ */
+usb: string, };
+
+export type TableDraft = { 
+/**
+ * Its name (unique in the pit).
+ */
+name: string, 
+/**
+ * `baccarat`, `blackjack`, `pontoon` or `poker`.
+ */
+game: string, 
+/**
+ * Its rule book (`nz-baccarat`, or a file's path).
+ */
+rules: string, 
+/**
+ * What its shoe speaks.
+ */
+protocol: Protocol, 
+/**
+ * How the shoe is reached: a serial port's path, or a device server's `host:port`.
+ */
+link: LinkDraft, };
+
+export type LinkDraft = { "kind": "serial", 
+/**
+ * The port's path.
+ */
+path: string, 
+/**
+ * Its baud rate.
+ */
+baud: number, } | { "kind": "tcp", 
+/**
+ * Its `host:port`.
+ */
+address: string, };
+
 export type ShoeReplay = { 
 /**
  * The table.

@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus, ResolutionKind, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, UserRow } from "./bindings";
+import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -131,6 +131,16 @@ export function audit(accessOnly: boolean, limit: number): Promise<Array<AuditRo
 /** Applies the pit definition's file again: tables added, removed or changed are started and stopped, the others keep recording (admins only; audited). */
 export function reloadPit(): Promise<PitReload> {
   return invoke<PitReload>("reload_pit");
+}
+
+/** The serial ports of this workstation, with their USB identity (administrators). */
+export function serialPorts(): Promise<Array<SerialPortView>> {
+  return invoke<Array<SerialPortView>>("serial_ports");
+}
+
+/** Adds a table to the pit definition's file and starts it by a reload (administrators; audited with its section). */
+export function addTable(draft: TableDraft): Promise<PitReload> {
+  return invoke<PitReload>("add_table", { draft });
 }
 
 /** Whether a real pit's record has no users yet (the window then asks for the first administrator). */

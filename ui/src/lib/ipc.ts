@@ -20,6 +20,7 @@ import type {
   PitUpdate,
   RecordStatus,
   ResolutionKind,
+  SerialPortView,
   Session,
   ShiftQuery,
   ShiftReportFile,
@@ -27,6 +28,7 @@ import type {
   ShoeReplay,
   SignOffRequest,
   SignedOff,
+  TableDraft,
   UserRow,
 } from "./bindings";
 
@@ -170,6 +172,16 @@ export function audit(accessOnly: boolean, limit: number): Promise<AuditRow[]> {
 /** Applies the pit definition's file again (administrators): what started, stopped or changed. */
 export function reloadPit(): Promise<PitReload> {
   return wrap(commands.reloadPit());
+}
+
+/** The serial ports of this workstation with their USB identity (administrators). */
+export function serialPorts(): Promise<SerialPortView[]> {
+  return wrap(commands.serialPorts());
+}
+
+/** Adds a table to the pit definition's file and starts it (administrators): what the reload did. */
+export function addTable(draft: TableDraft): Promise<PitReload> {
+  return wrap(commands.addTable(draft));
 }
 
 /** Whether this real pit has no users yet, so the first administrator must be created. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PitReload } from "./bindings";
-import { reloadSummary } from "./reload";
+import { newTableForm, reloadSummary, tableDraft } from "./reload";
 
 const none: PitReload = { file: "/etc/pitwatch/pit.toml", added: [], removed: [], disabled: [], changed: [], unchanged: 0, atRestart: [], problems: [] };
 
@@ -27,5 +27,20 @@ describe("reloadSummary", () => {
   it("says so when nothing changed", () => {
     const lines = reloadSummary({ ...none, unchanged: 4 });
     expect(lines.map((l) => l.text)).toEqual(["Nothing to apply: every table is defined as it runs.", "4 tables keep recording untouched"]);
+  });
+});
+
+describe("tableDraft", () => {
+  it("builds a serial table's draft from the form", () => {
+    const form = { ...newTableForm(), name: " BAC-9 ", path: "/dev/ttyUSB3", baud: 19200 };
+    expect(tableDraft(form)).toEqual({ draft: { name: "BAC-9", game: "baccarat", rules: "nz-baccarat", protocol: "angel-eye", link: { kind: "serial", path: "/dev/ttyUSB3", baud: 19200 } } });
+  });
+
+  it("builds a device server's draft, and says what is missing", () => {
+    const tcp = { ...newTableForm(), name: "BJ-4", game: "blackjack", rules: "nz-blackjack", protocol: "pitwatch" as const, linkKind: "tcp" as const, address: "10.0.4.21:4001" };
+    expect(tableDraft(tcp)).toEqual({ draft: { name: "BJ-4", game: "blackjack", rules: "nz-blackjack", protocol: "pitwatch", link: { kind: "tcp", address: "10.0.4.21:4001" } } });
+    expect(tableDraft({ ...tcp, address: "10.0.4.21" })).toEqual({ missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." });
+    expect(tableDraft({ ...tcp, name: " " })).toEqual({ missing: "Give the table a name." });
+    expect(tableDraft({ ...newTableForm(), name: "X" })).toEqual({ missing: "Choose the serial port its shoe is on." });
   });
 });

@@ -1,6 +1,6 @@
 // What reloading the pit definition did, in words, for the administrator who pressed Reload
 // (crates/pitwatch-app/src/reload.rs does it; `pitwatch monitor` prints the same on a change).
-import type { PitReload } from "./bindings";
+import type { PitReload, TableDraft } from "./bindings";
 
 /** One line of the result: what happened to which tables. */
 export type ReloadLine = { kind: "started" | "stopped" | "restarted" | "disabled" | "kept" | "later" | "problem"; text: string };
@@ -20,4 +20,43 @@ export function reloadSummary(r: PitReload): ReloadLine[] {
   if (r.atRestart.length > 0) lines.push({ kind: "later", text: `Applies at the next start: ${list(r.atRestart)}` });
   for (const p of r.problems) lines.push({ kind: "problem", text: p });
   return lines;
+}
+
+/** What the add-a-table form holds, as typed or picked. */
+export type TableForm = {
+  name: string;
+  game: string;
+  rules: string;
+  protocol: "angel-eye" | "barcode" | "pitwatch";
+  linkKind: "serial" | "tcp";
+  path: string;
+  baud: number;
+  address: string;
+};
+
+/** The built-in rule book of each game, offered first. */
+export const DEFAULT_BOOK: Record<string, string> = {
+  baccarat: "nz-baccarat",
+  blackjack: "nz-blackjack",
+  pontoon: "nz-pontoon",
+  poker: "nz-poker",
+};
+
+/** The baud rates serial shoes use (the desk checks any other against what ports accept). */
+export const BAUDS = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200];
+
+export function newTableForm(): TableForm {
+  return { name: "", game: "baccarat", rules: DEFAULT_BOOK.baccarat ?? "nz-baccarat", protocol: "angel-eye", linkKind: "serial", path: "", baud: 9600, address: "" };
+}
+
+/** The draft the form describes, or what is missing from it. */
+export function tableDraft(form: TableForm): { draft: TableDraft } | { missing: string } {
+  if (form.name.trim() === "") return { missing: "Give the table a name." };
+  if (form.rules.trim() === "") return { missing: "Choose a rule book." };
+  if (form.linkKind === "serial") {
+    if (form.path.trim() === "") return { missing: "Choose the serial port its shoe is on." };
+    return { draft: { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: { kind: "serial", path: form.path.trim(), baud: Number(form.baud) } } };
+  }
+  if (!/^[^\s:]+:\d{1,5}$/.test(form.address.trim())) return { missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." };
+  return { draft: { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: { kind: "tcp", address: form.address.trim() } } };
 }

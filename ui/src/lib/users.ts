@@ -59,7 +59,7 @@ const COMMAND_WORDS: Record<string, string> = {
   set_active: "deactivate users",
   users: "list users",
   audit: "read the audit log",
-  reload_pit: "reload the pit definition",
+  configure_pit: "set up tables and devices",
 };
 
 /** What a user may do, in words, for the access listing (a command with no words is shown by its
