@@ -301,6 +301,7 @@ test("an administrator adds a table through the window: it reads its shoe at onc
   try {
     const { driver } = harness;
     await driver.clickCss('[data-testid="nav-about"]');
+    await driver.waitFor("the Add a table button", () => driver.find('[data-testid="table-add-open"]'));
     await driver.clickCss('[data-testid="table-add-open"]');
     await driver.waitFor("the add-a-table form", () => driver.find('[data-testid="table-add-form"]'));
     await driver.type(await driver.find('[data-testid="table-add-name"]'), "ADD-1");
