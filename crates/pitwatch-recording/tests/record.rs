@@ -146,7 +146,7 @@ fn reports_print_the_rounds_a_replay_gives_not_the_derived_table() {
     let after = pitwatch_recording::report::shoe_report(&store, "MINI-1", 1)
         .unwrap()
         .to_csv();
-    assert!(honest.contains("banker"), "{honest}");
+    assert!(honest.contains("Result=Banker"), "{honest}");
     assert_eq!(honest, after, "the report does not read the edited table");
     assert!(
         after.contains(r#""Latest checkpoint","pitwatch-checkpoint:1:"#),

@@ -53,7 +53,7 @@ pub fn describe(kind: &EventKind) -> String {
         }
         EventKind::BurnCounted { count } => format!("Burn counted: {count} cards"),
         EventKind::ResultDeclared { outcome, .. } => {
-            format!("Result declared: {}", outcome.as_str())
+            format!("Result declared: {}", super::capitalised(outcome.as_str()))
         }
         EventKind::CardExposed { card: c, during } => {
             format!("{} exposed during {}", a_card(c), during.as_str())
@@ -205,6 +205,14 @@ mod tests {
             "An unreadable card burned"
         );
         assert_eq!(describe(&EventKind::BetsClosed), "No more bets");
+        assert_eq!(
+            describe(&EventKind::ResultDeclared {
+                outcome: pitwatch_model::Outcome::Banker,
+                player_pair: None,
+                banker_pair: None,
+            }),
+            "Result declared: Banker"
+        );
         assert_eq!(
             [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 111].map(ordinal),
             ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "111th"]
