@@ -4,7 +4,7 @@
 //! engine, after 200 warm-up passes.
 //!
 //! ```text
-//! cargo build --release -p pitwatch-rules --example replay_loop
+//! cargo build --release -p pitwatch-baccarat --example replay_loop
 //! valgrind --tool=cachegrind --cache-sim=no target/release/examples/replay_loop 100 targets
 //! ```
 //!

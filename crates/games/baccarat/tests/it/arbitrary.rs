@@ -226,7 +226,7 @@ proptest! {
         book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat", "nz-baccarat-continuous"]),
     ) {
         use pitwatch_baccarat::{Engine, Output, TableView};
-        use pitwatch_rules::{Phase};
+        use pitwatch_rules::Phase;
         let book = RuleBook::builtin(book).unwrap();
         let mut engine = Engine::new(book);
         let mut last_round = None;

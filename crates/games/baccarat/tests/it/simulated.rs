@@ -347,8 +347,8 @@ proptest! {
     /// the last coup before the next shuffle.
     #[test]
     fn honest_play_goes_through_the_phases_in_order(seed in any::<u64>(), plain in any::<bool>()) {
-        use pitwatch_baccarat::{Engine};
-        use pitwatch_rules::{Phase};
+        use pitwatch_baccarat::Engine;
+        use pitwatch_rules::Phase;
         let rank = |p: Phase| match p {
             Phase::AwaitingBurn => 0,
             Phase::Burning => 1,
