@@ -8,7 +8,7 @@
 //!
 //! `PITWATCH_FAULT_CASES` sets how many cases run (default 3,000, each two whole shoes); the
 //! confusion matrix in `docs/irregularities.md` comes from the same cases run by
-//! `cargo run --release -p pitwatch-baccarat --example fault_matrix`.
+//! `cargo run --release -p pitwatch-baccarat --example baccarat_fault_matrix`.
 
 use crate::judge::{configs, run, stream_name, truth};
 use pitwatch_baccarat::{replay, Output, RoundRecord, RuleBook};

@@ -8,7 +8,7 @@
 //! property test (`tests/it/differential.rs`) runs thousands of such cases; [`Matrix`] tallies
 //! what was raised for each kind of fault and stream (the confusion matrix in
 //! `docs/irregularities.md`, written by
-//! `cargo run --release -p pitwatch-baccarat --example fault_matrix`).
+//! `cargo run --release -p pitwatch-baccarat --example baccarat_fault_matrix`).
 //!
 //! The dealer (`pitwatch-dealer`, this crate's dev-dependency) knows no Baccarat code: its rounds
 //! ([`DealtRound`]) are counted by its own code, and [`record`] only copies them into the

@@ -4,8 +4,8 @@
 //! engine, after 200 warm-up passes.
 //!
 //! ```text
-//! cargo build --release -p pitwatch-baccarat --example replay_loop
-//! valgrind --tool=cachegrind --cache-sim=no target/release/examples/replay_loop 100 targets
+//! cargo build --release -p pitwatch-baccarat --example baccarat_replay_loop
+//! valgrind --tool=cachegrind --cache-sim=no target/release/examples/baccarat_replay_loop 100 targets
 //! ```
 //!
 //! Instructions per card event: (instructions at 100 iterations − at 0) / (100 × card events).

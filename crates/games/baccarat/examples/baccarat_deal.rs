@@ -2,7 +2,7 @@
 //! `pitwatch replay`:
 //!
 //! ```text
-//! cargo run -p pitwatch-baccarat --example deal -- [--plain] [--shoes N] [--seed N] [--fault KIND:SHOE:ROUND]...
+//! cargo run -p pitwatch-baccarat --example baccarat_deal -- [--plain] [--shoes N] [--seed N] [--fault KIND:SHOE:ROUND]...
 //! ```
 //!
 //! Fault kinds are the snake_case names of `FaultKind` (e.g. `burn_miscount`). What was injected

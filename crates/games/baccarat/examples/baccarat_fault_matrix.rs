@@ -4,7 +4,7 @@
 //! in `docs/irregularities.md`, and every case that broke the rules of the test.
 //!
 //! ```text
-//! cargo run --release -p pitwatch-baccarat --example fault_matrix -- [--per N] [--seed N] [--only KIND]
+//! cargo run --release -p pitwatch-baccarat --example baccarat_fault_matrix -- [--per N] [--seed N] [--only KIND]
 //! ```
 //!
 //! `--only KIND` (repeatable) runs only those fault kinds, with the same cases as the whole matrix.
