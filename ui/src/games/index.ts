@@ -12,12 +12,12 @@ export type { PlayEntry, PlayKind } from "./entry";
 /** Every kind of play the DTOs carry, with its entry. */
 export const PLAYS: { readonly [K in PlayKind]: PlayEntry<K> } = { baccarat, blackjack, poker };
 
-/** Every game a table may deal: its name for people and the kind of play it reports. */
-export const GAMES: { readonly [G in Game]: { label: string; play: PlayKind } } = {
-  baccarat: { label: "Baccarat", play: "baccarat" },
-  blackjack: { label: "Blackjack", play: "blackjack" },
-  pontoon: { label: "Pontoon", play: "blackjack" },
-  poker: { label: "Poker", play: "poker" },
+/** Every game a table may deal: its name for people, the kind of play it reports and its built-in rule book. */
+export const GAMES: { readonly [G in Game]: { label: string; play: PlayKind; book: string } } = {
+  baccarat: { label: "Baccarat", play: "baccarat", book: "nz-baccarat" },
+  blackjack: { label: "Blackjack", play: "blackjack", book: "nz-blackjack" },
+  pontoon: { label: "Pontoon", play: "blackjack", book: "nz-pontoon" },
+  poker: { label: "Poker", play: "poker", book: "nz-poker" },
 };
 
 /** A game's name for people ("Pontoon"). */

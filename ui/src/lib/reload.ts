@@ -1,6 +1,7 @@
 // What reloading the pit definition did, in words, for the administrator who pressed Reload
 // (crates/pitwatch-app/src/reload.rs does it; `pitwatch monitor` prints the same on a change).
 import type { PitReload, TableDraft } from "./bindings";
+import { GAMES, knownGame } from "../games";
 
 /** One line of the result: what happened to which tables. */
 export type ReloadLine = { kind: "started" | "stopped" | "restarted" | "disabled" | "kept" | "later" | "problem"; text: string };
@@ -34,19 +35,18 @@ export type TableForm = {
   address: string;
 };
 
-/** The built-in rule book of each game, offered first. */
-export const DEFAULT_BOOK: Record<string, string> = {
-  baccarat: "nz-baccarat",
-  blackjack: "nz-blackjack",
-  pontoon: "nz-pontoon",
-  poker: "nz-poker",
-};
+/** The built-in rule book of a game (the registry's), offered first. */
+export function defaultBook(game: string): string | null {
+  const known = knownGame(game);
+  return known ? GAMES[known].book : null;
+}
 
 /** The baud rates serial shoes use (the desk checks any other against what ports accept). */
 export const BAUDS = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200];
 
 export function newTableForm(): TableForm {
-  return { name: "", game: "baccarat", rules: DEFAULT_BOOK.baccarat ?? "nz-baccarat", protocol: "angel-eye", linkKind: "serial", path: "", baud: 9600, address: "" };
+  const game = Object.keys(GAMES)[0] ?? "";
+  return { name: "", game, rules: defaultBook(game) ?? "", protocol: "angel-eye", linkKind: "serial", path: "", baud: 9600, address: "" };
 }
 
 /** The draft the form describes, or what is missing from it. */
