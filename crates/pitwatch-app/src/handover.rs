@@ -14,34 +14,13 @@ use pitwatch_api::dto::{
     ShiftQuery, SignOffRequest, SignOffRow, SignedOff, TableDown, TableTile,
 };
 use pitwatch_model::Timestamp;
+pub use pitwatch_recording::report::{Acceptance, SHIFT_ACCEPT};
 use pitwatch_recording::report::{Shift, SignOff, SHIFT_SIGN_OFF};
 use pitwatch_store::{AuditEntry, IncidentFilter, Status, Store};
-use serde::{Deserialize, Serialize};
 
 use crate::access::{require, Command, Principal};
 use crate::accounts::{confirm_password, Policy};
 use crate::live::{lock, Desk};
-
-/// The audit action of the incoming supervisor's acceptance of a handover; its detail is an
-/// [`Acceptance`] as JSON.
-pub const SHIFT_ACCEPT: &str = "shift.accept";
-
-/// The incoming supervisor's acceptance as the audit log holds it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Acceptance {
-    /// The audit row id of the sign-off accepted.
-    pub sign_off: i64,
-    /// Who signed off.
-    pub signed_off_by: String,
-    /// The shift's start.
-    pub from: Timestamp,
-    /// The shift's end.
-    pub to: Timestamp,
-    /// The table handed over, or every table.
-    pub table: Option<String>,
-    /// Where it was accepted.
-    pub workstation: String,
-}
 
 /// A handover to sign off: the shift, the note for the next shift, and both passwords.
 #[derive(Debug, Clone, Copy)]
@@ -237,7 +216,7 @@ pub fn sign_off(
 }
 
 /// `value` as the JSON an audit row's detail holds.
-fn json<T: Serialize>(value: &T) -> Result<String, ApiError> {
+fn json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
     serde_json::to_string(value)
         .map_err(|e| ApiError::new(ErrorCode::Internal, format!("cannot record it: {e}")))
 }

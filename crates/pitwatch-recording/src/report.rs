@@ -693,5 +693,7 @@ mod events;
 mod shift;
 mod times;
 pub use events::describe;
-pub use shift::{record_sign_off, shift_report, Shift, SignOff, SHIFT_SIGN_OFF};
+pub use shift::{
+    record_sign_off, shift_report, Acceptance, Shift, SignOff, SHIFT_ACCEPT, SHIFT_SIGN_OFF,
+};
 use times::Times;

@@ -173,6 +173,39 @@ fn record(dir: &Path) -> PathBuf {
         at(T0 + 719 * MIN),
     )
     .expect("signed off");
+    // Reopened with a reason, and the hand-over accepted by the incoming shift.
+    store
+        .reopen(
+            IncidentId(2),
+            "Mere Tūhoe",
+            "Kāmera 14: he kāri tuarua",
+            at(T0 + 50 * MIN),
+        )
+        .expect("reopened");
+    let signed = store
+        .audit_entries(report::SHIFT_SIGN_OFF)
+        .expect("sign-offs")
+        .pop()
+        .expect("the sign-off");
+    let acceptance = report::Acceptance {
+        sign_off: signed.id,
+        signed_off_by: signed.user.clone(),
+        from: shift.from,
+        to: shift.to,
+        table: None,
+        workstation: "pit-1".into(),
+    };
+    let mut batch = store.batch(at(T0 + 719 * MIN + 30_000)).expect("a batch");
+    batch
+        .append_audit(
+            "王小明",
+            report::SHIFT_ACCEPT,
+            &format!("shift {} to {}", shift.from, shift.to),
+            &serde_json::to_string(&acceptance).expect("JSON"),
+            at(T0 + 719 * MIN + 30_000),
+        )
+        .expect("accepted");
+    batch.commit().expect("committed");
     db
 }
 
@@ -322,6 +355,10 @@ fn the_shift_report_hands_over_everything_that_happened() {
         "Card jam 卡紙",
         "connection reset by peer",
         "Pitwatch stopped: not recording",
+        "Reopened",
+        // The reason, as far as its cell's first line.
+        "Kāmera 14: he kāri",
+        "accepted by 王小明",
     ] {
         assert!(text.contains(expected), "{expected}");
     }

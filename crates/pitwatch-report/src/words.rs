@@ -87,6 +87,7 @@ pub const INCIDENT_STEPS: &[(&str, &str)] = &[
     ("opened", "Opened"),
     ("acknowledged", "Acknowledged"),
     ("resolved", "Resolved"),
+    ("reopened", "Reopened"),
     ("note", "Note"),
 ];
 
@@ -140,7 +141,8 @@ mod tests {
         assert_eq!(severity("critical"), "Critical");
         assert_eq!(severity("odd"), "odd");
         assert_eq!(incident_step("acknowledged"), "Acknowledged");
-        assert_eq!(incident_step("reopened"), "reopened");
+        assert_eq!(incident_step("reopened"), "Reopened");
+        assert_eq!(incident_step("escalated"), "escalated");
     }
 
     #[test]

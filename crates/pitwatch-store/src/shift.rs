@@ -35,11 +35,11 @@ pub struct IncidentChange {
     pub code: String,
     /// Its severity.
     pub severity: String,
-    /// `acknowledged` or `resolved`.
+    /// `acknowledged`, `resolved` or `reopened`.
     pub status: String,
     /// Who.
     pub user: Option<String>,
-    /// The resolution, when resolved.
+    /// The resolution, when resolved; the reason, when reopened.
     pub resolution: Option<String>,
     /// When (as recorded).
     pub at: String,
@@ -154,8 +154,8 @@ impl Store {
         Ok(tallies)
     }
 
-    /// Incidents acknowledged or resolved between `from` (inclusive) and `to` (exclusive), in
-    /// the order they were, with who did it.
+    /// Incidents acknowledged, resolved or reopened between `from` (inclusive) and `to`
+    /// (exclusive), in the order they were, with who did it.
     pub fn incident_changes_between(
         &self,
         from: Timestamp,
@@ -165,17 +165,25 @@ impl Store {
             "SELECT c.incident_id, t.name, i.code, i.severity, c.status, c.user_name, c.resolution, c.at \
              FROM incident_changes c JOIN incidents i ON i.id = c.incident_id \
              JOIN pit_tables t ON t.id = i.table_id \
-             WHERE c.status != 'open' AND julianday(c.at) >= julianday(?1) \
+             WHERE (c.status != 'open' OR c.user_name IS NOT NULL) \
+             AND julianday(c.at) >= julianday(?1) \
              AND julianday(c.at) < julianday(?2) ORDER BY c.id",
         )?;
         let rows = statement.query_map(params![from.to_string(), to.to_string()], |r| {
+            let status: String = r.get(4)?;
+            let user: Option<String> = r.get(5)?;
             Ok(IncidentChange {
                 incident: IncidentId(r.get(0)?),
                 table: r.get(1)?,
                 code: r.get(2)?,
                 severity: r.get(3)?,
-                status: r.get(4)?,
-                user: r.get(5)?,
+                // The engine opens an incident (no user); a user's `open` reopens a resolved one.
+                status: if status == "open" && user.is_some() {
+                    "reopened".into()
+                } else {
+                    status
+                },
+                user,
                 resolution: r.get(6)?,
                 at: r.get(7)?,
             })

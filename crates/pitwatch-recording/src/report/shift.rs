@@ -1,11 +1,16 @@
-//! The shift handover report (the shift, its tables, the incidents opened, acknowledged and
-//! resolved and still open, device errors, device links and gaps in the recording, the hand-over
-//! sign-offs) and a supervisor's sign-off of it, recorded as an audited act.
+//! The shift handover report (the shift, its tables, the incidents opened, acknowledged,
+//! resolved, reopened and still open, device errors, device links and gaps in the recording, the
+//! hand-over sign-offs and their acceptance by the incoming supervisor) and a supervisor's sign-off
+//! of it, recorded as an audited act.
 
 use super::*;
 
 /// The audit action of a supervisor's hand-over sign-off; its detail is a [`SignOff`] as JSON.
 pub const SHIFT_SIGN_OFF: &str = "shift.sign_off";
+
+/// The audit action of the incoming supervisor's acceptance of a handover; its detail is an
+/// [`Acceptance`] as JSON.
+pub const SHIFT_ACCEPT: &str = "shift.accept";
 
 /// How a session ends when Pitwatch itself stopped reading (the transport's reader says so when
 /// stopped): the time after it is a gap in the recording, not a link outage.
@@ -52,6 +57,23 @@ pub struct SignOff {
     /// Where it was signed off (absent in sign-offs recorded before workstations were kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workstation: Option<String>,
+}
+
+/// The incoming supervisor's acceptance of a sign-off as the audit log holds it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Acceptance {
+    /// The audit row id of the sign-off accepted.
+    pub sign_off: i64,
+    /// Who signed off.
+    pub signed_off_by: String,
+    /// The shift's start.
+    pub from: Timestamp,
+    /// The shift's end.
+    pub to: Timestamp,
+    /// The table handed over, or every table.
+    pub table: Option<String>,
+    /// Where it was accepted.
+    pub workstation: String,
 }
 
 /// `user` signs off the hand-over of `shift`, with `note`: a chained audit entry
@@ -204,8 +226,9 @@ fn heads(times: &Times, columns: &[&str]) -> Vec<String> {
 }
 
 /// The shift handover report: every table's shoes and rounds, the incidents opened,
-/// acknowledged, resolved and still open at the end (who and when), device errors and link
-/// outages with their durations, the hand-over sign-offs of the period, and the chain heads the
+/// acknowledged, resolved, reopened (with the reason) and still open at the end (who and when),
+/// device errors and link outages with their durations, the hand-over sign-offs of the period with
+/// the incoming supervisor's acceptance of each, and the chain heads the
 /// next shift checks the record against. `db_name` names the record in the checking instructions.
 pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Document, StoreError> {
     let site = site(store)?;
@@ -260,12 +283,25 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             (overlaps && same_tables).then_some((entry, sign_off))
         })
         .collect();
+    // The incoming supervisor's acceptance of each sign-off, when recorded.
+    let acceptances: Vec<(Acceptance, pitwatch_store::AuditEntry)> = store
+        .audit_entries(SHIFT_ACCEPT)?
+        .into_iter()
+        .filter_map(|entry| Some((serde_json::from_str(&entry.detail).ok()?, entry)))
+        .collect();
+    let accepted = |sign_off: &pitwatch_store::AuditEntry| {
+        acceptances
+            .iter()
+            .find(|(a, _)| a.sign_off == sign_off.id)
+            .map(|(_, e)| e)
+    };
 
     let acknowledged = changes
         .iter()
         .filter(|c| c.status == "acknowledged")
         .count();
     let resolved = changes.iter().filter(|c| c.status == "resolved").count();
+    let reopened = changes.iter().filter(|c| c.status == "reopened").count();
     let rounds: u64 = play
         .iter()
         .filter(|p| tables.iter().any(|t| t.id == p.table))
@@ -297,9 +333,14 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 (
                     "Incidents".into(),
                     format!(
-                        "{} opened, {acknowledged} acknowledged, {resolved} resolved, {} still \
+                        "{} opened, {acknowledged} acknowledged, {resolved} resolved, {}{} still \
                          open at the end",
                         opened.len(),
+                        if reopened > 0 {
+                            format!("{reopened} reopened, ")
+                        } else {
+                            String::new()
+                        },
                         unresolved.len()
                     ),
                 ),
@@ -333,7 +374,17 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     } else {
                         sign_offs
                             .iter()
-                            .map(|(e, _)| format!("{} at {}", e.user, times.cell_text(&e.at)))
+                            .map(|(e, _)| {
+                                let signed = format!("{} at {}", e.user, times.cell_text(&e.at));
+                                match accepted(e) {
+                                    Some(a) => format!(
+                                        "{signed}, accepted by {} at {}",
+                                        a.user,
+                                        times.cell_text(&a.at)
+                                    ),
+                                    None => format!("{signed}, not accepted yet"),
+                                }
+                            })
                             .collect::<Vec<_>>()
                             .join("; ")
                     },
@@ -438,7 +489,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
     ));
 
     blocks.push(Block::Heading {
-        text: "Acknowledged and resolved".into(),
+        text: "Acknowledged, resolved and reopened".into(),
     });
     blocks.push(or_none(
         changes
@@ -455,7 +506,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 ]
             })
             .collect(),
-        "No incident was acknowledged or resolved in this shift.",
+        "No incident was acknowledged, resolved or reopened in this shift.",
         heads(
             &times,
             &[
@@ -465,7 +516,7 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 "Step",
                 "When (UTC)",
                 "By",
-                "Resolution",
+                "Resolution or reason",
             ],
         ),
         vec![4, 8, 30, 13, 17, 12, 18],
@@ -598,6 +649,10 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                     times.cell_text(&entry.at),
                     format!("{} to {}", times.cell(s.from), times.cell(s.to)),
                     s.table.clone().unwrap_or_else(|| "all".into()),
+                    accepted(entry).map_or_else(
+                        || "not accepted yet".to_owned(),
+                        |a| format!("{} at {}", a.user, times.cell_text(&a.at)),
+                    ),
                     s.note.clone(),
                 ]
             })
@@ -610,10 +665,11 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
                 "At (UTC)",
                 "Shift signed off (UTC)",
                 "Tables",
+                "Accepted by (UTC)",
                 "Note",
             ],
         ),
-        vec![12, 16, 24, 8, 30],
+        vec![10, 11, 18, 5, 14, 32],
     ));
 
     // The latest signed checkpoint and the key's fingerprint, for the handover sheet: the next
