@@ -12,9 +12,9 @@ use std::sync::mpsc::Receiver;
 
 use pitwatch_api::dto::{
     AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary,
-    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitReload, PitUpdate, RecordStatus,
-    ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
-    SignOffRequest, SignedOff, TableDraft, UserRow,
+    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView,
+    PitReload, PitUpdate, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery,
+    ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
@@ -250,6 +250,16 @@ async fn add_table(desk: State<'_, Desk>, draft: TableDraft) -> Result<PitReload
     desk.add_table(&draft)
 }
 
+/// Opens a device's link for a few seconds and decodes what arrives (administrators; nothing
+/// recorded). Async: it listens for seconds, off the main thread.
+#[tauri::command]
+async fn test_link(
+    desk: State<'_, Desk>,
+    request: LinkTestRequest,
+) -> Result<LinkTestView, ApiError> {
+    desk.test_link(&request)
+}
+
 /// Whether a real pit's record has no users yet, so the window asks for the first administrator.
 #[tauri::command]
 async fn needs_first_admin(desk: State<'_, Desk>) -> Result<bool, ApiError> {
@@ -437,6 +447,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         reload_pit,
         serial_ports,
         add_table,
+        test_link,
         needs_first_admin,
         create_first_admin,
         central_view,

@@ -311,6 +311,28 @@ test("an administrator adds a table through the window: it reads its shoe at onc
     );
     await driver.clickCss('[data-testid="table-add-tcp"]');
     await driver.type(await driver.waitFor("the address", () => driver.find('[data-testid="table-add-address"]')), `127.0.0.1:${addPort}`);
+
+    // The connection test first: the shoe's frames shown as they arrive, nothing saved yet.
+    await driver.clickCss('[data-testid="link-test"]');
+    const tested = await driver.waitFor(
+      "the connection test's result",
+      () =>
+        driver.execute(
+          `const r = document.querySelector('[data-testid="link-test-result"]');
+           return r ? { connected: r.dataset.connected, accepted: r.dataset.accepted,
+             frames: [...r.querySelectorAll('[data-testid="link-test-frame"]')].map((f) => f.dataset.accepted + " " + f.textContent.replace(/\\s+/g, " ").trim()),
+             verdict: r.querySelector('[data-testid="link-test-verdict"]').textContent } : null;`,
+        ),
+    );
+    assert.equal(tested.connected, "true");
+    assert.equal(tested.accepted, "2", JSON.stringify(tested));
+    assert.match(tested.frames[0], /^true Accepted .*shuffle/i);
+    assert.match(tested.frames[1], /^true Accepted .*3H/);
+    assert.match(tested.verdict, /The device is talking: 2 frames accepted/);
+    await shot("link-tested.png");
+    // Nothing is on the pit yet.
+    assert.equal(await driver.execute(`return document.querySelector('[data-testid="table-tile"][data-table="ADD-1"]') !== null;`), false);
+
     await driver.clickCss('[data-testid="table-add-submit"]');
     const lines = await driver.waitFor("the table added", () =>
       driver.execute(

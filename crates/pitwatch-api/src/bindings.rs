@@ -59,6 +59,9 @@ pub fn typescript_bindings() -> String {
         SerialPortView::decl(&cfg),
         TableDraft::decl(&cfg),
         LinkDraft::decl(&cfg),
+        LinkTestRequest::decl(&cfg),
+        LinkTestView::decl(&cfg),
+        TestFrameView::decl(&cfg),
         ShoeReplay::decl(&cfg),
         ReplayStep::decl(&cfg),
     ]);

@@ -8,9 +8,10 @@ use ts_rs::{Config, TS};
 
 use crate::dto::{
     ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
-    HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview,
-    PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile,
-    ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
+    HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest,
+    LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session,
+    ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft,
+    UserRow,
 };
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -110,6 +111,8 @@ declare! {
     serial_ports() -> Vec<SerialPortView>;
     #[doc = "Adds a table to the pit definition's file and starts it by a reload (administrators; audited with its section)."]
     add_table(draft: TableDraft) -> PitReload;
+    #[doc = "Opens a device's link for a few seconds and decodes what arrives, before it is saved; records nothing (administrators; a port a running table uses is refused)."]
+    test_link(request: LinkTestRequest) -> LinkTestView;
     #[doc = "Whether a real pit's record has no users yet (the window then asks for the first administrator)."]
     needs_first_admin() -> bool;
     #[doc = "Creates the first administrator of a record with no users and logs them in."]

@@ -30,6 +30,7 @@ pub mod accounts;
 pub mod console;
 pub mod handover;
 pub mod incidents;
+pub mod link_test;
 pub mod live;
 pub mod pit_model;
 pub mod record;

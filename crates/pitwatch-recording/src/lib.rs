@@ -8,6 +8,8 @@
 //!   group-committing writer, its spool, and what is published once it is on record; [`lease`]:
 //!   one writer per table; [`liveness`]: a device offline, never connected or silent as an
 //!   alarm (a pure deadline state machine).
+//! - [`probe`]: a connection test, one device's link read and decoded for a few seconds before
+//!   anything is saved (nothing recorded).
 //! - [`record`]: the record as the application opens it (the installation's key and witnesses,
 //!   verification gating recording, segments).
 //! - [`replay`]: a table's shoes rebuilt from the raw bytes on record; [`shuffle`]: each shoe's
@@ -22,6 +24,7 @@ pub mod lease;
 pub mod liveness;
 pub mod monitor;
 pub mod pit;
+pub mod probe;
 pub mod record;
 pub mod recorder;
 pub mod replay;

@@ -548,6 +548,23 @@ pub enum Protocol {
     Pitwatch,
 }
 
+impl Protocol {
+    /// The name the pit definition writes (`angel-eye`, `barcode`, `pitwatch`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::AngelEye => "angel-eye",
+            Protocol::Barcode => "barcode",
+            Protocol::Pitwatch => "pitwatch",
+        }
+    }
+
+    /// The protocol with its default settings (what a `device = { protocol = "…" }` with no
+    /// settings gives); `None` only for a name this build's protocols crate does not know.
+    pub fn config(self) -> Option<ProtocolConfig> {
+        ProtocolConfig::by_name(self.name())
+    }
+}
+
 impl From<&ProtocolConfig> for Protocol {
     fn from(config: &ProtocolConfig) -> Self {
         match config {
@@ -744,6 +761,14 @@ pub const STANDARD_BAUDS: &[u32] = &[
     115200, 230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000,
     3000000, 3500000, 4000000,
 ];
+
+/// What the pit definition would refuse in `link` (a port path, a baud rate serial ports do not
+/// accept, a backoff, an address that is not `host:port`), in its words.
+pub fn check_link(link: &LinkConfig) -> Vec<String> {
+    let mut problems = Vec::new();
+    link_problems("the link", Some(link), false, false, &mut problems);
+    problems
+}
 
 /// What is wrong with one device's link (or its lack of one).
 fn link_problems(

@@ -1211,6 +1211,76 @@ baud: number, } | { "kind": "tcp",
  */
 address: string, };
 
+export type LinkTestRequest = { 
+/**
+ * What the device speaks.
+ */
+protocol: Protocol, 
+/**
+ * How it is reached.
+ */
+link: LinkDraft, 
+/**
+ * Seconds to listen (1 to 30).
+ */
+seconds: number, };
+
+export type LinkTestView = { 
+/**
+ * The link, in words (`serial /dev/ttyUSB0 9600 8N1`, `tcp 10.0.0.5:4001`).
+ */
+link: string, 
+/**
+ * Whether it opened.
+ */
+connected: boolean, 
+/**
+ * Why it did not open or dropped.
+ */
+problems: Array<string>, 
+/**
+ * Bytes read.
+ */
+bytes: number, 
+/**
+ * Frames accepted.
+ */
+accepted: number, 
+/**
+ * Frames (or runs of bytes) rejected.
+ */
+rejected: number, 
+/**
+ * The first frames, in order.
+ */
+frames: Array<TestFrameView>, 
+/**
+ * How long the test listened, in milliseconds.
+ */
+listenedMs: number, 
+/**
+ * The verdict in a sentence.
+ */
+verdict: string, };
+
+export type TestFrameView = { 
+/**
+ * When it arrived (RFC 3339, UTC).
+ */
+at: string, 
+/**
+ * Whether the protocol accepted it.
+ */
+accepted: boolean, 
+/**
+ * Its events in words, or why it was rejected.
+ */
+text: string, 
+/**
+ * Its bytes for people: printable ASCII as is, anything else as `<hex>`.
+ */
+bytes: string, };
+
 export type ShoeReplay = { 
 /**
  * The table.

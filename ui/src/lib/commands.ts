@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -141,6 +141,11 @@ export function serialPorts(): Promise<Array<SerialPortView>> {
 /** Adds a table to the pit definition's file and starts it by a reload (administrators; audited with its section). */
 export function addTable(draft: TableDraft): Promise<PitReload> {
   return invoke<PitReload>("add_table", { draft });
+}
+
+/** Opens a device's link for a few seconds and decodes what arrives, before it is saved; records nothing (administrators; a port a running table uses is refused). */
+export function testLink(request: LinkTestRequest): Promise<LinkTestView> {
+  return invoke<LinkTestView>("test_link", { request });
 }
 
 /** Whether a real pit's record has no users yet (the window then asks for the first administrator). */

@@ -17,6 +17,8 @@ import type {
   IncidentRow,
   PitOverview,
   PitReload,
+  LinkTestRequest,
+  LinkTestView,
   PitUpdate,
   RecordStatus,
   ResolutionKind,
@@ -182,6 +184,11 @@ export function serialPorts(): Promise<SerialPortView[]> {
 /** Adds a table to the pit definition's file and starts it (administrators): what the reload did. */
 export function addTable(draft: TableDraft): Promise<PitReload> {
   return wrap(commands.addTable(draft));
+}
+
+/** Opens a device's link for a few seconds and decodes what arrives (administrators; nothing recorded). */
+export function testLink(request: LinkTestRequest): Promise<LinkTestView> {
+  return wrap(commands.testLink(request));
 }
 
 /** Whether this real pit has no users yet, so the first administrator must be created. */

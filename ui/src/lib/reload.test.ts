@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PitReload } from "./bindings";
-import { newTableForm, reloadSummary, tableDraft } from "./reload";
+import { linkDraft, linkTestCounts, newTableForm, reloadSummary, tableDraft } from "./reload";
 
 const none: PitReload = { file: "/etc/pitwatch/pit.toml", added: [], removed: [], disabled: [], changed: [], unchanged: 0, atRestart: [], problems: [] };
 
@@ -42,5 +42,21 @@ describe("tableDraft", () => {
     expect(tableDraft({ ...tcp, address: "10.0.4.21" })).toEqual({ missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." });
     expect(tableDraft({ ...tcp, name: " " })).toEqual({ missing: "Give the table a name." });
     expect(tableDraft({ ...newTableForm(), name: "X" })).toEqual({ missing: "Choose the serial port its shoe is on." });
+  });
+});
+
+describe("the connection test", () => {
+  it("needs a port or a host:port before it opens anything", () => {
+    const form = { ...newTableForm(), linkKind: "tcp" as const, address: "no port" };
+    expect(linkDraft(form)).toEqual({ missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." });
+    expect(linkDraft({ ...form, address: " 10.0.4.21:4001 " })).toEqual({ link: { kind: "tcp", address: "10.0.4.21:4001" } });
+    expect(linkDraft({ ...newTableForm(), path: "/dev/ttyUSB0", baud: 4800 })).toEqual({ link: { kind: "serial", path: "/dev/ttyUSB0", baud: 4800 } });
+  });
+
+  it("counts what arrived, or says the link did not open", () => {
+    const seen = { link: "tcp 127.0.0.1:4001", connected: true, problems: [], bytes: 12, accepted: 2, rejected: 1, frames: [], listenedMs: 5004, verdict: "" };
+    expect(linkTestCounts(seen)).toBe("tcp 127.0.0.1:4001: 12 bytes in 5.0 s, 2 frames accepted, 1 rejected");
+    expect(linkTestCounts({ ...seen, bytes: 1, accepted: 1, rejected: 0 })).toBe("tcp 127.0.0.1:4001: 1 byte in 5.0 s, 1 frame accepted, 0 rejected");
+    expect(linkTestCounts({ ...seen, connected: false })).toBe("tcp 127.0.0.1:4001: not opened");
   });
 });

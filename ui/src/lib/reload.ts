@@ -1,6 +1,6 @@
 // What reloading the pit definition did, in words, for the administrator who pressed Reload
 // (crates/pitwatch-app/src/reload.rs does it; `pitwatch monitor` prints the same on a change).
-import type { PitReload, TableDraft } from "./bindings";
+import type { LinkDraft, LinkTestView, PitReload, TableDraft } from "./bindings";
 import { GAMES, knownGame } from "../games";
 
 /** One line of the result: what happened to which tables. */
@@ -49,14 +49,32 @@ export function newTableForm(): TableForm {
   return { name: "", game, rules: defaultBook(game) ?? "", protocol: "angel-eye", linkKind: "serial", path: "", baud: 9600, address: "" };
 }
 
+/** The link the form describes, or what is missing from it. */
+export function linkDraft(form: TableForm): { link: LinkDraft } | { missing: string } {
+  if (form.linkKind === "serial") {
+    if (form.path.trim() === "") return { missing: "Choose the serial port its shoe is on." };
+    return { link: { kind: "serial", path: form.path.trim(), baud: Number(form.baud) } };
+  }
+  if (!/^[^\s:]+:\d{1,5}$/.test(form.address.trim())) return { missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." };
+  return { link: { kind: "tcp", address: form.address.trim() } };
+}
+
 /** The draft the form describes, or what is missing from it. */
 export function tableDraft(form: TableForm): { draft: TableDraft } | { missing: string } {
   if (form.name.trim() === "") return { missing: "Give the table a name." };
   if (form.rules.trim() === "") return { missing: "Choose a rule book." };
-  if (form.linkKind === "serial") {
-    if (form.path.trim() === "") return { missing: "Choose the serial port its shoe is on." };
-    return { draft: { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: { kind: "serial", path: form.path.trim(), baud: Number(form.baud) } } };
-  }
-  if (!/^[^\s:]+:\d{1,5}$/.test(form.address.trim())) return { missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." };
-  return { draft: { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: { kind: "tcp", address: form.address.trim() } } };
+  const made = linkDraft(form);
+  if ("missing" in made) return made;
+  return { draft: { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: made.link } };
+}
+
+/** How long the connection test listens, in seconds. */
+export const TEST_SECONDS = 5;
+
+/** A connection test's counts in a line: "12 bytes in 5.0 s: 3 frames accepted, 1 rejected". */
+export function linkTestCounts(t: LinkTestView): string {
+  const s = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const seconds = (t.listenedMs / 1000).toFixed(1);
+  if (!t.connected) return `${t.link}: not opened`;
+  return `${t.link}: ${s(t.bytes, "byte")} in ${seconds} s, ${s(t.accepted, "frame")} accepted, ${t.rejected} rejected`;
 }

@@ -1,5 +1,5 @@
 //! Setting the pit up from the window: what a reload of the pit definition did, the serial
-//! ports found, and a table an administrator adds.
+//! ports found, a table an administrator adds, and a connection test before it is saved.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -86,4 +86,56 @@ pub struct ChangedTableView {
     pub name: String,
     /// The fields of its section that differ.
     pub what: Vec<String>,
+}
+
+/// A connection test an administrator runs before saving a device: its protocol and link, and
+/// how long to listen.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkTestRequest {
+    /// What the device speaks.
+    pub protocol: Protocol,
+    /// How it is reached.
+    pub link: LinkDraft,
+    /// Seconds to listen (1 to 30).
+    pub seconds: u32,
+}
+
+/// What a connection test saw: whether the link opened, and each frame that arrived, accepted
+/// (its events in words) or rejected (why). Nothing of it is recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkTestView {
+    /// The link, in words (`serial /dev/ttyUSB0 9600 8N1`, `tcp 10.0.0.5:4001`).
+    pub link: String,
+    /// Whether it opened.
+    pub connected: bool,
+    /// Why it did not open or dropped.
+    pub problems: Vec<String>,
+    /// Bytes read.
+    pub bytes: u32,
+    /// Frames accepted.
+    pub accepted: u32,
+    /// Frames (or runs of bytes) rejected.
+    pub rejected: u32,
+    /// The first frames, in order.
+    pub frames: Vec<TestFrameView>,
+    /// How long the test listened, in milliseconds.
+    pub listened_ms: u32,
+    /// The verdict in a sentence.
+    pub verdict: String,
+}
+
+/// One frame a connection test read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TestFrameView {
+    /// When it arrived (RFC 3339, UTC).
+    pub at: String,
+    /// Whether the protocol accepted it.
+    pub accepted: bool,
+    /// Its events in words, or why it was rejected.
+    pub text: String,
+    /// Its bytes for people: printable ASCII as is, anything else as `<hex>`.
+    pub bytes: String,
 }

@@ -572,3 +572,28 @@ fn a_syntax_error_is_one_error_with_its_line_and_column_and_a_pit_problem_refuse
     assert_eq!(all[0], "site.name is empty");
     assert!(all[1].contains("unknown field `rulez`"), "{all:#?}");
 }
+
+#[test]
+fn every_protocol_the_window_offers_is_one_this_build_speaks() {
+    for protocol in [Protocol::AngelEye, Protocol::Barcode, Protocol::Pitwatch] {
+        let config = protocol.config().expect("a protocol this build speaks");
+        assert_eq!(config.name(), protocol.name());
+        assert_eq!(Protocol::from(&config), protocol);
+    }
+}
+
+#[test]
+fn a_link_is_checked_as_the_pit_definition_checks_it() {
+    let serial = |baud| {
+        LinkConfig::new(pitwatch_transport::TransportConfig::Serial(
+            pitwatch_transport::SerialConfig::new("/dev/ttyUSB0", baud),
+        ))
+    };
+    assert!(check_link(&serial(9600)).is_empty());
+    let wrong = check_link(&serial(96_000));
+    assert_eq!(wrong.len(), 1, "{wrong:?}");
+    assert!(
+        wrong[0].starts_with("the link: link baud 96000 is not a rate"),
+        "{wrong:?}"
+    );
+}
