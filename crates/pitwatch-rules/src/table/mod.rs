@@ -184,6 +184,9 @@ struct ShoeState {
     bets_seen: bool,
     /// The burn at the shoe's start, if its book has one.
     burn: BurnState,
+    /// The shoe's last round, when the game lets rounds begin after the cutting card
+    /// ([`RoundGame::rounds_after_cutting_card`]): the shoe ends when it closes.
+    last_round: Option<u32>,
 }
 
 /// A card held after the round in progress looked over, because it may begin the next round or
@@ -260,6 +263,7 @@ impl<G: RoundGame> Table<G> {
                 cards_since_bets: 0,
                 bets_seen: false,
                 burn: BurnState::NONE,
+                last_round: None,
             },
             rules,
             game,
@@ -609,7 +613,12 @@ impl<G: RoundGame> Table<G> {
         }
         self.out.push_back(TableOutput::Round(record));
         self.shoe.last_open = false;
-        if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
+        if let Some(last) = self.shoe.last_round {
+            // The game's end of shoe: rounds went on after the cutting card, up to its last.
+            if self.shoe.rounds >= last && self.shoe.ended.is_none() {
+                self.shoe.ended = Some(seq);
+            }
+        } else if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
             if self.shoe.cut_in_next {
                 // The cutting card came out in the round after this one: that one is the last.
                 self.shoe.cut_in_next = false;
