@@ -13,7 +13,11 @@
 //! - `incident.rs`: one fault, one incident (what a round finds is one irregularity, output when
 //!   the round is settled; what belongs to no round goes out at once).
 //!
-//! Baccarat's `Engine` still follows its shoes itself (issue 27 moves it onto this table).
+//! Baccarat's `Engine` still follows its shoes itself (issue 27 moves it onto this table; its
+//! `rounds` module, a [`crate::RoundGame`] on this table, is the staged step, with the hooks a
+//! game whose rounds place plain cards and go on after the cutting card needs:
+//! [`crate::RoundGame::places_plain_cards`], [`crate::RoundGame::rounds_after_cutting_card`],
+//! [`crate::RoundGame::past_end`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
