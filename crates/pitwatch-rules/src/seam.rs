@@ -139,6 +139,34 @@ pub trait RoundGame {
     fn opened_by(&self, _first: &EventKind, _next: &EventKind) -> bool {
         true
     }
+    /// Whether the game places a card the device reports to no position (a plain reading shoe)
+    /// in its rounds by its own rules (Baccarat's 8.4 and Table of Play): such a card, once the
+    /// burn is over, is then a round event like a targeted one. The default: never (a plain
+    /// card is counted by the table and given to no round).
+    fn places_plain_cards(&self) -> bool {
+        false
+    }
+    /// How many rounds may still begin after the cutting card came out (`in_round`: during a
+    /// round not yet complete, which is finished first), by the game's end-of-shoe rule
+    /// (Baccarat's 11.2 `last_coup`: one further round). The default, 0: the shoe ends with the
+    /// round in progress, or at once between rounds (Pontoon 7.1).
+    fn rounds_after_cutting_card(&self, _in_round: bool) -> u32 {
+        0
+    }
+    /// A card came after the shoe ended without a new shuffle, in round `round` if it is in one
+    /// (`last`: the shoe's last round). The game may flag it its own way (Baccarat's
+    /// `DEALT_PAST_LAST_COUP`) and return `Some(true)`, or pass over it for now (`Some(false)`:
+    /// asked again at the next such card); the default, `None`, leaves it to the table
+    /// (`NOT_SHUFFLED/past_end`, once a shoe).
+    fn past_end(
+        &mut self,
+        _seq: u64,
+        _round: Option<u32>,
+        _last: u32,
+        _found: &mut Findings,
+    ) -> Option<bool> {
+        None
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// One event of the round in progress.

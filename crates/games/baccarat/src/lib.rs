@@ -8,6 +8,8 @@
 //! - [`Engine`]: a sans-IO state machine that follows every shoe and round of one table from its
 //!   [`pitwatch_model::TableEvent`] stream and outputs [`RoundRecord`]s, [`Irregularity`]s and
 //!   [`ShoeSummary`]s, and shows where the table stands as a [`TableView`].
+//! - [`rounds`]: Baccarat as a round game on the shared shoe tracker ([`BaccaratRounds`] on a
+//!   [`pitwatch_rules::Table`]), the staged step of issue 27, tested against the engine.
 //! - [`DrawingTable`]: the drawing rules, shared by the engine and the exact enumeration in
 //!   [`enumerate`].
 //!
@@ -18,6 +20,7 @@ pub mod drawing;
 pub mod engine;
 pub mod enumerate;
 pub mod record;
+pub mod rounds;
 pub mod side;
 pub mod view;
 
@@ -26,5 +29,6 @@ pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
 pub use engine::{replay, Carry, Engine};
 pub use pitwatch_rules::{DeviceErrorCleared, Irregularity, ShoeSummary};
 pub use record::{Output, RoundRecord};
+pub use rounds::{BaccaratCarry, BaccaratRounds};
 pub use side::{BySide, Hand, Side};
 pub use view::{CompactTableView, LastCoup, LastRoundBrief, NextCardView, RoundView, TableView};

@@ -13,7 +13,11 @@
 //! - `incident.rs`: one fault, one incident (what a round finds is one irregularity, output when
 //!   the round is settled; what belongs to no round goes out at once).
 //!
-//! Baccarat's `Engine` still follows its shoes itself (issue 27 moves it onto this table).
+//! Baccarat's `Engine` still follows its shoes itself (issue 27 moves it onto this table; its
+//! `rounds` module, a [`crate::RoundGame`] on this table, is the staged step, with the hooks a
+//! game whose rounds place plain cards and go on after the cutting card needs:
+//! [`crate::RoundGame::places_plain_cards`], [`crate::RoundGame::rounds_after_cutting_card`],
+//! [`crate::RoundGame::past_end`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -184,6 +188,9 @@ struct ShoeState {
     bets_seen: bool,
     /// The burn at the shoe's start, if its book has one.
     burn: BurnState,
+    /// The shoe's last round, when the game lets rounds begin after the cutting card
+    /// ([`RoundGame::rounds_after_cutting_card`]): the shoe ends when it closes.
+    last_round: Option<u32>,
 }
 
 /// A card held after the round in progress looked over, because it may begin the next round or
@@ -260,6 +267,7 @@ impl<G: RoundGame> Table<G> {
                 cards_since_bets: 0,
                 bets_seen: false,
                 burn: BurnState::NONE,
+                last_round: None,
             },
             rules,
             game,
@@ -609,7 +617,12 @@ impl<G: RoundGame> Table<G> {
         }
         self.out.push_back(TableOutput::Round(record));
         self.shoe.last_open = false;
-        if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
+        if let Some(last) = self.shoe.last_round {
+            // The game's end of shoe: rounds went on after the cutting card, up to its last.
+            if self.shoe.rounds >= last && self.shoe.ended.is_none() {
+                self.shoe.ended = Some(seq);
+            }
+        } else if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
             if self.shoe.cut_in_next {
                 // The cutting card came out in the round after this one: that one is the last.
                 self.shoe.cut_in_next = false;

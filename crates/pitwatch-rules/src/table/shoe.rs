@@ -94,6 +94,7 @@ impl<G: RoundGame> Table<G> {
             cards_since_bets: 0,
             bets_seen: false,
             burn: BurnState::start(self.rules.burn, seq, partial),
+            last_round: None,
         };
     }
 
@@ -244,6 +245,15 @@ impl<G: RoundGame> Table<G> {
             held.cut = Some(seq);
             return;
         }
+        // A game whose end-of-shoe rule lets rounds begin after the cutting card: the shoe ends
+        // when its last round closes (`close_round`).
+        let in_round = self.round.is_some() && !self.game.is_complete();
+        let more = self.game.rounds_after_cutting_card(in_round);
+        if more > 0 {
+            let so_far = self.shoe.rounds + u32::from(self.round.is_some());
+            self.shoe.last_round = Some(so_far + more);
+            return;
+        }
         if self.round.is_some() && self.game.is_complete() {
             self.shoe.ended = Some(seq);
             self.shoe.last_open = true;
@@ -302,6 +312,9 @@ impl<G: RoundGame> Table<G> {
         self.shoe.cards_since_bets += 1;
         // Where the card went decides the round it belongs to before any finding about it.
         let mut placed = target.is_some() && self.game.is_round_event(&event.kind);
+        // A plain card a game places by its own rules is a round's card once it is not the
+        // burn's (the burn reads it as a plain card).
+        let mut plain_round = target.is_none() && self.game.places_plain_cards();
         if self.shoe.burn.pending() {
             let face_up = match &event.kind {
                 EventKind::CardDrawn { face_up, .. } => *face_up,
@@ -315,7 +328,9 @@ impl<G: RoundGame> Table<G> {
             self.flag_burn(seq, found);
             // A burn card is counted against the shoe and given to no round.
             placed &= !burned;
+            plain_round &= !burned;
         }
+        placed |= plain_round;
         self.shoe.placing = placed;
         // Counted against the shoe now; what it shows is said in the round it turns out to be in.
         let fits = card.is_none_or(|card| self.shoe.counter.see(card));
@@ -396,7 +411,19 @@ impl<G: RoundGame> Table<G> {
                 self.take_found_or_now(in_round);
             }
         } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
-            if !self.shoe.past_end_flagged && !self.shoe.partial {
+            let game_says = if self.shoe.past_end_flagged || self.shoe.partial {
+                None
+            } else {
+                let round = self.round.map(|_| self.shoe.rounds + 1);
+                let last = self.shoe.rounds;
+                let said = self.game.past_end(seq, round, last, &mut self.found);
+                if said.is_some() {
+                    self.shoe.past_end_flagged = said == Some(true);
+                    self.take_found_or_now(in_round);
+                }
+                said
+            };
+            if game_says.is_none() && !self.shoe.past_end_flagged && !self.shoe.partial {
                 self.shoe.past_end_flagged = true;
                 self.found.flag_cited(
                     Code::NotShuffled,

@@ -15,5 +15,6 @@ mod fixtures;
 mod interrupt;
 mod naive;
 mod simulated;
+mod table_rounds;
 mod texts;
 mod view;
