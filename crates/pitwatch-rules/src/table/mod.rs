@@ -507,7 +507,8 @@ impl<G: RoundGame> Table<G> {
             return;
         }
         let pending = self.pending.take();
-        self.close_round(self.last_seq.unwrap_or(0), true);
+        // Its end is not judged: what it lacks may simply not have been seen.
+        self.close_round_judged(self.last_seq.unwrap_or(0), true, false);
         self.pending = pending;
         self.shoe.partial = true;
         self.shoe.interrupted = true;
@@ -660,6 +661,12 @@ impl<G: RoundGame> Table<G> {
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
     fn close_round(&mut self, seq: u64, cut_off: bool) {
+        self.close_round_judged(seq, cut_off, true);
+    }
+
+    /// Closes the round in progress, judging what its end shows if `judged` (and the round was
+    /// not joined part-way).
+    fn close_round_judged(&mut self, seq: u64, cut_off: bool, judged: bool) {
         if self.round.take().is_none() {
             // What a round cut off by an interruption had found goes out at the round's boundary.
             self.flush_pending();
@@ -668,7 +675,7 @@ impl<G: RoundGame> Table<G> {
         // A round joined part-way is closed as cut off, and what its end shows is not judged.
         let joined = std::mem::take(&mut self.joined);
         let mut found = std::mem::take(&mut self.found);
-        let record = if joined {
+        let record = if joined || !judged {
             self.game.close_round(seq, true, &mut Findings::default())
         } else {
             self.game.close_round(seq, cut_off, &mut found)
