@@ -461,3 +461,167 @@ fn blackjack_and_pontoon_shoes_replay_alone_from_the_carry_into_the_shoe_before(
         assert!(again.is_ok(), "{rules}: {:?}", again.err());
     }
 }
+
+/// A Blackjack or Pontoon table restarted mid-round, from a real store: the recorder is killed
+/// (no disconnect, no end of session) in the middle of a round, a few events go by while nobody
+/// listens, and a recorder resumed on the record takes the rest. The round under way is followed
+/// as joined: no incident is opened (honest play), the round cut off and the joined tail are
+/// recorded unfinished, and a replay from the record gives the same rounds byte for byte and no
+/// irregularity. Cut in the initial deal, in the boxes' play and in the dealer's draw.
+#[test]
+fn a_blackjack_table_restarted_mid_round_raises_nothing_and_replays_as_live() {
+    use pitwatch_blackjack::dealer::{deal, Config};
+    use pitwatch_model::{EventKind, Target};
+    use pitwatch_recording::recorder::TableRecorder;
+    use pitwatch_recording::replay;
+
+    for (rules, game) in [("nz-blackjack", "blackjack"), ("nz-pontoon", "pontoon")] {
+        let book = Book::builtin(rules).unwrap();
+        let dealt = deal(
+            &book,
+            &Config {
+                seed: 11,
+                shoes: 2,
+                ..Config::default()
+            },
+        );
+        let bets: Vec<usize> = (0..dealt.events.len())
+            .filter(|&i| matches!(dealt.events[i].kind, EventKind::BetsClosed))
+            .collect();
+        // Where to cut in round 5: the second card of its first box, a decision, the dealer's
+        // second card.
+        let round = bets[4]..bets[5];
+        let second_card = round.clone().find(|&i| {
+            matches!(
+                dealt.events[i].kind,
+                EventKind::CardDrawn {
+                    target: Some(Target::Box(_)),
+                    index: Some(2),
+                    ..
+                }
+            )
+        });
+        let decision = round.clone().find(|&i| {
+            matches!(dealt.events[i].kind, EventKind::Decision { action, .. } if action != pitwatch_model::Action::InPlay)
+        });
+        let dealer_draw = round.clone().find(|&i| {
+            matches!(
+                dealt.events[i].kind,
+                EventKind::CardDrawn {
+                    target: Some(Target::Dealer),
+                    index: Some(2),
+                    ..
+                }
+            )
+        });
+        for (lost, cut) in [second_card, decision, dealer_draw]
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let label = format!("{rules}, cut before event {cut}, {lost} lost");
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("pit.db");
+            let sealing = Sealing::key_file(dir.path().join("signing.key"));
+            let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
+            let mut encoder = protocol.encoder();
+            let frames: Vec<Option<Vec<u8>>> =
+                dealt.events.iter().map(|e| encoder.encode(e)).collect();
+            let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+            let record = |store: &mut Store, frames: &[Option<Vec<u8>>], now: Timestamp| {
+                let mut recorder = TableRecorder::resume(
+                    store,
+                    "BJ-3",
+                    game,
+                    book.clone(),
+                    None,
+                    Some(protocol),
+                    now,
+                )
+                .unwrap();
+                recorder
+                    .connect(store, "/dev/ttyUSB0", Default::default(), now)
+                    .unwrap();
+                let mut derived = Vec::new();
+                let mut batch = store.batch(now).unwrap();
+                for bytes in frames.iter().flatten() {
+                    recorder
+                        .ingest(&mut batch, now, bytes, &mut derived)
+                        .unwrap();
+                }
+                batch.commit().unwrap();
+                // The process dies here: no disconnect, no end of session.
+            };
+            {
+                let mut store = Store::open(&path, &sealing).unwrap();
+                record(&mut store, &frames[..cut], start);
+            }
+            let mut store = Store::open(&path, &sealing).unwrap();
+            let restart = Timestamp::from_unix_millis(1_796_025_660_000).unwrap();
+            // `lost` events were dealt while nobody was listening.
+            record(&mut store, &frames[cut + lost..], restart);
+
+            let incidents = store.incidents(&IncidentFilter::default()).unwrap();
+            assert!(
+                incidents.is_empty(),
+                "{label}: {:?}",
+                incidents
+                    .iter()
+                    .map(|i| (&i.code, i.seq, &i.message))
+                    .collect::<Vec<_>>()
+            );
+            let replayed = replay::rebuild(&store, "BJ-3").unwrap();
+            assert!(
+                replayed.divergences.is_empty(),
+                "{label}: {:?}",
+                replayed.divergences
+            );
+            assert_eq!(
+                replayed.irregularities().count(),
+                0,
+                "{label}: {:?}",
+                replayed.irregularities().collect::<Vec<_>>()
+            );
+            let table = store.table_id("BJ-3").unwrap().unwrap();
+            let live: Vec<String> = store
+                .rounds(table)
+                .unwrap()
+                .into_iter()
+                .map(|(_, _, body)| body)
+                .collect();
+            // The last round is closed by the end of the replay; live it is still in progress.
+            let at_end = replayed
+                .closing
+                .iter()
+                .filter(|o| matches!(o, TableOutput::Round(_)))
+                .count();
+            let replayed_rounds: Vec<String> = replayed
+                .rounds()
+                .map(|r| serde_json::to_string(r).unwrap())
+                .collect();
+            let again = &replayed_rounds[..replayed_rounds.len() - at_end];
+            let differ = (0..again.len().max(live.len()))
+                .find(|&i| again.get(i) != live.get(i))
+                .map(|i| (i, again.get(i), live.get(i)));
+            assert_eq!(
+                differ,
+                None,
+                "{label}: the same rounds, byte for byte ({} replayed, {} live)",
+                again.len(),
+                live.len()
+            );
+            // The round cut off (and the tail joined after the restart, if any of it came before
+            // the next "no more bets"): unfinished.
+            let unfinished = live
+                .iter()
+                .filter(|r| r.contains("\"complete\":false"))
+                .count();
+            assert!(
+                (1..=2).contains(&unfinished),
+                "{label}: {unfinished} rounds unfinished"
+            );
+            let shoes = replayed.shoes();
+            assert!(shoes[0].partial && !shoes[1].partial, "{label}: {shoes:?}");
+        }
+    }
+}

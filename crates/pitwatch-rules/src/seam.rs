@@ -169,6 +169,17 @@ pub trait RoundGame {
     }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
+    /// A round that began while nobody listened (the stream was cut off,
+    /// [`crate::Table::interrupt`]) is joined at the event at `seq`, the first of a round after
+    /// the cut: the game follows its tail as best it can, for the view and the record, while the
+    /// table judges nothing the game finds in it and closes it as cut off. The table asks
+    /// [`RoundGame::begins_round`] of each event after it as for any round, so a game should say
+    /// there which event begins the next round from what the tail shows (it cannot know what
+    /// the round had before the cut). The default starts the round as any other
+    /// ([`RoundGame::start_round`]).
+    fn join_round(&mut self, shoe: u32, number: u32, seq: u64) {
+        self.start_round(shoe, number, seq);
+    }
     /// One event of the round in progress.
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings);
     /// Whether the round in progress needs no more cards.

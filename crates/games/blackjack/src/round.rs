@@ -18,6 +18,10 @@ use serde::{Deserialize, Serialize};
 use crate::book::{Book, DealerNaturalTakes, DoubleOn, HoleCard, Variant};
 use crate::hand::{Cards, Suits, Triple};
 
+mod joined;
+
+use joined::Joined;
+
 /// Most hands a box can hold after splitting (books allow 1 to 4).
 const MAX_HANDS: usize = 4;
 
@@ -268,6 +272,9 @@ pub struct Rounds {
     /// (box index, hand index) play has passed to: every hand before it is finished.
     passed: (usize, usize),
     closed: Closed,
+    /// The round in progress was joined part-way, after the stream was cut off: what its tail
+    /// has shown ([`RoundGame::join_round`]); `None` for a round seen from its start.
+    joined: Option<Joined>,
 }
 
 impl Rounds {
@@ -289,6 +296,7 @@ impl Rounds {
             dealer_flagged: false,
             passed: (0, 0),
             closed: Closed::default(),
+            joined: None,
         }
     }
 
@@ -322,7 +330,7 @@ impl Rounds {
 
     /// Whether the round looks over: the dealer drawing or done, or every wager settled.
     fn over(&self) -> bool {
-        self.stage == Stage::Dealer || self.is_complete()
+        self.joined.is_none() && (self.stage == Stage::Dealer || self.is_complete())
     }
 
     fn dealer_must_draw(&self) -> Option<bool> {
@@ -1296,6 +1304,9 @@ impl RoundGame for Rounds {
                 _ => false,
             };
         }
+        if let Some(joined) = self.joined {
+            return self.begins_joined(joined, event);
+        }
         let over = self.over();
         match event {
             EventKind::CardDrawn {
@@ -1388,10 +1399,20 @@ impl RoundGame for Rounds {
         self.order_flagged = false;
         self.dealer_flagged = false;
         self.passed = (0, 0);
+        self.joined = None;
+    }
+
+    fn join_round(&mut self, shoe: u32, number: u32, seq: u64) {
+        self.start_round(shoe, number, seq);
+        self.joined = Some(Joined::default());
     }
 
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
         let seq = event.seq;
+        if self.joined.is_some() {
+            self.follow_joined(seq, &event.kind);
+            return;
+        }
         match &event.kind {
             EventKind::CardDrawn {
                 card,
@@ -1425,7 +1446,9 @@ impl RoundGame for Rounds {
     }
 
     fn is_complete(&self) -> bool {
+        // A round joined part-way is never known to be complete.
         self.active
+            && self.joined.is_none()
             && self.stage != Stage::Initial
             && self.all_finished()
             && (self.dealer_owes() == Owes::Nothing
@@ -1492,6 +1515,7 @@ impl RoundGame for Rounds {
         let dealer_final = !cut_off || complete;
         let record = self.record(complete, dealer_final);
         self.active = false;
+        self.joined = None;
         // Keep the round for the view without copying it: its boxes' memory is swapped out and
         // the next round reuses the previous round's.
         std::mem::swap(&mut self.boxes, &mut self.closed.boxes);

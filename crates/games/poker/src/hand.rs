@@ -146,6 +146,10 @@ struct Hand {
     defective_deck: bool,
     /// Reasons already flagged in this hand (each is flagged once).
     flagged: Vec<MisdealReason>,
+    /// The hand was joined part-way, after the stream was cut off: it began while nobody
+    /// listened, so no misdeal is read from what the engine sees of it (a supervisor's
+    /// declaration still counts).
+    joined: bool,
 }
 
 /// Poker hands on the shared shoe tracker: one hand per shuffle.
@@ -266,7 +270,7 @@ impl Hands {
         what: String,
         found: &mut Findings,
     ) {
-        let Some(hand) = self.hand.as_mut() else {
+        let Some(hand) = self.hand.as_mut().filter(|h| !h.joined) else {
             return;
         };
         if let Some(s) = seat.filter(|_| hand.misdeal.is_none()) {
@@ -549,16 +553,30 @@ impl RoundGame for Hands {
             declared: Vec::new(),
             defective_deck: !self.deck.ok,
             flagged: Vec::new(),
+            joined: false,
         });
+    }
+
+    fn join_round(&mut self, shoe: u32, number: u32, seq: u64) {
+        self.start_round(shoe, number, seq);
+        if let Some(hand) = self.hand.as_mut() {
+            hand.joined = true;
+        }
     }
 
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
         let seq = event.seq;
         // The deck check before the hand: every hand is dealt from a fresh shuffle.
-        if self.hand.as_ref().is_some_and(|h| h.first_seq == seq) {
+        if let Some(joined) = self
+            .hand
+            .as_ref()
+            .filter(|h| h.first_seq == seq)
+            .map(|h| h.joined)
+        {
             let deck = self.deck;
             self.deck.dealt = true;
-            if deck.dealt {
+            // A hand joined part-way may have been dealt from a shuffle made while nobody listened.
+            if deck.dealt && !joined {
                 let since = deck.shuffle_seq.map_or_else(
                     || "no shuffle since the record began".to_owned(),
                     |s| format!("the last shuffle was seq {s}"),

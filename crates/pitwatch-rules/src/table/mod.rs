@@ -172,6 +172,8 @@ struct ShoeState {
     /// Whether a card after the end was flagged (once a shoe).
     past_end_flagged: bool,
     replaced: bool,
+    /// The stream was cut off in this shoe ([`Table::interrupt`]).
+    interrupted: bool,
     /// A plain stream's cutting card came out during a round the table cannot see: the shoe ends
     /// at the next "no more bets" (the cutting card's `seq`).
     end_at_bets: Option<u64>,
@@ -241,6 +243,13 @@ pub struct Table<G: RoundGame> {
     shuffle_steps: Vec<ShuffleStep>,
     /// What was carried into the current shoe.
     carry: TableCarry<G::Carry>,
+    /// The stream was cut off ([`Table::interrupt`]) and no round has been seen since: the next
+    /// event of a round is the tail of a round that began while nobody listened.
+    joining: bool,
+    /// The round in progress began unseen (after an interruption): it is followed as joined
+    /// ([`RoundGame::join_round`]), and nothing the game finds in it, nor what it lacks, is
+    /// judged.
+    joined: bool,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -263,6 +272,7 @@ impl<G: RoundGame> Table<G> {
                 end_at_bets: None,
                 last_open: false,
                 cut_in_next: false,
+                interrupted: false,
                 placing: false,
                 cards_since_bets: 0,
                 bets_seen: false,
@@ -285,6 +295,8 @@ impl<G: RoundGame> Table<G> {
             shuffler: ShufflerWatch::default(),
             shuffle_steps: Vec::new(),
             carry: TableCarry::default(),
+            joining: false,
+            joined: false,
         }
     }
 
@@ -397,14 +409,17 @@ impl<G: RoundGame> Table<G> {
             EventKind::CardsReplaced => {
                 self.ensure_shoe(seq);
                 self.close_round(seq, false);
+                self.joining = false;
                 self.unshuffled = Some((Unshuffled::Replaced, seq));
                 self.shoe.replaced = true;
                 self.shoe.burn.stop();
             }
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
-                // "No more bets" comes between rounds: a round still open is over.
+                // "No more bets" comes between rounds: a round still open is over (one joined
+                // after an interruption too: the table judges normally again from here).
                 self.close_round(seq, false);
+                self.joining = false;
                 if self.shoe.burn.pending() {
                     let mut found = Vec::new();
                     self.shoe.burn.bets_closed(seq, &mut found);
@@ -478,15 +493,33 @@ impl<G: RoundGame> Table<G> {
 
     /// The stream was cut off here: the round in progress is closed unfinished without judging
     /// what it lacks, and the shoe becomes partial (no cards-left count, no end-of-shoe checks).
+    /// What was already found wrong in that round stays open and goes out with the next event
+    /// that closes or begins a round, so a recorder resumed here records it as replay gives it.
+    ///
+    /// The events of a round after the cut that do not begin one ([`RoundGame::begins_round`]
+    /// of the round joined) are the tail of a round that began while nobody listened: that round
+    /// is followed as joined ([`RoundGame::join_round`], the phase `joining`), closed unfinished,
+    /// and raises nothing for what it lacks or for its order. What is wrong whatever came before
+    /// (a foreign or unreadable card, a device error, an exposed card) is still flagged. The
+    /// table judges normally again from the first event that begins a round, "no more bets" or a
+    /// shuffle.
     pub fn interrupt(&mut self) {
-        // What the shuffler did while nobody listened is unknown.
+        // What the shuffler did while nobody listened is unknown; the preparation steps logged
+        // before the cut were seen, and count for the next load.
+        let steps = std::mem::take(&mut self.shuffler.steps);
         self.shuffler = ShufflerWatch::default();
+        self.shuffler.steps = steps;
         self.resolve_held(None);
+        self.joining = true;
         if !self.shoe_open {
             return;
         }
-        self.close_round(self.last_seq.unwrap_or(0), true);
+        let pending = self.pending.take();
+        // Its end is not judged: what it lacks may simply not have been seen.
+        self.close_round_judged(self.last_seq.unwrap_or(0), true, false);
+        self.pending = pending;
         self.shoe.partial = true;
+        self.shoe.interrupted = true;
         self.shoe.burn.stop();
         self.unshuffled = None;
     }
@@ -501,7 +534,8 @@ impl<G: RoundGame> Table<G> {
             Phase::AwaitingShuffle
         } else if self.shoe.ended.is_some() {
             Phase::ShoeEnded
-        } else if self.shoe.partial {
+        } else if self.joining || self.joined || (self.shoe.partial && !self.shoe.interrupted) {
+            // Joined part-way (or after a cut, until a round is seen from its start).
             Phase::Joining
         } else if self.shoe.burn.view().status == crate::view::BurnStatus::AwaitingFirst {
             Phase::AwaitingBurn
@@ -544,23 +578,54 @@ impl<G: RoundGame> Table<G> {
         }
         self.enter_round(event);
         if self.round.is_some() {
+            self.game_event(event);
+        }
+    }
+
+    /// Gives the round in progress one of its events: what the game finds goes into the round's
+    /// irregularity, or, in a round joined part-way, nowhere (it may be what was missed).
+    pub(super) fn game_event(&mut self, event: &TableEvent) {
+        if self.joined {
+            self.game.handle_event(event, &mut Findings::default());
+        } else {
             self.game.handle_event(event, &mut self.found);
             self.take_found();
         }
     }
 
     /// Starts a round for `event` if it begins one (closing the round before it); whether it did.
+    /// After an interruption, the first event of a round joins the round it belongs to (it began
+    /// while nobody listened), and a round joined so gives way to the next one that begins.
     fn enter_round(&mut self, event: &TableEvent) -> bool {
+        if self.joining {
+            self.joining = false;
+            if self.round.is_none() {
+                self.flush_pending();
+                let number = self.shoe.rounds + 1;
+                self.round = Some(number);
+                self.joined = true;
+                self.game.join_round(self.shoe_no, number, event.seq);
+                return true;
+            }
+        }
         if !self.game.begins_round(&event.kind) {
             return false;
         }
         if self.round.is_some() {
             self.close_round(event.seq, false);
         }
+        self.flush_pending();
         let number = self.shoe.rounds + 1;
         self.round = Some(number);
         self.game.start_round(self.shoe_no, number, event.seq);
         true
+    }
+
+    /// Outputs what was found in a round cut off by an interruption, kept open until now.
+    fn flush_pending(&mut self) {
+        if let Some(irregularity) = self.pending.take() {
+            self.out.push_back(TableOutput::Irregularity(irregularity));
+        }
     }
 
     /// Gives the card held after a round looked over ([`Held`]) its round, now that `next` (or
@@ -604,11 +669,25 @@ impl<G: RoundGame> Table<G> {
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
     fn close_round(&mut self, seq: u64, cut_off: bool) {
+        self.close_round_judged(seq, cut_off, true);
+    }
+
+    /// Closes the round in progress, judging what its end shows if `judged` (and the round was
+    /// not joined part-way).
+    fn close_round_judged(&mut self, seq: u64, cut_off: bool, judged: bool) {
         if self.round.take().is_none() {
+            // What a round cut off by an interruption had found goes out at the round's boundary.
+            self.flush_pending();
             return;
         }
+        // A round joined part-way is closed as cut off, and what its end shows is not judged.
+        let joined = std::mem::take(&mut self.joined);
         let mut found = std::mem::take(&mut self.found);
-        let record = self.game.close_round(seq, cut_off, &mut found);
+        let record = if joined || !judged {
+            self.game.close_round(seq, true, &mut Findings::default())
+        } else {
+            self.game.close_round(seq, cut_off, &mut found)
+        };
         self.found = found;
         self.take_found_in(true);
         self.shoe.rounds += 1;

@@ -12,7 +12,7 @@ use super::burn::BurnState;
 use super::{Held, ShoeState, Table, TableOutput, Unshuffled};
 use crate::irregularity::IrregularityCode as Code;
 use crate::record::ShoeSummary;
-use crate::seam::RoundGame;
+use crate::seam::{Findings, RoundGame};
 
 /// A counting shuffler's deck check as the open protocol's `SHUFFLE_DONE` carries it on the
 /// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
@@ -69,6 +69,10 @@ impl<G: RoundGame> Table<G> {
         partial: bool,
     ) {
         self.close_round(seq, false);
+        if !partial {
+            // A shuffle: every round from here is seen from its start.
+            self.joining = false;
+        }
         // Once a shoe: what survives into the new shoe, as it stands now.
         self.carry = self.carry_now();
         self.end_shoe();
@@ -90,6 +94,7 @@ impl<G: RoundGame> Table<G> {
             end_at_bets: None,
             last_open: false,
             cut_in_next: false,
+            interrupted: false,
             placing: false,
             cards_since_bets: 0,
             bets_seen: false,
@@ -292,8 +297,14 @@ impl<G: RoundGame> Table<G> {
                 let message = format!("{what} was exposed while dealing.");
                 if self.round.is_some() {
                     self.found.flag(Code::CardExposed, seq, vec![seq], message);
-                    self.game.exposed(seq, card, &mut self.found);
-                    self.take_found();
+                    if self.joined {
+                        // Flagged whatever came before; what the game would count, not judged.
+                        self.take_found();
+                        self.game.exposed(seq, card, &mut Findings::default());
+                    } else {
+                        self.game.exposed(seq, card, &mut self.found);
+                        self.take_found();
+                    }
                 } else {
                     self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);
                 }
@@ -377,7 +388,9 @@ impl<G: RoundGame> Table<G> {
                 )
             };
             self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
-            if in_round {
+            if in_round && self.joined {
+                self.game.defective(seq, card, &mut Findings::default());
+            } else if in_round {
                 self.game.defective(seq, card, &mut self.found);
                 self.take_found();
             }
@@ -439,8 +452,7 @@ impl<G: RoundGame> Table<G> {
             }
         }
         if placed && self.round.is_some() {
-            self.game.handle_event(event, &mut self.found);
-            self.take_found();
+            self.game_event(event);
         }
     }
 }

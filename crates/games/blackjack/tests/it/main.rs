@@ -8,5 +8,6 @@ mod carry;
 mod cascade;
 mod fixtures;
 mod hole_card;
+mod joined;
 mod named;
 mod simulated;

@@ -9,3 +9,4 @@ mod dealer;
 mod differential;
 mod fixtures;
 mod honest;
+mod joined;
