@@ -61,6 +61,12 @@ async fn logout(desk: State<'_, Desk>) -> Result<(), ApiError> {
     desk.logout()
 }
 
+/// Mutes or unmutes the alarm's sound as the logged-in user (audited).
+#[tauri::command]
+async fn set_alarm_muted(desk: State<'_, Desk>, muted: bool) -> Result<bool, ApiError> {
+    desk.set_alarm_muted(muted)
+}
+
 /// One page of the incidents matching a query, newest first.
 #[tauri::command]
 async fn incidents(desk: State<'_, Desk>, query: IncidentQuery) -> Result<IncidentPage, ApiError> {
@@ -425,6 +431,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         login,
         change_own_password,
         logout,
+        set_alarm_muted,
         incidents,
         incident,
         acknowledge,

@@ -67,6 +67,8 @@ declare! {
     change_own_password(user: String, password: String, new_password: String) -> Session;
     #[doc = "Logs the current user out."]
     logout() -> ();
+    #[doc = "Mutes (`muted` true) or unmutes the alarm's sound at this workstation, audited; answers whether it is muted (someone logged in only, any role)."]
+    set_alarm_muted(muted: bool) -> bool;
     #[doc = "One page of the incidents matching `query`, newest first (filters and paging by the store)."]
     incidents(query: IncidentQuery) -> IncidentPage;
     #[doc = "One incident with its rule texts, evidence and history."]

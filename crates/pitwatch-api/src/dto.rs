@@ -37,6 +37,8 @@ pub struct PitOverview {
     pub record: RecordStatus,
     /// Seconds without a key or a pointer movement after which the window locks (0: never).
     pub idle_lock_seconds: u32,
+    /// Whether the logged-in user muted the alarm's sound (never while nobody is logged in).
+    pub alarm_muted: bool,
     /// The pit definition's file (an administrator reloads it from the window); none for the
     /// built-in demo pit.
     pub pit_file: Option<String>,

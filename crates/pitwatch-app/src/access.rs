@@ -3,8 +3,8 @@
 //!
 //! | role | may |
 //! |---|---|
-//! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off |
-//! | surveillance | export, note, read the audit log |
+//! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off, mute the alarm |
+//! | surveillance | export, note, read the audit log, mute the alarm |
 //! | admin | what a supervisor does, users, the audit log, and setting up the pit (tables, devices, the pit definition reloaded) |
 //!
 //! Watching needs no role: the pit, the incident list, one incident and a shoe's replay are
@@ -57,11 +57,14 @@ pub enum Command {
     ViewAudit,
     /// Set up the pit: its tables and devices, the pit definition reloaded.
     ConfigurePit,
+    /// Mute or unmute the alarm's sound at the workstation (every role; nobody logged in may
+    /// not, see [`crate::alarm`]).
+    MuteAlarm,
 }
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 16] = [
+    pub const ALL: [Command; 17] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -78,6 +81,7 @@ impl Command {
         Command::ListUsers,
         Command::ViewAudit,
         Command::ConfigurePit,
+        Command::MuteAlarm,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -99,6 +103,7 @@ impl Command {
             Command::ListUsers => "users",
             Command::ViewAudit => "audit",
             Command::ConfigurePit => "configure_pit",
+            Command::MuteAlarm => "mute_alarm",
         }
     }
 
@@ -118,10 +123,16 @@ impl Command {
                     | C::ExportShoe
                     | C::ExportShift
                     | C::SignOffShift
+                    | C::MuteAlarm
             ),
             Role::Surveillance => matches!(
                 self,
-                C::AddNote | C::ExportIncident | C::ExportShoe | C::ExportShift | C::ViewAudit
+                C::AddNote
+                    | C::ExportIncident
+                    | C::ExportShoe
+                    | C::ExportShift
+                    | C::ViewAudit
+                    | C::MuteAlarm
             ),
         }
     }
@@ -197,6 +208,7 @@ fn describe(command: Command) -> &'static str {
         Command::ListUsers => "list users",
         Command::ViewAudit => "read the audit log",
         Command::ConfigurePit => "set up the pit (its tables and devices)",
+        Command::MuteAlarm => "mute the alarm",
     }
 }
 
@@ -236,7 +248,8 @@ mod tests {
                 "export_incident",
                 "export_shoe",
                 "export_shift",
-                "audit"
+                "audit",
+                "mute_alarm"
             ]
         );
         for cannot in [C::Acknowledge, C::Resolve, C::Reopen, C::RecordConsole] {

@@ -90,8 +90,10 @@ fn after(at: Timestamp, delay: Duration) -> Timestamp {
     Timestamp::from_unix_millis(at.unix_millis().saturating_add(millis)).unwrap_or(at)
 }
 
-/// Decides, from the attempts for a name within [`WINDOW`] (oldest first), whether another may be
-/// tried at `now`. Only failures since the last success count.
+/// Decides, from the attempts for a name within [`WINDOW`] and [`LOCK_FOR`] before `now` (oldest
+/// first), whether another may be tried at `now`. Only failures since the last success count, and
+/// of those the ones within [`WINDOW`] of the last: a lock lasts its whole [`LOCK_FOR`] after the
+/// failure that made it (as its message says), however long ago the first of its failures was.
 pub fn gate(attempts: &[LoginAttempt], now: Timestamp) -> Gate {
     // A password still being checked (in this process or another) holds every other attempt
     // for the name until its outcome is on record, however long argon2 takes on a loaded
@@ -110,7 +112,11 @@ pub fn gate(attempts: &[LoginAttempt], now: Timestamp) -> Gate {
     let Some(&last) = failures.first() else {
         return Gate::Open;
     };
-    if failures.len() >= LOCK_AFTER {
+    let counted = failures
+        .iter()
+        .take_while(|at| last.unix_millis() - at.unix_millis() <= millis(WINDOW))
+        .count();
+    if counted >= LOCK_AFTER {
         let until = after(last, LOCK_FOR);
         return if now < until {
             Gate::Locked(until)
@@ -118,12 +124,25 @@ pub fn gate(attempts: &[LoginAttempt], now: Timestamp) -> Gate {
             Gate::Open
         };
     }
-    let delay = Duration::from_secs(1 << (failures.len() - 1).min(3));
+    let delay = Duration::from_secs(1 << (counted - 1).min(3));
     let until = after(last, delay);
     if now < until {
         Gate::Wait(until)
     } else {
         Gate::Open
+    }
+}
+
+/// How long `millis` is, in the words of a throttled or locked login's message: whole seconds
+/// (rounded up, so "0 seconds" is never said while a wait is left) under a minute, else minutes
+/// and the seconds past them: "1 second", "8 seconds", "15 minutes", "14 minutes 59 seconds".
+pub fn how_long(millis: i64) -> String {
+    let seconds = millis.max(1).unsigned_abs().div_ceil(1000);
+    let unit = |n: u64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    match (seconds / 60, seconds % 60) {
+        (0, s) => unit(s, "second"),
+        (m, 0) => unit(m, "minute"),
+        (m, s) => format!("{} {}", unit(m, "minute"), unit(s, "second")),
     }
 }
 
@@ -393,7 +412,7 @@ fn check_credentials(
     // concurrent attempts (in this process or any other) are decided one after another, each
     // seeing the ones before it: at most one password check per name is ever in flight.
     let mut batch = store.batch(now)?;
-    let attempts = batch.login_attempts(name, since(now, WINDOW))?;
+    let attempts = batch.login_attempts(name, since(now, WINDOW + LOCK_FOR))?;
     match gate(&attempts, now) {
         Gate::Open => {
             batch.append_audit(name, LOGIN_ATTEMPT, name, &detail(workstation, &[]), now)?;
@@ -410,19 +429,13 @@ fn check_credentials(
                 now,
             )?;
             batch.commit()?;
-            let wait = (until.unix_millis() - now.unix_millis())
-                .max(0)
-                .unsigned_abs()
-                .div_ceil(1000);
+            let left = how_long(until.unix_millis() - now.unix_millis());
             return Err(ApiError::new(
                 ErrorCode::Unauthorised,
                 if locked {
-                    format!(
-                        "too many failed logins for {name:?}: locked for {} minutes more",
-                        wait.div_ceil(60)
-                    )
+                    format!("too many failed logins for {name:?}: locked for {left} more")
                 } else {
-                    format!("too many failed logins for {name:?}: try again in {wait} s")
+                    format!("too many failed logins for {name:?}: try again in {left}")
                 },
             ));
         }
@@ -458,14 +471,11 @@ fn check_credentials(
                     failed_at,
                 )?;
                 // Unknown names lock alike, so saying so tells nothing about which names exist.
-                let minutes = (until.unix_millis() - failed_at.unix_millis())
-                    .max(0)
-                    .unsigned_abs()
-                    .div_ceil(60_000);
+                let left = how_long(until.unix_millis() - failed_at.unix_millis());
                 return Err(ApiError::new(
                     ErrorCode::Unauthorised,
                     format!(
-                        "wrong user name or password; too many failed logins for {name:?}: locked for {minutes} minutes"
+                        "wrong user name or password; too many failed logins for {name:?}: locked for {left}"
                     ),
                 ));
             }
@@ -817,6 +827,38 @@ mod tests {
             pending: false,
         });
         assert_eq!(gate(&attempts, t(20_001)), Gate::Open);
+    }
+
+    #[test]
+    fn a_lock_lasts_its_whole_time_after_the_failure_that_made_it() {
+        // Five failures two minutes apart: the first is out of the window before the lock ends,
+        // and the lock holds all the same, fifteen minutes after the fifth.
+        let attempts: Vec<LoginAttempt> = (0..5).map(|n| failed(n * 120_000)).collect();
+        let until = t(4 * 120_000 + 15 * 60 * 1000);
+        assert_eq!(gate(&attempts, t(14 * 60 * 1000)), Gate::Locked(until));
+        assert_eq!(gate(&attempts, t(20 * 60 * 1000)), Gate::Locked(until));
+        assert_eq!(gate(&attempts, until), Gate::Open);
+        // Failures further apart than the window do not add up to a lock.
+        let apart = [failed(0), failed(1000), failed(2000), failed(3000)];
+        let mut spread = apart.to_vec();
+        spread.push(failed(16 * 60 * 1000));
+        assert_eq!(
+            gate(&spread, t(16 * 60 * 1000 + 500)),
+            Gate::Wait(t(16 * 60 * 1000 + 1000))
+        );
+    }
+
+    #[test]
+    fn a_wait_is_said_in_seconds_then_minutes_never_as_nothing() {
+        assert_eq!(how_long(0), "1 second");
+        assert_eq!(how_long(1), "1 second");
+        assert_eq!(how_long(1000), "1 second");
+        assert_eq!(how_long(7_200), "8 seconds");
+        assert_eq!(how_long(59_001), "1 minute");
+        assert_eq!(how_long(61_000), "1 minute 1 second");
+        assert_eq!(how_long(899_500), "15 minutes");
+        assert_eq!(how_long(14 * 60_000 + 30_000), "14 minutes 30 seconds");
+        assert_eq!(how_long(i64::MIN), "1 second");
     }
 
     #[test]

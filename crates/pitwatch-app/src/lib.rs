@@ -7,7 +7,8 @@
 //!
 //! - [`accounts`]: logging in (throttled, failures audited), the first administrator of an empty
 //!   record (atomic), and every later change to an account as an administrator's audited act;
-//!   [`sessions`]: who is logged in at this workstation, and switching supervisor;
+//!   [`sessions`]: who is logged in at this workstation, and switching supervisor; [`alarm`]:
+//!   the alarm's sound muted and unmuted by someone logged in, audited;
 //! - [`incidents`]: the incident list, one incident's evidence, and its workflow (resolved from
 //!   a list of resolutions once acknowledged, reopened with a reason);
 //! - [`console`]: what a supervisor records that no device sees;
@@ -27,6 +28,7 @@
 
 pub mod access;
 pub mod accounts;
+pub mod alarm;
 pub mod console;
 pub mod handover;
 pub mod incidents;

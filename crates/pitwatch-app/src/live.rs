@@ -62,6 +62,8 @@ pub struct Desk {
     pub(crate) model: Arc<Mutex<PitModel>>,
     pub(crate) store: Mutex<Store>,
     pub(crate) session: Mutex<Option<Principal>>,
+    /// Whether the logged-in user muted the alarm's sound (see [`crate::alarm`]).
+    pub(crate) alarm_muted: Mutex<bool>,
     /// This workstation's name, in every audit row of a login or a refusal.
     pub(crate) workstation: String,
     pub(crate) monitor: Mutex<Option<Monitor>>,
@@ -403,6 +405,7 @@ impl Desk {
                 model,
                 store: Mutex::new(store),
                 session: Mutex::new(None),
+                alarm_muted: Mutex::new(false),
                 workstation: crate::access::workstation(),
                 monitor: Mutex::new(Some(monitor)),
                 #[cfg(feature = "demo")]
@@ -427,6 +430,7 @@ impl Desk {
             tables: lock(&self.model).tables().to_vec(),
             record: self.record_status(),
             idle_lock_seconds: self.idle_lock_seconds,
+            alarm_muted: self.alarm_muted(),
             pit_file: self.pit_file.as_ref().map(|f| f.display().to_string()),
             build: pitwatch_api::dto::BuildInfo::current(),
         }

@@ -80,8 +80,12 @@ impl Desk {
         now: pitwatch_model::Timestamp,
     ) -> Result<Session, ApiError> {
         let previous = lock(&self.session).replace(principal.clone());
-        if let Some(previous) = previous.filter(|p| p.user != principal.user) {
-            accounts::logout(&mut lock(&self.store), &previous, now)?;
+        if let Some(previous) = previous {
+            // A new session starts with the sound on: the mute was the one before's.
+            self.end_mute(&previous, "login", now)?;
+            if previous.user != principal.user {
+                accounts::logout(&mut lock(&self.store), &previous, now)?;
+            }
         }
         Ok(session_dto(&principal))
     }
@@ -90,7 +94,9 @@ impl Desk {
     pub fn logout(&self) -> Result<(), ApiError> {
         let session = lock(&self.session).take();
         if let Some(session) = session {
-            accounts::logout(&mut lock(&self.store), &session, self.clock.now())?;
+            let now = self.clock.now();
+            self.end_mute(&session, "logout", now)?;
+            accounts::logout(&mut lock(&self.store), &session, now)?;
         }
         Ok(())
     }
@@ -238,7 +244,8 @@ mod tests {
                     "export_incident",
                     "export_shoe",
                     "export_shift",
-                    "audit"
+                    "audit",
+                    "mute_alarm"
                 ]
                 .map(String::from)
                 .to_vec(),

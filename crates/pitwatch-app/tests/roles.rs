@@ -138,6 +138,7 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         Command::SetActive => accounts::set_active(store, who, "target", true, now),
         Command::ListUsers => accounts::users(store, who, now).map(|_| ()),
         Command::ViewAudit => accounts::audit_log(store, who, &[], 10, now).map(|_| ()),
+        Command::MuteAlarm => pitwatch_app::alarm::record(store, who, true, "user", now),
     }
 }
 
@@ -439,6 +440,70 @@ fn unknown_names_and_wrong_passwords_cost_the_same_verification() {
     let a = accounts::login(&mut store, "nobody2", STRONG, "ws", t(400)).unwrap_err();
     let b = accounts::login(&mut store, "sam", "wrong horse staple", "ws", t(400)).unwrap_err();
     assert_eq!(a, b);
+}
+
+/// `at` and `millis` more.
+fn plus(at: Timestamp, millis: i64) -> Timestamp {
+    Timestamp::from_unix_millis(at.unix_millis() + millis).unwrap()
+}
+
+#[test]
+fn a_throttled_or_locked_login_says_how_long_is_left() {
+    let mut store = record();
+    let wrong = "not the password at all";
+    let mut at = t(1000);
+    let prefix = "too many failed logins for \"ana\": ";
+    for n in 0..4 {
+        accounts::login(&mut store, "ana", wrong, "pit-ws-9", at).unwrap_err();
+        // A tenth of a second later, the delay after this failure (1, 2, 4, 8 s, counted from
+        // when its password check ended) is nearly whole: said in seconds, rounded up.
+        let early = accounts::login(&mut store, "ana", STRONG, "pit-ws-9", plus(at, 100));
+        let delay = 1 << n;
+        let words = if delay == 1 {
+            "1 second".to_owned()
+        } else {
+            format!("{delay} seconds")
+        };
+        let message = early.unwrap_err().message;
+        assert!(message.starts_with(prefix), "{message}");
+        let left = &message[prefix.len()..];
+        // Up to a second more when argon2 was slow on a loaded machine.
+        let slow = format!("try again in {} seconds", delay + 1);
+        assert!(
+            left == format!("try again in {words}") || left == slow,
+            "attempt {n}: {message}"
+        );
+        at = plus(at, 30_000);
+    }
+    // The failure that locks the name says so, and for how long.
+    let locking = accounts::login(&mut store, "ana", wrong, "pit-ws-9", at).unwrap_err();
+    assert_eq!(
+        locking.message,
+        format!("wrong user name or password; {prefix}locked for 15 minutes")
+    );
+    // Each attempt while locked says how long is left, in minutes and seconds, then seconds.
+    let during = accounts::login(&mut store, "ana", STRONG, "pit-ws-9", plus(at, 30_000));
+    let message = during.unwrap_err().message;
+    assert!(
+        message.starts_with(&format!("{prefix}locked for 14 minutes 3")),
+        "{message}"
+    );
+    assert!(message.ends_with(" seconds more"), "{message}");
+    let end = plus(at, 15 * 60_000 - 20_000);
+    let last = accounts::login(&mut store, "ana", STRONG, "pit-ws-9", end).unwrap_err();
+    assert!(
+        last.message.starts_with(&format!("{prefix}locked for 2"))
+            && last.message.ends_with(" seconds more"),
+        "{}",
+        last.message
+    );
+    assert_eq!(
+        store
+            .audit_entries(accounts::LOGIN_THROTTLED)
+            .unwrap()
+            .len(),
+        6
+    );
 }
 
 #[test]

@@ -71,6 +71,8 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ("shift.accept", "Shift accepted by the incoming supervisor"),
     ("device.back", "Device back"),
     ("pit.reload", "Pit definition reloaded"),
+    ("alarm.mute", "Alarm sound muted"),
+    ("alarm.unmute", "Alarm sound back on"),
 ];
 
 /// The severities with their words, most severe first.

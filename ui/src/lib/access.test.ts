@@ -14,6 +14,8 @@ describe("may", () => {
     expect(may("surveillance", "note")).toBe(true);
     expect(may("surveillance", "export")).toBe(true);
     expect(may("surveillance", "audit")).toBe(true);
+    for (const role of ["supervisor", "surveillance", "admin"]) expect(may(role, "mute")).toBe(true);
+    expect(may(null, "mute")).toBe(false);
     for (const action of ["acknowledge", "resolve", "reopen", "console", "users", "audit"] as const) {
       expect(may("admin", action)).toBe(true);
     }

@@ -4,12 +4,12 @@
 import { AUDIT_ACTION_WORDS } from "./bindings";
 
 /** Something a user may be allowed to do. */
-export type Action = "acknowledge" | "resolve" | "reopen" | "note" | "console" | "export" | "sign_off" | "users" | "audit" | "configure_pit";
+export type Action = "acknowledge" | "resolve" | "reopen" | "note" | "console" | "export" | "sign_off" | "users" | "audit" | "configure_pit" | "mute";
 
 const ALLOWED: Record<string, readonly Action[]> = {
-  supervisor: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off"],
-  surveillance: ["note", "export", "audit"],
-  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit"],
+  supervisor: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "mute"],
+  surveillance: ["note", "export", "audit", "mute"],
+  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit", "mute"],
 };
 
 /** Whether a user of `role` (null: nobody logged in) may do `action`. */

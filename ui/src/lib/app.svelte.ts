@@ -37,11 +37,15 @@ export class AppState {
   view: View = $state({ name: "pit" });
   selectedIncident: number | null = $state(null);
   now = $state(Date.now());
-  muted = $state(false);
   focusedAlert: number | null = $state(null);
 
   readonly incidents = new IncidentLists(ipc.incidents);
-  readonly user = new SessionState({ login: ipc.login, logout: ipc.logout });
+  readonly user = new SessionState({ login: ipc.login, logout: ipc.logout, setAlarmMuted: ipc.setAlarmMuted });
+
+  /** Whether the alarm's sound is muted (by whoever is logged in; never on the lock screen). */
+  get muted(): boolean {
+    return this.user.muted && this.user.session !== null;
+  }
 
   readonly recordProblems = $derived(recordAlerts(this.record));
   readonly recordingAlert = $derived(recordingBanner(this.recording?.status ?? null, this.recording?.receivedMs ?? 0, this.now));
@@ -95,6 +99,7 @@ export class AppState {
       this.tables = overview.tables;
       this.record = overview.record;
       this.user.session = overview.session;
+      this.user.muted = overview.alarmMuted;
       this.user.firstRun = !overview.demo && this.user.session === null && (await ipc.needsFirstAdmin());
       await this.incidents.loadFirst();
     } catch (error) {
@@ -195,8 +200,9 @@ export class AppState {
     void this.user.lock(SWITCH_REASON, false);
   }
 
-  toggleMute(): void {
-    this.muted = !this.muted;
+  /** The logged-in user mutes or unmutes the alarm (audited by the desk); nobody else can. */
+  async toggleMute(): Promise<void> {
+    await this.user.setMuted(!this.user.muted);
   }
 
   /** The banner moves on to the next alert. */
@@ -224,7 +230,7 @@ export class AppState {
   private readonly onKey = (event: KeyboardEvent): void => {
     const target = event.target as HTMLElement | null;
     const alert = this.alert;
-    switch (keyCommand(event.key, target?.tagName ?? null, this.user.locked)) {
+    switch (keyCommand(event.key, target?.tagName ?? null, this.user.locked, this.user.session?.role ?? null)) {
       case "acknowledge":
         void this.acknowledgeAlert();
         break;
@@ -235,7 +241,7 @@ export class AppState {
         if (alert) this.openIncident(alert.id);
         break;
       case "mute":
-        this.toggleMute();
+        void this.toggleMute();
         break;
       case "replay":
         if (alert) this.openReplay(alert.table, alert.shoe, alert.seq);

@@ -14,6 +14,9 @@ const desk = {
   rows: [] as IncidentRow[],
   acknowledged: [] as number[],
   logouts: 0,
+  muted: false,
+  /** What the window asked the desk to mute (true) or unmute (false), in order. */
+  mutes: [] as boolean[],
   handler: null as ((u: unknown) => void) | null,
 };
 function row(id: number, extra: Partial<IncidentRow> = {}): IncidentRow {
@@ -36,7 +39,7 @@ vi.mock("./ipc", async (actual) => ({
     desk.handler = h;
     return () => (desk.handler = null);
   },
-  pitOverview: async (): Promise<PitOverview> => ({ site: "Sky", demo: true, demoLogin: null, session: desk.session, tables: [tile("BAC-1"), tile("BAC-2")], record, idleLockSeconds: 600, pitFile: null, build: { version: "0.1.0", commit: "6929b7d1c2e3", label: "Pitwatch 0.1.0 (build 6929b7d1c2e3)" } }),
+  pitOverview: async (): Promise<PitOverview> => ({ site: "Sky", demo: true, demoLogin: null, session: desk.session, tables: [tile("BAC-1"), tile("BAC-2")], record, idleLockSeconds: 600, alarmMuted: desk.muted, pitFile: null, build: { version: "0.1.0", commit: "6929b7d1c2e3", label: "Pitwatch 0.1.0 (build 6929b7d1c2e3)" } }),
   needsFirstAdmin: async () => false,
   incidents: async (q: IncidentQuery): Promise<IncidentPage> => {
     const rows = desk.rows.filter((r) => q.status === null || r.status === q.status).filter((r) => q.table === null || r.table === q.table);
@@ -48,6 +51,13 @@ vi.mock("./ipc", async (actual) => ({
   },
   logout: async () => {
     desk.logouts += 1;
+    desk.muted = false;
+  },
+  setAlarmMuted: async (muted: boolean) => {
+    if (desk.session === null) throw { code: "unauthorised", message: "log in first" };
+    desk.mutes.push(muted);
+    desk.muted = muted;
+    return muted;
   },
   recordStatus: async () => record,
 }));
@@ -59,7 +69,7 @@ const settle = () => new Promise((done) => setTimeout(done, 0));
 describe("the window's state", () => {
   let app: InstanceType<typeof AppState>;
   beforeEach(() => {
-    Object.assign(desk, { session: null, rows: [], acknowledged: [], logouts: 0 });
+    Object.assign(desk, { session: null, rows: [], acknowledged: [], logouts: 0, muted: false, mutes: [] });
   });
   afterEach(() => app.stop());
 
@@ -126,23 +136,76 @@ describe("the window's state", () => {
     press("r");
     expect(app.view).toEqual({ name: "replay", table: "BAC-2", shoe: 4, seq: 77 });
     press("m");
+    await settle();
     expect(app.muted).toBe(true);
+    expect(desk.mutes).toEqual([true]);
     press("Escape");
     expect(app.view).toEqual({ name: "pit" });
     app.openTable("BAC-1");
     expect(app.currentTable?.name).toBe("BAC-1");
   });
 
-  it("locks on a supervisor switch: the alerts stay, only muting and moving on answer", async () => {
+  it("a key the role may not use does nothing: a surveillance officer's A sends nothing to the desk", async () => {
+    desk.session = { user: "sam", role: "surveillance" };
+    desk.rows = [row(1)];
+    app = new AppState();
+    await app.start();
+    press("a");
+    await settle();
+    expect(desk.acknowledged).toEqual([]);
+    expect(app.user.loginError).toBeNull();
+    expect(app.alert?.id).toBe(1);
+    // Muting is every logged-in role's, on record.
+    press("M");
+    await settle();
+    expect(desk.mutes).toEqual([true]);
+  });
+
+  it("mutes only for someone logged in, through the desk; a session's end ends its mute", async () => {
+    desk.rows = [row(1)];
+    app = new AppState();
+    await app.start();
+    press("m");
+    await app.toggleMute();
+    await settle();
+    expect(desk.mutes).toEqual([]);
+    expect(app.muted).toBe(false);
+    desk.session = app.user.session = { user: "ana", role: "supervisor" };
+    await app.toggleMute();
+    expect(app.muted).toBe(true);
+    await app.toggleMute();
+    await app.toggleMute();
+    expect(desk.mutes).toEqual([true, false, true]);
+    await app.user.logout();
+    expect(app.muted).toBe(false);
+    expect(desk.muted).toBe(false);
+  });
+
+  it("starts muted when the desk says its user muted", async () => {
+    desk.session = { user: "ana", role: "supervisor" };
+    desk.muted = true;
+    app = new AppState();
+    await app.start();
+    expect(app.muted).toBe(true);
+  });
+
+  it("locks on a supervisor switch: the alerts stay and sound, only moving on answers", async () => {
     desk.session = { user: "ana", role: "supervisor" };
     desk.rows = [row(1), row(2)];
     app = new AppState();
     await app.start();
+    await app.toggleMute();
+    expect(app.muted).toBe(true);
     app.switchSupervisor();
     await settle();
     expect(app.user.locked).toBe(true);
     expect(app.user.session).toBeNull();
     expect(desk.logouts).toBe(1);
+    expect(app.muted).toBe(false);
+    press("m");
+    await settle();
+    expect(desk.mutes).toEqual([true]);
+    expect(app.muted).toBe(false);
     press("o");
     expect(app.view).toEqual({ name: "pit" });
     press("n");

@@ -31,6 +31,10 @@ record: RecordStatus,
  */
 idleLockSeconds: number, 
 /**
+ * Whether the logged-in user muted the alarm's sound (never while nobody is logged in).
+ */
+alarmMuted: boolean, 
+/**
  * The pit definition's file (an administrator reloads it from the window); none for the
  * built-in demo pit.
  */
@@ -1734,6 +1738,8 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "shift.accept": "Shift accepted by the incoming supervisor",
   "device.back": "Device back",
   "pit.reload": "Pit definition reloaded",
+  "alarm.mute": "Alarm sound muted",
+  "alarm.unmute": "Alarm sound back on",
 };
 
 /**

@@ -33,6 +33,11 @@ export function logout(): Promise<void> {
   return invoke<void>("logout");
 }
 
+/** Mutes (`muted` true) or unmutes the alarm's sound at this workstation, audited; answers whether it is muted (someone logged in only, any role). */
+export function setAlarmMuted(muted: boolean): Promise<boolean> {
+  return invoke<boolean>("set_alarm_muted", { muted });
+}
+
 /** One page of the incidents matching `query`, newest first (filters and paging by the store). */
 export function incidents(query: IncidentQuery): Promise<IncidentPage> {
   return invoke<IncidentPage>("incidents", { query });

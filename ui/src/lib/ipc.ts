@@ -96,6 +96,11 @@ export function logout(): Promise<void> {
   return wrap(commands.logout());
 }
 
+/** Mutes or unmutes the alarm's sound as the logged-in user (audited); answers whether it is muted. */
+export function setAlarmMuted(muted: boolean): Promise<boolean> {
+  return wrap(commands.setAlarmMuted(muted));
+}
+
 /** One page of the incidents matching `query`, newest first (filters and paging by the store). */
 export function incidents(query: IncidentQuery): Promise<IncidentPage> {
   return wrap(commands.incidents(query));

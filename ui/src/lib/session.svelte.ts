@@ -1,14 +1,16 @@
-// Who is at the window: the session, the login form, the first administrator of a new pit, and the
-// lock. After the window is left alone for the pit's idle time (or on "Switch supervisor") the user
-// is logged out and the lock screen asks for a password; alerts stay on screen.
+// Who is at the window: the session, the login form, the first administrator of a new pit, the
+// lock, and the alarm's mute (theirs: audited by the desk, ended with their session). After the
+// window is left alone for the pit's idle time (or on "Switch supervisor") the user is logged out
+// and the lock screen asks for a password; alerts stay on screen and sound.
 import type { ApiError, Session } from "./bindings";
 import { idleExpired } from "./access";
 import { toApiError } from "./ipc";
 
-/** The desk's session commands (ipc.login and ipc.logout in the window). */
+/** The desk's session commands (ipc.login, ipc.logout and ipc.setAlarmMuted in the window). */
 export type SessionCommands = {
   login: (user: string, password: string) => Promise<Session>;
   logout: () => Promise<void>;
+  setAlarmMuted: (muted: boolean) => Promise<boolean>;
 };
 
 /** Why the window locked itself after `idleSeconds` without use, in words. */
@@ -33,6 +35,9 @@ export const SWITCH_REASON = "Switching supervisor: the next supervisor logs in.
 
 export class SessionState {
   session: Session | null = $state(null);
+  /** Whether the logged-in user muted the alarm's sound (never while nobody is: a session's end
+   * ends its mute, at the desk too). */
+  muted = $state(false);
   /** A real pit with no users: the first administrator must be created before anyone can log in. */
   firstRun = $state(false);
   locked = $state(false);
@@ -66,6 +71,7 @@ export class SessionState {
     this.lockReason = reason;
     this.locked = true;
     this.session = null;
+    this.muted = false;
     try {
       await this.commands.logout();
     } catch {
@@ -81,6 +87,7 @@ export class SessionState {
   /** Someone logged in on the lock screen. */
   unlocked(created: Session): void {
     this.session = created;
+    this.muted = false;
     this.locked = false;
     this.lastInput = this.clock();
   }
@@ -91,6 +98,7 @@ export class SessionState {
     this.renewing = null;
     try {
       this.session = await this.commands.login(this.loginUser, this.loginPassword);
+      this.muted = false;
       this.loginPassword = "";
     } catch (error) {
       this.loginError = toApiError(error);
@@ -101,6 +109,7 @@ export class SessionState {
   /** A new password was set in place of an expired one, and its user is logged in. */
   renewed(created: Session): void {
     this.session = created;
+    this.muted = false;
     this.renewing = null;
     this.loginError = null;
     this.loginPassword = "";
@@ -109,11 +118,26 @@ export class SessionState {
   async logout(): Promise<void> {
     await this.commands.logout();
     this.session = null;
+    this.muted = false;
+  }
+
+  /**
+   * Mutes (`on`) or unmutes the alarm's sound as the logged-in user: the desk records it and says
+   * whether it is muted now. Nobody logged in: nothing is asked and nothing changes.
+   */
+  async setMuted(on: boolean): Promise<void> {
+    if (!this.session || this.locked) return;
+    try {
+      this.muted = await this.commands.setAlarmMuted(on);
+    } catch (error) {
+      this.loginError = toApiError(error);
+    }
   }
 
   /** The first administrator was created and is logged in. */
   firstAdminCreated(created: Session): void {
     this.session = created;
+    this.muted = false;
     this.firstRun = false;
   }
 }

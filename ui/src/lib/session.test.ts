@@ -16,6 +16,10 @@ function desk() {
       logout: async () => {
         calls.push("logout");
       },
+      setAlarmMuted: async (muted: boolean) => {
+        calls.push(muted ? "mute" : "unmute");
+        return muted;
+      },
     },
   };
 }
@@ -117,5 +121,23 @@ describe("the session", () => {
     s.firstAdminCreated({ user: "root", role: "admin" });
     expect(s.firstRun).toBe(false);
     expect(s.session?.role).toBe("admin");
+  });
+
+  it("mutes only with someone logged in and not locked; the lock ends the mute", async () => {
+    const d = desk();
+    const s = new SessionState(d.commands);
+    await s.setMuted(true);
+    expect(s.muted).toBe(false);
+    expect(d.calls).toEqual([]);
+    s.loginUser = "ana";
+    s.loginPassword = "right";
+    await s.login();
+    await s.setMuted(true);
+    expect(s.muted).toBe(true);
+    await s.lock(SWITCH_REASON, false);
+    expect(s.muted).toBe(false);
+    await s.setMuted(true);
+    expect(s.muted).toBe(false);
+    expect(d.calls).toEqual(["login ana", "mute", "logout"]);
   });
 });

@@ -60,6 +60,7 @@ const COMMAND_WORDS: Record<string, string> = {
   users: "list users",
   audit: "read the audit log",
   configure_pit: "set up tables and devices",
+  mute_alarm: "mute the alarm",
 };
 
 /** What a user may do, in words, for the access listing (a command with no words is shown by its
