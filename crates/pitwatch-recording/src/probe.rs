@@ -185,10 +185,7 @@ pub fn probe(
             }
         }
     };
-    loop {
-        let Some(left) = listen.checked_sub(started.elapsed()) else {
-            break;
-        };
+    while let Some(left) = listen.checked_sub(started.elapsed()) {
         match events.recv_timeout(left) {
             Ok(TransportEvent::Connected { at, .. }) => {
                 report.connected_at.get_or_insert(at);
