@@ -856,9 +856,12 @@ mod tests {
             .expect_err("nobody is logged in");
         assert_eq!(error.code, ErrorCode::Unauthorised);
         assert!(desk.login(DEMO_USER, "wrong password").is_err());
-        // After a failed login the next attempt waits a second (throttling).
-        let early = desk.login(DEMO_USER, DEMO_PASSWORD).expect_err("too early");
-        assert!(early.message.contains("try again"), "{early}");
+        // After a failed login the next attempt waits a second (throttling; accounts.rs tests it
+        // on a fixed clock). On a loaded machine the second may be over before the next attempt
+        // is checked: then it is let in, otherwise refused saying when to try again.
+        if let Err(early) = desk.login(DEMO_USER, DEMO_PASSWORD) {
+            assert!(early.message.contains("try again"), "{early}");
+        }
         std::thread::sleep(Duration::from_millis(1100));
         desk.login(DEMO_USER, DEMO_PASSWORD)
             .expect("the demo user logs in");
