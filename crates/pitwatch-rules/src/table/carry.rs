@@ -31,6 +31,10 @@ pub struct TableCarry<C> {
     /// What the game carries.
     #[serde(default)]
     pub game: C,
+    /// The shoe began after an interruption, before a round was seen from its start: its first
+    /// round is followed as joined. Written only when true, so a carry without it reads as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    joining: bool,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -43,6 +47,7 @@ impl<G: RoundGame> Table<G> {
         table.unshuffled = carry.unshuffled;
         table.open_errors.clone_from(&carry.open_errors);
         table.shuffler = carry.shuffler.clone();
+        table.joining = carry.joining;
         table.carry = carry;
         table
     }
@@ -61,6 +66,7 @@ impl<G: RoundGame> Table<G> {
             open_errors: self.open_errors.clone(),
             shuffler: self.shuffler.clone(),
             game: self.game.carry(),
+            joining: self.joining,
         }
     }
 }
