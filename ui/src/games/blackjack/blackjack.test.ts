@@ -10,6 +10,7 @@ import {
   OUTCOME_LETTER,
   paysLabel,
   paysTone,
+  roundChip,
   roundState,
   sideBetLabel,
   totalLabel,
@@ -89,6 +90,24 @@ describe("payouts", () => {
     expect(roundState(dealing)).toBe("dealing…");
     expect(roundState(settled)).toBe("dealer 17");
     expect(roundState(null)).toBe("waiting for the first round…");
+  });
+
+  it("chip a round by its net, and a round not seen whole as such, never as a loss", () => {
+    const settled = round({
+      round: 7,
+      boxes: [{ number: 1, hands: [hand(["TS", "AH"], 21, { outcome: "blackjack", pays: "+1.5" })], sideBets: [] }],
+    });
+    expect(roundChip(settled)).toEqual({ text: "+1.5", tone: "win", title: "Round 7: BJ" });
+    const lost = round({ boxes: [{ number: 1, hands: [hand(["TS", "6H", "9D"], 25, { outcome: "lose", pays: "-1" })], sideBets: [] }] });
+    expect(roundChip(lost).tone).toBe("lose");
+    const unknown = round({ boxes: [{ number: 1, hands: [hand(["TS", "7H"], 17, { outcome: "win", pays: null })], sideBets: [] }] });
+    expect(roundChip(unknown)).toMatchObject({ text: "?", tone: "unknown" });
+    // Cut off by a restart (or joined part-way after one): marked, not judged, whatever it holds.
+    const cut = round({ round: 3, complete: false, boxes: [{ number: 2, hands: [hand(["9S", "TD", "8C"], 27, { outcome: "lose", pays: "-1" })], sideBets: [] }] });
+    const chip = roundChip(cut);
+    expect(chip.text).toBe("part");
+    expect(chip.tone).toBe("unknown");
+    expect(chip.title).toMatch(/^Round 3: not seen whole .*joined part-way.*not judged$/);
   });
 });
 

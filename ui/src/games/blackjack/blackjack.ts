@@ -83,6 +83,26 @@ export function winningSideBets(bets: readonly SideBetResult[]): SideBetResult[]
  * What the boxes won (positive) or lost in all, in units of a box's wager, hands only (side bets
  * are staked separately); null while any hand is unsettled.
  */
+/**
+ * A round's chip among the tile's last rounds: what the boxes together netted, or why there is no
+ * figure: a round not seen whole (cut off by a restart or a lost link, or joined part-way after
+ * one) is marked as such and was not judged; a settled round with a payout unknown shows "?".
+ */
+export function roundChip(round: BlackjackRound): { text: string; tone: "win" | "lose" | "push" | "unknown"; title: string } {
+  const hands = round.boxes.flatMap((b) => b.hands.map((h) => (h.outcome ? OUTCOME_LETTER[h.outcome] : "?"))).join(" ");
+  if (!round.complete) {
+    return {
+      text: "part",
+      tone: "unknown",
+      title: `Round ${round.round}: not seen whole (cut off by a restart or a lost link, or joined part-way after one), so not judged`,
+    };
+  }
+  const net = boxesNet(round);
+  const text = net === null ? "?" : net > 0 ? `+${net}` : `${net}`;
+  const tone = net === null ? "unknown" : net > 0 ? "win" : net < 0 ? "lose" : "push";
+  return { text, tone, title: `Round ${round.round}: ${hands}` };
+}
+
 export function boxesNet(round: BlackjackRound): number | null {
   let sum = 0;
   for (const b of round.boxes) {
