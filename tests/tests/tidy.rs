@@ -119,7 +119,6 @@ const OVER_BUDGET: &[&str] = &[
     "crates/pitwatch-cli/tests/cli.rs",
     "crates/pitwatch-dealer/src/lib.rs",
     "crates/pitwatch-model/src/event.rs",
-    "crates/pitwatch-store/src/incidents.rs",
     "crates/pitwatch-store/src/lib.rs",
     "drivers/pitwatch-proto/src/message.rs",
 ];

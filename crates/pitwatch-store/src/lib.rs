@@ -19,6 +19,7 @@ pub mod rawsink;
 pub mod seal;
 pub mod shift;
 pub mod shoes;
+pub mod users;
 pub mod verify;
 pub mod witness;
 pub mod writes;
@@ -29,9 +30,8 @@ use std::path::{Path, PathBuf};
 pub use classify::Trouble;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use incidents::{
-    Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, LoginAttempt,
-    NewIncident, OpenCount, Role, Status, UserChange, UserRow, INCIDENT_REOPEN, LOGIN,
-    LOGIN_ATTEMPT, LOGIN_CONFIRMED, LOGIN_FAILED, LOGIN_REFUSED, MAX_PAGE, MIN_PASSWORD_CHARS,
+    Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, NewIncident,
+    OpenCount, Status, INCIDENT_REOPEN, MAX_PAGE,
 };
 pub use lease::Lease;
 use pitwatch_model::{TableEvent, Timestamp};
@@ -39,6 +39,10 @@ use rusqlite::types::{ToSqlOutput, Value, ValueRef};
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
 pub use shift::{AuditEntry, DeviceErrorSpan, IncidentChange, PlayTally, Unresolved};
 pub use shoes::{ShoeListing, ShoeStart};
+pub use users::{
+    LoginAttempt, Role, UserChange, UserRow, LOGIN, LOGIN_ATTEMPT, LOGIN_CONFIRMED, LOGIN_FAILED,
+    LOGIN_REFUSED, MIN_PASSWORD_CHARS,
+};
 
 use chain::{Chain, Hash, CHAINS, GENESIS};
 pub use facts::{DerivedProblem, FactValue};
