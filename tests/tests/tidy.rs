@@ -117,10 +117,8 @@ const OVER_BUDGET: &[&str] = &[
     "crates/games/blackjack/src/round.rs",
     "crates/pitwatch-app/src/live.rs",
     "crates/pitwatch-cli/tests/cli.rs",
-    "crates/pitwatch-dealer/src/lib.rs",
     "crates/pitwatch-model/src/event.rs",
     "crates/pitwatch-store/src/lib.rs",
-    "drivers/pitwatch-proto/src/message.rs",
 ];
 
 #[test]

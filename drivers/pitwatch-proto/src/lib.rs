@@ -11,6 +11,7 @@
 //! a line with a card is rejected as [`RejectKind::Forbidden`], and the bytes of every rejection on
 //! that stream that could hold a card are withheld from the rejection report.
 
+mod encoder;
 mod message;
 mod screen;
 
@@ -21,9 +22,10 @@ use pitwatch_codec::{
 use pitwatch_model::{Card, EventKind, TableEvent, Target, Timestamp};
 use serde_json::Value;
 
+pub use encoder::ProtoEncoder;
 pub use message::{
-    corrupt_checksum, encode, encode_raw, DeckCheck, Message, MessageEncoder, ProtoEncoder, Role,
-    MAX_FIELDS, MAX_LINE, VERSION,
+    corrupt_checksum, encode, encode_raw, DeckCheck, Message, MessageEncoder, Role, MAX_FIELDS,
+    MAX_LINE, VERSION,
 };
 use message::{Fields, MessageError};
 pub use screen::ProtoScreen;
