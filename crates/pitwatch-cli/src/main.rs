@@ -69,7 +69,7 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// List serial ports with USB vendor, product and serial number where available.
     Ports(ports::PortsArgs),
-    /// Watch every table of a pit live, recording everything; Ctrl-C stops cleanly.
+    /// Watch every table of a pit live, recording everything; Ctrl-C stops cleanly, SIGHUP (or a change of the file) reloads the pit definition.
     Monitor(monitor::MonitorArgs),
     /// Write a report of an incident or a shoe as PDF, CSV or JSON.
     #[command(subcommand)]

@@ -93,6 +93,12 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
+    // SIGHUP (`systemctl reload`, `kill -HUP`) reads the pit definition again at once, as a
+    // change of the file's modification time does within seconds.
+    let hangup = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    signal_hook::flag::register(signal_hook::consts::SIGHUP, hangup.clone())
+        .context("cannot install the SIGHUP handler")?;
     let options = MonitorOptions {
         spool: SpoolLimits {
             memory: usize::try_from(args.spool_memory_mb.saturating_mul(1 << 20))
@@ -130,7 +136,7 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     };
     let mut degraded = false;
     outln!(
-        "monitoring {} table(s) of {} into {}; Ctrl-C to stop",
+        "monitoring {} table(s) of {} into {}; Ctrl-C to stop, SIGHUP to reload the pit definition",
         pit.tables.len(),
         pit.site.name,
         db.display()
@@ -138,7 +144,15 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     // Whoever reads the output may go away (`| head`): then the monitor stops in order.
     while !stop.load(Ordering::SeqCst) && !crate::out::closed() {
-        if watcher.changed() {
+        let asked = hangup.swap(false, Ordering::SeqCst);
+        if asked {
+            outln!(
+                "SIGHUP: reading the pit definition {} again",
+                args.config.display()
+            );
+        }
+        if watcher.changed() || asked {
+            watcher.seen();
             running = reload::reload(&mut monitor, &running, &args.config);
         }
         match events.recv_timeout(Duration::from_millis(200)) {

@@ -1,5 +1,5 @@
 //! `pitwatch monitor` reloads its pit definition when the file changes (its modification time,
-//! looked at every few seconds): only the tables that differ are stopped and started, the
+//! looked at every few seconds) or at once on SIGHUP: only the tables that differ are stopped and started, the
 //! others keep recording; a file that does not read changes nothing. Each reload is audited and
 //! its result printed.
 
@@ -32,6 +32,12 @@ impl Watcher {
             seen: modified(path),
             looked: Instant::now(),
         }
+    }
+
+    /// Takes the file as it is now as seen (a reload asked for by SIGHUP reads it), so that
+    /// its modification time does not reload it a second time.
+    pub fn seen(&mut self) {
+        self.seen = modified(&self.path);
     }
 
     /// Whether the file changed since it was last looked at (looked at every [`POLL`]).
