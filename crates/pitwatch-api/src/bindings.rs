@@ -161,6 +161,9 @@ mod tests {
                 pitwatch_recording::recorder::RECORDING_GAP,
                 pitwatch_recording::liveness::DEVICE_OFFLINE,
                 pitwatch_recording::liveness::DEVICE_SILENT,
+                pitwatch_recording::recorder::DEVICE_SWAPPED,
+                pitwatch_recording::recorder::DEVICE_FIRMWARE_CHANGED,
+                pitwatch_recording::recorder::DEVICE_REENUMERATED,
             ]);
         for code in raised {
             assert!(
@@ -177,6 +180,9 @@ mod tests {
                     pitwatch_recording::recorder::RECORDING_GAP,
                     pitwatch_recording::liveness::DEVICE_OFFLINE,
                     pitwatch_recording::liveness::DEVICE_SILENT,
+                    pitwatch_recording::recorder::DEVICE_SWAPPED,
+                    pitwatch_recording::recorder::DEVICE_FIRMWARE_CHANGED,
+                    pitwatch_recording::recorder::DEVICE_REENUMERATED,
                 ]
                 .contains(code);
             assert!(known, "{code} has words but no code raises it");

@@ -450,6 +450,30 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
                 status: IncidentStatus::Open,
             })
         }
+        Derived::DeviceChanged {
+            code,
+            severity,
+            message,
+            incident,
+            ..
+        } => {
+            let id = (*incident)?;
+            let severity = Severity::parse(severity);
+            tile.incidents.add(severity);
+            Some(IncidentRow {
+                id: id.0,
+                table: tile.name.clone(),
+                code: (*code).to_owned(),
+                severity,
+                rule: "device identity (no Gazette rule)".to_owned(),
+                shoe: None,
+                round: None,
+                seq: 0,
+                message: message.clone(),
+                opened_at: now.to_string(),
+                status: IncidentStatus::Open,
+            })
+        }
     }
 }
 

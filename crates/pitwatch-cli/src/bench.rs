@@ -531,7 +531,8 @@ fn count(figures: &mut RunFigures, event: &MonitorEvent, clock: &dyn Clock) {
             Derived::Output {
                 incident: Some(_), ..
             }
-            | Derived::Gap { .. } => figures.incidents += 1,
+            | Derived::Gap { .. }
+            | Derived::DeviceChanged { .. } => figures.incidents += 1,
             _ => {}
         },
         MonitorEvent::Recording(state) if state.degraded => figures.degraded += 1,

@@ -198,6 +198,7 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
             | Derived::Repeated { .. }
             | Derived::Gap { .. }
             | Derived::Liveness { .. }
+            | Derived::DeviceChanged { .. }
             | Derived::Shuffle(_) => {}
         }
     }

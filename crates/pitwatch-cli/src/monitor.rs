@@ -350,6 +350,19 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                     let id = incident.map_or_else(|| "?".into(), |id| id.0.to_string());
                     outln!("{table:<10} {}", liveness_line(*device, change, &id));
                 }
+                Derived::DeviceChanged {
+                    code,
+                    severity,
+                    message,
+                    incident,
+                    ..
+                } => {
+                    outln!(
+                        "{table:<10} INCIDENT {}: {code} [{severity}] {}",
+                        incident.map_or_else(|| "?".into(), |id| id.0.to_string()),
+                        crate::safe::text(message)
+                    );
+                }
                 _ => {}
             }
             false

@@ -31,8 +31,13 @@ use pitwatch_store::{
     SessionId, Store, StoreError, TableId,
 };
 
+mod identity;
 mod liveness;
 mod writes;
+pub use identity::{
+    hello_change, hello_key, usb_change, Hello, Usb, DEVICE_FIRMWARE_CHANGED, DEVICE_REENUMERATED,
+    DEVICE_SWAPPED,
+};
 pub use liveness::{clock_time, parse_back, view_in_play, AlarmIncident};
 use writes::{Op, RowRef};
 pub use writes::{PlannedDerived, Writes, Written};
@@ -112,6 +117,20 @@ pub enum Derived {
         /// The incident.
         incident: Option<IncidentId>,
     },
+    /// A device is not what it was ([`identity`]): another device or USB adapter, other
+    /// firmware, or the same adapter on another port; the incident opened for it.
+    DeviceChanged {
+        /// Which of the table's devices (0: its main device).
+        device: usize,
+        /// [`DEVICE_SWAPPED`], [`DEVICE_FIRMWARE_CHANGED`] or [`DEVICE_REENUMERATED`].
+        code: &'static str,
+        /// `high`, `medium` or `low`.
+        severity: &'static str,
+        /// The incident's message (what changed, before and after).
+        message: String,
+        /// The incident.
+        incident: Option<IncidentId>,
+    },
 }
 
 /// Bytes lost for a device because they could not be recorded.
@@ -146,6 +165,8 @@ struct DeviceStream {
     last_chunk: Option<RowRef<ChunkId>>,
     port: String,
     garbage: Option<Garbage>,
+    /// What the device said of itself last ([`identity`]).
+    known: identity::Known,
 }
 
 impl DeviceStream {
@@ -157,7 +178,22 @@ impl DeviceStream {
             last_chunk: None,
             port,
             garbage: None,
+            known: identity::Known::default(),
         }
+    }
+
+    /// This device as the record last knew it: its adapter's descriptors from `last` (its last
+    /// session), its own report from the record's fact `hello`.
+    fn knowing(mut self, last: Option<&DeviceIdentity>, hello: Option<String>) -> DeviceStream {
+        self.known.usb = last
+            .filter(|d| !d.serial.is_empty())
+            .map(|d| identity::Usb {
+                serial: d.serial.clone(),
+                model: d.model.clone(),
+                port: d.port.clone(),
+            });
+        self.known.hello = hello.and_then(|text| serde_json::from_str(&text).ok());
+        self
     }
 }
 
@@ -269,15 +305,13 @@ impl TableRecorder {
             .collect();
         // Where the device was last connected: bytes recovered from a spool after a restart are
         // recorded as a session on it.
-        let port = store
-            .sessions(table)?
-            .pop()
-            .map(|s| s.device.port)
-            .unwrap_or_default();
+        let last = store.sessions(table)?.pop().map(|s| s.device);
+        let port = last.as_ref().map(|d| d.port.clone()).unwrap_or_default();
+        let hello = store.meta(&identity::hello_key(name, 0))?;
         let mut recorder = TableRecorder {
             table,
             name: name.to_owned(),
-            devices: vec![DeviceStream::new(protocol, port)],
+            devices: vec![DeviceStream::new(protocol, port).knowing(last.as_ref(), hello)],
             engine,
             shuffle,
             next_seq,
@@ -316,14 +350,16 @@ impl TableRecorder {
         protocol: ProtocolConfig,
     ) -> Result<usize, StoreError> {
         let settings = serde_json::to_string(&protocol).unwrap_or_default();
-        let port = store
+        let last = store
             .sessions(self.table)?
             .into_iter()
             .rev()
             .find(|s| s.device.settings == settings)
-            .map(|s| s.device.port)
-            .unwrap_or_default();
-        self.devices.push(DeviceStream::new(Some(protocol), port));
+            .map(|s| s.device);
+        let port = last.as_ref().map(|d| d.port.clone()).unwrap_or_default();
+        let hello = store.meta(&identity::hello_key(&self.name, self.devices.len()))?;
+        self.devices
+            .push(DeviceStream::new(Some(protocol), port).knowing(last.as_ref(), hello));
         Ok(self.devices.len() - 1)
     }
 
@@ -392,6 +428,12 @@ impl TableRecorder {
             Some(protocol) => serde_json::to_string(protocol).unwrap_or_else(|_| "{}".into()),
             None => "{}".to_owned(),
         };
+        let usb = identity::Usb {
+            serial: identity.serial.clone(),
+            model: identity.model.clone(),
+            port: port.to_owned(),
+        };
+        let device_index = device;
         let device = writes.push(Op::Device {
             identity: DeviceIdentity {
                 protocol: stream
@@ -416,6 +458,7 @@ impl TableRecorder {
         stream.session = Some(RowRef::New(session));
         stream.last_chunk = None;
         stream.port = port.to_owned();
+        self.plan_usb(device_index, writes, usb, now, derived);
     }
 
     /// Plans one chunk of bytes as received at `received_at`: journaled, decoded, judged. Bytes
@@ -762,6 +805,11 @@ impl TableRecorder {
                             event: event.clone(),
                         });
                         self.plan_apply(writes, event, a.at, derived);
+                    }
+                    for notice in &a.notices {
+                        if let pitwatch_codec::Notice::Hello(identity) = notice {
+                            self.plan_hello(device, writes, identity, a.at, derived);
+                        }
                     }
                 }
             }

@@ -42,6 +42,9 @@ pub const IRREGULARITIES: &[(&str, &str)] = &[
     ("RECORDING_GAP", "Gap in recording"),
     ("DEVICE_OFFLINE", "Device offline"),
     ("DEVICE_SILENT", "Device silent"),
+    ("DEVICE_SWAPPED", "Device swapped"),
+    ("DEVICE_FIRMWARE_CHANGED", "Device firmware changed"),
+    ("DEVICE_REENUMERATED", "Device came up on another port"),
 ];
 
 /// Every audit action with its words.

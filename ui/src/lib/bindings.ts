@@ -1707,6 +1707,9 @@ export const IRREGULARITY_WORDS: Readonly<Record<string, string>> = {
   "RECORDING_GAP": "Gap in recording",
   "DEVICE_OFFLINE": "Device offline",
   "DEVICE_SILENT": "Device silent",
+  "DEVICE_SWAPPED": "Device swapped",
+  "DEVICE_FIRMWARE_CHANGED": "Device firmware changed",
+  "DEVICE_REENUMERATED": "Device came up on another port",
 };
 
 /**

@@ -40,7 +40,7 @@ pub fn clock_time(at: Timestamp) -> String {
 
 impl TableRecorder {
     /// The device as people name it: `the shoe (angel-eye on /dev/ttyUSB7)`.
-    fn device_words(&self, device: usize) -> String {
+    pub(super) fn device_words(&self, device: usize) -> String {
         let Some(stream) = self.devices.get(device) else {
             return format!("device {}", device + 1);
         };

@@ -165,6 +165,22 @@ impl Written {
                 bytes,
                 incident: Some(IncidentId(*id)),
             },
+            (
+                Derived::DeviceChanged {
+                    device,
+                    code,
+                    severity,
+                    message,
+                    ..
+                },
+                Some(Outcome::Id(id)),
+            ) => Derived::DeviceChanged {
+                device,
+                code,
+                severity,
+                message,
+                incident: Some(IncidentId(*id)),
+            },
             (derived, _) => derived,
         }
     }
