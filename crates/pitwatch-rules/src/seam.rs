@@ -7,7 +7,7 @@
 
 use std::fmt::Debug;
 
-use pitwatch_model::{Card, EventKind, TableEvent};
+use pitwatch_model::{Card, DeckKind, EventKind, ExposedDuring, TableEvent};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -110,6 +110,80 @@ impl Findings {
     }
 }
 
+/// A shoe-level finding the table words, with what its message may say: the table words each
+/// itself ([`RoundGame::shoe_wording`] lets a game say it in its own words, Baccarat's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShoeFact<'a> {
+    /// `SHUFFLE_COUNT_MISMATCH`: the shuffled set is wrong (at least one of these is set).
+    ShuffleWrong {
+        /// The shoe's decks.
+        decks: u8,
+        /// The decks the book allows (`min`, `max`), when `decks` is outside them.
+        allowed: Option<(u8, u8)>,
+        /// The cards counted and what the decks hold, when they differ.
+        counted: Option<(u32, u32)>,
+        /// The decks' kind.
+        kind: DeckKind,
+        /// What the shuffler's deck check found wrong ([`crate::table::DeckCheck::problem`]).
+        check: Option<String>,
+    },
+    /// `CUT_TOO_CLOSE_TO_END`: the cut `position` cards from the front of `total`, where it
+    /// must be at least `min` cards from either end.
+    CutTooClose {
+        /// Cards before the cut.
+        position: u32,
+        /// Cards in the shoe.
+        total: u32,
+        /// The book's limit, in cards.
+        min: u32,
+    },
+    /// `CUTTING_CARD_MISPLACED`: the cutting card placed (`placed`) or come out with `behind`
+    /// cards behind it, `dealt` dealt (when it came out), outside the book's `limit` (in words).
+    CuttingCard {
+        /// Placed (true) or drawn.
+        placed: bool,
+        /// Cards behind it.
+        behind: u32,
+        /// Cards dealt before it.
+        dealt: u32,
+        /// The table's own account of what is wrong.
+        problem: &'a str,
+    },
+    /// `EXCESS_CARD`: `card` is copy `copy` of a card the shoe holds `holds` times.
+    Excess {
+        /// The card.
+        card: Card,
+        /// Which copy it is.
+        copy: u8,
+        /// How many the shoe holds (0: a foreign card).
+        holds: u8,
+    },
+    /// `UNREADABLE_CARD`.
+    Unreadable,
+    /// `CARD_EXPOSED`: a card (if read) exposed `during`.
+    Exposed {
+        /// The card, if read.
+        card: Option<Card>,
+        /// When.
+        during: ExposedDuring,
+    },
+    /// `DEVICE_ERROR`.
+    DeviceError {
+        /// The device's code.
+        code: &'a str,
+        /// The device's text.
+        text: &'a str,
+    },
+    /// `NOT_SHUFFLED/replaced`: a card dealt after the cards were replaced (`replaced`) or a
+    /// card was exposed before play (`!replaced`) at `since`, with no shuffle since.
+    Unshuffled {
+        /// Replaced cards (true) or an exposed card.
+        replaced: bool,
+        /// The `seq` of the replacement or exposure.
+        since: u64,
+    },
+}
+
 /// A game's rounds, run by a [`Table`] that follows the shoe around them.
 pub trait RoundGame {
     /// A round as the game records it.
@@ -166,6 +240,17 @@ pub trait RoundGame {
         _found: &mut Findings,
     ) -> Option<bool> {
         None
+    }
+    /// The message of a shoe-level finding ([`ShoeFact`]) in the game's own words; the default,
+    /// `None`, keeps the table's (Blackjack's, Pontoon's and poker's).
+    fn shoe_wording(&self, _fact: &ShoeFact<'_>) -> Option<String> {
+        None
+    }
+    /// Whether a device error reported again while the same code is still open is a finding
+    /// again (the default, as Blackjack, Pontoon and poker do) or the same open error (`false`:
+    /// flagged once and counted open once until cleared, Baccarat's).
+    fn repeats_open_device_errors(&self) -> bool {
+        true
     }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);

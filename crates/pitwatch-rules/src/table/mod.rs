@@ -385,14 +385,29 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::DeviceError { code, text } => {
                 self.ensure_shoe(seq);
-                self.open_errors.push((code.clone(), seq));
-                let shoe = self.shoe_no;
-                let partial = self.shoe.partial;
-                let irregularity =
-                    self.irregularity(Code::DeviceError, "DEVICE_ERROR", seq, vec![seq], format!(
+                let open = self.open_errors.iter().any(|(c, _)| c == code);
+                if open && !self.game.repeats_open_device_errors() {
+                    // The same error, still open: neither flagged nor counted again.
+                } else {
+                    self.open_errors.push((code.clone(), seq));
+                    let shoe = self.shoe_no;
+                    let partial = self.shoe.partial;
+                    let fact = crate::seam::ShoeFact::DeviceError { code, text };
+                    let message = self.worded(&fact, || format!(
                         "The device reported error {code} ({text}); it stays open until the device clears it."
-                    ), shoe, None, partial);
-                self.out.push_back(TableOutput::Irregularity(irregularity));
+                    ));
+                    let irregularity = self.irregularity(
+                        Code::DeviceError,
+                        "DEVICE_ERROR",
+                        seq,
+                        vec![seq],
+                        message,
+                        shoe,
+                        None,
+                        partial,
+                    );
+                    self.out.push_back(TableOutput::Irregularity(irregularity));
+                }
             }
             EventKind::DeviceErrorCleared { code } => {
                 if let Some(i) = self.open_errors.iter().position(|(c, _)| c == code) {

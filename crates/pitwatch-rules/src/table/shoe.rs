@@ -12,7 +12,7 @@ use super::burn::BurnState;
 use super::{Held, ShoeState, Table, TableOutput, Unshuffled};
 use crate::irregularity::IrregularityCode as Code;
 use crate::record::ShoeSummary;
-use crate::seam::{Findings, RoundGame};
+use crate::seam::{Findings, RoundGame, ShoeFact};
 
 /// A counting shuffler's deck check as the open protocol's `SHUFFLE_DONE` carries it on the
 /// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
@@ -54,6 +54,11 @@ impl DeckCheck {
 
 impl<G: RoundGame> Table<G> {
     // ----- shoes -----
+
+    /// A shoe-level finding's message: the game's words for `fact`, else the table's.
+    pub(super) fn worded(&self, fact: &ShoeFact<'_>, table: impl FnOnce() -> String) -> String {
+        self.game.shoe_wording(fact).unwrap_or_else(table)
+    }
 
     pub(super) fn ensure_shoe(&mut self, seq: u64) {
         if !self.shoe_open {
@@ -140,7 +145,11 @@ impl<G: RoundGame> Table<G> {
             self.flag_found(seq, found);
         }
         let mut wrong = Vec::new();
-        if !(self.rules.min_decks..=self.rules.max_decks).contains(&decks_used) {
+        let allowed = !(self.rules.min_decks..=self.rules.max_decks).contains(&decks_used);
+        let counted = cards
+            .filter(|&c| c != composition.total_cards())
+            .map(|c| (c, composition.total_cards()));
+        if allowed {
             wrong.push(format!(
                 "{decks_used} decks, where the book allows {} to {}",
                 self.rules.min_decks, self.rules.max_decks
@@ -160,11 +169,21 @@ impl<G: RoundGame> Table<G> {
         }
         self.game.shuffled(seq, wrong.is_empty());
         if !wrong.is_empty() {
+            let fact = ShoeFact::ShuffleWrong {
+                decks: decks_used,
+                allowed: allowed.then_some((self.rules.min_decks, self.rules.max_decks)),
+                counted,
+                kind,
+                check: check.problem(),
+            };
+            let message = self.worded(&fact, || {
+                format!("The shuffled set is wrong: {}.", wrong.join("; "))
+            });
             self.flag_now(
                 Code::ShuffleCountMismatch,
                 "SHUFFLE_COUNT_MISMATCH",
                 seq,
-                format!("The shuffled set is wrong: {}.", wrong.join("; ")),
+                message,
             );
         }
     }
@@ -180,15 +199,16 @@ impl<G: RoundGame> Table<G> {
         let min = u32::from(decks) * composition.kind.cards_per_deck();
         let total = composition.total_cards();
         if position < min || total.saturating_sub(position) < min {
-            self.flag_now(
-                Code::CutTooCloseToEnd,
-                "CUT_TOO_CLOSE_TO_END",
-                seq,
-                format!(
-                    "The cut was {position} cards from the front of {total}: it must be at least {min} cards ({decks} deck{}) from either end.",
-                    if decks == 1 { "" } else { "s" }
-                ),
-            );
+            let fact = ShoeFact::CutTooClose {
+                position,
+                total,
+                min,
+            };
+            let message = self.worded(&fact, || format!(
+                "The cut was {position} cards from the front of {total}: it must be at least {min} cards ({decks} deck{}) from either end.",
+                if decks == 1 { "" } else { "s" }
+            ));
+            self.flag_now(Code::CutTooCloseToEnd, "CUT_TOO_CLOSE_TO_END", seq, message);
         }
     }
 
@@ -215,11 +235,20 @@ impl<G: RoundGame> Table<G> {
             return;
         }
         if let Some(problem) = self.cutting_card_problem(from_back) {
+            let fact = ShoeFact::CuttingCard {
+                placed: true,
+                behind: from_back,
+                dealt: self.shoe.cards,
+                problem: &problem,
+            };
+            let message = self.worded(&fact, || {
+                format!("The cutting card was placed with {problem}.")
+            });
             self.flag_now(
                 Code::CuttingCardMisplaced,
                 "CUTTING_CARD_MISPLACED",
                 seq,
-                format!("The cutting card was placed with {problem}."),
+                message,
             );
         }
     }
@@ -232,11 +261,20 @@ impl<G: RoundGame> Table<G> {
         if !self.shoe.partial && !self.shoe.replaced {
             let behind = self.shoe.counter.remaining();
             if let Some(problem) = self.cutting_card_problem(behind) {
+                let fact = ShoeFact::CuttingCard {
+                    placed: false,
+                    behind,
+                    dealt: self.shoe.cards,
+                    problem: &problem,
+                };
+                let message = self.worded(&fact, || {
+                    format!("The cutting card came out with {problem}.")
+                });
                 self.flag_now(
                     Code::CuttingCardMisplaced,
                     "CUTTING_CARD_MISPLACED",
                     seq,
-                    format!("The cutting card came out with {problem}."),
+                    message,
                 );
             }
         }
@@ -283,18 +321,15 @@ impl<G: RoundGame> Table<G> {
 
     pub(super) fn on_exposed(&mut self, seq: u64, card: Option<Card>, during: ExposedDuring) {
         let what = card.map_or_else(|| "A card".to_owned(), |c| format!("The {c}"));
+        let fact = ShoeFact::Exposed { card, during };
         match during {
             ExposedDuring::Cutting | ExposedDuring::Loading => {
                 self.unshuffled = Some((Unshuffled::Exposed, seq));
-                self.flag_now(
-                    Code::CardExposed,
-                    "CARD_EXPOSED",
-                    seq,
-                    format!("{what} was exposed while {during}: the cards must be shuffled again before play."),
-                );
+                let message = self.worded(&fact, || format!("{what} was exposed while {during}: the cards must be shuffled again before play."));
+                self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);
             }
             ExposedDuring::Dealing => {
-                let message = format!("{what} was exposed while dealing.");
+                let message = self.worded(&fact, || format!("{what} was exposed while dealing."));
                 if self.round.is_some() {
                     self.found.flag(Code::CardExposed, seq, vec![seq], message);
                     if self.joined {
@@ -376,7 +411,12 @@ impl<G: RoundGame> Table<G> {
         let in_round = self.round.is_some();
         if let Some(card) = card.filter(|_| !fits) {
             let composition = self.shoe.counter.composition();
-            let message = if composition.copies_of(card) == 0 {
+            let fact = ShoeFact::Excess {
+                card,
+                copy: self.shoe.counter.seen(card),
+                holds: composition.copies_of(card),
+            };
+            let message = self.worded(&fact, || if composition.copies_of(card) == 0 {
                 format!(
                     "The {card} is a foreign card: a shoe of {} decks holds none.",
                     composition.kind.name()
@@ -386,7 +426,7 @@ impl<G: RoundGame> Table<G> {
                     "A copy of the {card} beyond the {} the shoe holds: a foreign or duplicate card.",
                     composition.copies_of(card)
                 )
-            };
+            });
             self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
             if in_round && self.joined {
                 self.game.defective(seq, card, &mut Findings::default());
@@ -400,8 +440,10 @@ impl<G: RoundGame> Table<G> {
                 Code::UnreadableCard,
                 "UNREADABLE_CARD",
                 seq,
-                "The device could not read a card; the hands it belongs to are not judged on it."
-                    .to_owned(),
+                self.worded(&ShoeFact::Unreadable, || {
+                    "The device could not read a card; the hands it belongs to are not judged on it."
+                        .to_owned()
+                }),
             );
         }
         // A card of the round the cutting card ended the shoe with (kept open for its own stray
@@ -410,6 +452,10 @@ impl<G: RoundGame> Table<G> {
         if let Some((why, since)) = self.unshuffled {
             if !self.shoe.past_end_flagged {
                 self.shoe.past_end_flagged = true;
+                let fact = ShoeFact::Unshuffled {
+                    replaced: why == Unshuffled::Replaced,
+                    since,
+                };
                 let why = match why {
                     Unshuffled::Replaced => "the cards were replaced",
                     Unshuffled::Exposed => "a card was exposed before the cards entered the shoe",
@@ -419,7 +465,9 @@ impl<G: RoundGame> Table<G> {
                     "NOT_SHUFFLED/replaced",
                     seq,
                     vec![since, seq],
-                    format!("A card was dealt after {why} (seq {since}) without a new shuffle."),
+                    self.worded(&fact, || {
+                        format!("A card was dealt after {why} (seq {since}) without a new shuffle.")
+                    }),
                 );
                 self.take_found_or_now(in_round);
             }

@@ -17,13 +17,20 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `13`, `14`, `21`, `24`, `25`, `31`, `33`, `35` and `40`;
+//! - the fixtures `01`-`06`, `11`-`15`, `18`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `40` and
+//!   `51_deck_check_count_right_cards_wrong`;
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
 //! - simulated streams with one injected fault: a recovered card (every stream); a burn too long,
-//!   miscounted or missing (targets; missing also in a plain stream with "no more bets"); a round
-//!   past the last coup (streams without declared results); a card out of order, third cards
+//!   miscounted or missing (targets; missing also in a plain stream with "no more bets"); a
+//!   first burn card unreadable (targets); a round past the last coup, a foreign card or an
+//!   unreadable card (streams without declared results); a card out of order, third cards
 //!   swapped or a swap that changes the drawing (targets, without declared results).
+//!
+//! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
+//! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
+//! poker's the table's own, as their fixtures hold. A device error reported again while open is
+//! Baccarat's one open error ([`RoundGame::repeats_open_device_errors`]).
 //!
 //! Where the two wordings of `DEALT_PAST_LAST_COUP` could differ, Baccarat's is kept (the table's
 //! own finding for a card past the end is `NOT_SHUFFLED/past_end`, Blackjack's and Pontoon's).
@@ -34,13 +41,16 @@
 //! What keeps the other streams from agreeing, each a hook still to add (game-neutral, with a
 //! default) or a wording to choose:
 //!
-//! - **Wordings.** The table's messages are Blackjack's and Pontoon's, which their fixtures hold;
-//!   the engine's are Baccarat's: `SHUFFLE_COUNT_MISMATCH`, `CUT_TOO_CLOSE_TO_END`,
-//!   `CUTTING_CARD_MISPLACED` (placed and drawn), `EXCESS_CARD`, `UNREADABLE_CARD`,
-//!   `CARD_EXPOSED`, `DEVICE_ERROR` and `NOT_SHUFFLED` (replaced, exposed, first card) differ in
-//!   text (and the engine flags a repeated open device error once, the table every time). Either
-//!   the table takes a per-game wording hook or one wording is chosen for every game and the
-//!   fixtures of the others are rewritten.
+//! - **Which round a shoe-level finding is in.** The words agree now; where they go does not
+//!   always: the engine puts a `DEVICE_ERROR`, an `ORDER_DISCLOSED` and a cutting card that came
+//!   out misplaced in the round in progress (its one irregularity), and a card exposed while
+//!   dealing between rounds in the round before; the table outputs the first three at once with
+//!   no round and the last with none. The engine flags the first card dealt from unshuffled
+//!   cards (`NOT_SHUFFLED`, replaced or exposed) before the round it begins, in no round; the
+//!   table in that round. The engine does not flag a misplaced cutting card again when it comes
+//!   out after it was flagged as placed; the table does. (Fixtures `16`, `17`, `19`, `46`, `52`;
+//!   the faults `device_error`, `card_exposed`, `cutting_card_too_close_to_back`.) The engine's
+//!   `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has no counterpart yet (below).
 //! - **Output order.** The engine outputs a round as soon as its last card is dealt (and, in a
 //!   stream that declares results, the round's irregularity after it, when its result comes); the
 //!   table closes a round at the next boundary and outputs its irregularity before it. Equal for
@@ -89,8 +99,11 @@
 //!
 //! [`LastCoup`]: crate::LastCoup
 
+use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
-use pitwatch_rules::{EndOfShoePolicy, Findings, RoundGame, ShoeRules, Table, TableOutput};
+use pitwatch_rules::{
+    CuttingCardLimit, EndOfShoePolicy, Findings, RoundGame, ShoeFact, ShoeRules, Table, TableOutput,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::book::RuleBook;
@@ -130,6 +143,8 @@ struct Live {
 pub struct BaccaratRounds {
     drawing: DrawingTable,
     end_of_shoe: EndOfShoePolicy,
+    /// The book's cutting-card limit, for the words of a misplaced cutting card.
+    cutting_card: CuttingCardLimit,
     round: Option<Live>,
     last: Option<RoundRecord>,
     targets_reported: bool,
@@ -141,6 +156,7 @@ impl BaccaratRounds {
         BaccaratRounds {
             drawing: *book.drawing(),
             end_of_shoe: book.end_of_shoe(),
+            cutting_card: book.cutting_card(),
             round: None,
             last: None,
             targets_reported: false,
@@ -277,6 +293,14 @@ impl RoundGame for BaccaratRounds {
         Some(true)
     }
 
+    fn shoe_wording(&self, fact: &ShoeFact<'_>) -> Option<String> {
+        Some(wording(fact, &self.cutting_card))
+    }
+
+    fn repeats_open_device_errors(&self) -> bool {
+        false
+    }
+
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
         self.round = Some(Live {
             shoe,
@@ -365,5 +389,107 @@ impl RoundGame for BaccaratRounds {
     fn resume(&mut self, carry: BaccaratCarry) {
         self.last = carry.last_round;
         self.targets_reported = carry.targets_reported;
+    }
+}
+
+/// Baccarat's words for a shoe-level finding on the table (the engine's, which its fixtures
+/// hold); `limit` is the book's cutting-card limit.
+fn wording(fact: &ShoeFact<'_>, limit: &CuttingCardLimit) -> String {
+    let shown = |card: Option<pitwatch_model::Card>| {
+        card.map_or_else(|| "A card".to_owned(), |c| format!("Card {c}"))
+    };
+    match fact {
+        ShoeFact::ShuffleWrong {
+            decks,
+            allowed,
+            counted,
+            kind,
+            check,
+        } => {
+            let mut wrong = Vec::new();
+            if let Some((min, max)) = allowed {
+                wrong.push(format!(
+                    "The shuffle reports {decks} decks; the rule book allows {min} to {max}."
+                ));
+            }
+            if let Some((cards, expected)) = counted {
+                wrong.push(format!(
+                    "The shuffler counted {cards} cards; {decks} decks of {kind} hold {expected}."
+                ));
+            }
+            if let Some(found) = check {
+                let mut found = found.clone();
+                if let Some(first) = found.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                wrong.push(format!("{found}."));
+            }
+            format!(
+                "{} Cards are missing, extra or foreign: remove the cards from the table and \
+                 check them before play.",
+                wrong.join(" ")
+            )
+        }
+        ShoeFact::CutTooClose {
+            position,
+            total,
+            min,
+        } => {
+            let from_back = total.saturating_sub(*position);
+            format!(
+                "The cut was {position} cards from the front and {from_back} from the back; the \
+                 rule book requires at least {min} from either end. Have the cards cut again."
+            )
+        }
+        ShoeFact::CuttingCard {
+            placed: true,
+            behind,
+            ..
+        } => format!(
+            "The cutting card was placed with {behind} cards behind it; the rule book requires \
+             {}. Reposition it before dealing.",
+            limit.describe()
+        ),
+        ShoeFact::CuttingCard { behind, dealt, .. } => format!(
+            "The cutting card came out with {behind} cards behind it ({dealt} dealt); the rule \
+             book requires {}. The shoe ends by the last-coup rule as usual; check how the \
+             cutting card was placed.",
+            limit.describe()
+        ),
+        ShoeFact::Excess { card, copy, holds } => format!(
+            "{card} is copy {copy} of a card the shoe holds {holds} times: a foreign or duplicate \
+             card. Stop play, remove it and check the cards."
+        ),
+        ShoeFact::Unreadable => "The device could not read a card. Read it at the table and \
+                                 record it; the round's result is unknown to the monitor until \
+                                 then."
+            .to_owned(),
+        ShoeFact::Exposed {
+            card,
+            during: during @ (ExposedDuring::Cutting | ExposedDuring::Loading),
+        } => format!(
+            "{} was exposed during {during}. This is a misdeal: the cards must be reshuffled and \
+             cut again before any card is dealt.",
+            shown(*card)
+        ),
+        ShoeFact::Exposed { card, .. } => format!(
+            "{} was exposed during the deal. If it is a third card to the Player the rules do \
+             not authorise, 12.1(b): announce \"No bets this hand\" for the round it starts; \
+             otherwise the supervisor decides whether the round stands.",
+            shown(*card)
+        ),
+        ShoeFact::DeviceError { code, text } => format!(
+            "The device reported error {code} ({text}). It stays open until the device clears \
+             it: check the shoe and the cards of the current round before continuing."
+        ),
+        ShoeFact::Unshuffled { replaced: true, .. } => {
+            "Cards were dealt from replaced cards that were not shuffled and cut (7.10), nor \
+             accepted as pre-shuffled. Stop: the new cards must be checked, shuffled and cut."
+                .to_owned()
+        }
+        ShoeFact::Unshuffled { .. } => "Cards were dealt after a card was exposed before play, \
+                                        without a new shuffle. This is a misdeal: reshuffle and \
+                                        cut."
+            .to_owned(),
     }
 }

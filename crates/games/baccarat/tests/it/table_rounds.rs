@@ -27,15 +27,22 @@ const AGREEING: &[&str] = &[
     "04_burn_count_mismatch_plain_resync",
     "05_burn_missing",
     "06_deal_out_of_order",
+    "11_excess_card",
+    "12_unreadable_card",
     "13_last_coup_a",
     "14_last_coup_b",
+    "15_cut_and_cutting_card",
+    "18_shuffle_count_mismatch",
     "21_continuous_shuffler",
+    "23_half_limit_book",
     "24_ace_eleven_and_one_more_round",
     "25_fixed_burn_and_finish_round",
+    "28_first_card_after_a_fresh_shuffle",
     "31_initial_cards_swapped_with_results",
     "33_plain_burn_short_before_bets",
     "35_plain_burn_missing_before_bets",
     "40_stream_ends_mid_round",
+    "51_deck_check_count_right_cards_wrong",
 ];
 
 /// Whether the two trackers agree on every stream of `config` with one fault of `kind` (the
@@ -47,7 +54,10 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         FaultKind::BurnTooLong => targets,
         FaultKind::BurnMissing => targets || config.bets_closed,
         FaultKind::BurnMiscount => targets,
-        FaultKind::RoundPastLastCoup => !config.declare_results,
+        FaultKind::BurnFirstUnreadable => targets,
+        FaultKind::RoundPastLastCoup | FaultKind::ForeignCard | FaultKind::UnreadableCard => {
+            !config.declare_results
+        }
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing => targets && !config.declare_results,
@@ -172,7 +182,10 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::BurnTooLong,
         FaultKind::BurnMissing,
         FaultKind::BurnMiscount,
+        FaultKind::BurnFirstUnreadable,
         FaultKind::RoundPastLastCoup,
+        FaultKind::ForeignCard,
+        FaultKind::UnreadableCard,
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
