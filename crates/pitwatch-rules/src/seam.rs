@@ -246,11 +246,19 @@ pub trait RoundGame {
     fn shoe_wording(&self, _fact: &ShoeFact<'_>) -> Option<String> {
         None
     }
-    /// Whether a device error reported again while the same code is still open is a finding
-    /// again (the default, as Blackjack, Pontoon and poker do) or the same open error (`false`:
-    /// flagged once and counted open once until cleared, Baccarat's).
-    fn repeats_open_device_errors(&self) -> bool {
+    /// Whether a shoe-level finding of `code` that still stands is flagged again (the default,
+    /// as Blackjack, Pontoon and poker do) or is the same finding (`false`, Baccarat's): a
+    /// `DEVICE_ERROR` whose code is still open (then also counted open once until cleared), a
+    /// `CUTTING_CARD_MISPLACED` cutting card that comes out after it was flagged as placed.
+    fn flags_again(&self, _code: Code) -> bool {
         true
+    }
+    /// Whether a shoe-level finding of `code` made while a round is being dealt (not yet
+    /// complete) is that round's, joining its one irregularity (`true`, Baccarat's
+    /// `DEVICE_ERROR`, `ORDER_DISCLOSED` and a cutting card that came out misplaced); the
+    /// default, as Blackjack, Pontoon and poker do: output at once, in no round.
+    fn joins_round(&self, _code: Code) -> bool {
+        false
     }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);

@@ -166,6 +166,8 @@ struct ShoeState {
     first_seq: u64,
     last_seq: u64,
     cutting_card_out: bool,
+    /// Whether a misplaced cutting card was flagged in this shoe.
+    cutting_card_flagged: bool,
     /// The shoe is over: the cutting card came out and its round (if any) was completed
     /// (Pontoon 7.1(b), (c)); the `seq` of the cutting card.
     ended: Option<u64>,
@@ -266,6 +268,7 @@ impl<G: RoundGame> Table<G> {
                 first_seq: 0,
                 last_seq: 0,
                 cutting_card_out: false,
+                cutting_card_flagged: false,
                 ended: None,
                 past_end_flagged: false,
                 replaced: false,
@@ -370,43 +373,25 @@ impl<G: RoundGame> Table<G> {
                 // Not an error the device clears: the order may be out whatever it does next.
                 // Cited by the book's ORDER_DISCLOSED rule if it has one, else its DEVICE_ERROR.
                 self.ensure_shoe(seq);
-                let (shoe, partial) = (self.shoe_no, self.shoe.partial);
-                let irregularity = self.irregularity(
+                self.flag_shoe(
                     Code::OrderDisclosed,
                     "ORDER_DISCLOSED",
                     seq,
-                    vec![seq],
                     format!("Device error {code}: {text}"),
-                    shoe,
-                    None,
-                    partial,
                 );
-                self.out.push_back(TableOutput::Irregularity(irregularity));
             }
             EventKind::DeviceError { code, text } => {
                 self.ensure_shoe(seq);
                 let open = self.open_errors.iter().any(|(c, _)| c == code);
-                if open && !self.game.repeats_open_device_errors() {
+                if open && !self.game.flags_again(Code::DeviceError) {
                     // The same error, still open: neither flagged nor counted again.
                 } else {
                     self.open_errors.push((code.clone(), seq));
-                    let shoe = self.shoe_no;
-                    let partial = self.shoe.partial;
                     let fact = crate::seam::ShoeFact::DeviceError { code, text };
                     let message = self.worded(&fact, || format!(
                         "The device reported error {code} ({text}); it stays open until the device clears it."
                     ));
-                    let irregularity = self.irregularity(
-                        Code::DeviceError,
-                        "DEVICE_ERROR",
-                        seq,
-                        vec![seq],
-                        message,
-                        shoe,
-                        None,
-                        partial,
-                    );
-                    self.out.push_back(TableOutput::Irregularity(irregularity));
+                    self.flag_shoe(Code::DeviceError, "DEVICE_ERROR", seq, message);
                 }
             }
             EventKind::DeviceErrorCleared { code } => {

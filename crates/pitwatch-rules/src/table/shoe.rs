@@ -93,6 +93,7 @@ impl<G: RoundGame> Table<G> {
             first_seq: seq,
             last_seq: seq,
             cutting_card_out: false,
+            cutting_card_flagged: false,
             ended: None,
             past_end_flagged: false,
             replaced: false,
@@ -244,6 +245,7 @@ impl<G: RoundGame> Table<G> {
             let message = self.worded(&fact, || {
                 format!("The cutting card was placed with {problem}.")
             });
+            self.shoe.cutting_card_flagged = true;
             self.flag_now(
                 Code::CuttingCardMisplaced,
                 "CUTTING_CARD_MISPLACED",
@@ -258,7 +260,9 @@ impl<G: RoundGame> Table<G> {
             return;
         }
         self.shoe.cutting_card_out = true;
-        if !self.shoe.partial && !self.shoe.replaced {
+        let again =
+            !self.shoe.cutting_card_flagged || self.game.flags_again(Code::CuttingCardMisplaced);
+        if !self.shoe.partial && !self.shoe.replaced && again {
             let behind = self.shoe.counter.remaining();
             if let Some(problem) = self.cutting_card_problem(behind) {
                 let fact = ShoeFact::CuttingCard {
@@ -270,7 +274,8 @@ impl<G: RoundGame> Table<G> {
                 let message = self.worded(&fact, || {
                     format!("The cutting card came out with {problem}.")
                 });
-                self.flag_now(
+                self.shoe.cutting_card_flagged = true;
+                self.flag_shoe(
                     Code::CuttingCardMisplaced,
                     "CUTTING_CARD_MISPLACED",
                     seq,

@@ -21,7 +21,8 @@
 //!   `51_deck_check_count_right_cards_wrong`;
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
-//! - simulated streams with one injected fault: a recovered card (every stream); a burn too long,
+//! - simulated streams with one injected fault: a recovered card or a cutting card too close to
+//!   the back (every stream); a burn too long,
 //!   miscounted or missing (targets; missing also in a plain stream with "no more bets"); a
 //!   first burn card unreadable (targets); a round past the last coup, a foreign card or an
 //!   unreadable card (streams without declared results); a card out of order, third cards
@@ -30,7 +31,10 @@
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
 //! poker's the table's own, as their fixtures hold. A device error reported again while open is
-//! Baccarat's one open error ([`RoundGame::repeats_open_device_errors`]).
+//! Baccarat's one open error, and a cutting card flagged as placed is not flagged again when it
+//! comes out ([`RoundGame::flags_again`]); a device error, an `ORDER_DISCLOSED` and a cutting card
+//! that came out misplaced while a round is being dealt are that round's
+//! ([`RoundGame::joins_round`]), as in the engine.
 //!
 //! Where the two wordings of `DEALT_PAST_LAST_COUP` could differ, Baccarat's is kept (the table's
 //! own finding for a card past the end is `NOT_SHUFFLED/past_end`, Blackjack's and Pontoon's).
@@ -41,16 +45,13 @@
 //! What keeps the other streams from agreeing, each a hook still to add (game-neutral, with a
 //! default) or a wording to choose:
 //!
-//! - **Which round a shoe-level finding is in.** The words agree now; where they go does not
-//!   always: the engine puts a `DEVICE_ERROR`, an `ORDER_DISCLOSED` and a cutting card that came
-//!   out misplaced in the round in progress (its one irregularity), and a card exposed while
-//!   dealing between rounds in the round before; the table outputs the first three at once with
-//!   no round and the last with none. The engine flags the first card dealt from unshuffled
-//!   cards (`NOT_SHUFFLED`, replaced or exposed) before the round it begins, in no round; the
-//!   table in that round. The engine does not flag a misplaced cutting card again when it comes
-//!   out after it was flagged as placed; the table does. (Fixtures `16`, `17`, `19`, `46`, `52`;
-//!   the faults `device_error`, `card_exposed`, `cutting_card_too_close_to_back`.) The engine's
-//!   `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has no counterpart yet (below).
+//! - **Which round a shoe-level finding is in.** The words agree now, and so does the round of
+//!   a device error or a cutting card in a round being dealt; still not: the engine puts a card
+//!   exposed while dealing between rounds in the round before (the table in none), and flags
+//!   the first card dealt from unshuffled cards (`NOT_SHUFFLED`, replaced or exposed) before the
+//!   round it begins, in no round (the table in that round). (Fixtures `17`, `46`; the fault
+//!   `card_exposed`.) The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
+//!   no counterpart yet (below).
 //! - **Output order.** The engine outputs a round as soon as its last card is dealt (and, in a
 //!   stream that declares results, the round's irregularity after it, when its result comes); the
 //!   table closes a round at the next boundary and outputs its irregularity before it. Equal for
@@ -102,7 +103,8 @@
 use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
 use pitwatch_rules::{
-    CuttingCardLimit, EndOfShoePolicy, Findings, RoundGame, ShoeFact, ShoeRules, Table, TableOutput,
+    CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, RoundGame, ShoeFact, ShoeRules,
+    Table, TableOutput,
 };
 use serde::{Deserialize, Serialize};
 
@@ -297,8 +299,20 @@ impl RoundGame for BaccaratRounds {
         Some(wording(fact, &self.cutting_card))
     }
 
-    fn repeats_open_device_errors(&self) -> bool {
-        false
+    fn flags_again(&self, code: IrregularityCode) -> bool {
+        !matches!(
+            code,
+            IrregularityCode::DeviceError | IrregularityCode::CuttingCardMisplaced
+        )
+    }
+
+    fn joins_round(&self, code: IrregularityCode) -> bool {
+        matches!(
+            code,
+            IrregularityCode::DeviceError
+                | IrregularityCode::OrderDisclosed
+                | IrregularityCode::CuttingCardMisplaced
+        )
     }
 
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {

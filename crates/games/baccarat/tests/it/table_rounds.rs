@@ -50,7 +50,7 @@ const AGREEING: &[&str] = &[
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
     match kind {
-        FaultKind::RecoveredCard => true,
+        FaultKind::RecoveredCard | FaultKind::CuttingCardTooCloseToBack => true,
         FaultKind::BurnTooLong => targets,
         FaultKind::BurnMissing => targets || config.bets_closed,
         FaultKind::BurnMiscount => targets,
@@ -179,6 +179,7 @@ fn every_claimed_fault_is_injected_in_some_stream() {
     let pairs = claimed_pairs();
     for kind in [
         FaultKind::RecoveredCard,
+        FaultKind::CuttingCardTooCloseToBack,
         FaultKind::BurnTooLong,
         FaultKind::BurnMissing,
         FaultKind::BurnMiscount,
