@@ -29,7 +29,7 @@ use pitwatch_model::deck::ShoeCounter;
 use pitwatch_model::{EventKind, ShoeComposition, ShuffleStep, ShufflerKind, TableEvent};
 use serde::{Deserialize, Serialize};
 
-use crate::book::{BurnPolicy, ShuffleCheck};
+use crate::book::{BurnPolicy, CutLimit, CuttingCardLimit, ShuffleCheck};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, ShoeSummary};
 use crate::seam::{Findings, RoundGame};
@@ -59,12 +59,11 @@ pub struct ShoeRules {
     pub max_decks: u8,
     /// The book's shuffler (a continuous one has no cut, cutting card or end of shoe).
     pub shuffler: ShufflerKind,
-    /// The cut at least this many decks from either end, if the book limits it.
-    pub cut_min_from_either_end_decks: Option<u8>,
-    /// The cutting card at least this many cards from the back, if the book says.
-    pub cutting_card_min_from_back: Option<u32>,
-    /// The cutting card no more than half way in from the back (Pontoon 7.6).
-    pub cutting_card_at_most_half_from_back: bool,
+    /// How far from either end the cut must be (in decks or cards), if the book limits it.
+    pub cut: Option<CutLimit>,
+    /// Where the cutting card may sit (at least so many cards from the back, no deeper than a
+    /// fraction of the shoe: half for Pontoon 7.6), if the book says.
+    pub cutting_card: Option<CuttingCardLimit>,
     /// The burn at the start of each shoe (`None` when the book has no `[burn]`).
     pub burn: BurnPolicy,
     /// How each shoe's order is compared with the table's previous shoes (`[shuffle]`, its

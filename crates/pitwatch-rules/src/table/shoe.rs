@@ -10,6 +10,7 @@ use pitwatch_model::{
 
 use super::burn::BurnState;
 use super::{Held, ShoeState, Table, TableOutput, Unshuffled};
+use crate::book::CutLimit;
 use crate::irregularity::IrregularityCode as Code;
 use crate::record::ShoeSummary;
 use crate::seam::{Findings, RoundGame, ShoeFact};
@@ -193,11 +194,11 @@ impl<G: RoundGame> Table<G> {
         if self.shoe.continuous || self.shoe.partial {
             return;
         }
-        let Some(decks) = self.rules.cut_min_from_either_end_decks else {
+        let Some(limit) = self.rules.cut else {
             return;
         };
         let composition = self.shoe.counter.composition();
-        let min = u32::from(decks) * composition.kind.cards_per_deck();
+        let min = limit.cards(composition);
         let total = composition.total_cards();
         if position < min || total.saturating_sub(position) < min {
             let fact = ShoeFact::CutTooClose {
@@ -205,30 +206,40 @@ impl<G: RoundGame> Table<G> {
                 total,
                 min,
             };
-            let message = self.worded(&fact, || format!(
-                "The cut was {position} cards from the front of {total}: it must be at least {min} cards ({decks} deck{}) from either end.",
-                if decks == 1 { "" } else { "s" }
-            ));
+            let message = self.worded(&fact, || match limit {
+                CutLimit::Decks(decks) => format!(
+                    "The cut was {position} cards from the front of {total}: it must be at least {min} cards ({decks} deck{}) from either end.",
+                    if decks == 1 { "" } else { "s" }
+                ),
+                CutLimit::Cards(_) => format!(
+                    "The cut was {position} cards from the front of {total}: it must be at least {min} cards from either end."
+                ),
+            });
             self.flag_now(Code::CutTooCloseToEnd, "CUT_TOO_CLOSE_TO_END", seq, message);
         }
     }
 
     pub(super) fn cutting_card_problem(&self, from_back: u32) -> Option<String> {
         let total = self.shoe.counter.composition().total_cards();
-        if let Some(min) = self.rules.cutting_card_min_from_back {
-            if from_back < min {
-                return Some(format!(
-                    "{from_back} cards behind it, where the book requires at least {min}"
-                ));
-            }
-        }
-        if self.rules.cutting_card_at_most_half_from_back && from_back > total / 2 {
+        let limit = self.rules.cutting_card?;
+        let min = limit.min_from_back;
+        if min > 0 && from_back < min {
             return Some(format!(
-                "{from_back} cards behind it of {total}: it may be no more than half way in from the back ({} cards)",
-                total / 2
+                "{from_back} cards behind it, where the book requires at least {min}"
             ));
         }
-        None
+        match limit.max_from_back_fraction {
+            _ if limit.allows(from_back, total) => None,
+            Some(0.5) => Some(format!(
+                "{from_back} cards behind it of {total}: it may be no more than half way in from the back ({} cards)",
+                total / 2
+            )),
+            Some(fraction) => Some(format!(
+                "{from_back} cards behind it of {total}: it may be no deeper than {:.0}% of the shoe from the back",
+                fraction * 100.0
+            )),
+            None => None,
+        }
     }
 
     pub(super) fn on_cutting_card_placed(&mut self, seq: u64, from_back: u32) {

@@ -34,7 +34,10 @@
 //! Baccarat's one open error, and a cutting card flagged as placed is not flagged again when it
 //! comes out ([`RoundGame::flags_again`]); a device error, an `ORDER_DISCLOSED` and a cutting card
 //! that came out misplaced while a round is being dealt are that round's
-//! ([`RoundGame::joins_round`]), as in the engine.
+//! ([`RoundGame::joins_round`]), as in the engine. The cut and the cutting card are checked on
+//! the table against the book's limits as it gives them ([`ShoeRules::cut`] in decks or cards,
+//! [`ShoeRules::cutting_card`] with any fraction), so a Macau book's cut in cards is checked as
+//! the engine checks it.
 //!
 //! Where the two wordings of `DEALT_PAST_LAST_COUP` could differ, Baccarat's is kept (the table's
 //! own finding for a card past the end is `NOT_SHUFFLED/past_end`, Blackjack's and Pontoon's).
@@ -77,9 +80,6 @@
 //!   ahead of their position (here placed at the next position), a retransmitted card, a Player
 //!   third card made the Banker's (12.1(a)) and a Banker third card set aside are the engine's
 //!   alone.
-//! - **The cut and the cutting card's limits.** The table counts a cut in decks only and a
-//!   cutting card no deeper than half the shoe ([`pitwatch_rules::ShoeBook::shoe_rules`]); a
-//!   Baccarat book's cut in cards or another fraction is not checked on the table.
 //! - **Missing cards at the close.** The engine's `MISSING_THIRD_CARD` and incomplete initial
 //!   deal name what closed the round ("the next round began", "the result was declared"); the
 //!   table's `close_round` does not say.
@@ -171,17 +171,15 @@ impl BaccaratRounds {
     }
 }
 
-/// What the shared tracker follows of `book`'s shoe section, citing the book's rules. A limit the
-/// tracker cannot count (a cut in cards, a cutting card limited to another fraction than half
-/// the shoe) is not checked by it.
+/// What the shared tracker follows of `book`'s shoe section (its cut and cutting-card limits as
+/// the book gives them), citing the book's rules.
 pub fn shoe_rules(book: &RuleBook) -> ShoeRules {
     let cite = book
         .citations()
         .into_iter()
         .map(|(key, rule)| (key, rule.to_owned()))
         .collect();
-    let mut problems = Vec::new();
-    book.shoe_book().shoe_rules(book.id(), cite, &mut problems)
+    book.shoe_book().shoe_rules(book.id(), cite)
 }
 
 /// A table following Baccarat under `book` on the shared tracker, before any event.

@@ -194,3 +194,34 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
     }
 }
+
+/// The cut counted in cards and the cutting card's limit as the book gives it (Macau's: a cut at
+/// least 52 cards from either end, the cutting card at least 12 from the back) are checked on the
+/// table as in the engine, each one way or the other.
+#[test]
+fn the_table_checks_a_cut_in_cards_and_the_books_cutting_card_limit_as_the_engine_does() {
+    let book = RuleBook::load("macau-baccarat").expect("the Macau book loads");
+    let deal = "first AS\nburn 2H\nP1 9S B1 KH P2 KS B2 3D\n";
+    for (setup, flagged) in [
+        ("cut 40\nplace 15\n", "CUT_TOO_CLOSE_TO_END"),
+        ("cut 370\nplace 15\n", "CUT_TOO_CLOSE_TO_END"),
+        ("cut 60\nplace 11\n", "CUTTING_CARD_MISPLACED"),
+        ("cut 52\nplace 12\n", ""),
+    ] {
+        let text =
+            format!("rules = macau-baccarat\nevents:\nshuffled 8 416\n{setup}{deal}expect:\n");
+        let events = parse(&text).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{setup:?}: {}", first_difference(&engine, &table));
+        }
+        let codes: Vec<String> = replay_on_table(&book, &events)
+            .iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Irregularity(i) => Some(i.code.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        let expected: Vec<&str> = [flagged].into_iter().filter(|c| !c.is_empty()).collect();
+        assert_eq!(codes, expected, "{setup:?}");
+    }
+}
