@@ -184,6 +184,31 @@ pub enum ShoeFact<'a> {
     },
 }
 
+/// What closed a round from outside ([`RoundGame::close_round_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    /// The next round's first card was dealt.
+    NextRound,
+    /// "No more bets" for the next round.
+    BetsClosed,
+    /// The cards were reshuffled or replaced.
+    Reshuffle,
+    /// The stream ended, or was cut off.
+    End,
+}
+
+impl Boundary {
+    /// What closed the round, in words ("the next round began").
+    pub const fn words(self) -> &'static str {
+        match self {
+            Boundary::NextRound => "the next round's first card was dealt",
+            Boundary::BetsClosed => "the next round began",
+            Boundary::Reshuffle => "the cards were reshuffled or replaced",
+            Boundary::End => "the record ended",
+        }
+    }
+}
+
 /// A game's rounds, run by a [`Table`] that follows the shoe around them.
 pub trait RoundGame {
     /// A round as the game records it.
@@ -280,6 +305,18 @@ pub trait RoundGame {
     /// Closes the round in progress at `seq` (`complete` false when the stream was cut off or
     /// ended before it was), flagging what its end shows (a dealer who stopped too soon).
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> Self::Round;
+    /// Closes the round in progress as [`RoundGame::close_round`] does, knowing what closed it
+    /// (`by`), so that what the round lacks can say so (Baccarat's missing third card "the next
+    /// round began first"). The default is [`RoundGame::close_round`].
+    fn close_round_by(
+        &mut self,
+        seq: u64,
+        cut_off: bool,
+        _by: Boundary,
+        found: &mut Findings,
+    ) -> Self::Round {
+        self.close_round(seq, cut_off, found)
+    }
     /// The round in progress.
     fn round_view(&self) -> Option<Self::RoundView>;
     /// A shuffle began a new shoe at `seq`; `deck_ok` is false when its deck check failed (the

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::book::{BurnPolicy, CutLimit, CuttingCardLimit, ShuffleCheck};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, ShoeSummary};
-use crate::seam::{Findings, RoundGame};
+use crate::seam::{Boundary, Findings, RoundGame};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
@@ -407,7 +407,7 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::CardsReplaced => {
                 self.ensure_shoe(seq);
-                self.close_round(seq, false);
+                self.close_round(seq, Boundary::Reshuffle);
                 self.joining = false;
                 self.unshuffled = Some((Unshuffled::Replaced, seq));
                 self.shoe.replaced = true;
@@ -417,7 +417,7 @@ impl<G: RoundGame> Table<G> {
                 self.ensure_shoe(seq);
                 // "No more bets" comes between rounds: a round still open is over (one joined
                 // after an interruption too: the table judges normally again from here).
-                self.close_round(seq, false);
+                self.close_round(seq, Boundary::BetsClosed);
                 self.joining = false;
                 if self.shoe.burn.pending() {
                     let mut found = Vec::new();
@@ -485,7 +485,7 @@ impl<G: RoundGame> Table<G> {
         }
         self.resolve_held(None);
         let seq = self.last_seq.unwrap_or(0);
-        self.close_round(seq, true);
+        self.close_round(seq, Boundary::End);
         self.end_shoe();
         self.finished = true;
     }
@@ -515,7 +515,7 @@ impl<G: RoundGame> Table<G> {
         }
         let pending = self.pending.take();
         // Its end is not judged: what it lacks may simply not have been seen.
-        self.close_round_judged(self.last_seq.unwrap_or(0), true, false);
+        self.close_round_judged(self.last_seq.unwrap_or(0), Boundary::End, false);
         self.pending = pending;
         self.shoe.partial = true;
         self.shoe.interrupted = true;
@@ -611,7 +611,7 @@ impl<G: RoundGame> Table<G> {
             return false;
         }
         if self.round.is_some() {
-            self.close_round(event.seq, false);
+            self.close_round(event.seq, Boundary::NextRound);
         }
         self.flush_pending();
         let number = self.shoe.rounds + 1;
@@ -667,13 +667,14 @@ impl<G: RoundGame> Table<G> {
     }
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
-    fn close_round(&mut self, seq: u64, cut_off: bool) {
-        self.close_round_judged(seq, cut_off, true);
+    fn close_round(&mut self, seq: u64, by: Boundary) {
+        self.close_round_judged(seq, by, true);
     }
 
     /// Closes the round in progress, judging what its end shows if `judged` (and the round was
     /// not joined part-way).
-    fn close_round_judged(&mut self, seq: u64, cut_off: bool, judged: bool) {
+    fn close_round_judged(&mut self, seq: u64, by: Boundary, judged: bool) {
+        let cut_off = by == Boundary::End;
         if self.round.take().is_none() {
             // What a round cut off by an interruption had found goes out at the round's boundary.
             self.flush_pending();
@@ -683,9 +684,10 @@ impl<G: RoundGame> Table<G> {
         let joined = std::mem::take(&mut self.joined);
         let mut found = std::mem::take(&mut self.found);
         let record = if joined || !judged {
-            self.game.close_round(seq, true, &mut Findings::default())
+            self.game
+                .close_round_by(seq, true, by, &mut Findings::default())
         } else {
-            self.game.close_round(seq, cut_off, &mut found)
+            self.game.close_round_by(seq, cut_off, by, &mut found)
         };
         self.found = found;
         self.take_found_in(true);

@@ -13,7 +13,7 @@ use super::{Held, ShoeState, Table, TableOutput, Unshuffled};
 use crate::book::CutLimit;
 use crate::irregularity::IrregularityCode as Code;
 use crate::record::ShoeSummary;
-use crate::seam::{Findings, RoundGame, ShoeFact};
+use crate::seam::{Boundary, Findings, RoundGame, ShoeFact};
 
 /// A counting shuffler's deck check as the open protocol's `SHUFFLE_DONE` carries it on the
 /// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
@@ -74,7 +74,7 @@ impl<G: RoundGame> Table<G> {
         shuffler: Option<ShufflerKind>,
         partial: bool,
     ) {
-        self.close_round(seq, false);
+        self.close_round(seq, Boundary::Reshuffle);
         if !partial {
             // A shuffle: every round from here is seen from its start.
             self.joining = false;

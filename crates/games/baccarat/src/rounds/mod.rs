@@ -17,15 +17,15 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `11`-`15`, `18`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `40` and
+//! - the fixtures `01`-`06`, `09`, `11`-`15`, `18`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `40` and
 //!   `51_deck_check_count_right_cards_wrong`;
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
 //! - simulated streams with one injected fault: a recovered card or a cutting card too close to
 //!   the back (every stream); a burn too long,
 //!   miscounted or missing (targets; missing also in a plain stream with "no more bets"); a
-//!   first burn card unreadable (targets); a round past the last coup, a foreign card or an
-//!   unreadable card (streams without declared results); a card out of order, third cards
+//!   first burn card unreadable (targets); a round past the last coup, a foreign card, an
+//!   unreadable card or a missing third card (streams without declared results); a card out of order, third cards
 //!   swapped or a swap that changes the drawing (targets, without declared results).
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
@@ -80,9 +80,11 @@
 //!   ahead of their position (here placed at the next position), a retransmitted card, a Player
 //!   third card made the Banker's (12.1(a)) and a Banker third card set aside are the engine's
 //!   alone.
-//! - **Missing cards at the close.** The engine's `MISSING_THIRD_CARD` and incomplete initial
-//!   deal name what closed the round ("the next round began", "the result was declared"); the
-//!   table's `close_round` does not say.
+//! - **Missing cards at the close.** The table tells the game what closed a round
+//!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
+//!   incomplete initial deal name it as the engine does; but the table gives no round a declared
+//!   result (above), so "the result was declared" is the engine's alone, and the first round of
+//!   a shoe joined part-way is judged on the table, not in the engine (partial-shoe sync).
 //! - **New shoe without a shuffle.** A device's burn first card starts a new shoe in the engine
 //!   (Angel Eye, with `NOT_SHUFFLED` when the stream reports shuffles); the table starts none.
 //!   The engine also restarts a shoe cut off before its first card at a cut or cutting card.
@@ -103,8 +105,8 @@
 use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
 use pitwatch_rules::{
-    CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, RoundGame, ShoeFact, ShoeRules,
-    Table, TableOutput,
+    Boundary, CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, RoundGame, ShoeFact,
+    ShoeRules, Table, TableOutput,
 };
 use serde::{Deserialize, Serialize};
 
@@ -162,6 +164,45 @@ impl BaccaratRounds {
             round: None,
             last: None,
             targets_reported: false,
+        }
+    }
+
+    /// What a round closed by `by` at `seq` lacks: a third card the Table of Play gives a hand
+    /// (`MISSING_THIRD_CARD`) or a card of the initial deal (8.4). A round with an unreadable
+    /// card cannot be judged by the Table of Play.
+    fn judge_close(&self, r: &Live, seq: u64, by: Boundary, found: &mut Findings) {
+        let hands = &r.hands;
+        if hands.player.has_unreadable() || hands.banker.has_unreadable() {
+            return;
+        }
+        let evidence = vec![r.first_seq, r.last_seq, seq];
+        match self.drawing.next_card(&hands.player, &hands.banker) {
+            NextCard::To(side, 3) => {
+                let hand = hands.get(side);
+                let total = hand.total().map_or("?".to_owned(), |t| t.to_string());
+                found.flag(
+                    IrregularityCode::MissingThirdCard,
+                    seq,
+                    evidence,
+                    format!(
+                        "The {side} hand ({hand} = {total}) had to draw a third card by the Table \
+                         of Play, but {} first. The round was settled on the wrong cards: review \
+                         the payouts.",
+                        by.words()
+                    ),
+                );
+            }
+            NextCard::To(_, _) => found.flag(
+                IrregularityCode::DealOutOfOrder,
+                seq,
+                evidence,
+                format!(
+                    "The initial deal (8.4) was not completed: Player {} / Banker {} when the round \
+                     ended. Treat as a misdeal unless it can be reconstructed.",
+                    hands.player, hands.banker
+                ),
+            ),
+            _ => {}
         }
     }
 
@@ -343,7 +384,20 @@ impl RoundGame for BaccaratRounds {
         self.next_card() == Some(NextCard::Complete)
     }
 
-    fn close_round(&mut self, _seq: u64, _cut_off: bool, _found: &mut Findings) -> RoundRecord {
+    fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> RoundRecord {
+        self.close_round_by(seq, cut_off, Boundary::End, found)
+    }
+
+    fn close_round_by(
+        &mut self,
+        seq: u64,
+        cut_off: bool,
+        by: Boundary,
+        found: &mut Findings,
+    ) -> RoundRecord {
+        if let Some(r) = self.round.filter(|_| !cut_off) {
+            self.judge_close(&r, seq, by, found);
+        }
         let complete = self.is_complete();
         let Some(r) = self.round.take() else {
             return self

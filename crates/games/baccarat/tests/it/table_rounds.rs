@@ -27,6 +27,7 @@ const AGREEING: &[&str] = &[
     "04_burn_count_mismatch_plain_resync",
     "05_burn_missing",
     "06_deal_out_of_order",
+    "09_missing_third_card_plain",
     "11_excess_card",
     "12_unreadable_card",
     "13_last_coup_a",
@@ -55,9 +56,10 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         FaultKind::BurnMissing => targets || config.bets_closed,
         FaultKind::BurnMiscount => targets,
         FaultKind::BurnFirstUnreadable => targets,
-        FaultKind::RoundPastLastCoup | FaultKind::ForeignCard | FaultKind::UnreadableCard => {
-            !config.declare_results
-        }
+        FaultKind::RoundPastLastCoup
+        | FaultKind::ForeignCard
+        | FaultKind::UnreadableCard
+        | FaultKind::MissingThirdCard => !config.declare_results,
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing => targets && !config.declare_results,
@@ -187,6 +189,7 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::RoundPastLastCoup,
         FaultKind::ForeignCard,
         FaultKind::UnreadableCard,
+        FaultKind::MissingThirdCard,
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
