@@ -285,6 +285,13 @@ pub trait RoundGame {
     fn joins_round(&self, _code: Code) -> bool {
         false
     }
+    /// Whether a round is closed (recorded, with its irregularity) as soon as it is complete
+    /// ([`RoundGame::is_complete`]) rather than at the next boundary (the default: a card of
+    /// its own may still come, Blackjack's and Pontoon's dealer). A card after it is then the
+    /// next round's, or a card of no round.
+    fn closes_when_complete(&self) -> bool {
+        false
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,

@@ -589,6 +589,11 @@ impl<G: RoundGame> Table<G> {
         } else {
             self.game.handle_event(event, &mut self.found);
             self.take_found();
+            if self.game.closes_when_complete() && self.game.is_complete() {
+                // The game's round is over with its last card: recorded now, not at the next
+                // boundary.
+                self.close_round(event.seq, Boundary::NextRound);
+            }
         }
     }
 

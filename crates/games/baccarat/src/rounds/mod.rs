@@ -17,16 +17,16 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `09`, `11`-`15`, `18`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `40` and
-//!   `51_deck_check_count_right_cards_wrong`;
+//! - the fixtures `01`-`06`, `09`, `11`-`16`, `18`, `19`, `21`, `23`-`25`, `28`, `31`, `33`,
+//!   `35`, `40`, `51_deck_check_count_right_cards_wrong` and `52`;
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
 //! - simulated streams with one injected fault: a recovered card or a cutting card too close to
-//!   the back (every stream); a burn too long,
-//!   miscounted or missing (targets; missing also in a plain stream with "no more bets"); a
-//!   first burn card unreadable (targets); a round past the last coup, a foreign card, an
-//!   unreadable card or a missing third card (streams without declared results); a card out of order, third cards
-//!   swapped or a swap that changes the drawing (targets, without declared results).
+//!   the back (every stream); a burn too long, miscounted or missing (targets; missing also in a
+//!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
+//!   last coup, a foreign card, an unreadable card, a missing third card or a device error
+//!   (streams without declared results); a card out of order, third cards swapped or a swap
+//!   that changes the drawing (targets, without declared results).
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
@@ -55,10 +55,11 @@
 //!   round it begins, in no round (the table in that round). (Fixtures `17`, `46`; the fault
 //!   `card_exposed`.) The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
 //!   no counterpart yet (below).
-//! - **Output order.** The engine outputs a round as soon as its last card is dealt (and, in a
-//!   stream that declares results, the round's irregularity after it, when its result comes); the
-//!   table closes a round at the next boundary and outputs its irregularity before it. Equal for
-//!   honest streams; a faulted round with a declared result comes out in the other order.
+//! - **Output order.** A Baccarat round is closed on the table as soon as its last card is
+//!   dealt ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after
+//!   it (a cutting card placed, a device error, the shuffler's findings) comes after it on both.
+//!   Still differing: in a stream that declares results the engine outputs a faulted round's
+//!   irregularity after the round, when its result comes; the table before it.
 //! - **Declared results.** The table gives `result_declared` to no game: the engine checks the
 //!   result against the last round (`RESULT_MISMATCH`), holds a round open for a third card due
 //!   after an early result, and counts rounds whose results were declared (`results_run`).
@@ -352,6 +353,10 @@ impl RoundGame for BaccaratRounds {
                 | IrregularityCode::OrderDisclosed
                 | IrregularityCode::CuttingCardMisplaced
         )
+    }
+
+    fn closes_when_complete(&self) -> bool {
+        true
     }
 
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {

@@ -33,7 +33,9 @@ const AGREEING: &[&str] = &[
     "13_last_coup_a",
     "14_last_coup_b",
     "15_cut_and_cutting_card",
+    "16_macau_allows_a_shallower_cutting_card",
     "18_shuffle_count_mismatch",
+    "19_device_error_and_exposed_card",
     "21_continuous_shuffler",
     "23_half_limit_book",
     "24_ace_eleven_and_one_more_round",
@@ -44,6 +46,7 @@ const AGREEING: &[&str] = &[
     "35_plain_burn_missing_before_bets",
     "40_stream_ends_mid_round",
     "51_deck_check_count_right_cards_wrong",
+    "52_order_disclosed",
 ];
 
 /// Whether the two trackers agree on every stream of `config` with one fault of `kind` (the
@@ -59,7 +62,8 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         FaultKind::RoundPastLastCoup
         | FaultKind::ForeignCard
         | FaultKind::UnreadableCard
-        | FaultKind::MissingThirdCard => !config.declare_results,
+        | FaultKind::MissingThirdCard
+        | FaultKind::DeviceError => !config.declare_results,
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing => targets && !config.declare_results,
@@ -190,6 +194,7 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::ForeignCard,
         FaultKind::UnreadableCard,
         FaultKind::MissingThirdCard,
+        FaultKind::DeviceError,
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
