@@ -44,7 +44,9 @@ impl BaccaratRounds {
             round.last_seq = seq;
             return;
         };
-        let what = match index {
+        // Worded only when a card cannot be placed: formatting it for every card was most of the
+        // table's work per card (docs/benchmarks.md).
+        let what = || match index {
             Some(i) => format!("as {side} card {i}"),
             None => format!("to the {side}"),
         };
@@ -58,7 +60,7 @@ impl BaccaratRounds {
                 found,
                 seq,
                 card,
-                format!("{what}, but a Baccarat hand holds at most three cards"),
+                format!("{}, but a Baccarat hand holds at most three cards", what()),
             );
             return;
         }
@@ -69,7 +71,7 @@ impl BaccaratRounds {
                 found,
                 seq,
                 card,
-                format!("{what}, a position that already holds {holding}"),
+                format!("{}, a position that already holds {holding}", what()),
             );
             return;
         }
