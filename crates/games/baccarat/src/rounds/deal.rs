@@ -33,7 +33,7 @@ impl BaccaratRounds {
             return;
         };
         let hands = round.hands;
-        let next = self.drawing.next_card(&hands.player, &hands.banker);
+        let next = round.next;
         let Some(side) = side(target) else {
             // A plain card: where the rules give the next card.
             let to = match next {
@@ -41,6 +41,9 @@ impl BaccaratRounds {
                 NextCard::Complete => Side::Player,
             };
             round.hands.get_mut(to).push(card);
+            round.next = self
+                .drawing
+                .next_card(&round.hands.player, &round.hands.banker);
             round.last_seq = seq;
             return;
         };
@@ -87,6 +90,9 @@ impl BaccaratRounds {
             out_of_order(found, seq, card, side, position, next);
         }
         round.hands.get_mut(side).push(card);
+        round.next = self
+            .drawing
+            .next_card(&round.hands.player, &round.hands.banker);
         round.last_seq = seq;
     }
 }

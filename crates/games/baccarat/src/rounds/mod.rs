@@ -138,6 +138,9 @@ struct Live {
     hands: BySide<Hand>,
     first_seq: u64,
     last_seq: u64,
+    /// The next card by 8.4 and the Table of Play, as the hands stand (kept with them: the
+    /// table asks after every card).
+    next: NextCard,
     /// Whether the round's one out-of-order finding was made.
     order_flagged: bool,
 }
@@ -177,7 +180,7 @@ impl BaccaratRounds {
             return;
         }
         let evidence = vec![r.first_seq, r.last_seq, seq];
-        match self.drawing.next_card(&hands.player, &hands.banker) {
+        match r.next {
             NextCard::To(side, 3) => {
                 let hand = hands.get(side);
                 let total = hand.total().map_or("?".to_owned(), |t| t.to_string());
@@ -208,8 +211,7 @@ impl BaccaratRounds {
     }
 
     fn next_card(&self) -> Option<NextCard> {
-        self.round
-            .map(|r| self.drawing.next_card(&r.hands.player, &r.hands.banker))
+        self.round.as_ref().map(|r| r.next)
     }
 }
 
@@ -364,6 +366,7 @@ impl RoundGame for BaccaratRounds {
             shoe,
             number,
             hands: BySide::default(),
+            next: self.drawing.next_card(&Hand::new(), &Hand::new()),
             first_seq: seq,
             last_seq: seq,
             order_flagged: false,
@@ -420,7 +423,7 @@ impl RoundGame for BaccaratRounds {
     fn round_view(&self) -> Option<RoundView> {
         let r = self.round?;
         let hands = &r.hands;
-        let next = match self.drawing.next_card(&hands.player, &hands.banker) {
+        let next = match r.next {
             NextCard::To(side, card) => Some(NextCardView {
                 side,
                 card,
