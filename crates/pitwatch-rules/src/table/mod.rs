@@ -17,7 +17,10 @@
 //! `rounds` module, a [`crate::RoundGame`] on this table, is the staged step, with the hooks a
 //! game whose rounds place plain cards and go on after the cutting card needs:
 //! [`crate::RoundGame::places_plain_cards`], [`crate::RoundGame::rounds_after_cutting_card`],
-//! [`crate::RoundGame::past_end`]).
+//! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
+//! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
+//! [`crate::RoundGame::joins_round`], [`crate::RoundGame::close_round_by`],
+//! [`crate::RoundGame::closes_when_complete`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!

@@ -68,10 +68,10 @@
 //!   starts rounds at once and tells the game nothing of `partial` (the record's `partial` is
 //!   always false here).
 //! - **Plain shoes with a faulty burn.** The table's burn reads a plain card as the engine's does
-//!   only by the first card's value: the engine also takes every plain card before the shoe's first "no more bets"
-//!   as the burn's (`until_bets`), holds plain cards after an unreadable first card
-//!   (`hold_unknown`, `held_burn`), and gives back round-1 cards a late "no more bets" or burn
-//!   count shows were burn cards. The engine's tentative rounds (a plain card between rounds read
+//!   only by the first card's value: the engine also takes every plain card before the shoe's
+//!   first "no more bets" as the burn's (`until_bets`), holds plain cards after an unreadable
+//!   first card (`hold_unknown`, `held_burn`), and gives back round-1 cards a late "no more
+//!   bets" or burn count shows were burn cards. The engine's tentative rounds (a plain card between rounds read
 //!   as 12.1(b), confirmed, set aside or dealt again by the next event) have no counterpart: the
 //!   table's `provisional`/`opened_by` hold one targeted card, not a round.
 //! - **Stray cards.** A targeted card 2 or 3 with no round in progress (a third card after the
@@ -94,10 +94,10 @@
 //!   finds excess cards the engine does not.
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`).
-//! - **`Unshuffled`.** The engine flags the first card after replaced or exposed cards in the
-//!   round it is in, and a replaced shoe forgets its last coup; same codes, other words.
+//! - **`Unshuffled`.** Beside the round it is flagged in (above), a replaced shoe forgets its
+//!   last coup in the engine.
 //! - **The view.** The table's [`pitwatch_rules::GameTableView`] has no `last_coup` ([`LastCoup`])
-//!   nor `last_coup_round`, counts `rounds_completed` differently while a round is open, and its
+//!   nor `last_coup_round`, may count `rounds_completed` otherwise around a round, and its
 //!   phase has no `last_coup_pending`; the round view's `next` card ([`NextCardView`]) is this
 //!   module's.
 //!
