@@ -285,6 +285,13 @@ pub trait RoundGame {
     fn joins_round(&self, _code: Code) -> bool {
         false
     }
+    /// Whether the first card dealt from cards that must first be shuffled (`NOT_SHUFFLED`,
+    /// replaced or exposed before play) is flagged in the round it is dealt to (the default, as
+    /// Blackjack, Pontoon and poker do) or at once in no round (`false`, Baccarat's: the fault
+    /// is the shoe's, found before the round).
+    fn unshuffled_card_in_round(&self) -> bool {
+        true
+    }
     /// Whether a round is closed (recorded, with its irregularity) as soon as it is complete
     /// ([`RoundGame::is_complete`]) rather than at the next boundary (the default: a card of
     /// its own may still come, Blackjack's and Pontoon's dealer). A card after it is then the

@@ -485,7 +485,7 @@ impl<G: RoundGame> Table<G> {
                         format!("A card was dealt after {why} (seq {since}) without a new shuffle.")
                     }),
                 );
-                self.take_found_or_now(in_round);
+                self.take_found_or_now(in_round && self.game.unshuffled_card_in_round());
             }
         } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
             let game_says = if self.shoe.past_end_flagged || self.shoe.partial {

@@ -17,8 +17,8 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `09`, `11`-`16`, `18`, `19`, `21`, `23`-`25`, `28`, `31`, `33`,
-//!   `35`, `40`, `51_deck_check_count_right_cards_wrong` and `52`;
+//! - the fixtures `01`-`06`, `09`, `11`-`19`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `40`,
+//!   `46`, `51_deck_check_count_right_cards_wrong` and `52`;
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
 //! - simulated streams with one injected fault: a recovered card or a cutting card too close to
@@ -34,7 +34,8 @@
 //! Baccarat's one open error, and a cutting card flagged as placed is not flagged again when it
 //! comes out ([`RoundGame::flags_again`]); a device error, an `ORDER_DISCLOSED` and a cutting card
 //! that came out misplaced while a round is being dealt are that round's
-//! ([`RoundGame::joins_round`]), as in the engine. The cut and the cutting card are checked on
+//! ([`RoundGame::joins_round`]), as in the engine, and the first card dealt from unshuffled
+//! cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut and the cutting card are checked on
 //! the table against the book's limits as it gives them ([`ShoeRules::cut`] in decks or cards,
 //! [`ShoeRules::cutting_card`] with any fraction), so a Macau book's cut in cards is checked as
 //! the engine checks it.
@@ -49,11 +50,9 @@
 //! default) or a wording to choose:
 //!
 //! - **Which round a shoe-level finding is in.** The words agree now, and so does the round of
-//!   a device error or a cutting card in a round being dealt; still not: the engine puts a card
-//!   exposed while dealing between rounds in the round before (the table in none), and flags
-//!   the first card dealt from unshuffled cards (`NOT_SHUFFLED`, replaced or exposed) before the
-//!   round it begins, in no round (the table in that round). (Fixtures `17`, `46`; the fault
-//!   `card_exposed`.) The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
+//!   a device error, a cutting card or an unshuffled card; still not: the engine puts a card
+//!   exposed while dealing between rounds in the round before (the table in none; the fault
+//!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
 //!   no counterpart yet (below).
 //! - **Output order.** A Baccarat round is closed on the table as soon as its last card is
 //!   dealt ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after
@@ -359,6 +358,10 @@ impl RoundGame for BaccaratRounds {
 
     fn closes_when_complete(&self) -> bool {
         true
+    }
+
+    fn unshuffled_card_in_round(&self) -> bool {
+        false
     }
 
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {

@@ -34,6 +34,7 @@ const AGREEING: &[&str] = &[
     "14_last_coup_b",
     "15_cut_and_cutting_card",
     "16_macau_allows_a_shallower_cutting_card",
+    "17_not_shuffled",
     "18_shuffle_count_mismatch",
     "19_device_error_and_exposed_card",
     "21_continuous_shuffler",
@@ -45,6 +46,7 @@ const AGREEING: &[&str] = &[
     "33_plain_burn_short_before_bets",
     "35_plain_burn_missing_before_bets",
     "40_stream_ends_mid_round",
+    "46_pre_shuffled_cards_accepted",
     "51_deck_check_count_right_cards_wrong",
     "52_order_disclosed",
 ];
