@@ -7,7 +7,7 @@
 
 use std::fmt::Debug;
 
-use pitwatch_model::{Card, EventKind, TableEvent};
+use pitwatch_model::{Card, DeckKind, EventKind, ExposedDuring, TableEvent};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -110,6 +110,105 @@ impl Findings {
     }
 }
 
+/// A shoe-level finding the table words, with what its message may say: the table words each
+/// itself ([`RoundGame::shoe_wording`] lets a game say it in its own words, Baccarat's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShoeFact<'a> {
+    /// `SHUFFLE_COUNT_MISMATCH`: the shuffled set is wrong (at least one of these is set).
+    ShuffleWrong {
+        /// The shoe's decks.
+        decks: u8,
+        /// The decks the book allows (`min`, `max`), when `decks` is outside them.
+        allowed: Option<(u8, u8)>,
+        /// The cards counted and what the decks hold, when they differ.
+        counted: Option<(u32, u32)>,
+        /// The decks' kind.
+        kind: DeckKind,
+        /// What the shuffler's deck check found wrong ([`crate::table::DeckCheck::problem`]).
+        check: Option<String>,
+    },
+    /// `CUT_TOO_CLOSE_TO_END`: the cut `position` cards from the front of `total`, where it
+    /// must be at least `min` cards from either end.
+    CutTooClose {
+        /// Cards before the cut.
+        position: u32,
+        /// Cards in the shoe.
+        total: u32,
+        /// The book's limit, in cards.
+        min: u32,
+    },
+    /// `CUTTING_CARD_MISPLACED`: the cutting card placed (`placed`) or come out with `behind`
+    /// cards behind it, `dealt` dealt (when it came out), outside the book's `limit` (in words).
+    CuttingCard {
+        /// Placed (true) or drawn.
+        placed: bool,
+        /// Cards behind it.
+        behind: u32,
+        /// Cards dealt before it.
+        dealt: u32,
+        /// The table's own account of what is wrong.
+        problem: &'a str,
+    },
+    /// `EXCESS_CARD`: `card` is copy `copy` of a card the shoe holds `holds` times.
+    Excess {
+        /// The card.
+        card: Card,
+        /// Which copy it is.
+        copy: u8,
+        /// How many the shoe holds (0: a foreign card).
+        holds: u8,
+    },
+    /// `UNREADABLE_CARD`.
+    Unreadable,
+    /// `CARD_EXPOSED`: a card (if read) exposed `during`.
+    Exposed {
+        /// The card, if read.
+        card: Option<Card>,
+        /// When.
+        during: ExposedDuring,
+    },
+    /// `DEVICE_ERROR`.
+    DeviceError {
+        /// The device's code.
+        code: &'a str,
+        /// The device's text.
+        text: &'a str,
+    },
+    /// `NOT_SHUFFLED/replaced`: a card dealt after the cards were replaced (`replaced`) or a
+    /// card was exposed before play (`!replaced`) at `since`, with no shuffle since.
+    Unshuffled {
+        /// Replaced cards (true) or an exposed card.
+        replaced: bool,
+        /// The `seq` of the replacement or exposure.
+        since: u64,
+    },
+}
+
+/// What closed a round from outside ([`RoundGame::close_round_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    /// The next round's first card was dealt.
+    NextRound,
+    /// "No more bets" for the next round.
+    BetsClosed,
+    /// The cards were reshuffled or replaced.
+    Reshuffle,
+    /// The stream ended, or was cut off.
+    End,
+}
+
+impl Boundary {
+    /// What closed the round, in words ("the next round began").
+    pub const fn words(self) -> &'static str {
+        match self {
+            Boundary::NextRound => "the next round's first card was dealt",
+            Boundary::BetsClosed => "the next round began",
+            Boundary::Reshuffle => "the cards were reshuffled or replaced",
+            Boundary::End => "the record ended",
+        }
+    }
+}
+
 /// A game's rounds, run by a [`Table`] that follows the shoe around them.
 pub trait RoundGame {
     /// A round as the game records it.
@@ -167,6 +266,39 @@ pub trait RoundGame {
     ) -> Option<bool> {
         None
     }
+    /// The message of a shoe-level finding ([`ShoeFact`]) in the game's own words; the default,
+    /// `None`, keeps the table's (Blackjack's, Pontoon's and poker's).
+    fn shoe_wording(&self, _fact: &ShoeFact<'_>) -> Option<String> {
+        None
+    }
+    /// Whether a shoe-level finding of `code` that still stands is flagged again (the default,
+    /// as Blackjack, Pontoon and poker do) or is the same finding (`false`, Baccarat's): a
+    /// `DEVICE_ERROR` whose code is still open (then also counted open once until cleared), a
+    /// `CUTTING_CARD_MISPLACED` cutting card that comes out after it was flagged as placed.
+    fn flags_again(&self, _code: Code) -> bool {
+        true
+    }
+    /// Whether a shoe-level finding of `code` made while a round is being dealt (not yet
+    /// complete) is that round's, joining its one irregularity (`true`, Baccarat's
+    /// `DEVICE_ERROR`, `ORDER_DISCLOSED` and a cutting card that came out misplaced); the
+    /// default, as Blackjack, Pontoon and poker do: output at once, in no round.
+    fn joins_round(&self, _code: Code) -> bool {
+        false
+    }
+    /// Whether the first card dealt from cards that must first be shuffled (`NOT_SHUFFLED`,
+    /// replaced or exposed before play) is flagged in the round it is dealt to (the default, as
+    /// Blackjack, Pontoon and poker do) or at once in no round (`false`, Baccarat's: the fault
+    /// is the shoe's, found before the round).
+    fn unshuffled_card_in_round(&self) -> bool {
+        true
+    }
+    /// Whether a round is closed (recorded, with its irregularity) as soon as it is complete
+    /// ([`RoundGame::is_complete`]) rather than at the next boundary (the default: a card of
+    /// its own may still come, Blackjack's and Pontoon's dealer). A card after it is then the
+    /// next round's, or a card of no round.
+    fn closes_when_complete(&self) -> bool {
+        false
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,
@@ -187,6 +319,18 @@ pub trait RoundGame {
     /// Closes the round in progress at `seq` (`complete` false when the stream was cut off or
     /// ended before it was), flagging what its end shows (a dealer who stopped too soon).
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> Self::Round;
+    /// Closes the round in progress as [`RoundGame::close_round`] does, knowing what closed it
+    /// (`by`), so that what the round lacks can say so (Baccarat's missing third card "the next
+    /// round began first"). The default is [`RoundGame::close_round`].
+    fn close_round_by(
+        &mut self,
+        seq: u64,
+        cut_off: bool,
+        _by: Boundary,
+        found: &mut Findings,
+    ) -> Self::Round {
+        self.close_round(seq, cut_off, found)
+    }
     /// The round in progress.
     fn round_view(&self) -> Option<Self::RoundView>;
     /// A shuffle began a new shoe at `seq`; `deck_ok` is false when its deck check failed (the

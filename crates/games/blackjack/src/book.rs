@@ -515,7 +515,7 @@ impl Book {
                 p.push(format!("[texts]: {number:?} has an empty text"));
             }
         }
-        let shoe = checked.shoe_rules(&data.book.id, cite, &mut p);
+        let shoe = checked.shoe_rules(&data.book.id, cite);
         if !p.is_empty() {
             return Err(InvalidBook {
                 id: data.book.id.clone(),

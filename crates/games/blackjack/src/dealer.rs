@@ -375,7 +375,12 @@ impl Dealer<'_> {
         }
         let total = cards.len() as u32;
         let per_deck = composition.kind.cards_per_deck();
-        let max_back = if self.book.shoe.cutting_card_at_most_half_from_back {
+        let half = self
+            .book
+            .shoe
+            .cutting_card
+            .and_then(|c| c.max_from_back_fraction);
+        let max_back = if half == Some(0.5) {
             total / 2
         } else {
             total / 3

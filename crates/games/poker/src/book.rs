@@ -388,7 +388,7 @@ impl Book {
                 p.push(format!("[texts]: {number:?} has an empty text"));
             }
         }
-        let shoe = checked.shoe_rules(&data.book.id, cite, &mut p);
+        let shoe = checked.shoe_rules(&data.book.id, cite);
         let Some(variant) = variant.filter(|_| p.is_empty()) else {
             return Err(InvalidBook {
                 id: data.book.id.clone(),

@@ -607,55 +607,17 @@ fn check_shuffle(sh: &ShuffleSection, p: &mut Vec<String>) -> ShuffleCheck {
 
 impl ShoeBook {
     /// What the shared shoe tracker ([`crate::Table`]) follows of this book: its limits as the
-    /// tracker counts them (a cut in decks, a cutting card at least some cards from the back and
-    /// at most half way in), with the book's `[cite]` table. A limit the tracker cannot count is a
-    /// problem added to `p`.
-    pub fn shoe_rules(
-        &self,
-        book_id: &str,
-        cite: Vec<(String, String)>,
-        p: &mut Vec<String>,
-    ) -> ShoeRules {
-        let cut_decks = match self.cut {
-            None => None,
-            Some(CutLimit::Decks(d)) => Some(u8::try_from(d).unwrap_or(u8::MAX)),
-            Some(CutLimit::Cards(_)) => {
-                p.push(
-                    "[cut]: give min_from_either_end_decks (this game's table counts the cut in decks)"
-                        .into(),
-                );
-                None
-            }
-        };
-        let (min_from_back, half) = match self.cutting_card {
-            None => (None, false),
-            Some(limit) => {
-                let half = match limit.max_from_back_fraction {
-                    None => false,
-                    Some(0.5) => true,
-                    Some(f) => {
-                        p.push(format!(
-                            "[cutting_card]: max_from_back_fraction {f}: this game's table takes \
-                             at_most_half_from_back only"
-                        ));
-                        false
-                    }
-                };
-                (
-                    (limit.min_from_back > 0).then_some(limit.min_from_back),
-                    half,
-                )
-            }
-        };
+    /// book gives them (a cut in decks or cards, a cutting card at least some cards from the back
+    /// and no deeper than a fraction of the shoe), with the book's `[cite]` table.
+    pub fn shoe_rules(&self, book_id: &str, cite: Vec<(String, String)>) -> ShoeRules {
         ShoeRules {
             book_id: book_id.to_owned(),
             composition: self.composition,
             min_decks: self.min_decks,
             max_decks: self.max_decks,
             shuffler: self.shuffler,
-            cut_min_from_either_end_decks: cut_decks,
-            cutting_card_min_from_back: min_from_back,
-            cutting_card_at_most_half_from_back: half,
+            cut: self.cut,
+            cutting_card: self.cutting_card,
             burn: self.burn,
             shuffle_check: self.shuffle_check,
             cite,
@@ -770,16 +732,25 @@ mod tests {
             book.cutting_card.and_then(|c| c.max_from_back_fraction),
             Some(0.5)
         );
-        let rules = book.shoe_rules("pontoon-like", Vec::new(), &mut p);
+        let rules = book.shoe_rules("pontoon-like", Vec::new());
         assert!(p.is_empty(), "{p:?}");
-        assert_eq!(rules.cut_min_from_either_end_decks, Some(1));
-        assert!(rules.cutting_card_at_most_half_from_back);
+        assert_eq!(rules.cut, Some(CutLimit::Decks(1)));
+        assert_eq!(
+            rules.cutting_card.and_then(|c| c.max_from_back_fraction),
+            Some(0.5)
+        );
 
-        // A limit the shared table cannot count is a problem, not silently dropped.
-        let deeper = format!("{plain}[cutting_card]\nmax_from_back_fraction = 0.4\n");
-        let book = data(&deeper).check(&optional, &mut p);
-        book.shoe_rules("x", Vec::new(), &mut p);
-        assert_eq!(p.len(), 1, "{p:?}");
-        assert!(p[0].contains("at_most_half_from_back only"), "{p:?}");
+        // A cut in cards and a cutting card limited to another fraction are the table's too.
+        let other = format!(
+            "{plain}[cut]\nmin_from_either_end_cards = 52\n[cutting_card]\nmax_from_back_fraction = 0.4\n"
+        );
+        let book = data(&other).check(&optional, &mut p);
+        let rules = book.shoe_rules("x", Vec::new());
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!(rules.cut, Some(CutLimit::Cards(52)));
+        assert_eq!(
+            rules.cutting_card.and_then(|c| c.max_from_back_fraction),
+            Some(0.4)
+        );
     }
 }

@@ -94,6 +94,18 @@ impl<G: RoundGame> Table<G> {
         self.out.push_back(TableOutput::Irregularity(irregularity));
     }
 
+    /// A shoe-level finding: the round's, if one is being dealt and the game says a finding of
+    /// `code` joins it ([`RoundGame::joins_round`]), else at once.
+    pub(super) fn flag_shoe(&mut self, code: Code, cite: &'static str, seq: u64, message: String) {
+        let dealing = self.round.is_some() && !self.game.is_complete();
+        if dealing && self.game.joins_round(code) {
+            self.found.flag_cited(code, cite, seq, vec![seq], message);
+            self.take_found();
+        } else {
+            self.flag_now(code, cite, seq, message);
+        }
+    }
+
     /// A finding about a card: the round's if the card is in one, else at once.
     pub(super) fn flag(
         &mut self,

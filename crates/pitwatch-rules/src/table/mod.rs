@@ -17,7 +17,10 @@
 //! `rounds` module, a [`crate::RoundGame`] on this table, is the staged step, with the hooks a
 //! game whose rounds place plain cards and go on after the cutting card needs:
 //! [`crate::RoundGame::places_plain_cards`], [`crate::RoundGame::rounds_after_cutting_card`],
-//! [`crate::RoundGame::past_end`]).
+//! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
+//! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
+//! [`crate::RoundGame::joins_round`], [`crate::RoundGame::close_round_by`],
+//! [`crate::RoundGame::closes_when_complete`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -29,10 +32,10 @@ use pitwatch_model::deck::ShoeCounter;
 use pitwatch_model::{EventKind, ShoeComposition, ShuffleStep, ShufflerKind, TableEvent};
 use serde::{Deserialize, Serialize};
 
-use crate::book::{BurnPolicy, ShuffleCheck};
+use crate::book::{BurnPolicy, CutLimit, CuttingCardLimit, ShuffleCheck};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, ShoeSummary};
-use crate::seam::{Findings, RoundGame};
+use crate::seam::{Boundary, Findings, RoundGame};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
@@ -59,12 +62,11 @@ pub struct ShoeRules {
     pub max_decks: u8,
     /// The book's shuffler (a continuous one has no cut, cutting card or end of shoe).
     pub shuffler: ShufflerKind,
-    /// The cut at least this many decks from either end, if the book limits it.
-    pub cut_min_from_either_end_decks: Option<u8>,
-    /// The cutting card at least this many cards from the back, if the book says.
-    pub cutting_card_min_from_back: Option<u32>,
-    /// The cutting card no more than half way in from the back (Pontoon 7.6).
-    pub cutting_card_at_most_half_from_back: bool,
+    /// How far from either end the cut must be (in decks or cards), if the book limits it.
+    pub cut: Option<CutLimit>,
+    /// Where the cutting card may sit (at least so many cards from the back, no deeper than a
+    /// fraction of the shoe: half for Pontoon 7.6), if the book says.
+    pub cutting_card: Option<CuttingCardLimit>,
     /// The burn at the start of each shoe (`None` when the book has no `[burn]`).
     pub burn: BurnPolicy,
     /// How each shoe's order is compared with the table's previous shoes (`[shuffle]`, its
@@ -166,6 +168,8 @@ struct ShoeState {
     first_seq: u64,
     last_seq: u64,
     cutting_card_out: bool,
+    /// Whether a misplaced cutting card was flagged in this shoe.
+    cutting_card_flagged: bool,
     /// The shoe is over: the cutting card came out and its round (if any) was completed
     /// (Pontoon 7.1(b), (c)); the `seq` of the cutting card.
     ended: Option<u64>,
@@ -266,6 +270,7 @@ impl<G: RoundGame> Table<G> {
                 first_seq: 0,
                 last_seq: 0,
                 cutting_card_out: false,
+                cutting_card_flagged: false,
                 ended: None,
                 past_end_flagged: false,
                 replaced: false,
@@ -370,29 +375,26 @@ impl<G: RoundGame> Table<G> {
                 // Not an error the device clears: the order may be out whatever it does next.
                 // Cited by the book's ORDER_DISCLOSED rule if it has one, else its DEVICE_ERROR.
                 self.ensure_shoe(seq);
-                let (shoe, partial) = (self.shoe_no, self.shoe.partial);
-                let irregularity = self.irregularity(
+                self.flag_shoe(
                     Code::OrderDisclosed,
                     "ORDER_DISCLOSED",
                     seq,
-                    vec![seq],
                     format!("Device error {code}: {text}"),
-                    shoe,
-                    None,
-                    partial,
                 );
-                self.out.push_back(TableOutput::Irregularity(irregularity));
             }
             EventKind::DeviceError { code, text } => {
                 self.ensure_shoe(seq);
-                self.open_errors.push((code.clone(), seq));
-                let shoe = self.shoe_no;
-                let partial = self.shoe.partial;
-                let irregularity =
-                    self.irregularity(Code::DeviceError, "DEVICE_ERROR", seq, vec![seq], format!(
+                let open = self.open_errors.iter().any(|(c, _)| c == code);
+                if open && !self.game.flags_again(Code::DeviceError) {
+                    // The same error, still open: neither flagged nor counted again.
+                } else {
+                    self.open_errors.push((code.clone(), seq));
+                    let fact = crate::seam::ShoeFact::DeviceError { code, text };
+                    let message = self.worded(&fact, || format!(
                         "The device reported error {code} ({text}); it stays open until the device clears it."
-                    ), shoe, None, partial);
-                self.out.push_back(TableOutput::Irregularity(irregularity));
+                    ));
+                    self.flag_shoe(Code::DeviceError, "DEVICE_ERROR", seq, message);
+                }
             }
             EventKind::DeviceErrorCleared { code } => {
                 if let Some(i) = self.open_errors.iter().position(|(c, _)| c == code) {
@@ -408,7 +410,7 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::CardsReplaced => {
                 self.ensure_shoe(seq);
-                self.close_round(seq, false);
+                self.close_round(seq, Boundary::Reshuffle);
                 self.joining = false;
                 self.unshuffled = Some((Unshuffled::Replaced, seq));
                 self.shoe.replaced = true;
@@ -418,7 +420,7 @@ impl<G: RoundGame> Table<G> {
                 self.ensure_shoe(seq);
                 // "No more bets" comes between rounds: a round still open is over (one joined
                 // after an interruption too: the table judges normally again from here).
-                self.close_round(seq, false);
+                self.close_round(seq, Boundary::BetsClosed);
                 self.joining = false;
                 if self.shoe.burn.pending() {
                     let mut found = Vec::new();
@@ -486,7 +488,7 @@ impl<G: RoundGame> Table<G> {
         }
         self.resolve_held(None);
         let seq = self.last_seq.unwrap_or(0);
-        self.close_round(seq, true);
+        self.close_round(seq, Boundary::End);
         self.end_shoe();
         self.finished = true;
     }
@@ -516,7 +518,7 @@ impl<G: RoundGame> Table<G> {
         }
         let pending = self.pending.take();
         // Its end is not judged: what it lacks may simply not have been seen.
-        self.close_round_judged(self.last_seq.unwrap_or(0), true, false);
+        self.close_round_judged(self.last_seq.unwrap_or(0), Boundary::End, false);
         self.pending = pending;
         self.shoe.partial = true;
         self.shoe.interrupted = true;
@@ -590,6 +592,11 @@ impl<G: RoundGame> Table<G> {
         } else {
             self.game.handle_event(event, &mut self.found);
             self.take_found();
+            if self.game.closes_when_complete() && self.game.is_complete() {
+                // The game's round is over with its last card: recorded now, not at the next
+                // boundary.
+                self.close_round(event.seq, Boundary::NextRound);
+            }
         }
     }
 
@@ -612,7 +619,7 @@ impl<G: RoundGame> Table<G> {
             return false;
         }
         if self.round.is_some() {
-            self.close_round(event.seq, false);
+            self.close_round(event.seq, Boundary::NextRound);
         }
         self.flush_pending();
         let number = self.shoe.rounds + 1;
@@ -668,13 +675,14 @@ impl<G: RoundGame> Table<G> {
     }
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
-    fn close_round(&mut self, seq: u64, cut_off: bool) {
-        self.close_round_judged(seq, cut_off, true);
+    fn close_round(&mut self, seq: u64, by: Boundary) {
+        self.close_round_judged(seq, by, true);
     }
 
     /// Closes the round in progress, judging what its end shows if `judged` (and the round was
     /// not joined part-way).
-    fn close_round_judged(&mut self, seq: u64, cut_off: bool, judged: bool) {
+    fn close_round_judged(&mut self, seq: u64, by: Boundary, judged: bool) {
+        let cut_off = by == Boundary::End;
         if self.round.take().is_none() {
             // What a round cut off by an interruption had found goes out at the round's boundary.
             self.flush_pending();
@@ -684,9 +692,10 @@ impl<G: RoundGame> Table<G> {
         let joined = std::mem::take(&mut self.joined);
         let mut found = std::mem::take(&mut self.found);
         let record = if joined || !judged {
-            self.game.close_round(seq, true, &mut Findings::default())
+            self.game
+                .close_round_by(seq, true, by, &mut Findings::default())
         } else {
-            self.game.close_round(seq, cut_off, &mut found)
+            self.game.close_round_by(seq, cut_off, by, &mut found)
         };
         self.found = found;
         self.take_found_in(true);

@@ -10,9 +10,10 @@ use pitwatch_model::{
 
 use super::burn::BurnState;
 use super::{Held, ShoeState, Table, TableOutput, Unshuffled};
+use crate::book::CutLimit;
 use crate::irregularity::IrregularityCode as Code;
 use crate::record::ShoeSummary;
-use crate::seam::{Findings, RoundGame};
+use crate::seam::{Boundary, Findings, RoundGame, ShoeFact};
 
 /// A counting shuffler's deck check as the open protocol's `SHUFFLE_DONE` carries it on the
 /// `shuffled` event (`missing_cards`, `extra_cards`, `foreign_cards`): a count can be right while
@@ -55,6 +56,11 @@ impl DeckCheck {
 impl<G: RoundGame> Table<G> {
     // ----- shoes -----
 
+    /// A shoe-level finding's message: the game's words for `fact`, else the table's.
+    pub(super) fn worded(&self, fact: &ShoeFact<'_>, table: impl FnOnce() -> String) -> String {
+        self.game.shoe_wording(fact).unwrap_or_else(table)
+    }
+
     pub(super) fn ensure_shoe(&mut self, seq: u64) {
         if !self.shoe_open {
             self.start_shoe(seq, self.rules.composition, None, true);
@@ -68,7 +74,7 @@ impl<G: RoundGame> Table<G> {
         shuffler: Option<ShufflerKind>,
         partial: bool,
     ) {
-        self.close_round(seq, false);
+        self.close_round(seq, Boundary::Reshuffle);
         if !partial {
             // A shuffle: every round from here is seen from its start.
             self.joining = false;
@@ -88,6 +94,7 @@ impl<G: RoundGame> Table<G> {
             first_seq: seq,
             last_seq: seq,
             cutting_card_out: false,
+            cutting_card_flagged: false,
             ended: None,
             past_end_flagged: false,
             replaced: false,
@@ -140,7 +147,11 @@ impl<G: RoundGame> Table<G> {
             self.flag_found(seq, found);
         }
         let mut wrong = Vec::new();
-        if !(self.rules.min_decks..=self.rules.max_decks).contains(&decks_used) {
+        let allowed = !(self.rules.min_decks..=self.rules.max_decks).contains(&decks_used);
+        let counted = cards
+            .filter(|&c| c != composition.total_cards())
+            .map(|c| (c, composition.total_cards()));
+        if allowed {
             wrong.push(format!(
                 "{decks_used} decks, where the book allows {} to {}",
                 self.rules.min_decks, self.rules.max_decks
@@ -160,11 +171,21 @@ impl<G: RoundGame> Table<G> {
         }
         self.game.shuffled(seq, wrong.is_empty());
         if !wrong.is_empty() {
+            let fact = ShoeFact::ShuffleWrong {
+                decks: decks_used,
+                allowed: allowed.then_some((self.rules.min_decks, self.rules.max_decks)),
+                counted,
+                kind,
+                check: check.problem(),
+            };
+            let message = self.worded(&fact, || {
+                format!("The shuffled set is wrong: {}.", wrong.join("; "))
+            });
             self.flag_now(
                 Code::ShuffleCountMismatch,
                 "SHUFFLE_COUNT_MISMATCH",
                 seq,
-                format!("The shuffled set is wrong: {}.", wrong.join("; ")),
+                message,
             );
         }
     }
@@ -173,41 +194,52 @@ impl<G: RoundGame> Table<G> {
         if self.shoe.continuous || self.shoe.partial {
             return;
         }
-        let Some(decks) = self.rules.cut_min_from_either_end_decks else {
+        let Some(limit) = self.rules.cut else {
             return;
         };
         let composition = self.shoe.counter.composition();
-        let min = u32::from(decks) * composition.kind.cards_per_deck();
+        let min = limit.cards(composition);
         let total = composition.total_cards();
         if position < min || total.saturating_sub(position) < min {
-            self.flag_now(
-                Code::CutTooCloseToEnd,
-                "CUT_TOO_CLOSE_TO_END",
-                seq,
-                format!(
+            let fact = ShoeFact::CutTooClose {
+                position,
+                total,
+                min,
+            };
+            let message = self.worded(&fact, || match limit {
+                CutLimit::Decks(decks) => format!(
                     "The cut was {position} cards from the front of {total}: it must be at least {min} cards ({decks} deck{}) from either end.",
                     if decks == 1 { "" } else { "s" }
                 ),
-            );
+                CutLimit::Cards(_) => format!(
+                    "The cut was {position} cards from the front of {total}: it must be at least {min} cards from either end."
+                ),
+            });
+            self.flag_now(Code::CutTooCloseToEnd, "CUT_TOO_CLOSE_TO_END", seq, message);
         }
     }
 
     pub(super) fn cutting_card_problem(&self, from_back: u32) -> Option<String> {
         let total = self.shoe.counter.composition().total_cards();
-        if let Some(min) = self.rules.cutting_card_min_from_back {
-            if from_back < min {
-                return Some(format!(
-                    "{from_back} cards behind it, where the book requires at least {min}"
-                ));
-            }
-        }
-        if self.rules.cutting_card_at_most_half_from_back && from_back > total / 2 {
+        let limit = self.rules.cutting_card?;
+        let min = limit.min_from_back;
+        if min > 0 && from_back < min {
             return Some(format!(
-                "{from_back} cards behind it of {total}: it may be no more than half way in from the back ({} cards)",
-                total / 2
+                "{from_back} cards behind it, where the book requires at least {min}"
             ));
         }
-        None
+        match limit.max_from_back_fraction {
+            _ if limit.allows(from_back, total) => None,
+            Some(0.5) => Some(format!(
+                "{from_back} cards behind it of {total}: it may be no more than half way in from the back ({} cards)",
+                total / 2
+            )),
+            Some(fraction) => Some(format!(
+                "{from_back} cards behind it of {total}: it may be no deeper than {:.0}% of the shoe from the back",
+                fraction * 100.0
+            )),
+            None => None,
+        }
     }
 
     pub(super) fn on_cutting_card_placed(&mut self, seq: u64, from_back: u32) {
@@ -215,11 +247,21 @@ impl<G: RoundGame> Table<G> {
             return;
         }
         if let Some(problem) = self.cutting_card_problem(from_back) {
+            let fact = ShoeFact::CuttingCard {
+                placed: true,
+                behind: from_back,
+                dealt: self.shoe.cards,
+                problem: &problem,
+            };
+            let message = self.worded(&fact, || {
+                format!("The cutting card was placed with {problem}.")
+            });
+            self.shoe.cutting_card_flagged = true;
             self.flag_now(
                 Code::CuttingCardMisplaced,
                 "CUTTING_CARD_MISPLACED",
                 seq,
-                format!("The cutting card was placed with {problem}."),
+                message,
             );
         }
     }
@@ -229,14 +271,26 @@ impl<G: RoundGame> Table<G> {
             return;
         }
         self.shoe.cutting_card_out = true;
-        if !self.shoe.partial && !self.shoe.replaced {
+        let again =
+            !self.shoe.cutting_card_flagged || self.game.flags_again(Code::CuttingCardMisplaced);
+        if !self.shoe.partial && !self.shoe.replaced && again {
             let behind = self.shoe.counter.remaining();
             if let Some(problem) = self.cutting_card_problem(behind) {
-                self.flag_now(
+                let fact = ShoeFact::CuttingCard {
+                    placed: false,
+                    behind,
+                    dealt: self.shoe.cards,
+                    problem: &problem,
+                };
+                let message = self.worded(&fact, || {
+                    format!("The cutting card came out with {problem}.")
+                });
+                self.shoe.cutting_card_flagged = true;
+                self.flag_shoe(
                     Code::CuttingCardMisplaced,
                     "CUTTING_CARD_MISPLACED",
                     seq,
-                    format!("The cutting card came out with {problem}."),
+                    message,
                 );
             }
         }
@@ -283,18 +337,15 @@ impl<G: RoundGame> Table<G> {
 
     pub(super) fn on_exposed(&mut self, seq: u64, card: Option<Card>, during: ExposedDuring) {
         let what = card.map_or_else(|| "A card".to_owned(), |c| format!("The {c}"));
+        let fact = ShoeFact::Exposed { card, during };
         match during {
             ExposedDuring::Cutting | ExposedDuring::Loading => {
                 self.unshuffled = Some((Unshuffled::Exposed, seq));
-                self.flag_now(
-                    Code::CardExposed,
-                    "CARD_EXPOSED",
-                    seq,
-                    format!("{what} was exposed while {during}: the cards must be shuffled again before play."),
-                );
+                let message = self.worded(&fact, || format!("{what} was exposed while {during}: the cards must be shuffled again before play."));
+                self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);
             }
             ExposedDuring::Dealing => {
-                let message = format!("{what} was exposed while dealing.");
+                let message = self.worded(&fact, || format!("{what} was exposed while dealing."));
                 if self.round.is_some() {
                     self.found.flag(Code::CardExposed, seq, vec![seq], message);
                     if self.joined {
@@ -376,7 +427,12 @@ impl<G: RoundGame> Table<G> {
         let in_round = self.round.is_some();
         if let Some(card) = card.filter(|_| !fits) {
             let composition = self.shoe.counter.composition();
-            let message = if composition.copies_of(card) == 0 {
+            let fact = ShoeFact::Excess {
+                card,
+                copy: self.shoe.counter.seen(card),
+                holds: composition.copies_of(card),
+            };
+            let message = self.worded(&fact, || if composition.copies_of(card) == 0 {
                 format!(
                     "The {card} is a foreign card: a shoe of {} decks holds none.",
                     composition.kind.name()
@@ -386,7 +442,7 @@ impl<G: RoundGame> Table<G> {
                     "A copy of the {card} beyond the {} the shoe holds: a foreign or duplicate card.",
                     composition.copies_of(card)
                 )
-            };
+            });
             self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
             if in_round && self.joined {
                 self.game.defective(seq, card, &mut Findings::default());
@@ -400,8 +456,10 @@ impl<G: RoundGame> Table<G> {
                 Code::UnreadableCard,
                 "UNREADABLE_CARD",
                 seq,
-                "The device could not read a card; the hands it belongs to are not judged on it."
-                    .to_owned(),
+                self.worded(&ShoeFact::Unreadable, || {
+                    "The device could not read a card; the hands it belongs to are not judged on it."
+                        .to_owned()
+                }),
             );
         }
         // A card of the round the cutting card ended the shoe with (kept open for its own stray
@@ -410,6 +468,10 @@ impl<G: RoundGame> Table<G> {
         if let Some((why, since)) = self.unshuffled {
             if !self.shoe.past_end_flagged {
                 self.shoe.past_end_flagged = true;
+                let fact = ShoeFact::Unshuffled {
+                    replaced: why == Unshuffled::Replaced,
+                    since,
+                };
                 let why = match why {
                     Unshuffled::Replaced => "the cards were replaced",
                     Unshuffled::Exposed => "a card was exposed before the cards entered the shoe",
@@ -419,9 +481,11 @@ impl<G: RoundGame> Table<G> {
                     "NOT_SHUFFLED/replaced",
                     seq,
                     vec![since, seq],
-                    format!("A card was dealt after {why} (seq {since}) without a new shuffle."),
+                    self.worded(&fact, || {
+                        format!("A card was dealt after {why} (seq {since}) without a new shuffle.")
+                    }),
                 );
-                self.take_found_or_now(in_round);
+                self.take_found_or_now(in_round && self.game.unshuffled_card_in_round());
             }
         } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
             let game_says = if self.shoe.past_end_flagged || self.shoe.partial {

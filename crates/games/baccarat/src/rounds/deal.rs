@@ -33,7 +33,7 @@ impl BaccaratRounds {
             return;
         };
         let hands = round.hands;
-        let next = self.drawing.next_card(&hands.player, &hands.banker);
+        let next = round.next;
         let Some(side) = side(target) else {
             // A plain card: where the rules give the next card.
             let to = match next {
@@ -41,10 +41,15 @@ impl BaccaratRounds {
                 NextCard::Complete => Side::Player,
             };
             round.hands.get_mut(to).push(card);
+            round.next = self
+                .drawing
+                .next_card(&round.hands.player, &round.hands.banker);
             round.last_seq = seq;
             return;
         };
-        let what = match index {
+        // Worded only when a card cannot be placed: formatting it for every card was most of the
+        // table's work per card (docs/benchmarks.md).
+        let what = || match index {
             Some(i) => format!("as {side} card {i}"),
             None => format!("to the {side}"),
         };
@@ -58,7 +63,7 @@ impl BaccaratRounds {
                 found,
                 seq,
                 card,
-                format!("{what}, but a Baccarat hand holds at most three cards"),
+                format!("{}, but a Baccarat hand holds at most three cards", what()),
             );
             return;
         }
@@ -69,7 +74,7 @@ impl BaccaratRounds {
                 found,
                 seq,
                 card,
-                format!("{what}, a position that already holds {holding}"),
+                format!("{}, a position that already holds {holding}", what()),
             );
             return;
         }
@@ -85,6 +90,9 @@ impl BaccaratRounds {
             out_of_order(found, seq, card, side, position, next);
         }
         round.hands.get_mut(side).push(card);
+        round.next = self
+            .drawing
+            .next_card(&round.hands.player, &round.hands.banker);
         round.last_seq = seq;
     }
 }

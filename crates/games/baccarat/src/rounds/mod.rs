@@ -17,13 +17,28 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `13`, `14`, `21`, `24`, `25`, `31`, `33`, `35` and `40`;
+//! - the fixtures `01`-`06`, `09`, `11`-`19`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `40`,
+//!   `46`, `51_deck_check_count_right_cards_wrong` and `52`;
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
-//! - simulated streams with one injected fault: a recovered card (every stream); a burn too long,
-//!   miscounted or missing (targets; missing also in a plain stream with "no more bets"); a round
-//!   past the last coup (streams without declared results); a card out of order, third cards
-//!   swapped or a swap that changes the drawing (targets, without declared results).
+//! - simulated streams with one injected fault: a recovered card or a cutting card too close to
+//!   the back (every stream); a burn too long, miscounted or missing (targets; missing also in a
+//!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
+//!   last coup, a foreign card, an unreadable card, a missing third card or a device error
+//!   (streams without declared results); a card out of order, third cards swapped or a swap
+//!   that changes the drawing (targets, without declared results).
+//!
+//! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
+//! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
+//! poker's the table's own, as their fixtures hold. A device error reported again while open is
+//! Baccarat's one open error, and a cutting card flagged as placed is not flagged again when it
+//! comes out ([`RoundGame::flags_again`]); a device error, an `ORDER_DISCLOSED` and a cutting card
+//! that came out misplaced while a round is being dealt are that round's
+//! ([`RoundGame::joins_round`]), as in the engine, and the first card dealt from unshuffled
+//! cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut and the cutting card are checked on
+//! the table against the book's limits as it gives them ([`ShoeRules::cut`] in decks or cards,
+//! [`ShoeRules::cutting_card`] with any fraction), so a Macau book's cut in cards is checked as
+//! the engine checks it.
 //!
 //! Where the two wordings of `DEALT_PAST_LAST_COUP` could differ, Baccarat's is kept (the table's
 //! own finding for a card past the end is `NOT_SHUFFLED/past_end`, Blackjack's and Pontoon's).
@@ -34,17 +49,16 @@
 //! What keeps the other streams from agreeing, each a hook still to add (game-neutral, with a
 //! default) or a wording to choose:
 //!
-//! - **Wordings.** The table's messages are Blackjack's and Pontoon's, which their fixtures hold;
-//!   the engine's are Baccarat's: `SHUFFLE_COUNT_MISMATCH`, `CUT_TOO_CLOSE_TO_END`,
-//!   `CUTTING_CARD_MISPLACED` (placed and drawn), `EXCESS_CARD`, `UNREADABLE_CARD`,
-//!   `CARD_EXPOSED`, `DEVICE_ERROR` and `NOT_SHUFFLED` (replaced, exposed, first card) differ in
-//!   text (and the engine flags a repeated open device error once, the table every time). Either
-//!   the table takes a per-game wording hook or one wording is chosen for every game and the
-//!   fixtures of the others are rewritten.
-//! - **Output order.** The engine outputs a round as soon as its last card is dealt (and, in a
-//!   stream that declares results, the round's irregularity after it, when its result comes); the
-//!   table closes a round at the next boundary and outputs its irregularity before it. Equal for
-//!   honest streams; a faulted round with a declared result comes out in the other order.
+//! - **Which round a shoe-level finding is in.** The words agree now, and so does the round of
+//!   a device error, a cutting card or an unshuffled card; still not: the engine puts a card
+//!   exposed while dealing between rounds in the round before (the table in none; the fault
+//!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
+//!   no counterpart yet (below).
+//! - **Output order.** A Baccarat round is closed on the table as soon as its last card is
+//!   dealt ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after
+//!   it (a cutting card placed, a device error, the shuffler's findings) comes after it on both.
+//!   Still differing: in a stream that declares results the engine outputs a faulted round's
+//!   irregularity after the round, when its result comes; the table before it.
 //! - **Declared results.** The table gives `result_declared` to no game: the engine checks the
 //!   result against the last round (`RESULT_MISMATCH`), holds a round open for a third card due
 //!   after an early result, and counts rounds whose results were declared (`results_run`).
@@ -53,10 +67,10 @@
 //!   starts rounds at once and tells the game nothing of `partial` (the record's `partial` is
 //!   always false here).
 //! - **Plain shoes with a faulty burn.** The table's burn reads a plain card as the engine's does
-//!   only by the first card's value: the engine also takes every plain card before the shoe's first "no more bets"
-//!   as the burn's (`until_bets`), holds plain cards after an unreadable first card
-//!   (`hold_unknown`, `held_burn`), and gives back round-1 cards a late "no more bets" or burn
-//!   count shows were burn cards. The engine's tentative rounds (a plain card between rounds read
+//!   only by the first card's value: the engine also takes every plain card before the shoe's
+//!   first "no more bets" as the burn's (`until_bets`), holds plain cards after an unreadable
+//!   first card (`hold_unknown`, `held_burn`), and gives back round-1 cards a late "no more
+//!   bets" or burn count shows were burn cards. The engine's tentative rounds (a plain card between rounds read
 //!   as 12.1(b), confirmed, set aside or dealt again by the next event) have no counterpart: the
 //!   table's `provisional`/`opened_by` hold one targeted card, not a round.
 //! - **Stray cards.** A targeted card 2 or 3 with no round in progress (a third card after the
@@ -66,12 +80,11 @@
 //!   ahead of their position (here placed at the next position), a retransmitted card, a Player
 //!   third card made the Banker's (12.1(a)) and a Banker third card set aside are the engine's
 //!   alone.
-//! - **The cut and the cutting card's limits.** The table counts a cut in decks only and a
-//!   cutting card no deeper than half the shoe ([`pitwatch_rules::ShoeBook::shoe_rules`]); a
-//!   Baccarat book's cut in cards or another fraction is not checked on the table.
-//! - **Missing cards at the close.** The engine's `MISSING_THIRD_CARD` and incomplete initial
-//!   deal name what closed the round ("the next round began", "the result was declared"); the
-//!   table's `close_round` does not say.
+//! - **Missing cards at the close.** The table tells the game what closed a round
+//!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
+//!   incomplete initial deal name it as the engine does; but the table gives no round a declared
+//!   result (above), so "the result was declared" is the engine's alone, and the first round of
+//!   a shoe joined part-way is judged on the table, not in the engine (partial-shoe sync).
 //! - **New shoe without a shuffle.** A device's burn first card starts a new shoe in the engine
 //!   (Angel Eye, with `NOT_SHUFFLED` when the stream reports shuffles); the table starts none.
 //!   The engine also restarts a shoe cut off before its first card at a cut or cutting card.
@@ -80,17 +93,21 @@
 //!   finds excess cards the engine does not.
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`).
-//! - **`Unshuffled`.** The engine flags the first card after replaced or exposed cards in the
-//!   round it is in, and a replaced shoe forgets its last coup; same codes, other words.
+//! - **`Unshuffled`.** Beside the round it is flagged in (above), a replaced shoe forgets its
+//!   last coup in the engine.
 //! - **The view.** The table's [`pitwatch_rules::GameTableView`] has no `last_coup` ([`LastCoup`])
-//!   nor `last_coup_round`, counts `rounds_completed` differently while a round is open, and its
+//!   nor `last_coup_round`, may count `rounds_completed` otherwise around a round, and its
 //!   phase has no `last_coup_pending`; the round view's `next` card ([`NextCardView`]) is this
 //!   module's.
 //!
 //! [`LastCoup`]: crate::LastCoup
 
+use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
-use pitwatch_rules::{EndOfShoePolicy, Findings, RoundGame, ShoeRules, Table, TableOutput};
+use pitwatch_rules::{
+    Boundary, CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, RoundGame, ShoeFact,
+    ShoeRules, Table, TableOutput,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::book::RuleBook;
@@ -120,6 +137,9 @@ struct Live {
     hands: BySide<Hand>,
     first_seq: u64,
     last_seq: u64,
+    /// The next card by 8.4 and the Table of Play, as the hands stand (kept with them: the
+    /// table asks after every card).
+    next: NextCard,
     /// Whether the round's one out-of-order finding was made.
     order_flagged: bool,
 }
@@ -130,6 +150,8 @@ struct Live {
 pub struct BaccaratRounds {
     drawing: DrawingTable,
     end_of_shoe: EndOfShoePolicy,
+    /// The book's cutting-card limit, for the words of a misplaced cutting card.
+    cutting_card: CuttingCardLimit,
     round: Option<Live>,
     last: Option<RoundRecord>,
     targets_reported: bool,
@@ -141,29 +163,66 @@ impl BaccaratRounds {
         BaccaratRounds {
             drawing: *book.drawing(),
             end_of_shoe: book.end_of_shoe(),
+            cutting_card: book.cutting_card(),
             round: None,
             last: None,
             targets_reported: false,
         }
     }
 
+    /// What a round closed by `by` at `seq` lacks: a third card the Table of Play gives a hand
+    /// (`MISSING_THIRD_CARD`) or a card of the initial deal (8.4). A round with an unreadable
+    /// card cannot be judged by the Table of Play.
+    fn judge_close(&self, r: &Live, seq: u64, by: Boundary, found: &mut Findings) {
+        let hands = &r.hands;
+        if hands.player.has_unreadable() || hands.banker.has_unreadable() {
+            return;
+        }
+        let evidence = vec![r.first_seq, r.last_seq, seq];
+        match r.next {
+            NextCard::To(side, 3) => {
+                let hand = hands.get(side);
+                let total = hand.total().map_or("?".to_owned(), |t| t.to_string());
+                found.flag(
+                    IrregularityCode::MissingThirdCard,
+                    seq,
+                    evidence,
+                    format!(
+                        "The {side} hand ({hand} = {total}) had to draw a third card by the Table \
+                         of Play, but {} first. The round was settled on the wrong cards: review \
+                         the payouts.",
+                        by.words()
+                    ),
+                );
+            }
+            NextCard::To(_, _) => found.flag(
+                IrregularityCode::DealOutOfOrder,
+                seq,
+                evidence,
+                format!(
+                    "The initial deal (8.4) was not completed: Player {} / Banker {} when the round \
+                     ended. Treat as a misdeal unless it can be reconstructed.",
+                    hands.player, hands.banker
+                ),
+            ),
+            _ => {}
+        }
+    }
+
     fn next_card(&self) -> Option<NextCard> {
-        self.round
-            .map(|r| self.drawing.next_card(&r.hands.player, &r.hands.banker))
+        self.round.as_ref().map(|r| r.next)
     }
 }
 
-/// What the shared tracker follows of `book`'s shoe section, citing the book's rules. A limit the
-/// tracker cannot count (a cut in cards, a cutting card limited to another fraction than half
-/// the shoe) is not checked by it.
+/// What the shared tracker follows of `book`'s shoe section (its cut and cutting-card limits as
+/// the book gives them), citing the book's rules.
 pub fn shoe_rules(book: &RuleBook) -> ShoeRules {
     let cite = book
         .citations()
         .into_iter()
         .map(|(key, rule)| (key, rule.to_owned()))
         .collect();
-    let mut problems = Vec::new();
-    book.shoe_book().shoe_rules(book.id(), cite, &mut problems)
+    book.shoe_book().shoe_rules(book.id(), cite)
 }
 
 /// A table following Baccarat under `book` on the shared tracker, before any event.
@@ -277,11 +336,40 @@ impl RoundGame for BaccaratRounds {
         Some(true)
     }
 
+    fn shoe_wording(&self, fact: &ShoeFact<'_>) -> Option<String> {
+        Some(wording(fact, &self.cutting_card))
+    }
+
+    fn flags_again(&self, code: IrregularityCode) -> bool {
+        !matches!(
+            code,
+            IrregularityCode::DeviceError | IrregularityCode::CuttingCardMisplaced
+        )
+    }
+
+    fn joins_round(&self, code: IrregularityCode) -> bool {
+        matches!(
+            code,
+            IrregularityCode::DeviceError
+                | IrregularityCode::OrderDisclosed
+                | IrregularityCode::CuttingCardMisplaced
+        )
+    }
+
+    fn closes_when_complete(&self) -> bool {
+        true
+    }
+
+    fn unshuffled_card_in_round(&self) -> bool {
+        false
+    }
+
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
         self.round = Some(Live {
             shoe,
             number,
             hands: BySide::default(),
+            next: self.drawing.next_card(&Hand::new(), &Hand::new()),
             first_seq: seq,
             last_seq: seq,
             order_flagged: false,
@@ -307,7 +395,20 @@ impl RoundGame for BaccaratRounds {
         self.next_card() == Some(NextCard::Complete)
     }
 
-    fn close_round(&mut self, _seq: u64, _cut_off: bool, _found: &mut Findings) -> RoundRecord {
+    fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> RoundRecord {
+        self.close_round_by(seq, cut_off, Boundary::End, found)
+    }
+
+    fn close_round_by(
+        &mut self,
+        seq: u64,
+        cut_off: bool,
+        by: Boundary,
+        found: &mut Findings,
+    ) -> RoundRecord {
+        if let Some(r) = self.round.filter(|_| !cut_off) {
+            self.judge_close(&r, seq, by, found);
+        }
         let complete = self.is_complete();
         let Some(r) = self.round.take() else {
             return self
@@ -325,7 +426,7 @@ impl RoundGame for BaccaratRounds {
     fn round_view(&self) -> Option<RoundView> {
         let r = self.round?;
         let hands = &r.hands;
-        let next = match self.drawing.next_card(&hands.player, &hands.banker) {
+        let next = match r.next {
             NextCard::To(side, card) => Some(NextCardView {
                 side,
                 card,
@@ -365,5 +466,107 @@ impl RoundGame for BaccaratRounds {
     fn resume(&mut self, carry: BaccaratCarry) {
         self.last = carry.last_round;
         self.targets_reported = carry.targets_reported;
+    }
+}
+
+/// Baccarat's words for a shoe-level finding on the table (the engine's, which its fixtures
+/// hold); `limit` is the book's cutting-card limit.
+fn wording(fact: &ShoeFact<'_>, limit: &CuttingCardLimit) -> String {
+    let shown = |card: Option<pitwatch_model::Card>| {
+        card.map_or_else(|| "A card".to_owned(), |c| format!("Card {c}"))
+    };
+    match fact {
+        ShoeFact::ShuffleWrong {
+            decks,
+            allowed,
+            counted,
+            kind,
+            check,
+        } => {
+            let mut wrong = Vec::new();
+            if let Some((min, max)) = allowed {
+                wrong.push(format!(
+                    "The shuffle reports {decks} decks; the rule book allows {min} to {max}."
+                ));
+            }
+            if let Some((cards, expected)) = counted {
+                wrong.push(format!(
+                    "The shuffler counted {cards} cards; {decks} decks of {kind} hold {expected}."
+                ));
+            }
+            if let Some(found) = check {
+                let mut found = found.clone();
+                if let Some(first) = found.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                wrong.push(format!("{found}."));
+            }
+            format!(
+                "{} Cards are missing, extra or foreign: remove the cards from the table and \
+                 check them before play.",
+                wrong.join(" ")
+            )
+        }
+        ShoeFact::CutTooClose {
+            position,
+            total,
+            min,
+        } => {
+            let from_back = total.saturating_sub(*position);
+            format!(
+                "The cut was {position} cards from the front and {from_back} from the back; the \
+                 rule book requires at least {min} from either end. Have the cards cut again."
+            )
+        }
+        ShoeFact::CuttingCard {
+            placed: true,
+            behind,
+            ..
+        } => format!(
+            "The cutting card was placed with {behind} cards behind it; the rule book requires \
+             {}. Reposition it before dealing.",
+            limit.describe()
+        ),
+        ShoeFact::CuttingCard { behind, dealt, .. } => format!(
+            "The cutting card came out with {behind} cards behind it ({dealt} dealt); the rule \
+             book requires {}. The shoe ends by the last-coup rule as usual; check how the \
+             cutting card was placed.",
+            limit.describe()
+        ),
+        ShoeFact::Excess { card, copy, holds } => format!(
+            "{card} is copy {copy} of a card the shoe holds {holds} times: a foreign or duplicate \
+             card. Stop play, remove it and check the cards."
+        ),
+        ShoeFact::Unreadable => "The device could not read a card. Read it at the table and \
+                                 record it; the round's result is unknown to the monitor until \
+                                 then."
+            .to_owned(),
+        ShoeFact::Exposed {
+            card,
+            during: during @ (ExposedDuring::Cutting | ExposedDuring::Loading),
+        } => format!(
+            "{} was exposed during {during}. This is a misdeal: the cards must be reshuffled and \
+             cut again before any card is dealt.",
+            shown(*card)
+        ),
+        ShoeFact::Exposed { card, .. } => format!(
+            "{} was exposed during the deal. If it is a third card to the Player the rules do \
+             not authorise, 12.1(b): announce \"No bets this hand\" for the round it starts; \
+             otherwise the supervisor decides whether the round stands.",
+            shown(*card)
+        ),
+        ShoeFact::DeviceError { code, text } => format!(
+            "The device reported error {code} ({text}). It stays open until the device clears \
+             it: check the shoe and the cards of the current round before continuing."
+        ),
+        ShoeFact::Unshuffled { replaced: true, .. } => {
+            "Cards were dealt from replaced cards that were not shuffled and cut (7.10), nor \
+             accepted as pre-shuffled. Stop: the new cards must be checked, shuffled and cut."
+                .to_owned()
+        }
+        ShoeFact::Unshuffled { .. } => "Cards were dealt after a card was exposed before play, \
+                                        without a new shuffle. This is a misdeal: reshuffle and \
+                                        cut."
+            .to_owned(),
     }
 }

@@ -27,15 +27,28 @@ const AGREEING: &[&str] = &[
     "04_burn_count_mismatch_plain_resync",
     "05_burn_missing",
     "06_deal_out_of_order",
+    "09_missing_third_card_plain",
+    "11_excess_card",
+    "12_unreadable_card",
     "13_last_coup_a",
     "14_last_coup_b",
+    "15_cut_and_cutting_card",
+    "16_macau_allows_a_shallower_cutting_card",
+    "17_not_shuffled",
+    "18_shuffle_count_mismatch",
+    "19_device_error_and_exposed_card",
     "21_continuous_shuffler",
+    "23_half_limit_book",
     "24_ace_eleven_and_one_more_round",
     "25_fixed_burn_and_finish_round",
+    "28_first_card_after_a_fresh_shuffle",
     "31_initial_cards_swapped_with_results",
     "33_plain_burn_short_before_bets",
     "35_plain_burn_missing_before_bets",
     "40_stream_ends_mid_round",
+    "46_pre_shuffled_cards_accepted",
+    "51_deck_check_count_right_cards_wrong",
+    "52_order_disclosed",
 ];
 
 /// Whether the two trackers agree on every stream of `config` with one fault of `kind` (the
@@ -43,11 +56,16 @@ const AGREEING: &[&str] = &[
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
     match kind {
-        FaultKind::RecoveredCard => true,
+        FaultKind::RecoveredCard | FaultKind::CuttingCardTooCloseToBack => true,
         FaultKind::BurnTooLong => targets,
         FaultKind::BurnMissing => targets || config.bets_closed,
         FaultKind::BurnMiscount => targets,
-        FaultKind::RoundPastLastCoup => !config.declare_results,
+        FaultKind::BurnFirstUnreadable => targets,
+        FaultKind::RoundPastLastCoup
+        | FaultKind::ForeignCard
+        | FaultKind::UnreadableCard
+        | FaultKind::MissingThirdCard
+        | FaultKind::DeviceError => !config.declare_results,
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing => targets && !config.declare_results,
@@ -169,14 +187,51 @@ fn every_claimed_fault_is_injected_in_some_stream() {
     let pairs = claimed_pairs();
     for kind in [
         FaultKind::RecoveredCard,
+        FaultKind::CuttingCardTooCloseToBack,
         FaultKind::BurnTooLong,
         FaultKind::BurnMissing,
         FaultKind::BurnMiscount,
+        FaultKind::BurnFirstUnreadable,
         FaultKind::RoundPastLastCoup,
+        FaultKind::ForeignCard,
+        FaultKind::UnreadableCard,
+        FaultKind::MissingThirdCard,
+        FaultKind::DeviceError,
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
+    }
+}
+
+/// The cut counted in cards and the cutting card's limit as the book gives it (Macau's: a cut at
+/// least 52 cards from either end, the cutting card at least 12 from the back) are checked on the
+/// table as in the engine, each one way or the other.
+#[test]
+fn the_table_checks_a_cut_in_cards_and_the_books_cutting_card_limit_as_the_engine_does() {
+    let book = RuleBook::load("macau-baccarat").expect("the Macau book loads");
+    let deal = "first AS\nburn 2H\nP1 9S B1 KH P2 KS B2 3D\n";
+    for (setup, flagged) in [
+        ("cut 40\nplace 15\n", "CUT_TOO_CLOSE_TO_END"),
+        ("cut 370\nplace 15\n", "CUT_TOO_CLOSE_TO_END"),
+        ("cut 60\nplace 11\n", "CUTTING_CARD_MISPLACED"),
+        ("cut 52\nplace 12\n", ""),
+    ] {
+        let text =
+            format!("rules = macau-baccarat\nevents:\nshuffled 8 416\n{setup}{deal}expect:\n");
+        let events = parse(&text).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{setup:?}: {}", first_difference(&engine, &table));
+        }
+        let codes: Vec<String> = replay_on_table(&book, &events)
+            .iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Irregularity(i) => Some(i.code.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        let expected: Vec<&str> = [flagged].into_iter().filter(|c| !c.is_empty()).collect();
+        assert_eq!(codes, expected, "{setup:?}");
     }
 }

@@ -89,8 +89,11 @@ fn the_books_hold_their_parameters() {
     let p = Book::nz_pontoon();
     assert_eq!(p.shoe.composition.kind, pitwatch_model::DeckKind::Spanish48);
     assert!(p.dealer_hits_soft17 && p.player_21_wins_at_once && p.bonus.is_some());
-    assert_eq!(p.shoe.cut_min_from_either_end_decks, Some(1));
-    assert!(p.shoe.cutting_card_at_most_half_from_back);
+    assert_eq!(p.shoe.cut, Some(pitwatch_rules::CutLimit::Decks(1)));
+    assert_eq!(
+        p.shoe.cutting_card.and_then(|c| c.max_from_back_fraction),
+        Some(0.5)
+    );
 }
 
 #[test]
