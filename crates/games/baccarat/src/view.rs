@@ -44,6 +44,26 @@ pub struct NextCardView {
     pub certain: bool,
 }
 
+impl NextCardView {
+    /// The view of what the rules give next, or `None` once the round is complete.
+    pub fn of(next: crate::drawing::NextCard) -> Option<NextCardView> {
+        use crate::drawing::NextCard;
+        match next {
+            NextCard::To(side, card) => Some(NextCardView {
+                side,
+                card,
+                certain: true,
+            }),
+            NextCard::Unknown(side) => Some(NextCardView {
+                side,
+                card: 3,
+                certain: false,
+            }),
+            NextCard::Complete => None,
+        }
+    }
+}
+
 /// The round being dealt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RoundView {

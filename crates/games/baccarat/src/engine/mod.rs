@@ -454,19 +454,7 @@ impl Engine {
         };
         let round = self.round.active.then(|| {
             let hands = &self.round.hands;
-            let next = match self.drawing.next_card(&hands.player, &hands.banker) {
-                NextCard::To(side, card) => Some(NextCardView {
-                    side,
-                    card,
-                    certain: true,
-                }),
-                NextCard::Unknown(side) => Some(NextCardView {
-                    side,
-                    card: 3,
-                    certain: false,
-                }),
-                NextCard::Complete => None,
-            };
+            let next = NextCardView::of(self.drawing.next_card(&hands.player, &hands.banker));
             RoundView {
                 number: self.round.number,
                 player: hands.player,

@@ -426,19 +426,7 @@ impl RoundGame for BaccaratRounds {
     fn round_view(&self) -> Option<RoundView> {
         let r = self.round?;
         let hands = &r.hands;
-        let next = match r.next {
-            NextCard::To(side, card) => Some(NextCardView {
-                side,
-                card,
-                certain: true,
-            }),
-            NextCard::Unknown(side) => Some(NextCardView {
-                side,
-                card: 3,
-                certain: false,
-            }),
-            NextCard::Complete => None,
-        };
+        let next = NextCardView::of(r.next);
         Some(RoundView {
             number: r.number,
             player: hands.player,
