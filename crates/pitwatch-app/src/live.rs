@@ -424,6 +424,7 @@ impl Desk {
     pub fn overview(&self) -> PitOverview {
         PitOverview {
             site: self.pit.site.name.clone(),
+            time_zone: self.pit.site.time_zone.clone(),
             demo: self.pit.demo,
             demo_login: self.pit.demo.then(crate::setup::demo_login),
             session: lock(&self.session).as_ref().map(session_dto),
