@@ -25,6 +25,10 @@ pub use workflow::*;
 pub struct PitOverview {
     /// The site's name.
     pub site: String,
+    /// The site's time zone (an IANA name such as `Pacific/Auckland`, the pit definition's
+    /// `site.time_zone`, checked on load), in which the window shows every time as the reports
+    /// print them; none: UTC.
+    pub time_zone: Option<String>,
     /// Whether the tables are the simulated demo pit.
     pub demo: bool,
     /// The demo supervisor's credentials, shown on the login screen of the demo pit only.

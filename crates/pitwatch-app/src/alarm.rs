@@ -129,6 +129,11 @@ mod tests {
         assert!(desk.set_alarm_muted(true).expect("muted"));
         assert!(desk.alarm_muted());
         assert!(desk.overview().alarm_muted, "the window reads it");
+        assert_eq!(
+            desk.overview().time_zone,
+            None,
+            "a pit definition without a time_zone: UTC"
+        );
         // Asked again: already muted, nothing more written.
         assert!(desk.set_alarm_muted(true).expect("still muted"));
         assert!(!desk.set_alarm_muted(false).expect("unmuted"));

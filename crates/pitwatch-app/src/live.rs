@@ -424,6 +424,7 @@ impl Desk {
     pub fn overview(&self) -> PitOverview {
         PitOverview {
             site: self.pit.site.name.clone(),
+            time_zone: self.pit.site.time_zone.clone(),
             demo: self.pit.demo,
             demo_login: self.pit.demo.then(crate::setup::demo_login),
             session: lock(&self.session).as_ref().map(session_dto),
@@ -788,7 +789,7 @@ mod tests {
             .expect("a free port")
             .port();
         let pit = PitConfig::from_toml(&format!(
-            "[site]\nname = \"Test\"\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
+            "[site]\nname = \"Test\"\ntime_zone = \"Pacific/Auckland\"\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
              rules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
              link = {{ kind = \"tcp\", address = \"127.0.0.1:{port}\" }}\n"
         ))
@@ -798,6 +799,11 @@ mod tests {
             ..DeskOptions::demo(db)
         })
         .expect("the desk starts");
+        // The window shows its times in the zone the pit definition names, as the reports do.
+        assert_eq!(
+            desk.overview().time_zone.as_deref(),
+            Some("Pacific/Auckland")
+        );
         let deadline = Instant::now() + Duration::from_secs(10);
         let tile = loop {
             let tile = desk.overview().tables[0].clone();
@@ -889,6 +895,21 @@ mod tests {
         let pdf = desk.export_incident_pdf(raised.id).expect("a PDF");
         let bytes = std::fs::read(&pdf).expect("the PDF was written");
         assert!(bytes.starts_with(b"%PDF-"), "{pdf}");
+        // Where the user chose (the path the shell's save dialog gives).
+        let chosen = dir.path().join("chosen").join("incident report.pdf");
+        let written = desk
+            .export_incident_pdf_to(raised.id, &chosen)
+            .expect("written where chosen");
+        assert_eq!(written, chosen.display().to_string());
+        assert!(std::fs::read(&chosen)
+            .expect("the chosen file")
+            .starts_with(b"%PDF-"));
+        // A folder is no file name: refused, saying so.
+        let folder = desk
+            .export_incident_pdf_to(raised.id, dir.path())
+            .expect_err("a folder");
+        assert_eq!(folder.code, ErrorCode::InvalidInput);
+        assert!(folder.message.contains("is a folder"), "{folder}");
         // The shift handover: the report of the shift so far, then the sign-off, both audited;
         // a later report of the same shift shows who signed off.
         let shift = ShiftQuery {

@@ -1,8 +1,10 @@
 //! Reports: who may export which (every role), and the audit of each export with its actor and
-//! workstation. Rendering is `pitwatch_recording::report`'s; writing the file is the front end's.
+//! workstation. Rendering is `pitwatch_recording::report`'s. The desk writes a report where it
+//! is told (`*_to`: the path the shell's save dialog gave) or, without one, in `reports/` next to
+//! the database; the path written is audited.
 //! The shift's sign-off is [`crate::handover`]'s.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pitwatch_api::dto::{ApiError, ErrorCode, ShiftQuery, ShiftReportFile};
 use pitwatch_model::Timestamp;
@@ -62,6 +64,12 @@ impl Desk {
     /// The logged-in user exports incident `id`'s report as a PDF, next to the database in
     /// `reports/`; the export is audited. Returns the file's path.
     pub fn export_incident_pdf(&self, id: i64) -> Result<String, ApiError> {
+        self.export_incident_pdf_to(id, &self.reports_dir().join(format!("incident-{id}.pdf")))
+    }
+
+    /// As [`Desk::export_incident_pdf`], written to `path` (a file the user chose; an existing
+    /// one is replaced). Returns the path written.
+    pub fn export_incident_pdf_to(&self, id: i64, path: &Path) -> Result<String, ApiError> {
         let who = self.principal()?;
         let subject = format!("incident {id}");
         may_export(
@@ -78,14 +86,9 @@ impl Desk {
             pitwatch_recording::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
         vouch(&reader, &mut lock(&self.store))?;
         drop(reader);
-        let (path, _) = self.write_report(
-            &who,
-            &format!("incident-{id}.pdf"),
-            document,
-            Command::ExportIncident,
-            &subject,
-        )?;
-        Ok(path)
+        let (written, _) =
+            self.write_report(&who, path, document, Command::ExportIncident, &subject)?;
+        Ok(written)
     }
 
     fn db_name(&self) -> String {
@@ -95,25 +98,38 @@ impl Desk {
             .unwrap_or_default()
     }
 
-    /// Renders `document` (by `user`, now) as a PDF named `file` in `reports/` next to the
-    /// database, and audits the export as `action` on `subject`. Returns the path and the pages.
+    /// `reports/` next to the database: where a report goes when no path is given.
+    fn reports_dir(&self) -> PathBuf {
+        self.db
+            .parent()
+            .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"))
+    }
+
+    /// Renders `document` (by `user`, now) as a PDF written to `path`, and audits the export as
+    /// `action` on `subject`. Returns the path and the pages. A path that is a folder, or whose
+    /// folder cannot be written, is refused saying so, with nothing audited as exported.
     fn write_report(
         &self,
         who: &Principal,
-        file: &str,
+        path: &Path,
         document: pitwatch_report::Document,
         command: Command,
         subject: &str,
     ) -> Result<(String, usize), ApiError> {
         let now = self.clock.now();
-        let dir = self
-            .db
-            .parent()
-            .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"));
-        let path = dir.join(file);
+        if path.as_os_str().is_empty() || path.is_dir() {
+            return Err(ApiError::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "{:?} is a folder, not a file to save the report as: give a file name",
+                    path.display().to_string()
+                ),
+            ));
+        }
         let pdf = pitwatch_report::render_pdf(&document.stamped(&who.user, now.as_datetime()))?;
-        std::fs::create_dir_all(&dir)
-            .and_then(|()| std::fs::write(&path, &pdf.bytes))
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        dir.map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(path, &pdf.bytes))
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
         exported(&mut lock(&self.store), who, command, subject, &shown, now)?;
@@ -146,6 +162,16 @@ impl Desk {
     /// The logged-in user exports the handover report of the shift `query` as a PDF in
     /// `reports/` (audited as `shift.export`).
     pub fn export_shift_report(&self, query: &ShiftQuery) -> Result<ShiftReportFile, ApiError> {
+        let shift = Desk::shift(query)?;
+        self.export_shift_report_to(query, &self.reports_dir().join(shift_file_name(&shift)))
+    }
+
+    /// As [`Desk::export_shift_report`], written to `path` (a file the user chose).
+    pub fn export_shift_report_to(
+        &self,
+        query: &ShiftQuery,
+        path: &Path,
+    ) -> Result<ShiftReportFile, ApiError> {
         let who = self.principal()?;
         let shift = Desk::shift(query)?;
         let subject = format!("shift {} to {}", shift.from, shift.to);
@@ -161,21 +187,25 @@ impl Desk {
         let document = pitwatch_recording::report::shift_report(&reader, &shift, &self.db_name())?;
         vouch(&reader, &mut lock(&self.store))?;
         drop(reader);
-        let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();
-        let file = format!(
-            "shift-{}-{}{}.pdf",
-            stamp(shift.from),
-            stamp(shift.to),
-            shift
-                .table
-                .as_deref()
-                .map_or_else(String::new, |t| format!("-{t}"))
-        );
-        let (path, pages) =
-            self.write_report(&who, &file, document, Command::ExportShift, &subject)?;
+        let (written, pages) =
+            self.write_report(&who, path, document, Command::ExportShift, &subject)?;
         Ok(ShiftReportFile {
-            path,
+            path: written,
             pages: u32::try_from(pages).unwrap_or(u32::MAX),
         })
     }
+}
+
+/// The shift report's file name: `shift-20261130T060000Z-20261130T180000Z[-TABLE].pdf`.
+pub fn shift_file_name(shift: &pitwatch_recording::report::Shift) -> String {
+    let stamp = |t: Timestamp| t.as_datetime().format("%Y%m%dT%H%M%SZ").to_string();
+    format!(
+        "shift-{}-{}{}.pdf",
+        stamp(shift.from),
+        stamp(shift.to),
+        shift
+            .table
+            .as_deref()
+            .map_or_else(String::new, |t| format!("-{t}"))
+    )
 }

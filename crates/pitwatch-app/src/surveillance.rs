@@ -61,6 +61,19 @@ pub const MAX_FAILURES: u32 = 5;
 /// How long a name stays locked after [`MAX_FAILURES`] failures.
 pub const LOCKOUT: Duration = Duration::from_secs(300);
 
+/// The refusal of a locked name, saying how long is left in the main login's words
+/// ([`crate::accounts::how_long`]): "locked for 4 minutes 59 seconds more".
+fn locked_out(user: &str, left: Duration) -> ApiError {
+    let millis = i64::try_from(left.as_millis()).unwrap_or(i64::MAX);
+    ApiError::new(
+        ErrorCode::Unauthorised,
+        format!(
+            "too many failed sign-ins for {user:?}: locked for {} more",
+            crate::accounts::how_long(millis)
+        ),
+    )
+}
+
 /// The reads of the surveillance view, each checked against the viewer's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Watch {
@@ -227,13 +240,7 @@ impl Surveillance {
         let key = format!("{home}\u{0}{user}");
         if let Some((count, since)) = lock(&self.failures).get(&key) {
             if *count >= MAX_FAILURES && since.elapsed() < LOCKOUT {
-                return Err(ApiError::new(
-                    ErrorCode::Unauthorised,
-                    format!(
-                        "too many failed sign-ins as {user}: try again in {} s",
-                        (LOCKOUT - since.elapsed()).as_secs() + 1
-                    ),
-                ));
+                return Err(locked_out(user, LOCKOUT - since.elapsed()));
             }
         }
         let store = self.mirror(&home)?;

@@ -1,6 +1,7 @@
 // The window's state and what it does, for App.svelte to compose: the pit and its live updates,
 // the record and recording status, the screen shown, the incident lists, who is logged in, the
 // alerts (banner, flashing, sound) and the keys. Components render it and call its methods.
+import { setSiteZone } from "./time";
 import { tick } from "svelte";
 import type { ApiError, PitOverview, PitUpdate, RecordingStatus, RecordStatus, Session, TableTile } from "./bindings";
 import { startBlinking } from "./blink";
@@ -96,6 +97,7 @@ export class AppState {
       this.unlisten = await ipc.onPitUpdate((update) => this.apply(update));
       const overview = await ipc.pitOverview();
       this.overview = overview;
+      setSiteZone(overview.timeZone);
       this.tables = overview.tables;
       this.record = overview.record;
       this.user.session = overview.session;

@@ -39,7 +39,7 @@ vi.mock("./ipc", async (actual) => ({
     desk.handler = h;
     return () => (desk.handler = null);
   },
-  pitOverview: async (): Promise<PitOverview> => ({ site: "Sky", demo: true, demoLogin: null, session: desk.session, tables: [tile("BAC-1"), tile("BAC-2")], record, idleLockSeconds: 600, alarmMuted: desk.muted, pitFile: null, build: { version: "0.1.0", commit: "6929b7d1c2e3", label: "Pitwatch 0.1.0 (build 6929b7d1c2e3)" } }),
+  pitOverview: async (): Promise<PitOverview> => ({ site: "Sky", timeZone: null, demo: true, demoLogin: null, session: desk.session, tables: [tile("BAC-1"), tile("BAC-2")], record, idleLockSeconds: 600, alarmMuted: desk.muted, pitFile: null, build: { version: "0.1.0", commit: "6929b7d1c2e3", label: "Pitwatch 0.1.0 (build 6929b7d1c2e3)" } }),
   needsFirstAdmin: async () => false,
   incidents: async (q: IncidentQuery): Promise<IncidentPage> => {
     const rows = desk.rows.filter((r) => q.status === null || r.status === q.status).filter((r) => q.table === null || r.table === q.table);

@@ -7,6 +7,12 @@ export type PitOverview = {
  */
 site: string, 
 /**
+ * The site's time zone (an IANA name such as `Pacific/Auckland`, the pit definition's
+ * `site.time_zone`, checked on load), in which the window shows every time as the reports
+ * print them; none: UTC.
+ */
+timeZone: string | null, 
+/**
  * Whether the tables are the simulated demo pit.
  */
 demo: boolean, 

@@ -74,6 +74,7 @@ describe("a device's liveness alarm", () => {
 
   it("says since when, in UTC, or that it never connected", () => {
     expect(clockLabel(Date.UTC(2026, 11, 2, 4, 5, 6))).toBe("04:05:06 UTC");
+    expect(clockLabel(Date.UTC(2026, 11, 2, 4, 5, 6), "Pacific/Auckland")).toBe("17:05:06 NZDT");
     expect(alarmLabel(alarm("offline"))).toBe("offline since 14:02:11 UTC");
     expect(alarmLabel(alarm("silent"))).toBe("silent since 14:02:11 UTC");
     expect(alarmLabel(alarm("never_connected"))).toBe("never connected");

@@ -1,5 +1,6 @@
 // A table's devices as its tile and view show them: each device's role and link, and a shuffler's
 // last deck check as a small badge. Pure, so it is unit-tested without a DOM.
+import { formatAt, getSiteZone, type Zone } from "./time";
 import type { DeckCheckView, DeviceAlarmView, DeviceRole, DeviceTile, ShufflerCountersView, TableTile } from "./bindings";
 import { ageLabel } from "./pit";
 
@@ -54,9 +55,9 @@ export function otherDevices(devices: readonly DeviceTile[]): DeviceTile[] {
   return devices.slice(1);
 }
 
-/** `ms` as "HH:MM:SS UTC", as the record's messages give times of day. */
-export function clockLabel(ms: number): string {
-  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+/** `ms` as a time of day on the site's clock with its zone: "14:02:11 UTC", "03:02:11 NZDT" (`lib/time.ts`). */
+export function clockLabel(ms: number, zone: Zone = getSiteZone()): string {
+  return formatAt(ms, { date: false }, zone);
 }
 
 /** A device's liveness alarm in words: "offline since 14:02:11 UTC", "never connected", "silent since …". */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { IncidentRow } from "./bindings";
+import { setSiteZone } from "./time";
 import {
+  siteTime,
   alerts,
   appendPage,
   applyLive,
@@ -121,6 +123,21 @@ describe("toQuery", () => {
     });
     expect(toQuery({ ...NO_FILTER, status: "acknowledged" }).status).toBe("acknowledged");
     expect(toQuery({ ...NO_FILTER, since: "not a time" }).since).toBeNull();
+  });
+
+  it("reads the filter's times in the site's zone", () => {
+    expect(siteTime("2026-11-30T22:00", "Pacific/Auckland")).toBe("2026-11-30T09:00:00Z");
+    expect(siteTime("2026-06-30T12:00:30", "Pacific/Auckland")).toBe("2026-06-30T00:00:30Z");
+    expect(siteTime("2026-11-30T09:00", null)).toBe("2026-11-30T09:00:00Z");
+    expect(siteTime("2026-11-30T22:00:00+13:00", null)).toBe("2026-11-30T09:00:00Z");
+    expect(siteTime("2026-02-30T10:00", "Pacific/Auckland")).toBeNull();
+    expect(siteTime("  ", "Pacific/Auckland")).toBeNull();
+    setSiteZone("Pacific/Auckland");
+    try {
+      expect(toQuery({ ...NO_FILTER, since: "2026-11-30T22:00" }).since).toBe("2026-11-30T09:00:00Z");
+    } finally {
+      setSiteZone(null);
+    }
   });
 
   it("is the same for filters that differ only in the search of the rows loaded", () => {

@@ -1,6 +1,7 @@
 // Pure view logic for incidents and alerts: labels, filters, and which alert comes next.
 import type { IncidentPage, IncidentQuery, IncidentRow, IncidentStatus, ResolutionKind, Severity, SeverityCounts } from "./bindings";
 import { IRREGULARITY_WORDS, RESOLUTION_WORDS } from "./bindings";
+import { getSiteZone, parseWall, type Zone } from "./time";
 
 /** Severity with a word and a shape, so it never relies on colour alone. */
 export const SEVERITY: Record<Severity, { label: string; short: string; glyph: string; rank: number }> = {
@@ -42,7 +43,7 @@ export function historyLabel(what: string): string {
 
 /**
  * The incident list's filters. All but `text` are applied by the store (server-side, over the whole
- * record); `text` narrows the pages already loaded. `since` and `until` are UTC times as a
+ * record); `text` narrows the pages already loaded. `since` and `until` are the site's wall-clock times as a
  * `datetime-local` input gives them ("2026-11-30T09:00"), empty for no bound.
  */
 export interface IncidentFilter {
@@ -60,13 +61,24 @@ export const NO_FILTER: IncidentFilter = { table: "", status: "all", severity: "
 /** Incidents per page of the list. */
 export const PAGE_SIZE = 100;
 
-/** "2026-11-30T09:00" (UTC, from a datetime-local input) → RFC 3339, or null when empty or invalid. */
-export function utcTime(value: string): string | null {
+/** `ms` as RFC 3339 in UTC, its milliseconds only when it has some. */
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * "2026-11-30T09:00" (from a datetime-local input, the site's wall clock: `lib/time.ts`) → RFC 3339
+ * in UTC, or null when empty or invalid. A time with its own offset ("…Z", "…+13:00") is taken as it says.
+ */
+export function siteTime(value: string, zone: Zone = getSiteZone()): string | null {
   const v = value.trim();
   if (v === "") return null;
-  const withSeconds = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00` : v;
-  const iso = /(Z|[+-]\d{2}:\d{2})$/.test(withSeconds) ? withSeconds : `${withSeconds}Z`;
-  return Number.isNaN(Date.parse(iso)) ? null : iso;
+  if (/(Z|[+-]\d{2}:\d{2})$/.test(v)) {
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? null : rfc3339(ms);
+  }
+  const ms = parseWall(v, zone);
+  return ms === null ? null : rfc3339(ms);
 }
 
 /** The store's query for `f`: one page of `limit` incidents older than `before` (null: the first). */
@@ -77,8 +89,8 @@ export function toQuery(f: IncidentFilter, before: number | null = null, limit: 
     unresolved: f.status === "unresolved",
     severity: f.severity === "all" ? null : f.severity,
     code: f.code.trim() === "" ? null : f.code.trim(),
-    since: utcTime(f.since),
-    until: utcTime(f.until),
+    since: siteTime(f.since),
+    until: siteTime(f.until),
     before,
     limit,
   };
@@ -92,8 +104,8 @@ export function sameQuery(a: IncidentFilter, b: IncidentFilter): boolean {
 /** Whether `row` matches the store-side part of `f` (the same test the store applies). */
 export function matchesQuery(row: IncidentRow, f: IncidentFilter): boolean {
   const at = Date.parse(row.openedAt);
-  const since = utcTime(f.since);
-  const until = utcTime(f.until);
+  const since = siteTime(f.since);
+  const until = siteTime(f.until);
   return (
     (f.table === "" || row.table === f.table) &&
     (f.status === "all" || (f.status === "unresolved" ? row.status !== "resolved" : row.status === f.status)) &&

@@ -93,16 +93,17 @@ describe("the shoe picker", () => {
   });
 
   it("labels a shoe with its times, rounds and incidents", () => {
-    expect(shoeLabel(shoe(12, { incidents: 2 }))).toBe("Shoe 12 · 11-30 09:14–10:02 · 71 rounds · 2 incidents");
-    expect(shoeLabel(shoe(3, { endedAt: "2026-12-01T00:10:00Z", rounds: 1 }))).toBe("Shoe 3 · 11-30 09:14–12-01 00:10 · 1 round");
+    expect(shoeLabel(shoe(12, { incidents: 2 }))).toBe("Shoe 12 · 11-30 09:14–10:02 UTC · 71 rounds · 2 incidents");
+    expect(shoeLabel(shoe(3, { endedAt: "2026-12-01T00:10:00Z", rounds: 1 }))).toBe("Shoe 3 · 11-30 09:14–12-01 00:10 UTC · 1 round");
+    expect(shoeLabel(shoe(12, { incidents: 2 }), "Pacific/Auckland")).toBe("Shoe 12 · 11-30 22:14–23:02 NZDT · 71 rounds · 2 incidents");
     expect(shoeLabel({ shoe: 4, startedAt: null, endedAt: null, rounds: 0, incidents: 0, shuffle: null })).toBe("Shoe 4");
   });
 
   it("adds the shoe's shuffle quality once it was compared", () => {
     const suspect = { verdict: "suspect", label: "suspect: a block of 20 cards kept", provisional: false, detail: "…" } as const;
-    expect(shoeLabel(shoe(7, { shuffle: suspect }))).toBe("Shoe 7 · 11-30 09:14–10:02 · 71 rounds · ⚠ suspect: a block of 20 cards kept");
+    expect(shoeLabel(shoe(7, { shuffle: suspect }))).toBe("Shoe 7 · 11-30 09:14–10:02 UTC · 71 rounds · ⚠ suspect: a block of 20 cards kept");
     const first = { verdict: "not_compared", label: "not compared", provisional: false, detail: "not compared" } as const;
-    expect(shoeLabel(shoe(1, { shuffle: first }))).toBe("Shoe 1 · 11-30 09:14–10:02 · 71 rounds");
+    expect(shoeLabel(shoe(1, { shuffle: first }))).toBe("Shoe 1 · 11-30 09:14–10:02 UTC · 71 rounds");
   });
 });
 

@@ -1,5 +1,6 @@
 // Pure stepping logic for the replay screen: moving through a shoe event by event or round by
 // round, the markers on its timeline, and the rounds completed by a given step.
+import { abbreviation, formatAt, getSiteZone, type Zone } from "./time";
 import type { ReplayStep, ShoeRow } from "./bindings";
 import { playEntry } from "../games";
 import { shuffleNote } from "./shuffle";
@@ -94,14 +95,18 @@ export function shoeOptions(listed: readonly ShoeRow[], shown: number | null): S
   return [...listed, placeholder].sort((a, b) => b.shoe - a.shoe);
 }
 
-/** "Shoe 12 · 30 Nov 09:14–10:02 · 71 rounds · 2 incidents · well mixed" (UTC times as recorded). */
-export function shoeLabel(s: ShoeRow): string {
-  const day = (t: string) => t.slice(5, 10);
-  const time = (t: string) => t.slice(11, 16);
+/**
+ * "Shoe 12 · 11-30 09:14–10:02 UTC · 71 rounds · 2 incidents · well mixed": the times on the
+ * site's wall clock, its zone said once after them (`lib/time.ts`).
+ */
+export function shoeLabel(s: ShoeRow, zone: Zone = getSiteZone()): string {
+  const day = (t: string) => formatAt(t, { seconds: false, zone: false }, zone).slice(5, 10);
+  const time = (t: string) => formatAt(t, { date: false, seconds: false, zone: false }, zone);
   const parts = [`Shoe ${s.shoe}`];
   if (s.startedAt) {
     const end = s.endedAt ? (day(s.endedAt) === day(s.startedAt) ? time(s.endedAt) : `${day(s.endedAt)} ${time(s.endedAt)}`) : "";
-    parts.push(`${day(s.startedAt)} ${time(s.startedAt)}${end ? `–${end}` : ""}`);
+    const name = abbreviation(Date.parse(s.endedAt ?? s.startedAt), zone);
+    parts.push(`${day(s.startedAt)} ${time(s.startedAt)}${end ? `–${end}` : ""} ${name}`);
     parts.push(`${s.rounds} round${s.rounds === 1 ? "" : "s"}`);
     if (s.incidents > 0) parts.push(`${s.incidents} incident${s.incidents === 1 ? "" : "s"}`);
   }

@@ -1,22 +1,29 @@
 import { describe, expect, it } from "vitest";
 import type { HandoverSummary, SignOffRow } from "./bindings";
-import { formatUtc, parseUtc, shiftEndingNow, shiftLength, shiftQuery, signOffLine, signOffProblem, summaryLines } from "./shift";
+import { formatMinute, parseMinute, shiftEndingNow, shiftLength, shiftQuery, signOffLine, signOffProblem, summaryLines } from "./shift";
 
 const T = Date.UTC(2026, 10, 30, 18, 0, 0);
 
-describe("parseUtc and formatUtc", () => {
+describe("parseMinute and formatMinute", () => {
   it("read and write UTC times to the minute", () => {
-    expect(formatUtc(T)).toBe("2026-11-30 18:00");
-    expect(parseUtc("2026-11-30 18:00")).toBe(T);
-    expect(parseUtc("2026-11-30T18:00:00Z")).toBe(T);
-    expect(parseUtc(" 2026-11-30 18:00 UTC ")).toBe(T);
+    expect(formatMinute(T)).toBe("2026-11-30 18:00");
+    expect(parseMinute("2026-11-30 18:00")).toBe(T);
+    expect(parseMinute("2026-11-30T18:00:00Z")).toBe(T);
+    expect(parseMinute(" 2026-11-30 18:00 UTC ")).toBe(T);
   });
 
   it("refuse what is not a time", () => {
-    expect(parseUtc("yesterday")).toBeNull();
-    expect(parseUtc("2026-02-30 10:00")).toBeNull();
-    expect(parseUtc("2026-11-30 24:00")).toBeNull();
-    expect(parseUtc("2026-11-30 18:00+13:00")).toBeNull();
+    expect(parseMinute("yesterday")).toBeNull();
+    expect(parseMinute("2026-02-30 10:00")).toBeNull();
+    expect(parseMinute("2026-11-30 24:00")).toBeNull();
+    expect(parseMinute("2026-11-30 18:00+13:00")).toBeNull();
+  });
+
+  it("read and write the site's wall clock when it has a zone (UTC when the text says so)", () => {
+    expect(formatMinute(T, "Pacific/Auckland")).toBe("2026-12-01 07:00");
+    expect(parseMinute("2026-12-01 07:00", "Pacific/Auckland")).toBe(T);
+    expect(parseMinute("2026-11-30 18:00 UTC", "Pacific/Auckland")).toBe(T);
+    expect(parseMinute("2026-11-30T18:00:00Z", "Pacific/Auckland")).toBe(T);
   });
 });
 
@@ -86,7 +93,7 @@ describe("the handover summary", () => {
 
   it("writes a sign-off with its acceptance", () => {
     expect(signOffLine(SIGNED)).toBe(
-      "ana signed off 2026-11-30 06:00 to 2026-11-30 18:00 UTC (every table) at 2026-11-30 18:02 UTC, accepted by ben.",
+      "ana signed off 2026-11-30 06:00 UTC to 2026-11-30 18:00 UTC (every table) at 2026-11-30 18:02 UTC, accepted by ben.",
     );
     expect(signOffLine({ ...SIGNED, table: "BAC-1", acceptedBy: null })).toMatch(/\(BAC-1\).*not accepted/);
   });

@@ -1,47 +1,39 @@
-// The shift handover screen's logic: the period a report covers, read and written as UTC times
-// to the minute ("2026-11-30 06:00"), and the checks made before asking the desk (which checks
+// The shift handover screen's logic: the period a report covers, read and written to the minute
+// on the site's wall clock ("2026-11-30 06:00", `lib/time.ts`; UTC without a zone), and the checks made before asking the desk (which checks
 // again).
 
 import type { HandoverSummary, LinkStatus, ShiftQuery, SignOffRow } from "./bindings";
+import { formatAt, getSiteZone, parseWall, zoneName, type Zone } from "./time";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** `ms` as "YYYY-MM-DD HH:MM", in UTC. */
-export function formatUtc(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+/** `ms` as "YYYY-MM-DD HH:MM" on the site's wall clock (`lib/time.ts`; UTC without a zone). */
+export function formatMinute(ms: number, zone: Zone = getSiteZone()): string {
+  return formatAt(ms, { seconds: false, zone: false }, zone);
 }
 
 /**
- * A time typed as "YYYY-MM-DD HH:MM" (or with seconds, or "T" between), read as UTC; null when it
- * is not one.
+ * A time typed as "YYYY-MM-DD HH:MM" (or with seconds, or "T" between), read on the site's wall
+ * clock, or as UTC when it says "Z" or "UTC"; null when it is not one.
  */
-export function parseUtc(text: string): number | null {
-  const m = /^\s*(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?\s*(?:Z|UTC)?\s*$/i.exec(text);
-  if (!m) return null;
-  const num = (i: number): number => Number(m[i] ?? 0);
-  const [year, month, day, hour, minute, second] = [num(1), num(2), num(3), num(4), num(5), num(6)];
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-  const back = new Date(ms);
-  // Date.UTC rolls 2026-02-30 over to March: such a date is not one.
-  if (back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
-    return null;
-  }
-  return ms;
+export function parseMinute(text: string, zone: Zone = getSiteZone()): number | null {
+  const utc = /^(.*\d)\s*(?:Z|UTC)\s*$/i.exec(text);
+  return utc ? parseWall(utc[1] ?? "", null) : parseWall(text, zone);
 }
 
 /** The shift of `hours` ending at the last whole minute before `nowMs`. */
 export function shiftEndingNow(nowMs: number, hours: number): { from: string; to: string } {
   const to = Math.floor(nowMs / MINUTE) * MINUTE;
-  return { from: formatUtc(to - hours * HOUR), to: formatUtc(to) };
+  return { from: formatMinute(to - hours * HOUR), to: formatMinute(to) };
 }
 
 /** The query for the desk, or what is wrong with the fields. */
 export function shiftQuery(from: string, to: string, table: string): ShiftQuery | string {
-  const start = parseUtc(from);
-  if (start === null) return `The start "${from}" is not a time like 2026-11-30 06:00 (UTC).`;
-  const end = parseUtc(to);
-  if (end === null) return `The end "${to}" is not a time like 2026-11-30 18:00 (UTC).`;
+  const start = parseMinute(from);
+  if (start === null) return `The start "${from}" is not a time like 2026-11-30 06:00 (${zoneName()}).`;
+  const end = parseMinute(to);
+  if (end === null) return `The end "${to}" is not a time like 2026-11-30 18:00 (${zoneName()}).`;
   if (end <= start) return "The shift must end after it starts.";
   return {
     from: new Date(start).toISOString(),
@@ -52,8 +44,8 @@ export function shiftQuery(from: string, to: string, table: string): ShiftQuery 
 
 /** How long a shift is, in words ("12 h", "7 h 30 min"). */
 export function shiftLength(from: string, to: string): string | null {
-  const start = parseUtc(from);
-  const end = parseUtc(to);
+  const start = parseMinute(from);
+  const end = parseMinute(to);
   if (start === null || end === null || end <= start) return null;
   const minutes = Math.round((end - start) / MINUTE);
   const h = Math.floor(minutes / 60);
@@ -105,10 +97,10 @@ export function summaryLines(summary: HandoverSummary): { incidents: string; dev
 
 /** A sign-off on record in words: who, when, the period, who accepted it. */
 export function signOffLine(row: SignOffRow): string {
-  const at = (text: string) => formatUtc(Date.parse(text));
+  const at = (text: string) => formatAt(text, { seconds: false });
   const scope = row.table === null ? "every table" : row.table;
   const accepted = row.acceptedBy === null ? "not accepted by an incoming supervisor" : `accepted by ${row.acceptedBy}`;
-  return `${row.user} signed off ${at(row.from)} to ${at(row.to)} UTC (${scope}) at ${at(row.at)} UTC, ${accepted}.`;
+  return `${row.user} signed off ${at(row.from)} to ${at(row.to)} (${scope}) at ${at(row.at)}, ${accepted}.`;
 }
 
 /**

@@ -36,6 +36,7 @@ describe("addedLabel", () => {
     expect(addedLabel("2026-11-30T10:41:07.123Z")).toBe("2026-11-30 10:41 UTC");
     expect(addedLabel("2026-11-30T10:41:07Z")).toBe("2026-11-30 10:41 UTC");
     expect(addedLabel("2026-11-30T10:41:07+00:00")).toBe("2026-11-30 10:41 UTC");
+    expect(addedLabel("2026-11-30T10:41:07Z", "Pacific/Auckland")).toBe("2026-11-30 23:41 NZDT");
   });
 
   it("shows anything else as it is", () => {

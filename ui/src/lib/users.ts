@@ -1,5 +1,6 @@
 // Users of a real pit: the roles an admin can give, and the checks made before asking the desk
 // (which checks again, with the store's rules).
+import { formatAt, getSiteZone, type Zone } from "./time";
 
 /** The roles, as the store names them, with what each may do. */
 export const ROLES: { role: string; label: string }[] = [
@@ -34,12 +35,13 @@ export function firstAdminProblem(name: string, password: string, repeat: string
 }
 
 /**
- * When a user was added, as the record gives it (RFC 3339, UTC), shown as "YYYY-MM-DD HH:MM UTC";
- * anything unreadable is shown as it is.
+ * When a user was added, as the record gives it (RFC 3339, UTC), shown to the minute on the
+ * site's wall clock with the zone ("2026-11-30 10:41 UTC", "2026-11-30 23:41 NZDT"; `lib/time.ts`);
+ * anything else is shown as it is.
  */
-export function addedLabel(createdAt: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]00:00)$/.exec(createdAt);
-  return m ? `${m[1]} ${m[2]} UTC` : createdAt;
+export function addedLabel(createdAt: string, zone: Zone = getSiteZone()): string {
+  const utc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]00:00)$/.test(createdAt);
+  return utc ? formatAt(createdAt, { seconds: false }, zone) : createdAt;
 }
 
 /** The commands a role may run (as the desk names and audits them), in words. */
@@ -70,6 +72,6 @@ export function mayLabel(may: string[]): string {
 }
 
 /** A time of the record for the access listing: as {@link addedLabel}, or a word when there is none. */
-export function whenLabel(at: string | null, none: string): string {
-  return at === null ? none : addedLabel(at);
+export function whenLabel(at: string | null, none: string, zone: Zone = getSiteZone()): string {
+  return at === null ? none : addedLabel(at, zone);
 }

@@ -447,12 +447,41 @@ fn every_surveillance_read_for_every_role() {
         );
     }
     let err = view.login("sky/south", "sam", STRONG).expect_err("locked");
-    assert!(err.message.contains("too many"), "{}", err.message);
+    assert!(
+        err.message
+            .starts_with("too many failed sign-ins for \"sam\": locked for ")
+            && (err.message.ends_with(": locked for 5 minutes more")
+                || err.message.contains(": locked for 4 minutes "))
+            && err.message.ends_with(" more"),
+        "{}",
+        err.message
+    );
     // Another workstation's account of the same name is its own.
     view.login("sky/north", "sam", STRONG).expect("north's sam");
     assert!(view
         .login("nowhere", "sam", STRONG)
         .is_err_and(|e| e.code == ErrorCode::InvalidInput));
+}
+
+#[test]
+fn a_locked_sign_in_says_how_long_is_left_as_the_main_login_does() {
+    let at = |millis: u64| locked_out("sam", Duration::from_millis(millis)).message;
+    assert_eq!(
+        at(300_000),
+        "too many failed sign-ins for \"sam\": locked for 5 minutes more"
+    );
+    assert_eq!(
+        at(298_500),
+        "too many failed sign-ins for \"sam\": locked for 4 minutes 59 seconds more"
+    );
+    assert_eq!(
+        at(1),
+        "too many failed sign-ins for \"sam\": locked for 1 second more"
+    );
+    assert_eq!(
+        locked_out("sam", Duration::ZERO).code,
+        ErrorCode::Unauthorised
+    );
 }
 
 #[test]
