@@ -21,7 +21,10 @@ use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};
 use tauri::{Emitter, Manager, State};
 
+pub mod save;
 pub mod window_state;
+
+use save::Reports;
 
 /// The Tauri event that carries live changes: a JSON array of [`PitUpdate`]s, oldest first.
 pub const UPDATE_EVENT: &str = "pit-update";
@@ -122,19 +125,55 @@ async fn record_console(
     desk.record_console(&table, &entry)
 }
 
-/// Exports an incident's report as a PDF; returns where it was written.
+/// Exports an incident's report as a PDF where the user chooses in the save dialog; returns
+/// where it was written, or `None` when the user cancelled.
 #[tauri::command]
-async fn export_incident_pdf(desk: State<'_, Desk>, id: i64) -> Result<String, ApiError> {
-    desk.export_incident_pdf(id)
+async fn export_incident_pdf<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
+    id: i64,
+) -> Result<Option<String>, ApiError> {
+    let name = format!("incident-{id}.pdf");
+    let Some(path) = reports.choose(&app, &name, "Save the incident report") else {
+        return Ok(None);
+    };
+    let written = desk.export_incident_pdf_to(id, &path)?;
+    reports.remember(&written);
+    Ok(Some(written))
 }
 
-/// Exports the shift handover report as a PDF; returns where it was written.
+/// Exports the shift handover report as a PDF where the user chooses in the save dialog.
 #[tauri::command]
-async fn export_shift_report(
+async fn export_shift_report<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
     desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
     query: ShiftQuery,
-) -> Result<ShiftReportFile, ApiError> {
-    desk.export_shift_report(&query)
+) -> Result<Option<ShiftReportFile>, ApiError> {
+    let name = pitwatch_app::reports::shift_file_name(&Desk::shift(&query)?);
+    let Some(path) = reports.choose(&app, &name, "Save the shift report") else {
+        return Ok(None);
+    };
+    let written = desk.export_shift_report_to(&query, &path)?;
+    reports.remember(&written.path);
+    Ok(Some(written))
+}
+
+/// Opens a report exported in this session with the workstation's PDF viewer.
+#[tauri::command]
+async fn open_report(reports: State<'_, Reports>, path: String) -> Result<(), ApiError> {
+    reports.open(&path)
+}
+
+/// Sends a report exported in this session to the printer, audited with the printer's answer.
+#[tauri::command]
+async fn print_report(
+    desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
+    path: String,
+) -> Result<String, ApiError> {
+    desk.print_report(&path, || reports.print(&path))
 }
 
 /// What a shift hands over: open incidents, devices down, tables closed, earlier sign-offs.
@@ -409,9 +448,18 @@ fn startup_error(failure: State<'_, StartupFailure>) -> Option<ApiError> {
     failure.0.clone()
 }
 
-/// Builds the app with its state and commands, on any runtime (the real one or the test mock).
-pub fn builder<R: tauri::Runtime>(builder: tauri::Builder<R>, desk: Desk) -> tauri::Builder<R> {
-    commands(builder.manage(desk).manage(StartupFailure(None)))
+/// Builds the app with its state and commands, on any runtime (the real one or the test mock),
+/// saving reports as `reports` says.
+pub fn builder<R: tauri::Runtime>(
+    builder: tauri::Builder<R>,
+    desk: Desk,
+    reports: Reports,
+) -> tauri::Builder<R> {
+    let builder = builder
+        .plugin(tauri_plugin_dialog::init())
+        .manage(desk)
+        .manage(reports);
+    commands(builder.manage(StartupFailure(None)))
 }
 
 /// Builds the app for a pit that could not start: the window shows `error` (the desk's commands
@@ -443,6 +491,8 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         shoes,
         export_incident_pdf,
         export_shift_report,
+        open_report,
+        print_report,
         handover_summary,
         sign_off_shift,
         add_user,
@@ -539,7 +589,7 @@ pub fn run() {
             return;
         }
     };
-    let app = builder(tauri::Builder::default(), desk)
+    let app = builder(tauri::Builder::default(), desk, Reports::from_env())
         .setup(|app| {
             tune_web_view(app);
             window_state::restore(app);
@@ -660,6 +710,12 @@ fn dirs_data(identifier: &str) -> PathBuf {
     base.join(identifier)
 }
 
+/// Reports saved in `dir/reports` without asking, for the tests on the mock runtime.
+#[cfg(test)]
+fn folder(dir: &std::path::Path) -> Reports {
+    Reports::new(save::Destination::Folder(dir.join("reports")), "", "")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -742,7 +798,7 @@ mod tests {
         let (desk, updates) =
             Desk::start(DeskOptions::demo(dir.path().join("t.db"))).expect("the desk starts");
         drop(updates);
-        let app = builder(mock_builder(), desk)
+        let app = builder(mock_builder(), desk, folder(dir.path()))
             .build(mock_context(noop_assets()))
             .expect("the app builds on the mock runtime");
         let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
@@ -822,6 +878,20 @@ mod tests {
         .expect("a shift report");
         let path = report["path"].as_str().expect("a path");
         assert!(std::fs::read(path).expect("written").starts_with(b"%PDF-"));
+        assert_eq!(
+            std::path::Path::new(path),
+            dir.path()
+                .join("reports/shift-20000101T000000Z-21000101T000000Z.pdf"),
+            "saved in the fixed folder under its suggested name"
+        );
+        let stranger = dir.path().join("t.db").display().to_string();
+        let refused = invoke(
+            &webview,
+            "print_report",
+            serde_json::json!({"path": stranger}),
+        )
+        .expect_err("not a report of this session");
+        assert_eq!(refused["code"], "not_found");
         let summary = invoke(
             &webview,
             "handover_summary",
@@ -874,7 +944,7 @@ mod events {
             ..DeskOptions::demo(dir.path().join("e.db"))
         };
         let (desk, updates) = Desk::start(options).expect("the desk starts");
-        let app = builder(mock_builder(), desk)
+        let app = builder(mock_builder(), desk, folder(dir.path()))
             .build(mock_context(noop_assets()))
             .expect("the app builds on the mock runtime");
         let (tx, rx) = std::sync::mpsc::channel();

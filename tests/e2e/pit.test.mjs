@@ -33,6 +33,20 @@ process.env.PITWATCH_DEMO_FAULT_EVERY = process.env.PITWATCH_DEMO_FAULT_EVERY ??
 // left compact or maximised does not change what these tests see.
 process.env.XDG_CONFIG_HOME = join(dataDir, "config");
 process.env.XDG_DATA_HOME = join(dataDir, "data");
+// Reports are saved in a fixed folder instead of through the system's save dialog (which
+// WebDriver cannot drive), and opened and printed by two small programs that write down what
+// they were given, as a viewer and CUPS's lp would be given it.
+const savedDir = join(dataDir, "saved");
+const opened = join(dataDir, "opened.log");
+const printed = join(dataDir, "printed.log");
+function tool(name, body) {
+  const file = join(dataDir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return file;
+}
+process.env.PITWATCH_SAVE_DIR = savedDir;
+process.env.PITWATCH_OPEN_COMMAND = tool("viewer.sh", `echo "$@" >> '${opened}'`);
+process.env.PITWATCH_PRINT_COMMAND = `${tool("lp.sh", `echo "$@" >> '${printed}'; echo 'request id is pit-e2e-1 (1 file(s))'`)} -d pit`;
 
 /** The table names of the built-in demo pit, read from the same file the Rust side embeds. */
 function demoTableNames() {
@@ -320,9 +334,26 @@ test("an injected irregularity raises an alert; acknowledging and resolving it w
   assert.match(history, /reopened by demo — surveillance asks for a second look/i);
   assert.match(history, /resolved by demo — Confirmed irregularity — handled per procedure/i);
   await driver.clickCss('[data-testid="export-pdf"]');
-  const saved = await driver.waitFor("the PDF", () => driver.find('[data-testid="exported"]'));
-  const pdf = (await driver.text(saved)).replace(/^Saved to /, "").trim();
+  const saved = await driver.waitFor("the PDF", () => driver.find('[data-testid="saved-line"]'));
+  const pdf = await driver.attribute(saved, "data-path");
+  assert.equal(pdf, join(savedDir, `incident-${resolvedId}.pdf`), "saved under its suggested name");
+  assert.match(await driver.text(saved), new RegExp(`^Saved incident-${resolvedId}\\.pdf in `));
   assert.ok(readFileSync(pdf).subarray(0, 5).toString() === "%PDF-", `${pdf} is a PDF`);
+  // Opened in the viewer, then printed: the print system's answer is shown, and audited.
+  await driver.clickCss('[data-testid="saved-open"]');
+  await driver.waitFor("the viewer", () => existsSync(opened) && readFileSync(opened, "utf8").includes(pdf));
+  await driver.clickCss('[data-testid="saved-print"]');
+  const said = await driver.waitFor("the printer's answer", () => driver.find('[data-testid="saved-said"]'));
+  assert.equal(await driver.text(said), "Sent to the printer: request id is pit-e2e-1 (1 file(s))");
+  assert.equal(readFileSync(printed, "utf8"), `-d pit ${pdf}\n`);
+  const { spawnSync } = await import("node:child_process");
+  const audited = spawnSync(
+    "sqlite3",
+    ["-readonly", process.env.PITWATCH_DB, "SELECT user_name || ' ' || subject FROM audit_log WHERE action = 'report.print'"],
+    { encoding: "utf8" },
+  );
+  assert.equal(audited.status, 0, `sqlite3: ${audited.stderr}`);
+  assert.equal(audited.stdout.trim(), `demo ${pdf}`, "the print is in the audit log under the user's name");
   await shot("incident-resolved.png");
 });
 
@@ -492,9 +523,10 @@ test("the shift handover report is written as a PDF and the handover signed off"
   await driver.waitFor("the handover screen", () => driver.find('[data-testid="shift-view"]'));
   assert.equal(await driver.text(await driver.find('[data-testid="shift-length"]')), "12 h");
   await driver.clickCss('[data-testid="shift-export"]');
-  const written = await driver.waitFor("the shift report", () => driver.find('[data-testid="shift-file"]'), 30000);
-  const path = (await driver.text(await driver.find('[data-testid="shift-file"] code'))).trim();
-  assert.match(await driver.text(written), /\d+ pages?\)/);
+  const written = await driver.waitFor("the shift report", () => driver.find('[data-testid="shift-view"] [data-testid="saved-line"]'), 30000);
+  const path = await driver.attribute(written, "data-path");
+  assert.ok(path.startsWith(join(savedDir, "shift-")), `${path} is in the save folder`);
+  assert.match(await driver.text(written), /^Saved shift-\S+\.pdf \(\d+ pages?\) in /);
   assert.ok(readFileSync(path).subarray(0, 5).toString() === "%PDF-", `${path} is a PDF`);
   // What a reader of the PDF gets (poppler-utils is installed with the system packages).
   const { execFileSync } = await import("node:child_process");

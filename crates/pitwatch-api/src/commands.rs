@@ -87,10 +87,14 @@ declare! {
     replay(table: String, shoe: Option<u32>) -> ShoeReplay;
     #[doc = "A table's shoes, newest first: up to `limit` numbered below `before` (null: the newest)."]
     shoes(table: String, before: Option<u32>, limit: Option<u32>) -> ShoePage;
-    #[doc = "Exports an incident's report as a PDF; answers where it was written."]
-    export_incident_pdf(id: i64) -> String;
-    #[doc = "Exports the shift handover report as a PDF."]
-    export_shift_report(query: ShiftQuery) -> ShiftReportFile;
+    #[doc = "Exports an incident's report as a PDF where the user chooses in the save dialog; answers where it was written, or null when the user cancelled."]
+    export_incident_pdf(id: i64) -> Option<String>;
+    #[doc = "Exports the shift handover report as a PDF where the user chooses in the save dialog; null when the user cancelled."]
+    export_shift_report(query: ShiftQuery) -> Option<ShiftReportFile>;
+    #[doc = "Opens a report exported in this session with the workstation's PDF viewer."]
+    open_report(path: String) -> ();
+    #[doc = "Sends a report exported in this session to the workstation's printer (audited); answers what the print system said."]
+    print_report(path: String) -> String;
     #[doc = "What the shift hands over: open incidents by severity, devices not connected, tables closed or disabled, and sign-offs of the period already on record."]
     handover_summary(query: ShiftQuery) -> HandoverSummary;
     #[doc = "Signs off the handover of a shift with the user's password, accepted by the incoming supervisor with theirs (supervisors and admins; a period signed off once)."]

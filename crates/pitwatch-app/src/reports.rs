@@ -136,8 +136,28 @@ impl Desk {
         Ok((shown, pdf.pages))
     }
 
+    /// The logged-in user sends the report written at `path` to a printer through `print`
+    /// (the shell's, which answers what the print system said); a print that went is audited
+    /// as `report.print` with that answer (a copy of a report leaves the pit too). Nobody
+    /// logged in: refused before anything is printed.
+    pub fn print_report(
+        &self,
+        path: &str,
+        print: impl FnOnce() -> Result<String, ApiError>,
+    ) -> Result<String, ApiError> {
+        let who = self.principal()?;
+        let answer = print()?;
+        let now = self.clock.now();
+        let detail = detail(&who.workstation, &[("printed", path), ("answer", &answer)]);
+        let mut store = lock(&self.store);
+        let mut batch = store.batch(now)?;
+        batch.append_audit(&who.user, "report.print", path, &detail, now)?;
+        batch.commit()?;
+        Ok(answer)
+    }
+
     /// The shift `query` asks for, checked.
-    pub(crate) fn shift(query: &ShiftQuery) -> Result<pitwatch_recording::report::Shift, ApiError> {
+    pub fn shift(query: &ShiftQuery) -> Result<pitwatch_recording::report::Shift, ApiError> {
         let time = |field: &str, text: &str| {
             text.trim().parse::<Timestamp>().map_err(|e| {
                 ApiError::new(
@@ -208,4 +228,55 @@ pub fn shift_file_name(shift: &pitwatch_recording::report::Shift) -> String {
             .as_deref()
             .map_or_else(String::new, |t| format!("-{t}"))
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
+
+    #[test]
+    fn a_print_is_refused_before_printing_without_a_login_and_audited_with_the_answer() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let (desk, updates) =
+            Desk::start(DeskOptions::demo(dir.path().join("p.db"))).expect("the desk starts");
+        drop(updates);
+        let mut printed = false;
+        let refused = desk
+            .print_report("/r/incident-1.pdf", || {
+                printed = true;
+                Ok("request id is pit-1".into())
+            })
+            .expect_err("nobody is logged in");
+        assert_eq!(refused.code, ErrorCode::Unauthorised);
+        assert!(!printed, "nothing is printed for nobody");
+        desk.login(DEMO_USER, DEMO_PASSWORD).expect("logged in");
+        // A printer that refuses: nothing audited as printed.
+        let failed = desk
+            .print_report("/r/incident-1.pdf", || {
+                Err(ApiError::new(ErrorCode::Conflict, "no default destination"))
+            })
+            .expect_err("the printer refused");
+        assert_eq!(failed.message, "no default destination");
+        assert!(lock(&desk.store)
+            .audit_entries("report.print")
+            .expect("audit")
+            .is_empty());
+        let answer = desk
+            .print_report("/r/incident-1.pdf", || Ok("request id is pit-1".into()))
+            .expect("printed");
+        assert_eq!(answer, "request id is pit-1");
+        let rows = lock(&desk.store)
+            .audit_entries("report.print")
+            .expect("audit");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].user.as_str(), rows[0].subject.as_str()),
+            (DEMO_USER, "/r/incident-1.pdf")
+        );
+        let detail: serde_json::Value = serde_json::from_str(&rows[0].detail).expect("JSON");
+        assert_eq!(detail["answer"], "request id is pit-1");
+        assert!(detail["workstation"].is_string(), "{detail}");
+        desk.stop();
+    }
 }

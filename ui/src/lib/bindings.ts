@@ -1743,6 +1743,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "incident.export": "Incident report exported",
   "console.event": "Console entry recorded",
   "shift.export": "Shift report exported",
+  "report.print": "Report sent to a printer",
   "shift.sign_off": "Shift signed off",
   "shift.accept": "Shift accepted by the incoming supervisor",
   "device.back": "Device back",

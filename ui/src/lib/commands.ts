@@ -83,14 +83,24 @@ export function shoes(table: string, before: number | null, limit: number | null
   return invoke<ShoePage>("shoes", { table, before, limit });
 }
 
-/** Exports an incident's report as a PDF; answers where it was written. */
-export function exportIncidentPdf(id: number): Promise<string> {
-  return invoke<string>("export_incident_pdf", { id });
+/** Exports an incident's report as a PDF where the user chooses in the save dialog; answers where it was written, or null when the user cancelled. */
+export function exportIncidentPdf(id: number): Promise<string | null> {
+  return invoke<string | null>("export_incident_pdf", { id });
 }
 
-/** Exports the shift handover report as a PDF. */
-export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile> {
-  return invoke<ShiftReportFile>("export_shift_report", { query });
+/** Exports the shift handover report as a PDF where the user chooses in the save dialog; null when the user cancelled. */
+export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile | null> {
+  return invoke<ShiftReportFile | null>("export_shift_report", { query });
+}
+
+/** Opens a report exported in this session with the workstation's PDF viewer. */
+export function openReport(path: string): Promise<void> {
+  return invoke<void>("open_report", { path });
+}
+
+/** Sends a report exported in this session to the workstation's printer (audited); answers what the print system said. */
+export function printReport(path: string): Promise<string> {
+  return invoke<string>("print_report", { path });
 }
 
 /** What the shift hands over: open incidents by severity, devices not connected, tables closed or disabled, and sign-offs of the period already on record. */

@@ -141,9 +141,20 @@ export function shoes(table: string, before: number | null, limit: number | null
   return wrap(commands.shoes(table, before, limit));
 }
 
-/** Writes the incident's PDF report and returns the file's path. */
-export function exportIncidentPdf(id: number): Promise<string> {
+/** Writes the incident's PDF report where the user chooses in the save dialog: its path, or
+ * null when the user cancelled. */
+export function exportIncidentPdf(id: number): Promise<string | null> {
   return wrap(commands.exportIncidentPdf(id));
+}
+
+/** Opens a report exported in this session with the workstation's PDF viewer. */
+export function openReport(path: string): Promise<void> {
+  return wrap(commands.openReport(path));
+}
+
+/** Sends a report exported in this session to the printer; answers what the print system said. */
+export function printReport(path: string): Promise<string> {
+  return wrap(commands.printReport(path));
 }
 
 /** Adds a user with a role and password (admin only). */
@@ -206,8 +217,9 @@ export function createFirstAdmin(name: string, password: string): Promise<Sessio
   return wrap(commands.createFirstAdmin(name, password));
 }
 
-/** Writes the shift handover report's PDF and returns where, with its page count. */
-export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile> {
+/** Writes the shift handover report's PDF where the user chooses: where, with its page count, or
+ * null when the user cancelled. */
+export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile | null> {
   return wrap(commands.exportShiftReport(query));
 }
 
