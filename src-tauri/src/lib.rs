@@ -295,6 +295,22 @@ async fn add_table(desk: State<'_, Desk>, draft: TableDraft) -> Result<PitReload
     desk.add_table(&draft)
 }
 
+/// Renames a table in the pit definition and applies it (administrators; audited).
+#[tauri::command]
+async fn rename_table(
+    desk: State<'_, Desk>,
+    name: String,
+    to: String,
+) -> Result<PitReload, ApiError> {
+    desk.rename_table(&name, &to)
+}
+
+/// Retires a table from the pit definition (administrators; audited); its record stays.
+#[tauri::command]
+async fn retire_table(desk: State<'_, Desk>, name: String) -> Result<PitReload, ApiError> {
+    desk.retire_table(&name)
+}
+
 /// Opens a device's link for a few seconds and decodes what arrives (administrators; nothing
 /// recorded). Async: it listens for seconds, off the main thread.
 #[tauri::command]
@@ -504,6 +520,8 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         reload_pit,
         serial_ports,
         add_table,
+        rename_table,
+        retire_table,
         test_link,
         needs_first_admin,
         create_first_admin,

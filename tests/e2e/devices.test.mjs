@@ -8,7 +8,7 @@
 // window: the table added starts, the one removed stops, the other keeps its link, and the reload
 // is in the audit log. Screenshots go to artifacts/e2e/.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
@@ -365,4 +365,70 @@ test("an administrator adds a table through the window: it reads its shoe at onc
   } finally {
     await unplug(server);
   }
+});
+
+test("an administrator renames one table and retires another from the window: the file keeps the rest, the pit follows, the audit has both", async () => {
+  const { driver } = harness;
+  await driver.type(await driver.waitFor("the login form", () => driver.find('[data-testid="login-user"]')), "root");
+  await driver.type(await driver.find('[data-testid="login-password"]'), ADMIN_PW);
+  await driver.click(await driver.find('[data-testid="login-submit"]'));
+  await driver.waitFor("the session", () => driver.find('[data-testid="session-user"]'));
+  await driver.clickCss('[data-testid="nav-about"]');
+  const row = (name) => `[data-testid="setup-table"][data-table="${name}"]`;
+  await driver.waitFor("NEW-1 in the table list", () => driver.find(row("NEW-1")));
+  await driver.clickCss(`${row("NEW-1")} [data-testid="rename-open"]`);
+  const input = await driver.waitFor("the new name", () => driver.find('[data-testid="rename-to"]'));
+  // A name in use is refused before asking.
+  await driver.execute(
+    `const i = document.querySelector('[data-testid="rename-to"]'); i.value = "LIVE-1"; i.dispatchEvent(new Event("input"));`,
+  );
+  const taken = await driver.waitFor("the refusal", () => driver.find('[data-testid="rename-problem"]'));
+  assert.equal(await driver.text(taken), "A table named LIVE-1 is already in the pit.");
+  assert.equal(await driver.attribute(await driver.find('[data-testid="rename-submit"]'), "disabled"), "true");
+  await driver.execute(
+    `const i = document.querySelector('[data-testid="rename-to"]'); i.value = ""; i.dispatchEvent(new Event("input"));`,
+  );
+  await driver.type(input, "NEW-1B");
+  await driver.clickCss('[data-testid="rename-submit"]');
+  const result = () =>
+    driver.execute(
+      `const r = document.querySelector('[data-testid="table-setup-result"]');
+       return r ? [...r.querySelectorAll("li")].map((l) => l.dataset.kind + ": " + l.textContent.trim()) : null;`,
+    );
+  const renamed = await driver.waitFor("the rename's result", result);
+  assert.deepEqual(renamed, ["started: Started: NEW-1B", "stopped: Stopped (no longer in the file): NEW-1", "kept: 2 tables keep recording untouched"]);
+
+  // Retiring asks first, saying what happens to the record.
+  await driver.waitFor("ADD-1 in the table list", () => driver.find(row("ADD-1")));
+  await driver.clickCss(`${row("ADD-1")} [data-testid="retire-open"]`);
+  const confirm = await driver.waitFor("the confirmation", () => driver.find('[data-testid="retire-confirm"]'));
+  assert.match(await driver.text(confirm), /Retire ADD-1\? It stops recording now .* stays in the record under its name/);
+  await shot("table-retire-confirm.png");
+  await driver.clickCss('[data-testid="retire-confirm-yes"]');
+  const retired = await driver.waitFor("the retirement's result", async () => {
+    const lines = await result();
+    return lines && lines.some((l) => l.includes("ADD-1")) ? lines : null;
+  });
+  assert.deepEqual(retired, ["stopped: Stopped (no longer in the file): ADD-1", "kept: 2 tables keep recording untouched"]);
+
+  // The file: NEW-1 renamed where it was, ADD-1 gone, LIVE-1 as written.
+  const text = readFileSync(process.env.PITWATCH_CONFIG, "utf8");
+  assert.match(text, /name = "NEW-1B"/);
+  assert.doesNotMatch(text, /"ADD-1"|"NEW-1"/);
+  assert.match(text, /name = "LIVE-1"/);
+  await driver.clickCss('[data-testid="nav-pit"]');
+  await driver.waitFor("the tiles follow", async () => {
+    const names = await driver.execute(`return [...document.querySelectorAll('[data-testid="table-tile"]')].map((t) => t.dataset.table).sort();`);
+    return JSON.stringify(names) === JSON.stringify(["LIVE-1", "NEW-1B"]);
+  });
+  await driver.clickCss('[data-testid="nav-audit"]');
+  await driver.clickCss('[data-testid="audit-access-only"]');
+  const audited = await driver.waitFor("both steps in the audit view", () =>
+    driver.execute(
+      `const rows = [...document.querySelectorAll('[data-testid="audit-row"][data-action="pit.reload"]')].map((r) => r.textContent);
+       return rows.some((t) => t.includes("NEW-1 to NEW-1B")) && rows.some((t) => t.includes("retired")) ? rows : null;`,
+    ),
+  );
+  assert.ok(audited.length >= 2);
+  await shot("table-renamed-retired.png");
 });

@@ -117,6 +117,10 @@ declare! {
     serial_ports() -> Vec<SerialPortView>;
     #[doc = "Adds a table to the pit definition's file and starts it by a reload (administrators; audited with its section)."]
     add_table(draft: TableDraft) -> PitReload;
+    #[doc = "Renames a table in the pit definition and applies it: it records under its new name from now on (admins only)."]
+    rename_table(name: String, to: String) -> PitReload;
+    #[doc = "Retires a table: its section leaves the pit definition and it stops recording; its record stays (admins only)."]
+    retire_table(name: String) -> PitReload;
     #[doc = "Opens a device's link for a few seconds and decodes what arrives, before it is saved; records nothing (administrators; a port a running table uses is refused)."]
     test_link(request: LinkTestRequest) -> LinkTestView;
     #[doc = "Whether a real pit's record has no users yet (the window then asks for the first administrator)."]

@@ -42,6 +42,7 @@ pub mod reports;
 pub mod sessions;
 pub mod setup;
 pub mod surveillance;
+pub mod tables;
 #[cfg(test)]
 mod testkit;
 

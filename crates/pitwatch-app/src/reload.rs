@@ -31,7 +31,7 @@ impl Desk {
     }
 
     /// The administrator logged in, and the file the pit was read from.
-    fn may_configure(&self) -> Result<Principal, ApiError> {
+    pub(crate) fn may_configure(&self) -> Result<Principal, ApiError> {
         let who = self.principal()?;
         crate::access::require(
             &mut lock(&self.store),
@@ -44,7 +44,7 @@ impl Desk {
         Ok(who)
     }
 
-    fn pit_file(&self) -> Result<&std::path::Path, ApiError> {
+    pub(crate) fn pit_file(&self) -> Result<&std::path::Path, ApiError> {
         self.pit_file.as_deref().ok_or_else(|| {
             ApiError::new(
                 ErrorCode::Conflict,
@@ -132,7 +132,7 @@ impl Desk {
     }
 
     /// Applies the file again as `who`, with `more` in the reload's audit row.
-    fn reload_as(
+    pub(crate) fn reload_as(
         &self,
         who: &Principal,
         more: Vec<(&'static str, String)>,
@@ -284,7 +284,7 @@ fn table_section(draft: &TableDraft) -> String {
 
 /// Writes `after` to `path` through a file beside it renamed into place (never half a file),
 /// keeping `before` as `path.bak`.
-fn write_keeping_the_old(
+pub(crate) fn write_keeping_the_old(
     path: &std::path::Path,
     before: &str,
     after: &str,
@@ -611,6 +611,92 @@ mod tests {
         assert_eq!(desk.serial_ports().unwrap_err().code, ErrorCode::Forbidden);
         assert_eq!(
             desk.add_table(&tcp_draft("TWO", 9)).unwrap_err().code,
+            ErrorCode::Forbidden
+        );
+        desk.stop();
+    }
+
+    #[test]
+    fn a_table_renamed_or_retired_from_the_window_changes_only_its_section_and_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pit.toml");
+        let (one, one_port) = device();
+        let (two, two_port) = device();
+        write_pit(&file, &[section("ONE", one_port), section("TWO", two_port)]);
+        let (desk, _updates) = desk_on(dir.path(), &file);
+        let mut first = connects(&one).expect("ONE connects");
+        let mut second = connects(&two).expect("TWO connects");
+
+        let done = desk.rename_table("TWO", "TWO-B").expect("renamed");
+        assert_eq!(
+            (done.added, done.removed),
+            (vec!["TWO-B".to_owned()], vec!["TWO".to_owned()])
+        );
+        assert_eq!(names(&desk), ["ONE", "TWO-B"]);
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.contains("name = \"TWO-B\"") && !text.contains("\"TWO\""),
+            "{text}"
+        );
+        // The renamed table's device session starts again under its new name; ONE's link is
+        // not touched.
+        second
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        assert_eq!(
+            second.read(&mut [0; 8]).unwrap_or(0),
+            0,
+            "TWO's session ends"
+        );
+        assert!(connects(&two).is_some(), "TWO-B reads the same device");
+        first
+            .set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        assert!(first.read(&mut [0; 8]).is_err(), "ONE kept its link");
+        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let detail: serde_json::Value =
+            serde_json::from_str(&audits.last().expect("audited").detail).unwrap();
+        assert_eq!(detail["renamed"], "TWO to TWO-B");
+        assert!(
+            detail["before"].as_str().unwrap().contains("\"TWO\""),
+            "{detail}"
+        );
+        assert!(
+            detail["after"].as_str().unwrap().contains("\"TWO-B\""),
+            "{detail}"
+        );
+
+        // A name the pit definition refuses, or one in use: nothing changes.
+        let taken = desk.rename_table("TWO-B", "ONE").expect_err("in use");
+        assert!(taken.message.contains("already in the pit"), "{taken}");
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            text,
+            "the file untouched"
+        );
+
+        let done = desk.retire_table("TWO-B").expect("retired");
+        assert_eq!(done.removed, ["TWO-B"]);
+        assert_eq!(names(&desk), ["ONE"]);
+        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let detail: serde_json::Value =
+            serde_json::from_str(&audits.last().expect("audited").detail).unwrap();
+        assert_eq!(detail["retired"], "TWO-B");
+        assert!(
+            detail["before"].as_str().unwrap().contains("TWO-B"),
+            "{detail}"
+        );
+        // The last table is not retired.
+        let last = desk.retire_table("ONE").expect_err("the only table");
+        assert_eq!(last.code, ErrorCode::Conflict);
+        assert!(last.message.contains("only table"), "{last}");
+        assert_eq!(names(&desk), ["ONE"]);
+        // A supervisor may do neither.
+        desk.add_user("sam", "supervisor", SUP).unwrap();
+        desk.logout().unwrap();
+        desk.login("sam", SUP).unwrap();
+        assert_eq!(
+            desk.rename_table("ONE", "UNO").unwrap_err().code,
             ErrorCode::Forbidden
         );
         desk.stop();

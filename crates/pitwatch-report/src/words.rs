@@ -74,6 +74,7 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ("shift.sign_off", "Shift signed off"),
     ("shift.accept", "Shift accepted by the incoming supervisor"),
     ("device.back", "Device back"),
+    ("monitor.resumed", "Recording resumed after a restart"),
     ("pit.reload", "Pit definition reloaded"),
     ("alarm.mute", "Alarm sound muted"),
     ("alarm.unmute", "Alarm sound back on"),

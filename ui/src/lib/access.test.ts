@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionLabel, idleExpired, may, workstationOf } from "./access";
+import { actionLabel, detailFields, idleExpired, may, workstationOf } from "./access";
 
 describe("may", () => {
   it("gives each role what the application layer gives it", () => {
@@ -52,5 +52,23 @@ describe("actionLabel", () => {
     expect(actionLabel("user.add")).toBe("User added");
     expect(actionLabel("something.new")).toBe("something.new");
     expect(actionLabel("toString")).toBe("toString");
+  });
+});
+
+describe("detailFields", () => {
+  it("lists what a row says beside its workstation, long sections folded", () => {
+    const detail = JSON.stringify({ workstation: "pit-3", renamed: "BJ-1 to BJ-01", before: '[[table]]\nname = "BJ-1"\n', tables: 2, added: "-", removed: "" });
+    expect(detailFields(detail)).toEqual([
+      { key: "renamed", value: "BJ-1 to BJ-01", long: false },
+      { key: "before", value: '[[table]]\nname = "BJ-1"\n', long: true },
+      { key: "tables", value: "2", long: false },
+    ]);
+  });
+
+  it("keeps an older row's free text and ignores what is not an object", () => {
+    expect(detailFields("reset by root")).toEqual([{ key: "detail", value: "reset by root", long: false }]);
+    expect(detailFields("")).toEqual([]);
+    expect(detailFields("[1,2]")).toEqual([]);
+    expect(detailFields('{"workstation":"pit-3"}')).toEqual([]);
   });
 });

@@ -43,3 +43,29 @@ export function workstationOf(detail: string): string {
 export function actionLabel(action: string): string {
   return Object.prototype.hasOwnProperty.call(AUDIT_ACTION_WORDS, action) ? (AUDIT_ACTION_WORDS[action] ?? action) : action;
 }
+
+/** One field of an audit row's detail beside its workstation: its name and its text. */
+export type DetailField = { key: string; value: string; long: boolean };
+
+/**
+ * What an audit row's detail says beside its workstation, field by field in its order (a reload's
+ * tables added and removed, a rename, a section before and after, a file written); a long or
+ * multi-line value (a pit definition's section) is marked to be shown folded.
+ */
+export function detailFields(detail: string): DetailField[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(detail);
+  } catch {
+    return detail.trim() === "" ? [] : [{ key: "detail", value: detail, long: detail.length > 80 || detail.includes("\n") }];
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return [];
+  return Object.entries(parsed as Record<string, unknown>)
+    .filter(([key]) => key !== "workstation")
+    .map(([key, raw]) => {
+      const value = typeof raw === "string" ? raw : JSON.stringify(raw);
+      return { key, value, long: value.length > 80 || value.includes("\n") };
+    })
+    // A field that says nothing ("-": no table added) is left out.
+    .filter((field) => field.value.trim() !== "" && field.value.trim() !== "-");
+}

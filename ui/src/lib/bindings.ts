@@ -1747,6 +1747,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "shift.sign_off": "Shift signed off",
   "shift.accept": "Shift accepted by the incoming supervisor",
   "device.back": "Device back",
+  "monitor.resumed": "Recording resumed after a restart",
   "pit.reload": "Pit definition reloaded",
   "alarm.mute": "Alarm sound muted",
   "alarm.unmute": "Alarm sound back on",

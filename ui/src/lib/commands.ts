@@ -158,6 +158,16 @@ export function addTable(draft: TableDraft): Promise<PitReload> {
   return invoke<PitReload>("add_table", { draft });
 }
 
+/** Renames a table in the pit definition and applies it: it records under its new name from now on (admins only). */
+export function renameTable(name: string, to: string): Promise<PitReload> {
+  return invoke<PitReload>("rename_table", { name, to });
+}
+
+/** Retires a table: its section leaves the pit definition and it stops recording; its record stays (admins only). */
+export function retireTable(name: string): Promise<PitReload> {
+  return invoke<PitReload>("retire_table", { name });
+}
+
 /** Opens a device's link for a few seconds and decodes what arrives, before it is saved; records nothing (administrators; a port a running table uses is refused). */
 export function testLink(request: LinkTestRequest): Promise<LinkTestView> {
   return invoke<LinkTestView>("test_link", { request });

@@ -202,6 +202,16 @@ export function addTable(draft: TableDraft): Promise<PitReload> {
   return wrap(commands.addTable(draft));
 }
 
+/** Renames a table in the pit definition and applies it (administrators). */
+export function renameTable(name: string, to: string): Promise<PitReload> {
+  return wrap(commands.renameTable(name, to));
+}
+
+/** Retires a table: it leaves the pit definition and stops recording (administrators). */
+export function retireTable(name: string): Promise<PitReload> {
+  return wrap(commands.retireTable(name));
+}
+
 /** Opens a device's link for a few seconds and decodes what arrives (administrators; nothing recorded). */
 export function testLink(request: LinkTestRequest): Promise<LinkTestView> {
   return wrap(commands.testLink(request));

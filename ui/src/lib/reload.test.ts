@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PitReload } from "./bindings";
-import { linkDraft, linkTestCounts, newTableForm, reloadSummary, tableDraft } from "./reload";
+import { linkDraft, linkTestCounts, newTableForm, reloadSummary, renameProblem, retireWarning, tableDraft } from "./reload";
 
 const none: PitReload = { file: "/etc/pitwatch/pit.toml", added: [], removed: [], disabled: [], changed: [], unchanged: 0, atRestart: [], problems: [] };
 
@@ -58,5 +58,22 @@ describe("the connection test", () => {
     expect(linkTestCounts(seen)).toBe("tcp 127.0.0.1:4001: 12 bytes in 5.0 s, 2 frames accepted, 1 rejected");
     expect(linkTestCounts({ ...seen, bytes: 1, accepted: 1, rejected: 0 })).toBe("tcp 127.0.0.1:4001: 1 byte in 5.0 s, 1 frame accepted, 0 rejected");
     expect(linkTestCounts({ ...seen, connected: false })).toBe("tcp 127.0.0.1:4001: not opened");
+  });
+});
+
+describe("renaming and retiring a table", () => {
+  it("refuses an empty, unchanged or taken name before asking", () => {
+    const names = ["BAC-1", "BJ-1"];
+    expect(renameProblem("BAC-1", "  ", names)).toBe("Give the table's new name.");
+    expect(renameProblem("BAC-1", "BAC-1 ", names)).toBe("The table is already named BAC-1.");
+    expect(renameProblem("BAC-1", "BJ-1", names)).toBe("A table named BJ-1 is already in the pit.");
+    expect(renameProblem("BAC-1", " BAC-01 ", names)).toBeNull();
+  });
+
+  it("says what retiring does before it is confirmed", () => {
+    const warning = retireWarning("BJ-2", "/etc/pitwatch/pit.toml");
+    expect(warning).toMatch(/^Retire BJ-2\? It stops recording now/);
+    expect(warning).toContain("/etc/pitwatch/pit.toml.bak");
+    expect(warning).toContain("stays in the record under its name");
   });
 });

@@ -78,3 +78,17 @@ export function linkTestCounts(t: LinkTestView): string {
   if (!t.connected) return `${t.link}: not opened`;
   return `${t.link}: ${s(t.bytes, "byte")} in ${seconds} s, ${s(t.accepted, "frame")} accepted, ${t.rejected} rejected`;
 }
+
+/** Why `to` cannot be the new name of the table `name` among `names` (the pit's), or null. */
+export function renameProblem(name: string, to: string, names: readonly string[]): string | null {
+  const next = to.trim();
+  if (next === "") return "Give the table's new name.";
+  if (next === name) return `The table is already named ${name}.`;
+  if (names.includes(next)) return `A table named ${next} is already in the pit.`;
+  return null;
+}
+
+/** What the confirmation of retiring `name` says will happen. */
+export function retireWarning(name: string, file: string): string {
+  return `Retire ${name}? It stops recording now and its section leaves ${file} (the file before is kept as ${file}.bak). What it recorded stays in the record under its name, for replay and reports.`;
+}
