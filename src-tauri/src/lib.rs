@@ -11,10 +11,11 @@ use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
 use pitwatch_api::dto::{
-    AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary,
-    IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView,
-    PitReload, PitUpdate, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery,
-    ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
+    AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
+    HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest,
+    LinkTestView, PitReload, PitUpdate, RecordStatus, ResolutionKind, SerialPortView, Session,
+    ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft,
+    UserRow,
 };
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
@@ -295,6 +296,12 @@ async fn add_table(desk: State<'_, Desk>, draft: TableDraft) -> Result<PitReload
     desk.add_table(&draft)
 }
 
+/// A rule book's settings with the rules they cite.
+#[tauri::command]
+async fn rule_book(desk: State<'_, Desk>, rules: String) -> Result<BookView, ApiError> {
+    desk.rule_book(&rules)
+}
+
 /// Renames a table in the pit definition and applies it (administrators; audited).
 #[tauri::command]
 async fn rename_table(
@@ -520,6 +527,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         reload_pit,
         serial_ports,
         add_table,
+        rule_book,
         rename_table,
         retire_table,
         test_link,

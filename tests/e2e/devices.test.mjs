@@ -305,6 +305,25 @@ test("an administrator adds a table through the window: it reads its shoe at onc
     await driver.clickCss('[data-testid="table-add-open"]');
     await driver.waitFor("the add-a-table form", () => driver.find('[data-testid="table-add-form"]'));
     await driver.type(await driver.find('[data-testid="table-add-name"]'), "ADD-1");
+    // The rule book offered for the game, setting by setting with the rules it cites.
+    assert.equal(await driver.execute(`return document.querySelector('[data-testid="table-add-rules"]').value;`), "nz-baccarat");
+    await driver.clickCss('[data-testid="book-show"]');
+    const cited = await driver.waitFor("the book's settings", () =>
+      driver.execute(
+        `const b = document.querySelector('[data-testid="book-parameters"]');
+         if (!b) return null;
+         const row = (section, key) => b.querySelector('[data-section="' + section + '"] [data-key="' + key + '"]');
+         const r = row("cutting_card", "min_from_back");
+         return r ? { text: [...r.cells].map((c) => c.textContent.trim()).join(" | "), rule: r.dataset.rule,
+           cite: row("cite", "MISSING_THIRD_CARD")?.dataset.rule, title: b.textContent } : null;`,
+      ),
+    );
+    assert.equal(cited.rule, "7.6");
+    assert.equal(cited.text, "min from back | 20 | 7.6 | at least 20 cards in from the back");
+    assert.equal(cited.cite, "Table of Play, 10.1");
+    assert.match(cited.title, /NZ Gazette 2004 No 56/);
+    await shot("book-parameters.png");
+    await driver.clickCss('[data-testid="book-show"]');
     await driver.execute(
       `const s = document.querySelector('[data-testid="table-add-protocol"]');
        s.value = "barcode"; s.dispatchEvent(new Event("change"));`,

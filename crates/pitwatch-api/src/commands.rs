@@ -7,11 +7,11 @@
 use ts_rs::{Config, TS};
 
 use crate::dto::{
-    ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
-    HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest,
-    LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session,
-    ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft,
-    UserRow,
+    ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit,
+    ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
+    LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind,
+    SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
+    SignedOff, TableDraft, UserRow,
 };
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -117,6 +117,8 @@ declare! {
     serial_ports() -> Vec<SerialPortView>;
     #[doc = "Adds a table to the pit definition's file and starts it by a reload (administrators; audited with its section)."]
     add_table(draft: TableDraft) -> PitReload;
+    #[doc = "A rule book's settings, each with the rule it cites, before it is given to a table (any logged-in user)."]
+    rule_book(rules: String) -> BookView;
     #[doc = "Renames a table in the pit definition and applies it: it records under its new name from now on (admins only)."]
     rename_table(name: String, to: String) -> PitReload;
     #[doc = "Retires a table: its section leaves the pit definition and it stops recording; its record stays (admins only)."]

@@ -9,7 +9,7 @@
 //! with a new device session. A retired table stops recording; its record stays. The last table
 //! that runs is not retired (a pit that monitors nothing is a mistake, not a setting).
 
-use pitwatch_api::dto::PitReload;
+use pitwatch_api::dto::{BookFieldView, BookParameterView, BookSectionView, BookView, PitReload};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_recording::pit::PitConfig;
 use toml_edit::{ArrayOfTables, DocumentMut, Table};
@@ -97,6 +97,39 @@ fn section(table: &Table) -> String {
 }
 
 impl Desk {
+    /// The rule book `rules` names, setting by setting with the rules they cite, for a logged-in
+    /// user choosing a table's book (a book is read, never changed, here).
+    pub fn rule_book(&self, rules: &str) -> Result<BookView, ApiError> {
+        self.principal()?;
+        let book = pitwatch_games::parameters::book_parameters(rules)
+            .map_err(|e| ApiError::new(ErrorCode::InvalidInput, e))?;
+        Ok(BookView {
+            rules: rules.trim().to_owned(),
+            header: book
+                .header
+                .into_iter()
+                .map(|(key, value)| BookFieldView { key, value })
+                .collect(),
+            sections: book
+                .sections
+                .into_iter()
+                .map(|s| BookSectionView {
+                    name: s.name,
+                    parameters: s
+                        .parameters
+                        .into_iter()
+                        .map(|p| BookParameterView {
+                            key: p.key,
+                            value: p.value,
+                            rule: p.rule,
+                            note: p.note,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+    }
+
     /// Renames the table `name` to `to` in the pit definition (administrators only) and applies
     /// it: the table stops under its old name and starts under the new one; the others go on.
     pub fn rename_table(&self, name: &str, to: &str) -> Result<PitReload, ApiError> {
@@ -224,6 +257,31 @@ link = { kind = "tcp", address = "127.0.0.1:4002" }
         );
         let config = PitConfig::load(&text).unwrap();
         assert_eq!(config.tables.len(), 1);
+    }
+
+    #[test]
+    fn a_logged_in_user_reads_a_books_settings_with_their_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let desk = crate::testkit::real_desk(&dir.path().join("pit.db"));
+        desk.logout().unwrap();
+        let anonymous = desk.rule_book("nz-baccarat").expect_err("nobody logged in");
+        assert_eq!(anonymous.code, ErrorCode::Unauthorised);
+        desk.login("alice", crate::testkit::ALICE).unwrap();
+        let book = desk.rule_book(" nz-blackjack;decks=6 ").expect("a book");
+        assert_eq!(book.rules, "nz-blackjack;decks=6");
+        assert!(book
+            .header
+            .iter()
+            .any(|f| f.key == "id" && f.value == "nz-blackjack"));
+        let cite = book
+            .sections
+            .iter()
+            .find(|s| s.name == "cite")
+            .expect("its citations");
+        assert!(cite.parameters.iter().all(|p| p.rule.is_some()), "{cite:?}");
+        let unknown = desk.rule_book("nz-roulette").expect_err("no such book");
+        assert_eq!(unknown.code, ErrorCode::InvalidInput);
+        desk.stop();
     }
 
     #[test]

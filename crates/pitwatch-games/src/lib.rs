@@ -15,6 +15,7 @@
 
 pub mod book;
 pub mod kind;
+pub mod parameters;
 pub mod report;
 pub mod table;
 

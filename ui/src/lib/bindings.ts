@@ -1207,6 +1207,58 @@ protocol: Protocol,
  */
 link: LinkDraft, };
 
+export type BookView = { 
+/**
+ * The reference asked for (`nz-blackjack;decks=6`, a file).
+ */
+rules: string, 
+/**
+ * The `[book]` header's fields (id, jurisdiction, game, title, gazette, effective…).
+ */
+header: Array<BookFieldView>, 
+/**
+ * Every other section, in the book's order.
+ */
+sections: Array<BookSectionView>, };
+
+export type BookFieldView = { 
+/**
+ * Its key (`gazette`).
+ */
+key: string, 
+/**
+ * Its text.
+ */
+value: string, };
+
+export type BookSectionView = { 
+/**
+ * Its name as the book heads it.
+ */
+name: string, 
+/**
+ * Its settings, in the book's order.
+ */
+parameters: Array<BookParameterView>, };
+
+export type BookParameterView = { 
+/**
+ * Its key (`min_from_back`; in `cite`, an irregularity's code).
+ */
+key: string, 
+/**
+ * Its value as the book writes it (`20`, `"last_coup"`).
+ */
+value: string, 
+/**
+ * The rule it cites (`7.6`), if the book says.
+ */
+rule: string | null, 
+/**
+ * The book's note beside it.
+ */
+note: string, };
+
 export type LinkDraft = { "kind": "serial", 
 /**
  * The port's path.

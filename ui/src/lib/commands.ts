@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -156,6 +156,11 @@ export function serialPorts(): Promise<Array<SerialPortView>> {
 /** Adds a table to the pit definition's file and starts it by a reload (administrators; audited with its section). */
 export function addTable(draft: TableDraft): Promise<PitReload> {
   return invoke<PitReload>("add_table", { draft });
+}
+
+/** A rule book's settings, each with the rule it cites, before it is given to a table (any logged-in user). */
+export function ruleBook(rules: string): Promise<BookView> {
+  return invoke<BookView>("rule_book", { rules });
 }
 
 /** Renames a table in the pit definition and applies it: it records under its new name from now on (admins only). */

@@ -6,6 +6,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type {
   ApiError,
   AuditRow,
+  BookView,
   CentralIncidentDetail,
   CentralIncidents,
   CentralPit,
@@ -200,6 +201,11 @@ export function serialPorts(): Promise<SerialPortView[]> {
 /** Adds a table to the pit definition's file and starts it (administrators): what the reload did. */
 export function addTable(draft: TableDraft): Promise<PitReload> {
   return wrap(commands.addTable(draft));
+}
+
+/** A rule book's settings with the rules they cite. */
+export function ruleBook(rules: string): Promise<BookView> {
+  return wrap(commands.ruleBook(rules));
 }
 
 /** Renames a table in the pit definition and applies it (administrators). */

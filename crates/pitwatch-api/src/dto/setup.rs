@@ -139,3 +139,50 @@ pub struct TestFrameView {
     /// Its bytes for people: printable ASCII as is, anything else as `<hex>`.
     pub bytes: String,
 }
+
+/// A rule book as an administrator reads it before giving it to a table: its header, and each
+/// section's settings with the rules they cite (`pitwatch_games::parameters`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BookView {
+    /// The reference asked for (`nz-blackjack;decks=6`, a file).
+    pub rules: String,
+    /// The `[book]` header's fields (id, jurisdiction, game, title, gazette, effective…).
+    pub header: Vec<BookFieldView>,
+    /// Every other section, in the book's order.
+    pub sections: Vec<BookSectionView>,
+}
+
+/// One field of a book's header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BookFieldView {
+    /// Its key (`gazette`).
+    pub key: String,
+    /// Its text.
+    pub value: String,
+}
+
+/// One section of a book (`cut`, `drawing.banker_draws_when_player_drew`, `cite`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BookSectionView {
+    /// Its name as the book heads it.
+    pub name: String,
+    /// Its settings, in the book's order.
+    pub parameters: Vec<BookParameterView>,
+}
+
+/// One setting: its value as the book writes it and the rule it cites.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BookParameterView {
+    /// Its key (`min_from_back`; in `cite`, an irregularity's code).
+    pub key: String,
+    /// Its value as the book writes it (`20`, `"last_coup"`).
+    pub value: String,
+    /// The rule it cites (`7.6`), if the book says.
+    pub rule: Option<String>,
+    /// The book's note beside it.
+    pub note: String,
+}
