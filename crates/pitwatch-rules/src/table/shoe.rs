@@ -82,6 +82,7 @@ impl<G: RoundGame> Table<G> {
         // Once a shoe: what survives into the new shoe, as it stands now.
         self.carry = self.carry_now();
         self.end_shoe();
+        self.last_result = None;
         self.shoe_no += 1;
         self.shoe_open = true;
         self.shoe = ShoeState {
@@ -114,6 +115,8 @@ impl<G: RoundGame> Table<G> {
         if !self.shoe_open {
             return;
         }
+        // A round's irregularity still waiting for its result goes out with its shoe.
+        self.flush_pending();
         self.out.push_back(TableOutput::Shoe(ShoeSummary {
             shoe: self.shoe_no,
             rounds: self.shoe.rounds,

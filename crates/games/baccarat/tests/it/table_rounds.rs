@@ -27,7 +27,9 @@ const AGREEING: &[&str] = &[
     "04_burn_count_mismatch_plain_resync",
     "05_burn_missing",
     "06_deal_out_of_order",
+    "08_missing_third_card",
     "09_missing_third_card_plain",
+    "10_result_mismatch",
     "11_excess_card",
     "12_unreadable_card",
     "13_last_coup_a",
@@ -45,10 +47,13 @@ const AGREEING: &[&str] = &[
     "31_initial_cards_swapped_with_results",
     "33_plain_burn_short_before_bets",
     "35_plain_burn_missing_before_bets",
+    "39_third_card_after_an_early_result",
     "40_stream_ends_mid_round",
+    "41_out_of_order_round_flagged_once",
     "46_pre_shuffled_cards_accepted",
     "51_deck_check_count_right_cards_wrong",
     "52_order_disclosed",
+    "56_plain_third_card_after_an_early_result",
 ];
 
 /// Whether the two trackers agree on every stream of `config` with one fault of `kind` (the
@@ -65,10 +70,12 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         | FaultKind::ForeignCard
         | FaultKind::UnreadableCard
         | FaultKind::MissingThirdCard
-        | FaultKind::DeviceError => !config.declare_results,
+        | FaultKind::DeviceError
+        | FaultKind::WrongDeclaredResult
+        | FaultKind::EarlyResult => true,
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
-        | FaultKind::SwapChangesDrawing => targets && !config.declare_results,
+        | FaultKind::SwapChangesDrawing => targets,
         _ => false,
     }
 }
@@ -197,11 +204,42 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::UnreadableCard,
         FaultKind::MissingThirdCard,
         FaultKind::DeviceError,
+        FaultKind::WrongDeclaredResult,
+        FaultKind::EarlyResult,
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
+    }
+}
+
+/// The faults whose rounds a declared result settles are claimed in streams that declare results
+/// and in streams that do not: the table gives the game each result
+/// (`RoundGame::result_declared`), as the engine takes it.
+#[test]
+fn the_faults_a_result_settles_are_claimed_with_and_without_declared_results() {
+    let pairs = claimed_pairs();
+    for kind in [
+        FaultKind::RoundPastLastCoup,
+        FaultKind::ForeignCard,
+        FaultKind::UnreadableCard,
+        FaultKind::MissingThirdCard,
+        FaultKind::DeviceError,
+        FaultKind::WrongDeclaredResult,
+        FaultKind::EarlyResult,
+        FaultKind::OutOfOrderCard,
+        FaultKind::ThirdCardsSwapped,
+        FaultKind::SwapChangesDrawing,
+    ] {
+        for declared in [false, true] {
+            assert!(
+                pairs
+                    .iter()
+                    .any(|(c, k)| *k == kind && c.declare_results == declared),
+                "{kind:?}, declared results: {declared}"
+            );
+        }
     }
 }
 
