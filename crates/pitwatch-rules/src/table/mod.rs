@@ -266,6 +266,8 @@ pub struct Table<G: RoundGame> {
     /// Rounds in a row whose result was declared before the next round began
     /// ([`RoundGame::awaits_result`]).
     results_run: u32,
+    /// The irregularity held (`pending`) is the round closed last's, waiting for its result.
+    awaiting_result: bool,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -317,6 +319,7 @@ impl<G: RoundGame> Table<G> {
             result_held: None,
             last_result: None,
             results_run: 0,
+            awaiting_result: false,
         }
     }
 
@@ -712,9 +715,11 @@ impl<G: RoundGame> Table<G> {
         self.flush_pending();
     }
 
-    /// Outputs what was found in a round cut off by an interruption, kept open until now.
+    /// Outputs the irregularity held open until now: a round's cut off by an interruption, or
+    /// one waiting for its round's result.
     fn flush_pending(&mut self) {
         if let Some(irregularity) = self.pending.take() {
+            self.awaiting_result = false;
             self.out.push_back(TableOutput::Irregularity(irregularity));
         }
     }
@@ -768,9 +773,13 @@ impl<G: RoundGame> Table<G> {
     fn close_round_judged(&mut self, seq: u64, by: Boundary, judged: bool) {
         let cut_off = by == Boundary::End;
         if self.round.take().is_none() {
-            // What a round cut off by an interruption had found goes out at the round's boundary.
+            // What a round cut off by an interruption had found goes out at the round's boundary;
+            // what waits for a round's result, at any but replaced cards (it goes out at the next
+            // round, as the engine outputs it; a new shoe outputs it as the old one ends).
             self.result_held = None;
-            self.flush_pending();
+            if !(self.awaiting_result && by == Boundary::Reshuffle) {
+                self.flush_pending();
+            }
             return;
         }
         // A round joined part-way is closed as cut off, and what its end shows is not judged.
@@ -789,6 +798,7 @@ impl<G: RoundGame> Table<G> {
         if result.is_none() && !self.game.awaits_result(self.results_run) {
             self.flush_pending();
         }
+        self.awaiting_result = self.pending.is_some();
         self.out.push_back(TableOutput::Round(record));
         // A round seen only in part has no result to check.
         self.last_result = (!joined).then_some(false);

@@ -39,7 +39,12 @@
 //! and a round completed after its result, 10.1). In a stream whose last round had its result
 //! before the next began (the table counts them, carried from shoe to shoe), a round's
 //! irregularity is output after its record, when its result comes ([`RoundGame::awaits_result`]),
-//! as the engine outputs it.
+//! as the engine outputs it (kept through replaced cards until the next round, after the first
+//! card from them, which is flagged in no round).
+//!
+//! Output order: a Baccarat round is closed on the table as soon as its last card is dealt
+//! ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after it (a
+//! cutting card placed, a device error, the shuffler's findings) comes after it on both.
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
@@ -67,12 +72,6 @@
 //!   exposed while dealing between rounds in the round before (the table in none; the fault
 //!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
 //!   no counterpart yet (below).
-//! - **Output order.** A Baccarat round is closed on the table as soon as its last card is
-//!   dealt ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after
-//!   it (a cutting card placed, a device error, the shuffler's findings) comes after it on both,
-//!   and a round's irregularity waiting for its result comes after it on both (above). Still
-//!   differing: cards replaced between rounds output a waiting irregularity at once on the
-//!   table; the engine keeps it for the next round.
 //! - **Partial-shoe sync.** Joined part-way with targets, the engine follows rounds only from the
 //!   next Player card 1 (`synced`), and does not judge a partial shoe's first round; the table
 //!   starts rounds at once and tells the game nothing of `partial` (the record's `partial` is

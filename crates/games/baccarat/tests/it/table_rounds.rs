@@ -243,6 +243,37 @@ fn the_faults_a_result_settles_are_claimed_with_and_without_declared_results() {
     }
 }
 
+/// In a stream that declares results, a round's irregularity waits for its result: it comes
+/// after the round on the table as in the engine, whatever comes next (its result, the next
+/// round, replaced cards, a new shoe, the end of the stream).
+#[test]
+fn a_rounds_irregularity_waits_for_its_result_on_the_table_as_in_the_engine() {
+    let book = RuleBook::nz_baccarat();
+    let head = "rules = nz-baccarat\nevents:\nshuffled 8 416\nfirst AS\nburn 2H\n\
+                P1 9S B1 KH P2 KS B2 3D\nresult player\nP1 9C B1 KD\nerror 7 jam\nP2 KH B2 3C\n";
+    let next = "P1 9D B1 KC P2 KC B2 3H\n";
+    for tail in [
+        "result player\n".to_owned(),
+        next.to_owned(),
+        format!("replaced\n{next}"),
+        "shuffled 8 416\n".to_owned(),
+        String::new(),
+    ] {
+        let events = parse(&format!("{head}{tail}expect:\n")).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{tail:?}: {}", first_difference(&engine, &table));
+        }
+        let out = replay_on_table(&book, &events);
+        let at = |found: &dyn Fn(&pitwatch_baccarat::Output) -> bool| out.iter().position(found);
+        let round = at(&|o| matches!(o, pitwatch_baccarat::Output::Round(r) if r.round == 2));
+        let error = at(&|o| {
+            matches!(o, pitwatch_baccarat::Output::Irregularity(i)
+                if i.code.as_str() == "DEVICE_ERROR" && i.round == Some(2))
+        });
+        assert!(round.is_some() && error > round, "{tail:?}: {out:?}");
+    }
+}
+
 /// The cut counted in cards and the cutting card's limit as the book gives it (Macau's: a cut at
 /// least 52 cards from either end, the cutting card at least 12 from the back) are checked on the
 /// table as in the engine, each one way or the other.
