@@ -304,3 +304,62 @@ fn the_table_checks_a_cut_in_cards_and_the_books_cutting_card_limit_as_the_engin
         assert_eq!(codes, expected, "{setup:?}");
     }
 }
+
+/// [`replay_on_table`], cutting the stream off ([`pitwatch_rules::Table::interrupt`]) before the
+/// event at each index in `cuts`.
+fn replay_on_table_interrupted(
+    book: &RuleBook,
+    events: &[TableEvent],
+    cuts: &[usize],
+) -> Vec<pitwatch_baccarat::Output> {
+    let mut table = pitwatch_baccarat::rounds::table(book);
+    let mut out = Vec::new();
+    for i in 0..=events.len() {
+        for _ in cuts.iter().filter(|&&c| c == i) {
+            table.interrupt();
+        }
+        if let Some(event) = events.get(i) {
+            table.handle_event(event);
+        }
+        out.extend(
+            std::iter::from_fn(|| table.poll_output()).map(pitwatch_baccarat::rounds::output),
+        );
+    }
+    table.finish();
+    out.extend(std::iter::from_fn(|| table.poll_output()).map(pitwatch_baccarat::rounds::output));
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Whatever it is fed (results declared anywhere, a round held open for a third card and
+    /// then anything), cut off anywhere, the table running Baccarat's rounds never panics, gives
+    /// the same outputs twice, and records each shoe's rounds as 1, 2, 3…
+    #[test]
+    fn the_table_run_baccarat_never_panics_and_replays_identically(
+        kinds in proptest::collection::vec(crate::arbitrary::kind(), 0..300),
+        cuts in proptest::collection::vec(0usize..301, 0..4),
+        book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat"]),
+    ) {
+        let book = RuleBook::builtin(book).expect("a built-in book");
+        let events: Vec<TableEvent> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
+            .collect();
+        let first = replay_on_table_interrupted(&book, &events, &cuts);
+        let mut last: Option<(u32, u32)> = None;
+        for o in &first {
+            if let pitwatch_baccarat::Output::Round(r) = o {
+                let expected = match last {
+                    Some((shoe, round)) if shoe == r.shoe => round + 1,
+                    _ => 1,
+                };
+                prop_assert_eq!(r.round, expected, "shoe {}", r.shoe);
+                last = Some((r.shoe, r.round));
+            }
+        }
+        prop_assert_eq!(first, replay_on_table_interrupted(&book, &events, &cuts));
+    }
+}
