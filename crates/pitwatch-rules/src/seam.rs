@@ -329,8 +329,8 @@ pub trait RoundGame {
     }
     /// Checks a declared result (`event`) against the round closed last, its findings that
     /// round's. Asked once a round, when its result comes (after the round is closed), and only
-    /// for a round closed since the shoe began, the cards were replaced or the stream was cut
-    /// off. The default finds nothing.
+    /// for a round seen whole, closed since the shoe began, the cards were replaced or the
+    /// stream was cut off. The default finds nothing.
     fn check_result(&mut self, _event: &TableEvent, _found: &mut Findings) {}
     /// Whether the round held open by a declared result ([`ResultTaken::Holds`]) still waits
     /// through `event` (a card still due, or an event beside the deal); `false` closes it at its
