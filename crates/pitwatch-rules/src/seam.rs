@@ -195,6 +195,27 @@ pub enum Boundary {
     Reshuffle,
     /// The stream ended, or was cut off.
     End,
+    /// The round's result was declared ([`RoundGame::result_declared`]).
+    Result,
+}
+
+/// What a declared result (`result_declared`) does to the round in progress, as the game says
+/// ([`RoundGame::result_declared`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultTaken {
+    /// Nothing: the game follows no declared results (the default).
+    Ignored,
+    /// The round in progress, if any, is over: closed at the result ([`Boundary::Result`]) and
+    /// judged, then the result is checked against it ([`RoundGame::check_result`]); between
+    /// rounds, the result is checked against the round closed last.
+    Settles,
+    /// The round in progress is void (a forced quit): closed at the result without judging what
+    /// it lacks, then checked as [`ResultTaken::Settles`].
+    Voids,
+    /// A card of the round in progress is still due: the round is held open for it while the
+    /// game says an event may still be the round's ([`RoundGame::holds_for`]), then closed at
+    /// the result; either way the result is checked against it once it is closed.
+    Holds,
 }
 
 impl Boundary {
@@ -205,6 +226,7 @@ impl Boundary {
             Boundary::BetsClosed => "the next round began",
             Boundary::Reshuffle => "the cards were reshuffled or replaced",
             Boundary::End => "the record ended",
+            Boundary::Result => "the result was declared",
         }
     }
 }
@@ -299,6 +321,34 @@ pub trait RoundGame {
     fn closes_when_complete(&self) -> bool {
         false
     }
+    /// A result was declared (`event`, a `result_declared`), during a round (`in_round`) or
+    /// between rounds: what it does to the round in progress. The default,
+    /// [`ResultTaken::Ignored`], as Blackjack, Pontoon and poker do: the table passes over it.
+    fn result_declared(&mut self, _event: &TableEvent, _in_round: bool) -> ResultTaken {
+        ResultTaken::Ignored
+    }
+    /// Checks a declared result (`event`) against the round closed last, its findings that
+    /// round's. Asked once a round, when its result comes (after the round is closed), and only
+    /// for a round seen whole, closed since the shoe began, the cards were replaced or the
+    /// stream was cut off. The default finds nothing.
+    fn check_result(&mut self, _event: &TableEvent, _found: &mut Findings) {}
+    /// Whether the round held open by a declared result ([`ResultTaken::Holds`]) still waits
+    /// through `event` (a card still due, or an event beside the deal); `false` closes it at its
+    /// result before `event` is handled. The default: never.
+    fn holds_for(&self, _event: &EventKind) -> bool {
+        false
+    }
+    /// Whether the irregularity of the round just closed waits for its result: output after
+    /// its record, when its result comes (or at the next round, "no more bets", a reshuffle or
+    /// the end of the stream), rather than before it (the default). `results_run`: rounds in a
+    /// row whose result was declared before the next round began (Baccarat's: from one on, a
+    /// result settles its round).
+    fn awaits_result(&self, _results_run: u32) -> bool {
+        false
+    }
+    /// "No more bets" was called (after the table closed the round in progress, if any); the
+    /// default ignores it.
+    fn bets_closed(&mut self, _seq: u64) {}
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,

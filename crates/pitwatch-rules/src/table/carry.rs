@@ -35,6 +35,14 @@ pub struct TableCarry<C> {
     /// round is followed as joined. Written only when true, so a carry without it reads as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     joining: bool,
+    /// Rounds in a row whose result was declared before the next round began. Written only
+    /// when not zero, so a carry without it reads as before.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    results_run: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl<G: RoundGame> Table<G> {
@@ -48,6 +56,7 @@ impl<G: RoundGame> Table<G> {
         table.open_errors.clone_from(&carry.open_errors);
         table.shuffler = carry.shuffler.clone();
         table.joining = carry.joining;
+        table.results_run = carry.results_run;
         table.carry = carry;
         table
     }
@@ -67,6 +76,7 @@ impl<G: RoundGame> Table<G> {
             shuffler: self.shuffler.clone(),
             game: self.game.carry(),
             joining: self.joining,
+            results_run: self.results_run,
         }
     }
 }

@@ -129,15 +129,19 @@ impl<G: RoundGame> Table<G> {
 
     /// Moves the game's findings into the round's one irregularity, or out at once.
     pub(super) fn take_found_in(&mut self, in_round: bool) {
+        let round = in_round.then(|| self.shoe.rounds + 1);
+        self.take_found_for(round);
+    }
+
+    /// Moves the game's findings into the one irregularity of `round` (the round in progress,
+    /// or the round closed last, whose irregularity may wait for its result), or out at once
+    /// (`None`).
+    pub(super) fn take_found_for(&mut self, round: Option<u32>) {
         if self.found.is_empty() {
             return;
         }
         let found = std::mem::take(&mut self.found.0);
-        let round = if in_round {
-            Some(self.shoe.rounds + 1)
-        } else {
-            None
-        };
+        let in_round = round.is_some();
         for f in found {
             let irregularity = self.irregularity(
                 f.code,

@@ -20,7 +20,10 @@
 //! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
 //! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
 //! [`crate::RoundGame::joins_round`], [`crate::RoundGame::close_round_by`],
-//! [`crate::RoundGame::closes_when_complete`]).
+//! [`crate::RoundGame::closes_when_complete`]; and those that give it its declared results:
+//! [`crate::RoundGame::result_declared`], [`crate::RoundGame::check_result`],
+//! [`crate::RoundGame::holds_for`], [`crate::RoundGame::awaits_result`],
+//! [`crate::RoundGame::bets_closed`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -35,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::book::{BurnPolicy, CutLimit, CuttingCardLimit, ShuffleCheck};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, ShoeSummary};
-use crate::seam::{Boundary, Findings, RoundGame};
+use crate::seam::{Boundary, Findings, ResultTaken, RoundGame};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
@@ -254,6 +257,17 @@ pub struct Table<G: RoundGame> {
     /// ([`RoundGame::join_round`]), and nothing the game finds in it, nor what it lacks, is
     /// judged.
     joined: bool,
+    /// A declared result holding the round in progress open for a card still due
+    /// ([`ResultTaken::Holds`]): checked against the round once it closes.
+    result_held: Option<TableEvent>,
+    /// Whether the round closed last has had its declared result (`None`: no round closed
+    /// since the shoe began, the cards were replaced or the stream was cut off).
+    last_result: Option<bool>,
+    /// Rounds in a row whose result was declared before the next round began
+    /// ([`RoundGame::awaits_result`]).
+    results_run: u32,
+    /// The irregularity held (`pending`) is the round closed last's, waiting for its result.
+    awaiting_result: bool,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -302,6 +316,10 @@ impl<G: RoundGame> Table<G> {
             carry: TableCarry::default(),
             joining: false,
             joined: false,
+            result_held: None,
+            last_result: None,
+            results_run: 0,
+            awaiting_result: false,
         }
     }
 
@@ -339,6 +357,10 @@ impl<G: RoundGame> Table<G> {
     pub fn handle_event(&mut self, event: &TableEvent) {
         let seq = event.seq;
         self.resolve_held(Some(event));
+        if self.result_held.is_some() && !self.game.holds_for(&event.kind) {
+            // The card the round was held open for did not come: closed at its result.
+            self.end_result_hold();
+        }
         self.finished = false;
         match &event.kind {
             EventKind::Shuffled {
@@ -414,6 +436,7 @@ impl<G: RoundGame> Table<G> {
                 self.joining = false;
                 self.unshuffled = Some((Unshuffled::Replaced, seq));
                 self.shoe.replaced = true;
+                self.last_result = None;
                 self.shoe.burn.stop();
             }
             EventKind::BetsClosed => {
@@ -422,6 +445,7 @@ impl<G: RoundGame> Table<G> {
                 // after an interruption too: the table judges normally again from here).
                 self.close_round(seq, Boundary::BetsClosed);
                 self.joining = false;
+                self.game.bets_closed(seq);
                 if self.shoe.burn.pending() {
                     let mut found = Vec::new();
                     self.shoe.burn.bets_closed(seq, &mut found);
@@ -470,8 +494,8 @@ impl<G: RoundGame> Table<G> {
                     self.flag_burn(seq, found);
                 }
             }
-            EventKind::ResultDeclared { .. }
-            | EventKind::LockChanged { .. }
+            EventKind::ResultDeclared { .. } => self.on_result(event),
+            EventKind::LockChanged { .. }
             | EventKind::TableStateChanged { .. }
             | EventKind::ShufflerCounters { .. } => {}
         }
@@ -487,8 +511,12 @@ impl<G: RoundGame> Table<G> {
             return;
         }
         self.resolve_held(None);
+        // A result declared early is not judged when the stream ends before the card it held
+        // the round open for.
+        self.result_held = None;
         let seq = self.last_seq.unwrap_or(0);
         self.close_round(seq, Boundary::End);
+        self.flush_pending();
         self.end_shoe();
         self.finished = true;
     }
@@ -513,6 +541,7 @@ impl<G: RoundGame> Table<G> {
         self.shuffler.steps = steps;
         self.resolve_held(None);
         self.joining = true;
+        self.result_held = None;
         if !self.shoe_open {
             return;
         }
@@ -524,6 +553,8 @@ impl<G: RoundGame> Table<G> {
         self.shoe.interrupted = true;
         self.shoe.burn.stop();
         self.unshuffled = None;
+        // The next result may be a round's dealt while nobody listened.
+        self.last_result = None;
     }
 
     /// The table as it stands.
@@ -622,15 +653,73 @@ impl<G: RoundGame> Table<G> {
             self.close_round(event.seq, Boundary::NextRound);
         }
         self.flush_pending();
+        if let Some(declared) = self.last_result {
+            self.results_run = if declared {
+                self.results_run.saturating_add(1)
+            } else {
+                0
+            };
+        }
         let number = self.shoe.rounds + 1;
         self.round = Some(number);
         self.game.start_round(self.shoe_no, number, event.seq);
         true
     }
 
-    /// Outputs what was found in a round cut off by an interruption, kept open until now.
+    /// A declared result: what the game says it does to the round in progress
+    /// ([`RoundGame::result_declared`]), then checked against the round closed last.
+    fn on_result(&mut self, event: &TableEvent) {
+        let seq = event.seq;
+        let taken = self.game.result_declared(event, self.round.is_some());
+        if taken == ResultTaken::Ignored {
+            return;
+        }
+        self.ensure_shoe(seq);
+        if self.round.is_some() {
+            match taken {
+                ResultTaken::Holds => {
+                    self.result_held = Some(event.clone());
+                    return;
+                }
+                ResultTaken::Voids => self.close_round_judged(seq, Boundary::Result, false),
+                _ => {
+                    // Closed by its result: judged on the cards it got, with the result, as one
+                    // irregularity output after the round.
+                    self.result_held = Some(event.clone());
+                    self.close_round(seq, Boundary::Result);
+                    return;
+                }
+            }
+        }
+        self.result_for_last(event);
+    }
+
+    /// The round held open by a declared result is closed at that result.
+    fn end_result_hold(&mut self) {
+        if let Some(seq) = self.result_held.as_ref().map(|e| e.seq) {
+            self.close_round(seq, Boundary::Result);
+        }
+        self.result_held = None;
+    }
+
+    /// Checks a declared result against the round closed last, once, and outputs that round's
+    /// irregularity.
+    fn result_for_last(&mut self, event: &TableEvent) {
+        if self.last_result == Some(false) {
+            self.last_result = Some(true);
+            let mut found = Findings::default();
+            self.game.check_result(event, &mut found);
+            self.found.0.append(&mut found.0);
+            self.take_found_for(Some(self.shoe.rounds));
+        }
+        self.flush_pending();
+    }
+
+    /// Outputs the irregularity held open until now: a round's cut off by an interruption, or
+    /// one waiting for its round's result.
     fn flush_pending(&mut self) {
         if let Some(irregularity) = self.pending.take() {
+            self.awaiting_result = false;
             self.out.push_back(TableOutput::Irregularity(irregularity));
         }
     }
@@ -684,8 +773,13 @@ impl<G: RoundGame> Table<G> {
     fn close_round_judged(&mut self, seq: u64, by: Boundary, judged: bool) {
         let cut_off = by == Boundary::End;
         if self.round.take().is_none() {
-            // What a round cut off by an interruption had found goes out at the round's boundary.
-            self.flush_pending();
+            // What a round cut off by an interruption had found goes out at the round's boundary;
+            // what waits for a round's result, at any but replaced cards (it goes out at the next
+            // round, as the engine outputs it; a new shoe outputs it as the old one ends).
+            self.result_held = None;
+            if !(self.awaiting_result && by == Boundary::Reshuffle) {
+                self.flush_pending();
+            }
             return;
         }
         // A round joined part-way is closed as cut off, and what its end shows is not judged.
@@ -700,10 +794,14 @@ impl<G: RoundGame> Table<G> {
         self.found = found;
         self.take_found_in(true);
         self.shoe.rounds += 1;
-        if let Some(irregularity) = self.pending.take() {
-            self.out.push_back(TableOutput::Irregularity(irregularity));
+        let result = self.result_held.take();
+        if result.is_none() && !self.game.awaits_result(self.results_run) {
+            self.flush_pending();
         }
+        self.awaiting_result = self.pending.is_some();
         self.out.push_back(TableOutput::Round(record));
+        // A round seen only in part has no result to check.
+        self.last_result = (!joined).then_some(false);
         self.shoe.last_open = false;
         if let Some(last) = self.shoe.last_round {
             // The game's end of shoe: rounds went on after the cutting card, up to its last.
@@ -718,6 +816,9 @@ impl<G: RoundGame> Table<G> {
                 // 7.1(c): the round in which the cutting card appeared was the last.
                 self.shoe.ended = Some(seq);
             }
+        }
+        if let Some(result) = result {
+            self.result_for_last(&result);
         }
     }
 }

@@ -82,6 +82,7 @@ impl<G: RoundGame> Table<G> {
         // Once a shoe: what survives into the new shoe, as it stands now.
         self.carry = self.carry_now();
         self.end_shoe();
+        self.last_result = None;
         self.shoe_no += 1;
         self.shoe_open = true;
         self.shoe = ShoeState {
@@ -114,6 +115,8 @@ impl<G: RoundGame> Table<G> {
         if !self.shoe_open {
             return;
         }
+        // A round's irregularity still waiting for its result goes out with its shoe.
+        self.flush_pending();
         self.out.push_back(TableOutput::Shoe(ShoeSummary {
             shoe: self.shoe_no,
             rounds: self.shoe.rounds,
@@ -423,6 +426,12 @@ impl<G: RoundGame> Table<G> {
             EventKind::CardDrawn { card, .. } => *card,
             _ => None,
         };
+        // A card dealt from cards that must first be shuffled, flagged in no round: found before
+        // the round it may begin (so before what that round's start outputs).
+        let unshuffled_first = self.unshuffled.is_some() && !self.game.unshuffled_card_in_round();
+        if unshuffled_first {
+            self.flag_unshuffled(seq, false);
+        }
         let opened = placed && may_begin && self.enter_round(event);
         let in_round = self.round.is_some();
         if let Some(card) = card.filter(|_| !fits) {
@@ -465,27 +474,9 @@ impl<G: RoundGame> Table<G> {
         // A card of the round the cutting card ended the shoe with (kept open for its own stray
         // cards) is that round's, not a card past the end.
         let last_round = placed && !opened && self.shoe.last_open;
-        if let Some((why, since)) = self.unshuffled {
-            if !self.shoe.past_end_flagged {
-                self.shoe.past_end_flagged = true;
-                let fact = ShoeFact::Unshuffled {
-                    replaced: why == Unshuffled::Replaced,
-                    since,
-                };
-                let why = match why {
-                    Unshuffled::Replaced => "the cards were replaced",
-                    Unshuffled::Exposed => "a card was exposed before the cards entered the shoe",
-                };
-                self.found.flag_cited(
-                    Code::NotShuffled,
-                    "NOT_SHUFFLED/replaced",
-                    seq,
-                    vec![since, seq],
-                    self.worded(&fact, || {
-                        format!("A card was dealt after {why} (seq {since}) without a new shuffle.")
-                    }),
-                );
-                self.take_found_or_now(in_round && self.game.unshuffled_card_in_round());
+        if self.unshuffled.is_some() {
+            if !unshuffled_first {
+                self.flag_unshuffled(seq, in_round);
             }
         } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
             let game_says = if self.shoe.past_end_flagged || self.shoe.partial {
@@ -518,5 +509,34 @@ impl<G: RoundGame> Table<G> {
         if placed && self.round.is_some() {
             self.game_event(event);
         }
+    }
+
+    /// A card dealt from cards that must first be shuffled (once): the round's if `in_round`.
+    fn flag_unshuffled(&mut self, seq: u64, in_round: bool) {
+        let Some((why, since)) = self.unshuffled else {
+            return;
+        };
+        if self.shoe.past_end_flagged {
+            return;
+        }
+        self.shoe.past_end_flagged = true;
+        let fact = ShoeFact::Unshuffled {
+            replaced: why == Unshuffled::Replaced,
+            since,
+        };
+        let why = match why {
+            Unshuffled::Replaced => "the cards were replaced",
+            Unshuffled::Exposed => "a card was exposed before the cards entered the shoe",
+        };
+        self.found.flag_cited(
+            Code::NotShuffled,
+            "NOT_SHUFFLED/replaced",
+            seq,
+            vec![since, seq],
+            self.worded(&fact, || {
+                format!("A card was dealt after {why} (seq {since}) without a new shuffle.")
+            }),
+        );
+        self.take_found_or_now(in_round && self.game.unshuffled_card_in_round());
     }
 }

@@ -45,6 +45,7 @@ impl BaccaratRounds {
                 .drawing
                 .next_card(&round.hands.player, &round.hands.banker);
             round.last_seq = seq;
+            round.placed_late(seq);
             return;
         };
         // Worded only when a card cannot be placed: formatting it for every card was most of the
@@ -94,6 +95,7 @@ impl BaccaratRounds {
             .drawing
             .next_card(&round.hands.player, &round.hands.banker);
         round.last_seq = seq;
+        round.placed_late(seq);
     }
 }
 

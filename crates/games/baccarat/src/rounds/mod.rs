@@ -11,22 +11,40 @@
 //!
 //! - this file: the game's state, the seam ([`RoundGame`]), the book's shoe rules ([`shoe_rules`])
 //!   and the table ([`table`], [`replay_on_table`]);
-//! - `deal.rs`: placing a card in the round (targeted or plain) and what it shows.
+//! - `deal.rs`: placing a card in the round (targeted or plain) and what it shows;
+//! - `result.rs`: a declared result, what it does to the round and its check against the cards.
 //!
 //! # Agreeing with the engine
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `09`, `11`-`19`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `40`,
-//!   `46`, `51_deck_check_count_right_cards_wrong` and `52`;
+//! - the fixtures `01`-`06`, `08`-`19`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `39`-`41`,
+//!   `46`, `51_deck_check_count_right_cards_wrong`, `52` and `56`;
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
 //! - simulated streams with one injected fault: a recovered card or a cutting card too close to
 //!   the back (every stream); a burn too long, miscounted or missing (targets; missing also in a
 //!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
-//!   last coup, a foreign card, an unreadable card, a missing third card or a device error
-//!   (streams without declared results); a card out of order, third cards swapped or a swap
-//!   that changes the drawing (targets, without declared results).
+//!   last coup, a foreign card, an unreadable card, a missing third card, a device error, a wrong
+//!   declared result or a result declared early (every stream they are dealt in, with or without
+//!   declared results); a card out of order, third cards swapped or a swap that changes the
+//!   drawing (targets).
+//!
+//! A declared result is given to the game ([`RoundGame::result_declared`]), as the engine takes
+//! it: it closes the round in progress ("the result was declared" names it in a missing third
+//! card), or, while a third card is due and the stream says where cards go (targets, or "no
+//! more bets": [`RoundGame::bets_closed`]), holds the round open for it while an event may still
+//! be the round's ([`RoundGame::holds_for`]); a void result closes it unjudged. Once the round is
+//! closed the result is checked against it, once ([`RoundGame::check_result`]: `RESULT_MISMATCH`,
+//! and a round completed after its result, 10.1). In a stream whose last round had its result
+//! before the next began (the table counts them, carried from shoe to shoe), a round's
+//! irregularity is output after its record, when its result comes ([`RoundGame::awaits_result`]),
+//! as the engine outputs it (kept through replaced cards until the next round, after the first
+//! card from them, which is flagged in no round).
+//!
+//! Output order: a Baccarat round is closed on the table as soon as its last card is dealt
+//! ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after it (a
+//! cutting card placed, a device error, the shuffler's findings) comes after it on both.
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
@@ -54,14 +72,6 @@
 //!   exposed while dealing between rounds in the round before (the table in none; the fault
 //!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
 //!   no counterpart yet (below).
-//! - **Output order.** A Baccarat round is closed on the table as soon as its last card is
-//!   dealt ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after
-//!   it (a cutting card placed, a device error, the shuffler's findings) comes after it on both.
-//!   Still differing: in a stream that declares results the engine outputs a faulted round's
-//!   irregularity after the round, when its result comes; the table before it.
-//! - **Declared results.** The table gives `result_declared` to no game: the engine checks the
-//!   result against the last round (`RESULT_MISMATCH`), holds a round open for a third card due
-//!   after an early result, and counts rounds whose results were declared (`results_run`).
 //! - **Partial-shoe sync.** Joined part-way with targets, the engine follows rounds only from the
 //!   next Player card 1 (`synced`), and does not judge a partial shoe's first round; the table
 //!   starts rounds at once and tells the game nothing of `partial` (the record's `partial` is
@@ -73,18 +83,21 @@
 //!   bets" or burn count shows were burn cards. The engine's tentative rounds (a plain card between rounds read
 //!   as 12.1(b), confirmed, set aside or dealt again by the next event) have no counterpart: the
 //!   table's `provisional`/`opened_by` hold one targeted card, not a round.
-//! - **Stray cards.** A targeted card 2 or 3 with no round in progress (a third card after the
-//!   round was complete, 12.1(b)), a card to no hand from a device that reports targets, and a
-//!   card to a target Baccarat does not have are the engine's `DEAL_OUT_OF_ORDER` and
-//!   `UNAUTHORISED_THIRD_CARD`; the table counts them and gives them to no round. Cards reported
+//! - **Stray cards.** A plain card after a completed round and before its result, in a stream
+//!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
+//!   engine's alone (fixture `55`). A targeted card 2 or 3 with no round in progress (a third
+//!   card after the round was complete, 12.1(b)), a card to no hand from a device that reports
+//!   targets, and a card to a target Baccarat does not have are the engine's
+//!   `DEAL_OUT_OF_ORDER` and `UNAUTHORISED_THIRD_CARD`; the table counts them and gives them to
+//!   no round. Cards reported
 //!   ahead of their position (here placed at the next position), a retransmitted card, a Player
 //!   third card made the Banker's (12.1(a)) and a Banker third card set aside are the engine's
 //!   alone.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
-//!   incomplete initial deal name it as the engine does; but the table gives no round a declared
-//!   result (above), so "the result was declared" is the engine's alone, and the first round of
-//!   a shoe joined part-way is judged on the table, not in the engine (partial-shoe sync).
+//!   incomplete initial deal name it as the engine does ("the result was declared" too); but the
+//!   first round of a shoe joined part-way is judged on the table, not in the engine
+//!   (partial-shoe sync).
 //! - **New shoe without a shuffle.** A device's burn first card starts a new shoe in the engine
 //!   (Angel Eye, with `NOT_SHUFFLED` when the stream reports shuffles); the table starts none.
 //!   The engine also restarts a shoe cut off before its first card at a cut or cutting card.
@@ -92,7 +105,8 @@
 //!   (discards go back in); the table counts them across the shoe, so a long continuous shoe
 //!   finds excess cards the engine does not.
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
-//!   (`await_bets`), and does not judge the round it resumed in (`resync_round`).
+//!   (`await_bets`), and does not judge the round it resumed in (`resync_round`), nor its
+//!   result; the table checks no result of a round it joined, nor one before the cut.
 //! - **`Unshuffled`.** Beside the round it is flagged in (above), a replaced shoe forgets its
 //!   last coup in the engine.
 //! - **The view.** The table's [`pitwatch_rules::GameTableView`] has no `last_coup` ([`LastCoup`])
@@ -105,8 +119,8 @@
 use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
 use pitwatch_rules::{
-    Boundary, CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, RoundGame, ShoeFact,
-    ShoeRules, Table, TableOutput,
+    Boundary, CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, ResultTaken,
+    RoundGame, ShoeFact, ShoeRules, Table, TableOutput,
 };
 use serde::{Deserialize, Serialize};
 
@@ -117,6 +131,7 @@ use crate::side::{BySide, Hand};
 use crate::view::{NextCardView, RoundView};
 
 mod deal;
+mod result;
 
 /// What Baccarat carries from one shoe into the next on the shared tracker: the last round
 /// recorded (for the view) and whether the stream reports where cards go.
@@ -127,6 +142,9 @@ pub struct BaccaratCarry {
     /// The stream reports where cards go (targets).
     #[serde(default)]
     pub targets_reported: bool,
+    /// The stream reports "no more bets" (absent from carries written before it was kept).
+    #[serde(default)]
+    pub bets_reported: bool,
 }
 
 /// The round being dealt.
@@ -142,6 +160,11 @@ struct Live {
     next: NextCard,
     /// Whether the round's one out-of-order finding was made.
     order_flagged: bool,
+    /// The `seq` of a result declared while a third card was due, holding the round open for it.
+    held: Option<u64>,
+    /// The cards placed after that result (`seq`s; `late_len` of them).
+    late: [u64; 2],
+    late_len: u8,
 }
 
 /// Baccarat's rounds, run by a [`Table`]: the hands of each round as 8.4 and the Table of Play
@@ -155,6 +178,11 @@ pub struct BaccaratRounds {
     round: Option<Live>,
     last: Option<RoundRecord>,
     targets_reported: bool,
+    /// The stream reports "no more bets", so a plain round's cards until the next one are its own.
+    bets_reported: bool,
+    /// The last round closed was completed after its result was declared (10.1): that result's
+    /// `seq` and the cards placed after it.
+    early: Option<(u64, [u64; 2], u8)>,
 }
 
 impl BaccaratRounds {
@@ -167,6 +195,8 @@ impl BaccaratRounds {
             round: None,
             last: None,
             targets_reported: false,
+            bets_reported: false,
+            early: None,
         }
     }
 
@@ -364,6 +394,27 @@ impl RoundGame for BaccaratRounds {
         false
     }
 
+    fn result_declared(&mut self, event: &TableEvent, in_round: bool) -> ResultTaken {
+        self.on_result(event, in_round)
+    }
+
+    fn check_result(&mut self, event: &TableEvent, found: &mut Findings) {
+        self.judge_result(event, found);
+    }
+
+    fn holds_for(&self, event: &EventKind) -> bool {
+        self.still_due(event)
+    }
+
+    fn awaits_result(&self, results_run: u32) -> bool {
+        // The last round had its result before this one began: this one's settles it.
+        results_run > 0
+    }
+
+    fn bets_closed(&mut self, _seq: u64) {
+        self.bets_reported = true;
+    }
+
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
         self.round = Some(Live {
             shoe,
@@ -373,6 +424,9 @@ impl RoundGame for BaccaratRounds {
             first_seq: seq,
             last_seq: seq,
             order_flagged: false,
+            held: None,
+            late: [0; 2],
+            late_len: 0,
         });
     }
 
@@ -410,6 +464,9 @@ impl RoundGame for BaccaratRounds {
             self.judge_close(&r, seq, by, found);
         }
         let complete = self.is_complete();
+        self.early = self
+            .round
+            .and_then(|r| r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len)));
         let Some(r) = self.round.take() else {
             return self
                 .last
@@ -448,12 +505,14 @@ impl RoundGame for BaccaratRounds {
         BaccaratCarry {
             last_round: self.last,
             targets_reported: self.targets_reported,
+            bets_reported: self.bets_reported,
         }
     }
 
     fn resume(&mut self, carry: BaccaratCarry) {
         self.last = carry.last_round;
         self.targets_reported = carry.targets_reported;
+        self.bets_reported = carry.bets_reported;
     }
 }
 

@@ -15,6 +15,7 @@ mod fixtures;
 mod interrupt;
 mod naive;
 mod simulated;
+mod table_carry;
 mod table_rounds;
 mod texts;
 mod view;

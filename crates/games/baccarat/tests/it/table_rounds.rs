@@ -27,7 +27,9 @@ const AGREEING: &[&str] = &[
     "04_burn_count_mismatch_plain_resync",
     "05_burn_missing",
     "06_deal_out_of_order",
+    "08_missing_third_card",
     "09_missing_third_card_plain",
+    "10_result_mismatch",
     "11_excess_card",
     "12_unreadable_card",
     "13_last_coup_a",
@@ -45,10 +47,13 @@ const AGREEING: &[&str] = &[
     "31_initial_cards_swapped_with_results",
     "33_plain_burn_short_before_bets",
     "35_plain_burn_missing_before_bets",
+    "39_third_card_after_an_early_result",
     "40_stream_ends_mid_round",
+    "41_out_of_order_round_flagged_once",
     "46_pre_shuffled_cards_accepted",
     "51_deck_check_count_right_cards_wrong",
     "52_order_disclosed",
+    "56_plain_third_card_after_an_early_result",
 ];
 
 /// Whether the two trackers agree on every stream of `config` with one fault of `kind` (the
@@ -65,10 +70,12 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         | FaultKind::ForeignCard
         | FaultKind::UnreadableCard
         | FaultKind::MissingThirdCard
-        | FaultKind::DeviceError => !config.declare_results,
+        | FaultKind::DeviceError
+        | FaultKind::WrongDeclaredResult
+        | FaultKind::EarlyResult => true,
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
-        | FaultKind::SwapChangesDrawing => targets && !config.declare_results,
+        | FaultKind::SwapChangesDrawing => targets,
         _ => false,
     }
 }
@@ -197,11 +204,73 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::UnreadableCard,
         FaultKind::MissingThirdCard,
         FaultKind::DeviceError,
+        FaultKind::WrongDeclaredResult,
+        FaultKind::EarlyResult,
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
+    }
+}
+
+/// The faults whose rounds a declared result settles are claimed in streams that declare results
+/// and in streams that do not: the table gives the game each result
+/// (`RoundGame::result_declared`), as the engine takes it.
+#[test]
+fn the_faults_a_result_settles_are_claimed_with_and_without_declared_results() {
+    let pairs = claimed_pairs();
+    for kind in [
+        FaultKind::RoundPastLastCoup,
+        FaultKind::ForeignCard,
+        FaultKind::UnreadableCard,
+        FaultKind::MissingThirdCard,
+        FaultKind::DeviceError,
+        FaultKind::WrongDeclaredResult,
+        FaultKind::EarlyResult,
+        FaultKind::OutOfOrderCard,
+        FaultKind::ThirdCardsSwapped,
+        FaultKind::SwapChangesDrawing,
+    ] {
+        for declared in [false, true] {
+            assert!(
+                pairs
+                    .iter()
+                    .any(|(c, k)| *k == kind && c.declare_results == declared),
+                "{kind:?}, declared results: {declared}"
+            );
+        }
+    }
+}
+
+/// In a stream that declares results, a round's irregularity waits for its result: it comes
+/// after the round on the table as in the engine, whatever comes next (its result, the next
+/// round, replaced cards, a new shoe, the end of the stream).
+#[test]
+fn a_rounds_irregularity_waits_for_its_result_on_the_table_as_in_the_engine() {
+    let book = RuleBook::nz_baccarat();
+    let head = "rules = nz-baccarat\nevents:\nshuffled 8 416\nfirst AS\nburn 2H\n\
+                P1 9S B1 KH P2 KS B2 3D\nresult player\nP1 9C B1 KD\nerror 7 jam\nP2 KH B2 3C\n";
+    let next = "P1 9D B1 KC P2 KC B2 3H\n";
+    for tail in [
+        "result player\n".to_owned(),
+        next.to_owned(),
+        format!("replaced\n{next}"),
+        "shuffled 8 416\n".to_owned(),
+        String::new(),
+    ] {
+        let events = parse(&format!("{head}{tail}expect:\n")).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{tail:?}: {}", first_difference(&engine, &table));
+        }
+        let out = replay_on_table(&book, &events);
+        let at = |found: &dyn Fn(&pitwatch_baccarat::Output) -> bool| out.iter().position(found);
+        let round = at(&|o| matches!(o, pitwatch_baccarat::Output::Round(r) if r.round == 2));
+        let error = at(&|o| {
+            matches!(o, pitwatch_baccarat::Output::Irregularity(i)
+                if i.code.as_str() == "DEVICE_ERROR" && i.round == Some(2))
+        });
+        assert!(round.is_some() && error > round, "{tail:?}: {out:?}");
     }
 }
 
@@ -233,5 +302,64 @@ fn the_table_checks_a_cut_in_cards_and_the_books_cutting_card_limit_as_the_engin
             .collect();
         let expected: Vec<&str> = [flagged].into_iter().filter(|c| !c.is_empty()).collect();
         assert_eq!(codes, expected, "{setup:?}");
+    }
+}
+
+/// [`replay_on_table`], cutting the stream off ([`pitwatch_rules::Table::interrupt`]) before the
+/// event at each index in `cuts`.
+fn replay_on_table_interrupted(
+    book: &RuleBook,
+    events: &[TableEvent],
+    cuts: &[usize],
+) -> Vec<pitwatch_baccarat::Output> {
+    let mut table = pitwatch_baccarat::rounds::table(book);
+    let mut out = Vec::new();
+    for i in 0..=events.len() {
+        for _ in cuts.iter().filter(|&&c| c == i) {
+            table.interrupt();
+        }
+        if let Some(event) = events.get(i) {
+            table.handle_event(event);
+        }
+        out.extend(
+            std::iter::from_fn(|| table.poll_output()).map(pitwatch_baccarat::rounds::output),
+        );
+    }
+    table.finish();
+    out.extend(std::iter::from_fn(|| table.poll_output()).map(pitwatch_baccarat::rounds::output));
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Whatever it is fed (results declared anywhere, a round held open for a third card and
+    /// then anything), cut off anywhere, the table running Baccarat's rounds never panics, gives
+    /// the same outputs twice, and records each shoe's rounds as 1, 2, 3…
+    #[test]
+    fn the_table_run_baccarat_never_panics_and_replays_identically(
+        kinds in proptest::collection::vec(crate::arbitrary::kind(), 0..300),
+        cuts in proptest::collection::vec(0usize..301, 0..4),
+        book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat"]),
+    ) {
+        let book = RuleBook::builtin(book).expect("a built-in book");
+        let events: Vec<TableEvent> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
+            .collect();
+        let first = replay_on_table_interrupted(&book, &events, &cuts);
+        let mut last: Option<(u32, u32)> = None;
+        for o in &first {
+            if let pitwatch_baccarat::Output::Round(r) = o {
+                let expected = match last {
+                    Some((shoe, round)) if shoe == r.shoe => round + 1,
+                    _ => 1,
+                };
+                prop_assert_eq!(r.round, expected, "shoe {}", r.shoe);
+                last = Some((r.shoe, r.round));
+            }
+        }
+        prop_assert_eq!(first, replay_on_table_interrupted(&book, &events, &cuts));
     }
 }
