@@ -191,6 +191,12 @@ test("a table with a shuffler beside its shoe shows both devices and the last de
   assert.match(await driver.text(line), /Shuffler/);
   await driver.clickCss('[data-testid="table-tile"][data-table="BAC-3"]');
   await driver.waitFor("the table view", () => driver.find('[data-testid="table-view"][data-table="BAC-3"]'));
+  // The shuffler says what it is when it connects (its HELLO): shown in the device panel.
+  const identity = await driver.waitFor("the shuffler's identity", () =>
+    driver.find('[data-testid="device-panel"] [data-testid="device"][data-role="shuffler"] [data-testid="device-identity"]'),
+  );
+  assert.equal(await driver.attribute(identity, "data-serial"), "SIM-S1");
+  assert.match(await driver.text(identity), /Pitwatch Simulated shuffler · serial SIM-S1 · firmware 1/);
   const check = await driver.waitFor(
     "a passed deck check",
     async () => {

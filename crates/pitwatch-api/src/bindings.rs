@@ -27,6 +27,7 @@ pub fn typescript_bindings() -> String {
         Protocol::decl(&cfg),
         LinkStatus::decl(&cfg),
         DeviceTile::decl(&cfg),
+        DeviceIdentityView::decl(&cfg),
         DeviceRole::decl(&cfg),
         DeckCheckView::decl(&cfg),
         ShufflerCountersView::decl(&cfg),

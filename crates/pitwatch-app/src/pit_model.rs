@@ -426,6 +426,12 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
         }
         // Counted on an incident already raised: no new alert.
         Derived::Repeated { .. } => None,
+        Derived::DeviceIdentified { device, hello, usb } => {
+            if let Some(shown) = tile.devices.get_mut(*device) {
+                shown.identity = identity_view(hello.as_ref(), usb.as_ref());
+            }
+            None
+        }
         Derived::Liveness {
             device,
             change,
@@ -521,3 +527,34 @@ fn device_error_detail(code: &str, text: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// What the device panel shows of a device's identity (nothing when neither says anything).
+fn identity_view(
+    hello: Option<&pitwatch_recording::recorder::Hello>,
+    usb: Option<&pitwatch_recording::recorder::Usb>,
+) -> Option<pitwatch_api::dto::DeviceIdentityView> {
+    let usb = usb
+        .filter(|u| !u.model.trim().is_empty() || !u.serial.trim().is_empty())
+        .map(|u| {
+            let serial = Some(u.serial.trim())
+                .filter(|s| !s.is_empty())
+                .map(|s| format!(" serial {s}"))
+                .unwrap_or_default();
+            format!("{}{serial} on {}", u.model.trim(), u.port)
+                .trim()
+                .to_owned()
+        })
+        .unwrap_or_default();
+    if hello.is_none() && usb.is_empty() {
+        return None;
+    }
+    let hello = hello.cloned().unwrap_or_default();
+    Some(pitwatch_api::dto::DeviceIdentityView {
+        said_at: Some(hello.at.clone()).filter(|a| !a.is_empty()),
+        make: hello.make,
+        model: hello.model,
+        serial: hello.serial,
+        firmware: hello.firmware,
+        usb,
+    })
+}

@@ -199,6 +199,7 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
             | Derived::Gap { .. }
             | Derived::Liveness { .. }
             | Derived::DeviceChanged { .. }
+            | Derived::DeviceIdentified { .. }
             | Derived::Shuffle(_) => {}
         }
     }

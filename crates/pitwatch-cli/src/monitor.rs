@@ -350,6 +350,20 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
                     let id = incident.map_or_else(|| "?".into(), |id| id.0.to_string());
                     outln!("{table:<10} {}", liveness_line(*device, change, &id));
                 }
+                Derived::DeviceIdentified {
+                    device,
+                    hello: Some(h),
+                    ..
+                } => {
+                    outln!(
+                        "{table:<10} DEVICE {}: {}",
+                        device + 1,
+                        crate::safe::text(&format!(
+                            "{} {} serial {} firmware {}",
+                            h.make, h.model, h.serial, h.firmware
+                        ))
+                    );
+                }
                 Derived::DeviceChanged {
                     code,
                     severity,

@@ -36,8 +36,8 @@ mod liveness;
 mod oneshot;
 mod writes;
 pub use identity::{
-    hello_change, hello_key, usb_change, Hello, Usb, DEVICE_FIRMWARE_CHANGED, DEVICE_REENUMERATED,
-    DEVICE_SWAPPED,
+    hello_change, hello_key, usb_change, Hello, Known, Usb, DEVICE_FIRMWARE_CHANGED,
+    DEVICE_REENUMERATED, DEVICE_SWAPPED,
 };
 pub use liveness::{clock_time, parse_back, view_in_play, AlarmIncident};
 use writes::{Op, RowRef};
@@ -131,6 +131,16 @@ pub enum Derived {
         message: String,
         /// The incident.
         incident: Option<IncidentId>,
+    },
+    /// What a device is, as last known ([`identity`]): its own report (`HELLO`: make, model,
+    /// serial, firmware) and its USB adapter; on each `HELLO` and each connection through USB.
+    DeviceIdentified {
+        /// Which of the table's devices (0: its main device).
+        device: usize,
+        /// Its report, if it has made one.
+        hello: Option<Hello>,
+        /// Its USB adapter, if it is connected through one.
+        usb: Option<Usb>,
     },
 }
 

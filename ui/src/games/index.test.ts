@@ -51,8 +51,8 @@ const SAMPLES: { [K in PlayKind]: { play: Extract<TablePlay, { game: K }>; step:
 function tile(game: Game, play: TablePlay, extra: Partial<TableTile> = {}): TableTile {
   return {
     name: "T-1", game, ruleBook: "nz-book", protocol: "pitwatch", link: "simulated", status: "connected", statusDetail: "", lastFrameMs: null,
-    devices: [{ role: "console", protocol: "pitwatch", link: "simulated", status: "connected", statusDetail: "", lastCheck: null, shuffling: false, counters: null, alarm: null },
-      { role: "shuffler", protocol: "pitwatch", link: "simulated", status: "connected", statusDetail: "", lastCheck: null, shuffling: false, counters: null, alarm: null }],
+    devices: [{ role: "console", protocol: "pitwatch", link: "simulated", status: "connected", statusDetail: "", lastCheck: null, shuffling: false, counters: null, alarm: null, identity: null },
+      { role: "shuffler", protocol: "pitwatch", link: "simulated", status: "connected", statusDetail: "", lastCheck: null, shuffling: false, counters: null, alarm: null, identity: null }],
     framesAccepted: 0, framesRejected: 0, lastEventAtMs: null, oldestUnsentAtMs: null, shoe: 2, cardsDealt: 30, cardsLeft: null, cuttingCardOut: true,
     play, incidents: { critical: 0, high: 0, medium: 0, low: 0 }, lastShuffle: null, shuffleSteps: [], alarm: null, disabled: null, ...extra,
   };

@@ -355,7 +355,38 @@ counters: ShufflerCountersView | null,
 /**
  * The device's liveness alarm standing (offline, never connected, silent), if any.
  */
-alarm: DeviceAlarmView | null, };
+alarm: DeviceAlarmView | null, 
+/**
+ * What the device says it is and the USB adapter it is reached through, as last known.
+ */
+identity: DeviceIdentityView | null, };
+
+export type DeviceIdentityView = { 
+/**
+ * Maker.
+ */
+make: string, 
+/**
+ * Model.
+ */
+model: string, 
+/**
+ * Serial number.
+ */
+serial: string, 
+/**
+ * Firmware version.
+ */
+firmware: string, 
+/**
+ * When it last said so (RFC 3339), if it has.
+ */
+saidAt: string | null, 
+/**
+ * Its USB adapter: product (or `vid:pid`), serial number and port, for people; empty when
+ * it is not reached through one.
+ */
+usb: string, };
 
 export type DeviceRole = "shoe" | "shuffler" | "console";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DeckCheckView, DeviceAlarmView, DeviceTile, TableTile } from "./bindings";
-import { alarmLabel, clockLabel, countersLabel, deckCheckBadge, otherDevices, ROLE_LABEL, withoutClearedLiveness } from "./devices";
+import { alarmLabel, clockLabel, countersLabel, deckCheckBadge, identityLines, otherDevices, ROLE_LABEL, withoutClearedLiveness } from "./devices";
 
 describe("countersLabel", () => {
   it("says each counter the shuffler keeps, in words", () => {
@@ -58,6 +58,7 @@ describe("otherDevices", () => {
       shuffling: false,
       counters: null,
       alarm: null,
+      identity: null,
     });
     expect(otherDevices([device("shoe"), device("shuffler")]).map((d) => ROLE_LABEL[d.role])).toEqual(["Shuffler"]);
     expect(otherDevices([device("shoe")])).toEqual([]);
@@ -90,5 +91,23 @@ describe("a device's liveness alarm", () => {
     const tables = (a: DeviceAlarmView | null) => [{ alarm: a, devices: [{ alarm: a }] }] as unknown as TableTile[];
     expect(withoutClearedLiveness(rows, tables(alarm("offline"))).map((r) => r.id)).toEqual([7, 9]);
     expect(withoutClearedLiveness(rows, tables(null)).map((r) => r.id)).toEqual([9]);
+  });
+});
+
+describe("identityLines", () => {
+  const identity = { make: "Pitwatch", model: "Shoe-1", serial: "SN-0042", firmware: "2.1.0", saidAt: null, usb: "" };
+  it("says what the device reports and the adapter it is reached through", () => {
+    expect(identityLines(identity)).toEqual({ device: "Pitwatch Shoe-1 · serial SN-0042 · firmware 2.1.0", usb: null, said: null });
+    expect(identityLines({ ...identity, make: "", model: "", serial: "", firmware: "", usb: "FT232R USB UART serial A10K on /dev/ttyUSB0" })).toEqual({
+      device: null,
+      usb: "via FT232R USB UART serial A10K on /dev/ttyUSB0",
+      said: null,
+    });
+    expect(identityLines({ ...identity, saidAt: "2026-12-03T10:00:00Z" })?.said).toMatch(/^as it said at 2026-12-03 10:00:00/);
+  });
+
+  it("says nothing when nothing is known", () => {
+    expect(identityLines(null)).toBeNull();
+    expect(identityLines({ ...identity, make: " ", model: "", serial: "", firmware: "" })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // A table's devices as its tile and view show them: each device's role and link, and a shuffler's
 // last deck check as a small badge. Pure, so it is unit-tested without a DOM.
 import { formatAt, getSiteZone, type Zone } from "./time";
-import type { DeckCheckView, DeviceAlarmView, DeviceRole, DeviceTile, ShufflerCountersView, TableTile } from "./bindings";
+import type { DeckCheckView, DeviceAlarmView, DeviceIdentityView, DeviceRole, DeviceTile, ShufflerCountersView, TableTile } from "./bindings";
 import { ageLabel } from "./pit";
 
 export const ROLE_LABEL: Record<DeviceRole, string> = {
@@ -93,4 +93,19 @@ export const LIVENESS_CODES: readonly string[] = ["DEVICE_OFFLINE", "DEVICE_SILE
 export function withoutClearedLiveness<R extends { id: number; code: string }>(rows: readonly R[], tables: readonly TableTile[]): R[] {
   const standing = standingAlarms(tables);
   return rows.filter((r) => !LIVENESS_CODES.includes(r.code) || standing.has(r.id));
+}
+
+/**
+ * What a device says it is, in one line: "Pitwatch Shoe-1 · serial SN-0042 · firmware 2.1.0", then
+ * its USB adapter ("via FT232R USB UART serial A10K on /dev/ttyUSB0"); null when nothing is known.
+ */
+export function identityLines(identity: DeviceIdentityView | null): { device: string | null; usb: string | null; said: string | null } | null {
+  if (!identity) return null;
+  const name = [identity.make, identity.model].map((s) => s.trim()).filter((s) => s !== "").join(" ");
+  const parts = [name, identity.serial.trim() && `serial ${identity.serial.trim()}`, identity.firmware.trim() && `firmware ${identity.firmware.trim()}`].filter((s) => s !== "");
+  const device = parts.length === 0 ? null : parts.join(" · ");
+  const usb = identity.usb.trim() === "" ? null : `via ${identity.usb.trim()}`;
+  if (device === null && usb === null) return null;
+  const said = identity.saidAt === null ? null : `as it said at ${formatAt(identity.saidAt)}`;
+  return { device, usb, said };
 }

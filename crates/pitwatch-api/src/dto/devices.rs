@@ -29,6 +29,28 @@ pub struct DeviceTile {
     pub counters: Option<ShufflerCountersView>,
     /// The device's liveness alarm standing (offline, never connected, silent), if any.
     pub alarm: Option<DeviceAlarmView>,
+    /// What the device says it is and the USB adapter it is reached through, as last known.
+    pub identity: Option<DeviceIdentityView>,
+}
+
+/// A device as it identifies itself (the Pitwatch protocol's `HELLO`) and its USB adapter's
+/// descriptors; an empty field is one the device or adapter does not give.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceIdentityView {
+    /// Maker.
+    pub make: String,
+    /// Model.
+    pub model: String,
+    /// Serial number.
+    pub serial: String,
+    /// Firmware version.
+    pub firmware: String,
+    /// When it last said so (RFC 3339), if it has.
+    pub said_at: Option<String>,
+    /// Its USB adapter: product (or `vid:pid`), serial number and port, for people; empty when
+    /// it is not reached through one.
+    pub usb: String,
 }
 
 /// A device's liveness alarm as the window shows it: what its tile and panel say (`offline
@@ -163,6 +185,7 @@ impl From<&TableDevice> for DeviceTile {
             shuffling: false,
             counters: None,
             alarm: None,
+            identity: None,
         }
     }
 }

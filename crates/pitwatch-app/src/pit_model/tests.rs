@@ -477,3 +477,58 @@ fn a_table_whose_section_is_wrong_is_a_disabled_tile_beside_the_others() {
     assert_eq!(b.game, pitwatch_games::GameKind::Blackjack);
     assert_eq!(b.status, LinkStatus::NotMonitored);
 }
+
+#[test]
+fn a_devices_identity_shows_in_its_panel_as_it_last_said_it() {
+    use pitwatch_recording::recorder::{Hello, Usb};
+    let pit = PitConfig::demo();
+    let mut model = PitModel::new(&pit);
+    let at = SystemClock.now();
+    let name = "BAC-3";
+    let identified = |device, hello: Option<Hello>, usb: Option<Usb>| MonitorEvent::Derived {
+        table: name.into(),
+        derived: Derived::DeviceIdentified { device, hello, usb },
+    };
+    assert_eq!(model.table(name).expect("BAC-3").devices[1].identity, None);
+    let hello = Hello {
+        make: "Pitwatch".into(),
+        model: "Shuffler".into(),
+        serial: "S-77".into(),
+        firmware: "3.2".into(),
+        at: "2026-12-03T10:00:00Z".into(),
+    };
+    let usb = Usb {
+        serial: "A10K".into(),
+        model: "FT232R USB UART".into(),
+        port: "/dev/ttyUSB1".into(),
+    };
+    model.apply(&identified(1, Some(hello.clone()), Some(usb)), at);
+    let shown = model.table(name).expect("BAC-3").devices[1]
+        .identity
+        .clone()
+        .expect("shown");
+    assert_eq!(
+        (
+            shown.serial.as_str(),
+            shown.firmware.as_str(),
+            shown.usb.as_str()
+        ),
+        ("S-77", "3.2", "FT232R USB UART serial A10K on /dev/ttyUSB1")
+    );
+    assert_eq!(shown.said_at.as_deref(), Some("2026-12-03T10:00:00Z"));
+    assert_eq!(
+        model.table(name).expect("BAC-3").devices[0].identity,
+        None,
+        "the shoe said nothing"
+    );
+    // A TCP link has no adapter; a device that never said HELLO shows nothing.
+    let tcp = Usb {
+        serial: String::new(),
+        model: String::new(),
+        port: "10.0.4.21:4001".into(),
+    };
+    model.apply(&identified(0, None, Some(tcp)), at);
+    assert_eq!(model.table(name).expect("BAC-3").devices[0].identity, None);
+    // A device out of range changes nothing (and does not panic).
+    model.apply(&identified(9, Some(hello), None), at);
+}

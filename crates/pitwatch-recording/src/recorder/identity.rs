@@ -145,6 +145,15 @@ pub fn usb_change(before: &Usb, now: &Usb) -> Option<Change> {
     None
 }
 
+/// What the window is told of device `device`: all that is known of it now.
+fn identified(device: usize, known: &Known) -> Derived {
+    Derived::DeviceIdentified {
+        device,
+        hello: known.hello.clone(),
+        usb: known.usb.clone(),
+    }
+}
+
 impl TableRecorder {
     /// Plans what a `HELLO` from `device` puts on record: the fact of what it said, when that
     /// changed, and an incident when it is another device or other firmware than before.
@@ -167,6 +176,7 @@ impl TableRecorder {
             return;
         };
         let before = stream.known.hello.replace(now.clone());
+        derived.push(PlannedDerived::now(identified(device, &stream.known)));
         let same = before.as_ref().is_some_and(|b| {
             (&b.make, &b.model, &b.serial, &b.firmware)
                 == (&now.make, &now.model, &now.serial, &now.firmware)
@@ -196,6 +206,13 @@ impl TableRecorder {
         let Some(stream) = self.devices.get_mut(device) else {
             return;
         };
+        // Shown whatever it says; compared, and kept to compare, only by a serial number (an
+        // adapter without one cannot be told from another of its model).
+        let shown = Known {
+            hello: stream.known.hello.clone(),
+            usb: Some(usb.clone()),
+        };
+        derived.push(PlannedDerived::now(identified(device, &shown)));
         if usb.serial.trim().is_empty() {
             return;
         }
