@@ -373,7 +373,8 @@ test("the resolved incident is still resolved after a restart", async () => {
   await filterStatus(driver, "resolved");
   const row = await driver.waitFor("the incident in the list", () => driver.find(`[data-testid="incident-row"][data-id="${resolvedId}"]`));
   assert.equal(await driver.attribute(row, "data-status"), "resolved");
-  await driver.click(await driver.find(`[data-testid="incident-row"][data-id="${resolvedId}"] td`));
+  // Scrolled into view first: the list may still be laying out after the restart.
+  await driver.clickCss(`[data-testid="incident-row"][data-id="${resolvedId}"] td`);
   const history = await driver.waitFor("its history", async () => {
     const h = await driver.find('[data-testid="history"]');
     return h && (await driver.text(h));
