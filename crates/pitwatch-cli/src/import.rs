@@ -181,6 +181,8 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
     let mut events = 0;
     let mut rounds = 0;
     let mut incidents = Vec::new();
+    // Incidents about the device or the recording rather than the game: identity, lost bytes.
+    let mut others: Vec<(Option<i64>, &str, &str, String)> = Vec::new();
     for item in derived {
         match item {
             Derived::Frame { accepted: true, .. } => accepted += 1,
@@ -194,11 +196,22 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
                 output: Output::Irregularity(irregularity),
                 incident,
             } => incidents.push((incident.map(|i| i.0), irregularity.clone())),
+            Derived::DeviceChanged {
+                code,
+                severity,
+                message,
+                incident,
+                ..
+            } => others.push((incident.map(|i| i.0), code, severity, message.clone())),
+            Derived::Gap { bytes, incident } => others.push((
+                incident.map(|i| i.0),
+                pitwatch_recording::recorder::RECORDING_GAP,
+                "critical",
+                format!("{bytes} bytes from the device could not be recorded"),
+            )),
             Derived::Output { .. }
             | Derived::Repeated { .. }
-            | Derived::Gap { .. }
             | Derived::Liveness { .. }
-            | Derived::DeviceChanged { .. }
             | Derived::DeviceIdentified { .. }
             | Derived::Shuffle(_) => {}
         }
@@ -209,7 +222,7 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
         args.db.display(),
         args.table,
         rejected.len(),
-        incidents.len()
+        incidents.len() + others.len()
     );
     for reason in rejected {
         outln!("  rejected: {reason}");
@@ -226,6 +239,12 @@ fn summarise(args: &ImportArgs, derived: &[Derived]) {
             irregularity.shoe,
             irregularity.seq,
             irregularity.message
+        );
+    }
+    for (id, code, severity, message) in others {
+        outln!(
+            "  incident {}: {code} ({severity}): {message}",
+            id.map_or_else(|| "?".into(), |i| i.to_string()),
         );
     }
 }

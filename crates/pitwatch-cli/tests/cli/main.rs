@@ -481,6 +481,41 @@ fn import_then_work_an_incident_to_resolution() {
 }
 
 #[test]
+fn import_counts_and_lists_a_swapped_device_among_its_incidents() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pit.db");
+    let capture = dir.path().join("shoe.pw");
+    let hello = |serial: &str| {
+        pitwatch_proto::ProtoEncoder::new().hello(pitwatch_codec::DeviceIdentity {
+            role: "shoe".into(),
+            make: "Acme".into(),
+            model: "Shoe 9".into(),
+            serial: serial.into(),
+            firmware: "1.0".into(),
+            protocol_version: 1,
+        })
+    };
+    std::fs::write(&capture, [hello("S1"), hello("S2")].concat()).unwrap();
+    let out = pitwatch(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        "--table",
+        "BAC-9",
+        "--format",
+        "pitwatch",
+        capture.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains(", 1 incidents"), "{stdout}");
+    assert!(
+        stdout.contains(": DEVICE_SWAPPED (high): Table BAC-9:"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn import_of_a_barcode_capture_records_every_frame() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("pit.db");
