@@ -410,7 +410,10 @@ impl<G: RoundGame> Table<G> {
                 if open && !self.game.flags_again(Code::DeviceError) {
                     // The same error, still open: neither flagged nor counted again.
                 } else {
-                    self.open_errors.push((code.clone(), seq));
+                    // Flagged again (a game that says so) but open once: one clear closes it.
+                    if !open {
+                        self.open_errors.push((code.clone(), seq));
+                    }
                     let fact = crate::seam::ShoeFact::DeviceError { code, text };
                     let message = self.worded(&fact, || format!(
                         "The device reported error {code} ({text}); it stays open until the device clears it."

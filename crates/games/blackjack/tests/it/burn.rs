@@ -225,3 +225,38 @@ fn a_plain_shoe_counts_its_burn_off_by_the_first_cards_value() {
     assert_eq!(view["cards_dealt"], 6);
     assert_eq!(irregularities(&replay(&book, &events)), []);
 }
+
+/// A device error reported again while open is flagged again (Blackjack's and Pontoon's way) but
+/// stays one open error: the device's one clear closes it (it stayed open for ever before).
+#[test]
+fn a_device_error_reported_twice_is_closed_by_its_one_clear() {
+    for book in [Book::nz_blackjack(), Book::nz_pontoon()] {
+        let error = |seq| {
+            TableEvent::new(
+                seq,
+                EventKind::DeviceError {
+                    code: "9".into(),
+                    text: "door open".into(),
+                },
+            )
+        };
+        let events = [
+            shuffled(1),
+            error(2),
+            error(3),
+            TableEvent::new(4, EventKind::DeviceErrorCleared { code: "9".into() }),
+        ];
+        let mut engine = Engine::new(book.clone());
+        let mut open = Vec::new();
+        for e in &events {
+            engine.handle_event(e);
+            open.push(serde_json::to_value(engine.view()).unwrap()["open_device_errors"].clone());
+        }
+        assert_eq!(open, [0, 1, 1, 0], "{}", book.id);
+        let flagged: Vec<_> = irregularities(&replay(&book, &events))
+            .into_iter()
+            .filter(|(code, ..)| *code == "DEVICE_ERROR")
+            .collect();
+        assert_eq!(flagged.len(), 2, "each report is flagged: {flagged:?}");
+    }
+}
