@@ -349,6 +349,16 @@ pub trait RoundGame {
     /// "No more bets" was called (after the table closed the round in progress, if any); the
     /// default ignores it.
     fn bets_closed(&mut self, _seq: u64) {}
+    /// A shoe began at `seq`: after a shuffle, or joined part-way (`partial`: the stream began
+    /// without one, so its first cards may be the tail of a round dealt before the table was
+    /// listening). Asked before any event of the shoe is given to a round. A game that follows
+    /// a shoe joined part-way its own way (Baccarat's: rounds only from a round's first card,
+    /// the first round not judged at its close, every record marked partial) follows this; the
+    /// default ignores it, and the table judges such a shoe's rounds as any (Blackjack's,
+    /// Pontoon's and poker's). Unlike a round joined after a cut ([`RoundGame::join_round`],
+    /// nothing found in it judged, its result not checked), the table gives the game every
+    /// round of a partial shoe as seen from its start.
+    fn shoe_started(&mut self, _seq: u64, _partial: bool) {}
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,

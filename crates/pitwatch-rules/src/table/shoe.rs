@@ -109,6 +109,7 @@ impl<G: RoundGame> Table<G> {
             burn: BurnState::start(self.rules.burn, seq, partial),
             last_round: None,
         };
+        self.game.shoe_started(seq, partial);
     }
 
     pub(super) fn end_shoe(&mut self) {

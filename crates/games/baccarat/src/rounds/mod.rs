@@ -183,6 +183,12 @@ pub struct BaccaratRounds {
     /// The last round closed was completed after its result was declared (10.1): that result's
     /// `seq` and the cards placed after it.
     early: Option<(u64, [u64; 2], u8)>,
+    /// The shoe was joined part-way ([`RoundGame::shoe_started`]): its rounds are recorded as
+    /// partial, and its first round is not judged at its close (it may have begun unseen).
+    partial: bool,
+    /// Rounds are followed in this shoe: false in a shoe joined part-way until a round's first
+    /// card (a Player card 1, or a plain card), as the engine's `synced`.
+    synced: bool,
 }
 
 impl BaccaratRounds {
@@ -197,6 +203,8 @@ impl BaccaratRounds {
             targets_reported: false,
             bets_reported: false,
             early: None,
+            partial: false,
+            synced: true,
         }
     }
 
@@ -319,6 +327,9 @@ impl RoundGame for BaccaratRounds {
         let complete = self.next_card().is_none_or(|n| n == NextCard::Complete);
         match target {
             None => complete,
+            // Joined part-way with targets: a round is followed only from a Player card 1 (a
+            // plain shoe cannot tell, so it starts at once).
+            Some(Target::Banker) if !self.synced => false,
             Some(Target::Player | Target::Banker) => {
                 let side = deal::side(*target);
                 let first = index.is_none_or(|i| i == 1);
@@ -415,7 +426,13 @@ impl RoundGame for BaccaratRounds {
         self.bets_reported = true;
     }
 
+    fn shoe_started(&mut self, _seq: u64, partial: bool) {
+        self.partial = partial;
+        self.synced = !partial;
+    }
+
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
+        self.synced = true;
         self.round = Some(Live {
             shoe,
             number,
@@ -460,7 +477,10 @@ impl RoundGame for BaccaratRounds {
         by: Boundary,
         found: &mut Findings,
     ) -> RoundRecord {
-        if let Some(r) = self.round.filter(|_| !cut_off) {
+        // The first round of a shoe joined part-way may have begun before the table did: what
+        // it lacks at its close is not judged.
+        let joined_mid_round = self.partial && self.round.is_some_and(|r| r.number == 1);
+        if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
             self.judge_close(&r, seq, by, found);
         }
         let complete = self.is_complete();
@@ -476,6 +496,7 @@ impl RoundGame for BaccaratRounds {
         record.first_seq = r.first_seq;
         record.last_seq = r.last_seq;
         record.complete = complete;
+        record.partial = self.partial;
         self.last = Some(record);
         record
     }

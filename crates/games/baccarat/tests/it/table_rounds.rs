@@ -43,6 +43,7 @@ const AGREEING: &[&str] = &[
     "23_half_limit_book",
     "24_ace_eleven_and_one_more_round",
     "25_fixed_burn_and_finish_round",
+    "26_partial_plain_shoe",
     "28_first_card_after_a_fresh_shuffle",
     "31_initial_cards_swapped_with_results",
     "33_plain_burn_short_before_bets",
