@@ -278,7 +278,8 @@ pub trait RoundGame {
     /// (`last`: the shoe's last round). The game may flag it its own way (Baccarat's
     /// `DEALT_PAST_LAST_COUP`) and return `Some(true)`, or pass over it for now (`Some(false)`:
     /// asked again at the next such card); the default, `None`, leaves it to the table
-    /// (`NOT_SHUFFLED/past_end`, once a shoe).
+    /// (`NOT_SHUFFLED/past_end`, once a shoe, and never in a shoe joined part-way or cut off).
+    /// Asked in a partial shoe too: the end the game's rule found was seen.
     fn past_end(
         &mut self,
         _seq: u64,

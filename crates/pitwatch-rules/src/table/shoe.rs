@@ -480,7 +480,9 @@ impl<G: RoundGame> Table<G> {
                 self.flag_unshuffled(seq, in_round);
             }
         } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
-            let game_says = if self.shoe.past_end_flagged || self.shoe.partial {
+            // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
+            // table's own is not made there.
+            let game_says = if self.shoe.past_end_flagged {
                 None
             } else {
                 let round = self.round.map(|_| self.shoe.rounds + 1);

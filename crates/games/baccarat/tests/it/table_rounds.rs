@@ -364,3 +364,123 @@ proptest! {
         prop_assert_eq!(first, replay_on_table_interrupted(&book, &events, &cuts));
     }
 }
+
+/// Where a stream dealt from a shuffle may be joined part-way (its events from the index
+/// returned on, no shuffle seen first) with both trackers claimed to agree: any event of the
+/// first shoe from its first round's first card until the cutting card has come out, and after
+/// it too in a stream that declares no results; in a plain stream that declares results, only
+/// between rounds (at a round's first card or an event that is not a card: joined mid-round,
+/// its rounds read one card off meet its results, the engine's stray cards, 12.1(b)). Joined in
+/// the burn, a device's first card starts a new shoe in the engine; joined after the last
+/// round and before the shuffle, the engine's shoe begins at the shuffle (both in
+/// `src/rounds/mod.rs`).
+fn join_points(config: &DealerConfig, session: &pitwatch_dealer::Session) -> Vec<usize> {
+    use pitwatch_model::EventKind;
+    let events = &session.events;
+    let is_card = |i: usize| matches!(events[i].kind, EventKind::CardDrawn { .. });
+    let starts: Vec<u64> = session
+        .rounds
+        .iter()
+        .filter(|r| r.shoe == 1)
+        .map(|r| r.first_seq)
+        .collect();
+    let Some(first) = starts
+        .first()
+        .and_then(|&seq| events.iter().position(|e| e.seq == seq))
+    else {
+        return Vec::new();
+    };
+    let shoe_2 = (1..events.len())
+        .find(|&i| matches!(events[i].kind, EventKind::Shuffled { .. }))
+        .unwrap_or(events.len());
+    let cutting = (first..shoe_2)
+        .find(|&i| matches!(events[i].kind, EventKind::CuttingCardDrawn))
+        .unwrap_or(shoe_2);
+    let last = if config.declare_results {
+        cutting
+    } else {
+        shoe_2 - 1
+    };
+    let plain_results = config.mode == Mode::Plain && config.declare_results;
+    (first..=last)
+        .filter(|&i| !plain_results || !is_card(i) || starts.contains(&events[i].seq))
+        .collect()
+}
+
+/// Both trackers agree on `events[from..]`, a stream joined part-way (asserted so: its first
+/// shoe is partial on both).
+fn assert_joined_agrees(book: &RuleBook, events: &[TableEvent], from: usize, name: &str) {
+    let joined = &events[from..];
+    if let Some((engine, table)) = disagreement(book, joined) {
+        panic!(
+            "{name} joined at event {from}: {}",
+            first_difference(&engine, &table)
+        );
+    }
+    let first_shoe = replay_on_table(book, joined)
+        .into_iter()
+        .find_map(|o| match o {
+            pitwatch_baccarat::Output::Shoe(s) => Some(s),
+            _ => None,
+        });
+    assert!(
+        first_shoe.is_some_and(|s| s.partial && s.shoe == 1),
+        "{name} joined at event {from}: the first shoe is not partial"
+    );
+}
+
+/// Every simulated stream joined part-way at the boundaries that matter, each once: at the
+/// event before a round (the last one's result, "no more bets" or last card), at the round's
+/// first card, one, two and three cards into it, at the cutting card and just after it (where
+/// [`join_points`] claims them).
+#[test]
+fn the_table_run_baccarat_agrees_with_the_engine_on_streams_joined_part_way() {
+    use pitwatch_model::EventKind;
+    let book = RuleBook::nz_baccarat();
+    for config in configs() {
+        let session = deal(&book.shoe_book(), &config, &[], 3);
+        let points = join_points(&config, &session);
+        let at = |seq: u64| session.events.iter().position(|e| e.seq == seq);
+        let round = &session.rounds[4];
+        let first = at(round.first_seq).expect("a round's first card is an event");
+        let cutting = session
+            .events
+            .iter()
+            .position(|e| matches!(e.kind, EventKind::CuttingCardDrawn))
+            .expect("the first shoe's cutting card comes out");
+        let mut tried = 0;
+        for from in [
+            first - 1,
+            first,
+            first + 1,
+            first + 2,
+            first + 3,
+            cutting,
+            cutting + 1,
+        ] {
+            if points.contains(&from) {
+                tried += 1;
+                assert_joined_agrees(&book, &session.events, from, &stream_name(&config));
+            }
+        }
+        assert!(tried >= 3, "{}: {tried} join points", stream_name(&config));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Every simulated stream joined part-way anywhere [`join_points`] claims.
+    #[test]
+    fn the_table_run_baccarat_agrees_with_the_engine_wherever_a_stream_is_joined(
+        config in proptest::sample::select(configs()),
+        seed in any::<u64>(),
+        at in any::<proptest::sample::Index>(),
+    ) {
+        let book = RuleBook::nz_baccarat();
+        let session = deal(&book.shoe_book(), &config, &[], seed);
+        let points = join_points(&config, &session);
+        prop_assume!(!points.is_empty());
+        assert_joined_agrees(&book, &session.events, points[at.index(points.len())], &stream_name(&config));
+    }
+}
