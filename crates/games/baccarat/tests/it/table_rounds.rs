@@ -484,3 +484,67 @@ proptest! {
         assert_joined_agrees(&book, &session.events, points[at.index(points.len())], &stream_name(&config));
     }
 }
+
+/// A stream joined part-way with targets, as fixture `20` joins it (its retransmitted card left
+/// out: the engine's alone): the cards before a Player card 1 are in no round on both, the
+/// first round followed is not judged at its close (an incomplete deal or a missing third card
+/// it seems to lack may have been dealt before), every record of the shoe is partial, and the
+/// next shuffle starts a whole shoe.
+#[test]
+fn a_stream_joined_part_way_with_targets_agrees_as_fixture_20_joins_it() {
+    let book = RuleBook::nz_baccarat();
+    let tail = "P1 7S B1 7H P2 KC B2 QC\nshuffled 8 416\nfirst AS\nburn 2H\nP1 4S B1 3H\n";
+    for (head, first_round_incomplete) in [
+        ("P2 KS B2 3D\nP1 9S B1 KH P2 KS B2 3D\ncutting\n", false),
+        ("B1 KH P2 KS B2 3D\nP1 9S B1 KH P2 KS B2 3D\n", false),
+        ("B3 4C\nresult banker\nP1 9S B1 KH\n", true),
+        ("P2 5S B2 3D\nP1 2S B1 KH P2 KS B2 3D\nbets\n", true),
+    ] {
+        let events = parse(&format!(
+            "rules = nz-baccarat\nevents:\n{head}{tail}expect:\n"
+        ))
+        .events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{head:?}: {}", first_difference(&engine, &table));
+        }
+        let out = replay_on_table(&book, &events);
+        let rounds: Vec<_> = out
+            .iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Round(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let flagged: Vec<_> = out
+            .iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Irregularity(i) => Some((i.shoe, i.round)),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            !flagged.contains(&(1, Some(1))),
+            "{head:?}: the first round is judged: {out:?}"
+        );
+        let first = rounds.first().expect("a round");
+        let player_1 = events.iter().find(|e| {
+            matches!(
+                e.kind,
+                pitwatch_model::EventKind::CardDrawn {
+                    target: Some(pitwatch_model::Target::Player),
+                    index: Some(1),
+                    ..
+                }
+            )
+        });
+        assert_eq!(Some(first.first_seq), player_1.map(|e| e.seq), "{head:?}");
+        assert_eq!(
+            first.complete, !first_round_incomplete,
+            "{head:?}: {first:?}"
+        );
+        assert!(
+            rounds.iter().all(|r| r.partial == (r.shoe == 1)),
+            "{head:?}: {rounds:?}"
+        );
+    }
+}
