@@ -548,3 +548,26 @@ fn a_stream_joined_part_way_with_targets_agrees_as_fixture_20_joins_it() {
         );
     }
 }
+
+/// The first round of a shoe joined part-way is not judged at its close, but its declared result
+/// is checked, on the table as in the engine.
+#[test]
+fn a_partial_shoes_first_round_has_its_result_checked_on_the_table_as_in_the_engine() {
+    let book = RuleBook::nz_baccarat();
+    let text = "rules = nz-baccarat\nevents:\nB2 3D\nP1 9S B1 KH P2 KS B2 3D\nresult banker\n\
+                P1 7S B1 7H P2 KC B2 QC\nresult tie\nexpect:\n";
+    let events = parse(text).events;
+    if let Some((engine, table)) = disagreement(&book, &events) {
+        panic!("{}", first_difference(&engine, &table));
+    }
+    let flagged: Vec<_> = replay_on_table(&book, &events)
+        .into_iter()
+        .filter_map(|o| match o {
+            pitwatch_baccarat::Output::Irregularity(i) => {
+                Some((i.code.as_str().to_owned(), i.round))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flagged, [("RESULT_MISMATCH".to_owned(), Some(1))]);
+}
