@@ -360,6 +360,14 @@ pub trait RoundGame {
     /// nothing found in it judged, its result not checked), the table gives the game every
     /// round of a partial shoe as seen from its start.
     fn shoe_started(&mut self, _seq: u64, _partial: bool) {}
+    /// Whether a shuffle in a shoe joined part-way that has shown no card (the stream began
+    /// with a result, "no more bets" or the cutting card, then a shuffle) begins that same shoe
+    /// (`true`, Baccarat's: one shoe, numbered and summarised from its first event, not
+    /// partial) rather than ending it, empty and partial, and starting the next (the default,
+    /// Blackjack's, Pontoon's and poker's).
+    fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
+        false
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,

@@ -32,8 +32,8 @@
 //!   declared results); a card out of order, third cards swapped or a swap that changes the
 //!   drawing (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
-//!   round's first card until the cutting card has come out, and after it too in a stream that
-//!   declares no results; in a plain stream that declares results, between rounds only.
+//!   round's first card to the last event before the next shuffle; in a plain stream that
+//!   declares results, between rounds only.
 //!
 //! A declared result is given to the game ([`RoundGame::result_declared`]), as the engine takes
 //! it: it closes the round in progress ("the result was declared" names it in a missing third
@@ -56,9 +56,11 @@
 //! are counted, in no round), a plain shoe starts at once, the shoe's first round is not judged
 //! at its close (it may have begun unseen: closed short of its cards, it raises no incomplete
 //! deal nor missing third card), its declared result is checked, and every record of the shoe
-//! is `partial`. A round
-//! dealt past the last coup is the game's finding in a partial shoe too
-//! ([`RoundGame::past_end`]).
+//! is `partial`. A round dealt past the last coup is the game's finding in a partial shoe too
+//! ([`RoundGame::past_end`]), and a stream joined part-way that shows no card before a shuffle
+//! (a result, "no more bets", the cutting card) is one shoe from its first event, begun by the
+//! shuffle ([`RoundGame::shuffle_begins_an_empty_partial_shoe`]), as the engine reuses a shoe
+//! with no card.
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
@@ -86,12 +88,12 @@
 //!   exposed while dealing between rounds in the round before (the table in none; the fault
 //!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
 //!   no counterpart yet (below).
-//! - **Partial-shoe sync.** What is left: a stream joined part-way whose first events hold no
-//!   card (a result, "no more bets", the cutting card) before a shuffle is one shoe in the
-//!   engine (it begins at the shuffle: `start_shoe` reuses a shoe with no card) and two on the
-//!   table (an empty partial shoe first). Joined in the burn, see the new shoe without a
-//!   shuffle (below). After an interruption the table tells the game nothing (its records are
-//!   not `partial` there; see the interrupt, below).
+//! - **Partial-shoe sync.** What is left: joined in the burn, a device's first card starts a
+//!   new shoe in the engine (the new shoe without a shuffle, below); a plain stream that
+//!   declares results joined mid-round (stray cards, below). The engine also reuses a whole
+//!   shoe that showed no card at the next shuffle (two shuffles in a row are one shoe); the
+//!   table does so only for a shoe joined part-way. After an interruption the table tells the
+//!   game nothing (its records are not `partial` there; the interrupt, below).
 //! - **Plain shoes with a faulty burn.** The table's burn reads a plain card as the engine's does
 //!   only by the first card's value: the engine also takes every plain card before the shoe's
 //!   first "no more bets" as the burn's (`until_bets`), holds plain cards after an unreadable
@@ -447,6 +449,10 @@ impl RoundGame for BaccaratRounds {
     fn shoe_started(&mut self, _seq: u64, partial: bool) {
         self.partial = partial;
         self.synced = !partial;
+    }
+
+    fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
+        true
     }
 
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {

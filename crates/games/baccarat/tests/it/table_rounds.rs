@@ -367,12 +367,11 @@ proptest! {
 
 /// Where a stream dealt from a shuffle may be joined part-way (its events from the index
 /// returned on, no shuffle seen first) with both trackers claimed to agree: any event of the
-/// first shoe from its first round's first card until the cutting card has come out, and after
-/// it too in a stream that declares no results; in a plain stream that declares results, only
-/// between rounds (at a round's first card or an event that is not a card: joined mid-round,
-/// its rounds read one card off meet its results, the engine's stray cards, 12.1(b)). Joined in
-/// the burn, a device's first card starts a new shoe in the engine; joined after the last
-/// round and before the shuffle, the engine's shoe begins at the shuffle (both in
+/// first shoe from its first round's first card to the last before the next shuffle (joined
+/// after the last card, the shuffle begins that shoe); in a plain stream that declares results,
+/// only between rounds (at a round's first card or an event that is not a card: joined
+/// mid-round, its rounds read one card off meet its results, the engine's stray cards,
+/// 12.1(b)). Joined in the burn, a device's first card starts a new shoe in the engine (in
 /// `src/rounds/mod.rs`).
 fn join_points(config: &DealerConfig, session: &pitwatch_dealer::Session) -> Vec<usize> {
     use pitwatch_model::EventKind;
@@ -393,22 +392,15 @@ fn join_points(config: &DealerConfig, session: &pitwatch_dealer::Session) -> Vec
     let shoe_2 = (1..events.len())
         .find(|&i| matches!(events[i].kind, EventKind::Shuffled { .. }))
         .unwrap_or(events.len());
-    let cutting = (first..shoe_2)
-        .find(|&i| matches!(events[i].kind, EventKind::CuttingCardDrawn))
-        .unwrap_or(shoe_2);
-    let last = if config.declare_results {
-        cutting
-    } else {
-        shoe_2 - 1
-    };
     let plain_results = config.mode == Mode::Plain && config.declare_results;
-    (first..=last)
+    (first..shoe_2)
         .filter(|&i| !plain_results || !is_card(i) || starts.contains(&events[i].seq))
         .collect()
 }
 
 /// Both trackers agree on `events[from..]`, a stream joined part-way (asserted so: its first
-/// shoe is partial on both).
+/// shoe begins at its first event, partial on both, or, when no card comes before the shuffle,
+/// whole: the shuffle began it).
 fn assert_joined_agrees(book: &RuleBook, events: &[TableEvent], from: usize, name: &str) {
     let joined = &events[from..];
     if let Some((engine, table)) = disagreement(book, joined) {
@@ -423,16 +415,22 @@ fn assert_joined_agrees(book: &RuleBook, events: &[TableEvent], from: usize, nam
             pitwatch_baccarat::Output::Shoe(s) => Some(s),
             _ => None,
         });
+    let card_first = joined
+        .iter()
+        .take_while(|e| !matches!(e.kind, pitwatch_model::EventKind::Shuffled { .. }))
+        .any(|e| matches!(e.kind, pitwatch_model::EventKind::CardDrawn { .. }));
     assert!(
-        first_shoe.is_some_and(|s| s.partial && s.shoe == 1),
-        "{name} joined at event {from}: the first shoe is not partial"
+        first_shoe.is_some_and(|s| s.shoe == 1
+            && s.partial == card_first
+            && Some(s.first_seq) == joined.first().map(|e| e.seq)),
+        "{name} joined at event {from}: the first shoe is not joined there ({first_shoe:?})"
     );
 }
 
 /// Every simulated stream joined part-way at the boundaries that matter, each once: at the
 /// event before a round (the last one's result, "no more bets" or last card), at the round's
-/// first card, one, two and three cards into it, at the cutting card and just after it (where
-/// [`join_points`] claims them).
+/// first card, one, two and three cards into it, at the cutting card and just after it, and at
+/// the last event before the next shuffle (where [`join_points`] claims them).
 #[test]
 fn the_table_run_baccarat_agrees_with_the_engine_on_streams_joined_part_way() {
     use pitwatch_model::EventKind;
@@ -448,6 +446,9 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_streams_joined_part_way() {
             .iter()
             .position(|e| matches!(e.kind, EventKind::CuttingCardDrawn))
             .expect("the first shoe's cutting card comes out");
+        let shoe_2 = (1..session.events.len())
+            .find(|&i| matches!(session.events[i].kind, EventKind::Shuffled { .. }))
+            .expect("a second shoe");
         let mut tried = 0;
         for from in [
             first - 1,
@@ -457,6 +458,7 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_streams_joined_part_way() {
             first + 3,
             cutting,
             cutting + 1,
+            shoe_2 - 1,
         ] {
             if points.contains(&from) {
                 tried += 1;
@@ -481,7 +483,8 @@ proptest! {
         let session = deal(&book.shoe_book(), &config, &[], seed);
         let points = join_points(&config, &session);
         prop_assume!(!points.is_empty());
-        assert_joined_agrees(&book, &session.events, points[at.index(points.len())], &stream_name(&config));
+        let from = points[at.index(points.len())];
+        assert_joined_agrees(&book, &session.events, from, &stream_name(&config));
     }
 }
 
