@@ -278,7 +278,8 @@ pub trait RoundGame {
     /// (`last`: the shoe's last round). The game may flag it its own way (Baccarat's
     /// `DEALT_PAST_LAST_COUP`) and return `Some(true)`, or pass over it for now (`Some(false)`:
     /// asked again at the next such card); the default, `None`, leaves it to the table
-    /// (`NOT_SHUFFLED/past_end`, once a shoe).
+    /// (`NOT_SHUFFLED/past_end`, once a shoe, and never in a shoe joined part-way or cut off).
+    /// Asked in a partial shoe too: the end the game's rule found was seen.
     fn past_end(
         &mut self,
         _seq: u64,
@@ -349,6 +350,24 @@ pub trait RoundGame {
     /// "No more bets" was called (after the table closed the round in progress, if any); the
     /// default ignores it.
     fn bets_closed(&mut self, _seq: u64) {}
+    /// A shoe began at `seq`: after a shuffle, or joined part-way (`partial`: the stream began
+    /// without one, so its first cards may be the tail of a round dealt before the table was
+    /// listening). Asked before any event of the shoe is given to a round. A game that follows
+    /// a shoe joined part-way its own way (Baccarat's: rounds only from a round's first card,
+    /// the first round not judged at its close, every record marked partial) follows this; the
+    /// default ignores it, and the table judges such a shoe's rounds as any (Blackjack's,
+    /// Pontoon's and poker's). Unlike a round joined after a cut ([`RoundGame::join_round`],
+    /// nothing found in it judged, its result not checked), the table gives the game every
+    /// round of a partial shoe as seen from its start.
+    fn shoe_started(&mut self, _seq: u64, _partial: bool) {}
+    /// Whether a shuffle in a shoe joined part-way that has shown no card (the stream began
+    /// with a result, "no more bets" or the cutting card, then a shuffle) begins that same shoe
+    /// (`true`, Baccarat's: one shoe, numbered and summarised from its first event, not
+    /// partial) rather than ending it, empty and partial, and starting the next (the default,
+    /// Blackjack's, Pontoon's and poker's).
+    fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
+        false
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,

@@ -23,7 +23,9 @@
 //! [`crate::RoundGame::closes_when_complete`]; and those that give it its declared results:
 //! [`crate::RoundGame::result_declared`], [`crate::RoundGame::check_result`],
 //! [`crate::RoundGame::holds_for`], [`crate::RoundGame::awaits_result`],
-//! [`crate::RoundGame::bets_closed`]).
+//! [`crate::RoundGame::bets_closed`]; and those for a shoe joined part-way:
+//! [`crate::RoundGame::shoe_started`],
+//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!

@@ -74,16 +74,28 @@ impl<G: RoundGame> Table<G> {
         shuffler: Option<ShufflerKind>,
         partial: bool,
     ) {
+        // A shoe joined part-way that has shown no card is begun again by a shuffle, if the game
+        // says so: the shoe is the same, from its first event.
+        let again = self.shoe_open
+            && self.shoe.partial
+            && !self.shoe.interrupted
+            && self.shoe.cards == 0
+            && self.shoe.rounds == 0
+            && self.round.is_none()
+            && self.game.shuffle_begins_an_empty_partial_shoe();
         self.close_round(seq, Boundary::Reshuffle);
         if !partial {
             // A shuffle: every round from here is seen from its start.
             self.joining = false;
         }
-        // Once a shoe: what survives into the new shoe, as it stands now.
-        self.carry = self.carry_now();
-        self.end_shoe();
+        let first_seq = if again { self.shoe.first_seq } else { seq };
+        if !again {
+            // Once a shoe: what survives into the new shoe, as it stands now.
+            self.carry = self.carry_now();
+            self.end_shoe();
+            self.shoe_no += 1;
+        }
         self.last_result = None;
-        self.shoe_no += 1;
         self.shoe_open = true;
         self.shoe = ShoeState {
             counter: composition.counter(),
@@ -92,7 +104,7 @@ impl<G: RoundGame> Table<G> {
             partial,
             cards: 0,
             rounds: 0,
-            first_seq: seq,
+            first_seq,
             last_seq: seq,
             cutting_card_out: false,
             cutting_card_flagged: false,
@@ -109,6 +121,7 @@ impl<G: RoundGame> Table<G> {
             burn: BurnState::start(self.rules.burn, seq, partial),
             last_round: None,
         };
+        self.game.shoe_started(seq, partial);
     }
 
     pub(super) fn end_shoe(&mut self) {
@@ -479,7 +492,9 @@ impl<G: RoundGame> Table<G> {
                 self.flag_unshuffled(seq, in_round);
             }
         } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
-            let game_says = if self.shoe.past_end_flagged || self.shoe.partial {
+            // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
+            // table's own is not made there.
+            let game_says = if self.shoe.past_end_flagged {
                 None
             } else {
                 let round = self.round.map(|_| self.shoe.rounds + 1);

@@ -18,8 +18,10 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `08`-`19`, `21`, `23`-`25`, `28`, `31`, `33`, `35`, `39`-`41`,
-//!   `46`, `51_deck_check_count_right_cards_wrong`, `52` and `56`;
+//! - the fixtures `01`-`06`, `08`-`19`, `21`, `23`-`26`, `28`, `31`, `33`, `35`, `39`-`41`,
+//!   `46`, `51_deck_check_count_right_cards_wrong`, `52` and `56`, and fixture `20` without its
+//!   retransmitted card (with variants joined at a Banker card, a result or a round short of a
+//!   card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup;
 //! - simulated streams with one injected fault: a recovered card or a cutting card too close to
@@ -28,7 +30,10 @@
 //!   last coup, a foreign card, an unreadable card, a missing third card, a device error, a wrong
 //!   declared result or a result declared early (every stream they are dealt in, with or without
 //!   declared results); a card out of order, third cards swapped or a swap that changes the
-//!   drawing (targets).
+//!   drawing (targets);
+//! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
+//!   round's first card to the last event before the next shuffle; in a plain stream that
+//!   declares results, between rounds only.
 //!
 //! A declared result is given to the game ([`RoundGame::result_declared`]), as the engine takes
 //! it: it closes the round in progress ("the result was declared" names it in a missing third
@@ -45,6 +50,17 @@
 //! Output order: a Baccarat round is closed on the table as soon as its last card is dealt
 //! ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after it (a
 //! cutting card placed, a device error, the shuffler's findings) comes after it on both.
+//!
+//! A shoe joined part-way is told to the game ([`RoundGame::shoe_started`]), as the engine
+//! follows it: with targets a round is followed only from a Player card 1 (the cards before it
+//! are counted, in no round), a plain shoe starts at once, the shoe's first round is not judged
+//! at its close (it may have begun unseen: closed short of its cards, it raises no incomplete
+//! deal nor missing third card), its declared result is checked, and every record of the shoe
+//! is `partial`. A round dealt past the last coup is the game's finding in a partial shoe too
+//! ([`RoundGame::past_end`]), and a stream joined part-way that shows no card before a shuffle
+//! (a result, "no more bets", the cutting card) is one shoe from its first event, begun by the
+//! shuffle ([`RoundGame::shuffle_begins_an_empty_partial_shoe`]), as the engine reuses a shoe
+//! with no card.
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
@@ -72,10 +88,12 @@
 //!   exposed while dealing between rounds in the round before (the table in none; the fault
 //!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
 //!   no counterpart yet (below).
-//! - **Partial-shoe sync.** Joined part-way with targets, the engine follows rounds only from the
-//!   next Player card 1 (`synced`), and does not judge a partial shoe's first round; the table
-//!   starts rounds at once and tells the game nothing of `partial` (the record's `partial` is
-//!   always false here).
+//! - **Partial-shoe sync.** What is left: joined in the burn, a device's first card starts a
+//!   new shoe in the engine (the new shoe without a shuffle, below); a plain stream that
+//!   declares results joined mid-round (stray cards, below). The engine also reuses a whole
+//!   shoe that showed no card at the next shuffle (two shuffles in a row are one shoe); the
+//!   table does so only for a shoe joined part-way. After an interruption the table tells the
+//!   game nothing (its records are not `partial` there; the interrupt, below).
 //! - **Plain shoes with a faulty burn.** The table's burn reads a plain card as the engine's does
 //!   only by the first card's value: the engine also takes every plain card before the shoe's
 //!   first "no more bets" as the burn's (`until_bets`), holds plain cards after an unreadable
@@ -95,9 +113,11 @@
 //!   alone.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
-//!   incomplete initial deal name it as the engine does ("the result was declared" too); but the
-//!   first round of a shoe joined part-way is judged on the table, not in the engine
-//!   (partial-shoe sync).
+//!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
+//!   first round of a shoe joined part-way is judged in neither (above). A plain stream that
+//!   declares results, joined mid-round, reads its rounds one card off, and a card after a
+//!   round so read is complete and before its result is the engine's stray card (12.1(b),
+//!   above).
 //! - **New shoe without a shuffle.** A device's burn first card starts a new shoe in the engine
 //!   (Angel Eye, with `NOT_SHUFFLED` when the stream reports shuffles); the table starts none.
 //!   The engine also restarts a shoe cut off before its first card at a cut or cutting card.
@@ -183,6 +203,12 @@ pub struct BaccaratRounds {
     /// The last round closed was completed after its result was declared (10.1): that result's
     /// `seq` and the cards placed after it.
     early: Option<(u64, [u64; 2], u8)>,
+    /// The shoe was joined part-way ([`RoundGame::shoe_started`]): its rounds are recorded as
+    /// partial, and its first round is not judged at its close (it may have begun unseen).
+    partial: bool,
+    /// Rounds are followed in this shoe: false in a shoe joined part-way until a round's first
+    /// card (a Player card 1, or a plain card), as the engine's `synced`.
+    synced: bool,
 }
 
 impl BaccaratRounds {
@@ -197,6 +223,8 @@ impl BaccaratRounds {
             targets_reported: false,
             bets_reported: false,
             early: None,
+            partial: false,
+            synced: true,
         }
     }
 
@@ -319,6 +347,9 @@ impl RoundGame for BaccaratRounds {
         let complete = self.next_card().is_none_or(|n| n == NextCard::Complete);
         match target {
             None => complete,
+            // Joined part-way with targets: a round is followed only from a Player card 1 (a
+            // plain shoe cannot tell, so it starts at once).
+            Some(Target::Banker) if !self.synced => false,
             Some(Target::Player | Target::Banker) => {
                 let side = deal::side(*target);
                 let first = index.is_none_or(|i| i == 1);
@@ -415,7 +446,17 @@ impl RoundGame for BaccaratRounds {
         self.bets_reported = true;
     }
 
+    fn shoe_started(&mut self, _seq: u64, partial: bool) {
+        self.partial = partial;
+        self.synced = !partial;
+    }
+
+    fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
+        true
+    }
+
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
+        self.synced = true;
         self.round = Some(Live {
             shoe,
             number,
@@ -460,7 +501,10 @@ impl RoundGame for BaccaratRounds {
         by: Boundary,
         found: &mut Findings,
     ) -> RoundRecord {
-        if let Some(r) = self.round.filter(|_| !cut_off) {
+        // The first round of a shoe joined part-way may have begun before the table did: what
+        // it lacks at its close is not judged.
+        let joined_mid_round = self.partial && self.round.is_some_and(|r| r.number == 1);
+        if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
             self.judge_close(&r, seq, by, found);
         }
         let complete = self.is_complete();
@@ -476,6 +520,7 @@ impl RoundGame for BaccaratRounds {
         record.first_seq = r.first_seq;
         record.last_seq = r.last_seq;
         record.complete = complete;
+        record.partial = self.partial;
         self.last = Some(record);
         record
     }
