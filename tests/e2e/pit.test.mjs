@@ -541,6 +541,20 @@ test("the shift handover report is written as a PDF and the handover signed off"
   assert.match(text, /Shift report/);
   assert.match(text, /BAC-1/);
   assert.match(text, /incident_changes/);
+  // Every device's health over the shift: each demo table served, frames accepted, connected now.
+  const health = await driver.waitFor("the device health board", () =>
+    driver.execute(
+      `const rows = [...document.querySelectorAll('[data-testid="health-row"]')];
+       return rows.length ? rows.map((r) => ({ table: r.dataset.table, accepted: Number(r.dataset.accepted), text: r.textContent })) : null;`,
+    ),
+  );
+  for (const name of demoTableNames()) {
+    const served = health.filter((r) => r.table === name);
+    assert.ok(served.some((r) => r.accepted > 0), `${name} on the board with frames: ${JSON.stringify(health)}`);
+    assert.ok(served.some((r) => /connected now/.test(r.text)), `${name} connected now`);
+  }
+  await driver.execute(`document.querySelector('[data-testid="device-health"]').scrollIntoView();`);
+  await shot("device-health.png");
   // What is handed over, before signing.
   const summary = await driver.waitFor("the handover summary", () => driver.find('[data-testid="summary-incidents"]'));
   assert.match(await driver.text(summary), /^(No open incident\.|\d+ open incidents?: .+\((all acknowledged|\d+ not acknowledged)\)\.)$/);

@@ -60,6 +60,8 @@ pub fn typescript_bindings() -> String {
         SerialPortView::decl(&cfg),
         TableDraft::decl(&cfg),
         BookView::decl(&cfg),
+        DeviceHealthBoard::decl(&cfg),
+        DeviceHealthView::decl(&cfg),
         BookFieldView::decl(&cfg),
         BookSectionView::decl(&cfg),
         BookParameterView::decl(&cfg),

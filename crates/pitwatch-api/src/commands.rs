@@ -8,10 +8,10 @@ use ts_rs::{Config, TS};
 
 use crate::dto::{
     ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit,
-    ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
-    LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind,
-    SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
-    SignedOff, TableDraft, UserRow,
+    ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery,
+    IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus,
+    ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
+    SignOffRequest, SignedOff, TableDraft, UserRow,
 };
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -97,6 +97,8 @@ declare! {
     print_report(path: String) -> String;
     #[doc = "What the shift hands over: open incidents by severity, devices not connected, tables closed or disabled, and sign-offs of the period already on record."]
     handover_summary(query: ShiftQuery) -> HandoverSummary;
+    #[doc = "Every device's health over a shift: connections, time connected and not, frames accepted and rejected, errors, compared with the devices of its kind (any logged-in user)."]
+    device_health(query: ShiftQuery) -> DeviceHealthBoard;
     #[doc = "Signs off the handover of a shift with the user's password, accepted by the incoming supervisor with theirs (supervisors and admins; a period signed off once)."]
     sign_off_shift(query: ShiftQuery, request: SignOffRequest) -> SignedOff;
     #[doc = "Adds a user (admins only)."]

@@ -31,6 +31,7 @@ pub mod accounts;
 pub mod alarm;
 pub mod console;
 pub mod handover;
+pub mod health;
 pub mod incidents;
 pub mod link_test;
 pub mod live;

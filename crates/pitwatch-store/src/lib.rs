@@ -11,6 +11,7 @@ pub mod classify;
 pub mod facts;
 pub mod files;
 pub mod groups;
+pub mod health;
 pub mod incidents;
 pub mod lease;
 pub mod migrate;
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 pub use classify::Trouble;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
+pub use health::DeviceHealth;
 pub use incidents::{
     Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, NewIncident,
     OpenCount, Status, INCIDENT_REOPEN, MAX_PAGE,

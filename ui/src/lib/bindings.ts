@@ -1252,6 +1252,87 @@ header: Array<BookFieldView>,
  */
 sections: Array<BookSectionView>, };
 
+export type DeviceHealthBoard = { 
+/**
+ * The period's start (RFC 3339).
+ */
+from: string, 
+/**
+ * Its end.
+ */
+to: string, 
+/**
+ * Every device that served a table in it, by table then by when it first connected.
+ */
+rows: Array<DeviceHealthView>, };
+
+export type DeviceHealthView = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The protocol it spoke (`angel-eye`, `barcode`, `pitwatch`…).
+ */
+protocol: string, 
+/**
+ * What it says it is ("Pitwatch Simulated shuffler"), empty when it says nothing.
+ */
+device: string, 
+/**
+ * Its serial number, if known.
+ */
+serial: string, 
+/**
+ * Its firmware, if known.
+ */
+firmware: string, 
+/**
+ * The port or address it was reached on.
+ */
+port: string, 
+/**
+ * Its connections in the period.
+ */
+sessions: number, 
+/**
+ * When it first connected (RFC 3339).
+ */
+firstAt: string, 
+/**
+ * When its last connection ended, or none while it is connected.
+ */
+lastEndAt: string | null, 
+/**
+ * How long it was connected within the period (ms).
+ */
+connectedMs: number, 
+/**
+ * How long, within the period, it was not (ms): from its first connection on.
+ */
+offlineMs: number, 
+/**
+ * Frames accepted.
+ */
+framesAccepted: number, 
+/**
+ * Frames rejected.
+ */
+framesRejected: number, 
+/**
+ * Errors it reported.
+ */
+errors: number, 
+/**
+ * Their codes, each once.
+ */
+errorCodes: Array<string>, 
+/**
+ * How it compares with the other devices of its protocol, when it stands out ("rejects 5.0%
+ * of its frames; its kind's median is 0.4%").
+ */
+standsOut: Array<string>, };
+
 export type BookFieldView = { 
 /**
  * Its key (`gazette`).

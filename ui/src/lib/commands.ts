@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -106,6 +106,11 @@ export function printReport(path: string): Promise<string> {
 /** What the shift hands over: open incidents by severity, devices not connected, tables closed or disabled, and sign-offs of the period already on record. */
 export function handoverSummary(query: ShiftQuery): Promise<HandoverSummary> {
   return invoke<HandoverSummary>("handover_summary", { query });
+}
+
+/** Every device's health over a shift: connections, time connected and not, frames accepted and rejected, errors, compared with the devices of its kind (any logged-in user). */
+export function deviceHealth(query: ShiftQuery): Promise<DeviceHealthBoard> {
+  return invoke<DeviceHealthBoard>("device_health", { query });
 }
 
 /** Signs off the handover of a shift with the user's password, accepted by the incoming supervisor with theirs (supervisors and admins; a period signed off once). */

@@ -11,6 +11,7 @@ import type {
   CentralIncidents,
   CentralPit,
   ConsoleEntry,
+  DeviceHealthBoard,
   HandoverSummary,
   IncidentDetail,
   IncidentPage,
@@ -237,6 +238,11 @@ export function createFirstAdmin(name: string, password: string): Promise<Sessio
  * null when the user cancelled. */
 export function exportShiftReport(query: ShiftQuery): Promise<ShiftReportFile | null> {
   return wrap(commands.exportShiftReport(query));
+}
+
+/** Every device's health over the shift, compared with the devices of its kind. */
+export function deviceHealth(query: ShiftQuery): Promise<DeviceHealthBoard> {
+  return wrap(commands.deviceHealth(query));
 }
 
 /** What the shift hands over now: open incidents, devices down, tables closed, sign-offs on record. */

@@ -186,3 +186,55 @@ pub struct BookParameterView {
     /// The book's note beside it.
     pub note: String,
 }
+
+/// The devices' health over a period (the handover screen's shift): one row per device and
+/// table, which is also the history of which device served which table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceHealthBoard {
+    /// The period's start (RFC 3339).
+    pub from: String,
+    /// Its end.
+    pub to: String,
+    /// Every device that served a table in it, by table then by when it first connected.
+    pub rows: Vec<DeviceHealthView>,
+}
+
+/// One device at one table over the period.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceHealthView {
+    /// The table.
+    pub table: String,
+    /// The protocol it spoke (`angel-eye`, `barcode`, `pitwatch`…).
+    pub protocol: String,
+    /// What it says it is ("Pitwatch Simulated shuffler"), empty when it says nothing.
+    pub device: String,
+    /// Its serial number, if known.
+    pub serial: String,
+    /// Its firmware, if known.
+    pub firmware: String,
+    /// The port or address it was reached on.
+    pub port: String,
+    /// Its connections in the period.
+    pub sessions: u32,
+    /// When it first connected (RFC 3339).
+    pub first_at: String,
+    /// When its last connection ended, or none while it is connected.
+    pub last_end_at: Option<String>,
+    /// How long it was connected within the period (ms).
+    pub connected_ms: i64,
+    /// How long, within the period, it was not (ms): from its first connection on.
+    pub offline_ms: i64,
+    /// Frames accepted.
+    pub frames_accepted: u64,
+    /// Frames rejected.
+    pub frames_rejected: u64,
+    /// Errors it reported.
+    pub errors: u64,
+    /// Their codes, each once.
+    pub error_codes: Vec<String>,
+    /// How it compares with the other devices of its protocol, when it stands out ("rejects 5.0%
+    /// of its frames; its kind's median is 0.4%").
+    pub stands_out: Vec<String>,
+}

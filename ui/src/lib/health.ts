@@ -1,0 +1,38 @@
+// The device health board's rows in words (the handover screen; crates/pitwatch-app/src/health.rs
+// builds them from the record).
+import type { DeviceHealthView } from "./bindings";
+import { duration } from "./recording";
+
+/** What the device is: its name and serial when it says them, else its protocol; then its port. */
+export function deviceLine(r: DeviceHealthView): string {
+  const name = r.device.trim() === "" ? r.protocol : `${r.device.trim()} (${r.protocol})`;
+  const serial = r.serial.trim() === "" ? "" : ` · serial ${r.serial.trim()}`;
+  const firmware = r.firmware.trim() === "" ? "" : ` · firmware ${r.firmware.trim()}`;
+  return `${name}${serial}${firmware} · ${r.port}`;
+}
+
+/** How much of its time it was connected: "5 h 2 min connected, 3 min 10 s not (98.9%)". */
+export function uptimeLine(r: DeviceHealthView): string {
+  const total = r.connectedMs + r.offlineMs;
+  const share = total <= 0 ? "" : ` (${((r.connectedMs * 100) / total).toFixed(1)}%)`;
+  return r.offlineMs <= 0 ? `${duration(r.connectedMs)} connected, never lost` : `${duration(r.connectedMs)} connected, ${duration(r.offlineMs)} not${share}`;
+}
+
+/** Its frames: "1,204 accepted · 3 rejected (0.2%)". */
+export function framesLine(r: DeviceHealthView): string {
+  const total = r.framesAccepted + r.framesRejected;
+  const share = total === 0 || r.framesRejected === 0 ? "" : ` (${((r.framesRejected * 100) / total).toFixed(1)}%)`;
+  return `${r.framesAccepted.toLocaleString("en-NZ")} accepted · ${r.framesRejected.toLocaleString("en-NZ")} rejected${share}`;
+}
+
+/** Its connections: "1 connection", "4 connections (3 reconnects)". */
+export function sessionsLine(r: DeviceHealthView): string {
+  if (r.sessions === 1) return "1 connection";
+  return `${r.sessions} connections (${r.sessions - 1} ${r.sessions === 2 ? "reconnect" : "reconnects"})`;
+}
+
+/** Its errors: "none", "2 (codes 9, E4)". */
+export function errorsLine(r: DeviceHealthView): string {
+  if (r.errors === 0) return "none";
+  return `${r.errors} (${r.errorCodes.length === 1 ? "code" : "codes"} ${r.errorCodes.join(", ")})`;
+}
