@@ -21,19 +21,32 @@ impl Desk {
     pub fn device_health(&self, query: &ShiftQuery) -> Result<DeviceHealthBoard, ApiError> {
         self.principal()?;
         let shift = Desk::shift(query)?;
-        let mut rows = lock(&self.store).device_health(shift.from, shift.to)?;
+        // What has passed of the period: a connection open now was not connected in the future.
+        let now = self.clock.now();
+        let until = if shift.to.unix_millis() > now.unix_millis() {
+            now
+        } else {
+            shift.to
+        };
+        let mut rows = lock(&self.store).device_health(shift.from, until)?;
         if let Some(table) = &shift.table {
             rows.retain(|r| &r.table == table);
         }
-        Ok(board(shift.from, shift.to, &rows))
+        Ok(board(shift.from, shift.to, now, &rows))
     }
 }
 
-/// The board of `rows` over `from`..`to`.
-pub fn board(from: Timestamp, to: Timestamp, rows: &[DeviceHealth]) -> DeviceHealthBoard {
+/// The board of `rows` over `from`..`to`, as it stands at `now` (a period that runs on past now
+/// has had only what has passed of it to be connected in).
+pub fn board(
+    from: Timestamp,
+    to: Timestamp,
+    now: Timestamp,
+    rows: &[DeviceHealth],
+) -> DeviceHealthBoard {
     let time =
         |ms: i64| Timestamp::from_unix_millis(ms).map_or_else(|| ms.to_string(), |t| t.to_string());
-    let end = to.unix_millis();
+    let end = to.unix_millis().min(now.unix_millis());
     DeviceHealthBoard {
         from: from.to_string(),
         to: to.to_string(),
@@ -54,7 +67,7 @@ pub fn board(from: Timestamp, to: Timestamp, rows: &[DeviceHealth]) -> DeviceHea
                     first_at: time(r.first_ms),
                     last_end_at: r.last_end_ms.map(time),
                     connected_ms: r.connected_ms,
-                    offline_ms: (end.min(now_or(end)) - since - r.connected_ms).max(0),
+                    offline_ms: (end - since - r.connected_ms).max(0),
                     frames_accepted: r.frames_accepted,
                     frames_rejected: r.frames_rejected,
                     errors: r.errors,
@@ -64,13 +77,6 @@ pub fn board(from: Timestamp, to: Timestamp, rows: &[DeviceHealth]) -> DeviceHea
             })
             .collect(),
     }
-}
-
-/// The end of a period that may run into the future: what has passed of it.
-fn now_or(end: i64) -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(end, |d| i64::try_from(d.as_millis()).unwrap_or(end))
 }
 
 fn rejected_per_mille(r: &DeviceHealth) -> Option<f64> {
@@ -208,6 +214,10 @@ mod tests {
                 .find(|r| r.table == table.name && r.frames_accepted > 0)
                 .unwrap_or_else(|| panic!("{} on the board: {board:?}", table.name));
             assert!(row.sessions >= 1 && row.last_end_at.is_none(), "{row:?}");
+            assert!(
+                row.connected_ms > 0 && row.connected_ms < 120_000,
+                "connected only for what has passed of the period: {row:?}"
+            );
         }
         // One table only, and a period before the pit ran: nothing.
         let one = desk
