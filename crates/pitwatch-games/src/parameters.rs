@@ -169,14 +169,12 @@ fn comment_of(beside: &str, above: &str) -> String {
 fn rule_number(note: &str) -> Option<(String, String)> {
     let bytes = note.as_bytes();
     let mut end = 0;
-    let mut dots = 0;
     while end < bytes.len() && (bytes[end].is_ascii_digit() || bytes[end] == b'.') {
-        dots += usize::from(bytes[end] == b'.');
         end += 1;
     }
     // A number alone ("20 cards") is no rule: a rule has a dot between digits.
     let number = note[..end].trim_end_matches('.');
-    if dots == 0 || number.is_empty() || !number.contains('.') || number.starts_with('.') {
+    if !number.contains('.') || number.starts_with('.') {
         return None;
     }
     let mut at = number.len();

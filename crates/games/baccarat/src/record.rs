@@ -1,10 +1,10 @@
 //! What the engine reports besides irregularities: rounds, shoe summaries and cleared device
 //! errors, all serialisable as the `type`-tagged JSON objects `pitwatch replay --json` prints.
 
-use pitwatch_model::Outcome;
+use pitwatch_model::{EventKind, Outcome};
 use serde::{Deserialize, Serialize};
 
-use crate::side::Hand;
+use crate::side::{Hand, Side};
 use pitwatch_rules::{DeviceErrorCleared, Irregularity, ShoeSummary};
 
 /// One round as the engine followed it.
@@ -69,6 +69,84 @@ impl RoundRecord {
             no_bets: false,
         }
     }
+
+    /// What a declared result says that these cards do not (10.1): the outcome, then each
+    /// side's pair; empty when it agrees (or the cards cannot say).
+    pub(crate) fn result_mismatches(
+        &self,
+        outcome: Outcome,
+        player_pair: Option<bool>,
+        banker_pair: Option<bool>,
+    ) -> Vec<String> {
+        let mut wrong = Vec::new();
+        if let Some(actual) = self.outcome {
+            if actual != outcome {
+                wrong.push(format!("declared {outcome} but the cards give {actual}"));
+            }
+        }
+        for (side, declared, actual) in [
+            (Side::Player, player_pair, self.player_pair),
+            (Side::Banker, banker_pair, self.banker_pair),
+        ] {
+            if let (Some(d), Some(a)) = (declared, actual) {
+                if d != a {
+                    wrong.push(if d {
+                        format!("declared a {side} pair but the cards are not one")
+                    } else {
+                        format!("declared no {side} pair but the cards are one")
+                    });
+                }
+            }
+        }
+        wrong
+    }
+
+    /// The `RESULT_MISMATCH` message for a result `outcome` declared before this round had all
+    /// its cards, `late` of them coming after it (10.1).
+    pub(crate) fn early_result_message(&self, outcome: Outcome, late: usize) -> String {
+        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
+        format!(
+            "Round {}: the result ({outcome}) was announced before each hand had received all \
+             the cards it is entitled to (10.1): {late} card(s) came after it. Player {} = {}, \
+             Banker {} = {}. Check that no wager was collected or paid before the round was \
+             complete.",
+            self.round,
+            self.player,
+            totals(self.player_total),
+            self.banker,
+            totals(self.banker_total)
+        )
+    }
+
+    /// The `RESULT_MISMATCH` message for the mismatches `wrong` of this round.
+    pub(crate) fn result_mismatch_message(&self, wrong: &[String]) -> String {
+        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
+        format!(
+            "Round {}: {}. Player {} = {}, Banker {} = {} (10.1). Hold the payouts and correct \
+             the result.",
+            self.round,
+            wrong.join("; "),
+            self.player,
+            totals(self.player_total),
+            self.banker,
+            totals(self.banker_total)
+        )
+    }
+}
+
+/// Whether an event ends a round left open for a card that might still belong to it (a round
+/// held by an early result, or a tentative round awaiting confirmation).
+pub(crate) fn is_boundary(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Shuffled { .. }
+            | EventKind::Cut { .. }
+            | EventKind::CuttingCardPlaced { .. }
+            | EventKind::BurnCounted { .. }
+            | EventKind::ResultDeclared { .. }
+            | EventKind::CardsReplaced
+            | EventKind::BetsClosed
+    )
 }
 
 /// Everything the engine outputs, in the order it happened.

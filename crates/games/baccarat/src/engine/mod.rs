@@ -45,7 +45,7 @@ use pitwatch_rules::{
 
 use crate::book::RuleBook;
 use crate::drawing::{DrawingTable, NextCard};
-use crate::record::{Output, RoundRecord};
+use crate::record::{is_boundary, Output, RoundRecord};
 use crate::side::{BySide, Hand, Side};
 use crate::view::{LastCoup, NextCardView, RoundView, TableView};
 
@@ -728,21 +728,6 @@ fn expected_position(next: NextCard) -> Option<(Side, u8)> {
         NextCard::To(side, index) => Some((side, index)),
         NextCard::Unknown(_) | NextCard::Complete => None,
     }
-}
-
-/// Whether an event ends a round left open for a card that might still belong to it (a round
-/// held by an early result, or a tentative round awaiting confirmation).
-fn is_boundary(kind: &EventKind) -> bool {
-    matches!(
-        kind,
-        EventKind::Shuffled { .. }
-            | EventKind::Cut { .. }
-            | EventKind::CuttingCardPlaced { .. }
-            | EventKind::BurnCounted { .. }
-            | EventKind::ResultDeclared { .. }
-            | EventKind::CardsReplaced
-            | EventKind::BetsClosed
-    )
 }
 
 /// Replays a whole event stream through a fresh engine and returns every output in order.

@@ -60,24 +60,12 @@ impl Engine {
         let late: Vec<u64> = seqs.iter().copied().filter(|s| *s > declared.seq).collect();
         let mut evidence = vec![record.first_seq, declared.seq];
         evidence.extend(&late);
-        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
         self.flag(
             Code::ResultMismatch,
             Some(record.round),
             record.last_seq,
             &evidence,
-            format!(
-                "Round {}: the result ({}) was announced before each hand had received all the \
-                 cards it is entitled to (10.1): {} card(s) came after it. Player {} = {}, Banker \
-                 {} = {}. Check that no wager was collected or paid before the round was complete.",
-                record.round,
-                declared.outcome,
-                late.len(),
-                record.player,
-                totals(record.player_total),
-                record.banker,
-                totals(record.banker_total)
-            ),
+            record.early_result_message(declared.outcome, late.len()),
         );
     }
 
@@ -347,45 +335,16 @@ impl Engine {
         if outcome == Outcome::Void || unjudged == Some(r.round) {
             return;
         }
-        let mut wrong = Vec::new();
-        if let Some(actual) = r.outcome {
-            if actual != outcome {
-                wrong.push(format!("declared {outcome} but the cards give {actual}"));
-            }
-        }
-        for (side, declared, actual) in [
-            (Side::Player, player_pair, r.player_pair),
-            (Side::Banker, banker_pair, r.banker_pair),
-        ] {
-            if let (Some(d), Some(a)) = (declared, actual) {
-                if d != a {
-                    wrong.push(if d {
-                        format!("declared a {side} pair but the cards are not one")
-                    } else {
-                        format!("declared no {side} pair but the cards are one")
-                    });
-                }
-            }
-        }
+        let wrong = r.result_mismatches(outcome, player_pair, banker_pair);
         if wrong.is_empty() {
             return;
         }
-        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
         self.flag(
             Code::ResultMismatch,
             Some(r.round),
             seq,
             &[r.first_seq, r.last_seq, seq],
-            format!(
-                "Round {}: {}. Player {} = {}, Banker {} = {} (10.1). Hold the payouts and correct \
-                 the result.",
-                r.round,
-                wrong.join("; "),
-                r.player,
-                totals(r.player_total),
-                r.banker,
-                totals(r.banker_total)
-            ),
+            r.result_mismatch_message(&wrong),
         );
     }
 }

@@ -9,7 +9,7 @@ use pitwatch_rules::{Findings, IrregularityCode as Code, ResultTaken};
 
 use super::{deal, BaccaratRounds, Live};
 use crate::drawing::NextCard;
-use crate::side::Side;
+use crate::record::is_boundary;
 
 impl Live {
     /// A card was placed at `seq`: one after the result that holds the round open is kept for
@@ -50,13 +50,7 @@ impl BaccaratRounds {
     /// is due, or an event beside the deal (the next round's boundary ends the wait).
     pub(super) fn still_due(&self, event: &EventKind) -> bool {
         match event {
-            EventKind::Shuffled { .. }
-            | EventKind::Cut { .. }
-            | EventKind::CuttingCardPlaced { .. }
-            | EventKind::BurnCounted { .. }
-            | EventKind::ResultDeclared { .. }
-            | EventKind::CardsReplaced
-            | EventKind::BetsClosed => false,
+            e if is_boundary(e) => false,
             EventKind::CardDrawn { target, index, .. } => self.is_due(*target, *index),
             _ => true,
         }
@@ -95,42 +89,13 @@ impl BaccaratRounds {
             return;
         }
         let seq = event.seq;
-        let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
-        let mut wrong = Vec::new();
-        if let Some(actual) = r.outcome {
-            if actual != outcome {
-                wrong.push(format!("declared {outcome} but the cards give {actual}"));
-            }
-        }
-        for (side, declared, actual) in [
-            (Side::Player, player_pair, r.player_pair),
-            (Side::Banker, banker_pair, r.banker_pair),
-        ] {
-            if let (Some(d), Some(a)) = (declared, actual) {
-                if d != a {
-                    wrong.push(if d {
-                        format!("declared a {side} pair but the cards are not one")
-                    } else {
-                        format!("declared no {side} pair but the cards are one")
-                    });
-                }
-            }
-        }
+        let wrong = r.result_mismatches(outcome, player_pair, banker_pair);
         if !wrong.is_empty() {
             found.flag(
                 Code::ResultMismatch,
                 seq,
                 vec![r.first_seq, r.last_seq, seq],
-                format!(
-                    "Round {}: {}. Player {} = {}, Banker {} = {} (10.1). Hold the payouts and \
-                     correct the result.",
-                    r.round,
-                    wrong.join("; "),
-                    r.player,
-                    totals(r.player_total),
-                    r.banker,
-                    totals(r.banker_total)
-                ),
+                r.result_mismatch_message(&wrong),
             );
         }
         let Some((declared, late, late_len)) = early.filter(|(s, ..)| *s == seq) else {
@@ -143,18 +108,7 @@ impl BaccaratRounds {
             Code::ResultMismatch,
             r.last_seq,
             evidence,
-            format!(
-                "Round {}: the result ({outcome}) was announced before each hand had received all \
-                 the cards it is entitled to (10.1): {} card(s) came after it. Player {} = {}, \
-                 Banker {} = {}. Check that no wager was collected or paid before the round was \
-                 complete.",
-                r.round,
-                late.len(),
-                r.player,
-                totals(r.player_total),
-                r.banker,
-                totals(r.banker_total)
-            ),
+            r.early_result_message(outcome, late.len()),
         );
     }
 }
