@@ -328,6 +328,11 @@ test("an administrator adds a table through the window: it reads its shoe at onc
       `const s = document.querySelector('[data-testid="table-add-protocol"]');
        s.value = "barcode"; s.dispatchEvent(new Event("change"));`,
     );
+    // An eight-deck shoe that does not report its decks: said in the form.
+    await driver.execute(
+      `const s = document.querySelector('[data-testid="table-add-decks"]');
+       s.value = "8"; s.dispatchEvent(new Event("change"));`,
+    );
     await driver.clickCss('[data-testid="table-add-tcp"]');
     await driver.type(await driver.waitFor("the address", () => driver.find('[data-testid="table-add-address"]')), `127.0.0.1:${addPort}`);
 
@@ -361,6 +366,8 @@ test("an administrator adds a table through the window: it reads its shoe at onc
     );
     assert.deepEqual(lines, ["started: Started: ADD-1", "kept: 2 tables keep recording untouched"]);
     await shot("table-added.png");
+    const written = readFileSync(process.env.PITWATCH_CONFIG, "utf8");
+    assert.match(written, /name = "ADD-1"\ngame = "baccarat"\nrules = "nz-baccarat"\ndecks = 8\n/, written);
 
     // Its shoe's frames on its tile at once: connected, the shuffle card and a card dealt.
     await driver.clickCss('[data-testid="nav-pit"]');

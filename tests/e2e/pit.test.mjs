@@ -196,7 +196,7 @@ test("a table with a shuffler beside its shoe shows both devices and the last de
     driver.find('[data-testid="device-panel"] [data-testid="device"][data-role="shuffler"] [data-testid="device-identity"]'),
   );
   assert.equal(await driver.attribute(identity, "data-serial"), "SIM-S1");
-  assert.match(await driver.text(identity), /Pitwatch Simulated shuffler · serial SIM-S1 · firmware 1/);
+  assert.match(await driver.text(identity), /Pitwatch Simulated shuffler · serial number SIM-S1 · firmware 1/);
   const check = await driver.waitFor(
     "a passed deck check",
     async () => {

@@ -54,14 +54,31 @@ pub fn board(
             .iter()
             .map(|r| {
                 let since = r.first_ms.max(from.unix_millis());
+                let name = |make: &str, model: &str| {
+                    format!("{} {}", make.trim(), model.trim())
+                        .trim()
+                        .to_owned()
+                };
+                let link = name(&r.make, &r.model);
+                let (device, serial, firmware, via) = match &r.reported {
+                    Some(said) => (
+                        name(&said.make, &said.model),
+                        said.serial.clone(),
+                        said.firmware.clone(),
+                        match r.serial.trim() {
+                            "" => link,
+                            serial => format!("{link} serial number {serial}").trim().to_owned(),
+                        },
+                    ),
+                    None => (link, r.serial.clone(), r.firmware.clone(), String::new()),
+                };
                 DeviceHealthView {
                     table: r.table.clone(),
                     protocol: r.protocol.clone(),
-                    device: format!("{} {}", r.make.trim(), r.model.trim())
-                        .trim()
-                        .to_owned(),
-                    serial: r.serial.clone(),
-                    firmware: r.firmware.clone(),
+                    device,
+                    serial,
+                    firmware,
+                    via,
                     port: r.port.clone(),
                     sessions: r.sessions,
                     first_at: time(r.first_ms),
@@ -70,6 +87,7 @@ pub fn board(
                     offline_ms: (end - since - r.connected_ms).max(0),
                     frames_accepted: r.frames_accepted,
                     frames_rejected: r.frames_rejected,
+                    retransmissions: r.retransmissions,
                     errors: r.errors,
                     error_codes: r.error_codes.clone(),
                     stands_out: stands_out(r, rows),
@@ -131,6 +149,7 @@ mod tests {
         DeviceHealth {
             table: table.into(),
             protocol: "barcode".into(),
+            reported: None,
             make: String::new(),
             model: String::new(),
             serial: String::new(),
@@ -142,6 +161,7 @@ mod tests {
             connected_ms: 0,
             frames_accepted: accepted,
             frames_rejected: rejected,
+            retransmissions: 0,
             errors: 0,
             error_codes: Vec::new(),
         }
@@ -176,6 +196,43 @@ mod tests {
             device("C", 1000, 5, 1),
         ];
         assert!(stands_out(&quiet[2], &quiet).is_empty());
+    }
+
+    #[test]
+    fn a_device_is_named_by_what_it_said_and_reached_through_its_adapter() {
+        let t = |ms: i64| Timestamp::from_unix_millis(ms).unwrap();
+        let mut said = device("A", 10, 0, 1);
+        (said.make, said.model, said.serial) =
+            ("FTDI".into(), "FT232R USB UART".into(), "A1".into());
+        said.reported = Some(pitwatch_store::Reported {
+            make: "Acme".into(),
+            model: "Shoe 9".into(),
+            serial: "S1".into(),
+            firmware: "1.0".into(),
+        });
+        let mut silent = said.clone();
+        silent.reported = None;
+        let board = board(t(0), t(10_000), t(10_000), &[said, silent]);
+        let named = &board.rows[0];
+        assert_eq!(
+            (
+                named.device.as_str(),
+                named.serial.as_str(),
+                named.firmware.as_str()
+            ),
+            ("Acme Shoe 9", "S1", "1.0")
+        );
+        assert_eq!(named.via, "FTDI FT232R USB UART serial number A1");
+        // A device that says nothing is known by its link alone, said once.
+        let link = &board.rows[1];
+        assert_eq!(
+            (
+                link.device.as_str(),
+                link.serial.as_str(),
+                link.via.as_str()
+            ),
+            ("FTDI FT232R USB UART", "A1", "")
+        );
     }
 
     #[test]

@@ -7,25 +7,49 @@
 use std::time::Duration;
 
 use pitwatch_api::convert::printable;
-use pitwatch_api::dto::{LinkDraft, LinkTestRequest, LinkTestView, TestFrameView};
+use pitwatch_api::dto::{
+    LineFlow, LineParity, LinkDraft, LinkTestRequest, LinkTestView, TestFrameView,
+};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_recording::pit::check_link;
 use pitwatch_recording::probe::probe;
-use pitwatch_transport::{DeviceConfig, SerialConfig, TcpConfig, TransportConfig};
+use pitwatch_transport::{
+    DeviceConfig, FlowControl, Parity, SerialConfig, TcpConfig, TransportConfig,
+};
 
 use crate::access::Command;
 use crate::live::{lock, Desk};
 
-/// The link `draft` describes, with the pit definition's defaults.
-fn link_config(draft: &LinkDraft) -> DeviceConfig {
-    DeviceConfig::new(match draft {
-        LinkDraft::Serial { path, baud } => {
-            TransportConfig::Serial(SerialConfig::new(path.trim(), *baud))
+/// The transport `draft` describes (a serial line 8N1 without flow control unless it says).
+pub(crate) fn transport(draft: &LinkDraft) -> TransportConfig {
+    match draft {
+        LinkDraft::Serial { path, baud, line } => {
+            let mut serial = SerialConfig::new(path.trim(), *baud);
+            if let Some(line) = line {
+                serial.data_bits = line.data_bits;
+                serial.stop_bits = line.stop_bits;
+                serial.parity = match line.parity {
+                    LineParity::None => Parity::None,
+                    LineParity::Odd => Parity::Odd,
+                    LineParity::Even => Parity::Even,
+                };
+                serial.flow_control = match line.flow_control {
+                    LineFlow::None => FlowControl::None,
+                    LineFlow::Software => FlowControl::Software,
+                    LineFlow::Hardware => FlowControl::Hardware,
+                };
+            }
+            TransportConfig::Serial(serial)
         }
         LinkDraft::Tcp { address } => TransportConfig::Tcp(TcpConfig {
             address: address.trim().to_owned(),
         }),
-    })
+    }
+}
+
+/// The link `draft` describes, with the pit definition's defaults.
+fn link_config(draft: &LinkDraft) -> DeviceConfig {
+    DeviceConfig::new(transport(draft))
 }
 
 /// Whether two links reach the same device (the same port path, the same server address).
@@ -190,6 +214,7 @@ mod tests {
                 link: LinkDraft::Serial {
                     path: "/dev/ttyUSB0".into(),
                     baud: 96_000,
+                    line: None,
                 },
                 seconds: 2,
             })

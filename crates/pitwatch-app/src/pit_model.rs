@@ -538,7 +538,7 @@ fn identity_view(
         .map(|u| {
             let serial = Some(u.serial.trim())
                 .filter(|s| !s.is_empty())
-                .map(|s| format!(" serial {s}"))
+                .map(|s| format!(" serial number {s}"))
                 .unwrap_or_default();
             format!("{}{serial} on {}", u.model.trim(), u.port)
                 .trim()

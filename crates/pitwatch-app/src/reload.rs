@@ -17,7 +17,7 @@ use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_recording::monitor::MonitoredTable;
 use pitwatch_recording::pit::{diff, PitConfig};
 
-use pitwatch_transport::PortKind;
+use pitwatch_transport::{FlowControl, Parity, PortKind, TransportConfig};
 
 use crate::access::{Command, Principal};
 use crate::live::{internal, lock, Desk};
@@ -88,6 +88,7 @@ impl Desk {
                     _ => String::new(),
                 },
                 path: p.path,
+                stable_path: p.stable_path.unwrap_or_default(),
             })
             .collect())
     }
@@ -256,7 +257,9 @@ impl Desk {
     }
 }
 
-/// `draft` as a `[[table]]` section of the pit definition (TOML; every string quoted and escaped).
+/// `draft` as a `[[table]]` section of the pit definition (TOML; every string quoted and escaped):
+/// one device as `device` and `link`, a shoe and a shuffler as a `[[table.device]]` list. A
+/// serial line says only what differs from 8N1 without flow control.
 fn table_section(draft: &TableDraft) -> String {
     // A JSON string is a TOML basic string: the same quotes and escapes.
     let quote = |text: &str| serde_json::to_string(text.trim()).unwrap_or_else(|_| "\"\"".into());
@@ -265,21 +268,64 @@ fn table_section(draft: &TableDraft) -> String {
         pitwatch_recording::pit::Protocol::Barcode => "barcode",
         pitwatch_recording::pit::Protocol::Pitwatch => "pitwatch",
     };
-    let link = match &draft.link {
-        LinkDraft::Serial { path, baud } => {
-            format!(
-                "{{ kind = \"serial\", path = {}, baud = {baud} }}",
-                quote(path)
-            )
+    let link = |draft: &LinkDraft| match crate::link_test::transport(draft) {
+        TransportConfig::Serial(s) => {
+            let mut fields = vec![
+                "kind = \"serial\"".to_owned(),
+                format!("path = {}", quote(&s.path)),
+                format!("baud = {}", s.baud),
+            ];
+            if s.data_bits != 8 {
+                fields.push(format!("data_bits = {}", s.data_bits));
+            }
+            if s.parity != Parity::None {
+                let parity = if s.parity == Parity::Odd {
+                    "odd"
+                } else {
+                    "even"
+                };
+                fields.push(format!("parity = \"{parity}\""));
+            }
+            if s.stop_bits != 1 {
+                fields.push(format!("stop_bits = {}", s.stop_bits));
+            }
+            if s.flow_control != FlowControl::None {
+                let flow = if s.flow_control == FlowControl::Software {
+                    "software"
+                } else {
+                    "hardware"
+                };
+                fields.push(format!("flow_control = \"{flow}\""));
+            }
+            format!("{{ {} }}", fields.join(", "))
         }
-        LinkDraft::Tcp { address } => format!("{{ kind = \"tcp\", address = {} }}", quote(address)),
+        TransportConfig::Tcp(t) => format!("{{ kind = \"tcp\", address = {} }}", quote(&t.address)),
     };
-    format!(
-        "[[table]]\nname = {}\ngame = {}\nrules = {}\ndevice = {{ protocol = \"{protocol}\" }}\nlink = {link}\n",
+    let mut section = format!(
+        "[[table]]\nname = {}\ngame = {}\nrules = {}\n",
         quote(&draft.name),
         quote(&draft.game),
         quote(&draft.rules),
-    )
+    );
+    if let Some(decks) = draft.decks {
+        section.push_str(&format!("decks = {decks}\n"));
+    }
+    if let Some(variant) = draft.variant.as_deref().filter(|v| !v.trim().is_empty()) {
+        section.push_str(&format!("variant = {}\n", quote(variant)));
+    }
+    match &draft.shuffler {
+        None => section.push_str(&format!(
+            "device = {{ protocol = \"{protocol}\" }}\nlink = {}\n",
+            link(&draft.link)
+        )),
+        Some(shuffler) => section.push_str(&format!(
+            "\n[[table.device]]\nrole = \"shoe\"\nprotocol = \"{protocol}\"\nlink = {}\n\n\
+             [[table.device]]\nrole = \"shuffler\"\nprotocol = \"pitwatch\"\nlink = {}\n",
+            link(&draft.link),
+            link(shuffler)
+        )),
+    }
+    section
 }
 
 /// Writes `after` to `path` through a file beside it renamed into place (never half a file),
@@ -516,7 +562,90 @@ mod tests {
             link: LinkDraft::Tcp {
                 address: format!("127.0.0.1:{port}"),
             },
+            decks: None,
+            variant: None,
+            shuffler: None,
         }
+    }
+
+    #[test]
+    fn a_drafted_section_reads_back_as_drafted_decks_line_and_shuffler_included() {
+        use pitwatch_api::dto::{LineFlow, LineParity, SerialLine};
+        let draft = TableDraft {
+            name: "BAC-9".into(),
+            decks: Some(6),
+            link: LinkDraft::Serial {
+                path: "/dev/serial/by-id/usb-FTDI_A10K-if00-port0".into(),
+                baud: 4800,
+                line: Some(SerialLine {
+                    data_bits: 7,
+                    parity: LineParity::Even,
+                    stop_bits: 2,
+                    flow_control: LineFlow::Hardware,
+                }),
+            },
+            shuffler: Some(LinkDraft::Tcp {
+                address: "10.0.4.21:4001".into(),
+            }),
+            ..tcp_draft("BAC-9", 1)
+        };
+        let text = format!("[site]\nname = \"T\"\n\n{}", table_section(&draft));
+        let pit = PitConfig::load(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert!(pit.disabled.is_empty(), "{:?}\n{text}", pit.disabled);
+        let table = &pit.tables[0];
+        assert_eq!(table.decks, Some(6));
+        let roles: Vec<&str> = table.devices.iter().map(|d| d.role.as_str()).collect();
+        assert_eq!(roles, ["shoe", "shuffler"]);
+        let Some(TransportConfig::Serial(serial)) =
+            table.devices[0].link.as_ref().map(|l| &l.transport)
+        else {
+            panic!("a serial shoe: {text}");
+        };
+        assert_eq!(
+            (
+                serial.baud,
+                serial.data_bits,
+                serial.parity,
+                serial.stop_bits
+            ),
+            (4800, 7, Parity::Even, 2)
+        );
+        assert_eq!(serial.flow_control, FlowControl::Hardware);
+        assert_eq!(
+            table.devices[1]
+                .link
+                .as_ref()
+                .map(|l| l.transport.describe()),
+            Some("tcp 10.0.4.21:4001".into())
+        );
+        // 8N1 without flow control is the default, not written; a poker variant is.
+        let plain = TableDraft {
+            game: "poker".into(),
+            rules: "nz-poker".into(),
+            variant: Some("seven_card_stud".into()),
+            link: LinkDraft::Serial {
+                path: "/dev/ttyUSB0".into(),
+                baud: 9600,
+                line: Some(SerialLine {
+                    data_bits: 8,
+                    parity: LineParity::None,
+                    stop_bits: 1,
+                    flow_control: LineFlow::None,
+                }),
+            },
+            ..tcp_draft("POK-1", 1)
+        };
+        let section = table_section(&plain);
+        assert!(
+            section.contains("link = { kind = \"serial\", path = \"/dev/ttyUSB0\", baud = 9600 }"),
+            "{section}"
+        );
+        let pit = PitConfig::load(&format!("[site]\nname = \"T\"\n\n{section}")).unwrap();
+        assert_eq!(
+            pit.tables[0].variant.as_deref(),
+            Some("seven_card_stud"),
+            "{section}"
+        );
     }
 
     #[test]
@@ -581,6 +710,7 @@ mod tests {
             link: LinkDraft::Serial {
                 path: "/dev/ttyUSB9".into(),
                 baud: 96000,
+                line: None,
             },
             ..tcp_draft("SER-1", 9)
         };

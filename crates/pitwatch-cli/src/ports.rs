@@ -79,6 +79,15 @@ fn table(ports: &[PortInfo]) -> String {
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
+    for port in ports {
+        if let Some(stable) = &port.stable_path {
+            out.push_str(&format!(
+                "{} is also {stable}: give that name in the pit definition and the table finds \
+                 its adapter again when it is plugged in again under another name\n",
+                port.path
+            ));
+        }
+    }
     out
 }
 
@@ -98,6 +107,7 @@ mod tests {
             PortInfo {
                 path: "/dev/ttyS0".into(),
                 kind: PortKind::Unknown,
+                stable_path: None,
             },
             PortInfo {
                 path: "/dev/ttyUSB0".into(),
@@ -108,6 +118,7 @@ mod tests {
                     product: Some("FT232R USB UART".into()),
                     serial_number: None,
                 }),
+                stable_path: None,
             },
         ];
         assert_eq!(
@@ -116,5 +127,12 @@ mod tests {
              /dev/ttyS0    unknown  -          -             -                -\n\
              /dev/ttyUSB0  usb      0403:6001  FTDI          FT232R USB UART  -\n"
         );
+        let mut stable = ports[1].clone();
+        stable.stable_path = Some("/dev/serial/by-id/usb-FTDI_FT232R-if00-port0".into());
+        assert!(table(&[stable]).ends_with(
+            "/dev/ttyUSB0 is also /dev/serial/by-id/usb-FTDI_FT232R-if00-port0: give that name in \
+             the pit definition and the table finds its adapter again when it is plugged in again \
+             under another name\n"
+        ));
     }
 }

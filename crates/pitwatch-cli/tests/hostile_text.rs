@@ -371,7 +371,38 @@ fn pdftotext(pdf: &Path) -> String {
         .output()
         .expect("pdftotext runs (install poppler-utils: scripts/install-system-deps.sh)");
     assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap()
+    without_extraction_marks(&String::from_utf8(out.stdout).unwrap())
+}
+
+/// `text` without the embedding marks pdftotext itself writes when a page holds right-to-left
+/// letters (RLE, LRE and PDF around each run it reorders, neutral characters and all): they are
+/// not in the PDF. On a page without such letters, and every other format character anywhere,
+/// stay to be found.
+fn without_extraction_marks(text: &str) -> String {
+    let rtl = |c: char| matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
+    if !text.chars().any(rtl) {
+        return text.to_owned();
+    }
+    text.chars()
+        .filter(|c| !matches!(c, '\u{202A}' | '\u{202B}' | '\u{202C}'))
+        .collect()
+}
+
+#[test]
+fn only_pdftotexts_own_marks_around_a_right_to_left_run_are_taken_out() {
+    assert_eq!(
+        without_extraction_marks("x \u{202B}\u{5E9}\u{202C} y"),
+        "x \u{5E9} y"
+    );
+    // A mark that wraps no right-to-left letter is not pdftotext's: it stays.
+    assert_eq!(
+        without_extraction_marks("\u{202B}abc\u{202C}"),
+        "\u{202B}abc\u{202C}"
+    );
+    assert_eq!(
+        without_extraction_marks("\u{202E}\u{5E9}"),
+        "\u{202E}\u{5E9}"
+    );
 }
 
 /// Opens `csv` in LibreOffice Calc as a user would (UTF-8, comma-separated, formulas evaluated

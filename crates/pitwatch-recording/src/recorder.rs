@@ -178,6 +178,8 @@ struct DeviceStream {
     garbage: Option<Garbage>,
     /// What the device said of itself last ([`identity`]).
     known: identity::Known,
+    /// Whether what it said of itself in this session is on record (its first `HELLO`).
+    said_in_session: bool,
 }
 
 impl DeviceStream {
@@ -190,6 +192,7 @@ impl DeviceStream {
             port,
             garbage: None,
             known: identity::Known::default(),
+            said_in_session: false,
         }
     }
 
@@ -467,6 +470,7 @@ impl TableRecorder {
         // reproduces exactly what was decoded live.
         stream.decoder = stream.protocol.map(|p| p.decoder(1));
         stream.session = Some(RowRef::New(session));
+        stream.said_in_session = false;
         stream.last_chunk = None;
         stream.port = port.to_owned();
         self.plan_usb(device_index, writes, usb, now, derived);
@@ -819,7 +823,7 @@ impl TableRecorder {
                     }
                     for notice in &a.notices {
                         if let pitwatch_codec::Notice::Hello(identity) = notice {
-                            self.plan_hello(device, writes, identity, a.at, derived);
+                            self.plan_hello(device, session, writes, identity, a.at, derived);
                         }
                     }
                 }

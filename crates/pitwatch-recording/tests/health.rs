@@ -12,15 +12,26 @@ fn at(s: i64) -> Timestamp {
     Timestamp::from_unix_millis(1_796_025_600_000 + s * 1000).unwrap()
 }
 
-fn hello() -> Vec<u8> {
-    pitwatch_proto::ProtoEncoder::new().hello(DeviceIdentity {
+fn shoe(serial: &str) -> DeviceIdentity {
+    DeviceIdentity {
         role: "shoe".into(),
         make: "Acme".into(),
         model: "Shoe 9".into(),
-        serial: "S1".into(),
+        serial: serial.into(),
         firmware: "1.0".into(),
         protocol_version: 1,
-    })
+    }
+}
+
+fn hello() -> Vec<u8> {
+    pitwatch_proto::ProtoEncoder::new().hello(shoe("S1"))
+}
+
+/// A card the shoe reports, or reports again (`retransmit=1`).
+fn card(card: &str, again: bool) -> pitwatch_model::TableEvent {
+    let line =
+        serde_json::json!({"event": "card_drawn", "seq": 1, "card": card, "retransmit": again});
+    pitwatch_model::TableEvent::from_json(line, None).unwrap()
 }
 
 fn adapter(serial: &str) -> pitwatch_store::DeviceIdentity {
@@ -133,4 +144,77 @@ fn a_period_counts_only_what_overlaps_it() {
     // Before and after: nothing.
     assert!(store.device_health(at(-60), at(-1)).unwrap().is_empty());
     assert!(store.device_health(at(51), at(90)).unwrap().is_empty());
+}
+
+#[test]
+fn a_device_is_named_by_its_own_hello_and_its_cards_sent_again_are_counted() {
+    use pitwatch_codec::Encoder;
+    let dir = tempfile::tempdir().unwrap();
+    let sealing = Sealing::key_file(dir.path().join("signing.key"));
+    let mut store = Store::open(dir.path().join("pit.db"), &sealing).unwrap();
+    let book = pitwatch_blackjack::Book::builtin("nz-blackjack").unwrap();
+    let mut rec = TableRecorder::resume(
+        &mut store,
+        "BJ-1",
+        "blackjack",
+        book,
+        None,
+        Some(ProtocolConfig::by_name("pitwatch").unwrap()),
+        at(0),
+    )
+    .unwrap();
+    // Shoe S1: a card, the same card sent again (refused: it was taken), a card sent again
+    // whose first report was lost (taken), then a second HELLO in the same connection.
+    let mut lines = pitwatch_proto::ProtoEncoder::new();
+    let mut bytes = lines.hello(shoe("S1"));
+    for (c, again) in [("8H", false), ("8H", true), ("9S", true), ("2C", false)] {
+        bytes.extend(lines.encode(&card(c, again)).unwrap());
+    }
+    bytes.extend(lines.hello(shoe("S1")));
+    connection(&mut store, &mut rec, "/dev/ttyUSB0", "A1", &bytes, (0, 10));
+    // Another shoe behind the same USB adapter, on the same port; then a device saying nothing.
+    let s2 = pitwatch_proto::ProtoEncoder::new().hello(shoe("S2"));
+    connection(&mut store, &mut rec, "/dev/ttyUSB0", "A1", &s2, (20, 30));
+    connection(&mut store, &mut rec, "/dev/ttyUSB0", "A1", b"", (40, 50));
+
+    let rows = store.device_health(at(0), at(60)).unwrap();
+    let said: Vec<(Option<&str>, &str, u32, u64, u64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.reported.as_ref().map(|h| h.serial.as_str()),
+                r.serial.as_str(),
+                r.sessions,
+                r.retransmissions,
+                r.frames_rejected,
+            )
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (Some("S1"), "A1", 1, 2, 1),
+            (Some("S2"), "A1", 1, 0, 0),
+            (None, "A1", 1, 0, 0)
+        ],
+        "{rows:?}"
+    );
+    let first = rows[0].reported.clone().unwrap();
+    assert_eq!(
+        (
+            first.make.as_str(),
+            first.model.as_str(),
+            first.firmware.as_str()
+        ),
+        ("Acme", "Shoe 9", "1.0")
+    );
+    assert_eq!(rows[0].frames_accepted, 5, "{:?}", rows[0]);
+    // A period holding only the second connection counts nothing of the first.
+    let rows = store.device_health(at(15), at(35)).unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].reported.as_ref().unwrap().serial, "S2");
+    // The record still verifies with the session's fact in it.
+    drop(store);
+    let store = Store::open(dir.path().join("pit.db"), &sealing).unwrap();
+    assert!(store.verify().unwrap().intact(), "the record verifies");
 }

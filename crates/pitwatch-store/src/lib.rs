@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 
 pub use classify::Trouble;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
-pub use health::DeviceHealth;
+pub use health::{session_hello_key, DeviceHealth, Reported};
 pub use incidents::{
     Actor, Incident, IncidentFilter, IncidentId, IncidentPage, IncidentStep, NewIncident,
     OpenCount, Status, INCIDENT_REOPEN, MAX_PAGE,

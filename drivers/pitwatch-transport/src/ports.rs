@@ -53,6 +53,27 @@ pub struct PortInfo {
     pub path: String,
     /// Its kind, with the USB identity when it is a USB adapter.
     pub kind: PortKind,
+    /// A name for the same port that does not change when the adapter is plugged in again or
+    /// the machine restarts (udev's `/dev/serial/by-id/…`, from the adapter's maker, product
+    /// and serial number), when there is one: `/dev/ttyUSB0` may come back as `/dev/ttyUSB1`.
+    pub stable_path: Option<String>,
+}
+
+/// Where udev names serial ports by their adapter's identity.
+pub const BY_ID: &str = "/dev/serial/by-id";
+
+/// The entry of `dir` (a `/dev/serial/by-id`) that leads to the same device as `path`, if any.
+pub fn stable_path_in(dir: &std::path::Path, path: &str) -> Option<String> {
+    let wanted = std::fs::canonicalize(path).ok()?;
+    let mut names: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .find(|link| std::fs::canonicalize(link).is_ok_and(|target| target == wanted))
+        .map(|link| link.to_string_lossy().into_owned())
 }
 
 /// The serial ports of this machine, sorted by path.
@@ -61,6 +82,8 @@ pub fn list_ports() -> Result<Vec<PortInfo>, TransportError> {
     let mut ports: Vec<PortInfo> = ports
         .into_iter()
         .map(|p| PortInfo {
+            stable_path: stable_path_in(std::path::Path::new(BY_ID), &p.port_name)
+                .filter(|stable| *stable != p.port_name),
             path: p.port_name,
             kind: match p.port_type {
                 serialport::SerialPortType::UsbPort(usb) => PortKind::Usb(UsbInfo {
@@ -102,4 +125,32 @@ pub(crate) fn usb_info_for(path: &str) -> Option<UsbInfo> {
             _ => None,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_port_is_found_under_its_stable_name_and_only_its_own() {
+        let dev = tempfile::tempdir().unwrap();
+        let (usb0, usb1) = (dev.path().join("ttyUSB0"), dev.path().join("ttyUSB1"));
+        std::fs::write(&usb0, b"").unwrap();
+        std::fs::write(&usb1, b"").unwrap();
+        let by_id = dev.path().join("by-id");
+        std::fs::create_dir(&by_id).unwrap();
+        let a10k = by_id.join("usb-FTDI_FT232R_USB_UART_A10K-if00-port0");
+        std::os::unix::fs::symlink("../ttyUSB1", &a10k).unwrap();
+        let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
+        assert_eq!(stable_path_in(&by_id, &path(&usb1)), Some(path(&a10k)));
+        assert_eq!(stable_path_in(&by_id, &path(&usb0)), None);
+        // Re-enumerated: the same adapter's name now leads to ttyUSB0.
+        std::fs::remove_file(&a10k).unwrap();
+        std::os::unix::fs::symlink("../ttyUSB0", &a10k).unwrap();
+        assert_eq!(stable_path_in(&by_id, &path(&usb0)), Some(path(&a10k)));
+        assert_eq!(stable_path_in(&by_id, &path(&usb1)), None);
+        // No such folder (no USB adapter ever plugged in), no such port: nothing.
+        assert_eq!(stable_path_in(&dev.path().join("none"), &path(&usb0)), None);
+        assert_eq!(stable_path_in(&by_id, "/dev/nothing-here"), None);
+    }
 }

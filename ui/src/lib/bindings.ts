@@ -1214,7 +1214,12 @@ kind: string,
  * A USB adapter's vendor and product ids (`0403:6001`), its maker, product and serial
  * number, in words; empty for other ports.
  */
-usb: string, };
+usb: string, 
+/**
+ * The same port's name that stays when its adapter is plugged in again under another
+ * (`/dev/serial/by-id/…`), or empty: the one to choose for a table's device.
+ */
+stablePath: string, };
 
 export type TableDraft = { 
 /**
@@ -1230,13 +1235,26 @@ game: string,
  */
 rules: string, 
 /**
+ * Decks in its shoe, for a shoe that does not report them (none: the book's default).
+ */
+decks?: number, 
+/**
+ * The variant dealt at a poker table (`texas_holdem`…; none: the book's default).
+ */
+variant?: string, 
+/**
  * What its shoe speaks.
  */
 protocol: Protocol, 
 /**
  * How the shoe is reached: a serial port's path, or a device server's `host:port`.
  */
-link: LinkDraft, };
+link: LinkDraft, 
+/**
+ * How an automatic shuffler beside the shoe is reached, when the table has one (it speaks
+ * the Pitwatch protocol as a shuffler).
+ */
+shuffler?: LinkDraft, };
 
 export type BookView = { 
 /**
@@ -1276,17 +1294,23 @@ table: string,
  */
 protocol: string, 
 /**
- * What it says it is ("Pitwatch Simulated shuffler"), empty when it says nothing.
+ * What it says it is ("Pitwatch Simulated shuffler", from its own report), else what its
+ * link is (a USB adapter's maker and product); empty when nothing says.
  */
 device: string, 
 /**
- * Its serial number, if known.
+ * Its serial number, if known (its own, else its USB adapter's).
  */
 serial: string, 
 /**
  * Its firmware, if known.
  */
 firmware: string, 
+/**
+ * The link it was reached through when the device named itself ("FTDI FT232R USB UART
+ * serial number A1"); empty when the link is all that is known or nothing is.
+ */
+via: string, 
 /**
  * The port or address it was reached on.
  */
@@ -1319,6 +1343,10 @@ framesAccepted: number,
  * Frames rejected.
  */
 framesRejected: number, 
+/**
+ * Cards it sent again (taken when the first report was lost, or refused as already taken).
+ */
+retransmissions: number, 
 /**
  * Errors it reported.
  */
@@ -1379,11 +1407,38 @@ path: string,
 /**
  * Its baud rate.
  */
-baud: number, } | { "kind": "tcp", 
+baud: number, 
+/**
+ * Its framing and flow control (none: 8 data bits, no parity, 1 stop bit, no flow
+ * control).
+ */
+line?: SerialLine, } | { "kind": "tcp", 
 /**
  * Its `host:port`.
  */
 address: string, };
+
+export type SerialLine = { 
+/**
+ * Data bits, 5 to 8.
+ */
+dataBits: number, 
+/**
+ * Parity.
+ */
+parity: LineParity, 
+/**
+ * Stop bits, 1 or 2.
+ */
+stopBits: number, 
+/**
+ * Flow control.
+ */
+flowControl: LineFlow, };
+
+export type LineParity = "none" | "odd" | "even";
+
+export type LineFlow = "none" | "software" | "hardware";
 
 export type LinkTestRequest = { 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DeckCheckView, DeviceAlarmView, DeviceTile, TableTile } from "./bindings";
-import { alarmLabel, clockLabel, countersLabel, deckCheckBadge, identityLines, otherDevices, ROLE_LABEL, withoutClearedLiveness } from "./devices";
+import { alarmLabel, clockLabel, countersLabel, deckCheckBadge, identityLines, linkWords, otherDevices, ROLE_LABEL, withoutClearedLiveness } from "./devices";
 
 describe("countersLabel", () => {
   it("says each counter the shuffler keeps, in words", () => {
@@ -97,10 +97,10 @@ describe("a device's liveness alarm", () => {
 describe("identityLines", () => {
   const identity = { make: "Pitwatch", model: "Shoe-1", serial: "SN-0042", firmware: "2.1.0", saidAt: null, usb: "" };
   it("says what the device reports and the adapter it is reached through", () => {
-    expect(identityLines(identity)).toEqual({ device: "Pitwatch Shoe-1 · serial SN-0042 · firmware 2.1.0", usb: null, said: null });
-    expect(identityLines({ ...identity, make: "", model: "", serial: "", firmware: "", usb: "FT232R USB UART serial A10K on /dev/ttyUSB0" })).toEqual({
+    expect(identityLines(identity)).toEqual({ device: "Pitwatch Shoe-1 · serial number SN-0042 · firmware 2.1.0", usb: null, said: null });
+    expect(identityLines({ ...identity, make: "", model: "", serial: "", firmware: "", usb: "FT232R USB UART serial number A10K on /dev/ttyUSB0" })).toEqual({
       device: null,
-      usb: "via FT232R USB UART serial A10K on /dev/ttyUSB0",
+      usb: "via FT232R USB UART serial number A10K on /dev/ttyUSB0",
       said: null,
     });
     expect(identityLines({ ...identity, saidAt: "2026-12-03T10:00:00Z" })?.said).toMatch(/^as it said at 2026-12-03 10:00:00/);
@@ -109,5 +109,14 @@ describe("identityLines", () => {
   it("says nothing when nothing is known", () => {
     expect(identityLines(null)).toBeNull();
     expect(identityLines({ ...identity, make: " ", model: "", serial: "", firmware: "" })).toBeNull();
+  });
+});
+
+describe("a link in words", () => {
+  it("says a serial port and a device server, never a bare serial", () => {
+    expect(linkWords("serial /dev/ttyUSB0 9600 8N1")).toBe("serial port /dev/ttyUSB0 · 9600 8N1");
+    expect(linkWords("serial /dev/pts/3 4800 7E1 xon/xoff")).toBe("serial port /dev/pts/3 · 4800 7E1 xon/xoff");
+    expect(linkWords("tcp 10.0.0.5:4001")).toBe("device server 10.0.0.5:4001");
+    expect(linkWords("simulated")).toBe("simulated");
   });
 });

@@ -96,13 +96,26 @@ export function withoutClearedLiveness<R extends { id: number; code: string }>(r
 }
 
 /**
- * What a device says it is, in one line: "Pitwatch Shoe-1 · serial SN-0042 · firmware 2.1.0", then
- * its USB adapter ("via FT232R USB UART serial A10K on /dev/ttyUSB0"); null when nothing is known.
+ * A link in words for the device panel: the transport's `serial /dev/ttyUSB0 9600 8N1` is "serial
+ * port /dev/ttyUSB0 · 9600 8N1", `tcp 10.0.0.5:4001` is "device server 10.0.0.5:4001", so "serial"
+ * beside a port is never read as a serial number. Anything else is shown as it is.
+ */
+export function linkWords(link: string): string {
+  const serial = /^serial (\S+) (.+)$/.exec(link);
+  if (serial) return `serial port ${serial[1]} · ${serial[2]}`;
+  const tcp = /^tcp (\S+)$/.exec(link);
+  if (tcp) return `device server ${tcp[1]}`;
+  return link;
+}
+
+/**
+ * What a device says it is, in one line: "Pitwatch Shoe-1 · serial number SN-0042 · firmware 2.1.0", then
+ * its USB adapter ("via FT232R USB UART serial number A10K on /dev/ttyUSB0"); null when nothing is known.
  */
 export function identityLines(identity: DeviceIdentityView | null): { device: string | null; usb: string | null; said: string | null } | null {
   if (!identity) return null;
   const name = [identity.make, identity.model].map((s) => s.trim()).filter((s) => s !== "").join(" ");
-  const parts = [name, identity.serial.trim() && `serial ${identity.serial.trim()}`, identity.firmware.trim() && `firmware ${identity.firmware.trim()}`].filter((s) => s !== "");
+  const parts = [name, identity.serial.trim() && `serial number ${identity.serial.trim()}`, identity.firmware.trim() && `firmware ${identity.firmware.trim()}`].filter((s) => s !== "");
   const device = parts.length === 0 ? null : parts.join(" · ");
   const usb = identity.usb.trim() === "" ? null : `via ${identity.usb.trim()}`;
   if (device === null && usb === null) return null;

@@ -3,19 +3,24 @@ import type { DeviceHealthView } from "./bindings";
 import { deviceLine, errorsLine, framesLine, sessionsLine, uptimeLine } from "./health";
 
 const row: DeviceHealthView = {
-  table: "BAC-3", protocol: "pitwatch", device: "Pitwatch Simulated shuffler", serial: "SIM-S1", firmware: "1", port: "/dev/pts/3",
+  table: "BAC-3", protocol: "pitwatch", device: "Pitwatch Simulated shuffler", serial: "SIM-S1", firmware: "1", via: "", port: "/dev/pts/3",
   sessions: 1, firstAt: "2026-12-03T06:00:00Z", lastEndAt: null, connectedMs: 3_600_000, offlineMs: 0,
-  framesAccepted: 1204, framesRejected: 0, errors: 0, errorCodes: [], standsOut: [],
+  framesAccepted: 1204, framesRejected: 0, retransmissions: 0, errors: 0, errorCodes: [], standsOut: [],
 };
 
 describe("a device's health in words", () => {
   it("names the device and how it served", () => {
-    expect(deviceLine(row)).toBe("Pitwatch Simulated shuffler (pitwatch) · serial SIM-S1 · firmware 1 · /dev/pts/3");
+    expect(deviceLine(row)).toBe("Pitwatch Simulated shuffler (pitwatch) · serial number SIM-S1 · firmware 1 · /dev/pts/3");
     expect(deviceLine({ ...row, device: "", serial: "", firmware: "" })).toBe("pitwatch · /dev/pts/3");
+    expect(deviceLine({ ...row, via: "FTDI FT232R USB UART serial number A1", port: "/dev/ttyUSB0" })).toBe(
+      "Pitwatch Simulated shuffler (pitwatch) · serial number SIM-S1 · firmware 1 · via FTDI FT232R USB UART serial number A1 on /dev/ttyUSB0",
+    );
     expect(uptimeLine(row)).toBe("1 h 0 min connected, never lost");
     expect(uptimeLine({ ...row, connectedMs: 99_000, offlineMs: 1_000 })).toBe("1 min 39 s connected, 1 s not (99.0%)");
     expect(framesLine(row)).toBe("1,204 accepted · 0 rejected");
     expect(framesLine({ ...row, framesAccepted: 997, framesRejected: 3 })).toBe("997 accepted · 3 rejected (0.3%)");
+    expect(framesLine({ ...row, framesRejected: 1, retransmissions: 1 })).toBe("1,204 accepted · 1 rejected (0.1%) · 1 card sent again");
+    expect(framesLine({ ...row, retransmissions: 2 })).toBe("1,204 accepted · 0 rejected · 2 cards sent again");
     expect(sessionsLine(row)).toBe("1 connection");
     expect(sessionsLine({ ...row, sessions: 4 })).toBe("4 connections (3 reconnects)");
     expect(errorsLine(row)).toBe("none");

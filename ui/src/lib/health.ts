@@ -3,12 +3,14 @@
 import type { DeviceHealthView } from "./bindings";
 import { duration } from "./recording";
 
-/** What the device is: its name and serial when it says them, else its protocol; then its port. */
+/** What the device is: its name and serial when it says them, else its protocol; then the link
+ * it came through when it named itself (its USB adapter), and its port. */
 export function deviceLine(r: DeviceHealthView): string {
   const name = r.device.trim() === "" ? r.protocol : `${r.device.trim()} (${r.protocol})`;
-  const serial = r.serial.trim() === "" ? "" : ` · serial ${r.serial.trim()}`;
+  const serial = r.serial.trim() === "" ? "" : ` · serial number ${r.serial.trim()}`;
   const firmware = r.firmware.trim() === "" ? "" : ` · firmware ${r.firmware.trim()}`;
-  return `${name}${serial}${firmware} · ${r.port}`;
+  const link = r.via.trim() === "" ? r.port : `via ${r.via.trim()} on ${r.port}`;
+  return `${name}${serial}${firmware} · ${link}`;
 }
 
 /** How much of its time it was connected: "5 h 2 min connected, 3 min 10 s not (98.9%)". */
@@ -18,11 +20,12 @@ export function uptimeLine(r: DeviceHealthView): string {
   return r.offlineMs <= 0 ? `${duration(r.connectedMs)} connected, never lost` : `${duration(r.connectedMs)} connected, ${duration(r.offlineMs)} not${share}`;
 }
 
-/** Its frames: "1,204 accepted · 3 rejected (0.2%)". */
+/** Its frames: "1,204 accepted · 3 rejected (0.2%) · 2 cards sent again". */
 export function framesLine(r: DeviceHealthView): string {
   const total = r.framesAccepted + r.framesRejected;
   const share = total === 0 || r.framesRejected === 0 ? "" : ` (${((r.framesRejected * 100) / total).toFixed(1)}%)`;
-  return `${r.framesAccepted.toLocaleString("en-NZ")} accepted · ${r.framesRejected.toLocaleString("en-NZ")} rejected${share}`;
+  const again = r.retransmissions === 0 ? "" : ` · ${r.retransmissions.toLocaleString("en-NZ")} ${r.retransmissions === 1 ? "card" : "cards"} sent again`;
+  return `${r.framesAccepted.toLocaleString("en-NZ")} accepted · ${r.framesRejected.toLocaleString("en-NZ")} rejected${share}${again}`;
 }
 
 /** Its connections: "1 connection", "4 connections (3 reconnects)". */

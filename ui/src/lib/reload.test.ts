@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PitReload } from "./bindings";
-import { linkDraft, linkTestCounts, newTableForm, reloadSummary, renameProblem, retireWarning, tableDraft } from "./reload";
+import { linkDraft, linkTestCounts, newLinkForm, newTableForm, reloadSummary, renameProblem, retireWarning, portChoices, portsLine, serialLine, tableDraft } from "./reload";
 
 const none: PitReload = { file: "/etc/pitwatch/pit.toml", added: [], removed: [], disabled: [], changed: [], unchanged: 0, atRestart: [], problems: [] };
 
@@ -39,16 +39,44 @@ describe("tableDraft", () => {
   it("builds a device server's draft, and says what is missing", () => {
     const tcp = { ...newTableForm(), name: "BJ-4", game: "blackjack", rules: "nz-blackjack", protocol: "pitwatch" as const, linkKind: "tcp" as const, address: "10.0.4.21:4001" };
     expect(tableDraft(tcp)).toEqual({ draft: { name: "BJ-4", game: "blackjack", rules: "nz-blackjack", protocol: "pitwatch", link: { kind: "tcp", address: "10.0.4.21:4001" } } });
-    expect(tableDraft({ ...tcp, address: "10.0.4.21" })).toEqual({ missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." });
+    expect(tableDraft({ ...tcp, address: "10.0.4.21" })).toEqual({ missing: "Give its shoe's device server as host:port, e.g. 10.0.4.21:4001." });
     expect(tableDraft({ ...tcp, name: " " })).toEqual({ missing: "Give the table a name." });
     expect(tableDraft({ ...newTableForm(), name: "X" })).toEqual({ missing: "Choose the serial port its shoe is on." });
+  });
+
+  it("says a framing other than 8N1, the decks, a poker variant and a shuffler beside the shoe", () => {
+    const form = { ...newTableForm(), name: "BAC-9", path: "/dev/ttyUSB3", baud: 4800, framing: "7E1", flow: "hardware" as const, decks: "6" };
+    const shuffler = { ...newLinkForm(), linkKind: "tcp" as const, address: "10.0.4.22:4001" };
+    expect(tableDraft({ ...form, withShuffler: true, shuffler })).toEqual({
+      draft: {
+        name: "BAC-9", game: "baccarat", rules: "nz-baccarat", protocol: "angel-eye", decks: 6,
+        link: { kind: "serial", path: "/dev/ttyUSB3", baud: 4800, line: { dataBits: 7, parity: "even", stopBits: 1, flowControl: "hardware" } },
+        shuffler: { kind: "tcp", address: "10.0.4.22:4001" },
+      },
+    });
+    // A shuffler asked for but not said where is missing; one not asked for is not sent.
+    expect(tableDraft({ ...form, withShuffler: true })).toEqual({ missing: "Choose the serial port the shuffler is on." });
+    expect(tableDraft({ ...form, shuffler })).not.toHaveProperty("draft.shuffler");
+    expect(tableDraft({ ...form, framing: "9X3" })).toEqual({ missing: "Give its shoe's framing as data bits, parity and stop bits, e.g. 8N1 or 7E1." });
+    // A variant only at a poker table.
+    expect(tableDraft({ ...form, variant: "draw" })).not.toHaveProperty("draft.variant");
+    expect(tableDraft({ ...form, game: "poker", rules: "nz-poker", variant: "draw" })).toHaveProperty("draft.variant", "draw");
+  });
+});
+
+describe("serialLine", () => {
+  it("reads a framing as device manuals write it", () => {
+    expect(serialLine("8N1", "none")).toEqual({ dataBits: 8, parity: "none", stopBits: 1, flowControl: "none" });
+    expect(serialLine("7o2", "software")).toEqual({ dataBits: 7, parity: "odd", stopBits: 2, flowControl: "software" });
+    expect(serialLine("9N1", "none")).toBeNull();
+    expect(serialLine("8N", "none")).toBeNull();
   });
 });
 
 describe("the connection test", () => {
   it("needs a port or a host:port before it opens anything", () => {
     const form = { ...newTableForm(), linkKind: "tcp" as const, address: "no port" };
-    expect(linkDraft(form)).toEqual({ missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." });
+    expect(linkDraft(form)).toEqual({ missing: "Give its shoe's device server as host:port, e.g. 10.0.4.21:4001." });
     expect(linkDraft({ ...form, address: " 10.0.4.21:4001 " })).toEqual({ link: { kind: "tcp", address: "10.0.4.21:4001" } });
     expect(linkDraft({ ...newTableForm(), path: "/dev/ttyUSB0", baud: 4800 })).toEqual({ link: { kind: "serial", path: "/dev/ttyUSB0", baud: 4800 } });
   });
@@ -75,5 +103,20 @@ describe("renaming and retiring a table", () => {
     expect(warning).toMatch(/^Retire BJ-2\? It stops recording now/);
     expect(warning).toContain("/etc/pitwatch/pit.toml.bak");
     expect(warning).toContain("stays in the record under its name");
+  });
+});
+
+describe("the ports found", () => {
+  const usb = { path: "/dev/ttyUSB1", kind: "usb", usb: "0403:6001 FTDI FT232R USB UART, serial A10K", stablePath: "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A10K-if00-port0" };
+  const pty = { path: "/dev/pts/3", kind: "unknown", usb: "", stablePath: "" };
+  it("offers a USB adapter's stable name first, then every port as named now", () => {
+    expect(portChoices([pty, usb]).map((c) => c.value)).toEqual([usb.stablePath, "/dev/pts/3", "/dev/ttyUSB1"]);
+    expect(portChoices([usb])[0]?.label).toBe("0403:6001 FTDI FT232R USB UART, serial A10K: stays when plugged in again (now /dev/ttyUSB1)");
+  });
+  it("says them in a line", () => {
+    expect(portsLine([])).toBe("No serial port found on this workstation.");
+    expect(portsLine([usb, pty])).toBe(
+      "Ports found: /dev/ttyUSB1 (0403:6001 FTDI FT232R USB UART, serial A10K), also /dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A10K-if00-port0, a name that stays when it is plugged in again; /dev/pts/3",
+    );
   });
 });

@@ -1,6 +1,6 @@
 // What reloading the pit definition did, in words, for the administrator who pressed Reload
 // (crates/pitwatch-app/src/reload.rs does it; `pitwatch monitor` prints the same on a change).
-import type { LinkDraft, LinkTestView, PitReload, TableDraft } from "./bindings";
+import type { LineFlow, LinkDraft, LinkTestView, PitReload, SerialLine, SerialPortView, TableDraft } from "./bindings";
 import { GAMES, knownGame } from "../games";
 
 /** One line of the result: what happened to which tables. */
@@ -23,16 +23,30 @@ export function reloadSummary(r: PitReload): ReloadLine[] {
   return lines;
 }
 
-/** What the add-a-table form holds, as typed or picked. */
-export type TableForm = {
-  name: string;
-  game: string;
-  rules: string;
-  protocol: "angel-eye" | "barcode" | "pitwatch";
+/** How one device is reached, as typed or picked: a serial port at a baud rate and framing
+ * ("7E1", as device manuals write it) with its flow control, or a device server. */
+export type LinkForm = {
   linkKind: "serial" | "tcp";
   path: string;
   baud: number;
+  framing: string;
+  flow: LineFlow;
   address: string;
+};
+
+/** What the add-a-table form holds, as typed or picked: the table, its shoe's link, and a
+ * shuffler beside the shoe when it has one. */
+export type TableForm = LinkForm & {
+  name: string;
+  game: string;
+  rules: string;
+  /** Decks in the shoe, "" for the rule book's default. */
+  decks: string;
+  /** A poker table's variant, "" for the rule book's default. */
+  variant: string;
+  protocol: "angel-eye" | "barcode" | "pitwatch";
+  withShuffler: boolean;
+  shuffler: LinkForm;
 };
 
 /** The built-in rule book of a game (the registry's), offered first. */
@@ -44,18 +58,52 @@ export function defaultBook(game: string): string | null {
 /** The baud rates serial shoes use (the desk checks any other against what ports accept). */
 export const BAUDS = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200];
 
-export function newTableForm(): TableForm {
-  const game = Object.keys(GAMES)[0] ?? "";
-  return { name: "", game, rules: defaultBook(game) ?? "", protocol: "angel-eye", linkKind: "serial", path: "", baud: 9600, address: "" };
+/** The framings serial devices use: data bits, parity (N, E, O), stop bits. */
+export const FRAMINGS = ["8N1", "8E1", "8O1", "8N2", "7E1", "7O1", "7N2", "7E2"];
+
+/** Flow control, in words. */
+export const FLOWS: { value: LineFlow; label: string }[] = [
+  { value: "none", label: "none" },
+  { value: "hardware", label: "RTS/CTS (hardware)" },
+  { value: "software", label: "XON/XOFF (software)" },
+];
+
+/** The poker variants a table may deal ("" is the rule book's own). */
+export const POKER_VARIANTS: { value: string; label: string }[] = [
+  { value: "", label: "the rule book's default" },
+  { value: "texas_holdem", label: "Texas Hold'em" },
+  { value: "draw", label: "Five-card draw" },
+  { value: "five_card_stud", label: "Five-card stud" },
+  { value: "seven_card_stud", label: "Seven-card stud" },
+];
+
+export function newLinkForm(): LinkForm {
+  return { linkKind: "serial", path: "", baud: 9600, framing: "8N1", flow: "none", address: "" };
 }
 
-/** The link the form describes, or what is missing from it. */
-export function linkDraft(form: TableForm): { link: LinkDraft } | { missing: string } {
+export function newTableForm(): TableForm {
+  const game = Object.keys(GAMES)[0] ?? "";
+  return { ...newLinkForm(), name: "", game, rules: defaultBook(game) ?? "", decks: "", variant: "", protocol: "angel-eye", withShuffler: false, shuffler: newLinkForm() };
+}
+
+/** A framing such as "7E1" as a serial line with `flow`, or null when it is not one. */
+export function serialLine(framing: string, flow: LineFlow): SerialLine | null {
+  const m = /^([5-8])([NEO])([12])$/.exec(framing.trim().toUpperCase());
+  if (!m) return null;
+  const parity = ({ N: "none", E: "even", O: "odd" } as const)[m[2] as "N" | "E" | "O"];
+  return { dataBits: Number(m[1]), parity, stopBits: Number(m[3]), flowControl: flow };
+}
+
+/** The link the form describes (`what` names the device in what is missing), or what is missing from it. */
+export function linkDraft(form: LinkForm, what = "its shoe"): { link: LinkDraft } | { missing: string } {
   if (form.linkKind === "serial") {
-    if (form.path.trim() === "") return { missing: "Choose the serial port its shoe is on." };
-    return { link: { kind: "serial", path: form.path.trim(), baud: Number(form.baud) } };
+    if (form.path.trim() === "") return { missing: `Choose the serial port ${what} is on.` };
+    const line = serialLine(form.framing ?? "8N1", form.flow ?? "none");
+    if (line === null) return { missing: `Give ${what}'s framing as data bits, parity and stop bits, e.g. 8N1 or 7E1.` };
+    const plain = line.dataBits === 8 && line.parity === "none" && line.stopBits === 1 && line.flowControl === "none";
+    return { link: { kind: "serial", path: form.path.trim(), baud: Number(form.baud), ...(plain ? {} : { line }) } };
   }
-  if (!/^[^\s:]+:\d{1,5}$/.test(form.address.trim())) return { missing: "Give the device server as host:port, e.g. 10.0.4.21:4001." };
+  if (!/^[^\s:]+:\d{1,5}$/.test(form.address.trim())) return { missing: `Give ${what}'s device server as host:port, e.g. 10.0.4.21:4001.` };
   return { link: { kind: "tcp", address: form.address.trim() } };
 }
 
@@ -65,7 +113,37 @@ export function tableDraft(form: TableForm): { draft: TableDraft } | { missing: 
   if (form.rules.trim() === "") return { missing: "Choose a rule book." };
   const made = linkDraft(form);
   if ("missing" in made) return made;
-  return { draft: { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: made.link } };
+  const draft: TableDraft = { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: made.link };
+  if ((form.decks ?? "") !== "") draft.decks = Number(form.decks);
+  if (form.game === "poker" && (form.variant ?? "") !== "") draft.variant = form.variant;
+  if (form.withShuffler) {
+    const shuffler = linkDraft(form.shuffler, "the shuffler");
+    if ("missing" in shuffler) return shuffler;
+    draft.shuffler = shuffler.link;
+  }
+  return { draft };
+}
+
+/** The ports to pick from: a USB adapter's stable name first (it stays when the adapter comes
+ * back under another name), then each port as the system names it now. */
+export function portChoices(ports: readonly SerialPortView[]): { value: string; label: string }[] {
+  const choices: { value: string; label: string }[] = [];
+  for (const p of ports) {
+    if (p.stablePath !== "") choices.push({ value: p.stablePath, label: `${p.usb || p.kind}: stays when plugged in again (now ${p.path})` });
+  }
+  for (const p of ports) choices.push({ value: p.path, label: p.usb || p.kind });
+  return choices;
+}
+
+/** The ports found, in a line. */
+export function portsLine(ports: readonly SerialPortView[]): string {
+  if (ports.length === 0) return "No serial port found on this workstation.";
+  const one = (p: SerialPortView) => {
+    const usb = p.usb ? ` (${p.usb})` : "";
+    const stable = p.stablePath ? `, also ${p.stablePath}, a name that stays when it is plugged in again` : "";
+    return `${p.path}${usb}${stable}`;
+  };
+  return `Ports found: ${ports.map(one).join("; ")}`;
 }
 
 /** How long the connection test listens, in seconds. */

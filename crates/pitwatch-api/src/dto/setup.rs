@@ -41,6 +41,9 @@ pub struct SerialPortView {
     /// A USB adapter's vendor and product ids (`0403:6001`), its maker, product and serial
     /// number, in words; empty for other ports.
     pub usb: String,
+    /// The same port's name that stays when its adapter is plugged in again under another
+    /// (`/dev/serial/by-id/…`), or empty: the one to choose for a table's device.
+    pub stable_path: String,
 }
 
 /// A table an administrator adds from the window: written to the pit definition's file as a
@@ -54,28 +57,84 @@ pub struct TableDraft {
     pub game: String,
     /// Its rule book (`nz-baccarat`, or a file's path).
     pub rules: String,
+    /// Decks in its shoe, for a shoe that does not report them (none: the book's default).
+    #[serde(default)]
+    #[ts(optional)]
+    pub decks: Option<u8>,
+    /// The variant dealt at a poker table (`texas_holdem`…; none: the book's default).
+    #[serde(default)]
+    #[ts(optional)]
+    pub variant: Option<String>,
     /// What its shoe speaks.
     pub protocol: Protocol,
     /// How the shoe is reached: a serial port's path, or a device server's `host:port`.
     pub link: LinkDraft,
+    /// How an automatic shuffler beside the shoe is reached, when the table has one (it speaks
+    /// the Pitwatch protocol as a shuffler).
+    #[serde(default)]
+    #[ts(optional)]
+    pub shuffler: Option<LinkDraft>,
 }
 
-/// How a new table's shoe is reached.
+/// How a new table's device is reached.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum LinkDraft {
-    /// A serial port (RS-232 or USB-serial) at a baud rate.
+    /// A serial port (RS-232 or USB-serial) at a baud rate and framing.
     Serial {
         /// The port's path.
         path: String,
         /// Its baud rate.
         baud: u32,
+        /// Its framing and flow control (none: 8 data bits, no parity, 1 stop bit, no flow
+        /// control).
+        #[serde(default)]
+        #[ts(optional)]
+        line: Option<SerialLine>,
     },
     /// A serial-to-Ethernet device server.
     Tcp {
         /// Its `host:port`.
         address: String,
     },
+}
+
+/// A serial line's framing and flow control, as the device's manual gives them ("7E1, RTS/CTS").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SerialLine {
+    /// Data bits, 5 to 8.
+    pub data_bits: u8,
+    /// Parity.
+    pub parity: LineParity,
+    /// Stop bits, 1 or 2.
+    pub stop_bits: u8,
+    /// Flow control.
+    pub flow_control: LineFlow,
+}
+
+/// A serial line's parity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum LineParity {
+    /// No parity bit.
+    None,
+    /// Odd parity.
+    Odd,
+    /// Even parity.
+    Even,
+}
+
+/// A serial line's flow control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum LineFlow {
+    /// None.
+    None,
+    /// XON/XOFF.
+    Software,
+    /// RTS/CTS.
+    Hardware,
 }
 
 /// A table a reload stopped and started again, and what differs in its definition.
@@ -208,12 +267,16 @@ pub struct DeviceHealthView {
     pub table: String,
     /// The protocol it spoke (`angel-eye`, `barcode`, `pitwatch`…).
     pub protocol: String,
-    /// What it says it is ("Pitwatch Simulated shuffler"), empty when it says nothing.
+    /// What it says it is ("Pitwatch Simulated shuffler", from its own report), else what its
+    /// link is (a USB adapter's maker and product); empty when nothing says.
     pub device: String,
-    /// Its serial number, if known.
+    /// Its serial number, if known (its own, else its USB adapter's).
     pub serial: String,
     /// Its firmware, if known.
     pub firmware: String,
+    /// The link it was reached through when the device named itself ("FTDI FT232R USB UART
+    /// serial number A1"); empty when the link is all that is known or nothing is.
+    pub via: String,
     /// The port or address it was reached on.
     pub port: String,
     /// Its connections in the period.
@@ -230,6 +293,8 @@ pub struct DeviceHealthView {
     pub frames_accepted: u64,
     /// Frames rejected.
     pub frames_rejected: u64,
+    /// Cards it sent again (taken when the first report was lost, or refused as already taken).
+    pub retransmissions: u64,
     /// Errors it reported.
     pub errors: u64,
     /// Their codes, each once.

@@ -513,7 +513,11 @@ fn a_devices_identity_shows_in_its_panel_as_it_last_said_it() {
             shown.firmware.as_str(),
             shown.usb.as_str()
         ),
-        ("S-77", "3.2", "FT232R USB UART serial A10K on /dev/ttyUSB1")
+        (
+            "S-77",
+            "3.2",
+            "FT232R USB UART serial number A10K on /dev/ttyUSB1"
+        )
     );
     assert_eq!(shown.said_at.as_deref(), Some("2026-12-03T10:00:00Z"));
     assert_eq!(

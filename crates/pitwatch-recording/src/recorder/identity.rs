@@ -155,11 +155,14 @@ fn identified(device: usize, known: &Known) -> Derived {
 }
 
 impl TableRecorder {
-    /// Plans what a `HELLO` from `device` puts on record: the fact of what it said, when that
-    /// changed, and an incident when it is another device or other firmware than before.
+    /// Plans what a `HELLO` from `device` puts on record: what it said in this session (the
+    /// first time; the device health board names it by that), the fact of what it said last,
+    /// when that changed, and an incident when it is another device or other firmware than
+    /// before.
     pub(super) fn plan_hello(
         &mut self,
         device: usize,
+        session: RowRef<SessionId>,
         writes: &mut Writes,
         identity: &pitwatch_codec::DeviceIdentity,
         at: Timestamp,
@@ -176,6 +179,14 @@ impl TableRecorder {
             return;
         };
         let before = stream.known.hello.replace(now.clone());
+        if !stream.said_in_session {
+            stream.said_in_session = true;
+            writes.push(Op::SessionMeta {
+                session,
+                key: pitwatch_store::session_hello_key,
+                value: serde_json::to_string(&now).unwrap_or_default(),
+            });
+        }
         derived.push(PlannedDerived::now(identified(device, &stream.known)));
         let same = before.as_ref().is_some_and(|b| {
             (&b.make, &b.model, &b.serial, &b.firmware)

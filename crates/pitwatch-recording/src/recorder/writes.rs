@@ -78,6 +78,12 @@ pub(super) enum Op {
         key: String,
         value: String,
     },
+    /// A fact of one session, keyed by its id once it has one.
+    SessionMeta {
+        session: RowRef<SessionId>,
+        key: fn(SessionId) -> String,
+        value: String,
+    },
     /// A device with a liveness alarm is back: an audit row on the alarm's incident (one on
     /// record, or one opened earlier in the same writes).
     Back {
@@ -94,6 +100,7 @@ impl Op {
             Op::Chunk { bytes, .. } | Op::Frame { bytes, .. } => bytes.len(),
             Op::Event { event, .. } => 128 + event.extra.len() * 32,
             Op::Round { body, .. } | Op::Shoe { carry: body, .. } => body.len(),
+            Op::SessionMeta { value, .. } => value.len(),
             Op::Incident { incident, .. } => incident.message.len() + incident.evidence.len() * 8,
             _ => 64,
         }
@@ -348,6 +355,14 @@ impl Writes {
                 } => Outcome::Id(batch.append_audit(user, action, subject, detail, *now)?),
                 Op::Meta { key, value } => {
                     batch.set_meta(key, value)?;
+                    Outcome::Nothing
+                }
+                Op::SessionMeta {
+                    session: s,
+                    key,
+                    value,
+                } => {
+                    batch.set_meta(&key(session(&outcomes, *s)?), value)?;
                     Outcome::Nothing
                 }
                 Op::Back {
