@@ -28,7 +28,7 @@ done
 ok "maintainer scripts: postinst prerm postrm (executable)"
 
 list=$(dpkg-deb -c "$deb")
-has() { grep -qE " \./$1\$" <<<"$list" || fail "the package has no /$1"; }
+has() { grep -qE " (\./)?$1\$" <<<"$list" || fail "the package has no /$1"; }
 for path in usr/bin/pitwatch-desktop usr/bin/pitwatch usr/share/applications/Pitwatch.desktop \
   usr/lib/systemd/system/pitwatch-monitor.service usr/share/icons/hicolor/128x128/apps/pitwatch-desktop.png \
   usr/share/icons/hicolor/32x32/apps/pitwatch-desktop.png usr/share/doc/pitwatch/examples/pit.toml; do
@@ -36,13 +36,13 @@ for path in usr/bin/pitwatch-desktop usr/bin/pitwatch usr/share/applications/Pit
 done
 ok "files: both binaries, desktop entry, unit, icons, example pit definition"
 if grep -q '^-rws\|^-r.s' <<<"$list"; then fail "a setuid or setgid file"; fi
-if grep -qE ' \./etc/' <<<"$list"; then fail "files under /etc (not marked as conffiles)"; fi
+if grep -qE ' (\./)?etc/' <<<"$list"; then fail "files under /etc (not marked as conffiles)"; fi
 ok "nothing setuid, nothing shipped under /etc"
 
 dpkg -x "$deb" "$root"
 # The scripts as dpkg runs them: syntax, and nothing that starts the service on a bare install.
 for script in postinst prerm postrm; do
-  dpkg-deb --ctrl-tarfile "$deb" | tar -xO "./$script" >"$root/$script"
+  dpkg-deb --ctrl-tarfile "$deb" | tar -xO "$script" >"$root/$script"
   sh -n "$root/$script" || fail "$script does not parse"
 done
 grep -q 'adduser --system --group' "$root/postinst" || fail "postinst makes no system user"
