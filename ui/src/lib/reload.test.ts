@@ -44,7 +44,7 @@ describe("tableDraft", () => {
     expect(tableDraft({ ...newTableForm(), name: "X" })).toEqual({ missing: "Choose the serial port its shoe is on." });
   });
 
-  it("says a framing other than 8N1, the decks, a poker variant and a shuffler beside the shoe", () => {
+  it("says a framing other than 8N1, the decks and a shuffler beside the shoe", () => {
     const form = { ...newTableForm(), name: "BAC-9", path: "/dev/ttyUSB3", baud: 4800, framing: "7E1", flow: "hardware" as const, decks: "6" };
     const shuffler = { ...newLinkForm(), linkKind: "tcp" as const, address: "10.0.4.22:4001" };
     expect(tableDraft({ ...form, withShuffler: true, shuffler })).toEqual({
@@ -58,9 +58,6 @@ describe("tableDraft", () => {
     expect(tableDraft({ ...form, withShuffler: true })).toEqual({ missing: "Choose the serial port the shuffler is on." });
     expect(tableDraft({ ...form, shuffler })).not.toHaveProperty("draft.shuffler");
     expect(tableDraft({ ...form, framing: "9X3" })).toEqual({ missing: "Give its shoe's framing as data bits, parity and stop bits, e.g. 8N1 or 7E1." });
-    // A variant only at a poker table.
-    expect(tableDraft({ ...form, variant: "draw" })).not.toHaveProperty("draft.variant");
-    expect(tableDraft({ ...form, game: "poker", rules: "nz-poker", variant: "draw" })).toHaveProperty("draft.variant", "draw");
   });
 });
 

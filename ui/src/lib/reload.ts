@@ -42,8 +42,6 @@ export type TableForm = LinkForm & {
   rules: string;
   /** Decks in the shoe, "" for the rule book's default. */
   decks: string;
-  /** A poker table's variant, "" for the rule book's default. */
-  variant: string;
   protocol: "angel-eye" | "barcode" | "pitwatch";
   withShuffler: boolean;
   shuffler: LinkForm;
@@ -68,22 +66,13 @@ export const FLOWS: { value: LineFlow; label: string }[] = [
   { value: "software", label: "XON/XOFF (software)" },
 ];
 
-/** The poker variants a table may deal ("" is the rule book's own). */
-export const POKER_VARIANTS: { value: string; label: string }[] = [
-  { value: "", label: "the rule book's default" },
-  { value: "texas_holdem", label: "Texas Hold'em" },
-  { value: "draw", label: "Five-card draw" },
-  { value: "five_card_stud", label: "Five-card stud" },
-  { value: "seven_card_stud", label: "Seven-card stud" },
-];
-
 export function newLinkForm(): LinkForm {
   return { linkKind: "serial", path: "", baud: 9600, framing: "8N1", flow: "none", address: "" };
 }
 
 export function newTableForm(): TableForm {
   const game = Object.keys(GAMES)[0] ?? "";
-  return { ...newLinkForm(), name: "", game, rules: defaultBook(game) ?? "", decks: "", variant: "", protocol: "angel-eye", withShuffler: false, shuffler: newLinkForm() };
+  return { ...newLinkForm(), name: "", game, rules: defaultBook(game) ?? "", decks: "", protocol: "angel-eye", withShuffler: false, shuffler: newLinkForm() };
 }
 
 /** A framing such as "7E1" as a serial line with `flow`, or null when it is not one. */
@@ -115,7 +104,6 @@ export function tableDraft(form: TableForm): { draft: TableDraft } | { missing: 
   if ("missing" in made) return made;
   const draft: TableDraft = { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: made.link };
   if ((form.decks ?? "") !== "") draft.decks = Number(form.decks);
-  if (form.game === "poker" && (form.variant ?? "") !== "") draft.variant = form.variant;
   if (form.withShuffler) {
     const shuffler = linkDraft(form.shuffler, "the shuffler");
     if ("missing" in shuffler) return shuffler;
