@@ -71,13 +71,11 @@ fn connection(
         .unwrap();
 }
 
-#[test]
-fn a_period_counts_only_what_overlaps_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let sealing = Sealing::key_file(dir.path().join("signing.key"));
-    let mut store = Store::open(dir.path().join("pit.db"), &sealing).unwrap();
+/// A record in `dir` with one Blackjack table, BJ-1, read over the Pitwatch protocol.
+fn blackjack_table(dir: &std::path::Path, sealing: &Sealing) -> (Store, TableRecorder) {
+    let mut store = Store::open(dir.join("pit.db"), sealing).unwrap();
     let book = pitwatch_blackjack::Book::builtin("nz-blackjack").unwrap();
-    let mut rec = TableRecorder::resume(
+    let rec = TableRecorder::resume(
         &mut store,
         "BJ-1",
         "blackjack",
@@ -87,6 +85,14 @@ fn a_period_counts_only_what_overlaps_it() {
         at(0),
     )
     .unwrap();
+    (store, rec)
+}
+
+#[test]
+fn a_period_counts_only_what_overlaps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let sealing = Sealing::key_file(dir.path().join("signing.key"));
+    let (mut store, mut rec) = blackjack_table(dir.path(), &sealing);
     let garbage = b"not a frame at all\n".to_vec();
     connection(
         &mut store,
@@ -151,18 +157,7 @@ fn a_device_is_named_by_its_own_hello_and_its_cards_sent_again_are_counted() {
     use pitwatch_codec::Encoder;
     let dir = tempfile::tempdir().unwrap();
     let sealing = Sealing::key_file(dir.path().join("signing.key"));
-    let mut store = Store::open(dir.path().join("pit.db"), &sealing).unwrap();
-    let book = pitwatch_blackjack::Book::builtin("nz-blackjack").unwrap();
-    let mut rec = TableRecorder::resume(
-        &mut store,
-        "BJ-1",
-        "blackjack",
-        book,
-        None,
-        Some(ProtocolConfig::by_name("pitwatch").unwrap()),
-        at(0),
-    )
-    .unwrap();
+    let (mut store, mut rec) = blackjack_table(dir.path(), &sealing);
     // Shoe S1: a card, the same card sent again (refused: it was taken), a card sent again
     // whose first report was lost (taken), then a second HELLO in the same connection.
     let mut lines = pitwatch_proto::ProtoEncoder::new();
