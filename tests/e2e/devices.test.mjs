@@ -15,6 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { pwLine } from "./pwline.mjs";
 import { startTauriDriver } from "./webdriver.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -52,6 +53,19 @@ function plugIn(port) {
       socket.on("error", () => {});
       // A barcode shoe: the shuffle card (511), then the first card, a three of hearts (011).
       socket.write("511\r011\r");
+    });
+    server.on("error", fail);
+    server.listen(port, "127.0.0.1", () => done(server));
+  });
+}
+
+/** A shuffler behind a device server, speaking the Pitwatch protocol: who it is, then its counters. */
+function plugInShuffler(port) {
+  return new Promise((done, fail) => {
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("error", () => {});
+      socket.write(pwLine("PW1 1 HELLO proto=1 role=shuffler make=Acme model=Shuf-2 serial=SH9 fw=2.1") + pwLine("PW1 2 STATUS cycles=12"));
     });
     server.on("error", fail);
     server.listen(port, "127.0.0.1", () => done(server));
@@ -324,6 +338,33 @@ test("an administrator adds a table through the window: it reads its shoe at onc
     assert.match(cited.title, /NZ Gazette 2004 No 56/);
     await shot("book-parameters.png");
     await driver.clickCss('[data-testid="book-show"]');
+    // A game whose book has variants offers them, its own first, and no deck count (one deck a hand).
+    const pickGame = (game) =>
+      driver.execute(
+        `const s = document.querySelector('[data-testid="table-add-game"]');
+         s.value = ${JSON.stringify(game)}; s.dispatchEvent(new Event("change", { bubbles: true }));`,
+      );
+    await pickGame("poker");
+    const offered = await driver.waitFor("the book's variants", () =>
+      driver.execute(
+        `const v = document.querySelector('[data-testid="table-add-variant"]');
+         return v ? { options: [...v.options].map((o) => o.textContent.trim()),
+           decks: document.querySelector('[data-testid="table-add-decks"]') !== null,
+           rules: document.querySelector('[data-testid="table-add-rules"]').value } : null;`,
+      ),
+    );
+    assert.equal(offered.rules, "nz-poker");
+    assert.equal(offered.options[0], "Texas Hold'em (the rule book's own)");
+    assert.ok(offered.options.includes("Seven Card Stud"), JSON.stringify(offered));
+    assert.equal(offered.decks, false);
+    await shot("table-add-variant.png");
+    await pickGame("baccarat");
+    await driver.waitFor("the deck count again, no variant", () =>
+      driver.execute(
+        `return document.querySelector('[data-testid="table-add-decks"]') !== null &&
+           document.querySelector('[data-testid="table-add-variant"]') === null;`,
+      ),
+    );
     await driver.execute(
       `const s = document.querySelector('[data-testid="table-add-protocol"]');
        s.value = "barcode"; s.dispatchEvent(new Event("change"));`,
@@ -354,6 +395,31 @@ test("an administrator adds a table through the window: it reads its shoe at onc
     assert.match(tested.frames[1], /^true Accepted .*3H/);
     assert.match(tested.verdict, /The device is talking: 2 frames accepted/);
     await shot("link-tested.png");
+    // The shuffler beside the shoe is tested on its own link, in the Pitwatch protocol.
+    const shufflerPort = await freePort();
+    const shuffler = await plugInShuffler(shufflerPort);
+    try {
+      await driver.clickCss('[data-testid="table-add-with-shuffler"]');
+      await driver.clickCss('[data-testid="shuffler-add-tcp"]');
+      await driver.type(await driver.waitFor("the shuffler's address", () => driver.find('[data-testid="shuffler-add-address"]')), `127.0.0.1:${shufflerPort}`);
+      await driver.clickCss('[data-testid="shuffler-link-test"]');
+      const heard = await driver.waitFor("the shuffler's connection test", () =>
+        driver.execute(
+          `const r = document.querySelector('[data-testid="shuffler-link-test-result"]');
+           return r ? { accepted: r.dataset.accepted, rejected: r.dataset.rejected,
+             frames: [...r.querySelectorAll('[data-testid="shuffler-link-test-frame"]')].map((f) => f.textContent.replace(/\s+/g, " ").trim()) } : null;`,
+        ),
+      );
+      assert.equal(heard.accepted, "2", JSON.stringify(heard));
+      assert.equal(heard.rejected, "0", JSON.stringify(heard));
+      assert.match(heard.frames.join("\n"), /SH9/);
+      await shot("shuffler-link-tested.png");
+      // The shoe's own result stays beside it.
+      assert.notEqual(await driver.execute(`return document.querySelector('[data-testid="link-test-result"]');`), null);
+      await driver.clickCss('[data-testid="table-add-with-shuffler"]');
+    } finally {
+      await unplug(shuffler);
+    }
     // Nothing is on the pit yet.
     assert.equal(await driver.execute(`return document.querySelector('[data-testid="table-tile"][data-table="ADD-1"]') !== null;`), false);
 

@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { pwLine } from "./pwline.mjs";
 import { startTauriDriver } from "./webdriver.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -943,21 +944,6 @@ test("a real pit with no users asks for its first administrator, who then manage
     await device.stop();
   }
 });
-
-/** CRC-16/CCITT-FALSE, the Pitwatch protocol's checksum (drivers/pitwatch-proto/PROTOCOL.md §3). */
-function crc16(text) {
-  let crc = 0xffff;
-  for (const byte of Buffer.from(text, "ascii")) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
-
-/** One line of the Pitwatch protocol, checksum and line end included. */
-function pwLine(body) {
-  return `${body} *${crc16(body).toString(16).toUpperCase().padStart(4, "0")}\r\n`;
-}
 
 /** A pseudo-terminal pair made by socat: the app opens `path`, as if a USB adapter was plugged in. */
 async function plugInSerial(path) {

@@ -64,6 +64,7 @@ pub fn typescript_bindings() -> String {
         DeviceHealthView::decl(&cfg),
         BookFieldView::decl(&cfg),
         BookSectionView::decl(&cfg),
+        BookVariantView::decl(&cfg),
         BookParameterView::decl(&cfg),
         LinkDraft::decl(&cfg),
         SerialLine::decl(&cfg),

@@ -9,7 +9,9 @@
 //! with a new device session. A retired table stops recording; its record stays. The last table
 //! that runs is not retired (a pit that monitors nothing is a mistake, not a setting).
 
-use pitwatch_api::dto::{BookFieldView, BookParameterView, BookSectionView, BookView, PitReload};
+use pitwatch_api::dto::{
+    BookFieldView, BookParameterView, BookSectionView, BookVariantView, BookView, PitReload,
+};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_recording::pit::PitConfig;
 use toml_edit::{ArrayOfTables, DocumentMut, Table};
@@ -127,6 +129,13 @@ impl Desk {
                         .collect(),
                 })
                 .collect(),
+            variants: book
+                .variants
+                .into_iter()
+                .map(|(id, name)| BookVariantView { id, name })
+                .collect(),
+            default_variant: book.default_variant,
+            decks_choosable: book.decks_choosable,
         })
     }
 
@@ -279,6 +288,8 @@ link = { kind = "tcp", address = "127.0.0.1:4002" }
             .find(|s| s.name == "cite")
             .expect("its citations");
         assert!(cite.parameters.iter().all(|p| p.rule.is_some()), "{cite:?}");
+        assert!(book.variants.is_empty() && book.default_variant.is_none());
+        assert!(book.decks_choosable);
         let unknown = desk.rule_book("nz-roulette").expect_err("no such book");
         assert_eq!(unknown.code, ErrorCode::InvalidInput);
         desk.stop();

@@ -373,6 +373,27 @@ impl GameBook {
         }
     }
 
+    /// The variants a table may deal from the book, as (id, name) in the book's order, and the
+    /// one dealt when a table does not say; none for a book with a single way of dealing.
+    pub fn variants(&self) -> (Vec<(String, String)>, Option<String>) {
+        match self {
+            GameBook::Poker(book) => (
+                book.variants
+                    .values()
+                    .map(|v| (v.id.clone(), v.name.clone()))
+                    .collect(),
+                Some(book.default_variant.clone()),
+            ),
+            GameBook::Baccarat(_) | GameBook::Blackjack(_) => (Vec::new(), None),
+        }
+    }
+
+    /// Whether a table may deal the book from a shoe of another deck count (`;decks=N`); a
+    /// book that deals each hand from one deck of its own says no.
+    pub fn decks_choosable(&self) -> bool {
+        !matches!(self, GameBook::Poker(_))
+    }
+
     /// The texts of the rules `citation` cites (number, text), for reports.
     pub fn rule_texts(&self, citation: &str) -> Vec<(String, String)> {
         match self {

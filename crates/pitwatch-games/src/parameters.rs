@@ -41,6 +41,13 @@ pub struct BookParameters {
     pub header: Vec<(String, String)>,
     /// Every other section.
     pub sections: Vec<Section>,
+    /// The variants a table may deal from it (id, name), in the book's order; empty when it
+    /// has one way of dealing.
+    pub variants: Vec<(String, String)>,
+    /// The variant dealt when a table does not say, where it has variants.
+    pub default_variant: Option<String>,
+    /// Whether a table may give the book another deck count.
+    pub decks_choosable: bool,
 }
 
 /// The parameters of the book `rules` names (a built-in id or a file, with a table's
@@ -50,13 +57,16 @@ pub fn book_parameters(rules: &str) -> Result<BookParameters, String> {
     if rules.is_empty() {
         return Err("name a rule book".into());
     }
-    GameBook::load(rules)?;
+    let loaded = GameBook::load(rules)?;
     let name = rules.split(';').next().unwrap_or(rules);
     if std::path::Path::new(name).exists() {
         rule_book_file_ok(name)?;
     }
     let text = book_text(rules).ok_or_else(|| format!("no rule book {name:?}"))?;
-    parameters_of(&text)
+    let mut parameters = parameters_of(&text)?;
+    (parameters.variants, parameters.default_variant) = loaded.variants();
+    parameters.decks_choosable = loaded.decks_choosable();
+    Ok(parameters)
 }
 
 /// The parameters of a book's text.
@@ -87,7 +97,13 @@ pub fn parameters_of(text: &str) -> Result<BookParameters, String> {
         }
         walk(name, table, &mut sections);
     }
-    Ok(BookParameters { header, sections })
+    Ok(BookParameters {
+        header,
+        sections,
+        variants: Vec::new(),
+        default_variant: None,
+        decks_choosable: true,
+    })
 }
 
 /// Adds `table` (named `name`) and the tables under it, each a section, in the book's order.
@@ -266,6 +282,27 @@ mod tests {
                 book.header.iter().any(|(k, v)| k == "id" && v == id),
                 "{id}"
             );
+        }
+    }
+
+    #[test]
+    fn a_book_says_which_variants_and_deck_counts_a_table_may_choose() {
+        let poker = book_parameters("nz-poker;variant=draw").expect("a book");
+        let ids: Vec<&str> = poker.variants.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["draw", "five_card_stud", "seven_card_stud", "texas_holdem"]
+        );
+        assert!(poker
+            .variants
+            .contains(&("seven_card_stud".into(), "Seven Card Stud".into())));
+        assert_eq!(poker.default_variant.as_deref(), Some("texas_holdem"));
+        assert!(!poker.decks_choosable);
+        for id in ["nz-baccarat", "nz-blackjack;decks=6", "nz-pontoon"] {
+            let book = book_parameters(id).expect("a book");
+            assert!(book.variants.is_empty(), "{id}");
+            assert_eq!(book.default_variant, None, "{id}");
+            assert!(book.decks_choosable, "{id}");
         }
     }
 

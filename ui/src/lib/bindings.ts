@@ -1268,7 +1268,19 @@ header: Array<BookFieldView>,
 /**
  * Every other section, in the book's order.
  */
-sections: Array<BookSectionView>, };
+sections: Array<BookSectionView>, 
+/**
+ * The variants a table may deal from the book, in its order (none: one way of dealing).
+ */
+variants: Array<BookVariantView>, 
+/**
+ * The variant dealt when a table does not say, where the book has variants.
+ */
+defaultVariant: string | null, 
+/**
+ * Whether a table may give the book another deck count (`decks`).
+ */
+decksChoosable: boolean, };
 
 export type DeviceHealthBoard = { 
 /**
@@ -1380,6 +1392,16 @@ name: string,
  * Its settings, in the book's order.
  */
 parameters: Array<BookParameterView>, };
+
+export type BookVariantView = { 
+/**
+ * Its id (`seven_card_stud`).
+ */
+id: string, 
+/**
+ * Its name (`Seven Card Stud`).
+ */
+name: string, };
 
 export type BookParameterView = { 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PitReload } from "./bindings";
-import { linkDraft, linkTestCounts, newLinkForm, newTableForm, reloadSummary, renameProblem, retireWarning, portChoices, portsLine, serialLine, tableDraft } from "./reload";
+import { linkDraft, linkTestCounts, newLinkForm, newTableForm, reloadSummary, renameProblem, retireWarning, portChoices, portsLine, serialLine, tableDraft, variantChoices } from "./reload";
 
 const none: PitReload = { file: "/etc/pitwatch/pit.toml", added: [], removed: [], disabled: [], changed: [], unchanged: 0, atRestart: [], problems: [] };
 
@@ -58,6 +58,28 @@ describe("tableDraft", () => {
     expect(tableDraft({ ...form, withShuffler: true })).toEqual({ missing: "Choose the serial port the shuffler is on." });
     expect(tableDraft({ ...form, shuffler })).not.toHaveProperty("draft.shuffler");
     expect(tableDraft({ ...form, framing: "9X3" })).toEqual({ missing: "Give its shoe's framing as data bits, parity and stop bits, e.g. 8N1 or 7E1." });
+  });
+});
+
+describe("variantChoices", () => {
+  it("offers the book's own variant first, then the others by name, and sends only another", () => {
+    const book = {
+      variants: [
+        { id: "draw", name: "Draw" },
+        { id: "stud", name: "Seven Card Stud" },
+        { id: "holdem", name: "Hold'em" },
+      ],
+      defaultVariant: "holdem",
+    };
+    expect(variantChoices(book)).toEqual([
+      { value: "", label: "Hold'em (the rule book's own)" },
+      { value: "draw", label: "Draw" },
+      { value: "stud", label: "Seven Card Stud" },
+    ]);
+    expect(variantChoices({ variants: [], defaultVariant: null })).toEqual([]);
+    const form = { ...newTableForm(), name: "T-1", path: "/dev/ttyUSB0" };
+    expect(tableDraft(form)).not.toHaveProperty("draft.variant");
+    expect(tableDraft({ ...form, variant: "stud" })).toHaveProperty("draft.variant", "stud");
   });
 });
 

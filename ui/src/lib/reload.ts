@@ -1,6 +1,6 @@
 // What reloading the pit definition did, in words, for the administrator who pressed Reload
 // (crates/pitwatch-app/src/reload.rs does it; `pitwatch monitor` prints the same on a change).
-import type { LineFlow, LinkDraft, LinkTestView, PitReload, SerialLine, SerialPortView, TableDraft } from "./bindings";
+import type { BookView, LineFlow, LinkDraft, LinkTestView, PitReload, SerialLine, SerialPortView, TableDraft } from "./bindings";
 import { GAMES, knownGame } from "../games";
 
 /** One line of the result: what happened to which tables. */
@@ -42,6 +42,8 @@ export type TableForm = LinkForm & {
   rules: string;
   /** Decks in the shoe, "" for the rule book's default. */
   decks: string;
+  /** The variant dealt, "" for the rule book's default (only where the book has variants). */
+  variant: string;
   protocol: "angel-eye" | "barcode" | "pitwatch";
   withShuffler: boolean;
   shuffler: LinkForm;
@@ -51,6 +53,13 @@ export type TableForm = LinkForm & {
 export function defaultBook(game: string): string | null {
   const known = knownGame(game);
   return known ? GAMES[known].book : null;
+}
+
+/** The variants the book offers for the form's select, its own default first and marked so. */
+export function variantChoices(book: Pick<BookView, "variants" | "defaultVariant">): { value: string; label: string }[] {
+  const own = book.variants.find((v) => v.id === book.defaultVariant);
+  const first = own ? [{ value: "", label: `${own.name} (the rule book's own)` }] : [];
+  return [...first, ...book.variants.filter((v) => v !== own).map((v) => ({ value: v.id, label: v.name }))];
 }
 
 /** The baud rates serial shoes use (the desk checks any other against what ports accept). */
@@ -72,7 +81,7 @@ export function newLinkForm(): LinkForm {
 
 export function newTableForm(): TableForm {
   const game = Object.keys(GAMES)[0] ?? "";
-  return { ...newLinkForm(), name: "", game, rules: defaultBook(game) ?? "", decks: "", protocol: "angel-eye", withShuffler: false, shuffler: newLinkForm() };
+  return { ...newLinkForm(), name: "", game, rules: defaultBook(game) ?? "", decks: "", variant: "", protocol: "angel-eye", withShuffler: false, shuffler: newLinkForm() };
 }
 
 /** A framing such as "7E1" as a serial line with `flow`, or null when it is not one. */
@@ -104,6 +113,7 @@ export function tableDraft(form: TableForm): { draft: TableDraft } | { missing: 
   if ("missing" in made) return made;
   const draft: TableDraft = { name: form.name.trim(), game: form.game, rules: form.rules.trim(), protocol: form.protocol, link: made.link };
   if ((form.decks ?? "") !== "") draft.decks = Number(form.decks);
+  if ((form.variant ?? "") !== "") draft.variant = form.variant;
   if (form.withShuffler) {
     const shuffler = linkDraft(form.shuffler, "the shuffler");
     if ("missing" in shuffler) return shuffler;

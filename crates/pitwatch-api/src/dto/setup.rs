@@ -210,6 +210,22 @@ pub struct BookView {
     pub header: Vec<BookFieldView>,
     /// Every other section, in the book's order.
     pub sections: Vec<BookSectionView>,
+    /// The variants a table may deal from the book, in its order (none: one way of dealing).
+    pub variants: Vec<BookVariantView>,
+    /// The variant dealt when a table does not say, where the book has variants.
+    pub default_variant: Option<String>,
+    /// Whether a table may give the book another deck count (`decks`).
+    pub decks_choosable: bool,
+}
+
+/// One variant of a book: its id as a table names it and its name for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BookVariantView {
+    /// Its id (`seven_card_stud`).
+    pub id: String,
+    /// Its name (`Seven Card Stud`).
+    pub name: String,
 }
 
 /// One field of a book's header.
