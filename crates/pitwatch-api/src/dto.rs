@@ -579,6 +579,10 @@ pub struct DemoLogin {
     pub incoming_user: String,
     /// Their password.
     pub incoming_password: String,
+    /// The demo's administrator, who sets up tables and devices and manages users.
+    pub admin_user: String,
+    /// Their password.
+    pub admin_password: String,
 }
 
 /// Something a supervisor saw that no device can: entered at the console for one table.

@@ -30,24 +30,34 @@ pub const DEMO_INCOMING_USER: &str = "demo-next";
 /// The second demo supervisor's password (shown on the demo's shift screen only).
 pub const DEMO_INCOMING_PASSWORD: &str = "pitwatch-next";
 
-/// The demo's supervisors as the window shows them (the demo pit only).
+/// The demo's administrator, so a newcomer can try setting up tables, devices and users on the
+/// demo pit's own record (a real pit's administrators are made with `pitwatch user add`).
+pub const DEMO_ADMIN_USER: &str = "demo-admin";
+
+/// The demo administrator's password (shown on the demo pit's login screen only).
+pub const DEMO_ADMIN_PASSWORD: &str = "pitwatch-admin";
+
+/// The demo's supervisors and administrator as the window shows them (the demo pit only).
 pub fn demo_login() -> pitwatch_api::dto::DemoLogin {
     pitwatch_api::dto::DemoLogin {
         user: DEMO_USER.to_owned(),
         password: DEMO_PASSWORD.to_owned(),
         incoming_user: DEMO_INCOMING_USER.to_owned(),
         incoming_password: DEMO_INCOMING_PASSWORD.to_owned(),
+        admin_user: DEMO_ADMIN_USER.to_owned(),
+        admin_password: DEMO_ADMIN_PASSWORD.to_owned(),
     }
 }
 
-/// Adds the demo's supervisors to the demo pit's record where they are missing.
+/// Adds the demo's supervisors and administrator to the demo pit's record where they are missing.
 pub(crate) fn demo_users(store: &mut Store, now: Timestamp) -> Result<(), ApiError> {
-    for (name, password) in [
-        (DEMO_USER, DEMO_PASSWORD),
-        (DEMO_INCOMING_USER, DEMO_INCOMING_PASSWORD),
+    use pitwatch_store::Role;
+    for (name, password, role) in [
+        (DEMO_USER, DEMO_PASSWORD, Role::Supervisor),
+        (DEMO_INCOMING_USER, DEMO_INCOMING_PASSWORD, Role::Supervisor),
+        (DEMO_ADMIN_USER, DEMO_ADMIN_PASSWORD, Role::Admin),
     ] {
         if !store.user_exists(name)? {
-            let role = pitwatch_store::Role::Supervisor;
             store.add_user(DEMO_USER, name, role, password, now)?;
         }
     }
@@ -375,6 +385,17 @@ mod tests {
             .create_first_admin("root", ALICE)
             .expect_err("not on the demo");
         assert_eq!(refused.code, ErrorCode::Conflict);
+        // Its own administrator instead, shown on its login screen: the set-up screens can be tried.
+        let shown = super::demo_login();
+        let session = desk
+            .login(&shown.admin_user, &shown.admin_password)
+            .expect("the demo administrator logs in");
+        assert_eq!(session.role, "admin");
+        desk.logout().expect("logs out");
+        let session = desk
+            .login(&shown.user, &shown.password)
+            .expect("the demo supervisor logs in");
+        assert_eq!(session.role, "supervisor");
         desk.stop();
     }
 }

@@ -1072,7 +1072,15 @@ incomingUser: string,
 /**
  * Their password.
  */
-incomingPassword: string, };
+incomingPassword: string, 
+/**
+ * The demo's administrator, who sets up tables and devices and manages users.
+ */
+adminUser: string, 
+/**
+ * Their password.
+ */
+adminPassword: string, };
 
 export type ConsoleEntry = { "kind": "card_exposed", 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DeviceHealthView } from "./bindings";
-import { deviceLine, errorsLine, framesLine, sessionsLine, uptimeLine } from "./health";
+import { boardOrder, deviceLine, errorsLine, framesLine, sessionsLine, uptimeLine } from "./health";
 
 const row: DeviceHealthView = {
   table: "BAC-3", protocol: "pitwatch", device: "Pitwatch Simulated shuffler", serial: "SIM-S1", firmware: "1", via: "", port: "/dev/pts/3",
@@ -10,10 +10,16 @@ const row: DeviceHealthView = {
 
 describe("a device's health in words", () => {
   it("names the device and how it served", () => {
-    expect(deviceLine(row)).toBe("Pitwatch Simulated shuffler (pitwatch) · serial number SIM-S1 · firmware 1 · /dev/pts/3");
-    expect(deviceLine({ ...row, device: "", serial: "", firmware: "" })).toBe("pitwatch · /dev/pts/3");
-    expect(deviceLine({ ...row, via: "FTDI FT232R USB UART serial number A1", port: "/dev/ttyUSB0" })).toBe(
-      "Pitwatch Simulated shuffler (pitwatch) · serial number SIM-S1 · firmware 1 · via FTDI FT232R USB UART serial number A1 on /dev/ttyUSB0",
+    expect(deviceLine(row)).toBe("Pitwatch Simulated shuffler (Pitwatch protocol) · serial number SIM-S1 · firmware 1 · /dev/pts/3");
+    expect(deviceLine({ ...row, protocol: "barcode", device: "", serial: "", firmware: "", port: "serial /dev/pts/0 9600 8N1" })).toBe(
+      "Barcode shoe · serial port /dev/pts/0 · 9600 8N1",
+    );
+    expect(deviceLine({ ...row, protocol: "angel-eye", device: "", serial: "", firmware: "", port: "tcp 10.0.4.21:4001" })).toBe(
+      "Angel Eye II-EX · device server 10.0.4.21:4001",
+    );
+    expect(deviceLine({ ...row, protocol: "morse", device: "", serial: "", firmware: "" })).toBe("morse · /dev/pts/3");
+    expect(deviceLine({ ...row, via: "FTDI FT232R USB UART serial number A1", port: "serial /dev/ttyUSB0 9600 8N1" })).toBe(
+      "Pitwatch Simulated shuffler (Pitwatch protocol) · serial number SIM-S1 · firmware 1 · via FTDI FT232R USB UART serial number A1 on serial port /dev/ttyUSB0 · 9600 8N1",
     );
     expect(uptimeLine(row)).toBe("1 h 0 min connected, never lost");
     expect(uptimeLine({ ...row, connectedMs: 99_000, offlineMs: 1_000 })).toBe("1 min 39 s connected, 1 s not (99.0%)");
@@ -25,5 +31,13 @@ describe("a device's health in words", () => {
     expect(sessionsLine({ ...row, sessions: 4 })).toBe("4 connections (3 reconnects)");
     expect(errorsLine(row)).toBe("none");
     expect(errorsLine({ ...row, errors: 2, errorCodes: ["9", "E4"] })).toBe("2 (codes 9, E4)");
+  });
+});
+
+describe("the board's order", () => {
+  it("lists tables as a floor numbers them, each table's devices as they served it", () => {
+    const at = (table: string, port: string) => ({ ...row, table, port });
+    const rows = [at("BAC-10", "a"), at("BAC-2", "b"), at("BJ-1", "c"), at("BAC-2", "d"), at("BAC-1", "e")];
+    expect(boardOrder(rows).map((r) => `${r.table} ${r.port}`)).toEqual(["BAC-1 e", "BAC-2 b", "BAC-2 d", "BAC-10 a", "BJ-1 c"]);
   });
 });

@@ -1,16 +1,36 @@
 // The device health board's rows in words (the handover screen; crates/pitwatch-app/src/health.rs
 // builds them from the record).
-import type { DeviceHealthView } from "./bindings";
+import type { DeviceHealthView, Protocol } from "./bindings";
+import { linkWords } from "./devices";
+import { PROTOCOL_LABEL } from "./pit";
 import { duration } from "./recording";
 
+/** A protocol as people name it ("Barcode shoe"); one this window does not know, as recorded. */
+function protocolWords(protocol: string): string {
+  return Object.prototype.hasOwnProperty.call(PROTOCOL_LABEL, protocol) ? PROTOCOL_LABEL[protocol as Protocol] : protocol;
+}
+
 /** What the device is: its name and serial when it says them, else its protocol; then the link
- * it came through when it named itself (its USB adapter), and its port. */
+ * it came through when it named itself (its USB adapter), and its port, in words. */
 export function deviceLine(r: DeviceHealthView): string {
-  const name = r.device.trim() === "" ? r.protocol : `${r.device.trim()} (${r.protocol})`;
+  const protocol = protocolWords(r.protocol);
+  const name = r.device.trim() === "" ? protocol : `${r.device.trim()} (${protocol})`;
   const serial = r.serial.trim() === "" ? "" : ` · serial number ${r.serial.trim()}`;
   const firmware = r.firmware.trim() === "" ? "" : ` · firmware ${r.firmware.trim()}`;
-  const link = r.via.trim() === "" ? r.port : `via ${r.via.trim()} on ${r.port}`;
+  const port = linkWords(r.port);
+  const link = r.via.trim() === "" ? port : `via ${r.via.trim()} on ${port}`;
   return `${name}${serial}${firmware} · ${link}`;
+}
+
+const byName = new Intl.Collator("en", { numeric: true });
+
+/** The board's rows as a floor lists its tables (BAC-2 before BAC-10), each table's devices in
+ * the order they served it. */
+export function boardOrder(rows: readonly DeviceHealthView[]): DeviceHealthView[] {
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => byName.compare(a.r.table, b.r.table) || a.i - b.i)
+    .map(({ r }) => r);
 }
 
 /** How much of its time it was connected: "5 h 2 min connected, 3 min 10 s not (98.9%)". */
