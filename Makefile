@@ -17,7 +17,7 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1080x24"
 
 .PHONY: help deps system-deps tauri-driver ui-deps ui run app test fmt clippy rust-test desktop-test \
         ui-check ui-test e2e e2e-bins bindings screenshot fuzz-smoke \
-        check check-clippy check-rust check-ui package check-package
+        check check-clippy check-rust check-ui package check-package check-package-install
 
 help:
 	@echo "make run    install what is missing, build, and open Pitwatch on the demo pit"
@@ -87,6 +87,12 @@ package: ui
 # and the CLI run from an unpacked copy.
 check-package:
 	scripts/check-package.sh $(DEB)
+
+# Installs the built package on this machine's root seen through a throwaway overlay, booted with
+# systemd in a container (scripts/check-package-install.sh; root): install, service, reload,
+# stop, restart after a kill, removal and purge.
+check-package-install:
+	scripts/check-package-install.sh $(DEB)
 
 ## ---- checking --------------------------------------------------------------------------------
 

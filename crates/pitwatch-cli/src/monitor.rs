@@ -99,6 +99,11 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
     #[cfg(unix)]
     signal_hook::flag::register(signal_hook::consts::SIGHUP, hangup.clone())
         .context("cannot install the SIGHUP handler")?;
+    // SIGTERM (`kill`, a service manager's default, a shutdown) stops in order too, as Ctrl-C
+    // does: every table's session closed and the record flushed, not cut off mid-write.
+    #[cfg(unix)]
+    signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone())
+        .context("cannot install the SIGTERM handler")?;
     let options = MonitorOptions {
         spool: SpoolLimits {
             memory: usize::try_from(args.spool_memory_mb.saturating_mul(1 << 20))

@@ -298,24 +298,31 @@ fn killed_at_random_instants_under_heavy_ingest_the_record_stays_whole() {
             alive.as_millis()
         );
     }
-    // A last run, stopped in order (Ctrl-C) while the devices still deal.
-    let mut monitor = rig.monitor();
-    std::thread::sleep(Duration::from_millis(1000));
-    let status = Command::new("kill")
-        .args(["-INT", &monitor.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = monitor.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the monitor did not stop");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "an orderly stop: {status}");
-    let (frames, _) = check(&rig, kills + 1);
+    // Two last runs, stopped in order while the devices still deal: by SIGTERM (`kill`, a
+    // service manager's default, a shutdown) and by Ctrl-C (SIGINT).
+    let mut frames = 0;
+    for (run, signal) in ["-TERM", "-INT"].into_iter().enumerate() {
+        let mut monitor = rig.monitor();
+        std::thread::sleep(Duration::from_millis(1000));
+        let status = Command::new("kill")
+            .args([signal, &monitor.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = monitor.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the monitor did not stop on {signal}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "an orderly stop on {signal}: {status}");
+        frames = check(&rig, kills + 1 + run).0;
+    }
     let verify = pitwatch()
         .args(["verify", "--db"])
         .arg(&rig.db)
