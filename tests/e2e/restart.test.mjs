@@ -217,7 +217,8 @@ test("a restart in the middle of a Blackjack round raises nothing, and every tab
   // kill recorded as not complete, rounds after it, and not one irregularity.
   for (const name of TABLES) {
     const replayed = await runWith(cli, ["replay", "--db", db, "--table", name, "--shoe", "1", "--json"]);
-    assert.equal(replayed.code, 0, `pitwatch replay ${name}: ${replayed.stderr}`);
+    // Exit 1 with nothing on stderr is a record not intact or bytes that disagree: its first line says which.
+    assert.equal(replayed.code, 0, `pitwatch replay ${name}: ${replayed.stderr}${replayed.stdout.split("\n")[0]}`);
     const rows = replayed.stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
     assert.equal(rows.find((r) => r.type === "record")?.intact, true, `${name}'s record is intact`);
     assert.deepEqual(rows.filter((r) => r.type === "irregularity"), [], `${name} replays with no irregularity`);

@@ -74,12 +74,37 @@ pub(crate) fn shoe_replay(
             format!("no shoe of {table} on record yet"),
         )
     };
+    // The seq of the next shoe's first event when it ends this shoe's replay (see below).
+    let mut closing_seq = None;
     let (shoe, steps, divergences, rule_book, shuffle) = match store.last_shoe(id)? {
         Some(last) => {
             let shoe = shoe.unwrap_or(last);
             let run = pitwatch_recording::replay::replay_shoe(store, table, shoe)?;
             let shuffle = run.shuffle.as_ref().map(ShuffleQuality::from);
-            (shoe, run.steps, run.divergences, run.rule_book, shuffle)
+            let mut steps = run.steps;
+            // The next shoe's shuffle closes this one (its last round, its summary): that step
+            // ends this shoe's replay, as the table stood before it, with what it closed here.
+            if shoe < last {
+                let next = pitwatch_recording::replay::replay_shoe(store, table, shoe + 1)?;
+                if let (Some(first), Some(before)) = (next.steps.first(), steps.last()) {
+                    let closed: Vec<_> = first
+                        .outputs
+                        .iter()
+                        .filter(|o| pitwatch_recording::replay::about_shoe(o) == Some(shoe))
+                        .cloned()
+                        .collect();
+                    if !closed.is_empty() {
+                        closing_seq = Some(first.event.seq);
+                        let view = before.view.clone();
+                        steps.push(pitwatch_recording::replay::Step {
+                            event: first.event.clone(),
+                            outputs: closed,
+                            view,
+                        });
+                    }
+                }
+            }
+            (shoe, steps, run.divergences, run.rule_book, shuffle)
         }
         // No shoe starts stored yet (a record from before they were kept, until the table's
         // recorder resumes): the whole table, as before.
@@ -110,10 +135,17 @@ pub(crate) fn shoe_replay(
     let mut tile = tile()?;
     let mut out = Vec::with_capacity(steps.len());
     for step in steps {
-        fold_event(&mut tile, &step.event);
+        // The shuffle that closed the shoe is not folded in: the step shows the shoe it closed.
+        if closing_seq != Some(step.event.seq) {
+            fold_event(&mut tile, &step.event);
+        }
         let mut completed = None;
         let mut irregularities = Vec::new();
-        for output in &step.outputs {
+        // What a shoe's first step closed of the shoe before is that shoe's (shown there).
+        let own = |o: &&pitwatch_games::GameOutput| {
+            pitwatch_recording::replay::about_shoe(o).is_none_or(|about| about >= shoe)
+        };
+        for output in step.outputs.iter().filter(own) {
             match output {
                 Output::Round(round) => completed = Some(tile.play.take_replayed(round)),
                 Output::Irregularity(i) => {
@@ -200,4 +232,104 @@ pub(crate) fn shoe_page(
             })
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use pitwatch_api::dto::TableTile;
+    use pitwatch_api::games::ReplayPlay;
+    use pitwatch_blackjack::book::Book;
+    use pitwatch_blackjack::dealer::{deal, Config};
+    use pitwatch_model::Timestamp;
+    use pitwatch_protocols::ProtocolConfig;
+    use pitwatch_recording::pit::PitConfig;
+    use pitwatch_recording::recorder::TableRecorder;
+    use pitwatch_store::{Sealing, Store};
+
+    /// Every round of a shoe completes in that shoe's own replay, the last one too (which the
+    /// next shoe's shuffle closes: a step of its own at the end), and no shoe's replay completes
+    /// a round of another. (The last shoe on record is the table's current one: its last round
+    /// closes when the next round or shoe comes, as on the live tile.)
+    #[test]
+    fn a_shoes_replay_completes_its_last_round_and_no_other_shoes() {
+        let book = Book::builtin("nz-blackjack").unwrap();
+        let dealt = deal(
+            &book,
+            &Config {
+                seed: 3,
+                shoes: 3,
+                ..Config::default()
+            },
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let sealing = Sealing::key_file(dir.path().join("signing.key"));
+        let mut store = Store::open(dir.path().join("pit.db"), &sealing).unwrap();
+        let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
+        let mut encoder = protocol.encoder();
+        let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+        let mut recorder = TableRecorder::resume(
+            &mut store,
+            "BJ-2",
+            "blackjack",
+            book.clone(),
+            None,
+            Some(protocol),
+            start,
+        )
+        .unwrap();
+        recorder
+            .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
+            .unwrap();
+        let mut derived = Vec::new();
+        let mut batch = store.batch(start).unwrap();
+        for event in &dealt.events {
+            if let Some(bytes) = encoder.encode(event) {
+                recorder
+                    .ingest(&mut batch, start, &bytes, &mut derived)
+                    .unwrap();
+            }
+        }
+        let session = recorder
+            .disconnect(&mut batch, start, &mut derived)
+            .unwrap()
+            .unwrap();
+        batch.commit().unwrap();
+        store.end_session(session, start, "end of test").unwrap();
+
+        let pit = PitConfig::load(
+            "[site]\nname = \"Replay\"\n\n[[table]]\nname = \"BJ-2\"\ngame = \"blackjack\"\nrules = \"nz-blackjack\"\n\
+             device = { protocol = \"pitwatch\" }\nlink = { kind = \"tcp\", address = \"127.0.0.1:9\" }\n",
+        )
+        .unwrap();
+        let whole = pitwatch_recording::replay::rebuild(&store, "BJ-2").unwrap();
+        let shoes = whole.shoes();
+        assert!(shoes.len() >= 3, "{} shoes", shoes.len());
+        for summary in &shoes[..shoes.len() - 1] {
+            let replay = super::shoe_replay(
+                &store,
+                "BJ-2",
+                Some(summary.shoe),
+                |_| Ok((true, String::new())),
+                || Ok(TableTile::from(&pit.tables[0])),
+            )
+            .unwrap();
+            let completed: Vec<(u32, u32)> = replay
+                .steps
+                .iter()
+                .filter_map(|s| match &s.play {
+                    ReplayPlay::Blackjack(step) => {
+                        step.completed.as_ref().map(|r| (r.shoe, r.round))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let expected: Vec<(u32, u32)> = whole
+                .rounds()
+                .filter(|r| r.shoe() == summary.shoe)
+                .map(|r| (r.shoe(), r.round()))
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(completed, expected, "shoe {}", summary.shoe);
+        }
+    }
 }

@@ -101,9 +101,17 @@ pub fn run(
                     writeln!(out, "          {}", step.view.compact_line())?;
                 }
             }
-            for output in &step.outputs {
+            // What closed the shoe before (its last round, its summary) is that shoe's: shown
+            // with it, not here.
+            for output in step.outputs.iter().filter(|o| {
+                pitwatch_recording::replay::about_shoe(o).is_none_or(|about| about >= shoe)
+            }) {
                 write_output(output, json, &book, &mut out)?;
             }
+        }
+        // This shoe's last round and summary, said when the next shoe began.
+        for output in replayed.closed_by_next(shoe) {
+            write_output(output, json, &book, &mut out)?;
         }
         if shoe == last.shoe {
             // The record ends in this shoe: what the engine said when the stream ended.

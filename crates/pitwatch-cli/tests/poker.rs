@@ -413,8 +413,11 @@ fn a_poker_table_on_record_replays_as_its_file_does() {
         .map(|l| l["code"].as_str().unwrap())
         .collect();
     assert_eq!(codes, ["SHUFFLE_COUNT_MISMATCH", "MISDEAL_DECLARED"]);
-    // The text form names hands and quotes the rule.
-    let (text, _, _) = run(&["replay", "--db", db, "--table", "POK-2"]);
+    // The text form names hands and quotes the rule. Hand 3 is deck 3's: it closed when deck
+    // 4 was shuffled, and deck 3's replay shows it (not deck 4's, the last, which has none).
+    let (last, _, _) = run(&["replay", "--db", db, "--table", "POK-2"]);
+    assert!(!last.contains("hand 3 "), "{last}");
+    let (text, _, _) = run(&["replay", "--db", db, "--table", "POK-2", "--shoe", "3"]);
     assert!(text.contains("hand 3 (seven_card_stud) deck 3"), "{text}");
     assert!(text.contains("Misdeal (l): in Seven Card stud"), "{text}");
 }

@@ -116,6 +116,21 @@ impl Replay {
         self.steps.get(start..end.max(start))
     }
 
+    /// What the engine said of shoe `shoe` only when the next shoe began: the event that starts a
+    /// shoe (its shuffle) closes the one before, so the last round of a shoe, its irregularities
+    /// and the shoe's summary are outputs of the next shoe's first step. A shoe's replay shows
+    /// them as its own ([`about_shoe`]); the next shoe's leaves them out.
+    pub fn closed_by_next(&self, shoe: u32) -> Vec<&GameOutput> {
+        let Some(next) = self.shoe_steps(shoe + 1) else {
+            return Vec::new();
+        };
+        next.iter()
+            .take(1)
+            .flat_map(|step| &step.outputs)
+            .filter(|o| about_shoe(o) == Some(shoe))
+            .collect()
+    }
+
     /// The shoe that was in play at time `at` (the last shoe whose first event is not later).
     pub fn shoe_at(&self, at: Timestamp) -> Option<u32> {
         let shoes = self.shoes();
@@ -546,4 +561,16 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         chunks_decoded,
         shuffle,
     })
+}
+
+/// The shoe an output is about, where it is one shoe's: a round, a shoe's summary, or an
+/// irregularity found in a round; `None` for the rest (a shoe-level finding such as a shuffle's
+/// analysis is shown where it was raised).
+pub fn about_shoe(output: &GameOutput) -> Option<u32> {
+    match output {
+        Output::Round(r) => Some(r.shoe()),
+        Output::Shoe(s) => Some(s.shoe),
+        Output::Irregularity(i) if i.round.is_some() => Some(i.shoe),
+        Output::Irregularity(_) | Output::DeviceErrorCleared(_) => None,
+    }
 }
