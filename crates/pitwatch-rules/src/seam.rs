@@ -174,6 +174,10 @@ pub enum ShoeFact<'a> {
         /// The device's text.
         text: &'a str,
     },
+    /// `NOT_SHUFFLED/first_card`: a new shoe began with a burn's first card
+    /// ([`RoundGame::first_card_begins_a_shoe`]) in a stream that reports shuffles, with no
+    /// shuffle since the last shoe.
+    FirstCardUnshuffled,
     /// `NOT_SHUFFLED/replaced`: a card dealt after the cards were replaced (`replaced`) or a
     /// card was exposed before play (`!replaced`) at `since`, with no shuffle since.
     Unshuffled {
@@ -366,6 +370,20 @@ pub trait RoundGame {
     /// partial) rather than ending it, empty and partial, and starting the next (the default,
     /// Blackjack's, Pontoon's and poker's).
     fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
+        false
+    }
+    /// Whether a card the device reports as a burn's first card (target `first`), when no shoe
+    /// awaits one, begins a new whole shoe by itself (`true`, Baccarat's: a device such as the
+    /// Angel Eye reports no shuffle, and announces each shoe so); the default, as Blackjack,
+    /// Pontoon and poker do: it is a card of the shoe in progress (or begins one joined
+    /// part-way).
+    fn first_card_begins_a_shoe(&self) -> bool {
+        false
+    }
+    /// Whether the stream has reported a shuffle, so that a shoe begun by a burn's first card
+    /// ([`RoundGame::first_card_begins_a_shoe`]) with none since the last shoe was not shuffled
+    /// (`NOT_SHUFFLED`). Asked only of a game that begins shoes so; the default: never.
+    fn shuffles_reported(&self) -> bool {
         false
     }
     /// A round begins with the event at `seq`.

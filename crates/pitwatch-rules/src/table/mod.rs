@@ -25,7 +25,9 @@
 //! [`crate::RoundGame::holds_for`], [`crate::RoundGame::awaits_result`],
 //! [`crate::RoundGame::bets_closed`]; and those for a shoe joined part-way:
 //! [`crate::RoundGame::shoe_started`],
-//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]).
+//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
+//! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
+//! [`crate::RoundGame::shuffles_reported`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -382,6 +384,9 @@ impl<G: RoundGame> Table<G> {
                 self.on_cutting_card_placed(seq, *from_back);
             }
             EventKind::CardDrawn { card, target, .. } => {
+                if *target == Some(pitwatch_model::Target::First) {
+                    self.first_card_of_a_shoe(seq);
+                }
                 self.ensure_shoe(seq);
                 self.on_card(event, *card, *target);
             }

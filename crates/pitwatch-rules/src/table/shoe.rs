@@ -83,6 +83,19 @@ impl<G: RoundGame> Table<G> {
             && self.shoe.rounds == 0
             && self.round.is_none()
             && self.game.shuffle_begins_an_empty_partial_shoe();
+        self.begin_shoe(seq, composition, shuffler, partial, again);
+    }
+
+    /// Starts a shoe at `seq` (`again`: the shoe open, which has shown no card, begun again from
+    /// its first event rather than ended).
+    fn begin_shoe(
+        &mut self,
+        seq: u64,
+        composition: ShoeComposition,
+        shuffler: Option<ShufflerKind>,
+        partial: bool,
+        again: bool,
+    ) {
         self.close_round(seq, Boundary::Reshuffle);
         if !partial {
             // A shuffle: every round from here is seen from its start.
@@ -122,6 +135,57 @@ impl<G: RoundGame> Table<G> {
             last_round: None,
         };
         self.game.shoe_started(seq, partial);
+    }
+
+    /// A burn's first card (`first`, at `seq`) when no shoe awaits one, from a device that
+    /// announces each shoe so (the Angel Eye reports no shuffle) under a game that follows it
+    /// ([`RoundGame::first_card_begins_a_shoe`]): a new whole shoe begins with it (the shoe open,
+    /// if it has shown no card, begun again), loaded from the shuffler's last shuffle (its decks,
+    /// when the shuffler counted them), its preparation steps judged. If the stream reports
+    /// shuffles ([`RoundGame::shuffles_reported`]) or the cards wait for one, that shoe was not
+    /// shuffled (`NOT_SHUFFLED`); after an interruption the shuffle may have gone by unseen.
+    pub(super) fn first_card_of_a_shoe(&mut self, seq: u64) {
+        let awaiting = self.shoe.burn.view().status == crate::view::BurnStatus::AwaitingFirst;
+        if !self.game.first_card_begins_a_shoe() || self.shoe_open && awaiting {
+            return;
+        }
+        let interrupted = self.shoe_open && self.shoe.interrupted;
+        // A shoe just shuffled with nothing drawn yet is this shoe, not a previous one.
+        let fresh = self.shoe_open && self.shoe.cards == 0 && self.unshuffled.is_none();
+        let composition = if fresh {
+            self.shoe.counter.composition()
+        } else {
+            let book = self.rules.composition;
+            match self.shuffler.pending.as_ref().and_then(|held| held.decks) {
+                Some(decks) if decks > 0 => ShoeComposition::new(decks, book.kind),
+                _ => book,
+            }
+        };
+        let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
+        self.close_round(seq, Boundary::Reshuffle);
+        let again = self.shoe_open && self.shoe.cards == 0 && self.shoe.rounds == 0;
+        self.begin_shoe(seq, composition, shuffler, false, again);
+        if fresh {
+            return;
+        }
+        // Loaded from the shuffler's last shuffle (used up here whatever else is said).
+        if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, true) {
+            self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+        }
+        let loaded = self.shuffler.loaded(seq, None, None);
+        if interrupted {
+            // The shuffle may have happened while nobody was listening.
+        } else if self.game.shuffles_reported() || self.unshuffled.is_some() {
+            self.unshuffled = None;
+            let message = self.worded(&ShoeFact::FirstCardUnshuffled, || {
+                "A new shoe began with the burn's first card, with no shuffle since the last \
+                 shoe: the cards must be shuffled before play."
+                    .to_owned()
+            });
+            self.flag_now(Code::NotShuffled, "NOT_SHUFFLED/first_card", seq, message);
+        } else if let Some(found) = loaded {
+            self.flag_found(seq, found);
+        }
     }
 
     pub(super) fn end_shoe(&mut self) {

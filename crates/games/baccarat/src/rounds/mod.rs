@@ -18,12 +18,12 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `08`-`19`, `21`, `23`-`26`, `28`, `31`, `33`, `35`, `39`-`41`,
-//!   `46`, `51_deck_check_count_right_cards_wrong`, `52` and `56`, and fixture `20` without its
-//!   retransmitted card (with variants joined at a Banker card, a result or a round short of a
-//!   card);
+//! - the fixtures `01`-`06`, `08`-`19`, `21`-`26`, `28`, `31`, `33`, `35`, `39`-`41`, `45`,
+//!   `46`, `49`-`53` and `56`, and fixture `20` without its retransmitted card (with variants
+//!   joined at a Banker card, a result or a round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
-//!   results and the device's burn count, two shoes each through the last coup;
+//!   results and the device's burn count, two shoes each through the last coup; with targets,
+//!   also from a device that reports no shuffle;
 //! - simulated streams with one injected fault: a recovered card or a cutting card too close to
 //!   the back (every stream); a burn too long, miscounted or missing (targets; missing also in a
 //!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
@@ -32,8 +32,8 @@
 //!   declared results); a card out of order, third cards swapped or a swap that changes the
 //!   drawing (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
-//!   round's first card to the last event before the next shuffle; in a plain stream that
-//!   declares results, between rounds only.
+//!   round's first card (with targets, from the event after its shuffle) to the last event
+//!   before the next shuffle; in a plain stream that declares results, between rounds only.
 //!
 //! A declared result is given to the game ([`RoundGame::result_declared`]), as the engine takes
 //! it: it closes the round in progress ("the result was declared" names it in a missing third
@@ -62,6 +62,15 @@
 //! shuffle ([`RoundGame::shuffle_begins_an_empty_partial_shoe`]), as the engine reuses a shoe
 //! with no card.
 //!
+//! A device's burn first card (target `first`) when no shoe awaits one begins a new whole shoe
+//! on the table ([`RoundGame::first_card_begins_a_shoe`]), as in the engine (the Angel Eye
+//! reports no shuffle): the shoe open is begun again if it has shown no card, the shoe holds
+//! the decks the shuffler beside it counted, its preparation steps and the shuffler's last
+//! shuffle are judged at that card, and in a stream that reports shuffles
+//! ([`RoundGame::shuffles_reported`]) or whose cards wait for one it is `NOT_SHUFFLED`
+//! ([`ShoeFact::FirstCardUnshuffled`], the engine's words). So a stream joined in the burn
+//! begins its shoe at the first card, as the engine does.
+//!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
 //! poker's the table's own, as their fixtures hold. A device error reported again while open is
@@ -86,11 +95,9 @@
 //! - **Which round a shoe-level finding is in.** The words agree now, and so does the round of
 //!   a device error, a cutting card or an unshuffled card; still not: the engine puts a card
 //!   exposed while dealing between rounds in the round before (the table in none; the fault
-//!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
-//!   no counterpart yet (below).
-//! - **Partial-shoe sync.** What is left: joined in the burn, a device's first card starts a
-//!   new shoe in the engine (the new shoe without a shuffle, below); a plain stream that
-//!   declares results joined mid-round (stray cards, below). The engine also reuses a whole
+//!   `card_exposed`).
+//! - **Partial-shoe sync.** What is left: a plain stream that declares results joined
+//!   mid-round (stray cards, below). The engine also reuses a whole
 //!   shoe that showed no card at the next shuffle (two shuffles in a row are one shoe); the
 //!   table does so only for a shoe joined part-way. After an interruption the table tells the
 //!   game nothing (its records are not `partial` there; the interrupt, below).
@@ -118,9 +125,9 @@
 //!   declares results, joined mid-round, reads its rounds one card off, and a card after a
 //!   round so read is complete and before its result is the engine's stray card (12.1(b),
 //!   above).
-//! - **New shoe without a shuffle.** A device's burn first card starts a new shoe in the engine
-//!   (Angel Eye, with `NOT_SHUFFLED` when the stream reports shuffles); the table starts none.
-//!   The engine also restarts a shoe cut off before its first card at a cut or cutting card.
+//! - **New shoe without a shuffle.** The engine restarts a shoe cut off before its first card
+//!   at a cut or cutting card, and a shoe cut off before its burn's first card stays partial
+//!   when that card begins it again (on the table it is whole).
 //! - **Continuous shuffler.** The engine counts a continuous shoe's copies within a round only
 //!   (discards go back in); the table counts them across the shoe, so a long continuous shoe
 //!   finds excess cards the engine does not.
@@ -165,6 +172,9 @@ pub struct BaccaratCarry {
     /// The stream reports "no more bets" (absent from carries written before it was kept).
     #[serde(default)]
     pub bets_reported: bool,
+    /// The stream reports shuffles (absent from carries written before it was kept).
+    #[serde(default)]
+    pub shuffles_reported: bool,
 }
 
 /// The round being dealt.
@@ -200,6 +210,9 @@ pub struct BaccaratRounds {
     targets_reported: bool,
     /// The stream reports "no more bets", so a plain round's cards until the next one are its own.
     bets_reported: bool,
+    /// The stream reports shuffles, so a shoe begun by a burn's first card without one was not
+    /// shuffled.
+    shuffles_reported: bool,
     /// The last round closed was completed after its result was declared (10.1): that result's
     /// `seq` and the cards placed after it.
     early: Option<(u64, [u64; 2], u8)>,
@@ -222,6 +235,7 @@ impl BaccaratRounds {
             last: None,
             targets_reported: false,
             bets_reported: false,
+            shuffles_reported: false,
             early: None,
             partial: false,
             synced: true,
@@ -455,6 +469,18 @@ impl RoundGame for BaccaratRounds {
         true
     }
 
+    fn first_card_begins_a_shoe(&self) -> bool {
+        true
+    }
+
+    fn shuffles_reported(&self) -> bool {
+        self.shuffles_reported
+    }
+
+    fn shuffled(&mut self, _seq: u64, _deck_ok: bool) {
+        self.shuffles_reported = true;
+    }
+
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
         self.synced = true;
         self.round = Some(Live {
@@ -551,6 +577,7 @@ impl RoundGame for BaccaratRounds {
             last_round: self.last,
             targets_reported: self.targets_reported,
             bets_reported: self.bets_reported,
+            shuffles_reported: self.shuffles_reported,
         }
     }
 
@@ -558,6 +585,7 @@ impl RoundGame for BaccaratRounds {
         self.last = carry.last_round;
         self.targets_reported = carry.targets_reported;
         self.bets_reported = carry.bets_reported;
+        self.shuffles_reported = carry.shuffles_reported;
     }
 }
 
@@ -651,6 +679,10 @@ fn wording(fact: &ShoeFact<'_>, limit: &CuttingCardLimit) -> String {
             "The device reported error {code} ({text}). It stays open until the device clears \
              it: check the shoe and the cards of the current round before continuing."
         ),
+        ShoeFact::FirstCardUnshuffled => "A new shoe began (first card of the burn) with no \
+                                          shuffle since the last shoe. The cards must be \
+                                          shuffled and cut before play."
+            .to_owned(),
         ShoeFact::Unshuffled { replaced: true, .. } => {
             "Cards were dealt from replaced cards that were not shuffled and cut (7.10), nor \
              accepted as pre-shuffled. Stop: the new cards must be checked, shuffled and cut."
