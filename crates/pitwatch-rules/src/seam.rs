@@ -235,6 +235,18 @@ impl Boundary {
     }
 }
 
+/// Whose a card the table gives no round is ([`RoundGame::stray_card`]), as the game says: where
+/// what the game found in it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stray {
+    /// The round in progress's, or out at once between rounds.
+    Here,
+    /// The round closed last's (a card of its own that came after it was over): what the game
+    /// found joins that round's one irregularity, output at the next boundary (its result, "no
+    /// more bets", the next round, a shuffle); out at once if no round was closed in the shoe.
+    LastRound,
+}
+
 /// A game's rounds, run by a [`Table`] that follows the shoe around them.
 pub trait RoundGame {
     /// A round as the game records it.
@@ -385,6 +397,21 @@ pub trait RoundGame {
     /// (`NOT_SHUFFLED`). Asked only of a game that begins shoes so; the default: never.
     fn shuffles_reported(&self) -> bool {
         false
+    }
+    /// A card the table took as the burn's (`event`, counted against the shoe, in no round); a
+    /// game that learns from it how the device reports cards (Baccarat's: targets) follows this;
+    /// the default ignores it.
+    fn burn_card(&mut self, _event: &TableEvent) {}
+    /// A card the table gives no round, once the burn is over: a card of a round
+    /// ([`RoundGame::is_round_event`]) that begins none while none is in progress
+    /// ([`RoundGame::begins_round`]), or a card the game does not place (one the device reports
+    /// to no position while it reports targets, or to a position the game does not have), during
+    /// a round (`in_round`) or between rounds. The game may find something wrong in it (Baccarat's
+    /// `DEAL_OUT_OF_ORDER`, and `UNAUTHORISED_THIRD_CARD` for a third card after the round was
+    /// complete) and says whose that is. The default finds nothing (the card is counted against
+    /// the shoe only, as Blackjack, Pontoon and poker do).
+    fn stray_card(&mut self, _event: &TableEvent, _in_round: bool, _found: &mut Findings) -> Stray {
+        Stray::Here
     }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);

@@ -27,7 +27,8 @@
 //! [`crate::RoundGame::shoe_started`],
 //! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
 //! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
-//! [`crate::RoundGame::shuffles_reported`]).
+//! [`crate::RoundGame::shuffles_reported`]; and those for a card the table gives no round:
+//! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -42,7 +43,7 @@ use serde::{Deserialize, Serialize};
 use crate::book::{BurnPolicy, CutLimit, CuttingCardLimit, ShuffleCheck};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, ShoeSummary};
-use crate::seam::{Boundary, Findings, ResultTaken, RoundGame};
+use crate::seam::{Boundary, Findings, ResultTaken, RoundGame, Stray};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
@@ -498,6 +499,11 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::ShuffleStep { step } => self.shuffler.step(seq, *step),
             EventKind::BurnCounted { count } => {
+                if self.rules.burn != BurnPolicy::None {
+                    // Under a book that burns, the device's burn count is an event of a shoe,
+                    // as a cut is: a stream joined there begins its shoe with it.
+                    self.ensure_shoe(seq);
+                }
                 if self.shoe_open {
                     let mut found = Vec::new();
                     self.shoe.burn.counted(seq, *count, &mut found);
@@ -771,6 +777,25 @@ impl<G: RoundGame> Table<G> {
             }
         }
         self.place_card(&held.event, true, held.fits, opened);
+    }
+
+    /// A card given no round, found as the game says ([`RoundGame::stray_card`]).
+    fn stray_card(&mut self, event: &TableEvent) {
+        let in_round = self.round.is_some();
+        let mut found = Findings::default();
+        let stray = self.game.stray_card(event, in_round, &mut found);
+        self.found.0.append(&mut found.0);
+        let last = self.shoe.rounds;
+        if stray == Stray::LastRound && !in_round && last > 0 {
+            // The round closed last's: joins its irregularity if that still waits, else opens
+            // one of its own, output at the next boundary.
+            if self.pending.as_ref().is_some_and(|p| p.round != Some(last)) {
+                self.flush_pending();
+            }
+            self.take_found_for(Some(last));
+        } else {
+            self.take_found_or_now(in_round);
+        }
     }
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.

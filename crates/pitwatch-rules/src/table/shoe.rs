@@ -457,13 +457,14 @@ impl<G: RoundGame> Table<G> {
         // A plain card a game places by its own rules is a round's card once it is not the
         // burn's (the burn reads it as a plain card).
         let mut plain_round = target.is_none() && self.game.places_plain_cards();
+        let mut burned = false;
         if self.shoe.burn.pending() {
             let face_up = match &event.kind {
                 EventKind::CardDrawn { face_up, .. } => *face_up,
                 _ => None,
             };
             let mut found = Vec::new();
-            let burned = self
+            burned = self
                 .shoe
                 .burn
                 .card(seq, card, target, face_up, placed, &mut found);
@@ -486,18 +487,25 @@ impl<G: RoundGame> Table<G> {
             });
             return;
         }
-        self.place_card(event, placed, fits, true);
+        if burned {
+            self.game.burn_card(event);
+        }
+        if !self.place_card(event, placed, fits, true) && !burned {
+            // Not the burn's, and in no round: the game says whose it is.
+            self.stray_card(event);
+        }
     }
 
     /// Gives a counted card its round: the next round's, if it begins one and `may_begin`, else
-    /// the round in progress (or none); then what the card shows is found in that round.
+    /// the round in progress (or none); then what the card shows is found in that round. Whether
+    /// the card was given to a round.
     pub(super) fn place_card(
         &mut self,
         event: &TableEvent,
         placed: bool,
         fits: bool,
         may_begin: bool,
-    ) {
+    ) -> bool {
         let seq = event.seq;
         let card = match &event.kind {
             EventKind::CardDrawn { card, .. } => *card,
@@ -585,9 +593,11 @@ impl<G: RoundGame> Table<G> {
                 self.take_found_or_now(in_round);
             }
         }
-        if placed && self.round.is_some() {
+        let given = placed && self.round.is_some();
+        if given {
             self.game_event(event);
         }
+        given
     }
 
     /// A card dealt from cards that must first be shuffled (once): the round's if `in_round`.

@@ -3,8 +3,8 @@
 //! position; the first card out of order is the round's `DEAL_OUT_OF_ORDER`), a plain card where
 //! the rules give the next card. The table has counted the card against the shoe already.
 
-use pitwatch_model::{Card, Target};
-use pitwatch_rules::{Findings, IrregularityCode as Code};
+use pitwatch_model::{Card, EventKind, TableEvent, Target};
+use pitwatch_rules::{Findings, IrregularityCode as Code, Stray};
 
 use super::BaccaratRounds;
 use crate::drawing::NextCard;
@@ -20,6 +20,89 @@ pub(super) fn side(target: Option<Target>) -> Option<Side> {
 }
 
 impl BaccaratRounds {
+    /// A card the table gives no round ([`pitwatch_rules::RoundGame::stray_card`]), as the
+    /// engine finds it: a card to no hand from a device that reports targets, or to a target
+    /// Baccarat does not have, is `DEAL_OUT_OF_ORDER` in the round in progress (or none); a
+    /// Player or Banker card that begins no round with none in progress (a card 2, 3 or 4) is
+    /// `DEAL_OUT_OF_ORDER` in the round closed last while it is open to its own stray cards, or
+    /// in none, but a Banker third card to a round complete with two is that round's
+    /// `UNAUTHORISED_THIRD_CARD` (the Table of Play gave it none: set aside).
+    pub(super) fn stray(&mut self, event: &TableEvent, found: &mut Findings) -> Stray {
+        let EventKind::CardDrawn {
+            card,
+            target,
+            index,
+            ..
+        } = &event.kind
+        else {
+            return Stray::Here;
+        };
+        let (seq, card) = (event.seq, *card);
+        if matches!(target, Some(Target::First | Target::Burn)) {
+            self.targets_reported = true;
+        }
+        let Some(side) = side(*target) else {
+            match target {
+                None if self.targets_reported => unplaceable(
+                    found,
+                    seq,
+                    card,
+                    "to no hand, by a device that reports where every card goes".to_owned(),
+                ),
+                None | Some(Target::First | Target::Burn) => {}
+                Some(other) => found.flag(
+                    Code::DealOutOfOrder,
+                    seq,
+                    vec![seq],
+                    format!(
+                        "A card was reported to {other}, which Baccarat does not have; it is \
+                         left out of the round. Check the device's configuration."
+                    ),
+                ),
+            }
+            return Stray::Here;
+        };
+        if !self.synced || self.round.is_some() {
+            // Joined part-way: the cards before a round's first are counted, in no round.
+            return Stray::Here;
+        }
+        let last = self.last.filter(|_| self.last_open);
+        if let Some(record) = last.filter(|r| side == Side::Banker && r.banker.len() == 2) {
+            if *index == Some(3) {
+                self.last_open = false;
+                let shown = card.map_or(String::new(), |c| format!(" ({c})"));
+                found.flag_cited(
+                    Code::UnauthorisedThirdCard,
+                    "UNAUTHORISED_THIRD_CARD/banker",
+                    seq,
+                    vec![record.first_seq, seq],
+                    format!(
+                        "A third card{shown} was dealt to the Banker's hand in round {}, which \
+                         the Table of Play does not authorise. It is not part of the round; the \
+                         result stands on the first cards. Set the card aside.",
+                        record.round
+                    ),
+                );
+                return Stray::LastRound;
+            }
+        }
+        let what = match index {
+            Some(i) => format!("as {side} card {i}"),
+            None => format!("to the {side}"),
+        };
+        unplaceable(
+            found,
+            seq,
+            card,
+            format!("{what}, when no round was being dealt"),
+        );
+        if last.is_some() {
+            Stray::LastRound
+        } else {
+            Stray::Here
+        }
+    }
+
     /// Places a card of the round in progress (`target` `None`: a plain card).
     pub(super) fn place(
         &mut self,

@@ -19,7 +19,7 @@
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
 //! - the fixtures `01`-`06`, `08`-`19`, `21`-`26`, `28`, `31`, `33`, `35`, `39`-`41`, `45`,
-//!   `46`, `49`-`53` and `56`, and fixture `20` without its retransmitted card (with variants
+//!   `37`, `38`, `44`, `46`, `49`-`53` and `56`, and fixture `20` without its retransmitted card (with variants
 //!   joined at a Banker card, a result or a round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
@@ -29,8 +29,9 @@
 //!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
 //!   last coup, a foreign card, an unreadable card, a missing third card, a device error, a wrong
 //!   declared result or a result declared early (every stream they are dealt in, with or without
-//!   declared results); a card out of order, third cards swapped or a swap that changes the
-//!   drawing (targets);
+//!   declared results); a card out of order, third cards swapped, a swap that changes the
+//!   drawing, a card to no hand between rounds, a fourth card for a hand or a Banker third card
+//!   the Table of Play does not give (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle; in a plain stream that declares results, between rounds only.
@@ -71,6 +72,15 @@
 //! ([`ShoeFact::FirstCardUnshuffled`], the engine's words). So a stream joined in the burn
 //! begins its shoe at the first card, as the engine does.
 //!
+//! A card the table gives no round is given to the game ([`RoundGame::stray_card`], after the
+//! burn; the burn's cards [`RoundGame::burn_card`], which tell it the device reports targets),
+//! as the engine finds it: a card to no hand from a device that reports targets, or to a target
+//! Baccarat does not have, is `DEAL_OUT_OF_ORDER` in the round in progress (or none); a
+//! targeted card 2, 3 or 4 with no round in progress is `DEAL_OUT_OF_ORDER` in the round closed
+//! last while no card came since, nor "no more bets" ([`Stray::LastRound`]), and a Banker third
+//! card to a round complete with two is that round's `UNAUTHORISED_THIRD_CARD` (set aside).
+//! Under a book that burns, the device's burn count begins a shoe joined there, as a cut does.
+//!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
 //! poker's the table's own, as their fixtures hold. A device error reported again while open is
@@ -110,14 +120,11 @@
 //!   table's `provisional`/`opened_by` hold one targeted card, not a round.
 //! - **Stray cards.** A plain card after a completed round and before its result, in a stream
 //!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
-//!   engine's alone (fixture `55`). A targeted card 2 or 3 with no round in progress (a third
-//!   card after the round was complete, 12.1(b)), a card to no hand from a device that reports
-//!   targets, and a card to a target Baccarat does not have are the engine's
-//!   `DEAL_OUT_OF_ORDER` and `UNAUTHORISED_THIRD_CARD`; the table counts them and gives them to
-//!   no round. Cards reported
-//!   ahead of their position (here placed at the next position), a retransmitted card, a Player
-//!   third card made the Banker's (12.1(a)) and a Banker third card set aside are the engine's
-//!   alone.
+//!   engine's alone (fixture `55`), and so is a Player third card after the round was complete
+//!   with two (12.1(b): it begins the next round, carried, which the table has no round for).
+//!   Cards reported ahead of their position (here placed at the next position), a retransmitted
+//!   card, a Player third card made the Banker's (12.1(a)) and a Banker third card set aside
+//!   during the round are the engine's alone.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
 //!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
@@ -147,7 +154,7 @@ use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
 use pitwatch_rules::{
     Boundary, CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, ResultTaken,
-    RoundGame, ShoeFact, ShoeRules, Table, TableOutput,
+    RoundGame, ShoeFact, ShoeRules, Stray, Table, TableOutput,
 };
 use serde::{Deserialize, Serialize};
 
@@ -222,6 +229,9 @@ pub struct BaccaratRounds {
     /// Rounds are followed in this shoe: false in a shoe joined part-way until a round's first
     /// card (a Player card 1, or a plain card), as the engine's `synced`.
     synced: bool,
+    /// The last round closed is still open to a stray card of its own: no card was placed since
+    /// it closed, nor "no more bets" called (the engine's `prev.open`).
+    last_open: bool,
 }
 
 impl BaccaratRounds {
@@ -239,6 +249,7 @@ impl BaccaratRounds {
             early: None,
             partial: false,
             synced: true,
+            last_open: false,
         }
     }
 
@@ -458,11 +469,29 @@ impl RoundGame for BaccaratRounds {
 
     fn bets_closed(&mut self, _seq: u64) {
         self.bets_reported = true;
+        self.last_open = false;
     }
 
     fn shoe_started(&mut self, _seq: u64, partial: bool) {
         self.partial = partial;
         self.synced = !partial;
+        self.last_open = false;
+    }
+
+    fn burn_card(&mut self, event: &TableEvent) {
+        if matches!(
+            event.kind,
+            EventKind::CardDrawn {
+                target: Some(_),
+                ..
+            }
+        ) {
+            self.targets_reported = true;
+        }
+    }
+
+    fn stray_card(&mut self, event: &TableEvent, _in_round: bool, found: &mut Findings) -> Stray {
+        self.stray(event, found)
     }
 
     fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
@@ -508,6 +537,7 @@ impl RoundGame for BaccaratRounds {
             if target.is_some() {
                 self.targets_reported = true;
             }
+            self.last_open = false;
             self.place(event.seq, *card, *target, *index, found);
         }
     }
@@ -548,6 +578,7 @@ impl RoundGame for BaccaratRounds {
         record.complete = complete;
         record.partial = self.partial;
         self.last = Some(record);
+        self.last_open = true;
         record
     }
 

@@ -48,9 +48,12 @@ const AGREEING: &[&str] = &[
     "31_initial_cards_swapped_with_results",
     "33_plain_burn_short_before_bets",
     "35_plain_burn_missing_before_bets",
+    "37_stray_card_with_no_target",
+    "38_fourth_card_for_a_hand",
     "39_third_card_after_an_early_result",
     "40_stream_ends_mid_round",
     "41_out_of_order_round_flagged_once",
+    "44_unauthorised_banker_third_card",
     "22_angel_eye_new_shoe_without_shuffle_event",
     "45_six_deck_table",
     "46_pre_shuffled_cards_accepted",
@@ -82,7 +85,10 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         | FaultKind::EarlyResult => true,
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
-        | FaultKind::SwapChangesDrawing => targets,
+        | FaultKind::SwapChangesDrawing
+        | FaultKind::StrayCard
+        | FaultKind::FourthCard
+        | FaultKind::UnauthorisedBankerCard => targets,
         _ => false,
     }
 }
@@ -230,6 +236,9 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
+        FaultKind::StrayCard,
+        FaultKind::FourthCard,
+        FaultKind::UnauthorisedBankerCard,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
     }
