@@ -169,16 +169,82 @@ impl BaccaratRounds {
                 NextCard::Unknown(_) => position == 3,
                 NextCard::Complete => false,
             };
-        if !as_expected && !round.order_flagged {
+        // 12.1(a): a third card to the Player that the rules do not authorise while the Banker
+        // must draw becomes the Banker's third card.
+        let to_banker = !as_expected
+            && side == Side::Player
+            && position == 3
+            && len == 2
+            && next == NextCard::To(Side::Banker, 3);
+        if to_banker {
+            found.flag(
+                Code::UnauthorisedThirdCard,
+                seq,
+                vec![seq],
+                format!(
+                    "A third card{} was dealt to the Player's hand, which the rules do not \
+                     authorise. The Banker's hand must draw, so by 12.1(a) it becomes the \
+                     Banker's third card. Check that the hands were settled that way.",
+                    card.map_or(String::new(), |c| format!(" ({c})"))
+                ),
+            );
+        } else if !as_expected && !round.order_flagged {
             round.order_flagged = true;
             out_of_order(found, seq, card, side, position, next);
         }
-        round.hands.get_mut(side).push(card);
+        let to = if to_banker { Side::Banker } else { side };
+        round.hands.get_mut(to).push(card);
+        if !to_banker && side == Side::Player && round.hands.player.len() == 3 {
+            self.set_aside_early_banker_card(seq, found);
+        }
+        let Some(round) = self.round.as_mut() else {
+            return;
+        };
         round.next = self
             .drawing
             .next_card(&round.hands.player, &round.hands.banker);
         round.last_seq = seq;
         round.placed_late(seq);
+    }
+
+    /// The Player's third card came after a Banker third card dealt out of order: if with it the
+    /// Table of Play gives the Banker no third card, that card is set aside (not in the round),
+    /// the round's `UNAUTHORISED_THIRD_CARD`, as the engine sets it aside.
+    fn set_aside_early_banker_card(&mut self, seq: u64, found: &mut Findings) {
+        let Some(round) = self.round.as_mut() else {
+            return;
+        };
+        let hands = round.hands;
+        if hands.banker.len() != 3 {
+            return;
+        }
+        let (Some(p2), Some(b2), Some(Some(third))) = (
+            hands.player.points_of_first(2),
+            hands.banker.points_of_first(2),
+            hands.player.card(2),
+        ) else {
+            return;
+        };
+        if self.drawing.banker(p2, b2, Some(third.baccarat_points()))
+            == crate::drawing::Decision::Draw
+        {
+            return;
+        }
+        let Some(set_aside) = round.hands.banker.pop() else {
+            return;
+        };
+        let shown = set_aside.map_or(String::new(), |c| format!(" ({c})"));
+        found.flag_cited(
+            Code::UnauthorisedThirdCard,
+            "UNAUTHORISED_THIRD_CARD/banker",
+            seq,
+            vec![round.first_seq, seq],
+            format!(
+                "The Banker's third card{shown} came before the Player's third card ({third}), \
+                 and with it the Table of Play gives the Banker no third card. It is not part of \
+                 the round; the result stands on the Banker's first two cards. Set the card aside."
+            ),
+        );
     }
 }
 

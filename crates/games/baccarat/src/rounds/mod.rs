@@ -19,7 +19,7 @@
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
 //! - the fixtures `01`-`06`, `08`-`19`, `21`-`26`, `28`, `31`, `33`, `35`, `39`-`41`, `45`,
-//!   `37`, `38`, `44`, `46`, `49`-`53` and `56`, and fixture `20` without its retransmitted card (with variants
+//!   `30`, `37`, `38`, `44`, `46`, `49`-`53` and `56`, and fixture `20` without its retransmitted card (with variants
 //!   joined at a Banker card, a result or a round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
@@ -80,6 +80,10 @@
 //! last while no card came since, nor "no more bets" ([`Stray::LastRound`]), and a Banker third
 //! card to a round complete with two is that round's `UNAUTHORISED_THIRD_CARD` (set aside).
 //! Under a book that burns, the device's burn count begins a shoe joined there, as a cut does.
+//! Within a round (`deal.rs`), a third card to the Player that the rules do not authorise while
+//! the Banker must draw is the Banker's (12.1(a), `UNAUTHORISED_THIRD_CARD`), and a Banker third
+//! card dealt before the Player's that the Table of Play then does not give is set aside
+//! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine.
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
@@ -122,9 +126,8 @@
 //!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
 //!   engine's alone (fixture `55`), and so is a Player third card after the round was complete
 //!   with two (12.1(b): it begins the next round, carried, which the table has no round for).
-//!   Cards reported ahead of their position (here placed at the next position), a retransmitted
-//!   card, a Player third card made the Banker's (12.1(a)) and a Banker third card set aside
-//!   during the round are the engine's alone.
+//!   Cards reported ahead of their position (here placed at the next position) and a
+//!   retransmitted card are the engine's alone.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
 //!   incomplete initial deal name it as the engine does ("the result was declared" too), and the

@@ -45,6 +45,7 @@ const AGREEING: &[&str] = &[
     "25_fixed_burn_and_finish_round",
     "26_partial_plain_shoe",
     "28_first_card_after_a_fresh_shuffle",
+    "30_banker_third_card_before_the_players",
     "31_initial_cards_swapped_with_results",
     "33_plain_burn_short_before_bets",
     "35_plain_burn_missing_before_bets",
