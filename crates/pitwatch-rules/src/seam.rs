@@ -398,6 +398,13 @@ pub trait RoundGame {
     fn shuffles_reported(&self) -> bool {
         false
     }
+    /// Whether `event`, a card report the device sent again (`retransmit`), repeats a card
+    /// already counted (the same card at the same position): the table then drops it, neither
+    /// counted nor given to a round (Baccarat's, whose device names each card's position). Asked
+    /// of retransmitted reports only; the default: never (every report is a card).
+    fn repeats(&self, _event: &TableEvent) -> bool {
+        false
+    }
     /// A card the table took as the burn's (`event`, counted against the shoe, in no round); a
     /// game that learns from it how the device reports cards (Baccarat's: targets) follows this;
     /// the default ignores it.

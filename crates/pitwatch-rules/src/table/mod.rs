@@ -28,7 +28,8 @@
 //! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
 //! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
 //! [`crate::RoundGame::shuffles_reported`]; and those for a card the table gives no round:
-//! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`]).
+//! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`]; and for a report sent
+//! again: [`crate::RoundGame::repeats`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -361,6 +362,22 @@ impl<G: RoundGame> Table<G> {
     /// Feeds one event. Never panics, whatever the sequence.
     pub fn handle_event(&mut self, event: &TableEvent) {
         let seq = event.seq;
+        let retransmitted = matches!(
+            event.kind,
+            EventKind::CardDrawn {
+                retransmit: Some(true),
+                ..
+            }
+        );
+        if retransmitted && self.game.repeats(event) {
+            // The device sent again a report of a card already counted: it is no card.
+            self.finished = false;
+            if self.shoe_open {
+                self.shoe.last_seq = seq;
+            }
+            self.last_seq = Some(seq);
+            return;
+        }
         self.resolve_held(Some(event));
         if self.result_held.is_some() && !self.game.holds_for(&event.kind) {
             // The card the round was held open for did not come: closed at its result.

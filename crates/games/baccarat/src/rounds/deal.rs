@@ -20,6 +20,37 @@ pub(super) fn side(target: Option<Target>) -> Option<Side> {
 }
 
 impl BaccaratRounds {
+    /// Whether a retransmitted report repeats a card already counted, as the engine reads it: it
+    /// repeats the last burn card's target, index and card, or names a position (target and
+    /// index) that already holds that very card, in the round being dealt or the one closed last
+    /// while it is open to its own stray cards.
+    pub(super) fn repeated(&self, event: &TableEvent) -> bool {
+        let EventKind::CardDrawn {
+            card,
+            target: target @ Some(_),
+            index,
+            ..
+        } = event.kind
+        else {
+            return false;
+        };
+        if self.last_burn == Some((card, target, index)) {
+            return true;
+        }
+        let (Some(side), Some(position)) = (side(target), index.filter(|i| *i >= 1)) else {
+            return false;
+        };
+        let hand = match (self.round, self.last) {
+            (Some(r), _) => *r.hands.get(side),
+            (None, Some(last)) if self.last_open => match side {
+                Side::Player => last.player,
+                Side::Banker => last.banker,
+            },
+            _ => return false,
+        };
+        hand.card(usize::from(position) - 1) == Some(card)
+    }
+
     /// A card the table gives no round ([`pitwatch_rules::RoundGame::stray_card`]), as the
     /// engine finds it: a card to no hand from a device that reports targets, or to a target
     /// Baccarat does not have, is `DEAL_OUT_OF_ORDER` in the round in progress (or none); a
@@ -40,6 +71,7 @@ impl BaccaratRounds {
         let (seq, card) = (event.seq, *card);
         if matches!(target, Some(Target::First | Target::Burn)) {
             self.targets_reported = true;
+            self.last_burn = Some((card, *target, *index));
         }
         let Some(side) = side(*target) else {
             match target {

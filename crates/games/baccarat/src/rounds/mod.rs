@@ -19,8 +19,9 @@
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
 //! - the fixtures `01`-`06`, `08`-`19`, `21`-`26`, `28`, `31`, `33`, `35`, `39`-`41`, `45`,
-//!   `30`, `37`, `38`, `44`, `46`, `49`-`53` and `56`, and fixture `20` without its retransmitted card (with variants
-//!   joined at a Banker card, a result or a round short of a card);
+//!   `30`, `32`, `37`, `38`, `44`, `46`, `49`-`53` and `56`, and fixture `20` (also
+//!   without its retransmitted card, with variants joined at a Banker card, a result or a round
+//!   short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
 //!   also from a device that reports no shuffle;
@@ -30,8 +31,8 @@
 //!   last coup, a foreign card, an unreadable card, a missing third card, a device error, a wrong
 //!   declared result or a result declared early (every stream they are dealt in, with or without
 //!   declared results); a card out of order, third cards swapped, a swap that changes the
-//!   drawing, a card to no hand between rounds, a fourth card for a hand or a Banker third card
-//!   the Table of Play does not give (targets);
+//!   drawing, a card to no hand between rounds, a fourth card for a hand, a Banker third card
+//!   the Table of Play does not give or a report sent again (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle; in a plain stream that declares results, between rounds only.
@@ -80,6 +81,9 @@
 //! last while no card came since, nor "no more bets" ([`Stray::LastRound`]), and a Banker third
 //! card to a round complete with two is that round's `UNAUTHORISED_THIRD_CARD` (set aside).
 //! Under a book that burns, the device's burn count begins a shoe joined there, as a cut does.
+//! A retransmitted report of a card already counted (the last burn card again, or a position of
+//! the round being dealt, or of the round closed last while it is open, that holds that very
+//! card) is dropped by the table, neither counted nor placed ([`RoundGame::repeats`]).
 //! Within a round (`deal.rs`), a third card to the Player that the rules do not authorise while
 //! the Banker must draw is the Banker's (12.1(a), `UNAUTHORISED_THIRD_CARD`), and a Banker third
 //! card dealt before the Player's that the Table of Play then does not give is set aside
@@ -127,7 +131,8 @@
 //!   engine's alone (fixture `55`), and so is a Player third card after the round was complete
 //!   with two (12.1(b): it begins the next round, carried, which the table has no round for).
 //!   Cards reported ahead of their position (here placed at the next position) and a
-//!   retransmitted card are the engine's alone.
+//!   retransmitted card that fills the position an out-of-order finding named (the engine
+//!   withdraws that finding) are the engine's alone.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
 //!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
@@ -235,6 +240,9 @@ pub struct BaccaratRounds {
     /// The last round closed is still open to a stray card of its own: no card was placed since
     /// it closed, nor "no more bets" called (the engine's `prev.open`).
     last_open: bool,
+    /// The last card reported to the burn (`first` or `burn`) in this shoe, as (card, target,
+    /// index): a retransmission of it repeats it.
+    last_burn: Option<(Option<pitwatch_model::Card>, Option<Target>, Option<u8>)>,
 }
 
 impl BaccaratRounds {
@@ -253,6 +261,7 @@ impl BaccaratRounds {
             partial: false,
             synced: true,
             last_open: false,
+            last_burn: None,
         }
     }
 
@@ -479,17 +488,23 @@ impl RoundGame for BaccaratRounds {
         self.partial = partial;
         self.synced = !partial;
         self.last_open = false;
+        self.last_burn = None;
+    }
+
+    fn repeats(&self, event: &TableEvent) -> bool {
+        self.repeated(event)
     }
 
     fn burn_card(&mut self, event: &TableEvent) {
-        if matches!(
-            event.kind,
-            EventKind::CardDrawn {
-                target: Some(_),
-                ..
-            }
-        ) {
+        if let EventKind::CardDrawn {
+            card,
+            target: target @ Some(_),
+            index,
+            ..
+        } = event.kind
+        {
             self.targets_reported = true;
+            self.last_burn = Some((card, target, index));
         }
     }
 
