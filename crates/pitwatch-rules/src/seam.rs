@@ -70,9 +70,10 @@ pub struct Finding {
     pub message: String,
 }
 
-/// Where a game's findings go while it handles an event.
+/// Where a game's findings go while it handles an event (and a finding it withdraws,
+/// [`Findings::withdraw`]).
 #[derive(Debug, Clone, Default)]
-pub struct Findings(pub(crate) Vec<Finding>);
+pub struct Findings(pub(crate) Vec<Finding>, pub(crate) Option<Code>);
 
 impl Findings {
     /// Adds a finding citing its code's rule.
@@ -107,6 +108,14 @@ impl Findings {
     /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Withdraws the round's finding of `code` made at an earlier event, if it is still the
+    /// round's only finding (what the event shows explains it: Baccarat's card out of order only
+    /// because the report of the card before it was lost). The table tells the game when it did
+    /// ([`RoundGame::withdrawn`]).
+    pub fn withdraw(&mut self, code: Code) {
+        self.1 = Some(code);
     }
 }
 
@@ -405,6 +414,9 @@ pub trait RoundGame {
     fn repeats(&self, _event: &TableEvent) -> bool {
         false
     }
+    /// The round's finding of `code` was withdrawn, as the game asked ([`Findings::withdraw`]):
+    /// it was the round's only one. The default ignores it.
+    fn withdrawn(&mut self, _code: Code) {}
     /// A card the table took as the burn's (`event`, counted against the shoe, in no round); a
     /// game that learns from it how the device reports cards (Baccarat's: targets) follows this;
     /// the default ignores it.

@@ -29,7 +29,7 @@
 //! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
 //! [`crate::RoundGame::shuffles_reported`]; and those for a card the table gives no round:
 //! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`]; and for a report sent
-//! again: [`crate::RoundGame::repeats`]).
+//! again: [`crate::RoundGame::repeats`], [`crate::RoundGame::withdrawn`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -655,6 +655,9 @@ impl<G: RoundGame> Table<G> {
             self.game.handle_event(event, &mut Findings::default());
         } else {
             self.game.handle_event(event, &mut self.found);
+            if let Some(code) = self.found.1.take() {
+                self.withdraw(code);
+            }
             self.take_found();
             if self.game.closes_when_complete() && self.game.is_complete() {
                 // The game's round is over with its last card: recorded now, not at the next
@@ -794,6 +797,19 @@ impl<G: RoundGame> Table<G> {
             }
         }
         self.place_card(&held.event, true, held.fits, opened);
+    }
+
+    /// Withdraws the round in progress's finding of `code` as the game asks, if it is the
+    /// round's only finding so far, and tells the game.
+    fn withdraw(&mut self, code: Code) {
+        let round = Some(self.shoe.rounds + 1);
+        let only = self.pending.as_ref().is_some_and(|p| {
+            p.shoe == self.shoe_no && p.round == round && p.code == code && p.also.is_empty()
+        });
+        if only && !self.awaiting_result {
+            self.pending = None;
+            self.game.withdrawn(code);
+        }
     }
 
     /// A card given no round, found as the game says ([`RoundGame::stray_card`]).

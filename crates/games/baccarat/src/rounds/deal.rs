@@ -6,8 +6,8 @@
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_rules::{Findings, IrregularityCode as Code, Stray};
 
-use super::BaccaratRounds;
-use crate::drawing::NextCard;
+use super::{BaccaratRounds, Live};
+use crate::drawing::{DrawingTable, NextCard};
 use crate::side::{Hand, Side};
 
 /// The hand a target names, if it names one.
@@ -135,15 +135,18 @@ impl BaccaratRounds {
         }
     }
 
-    /// Places a card of the round in progress (`target` `None`: a plain card).
+    /// Places a card of the round in progress (`target` `None`: a plain card; `retransmit`: the
+    /// device's report sent again, its first lost).
     pub(super) fn place(
         &mut self,
         seq: u64,
         card: Option<Card>,
         target: Option<Target>,
         index: Option<u8>,
+        retransmit: bool,
         found: &mut Findings,
     ) {
+        let drawing = self.drawing;
         let Some(round) = self.round.as_mut() else {
             return;
         };
@@ -155,12 +158,7 @@ impl BaccaratRounds {
                 NextCard::To(s, _) | NextCard::Unknown(s) => s,
                 NextCard::Complete => Side::Player,
             };
-            round.hands.get_mut(to).push(card);
-            round.next = self
-                .drawing
-                .next_card(&round.hands.player, &round.hands.banker);
-            round.last_seq = seq;
-            round.placed_late(seq);
+            round.push(&drawing, seq, to, card);
             return;
         };
         // Worded only when a card cannot be placed: formatting it for every card was most of the
@@ -194,6 +192,20 @@ impl BaccaratRounds {
             );
             return;
         }
+        if position > len + 1 {
+            if let Some(slot) = round.ahead.iter_mut().find(|a| a.is_none()) {
+                // A later position of the hand than the next: the device says where the card
+                // is, so it waits there until the positions before it are filled.
+                *slot = Some((side, position as u8, card, seq));
+                round.ahead_len += 1;
+                if !round.order_flagged {
+                    round.order_flagged = true;
+                    round.order_gap = expected_position(next);
+                    out_of_order(found, seq, card, side, position, next);
+                }
+                return;
+            }
+        }
         let as_expected = position == len + 1
             && match next {
                 NextCard::To(s, i) => s == side && position == usize::from(i),
@@ -201,14 +213,22 @@ impl BaccaratRounds {
                 NextCard::Unknown(_) => position == 3,
                 NextCard::Complete => false,
             };
-        // 12.1(a): a third card to the Player that the rules do not authorise while the Banker
-        // must draw becomes the Banker's third card.
-        let to_banker = !as_expected
-            && side == Side::Player
+        if as_expected {
+            round.push(&drawing, seq, side, card);
+            if retransmit && round.order_gap == Some((side, position as u8)) {
+                // The card before this one's report was lost: it came out of order only in
+                // its report, and the finding that said so is withdrawn if it is the round's
+                // only one (`withdrawn`).
+                round.order_gap = None;
+                found.withdraw(Code::DealOutOfOrder);
+            }
+        } else if side == Side::Player
             && position == 3
             && len == 2
-            && next == NextCard::To(Side::Banker, 3);
-        if to_banker {
+            && next == NextCard::To(Side::Banker, 3)
+        {
+            // 12.1(a): a third card to the Player that the rules do not authorise while the
+            // Banker must draw becomes the Banker's third card.
             found.flag(
                 Code::UnauthorisedThirdCard,
                 seq,
@@ -220,23 +240,22 @@ impl BaccaratRounds {
                     card.map_or(String::new(), |c| format!(" ({c})"))
                 ),
             );
-        } else if !as_expected && !round.order_flagged {
-            round.order_flagged = true;
-            out_of_order(found, seq, card, side, position, next);
+            round.push(&drawing, seq, Side::Banker, card);
+            return;
+        } else {
+            if !round.order_flagged {
+                round.order_flagged = true;
+                round.order_gap = expected_position(next);
+                out_of_order(found, seq, card, side, position, next);
+            }
+            round.push(&drawing, seq, side, card);
         }
-        let to = if to_banker { Side::Banker } else { side };
-        round.hands.get_mut(to).push(card);
-        if !to_banker && side == Side::Player && round.hands.player.len() == 3 {
+        if round.ahead_len > 0 {
+            round.place_ahead(&drawing);
+        }
+        if side == Side::Player && round.hands.player.len() == 3 {
             self.set_aside_early_banker_card(seq, found);
         }
-        let Some(round) = self.round.as_mut() else {
-            return;
-        };
-        round.next = self
-            .drawing
-            .next_card(&round.hands.player, &round.hands.banker);
-        round.last_seq = seq;
-        round.placed_late(seq);
     }
 
     /// The Player's third card came after a Banker third card dealt out of order: if with it the
@@ -265,6 +284,9 @@ impl BaccaratRounds {
         let Some(set_aside) = round.hands.banker.pop() else {
             return;
         };
+        round.next = self
+            .drawing
+            .next_card(&round.hands.player, &round.hands.banker);
         let shown = set_aside.map_or(String::new(), |c| format!(" ({c})"));
         found.flag_cited(
             Code::UnauthorisedThirdCard,
@@ -277,6 +299,14 @@ impl BaccaratRounds {
                  the round; the result stands on the Banker's first two cards. Set the card aside."
             ),
         );
+    }
+}
+
+/// The position 8.4 and the Table of Play give the next card, if they name one.
+fn expected_position(next: NextCard) -> Option<(Side, u8)> {
+    match next {
+        NextCard::To(side, index) => Some((side, index)),
+        NextCard::Unknown(_) | NextCard::Complete => None,
     }
 }
 
@@ -320,4 +350,48 @@ fn out_of_order(
             card.map_or("An unreadable card".to_owned(), |c| format!("Card {c}")),
         ),
     );
+}
+
+impl Live {
+    /// Puts `card` (at `seq`) in `side`'s hand and says what the hands now need next.
+    fn push(&mut self, drawing: &DrawingTable, seq: u64, side: Side, card: Option<Card>) {
+        self.hands.get_mut(side).push(card);
+        self.next = drawing.next_card(&self.hands.player, &self.hands.banker);
+        self.last_seq = seq;
+        self.placed_late(seq);
+    }
+
+    /// Places the cards held for later positions whose turn has come.
+    fn place_ahead(&mut self, drawing: &DrawingTable) {
+        let mut placed = true;
+        while placed {
+            placed = false;
+            for i in 0..self.ahead.len() {
+                let Some((side, index, card, seq)) = self.ahead[i] else {
+                    continue;
+                };
+                if usize::from(index) == self.hands.get(side).len() + 1 {
+                    self.ahead[i] = None;
+                    self.ahead_len -= 1;
+                    let last = self.last_seq;
+                    self.push(drawing, seq, side, card);
+                    self.last_seq = last.max(seq);
+                    placed = true;
+                }
+            }
+        }
+    }
+
+    /// Cards still held for later positions when the round ends: their positions never came,
+    /// so they join the hands as dealt.
+    pub(super) fn flush_ahead(&mut self, drawing: &DrawingTable) {
+        for i in 0..self.ahead.len() {
+            if let Some((side, _, card, seq)) = self.ahead[i].take() {
+                self.ahead_len -= 1;
+                let last = self.last_seq;
+                self.push(drawing, seq, side, card);
+                self.last_seq = last.max(seq);
+            }
+        }
+    }
 }

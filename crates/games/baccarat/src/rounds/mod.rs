@@ -19,7 +19,7 @@
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
 //! - the fixtures `01`-`06`, `08`-`19`, `21`-`26`, `28`, `31`, `33`, `35`, `39`-`41`, `45`,
-//!   `30`, `32`, `37`, `38`, `44`, `46`, `49`-`53` and `56`, and fixture `20` (also
+//!   `30`, `32`, `37`, `38`, `44`, `46`-`53` and `56`, and fixture `20` (also
 //!   without its retransmitted card, with variants joined at a Banker card, a result or a round
 //!   short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
@@ -32,7 +32,8 @@
 //!   declared result or a result declared early (every stream they are dealt in, with or without
 //!   declared results); a card out of order, third cards swapped, a swap that changes the
 //!   drawing, a card to no hand between rounds, a fourth card for a hand, a Banker third card
-//!   the Table of Play does not give or a report sent again (targets);
+//!   the Table of Play does not give, a report sent again or a lost report whose
+//!   retransmission comes after the next card's (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle; in a plain stream that declares results, between rounds only.
@@ -87,7 +88,12 @@
 //! Within a round (`deal.rs`), a third card to the Player that the rules do not authorise while
 //! the Banker must draw is the Banker's (12.1(a), `UNAUTHORISED_THIRD_CARD`), and a Banker third
 //! card dealt before the Player's that the Table of Play then does not give is set aside
-//! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine.
+//! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine. A card reported for a later position of
+//! its hand than the next waits there until the positions before it are filled (joining the
+//! hand as dealt if the round closes first), and a retransmitted card that fills the very
+//! position the round's out-of-order finding named withdraws that finding if it is the round's
+//! only one ([`pitwatch_rules::Findings::withdraw`], [`RoundGame::withdrawn`]): the cards came
+//! in order, only their reports did not.
 //!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
@@ -130,9 +136,6 @@
 //!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
 //!   engine's alone (fixture `55`), and so is a Player third card after the round was complete
 //!   with two (12.1(b): it begins the next round, carried, which the table has no round for).
-//!   Cards reported ahead of their position (here placed at the next position) and a
-//!   retransmitted card that fills the position an out-of-order finding named (the engine
-//!   withdraws that finding) are the engine's alone.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
 //!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
@@ -169,7 +172,7 @@ use serde::{Deserialize, Serialize};
 use crate::book::RuleBook;
 use crate::drawing::{DrawingTable, NextCard};
 use crate::record::{Output, RoundRecord};
-use crate::side::{BySide, Hand};
+use crate::side::{BySide, Hand, Side};
 use crate::view::{NextCardView, RoundView};
 
 mod deal;
@@ -192,6 +195,10 @@ pub struct BaccaratCarry {
     pub shuffles_reported: bool,
 }
 
+/// A card reported for a later position of its hand than the next: (hand, position, card,
+/// `seq`).
+type Ahead = (Side, u8, Option<pitwatch_model::Card>, u64);
+
 /// The round being dealt.
 #[derive(Debug, Clone, Copy)]
 struct Live {
@@ -205,6 +212,13 @@ struct Live {
     next: NextCard,
     /// Whether the round's one out-of-order finding was made.
     order_flagged: bool,
+    /// The position that finding said the next card should have had: a retransmitted card that
+    /// fills it withdraws the finding.
+    order_gap: Option<(Side, u8)>,
+    /// Cards reported for a later position of their hand than the next, waiting there.
+    ahead: [Option<Ahead>; 4],
+    /// How many cards `ahead` holds.
+    ahead_len: u8,
     /// The `seq` of a result declared while a third card was due, holding the round open for it.
     held: Option<u64>,
     /// The cards placed after that result (`seq`s; `late_len` of them).
@@ -508,6 +522,16 @@ impl RoundGame for BaccaratRounds {
         }
     }
 
+    fn withdrawn(&mut self, code: IrregularityCode) {
+        if let Some(r) = self
+            .round
+            .as_mut()
+            .filter(|_| code == IrregularityCode::DealOutOfOrder)
+        {
+            r.order_flagged = false;
+        }
+    }
+
     fn stray_card(&mut self, event: &TableEvent, _in_round: bool, found: &mut Findings) -> Stray {
         self.stray(event, found)
     }
@@ -538,6 +562,9 @@ impl RoundGame for BaccaratRounds {
             first_seq: seq,
             last_seq: seq,
             order_flagged: false,
+            order_gap: None,
+            ahead: [None; 4],
+            ahead_len: 0,
             held: None,
             late: [0; 2],
             late_len: 0,
@@ -549,6 +576,7 @@ impl RoundGame for BaccaratRounds {
             card,
             target,
             index,
+            retransmit,
             ..
         } = &event.kind
         {
@@ -556,7 +584,8 @@ impl RoundGame for BaccaratRounds {
                 self.targets_reported = true;
             }
             self.last_open = false;
-            self.place(event.seq, *card, *target, *index, found);
+            let retransmit = *retransmit == Some(true);
+            self.place(event.seq, *card, *target, *index, retransmit, found);
         }
     }
 
@@ -578,6 +607,10 @@ impl RoundGame for BaccaratRounds {
         // The first round of a shoe joined part-way may have begun before the table did: what
         // it lacks at its close is not judged.
         let joined_mid_round = self.partial && self.round.is_some_and(|r| r.number == 1);
+        let drawing = self.drawing;
+        if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
+            r.flush_ahead(&drawing);
+        }
         if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
             self.judge_close(&r, seq, by, found);
         }

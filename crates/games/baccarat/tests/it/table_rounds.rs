@@ -60,6 +60,8 @@ const AGREEING: &[&str] = &[
     "22_angel_eye_new_shoe_without_shuffle_event",
     "45_six_deck_table",
     "46_pre_shuffled_cards_accepted",
+    "47_cards_reported_ahead_of_their_position",
+    "48_late_retransmission_is_not_out_of_order",
     "49_shuffler_beside_the_shoe",
     "50_shuffler_sets_the_shoes_decks",
     "51_deck_check_count_right_cards_wrong",
@@ -92,7 +94,8 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         | FaultKind::StrayCard
         | FaultKind::FourthCard
         | FaultKind::UnauthorisedBankerCard
-        | FaultKind::RepeatedReport => targets,
+        | FaultKind::RepeatedReport
+        | FaultKind::RecoveredCardLate => targets,
         _ => false,
     }
 }
@@ -244,6 +247,7 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::FourthCard,
         FaultKind::UnauthorisedBankerCard,
         FaultKind::RepeatedReport,
+        FaultKind::RecoveredCardLate,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
     }
