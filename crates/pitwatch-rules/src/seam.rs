@@ -333,6 +333,14 @@ pub trait RoundGame {
     fn joins_round(&self, _code: Code) -> bool {
         false
     }
+    /// Whether a shoe-level finding of `code` made between rounds, after a round of the shoe
+    /// closed, is that round's, joining its one irregularity (output at the next boundary:
+    /// its result, "no more bets", the next round, a shuffle), as Baccarat's card exposed while
+    /// dealing is (`true`); the default, as Blackjack, Pontoon and poker do: output at once, in
+    /// no round.
+    fn last_rounds(&self, _code: Code) -> bool {
+        false
+    }
     /// Whether the first card dealt from cards that must first be shuffled (`NOT_SHUFFLED`,
     /// replaced or exposed before play) is flagged in the round it is dealt to (the default, as
     /// Blackjack, Pontoon and poker do) or at once in no round (`false`, Baccarat's: the fault

@@ -19,7 +19,8 @@
 //! [`crate::RoundGame::places_plain_cards`], [`crate::RoundGame::rounds_after_cutting_card`],
 //! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
 //! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
-//! [`crate::RoundGame::joins_round`], [`crate::RoundGame::close_round_by`],
+//! [`crate::RoundGame::joins_round`], [`crate::RoundGame::last_rounds`],
+//! [`crate::RoundGame::close_round_by`],
 //! [`crate::RoundGame::closes_when_complete`]; and those that give it its declared results:
 //! [`crate::RoundGame::result_declared`], [`crate::RoundGame::check_result`],
 //! [`crate::RoundGame::holds_for`], [`crate::RoundGame::awaits_result`],
@@ -818,17 +819,21 @@ impl<G: RoundGame> Table<G> {
         let mut found = Findings::default();
         let stray = self.game.stray_card(event, in_round, &mut found);
         self.found.0.append(&mut found.0);
-        let last = self.shoe.rounds;
-        if stray == Stray::LastRound && !in_round && last > 0 {
-            // The round closed last's: joins its irregularity if that still waits, else opens
-            // one of its own, output at the next boundary.
-            if self.pending.as_ref().is_some_and(|p| p.round != Some(last)) {
-                self.flush_pending();
-            }
-            self.take_found_for(Some(last));
+        if stray == Stray::LastRound && !in_round && self.shoe.rounds > 0 {
+            self.take_found_for_last();
         } else {
             self.take_found_or_now(in_round);
         }
+    }
+
+    /// What was found between rounds is the round closed last's: it joins that round's
+    /// irregularity if that still waits, else opens one of its own, output at the next boundary.
+    pub(super) fn take_found_for_last(&mut self) {
+        let last = self.shoe.rounds;
+        if self.pending.as_ref().is_some_and(|p| p.round != Some(last)) {
+            self.flush_pending();
+        }
+        self.take_found_for(Some(last));
     }
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.

@@ -436,6 +436,15 @@ impl<G: RoundGame> Table<G> {
                         self.game.exposed(seq, card, &mut self.found);
                         self.take_found();
                     }
+                } else if self.shoe.rounds > 0 && self.game.last_rounds(Code::CardExposed) {
+                    self.found.flag_cited(
+                        Code::CardExposed,
+                        "CARD_EXPOSED",
+                        seq,
+                        vec![seq],
+                        message,
+                    );
+                    self.take_found_for_last();
                 } else {
                     self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);
                 }

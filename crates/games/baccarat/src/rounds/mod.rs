@@ -25,8 +25,8 @@
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
 //!   also from a device that reports no shuffle;
-//! - simulated streams with one injected fault: a recovered card or a cutting card too close to
-//!   the back (every stream); a burn too long, miscounted or missing (targets; missing also in a
+//! - simulated streams with one injected fault: a recovered card, a cutting card too close to
+//!   the back or a card exposed during the deal (every stream); a burn too long, miscounted or missing (targets; missing also in a
 //!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
 //!   last coup, a foreign card, an unreadable card, a missing third card, a device error, a wrong
 //!   declared result or a result declared early (every stream they are dealt in, with or without
@@ -101,8 +101,9 @@
 //! Baccarat's one open error, and a cutting card flagged as placed is not flagged again when it
 //! comes out ([`RoundGame::flags_again`]); a device error, an `ORDER_DISCLOSED` and a cutting card
 //! that came out misplaced while a round is being dealt are that round's
-//! ([`RoundGame::joins_round`]), as in the engine, and the first card dealt from unshuffled
-//! cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut and the cutting card are checked on
+//! ([`RoundGame::joins_round`]), as in the engine, a card exposed while dealing between rounds
+//! is the round closed last's ([`RoundGame::last_rounds`]), and the first card dealt from
+//! unshuffled cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut and the cutting card are checked on
 //! the table against the book's limits as it gives them ([`ShoeRules::cut`] in decks or cards,
 //! [`ShoeRules::cutting_card`] with any fraction), so a Macau book's cut in cards is checked as
 //! the engine checks it.
@@ -116,10 +117,6 @@
 //! What keeps the other streams from agreeing, each a hook still to add (game-neutral, with a
 //! default) or a wording to choose:
 //!
-//! - **Which round a shoe-level finding is in.** The words agree now, and so does the round of
-//!   a device error, a cutting card or an unshuffled card; still not: the engine puts a card
-//!   exposed while dealing between rounds in the round before (the table in none; the fault
-//!   `card_exposed`).
 //! - **Partial-shoe sync.** What is left: a plain stream that declares results joined
 //!   mid-round (stray cards, below). The engine also reuses a whole
 //!   shoe that showed no card at the next shuffle (two shuffles in a row are one shoe); the
@@ -466,6 +463,10 @@ impl RoundGame for BaccaratRounds {
                 | IrregularityCode::OrderDisclosed
                 | IrregularityCode::CuttingCardMisplaced
         )
+    }
+
+    fn last_rounds(&self, code: IrregularityCode) -> bool {
+        code == IrregularityCode::CardExposed
     }
 
     fn closes_when_complete(&self) -> bool {

@@ -76,7 +76,9 @@ const AGREEING: &[&str] = &[
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
     match kind {
-        FaultKind::RecoveredCard | FaultKind::CuttingCardTooCloseToBack => true,
+        FaultKind::RecoveredCard
+        | FaultKind::CuttingCardTooCloseToBack
+        | FaultKind::CardExposed => true,
         FaultKind::BurnTooLong => targets,
         FaultKind::BurnMissing => targets || config.bets_closed,
         FaultKind::BurnMiscount => targets,
@@ -248,6 +250,7 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::UnauthorisedBankerCard,
         FaultKind::RepeatedReport,
         FaultKind::RecoveredCardLate,
+        FaultKind::CardExposed,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
     }
