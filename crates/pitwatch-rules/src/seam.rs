@@ -254,6 +254,13 @@ pub enum Stray {
     /// found joins that round's one irregularity, output at the next boundary (its result, "no
     /// more bets", the next round, a shuffle); out at once if no round was closed in the shoe.
     LastRound,
+    /// As [`Stray::LastRound`], and the card begins the next round, carried over (Baccarat's
+    /// 12.1(b): a Player third card after the round was complete is the next round's first):
+    /// the table starts that round ([`RoundGame::start_round`], the game placing the card
+    /// itself) and leaves the irregularity of the round before waiting. While the round holds
+    /// only that card ([`RoundGame::carried_only`]) "no more bets" and a result do not close
+    /// it, and a reshuffle or the end of the stream discards it ([`RoundGame::discard_round`]).
+    Carried,
 }
 
 /// A game's rounds, run by a [`Table`] that follows the shoe around them.
@@ -425,6 +432,15 @@ pub trait RoundGame {
     /// The round's finding of `code` was withdrawn, as the game asked ([`Findings::withdraw`]):
     /// it was the round's only one. The default ignores it.
     fn withdrawn(&mut self, _code: Code) {}
+    /// Whether the round in progress holds only a card carried over from the round before
+    /// ([`Stray::Carried`]). The default: never.
+    fn carried_only(&self) -> bool {
+        false
+    }
+    /// Drops the round in progress, which holds only a card carried over, without a record (a
+    /// reshuffle or the end of the stream came first). The default does nothing (no game but one
+    /// that carries cards over has such a round).
+    fn discard_round(&mut self) {}
     /// A card the table took as the burn's (`event`, counted against the shoe, in no round); a
     /// game that learns from it how the device reports cards (Baccarat's: targets) follows this;
     /// the default ignores it.

@@ -29,7 +29,8 @@
 //! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
 //! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
 //! [`crate::RoundGame::shuffles_reported`]; and those for a card the table gives no round:
-//! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`]; and for a report sent
+//! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`],
+//! [`crate::RoundGame::carried_only`], [`crate::RoundGame::discard_round`]; and for a report sent
 //! again: [`crate::RoundGame::repeats`], [`crate::RoundGame::withdrawn`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
@@ -45,7 +46,7 @@ use serde::{Deserialize, Serialize};
 use crate::book::{BurnPolicy, CutLimit, CuttingCardLimit, ShuffleCheck};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, ShoeSummary};
-use crate::seam::{Boundary, Findings, ResultTaken, RoundGame, Stray};
+use crate::seam::{Boundary, Findings, ResultTaken, RoundGame};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
@@ -275,6 +276,9 @@ pub struct Table<G: RoundGame> {
     results_run: u32,
     /// The irregularity held (`pending`) is the round closed last's, waiting for its result.
     awaiting_result: bool,
+    /// The round in progress was begun by a card carried over from the round closed last
+    /// ([`Stray::Carried`]): that round's irregularity may still be held (`pending`).
+    carried: bool,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -327,6 +331,7 @@ impl<G: RoundGame> Table<G> {
             last_result: None,
             results_run: 0,
             awaiting_result: false,
+            carried: false,
         }
     }
 
@@ -471,8 +476,11 @@ impl<G: RoundGame> Table<G> {
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
                 // "No more bets" comes between rounds: a round still open is over (one joined
-                // after an interruption too: the table judges normally again from here).
-                self.close_round(seq, Boundary::BetsClosed);
+                // after an interruption too: the table judges normally again from here), but
+                // one that holds only a card carried over from the round before.
+                if !self.game.carried_only() {
+                    self.close_round(seq, Boundary::BetsClosed);
+                }
                 self.joining = false;
                 self.game.bets_closed(seq);
                 if self.shoe.burn.pending() {
@@ -707,12 +715,14 @@ impl<G: RoundGame> Table<G> {
     /// ([`RoundGame::result_declared`]), then checked against the round closed last.
     fn on_result(&mut self, event: &TableEvent) {
         let seq = event.seq;
-        let taken = self.game.result_declared(event, self.round.is_some());
+        // A round that holds only a card carried over is not the round a result settles.
+        let in_round = self.round.is_some() && !self.game.carried_only();
+        let taken = self.game.result_declared(event, in_round);
         if taken == ResultTaken::Ignored {
             return;
         }
         self.ensure_shoe(seq);
-        if self.round.is_some() {
+        if in_round {
             match taken {
                 ResultTaken::Holds => {
                     self.result_held = Some(event.clone());
@@ -800,42 +810,6 @@ impl<G: RoundGame> Table<G> {
         self.place_card(&held.event, true, held.fits, opened);
     }
 
-    /// Withdraws the round in progress's finding of `code` as the game asks, if it is the
-    /// round's only finding so far, and tells the game.
-    fn withdraw(&mut self, code: Code) {
-        let round = Some(self.shoe.rounds + 1);
-        let only = self.pending.as_ref().is_some_and(|p| {
-            p.shoe == self.shoe_no && p.round == round && p.code == code && p.also.is_empty()
-        });
-        if only && !self.awaiting_result {
-            self.pending = None;
-            self.game.withdrawn(code);
-        }
-    }
-
-    /// A card given no round, found as the game says ([`RoundGame::stray_card`]).
-    fn stray_card(&mut self, event: &TableEvent) {
-        let in_round = self.round.is_some();
-        let mut found = Findings::default();
-        let stray = self.game.stray_card(event, in_round, &mut found);
-        self.found.0.append(&mut found.0);
-        if stray == Stray::LastRound && !in_round && self.shoe.rounds > 0 {
-            self.take_found_for_last();
-        } else {
-            self.take_found_or_now(in_round);
-        }
-    }
-
-    /// What was found between rounds is the round closed last's: it joins that round's
-    /// irregularity if that still waits, else opens one of its own, output at the next boundary.
-    pub(super) fn take_found_for_last(&mut self) {
-        let last = self.shoe.rounds;
-        if self.pending.as_ref().is_some_and(|p| p.round != Some(last)) {
-            self.flush_pending();
-        }
-        self.take_found_for(Some(last));
-    }
-
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
     fn close_round(&mut self, seq: u64, by: Boundary) {
         self.close_round_judged(seq, by, true);
@@ -853,6 +827,14 @@ impl<G: RoundGame> Table<G> {
             if !(self.awaiting_result && by == Boundary::Reshuffle) {
                 self.flush_pending();
             }
+            return;
+        }
+        self.carried = false;
+        if matches!(by, Boundary::Reshuffle | Boundary::End) && self.game.carried_only() {
+            // A card carried over does not survive a reshuffle or replacement (nor the end of
+            // the record): no round.
+            self.game.discard_round();
+            self.joined = false;
             return;
         }
         // A round joined part-way is closed as cut off, and what its end shows is not judged.

@@ -63,6 +63,7 @@ impl BaccaratRounds {
             card,
             target,
             index,
+            face_up,
             ..
         } = &event.kind
         else {
@@ -99,6 +100,32 @@ impl BaccaratRounds {
             return Stray::Here;
         }
         let last = self.last.filter(|_| self.last_open);
+        if let Some(record) = last.filter(|r| side == Side::Player && r.player.len() == 2) {
+            if *index == Some(3) {
+                // 12.1(b): the Banker's hand stood, so the card is the next round's first.
+                let disclosed = *face_up == Some(true);
+                let then = if disclosed {
+                    "It was disclosed, so the dealer announces \"No bets this hand\" for the round \
+                     it starts."
+                } else {
+                    "It was not disclosed, so no further action is needed."
+                };
+                let shown = card.map_or(String::new(), |c| format!(" ({c})"));
+                found.flag(
+                    Code::UnauthorisedThirdCard,
+                    seq,
+                    vec![record.first_seq, seq],
+                    format!(
+                        "A third card{shown} was dealt to the Player's hand in round {}, which the \
+                         rules do not authorise. The Banker's hand stands, so by 12.1(b) it \
+                         becomes the first card of the next round. {then}",
+                        record.round
+                    ),
+                );
+                self.carry_next = Some((card, disclosed));
+                return Stray::Carried;
+            }
+        }
         if let Some(record) = last.filter(|r| side == Side::Banker && r.banker.len() == 2) {
             if *index == Some(3) {
                 self.last_open = false;
@@ -354,8 +381,16 @@ fn out_of_order(
 
 impl Live {
     /// Puts `card` (at `seq`) in `side`'s hand and says what the hands now need next.
-    fn push(&mut self, drawing: &DrawingTable, seq: u64, side: Side, card: Option<Card>) {
+    pub(super) fn push(
+        &mut self,
+        drawing: &DrawingTable,
+        seq: u64,
+        side: Side,
+        card: Option<Card>,
+    ) {
         self.hands.get_mut(side).push(card);
+        // A round carried over is dealt on from its second card.
+        self.carried &= self.hands.player.len() + self.hands.banker.len() <= 1;
         self.next = drawing.next_card(&self.hands.player, &self.hands.banker);
         self.last_seq = seq;
         self.placed_late(seq);

@@ -18,22 +18,21 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `08`-`19`, `21`-`26`, `28`, `31`, `33`, `35`, `39`-`41`, `45`,
-//!   `30`, `32`, `37`, `38`, `44`, `46`-`53` and `56`, and fixture `20` (also
-//!   without its retransmitted card, with variants joined at a Banker card, a result or a round
-//!   short of a card);
+//! - the fixtures `01`-`28`, `30`-`33`, `35`, `37`-`41`, `44`-`53` and `56`, and fixture `20`
+//!   also without its retransmitted card (with variants joined at a Banker card, a result or a
+//!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
 //!   also from a device that reports no shuffle;
 //! - simulated streams with one injected fault: a recovered card, a cutting card too close to
-//!   the back or a card exposed during the deal (every stream); a burn too long, miscounted or missing (targets; missing also in a
-//!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
-//!   last coup, a foreign card, an unreadable card, a missing third card, a device error, a wrong
-//!   declared result or a result declared early (every stream they are dealt in, with or without
-//!   declared results); a card out of order, third cards swapped, a swap that changes the
-//!   drawing, a card to no hand between rounds, a fourth card for a hand, a Banker third card
-//!   the Table of Play does not give, a report sent again or a lost report whose
-//!   retransmission comes after the next card's (targets);
+//!   the back or a card exposed during the deal (every stream); a burn too long, miscounted or
+//!   missing (targets; missing also in a plain stream with "no more bets"); a first burn card
+//!   unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
+//!   missing third card, a device error, a wrong declared result or a result declared early
+//!   (every stream they are dealt in, with or without declared results); a card out of order,
+//!   third cards swapped, a swap that changes the drawing, a card to no hand between rounds, a
+//!   fourth card for a hand, a Player or Banker third card the rules do not give, a report sent
+//!   again or a lost report whose retransmission comes after the next card's (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle; in a plain stream that declares results, between rounds only.
@@ -79,8 +78,13 @@
 //! as the engine finds it: a card to no hand from a device that reports targets, or to a target
 //! Baccarat does not have, is `DEAL_OUT_OF_ORDER` in the round in progress (or none); a
 //! targeted card 2, 3 or 4 with no round in progress is `DEAL_OUT_OF_ORDER` in the round closed
-//! last while no card came since, nor "no more bets" ([`Stray::LastRound`]), and a Banker third
-//! card to a round complete with two is that round's `UNAUTHORISED_THIRD_CARD` (set aside).
+//! last while no card came since, nor "no more bets" ([`Stray::LastRound`]), a Banker third
+//! card to a round complete with two is that round's `UNAUTHORISED_THIRD_CARD` (set aside), and
+//! a Player third card to a round complete with two is too, and begins the next round
+//! (12.1(b), [`Stray::Carried`]: "no more bets" and a result leave that round open while it
+//! holds only that card, [`RoundGame::carried_only`], and a reshuffle or the end of the stream
+//! drops it, [`RoundGame::discard_round`]; the round is past the last coup only once dealt on,
+//! and "No bets this hand" if the card was disclosed).
 //! Under a book that burns, the device's burn count begins a shoe joined there, as a cut does.
 //! A retransmitted report of a card already counted (the last burn card again, or a position of
 //! the round being dealt, or of the round closed last while it is open, that holds that very
@@ -131,8 +135,7 @@
 //!   table's `provisional`/`opened_by` hold one targeted card, not a round.
 //! - **Stray cards.** A plain card after a completed round and before its result, in a stream
 //!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
-//!   engine's alone (fixture `55`), and so is a Player third card after the round was complete
-//!   with two (12.1(b): it begins the next round, carried, which the table has no round for).
+//!   engine's alone (fixture `55`).
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
 //!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
@@ -221,6 +224,10 @@ struct Live {
     /// The cards placed after that result (`seq`s; `late_len` of them).
     late: [u64; 2],
     late_len: u8,
+    /// The round holds only a card carried over from the round before (12.1(b)).
+    carried: bool,
+    /// That card was disclosed: "No bets this hand".
+    no_bets: bool,
 }
 
 /// Baccarat's rounds, run by a [`Table`]: the hands of each round as 8.4 and the Table of Play
@@ -254,6 +261,9 @@ pub struct BaccaratRounds {
     /// The last card reported to the burn (`first` or `burn`) in this shoe, as (card, target,
     /// index): a retransmission of it repeats it.
     last_burn: Option<(Option<pitwatch_model::Card>, Option<Target>, Option<u8>)>,
+    /// A Player third card after the round closed last was complete (12.1(b)), and whether it
+    /// was disclosed: the first card of the round the table starts next ([`Stray::Carried`]).
+    carry_next: Option<(Option<pitwatch_model::Card>, bool)>,
 }
 
 impl BaccaratRounds {
@@ -273,6 +283,7 @@ impl BaccaratRounds {
             synced: true,
             last_open: false,
             last_burn: None,
+            carry_next: None,
         }
     }
 
@@ -569,7 +580,27 @@ impl RoundGame for BaccaratRounds {
             held: None,
             late: [0; 2],
             late_len: 0,
+            carried: false,
+            no_bets: false,
         });
+        if let Some((card, disclosed)) = self.carry_next.take() {
+            // 12.1(b): the Player third card after the round before was complete is this
+            // round's first card.
+            let drawing = self.drawing;
+            if let Some(r) = self.round.as_mut() {
+                r.push(&drawing, seq, Side::Player, card);
+                r.carried = true;
+                r.no_bets = disclosed;
+            }
+        }
+    }
+
+    fn carried_only(&self) -> bool {
+        self.round.is_some_and(|r| r.carried)
+    }
+
+    fn discard_round(&mut self) {
+        self.round = None;
     }
 
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
@@ -629,6 +660,7 @@ impl RoundGame for BaccaratRounds {
         record.last_seq = r.last_seq;
         record.complete = complete;
         record.partial = self.partial;
+        record.no_bets = r.no_bets;
         self.last = Some(record);
         self.last_open = true;
         record
@@ -645,8 +677,8 @@ impl RoundGame for BaccaratRounds {
             player_total: hands.player.total(),
             banker_total: hands.banker.total(),
             next,
-            carried: false,
-            no_bets: false,
+            carried: r.carried,
+            no_bets: r.no_bets,
             first_seq: r.first_seq,
         })
     }

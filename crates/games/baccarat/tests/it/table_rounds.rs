@@ -27,6 +27,7 @@ const AGREEING: &[&str] = &[
     "04_burn_count_mismatch_plain_resync",
     "05_burn_missing",
     "06_deal_out_of_order",
+    "07_unauthorised_third_card",
     "08_missing_third_card",
     "09_missing_third_card_plain",
     "10_result_mismatch",
@@ -45,6 +46,7 @@ const AGREEING: &[&str] = &[
     "24_ace_eleven_and_one_more_round",
     "25_fixed_burn_and_finish_round",
     "26_partial_plain_shoe",
+    "27_unauthorised_card_after_the_last_coup",
     "28_first_card_after_a_fresh_shuffle",
     "30_banker_third_card_before_the_players",
     "31_initial_cards_swapped_with_results",
@@ -97,8 +99,8 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         | FaultKind::FourthCard
         | FaultKind::UnauthorisedBankerCard
         | FaultKind::RepeatedReport
-        | FaultKind::RecoveredCardLate => targets,
-        _ => false,
+        | FaultKind::RecoveredCardLate
+        | FaultKind::UnauthorisedThirdCard => targets,
     }
 }
 
@@ -251,6 +253,7 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::RepeatedReport,
         FaultKind::RecoveredCardLate,
         FaultKind::CardExposed,
+        FaultKind::UnauthorisedThirdCard,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
     }
