@@ -441,6 +441,22 @@ pub trait RoundGame {
     /// reshuffle or the end of the stream came first). The default does nothing (no game but one
     /// that carries cards over has such a round).
     fn discard_round(&mut self) {}
+    /// How the table reads a plain card against the burn beyond its first card's count: with
+    /// `until_bets` (Baccarat's, once the stream is known to report "no more bets"), every plain
+    /// card before the shoe's first "no more bets" is the burn's (8.2: no round begins before
+    /// it). `hold_unknown` is not read by the table. The default reads neither.
+    fn burn_reading(&self) -> crate::table::burn::Reading {
+        crate::table::burn::Reading::default()
+    }
+    /// The cards of the round in progress, the shoe's first, if they may yet prove to be the
+    /// burn's (a device that does not mark the burn's cards): asked at the shoe's first "no more
+    /// bets" (`count` `None`: it shows no round had begun, so the cards were burn cards) and at
+    /// the device's burn count (`count`: the cards it says the burn had beyond those taken as
+    /// burn cards). The table then gives them back to the burn and drops the round (its findings
+    /// so far in no round, [`RoundGame::discard_round`]). The default: never.
+    fn round_given_back(&self, _count: Option<u32>) -> Option<u32> {
+        None
+    }
     /// A card the table took as the burn's (`event`, counted against the shoe, in no round); a
     /// game that learns from it how the device reports cards (Baccarat's: targets) follows this;
     /// the default ignores it.

@@ -183,6 +183,26 @@ impl<G: RoundGame> Table<G> {
         self.take_found_for(Some(last));
     }
 
+    /// Forgets the round in progress, which proved not to be a round (its cards were the
+    /// burn's): what was found in it so far has no round, and goes out now.
+    pub(super) fn drop_round(&mut self) {
+        let Some(number) = self.round.take() else {
+            return;
+        };
+        self.game.discard_round();
+        self.joined = false;
+        self.carried = false;
+        let shoe = self.shoe_no;
+        if let Some(p) = self
+            .pending
+            .as_mut()
+            .filter(|p| p.shoe == shoe && p.round == Some(number))
+        {
+            p.round = None;
+        }
+        self.flush_pending();
+    }
+
     /// Moves the game's findings into the one irregularity of `round` (the round in progress,
     /// or the round closed last, whose irregularity may wait for its result), or out at once
     /// (`None`).

@@ -28,7 +28,9 @@
 //! [`crate::RoundGame::shoe_started`],
 //! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
 //! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
-//! [`crate::RoundGame::shuffles_reported`]; and those for a card the table gives no round:
+//! [`crate::RoundGame::shuffles_reported`]; and those for a plain burn:
+//! [`crate::RoundGame::burn_reading`], [`crate::RoundGame::round_given_back`]; and those for a
+//! card the table gives no round:
 //! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`],
 //! [`crate::RoundGame::carried_only`], [`crate::RoundGame::discard_round`]; and for a report sent
 //! again: [`crate::RoundGame::repeats`], [`crate::RoundGame::withdrawn`]).
@@ -475,6 +477,18 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
+                if !self.shoe.bets_seen && self.shoe.rounds == 0 && self.round.is_some() {
+                    // The shoe's first "no more bets": no round had begun, so the cards taken
+                    // for one after the burn's count were burn cards (if the game says they
+                    // may be).
+                    if let Some(cards) = self.game.round_given_back(None) {
+                        let mut found = Vec::new();
+                        if self.shoe.burn.take_back(seq, cards, &mut found) {
+                            self.drop_round();
+                            self.flag_burn(seq, found);
+                        }
+                    }
+                }
                 // "No more bets" comes between rounds: a round still open is over (one joined
                 // after an interruption too: the table judges normally again from here), but
                 // one that holds only a card carried over from the round before.
@@ -531,9 +545,20 @@ impl<G: RoundGame> Table<G> {
                     self.ensure_shoe(seq);
                 }
                 if self.shoe_open {
+                    let beyond = self.shoe.burn.count_beyond(*count);
                     let mut found = Vec::new();
                     self.shoe.burn.counted(seq, *count, &mut found);
                     self.flag_burn(seq, found);
+                    let first_round = self.shoe.rounds == 0 && self.round.is_some();
+                    if beyond.is_some()
+                        && first_round
+                        && self.game.round_given_back(beyond) == beyond
+                    {
+                        // The device counted more burn cards than were taken: the first round's
+                        // cards were the rest of the burn.
+                        self.drop_round();
+                        self.shoe.burn.counted_back(*count);
+                    }
                 }
             }
             EventKind::ResultDeclared { .. } => self.on_result(event),

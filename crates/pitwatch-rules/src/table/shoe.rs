@@ -467,16 +467,27 @@ impl<G: RoundGame> Table<G> {
         // burn's (the burn reads it as a plain card).
         let mut plain_round = target.is_none() && self.game.places_plain_cards();
         let mut burned = false;
-        if self.shoe.burn.pending() {
+        // A plain card before the shoe's first "no more bets" is the burn's, past its count too,
+        // when the game reads the burn so (8.2: no round begins before it).
+        let until_bets = target.is_none()
+            && !self.shoe.bets_seen
+            && !self.shoe.partial
+            && self.shoe.burn.in_book()
+            && self.game.burn_reading().until_bets;
+        if self.shoe.burn.reads(until_bets) {
             let face_up = match &event.kind {
                 EventKind::CardDrawn { face_up, .. } => *face_up,
                 _ => None,
+            };
+            let reading = super::burn::Reading {
+                until_bets,
+                hold_unknown: false,
             };
             let mut found = Vec::new();
             burned = self
                 .shoe
                 .burn
-                .card(seq, card, target, face_up, placed, &mut found);
+                .card(seq, card, target, face_up, placed, reading, &mut found);
             self.flag_burn(seq, found);
             // A burn card is counted against the shoe and given to no round.
             placed &= !burned;

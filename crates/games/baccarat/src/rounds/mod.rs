@@ -18,16 +18,16 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`28`, `30`-`33`, `35`, `37`-`41`, `44`-`53` and `56`, and fixture `20`
+//! - the fixtures `01`-`28`, `30`-`35`, `37`-`41`, `44`-`53` and `56`, and fixture `20`
 //!   also without its retransmitted card (with variants joined at a Banker card, a result or a
 //!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
 //!   also from a device that reports no shuffle;
 //! - simulated streams with one injected fault: a recovered card, a cutting card too close to
-//!   the back or a card exposed during the deal (every stream); a burn too long, miscounted or
-//!   missing (targets; missing also in a plain stream with "no more bets"); a first burn card
-//!   unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
+//!   the back or a card exposed during the deal (every stream); a burn too long or miscounted
+//!   (every stream it is dealt in), missing (targets, and a plain stream with "no more bets"); a
+//!   first burn card unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
 //!   missing third card, a device error, a wrong declared result or a result declared early
 //!   (every stream they are dealt in, with or without declared results); a card out of order,
 //!   third cards swapped, a swap that changes the drawing, a card to no hand between rounds, a
@@ -86,6 +86,12 @@
 //! drops it, [`RoundGame::discard_round`]; the round is past the last coup only once dealt on,
 //! and "No bets this hand" if the card was disclosed).
 //! Under a book that burns, the device's burn count begins a shoe joined there, as a cut does.
+//! The burn reads a plain card as the engine does ([`RoundGame::burn_reading`]): once the stream
+//! is known to report "no more bets", every plain card before the shoe's first is the burn's,
+//! past its count too (`until_bets`); and the cards of a plain round 1 taken after the burn's
+//! count are given back to the burn by the shoe's first "no more bets", or by a device's burn
+//! count that says the burn had that many more ([`RoundGame::round_given_back`]: the round is
+//! dropped, what it found in no round).
 //! A retransmitted report of a card already counted (the last burn card again, or a position of
 //! the round being dealt, or of the round closed last while it is open, that holds that very
 //! card) is dropped by the table, neither counted nor placed ([`RoundGame::repeats`]).
@@ -126,13 +132,12 @@
 //!   shoe that showed no card at the next shuffle (two shuffles in a row are one shoe); the
 //!   table does so only for a shoe joined part-way. After an interruption the table tells the
 //!   game nothing (its records are not `partial` there; the interrupt, below).
-//! - **Plain shoes with a faulty burn.** The table's burn reads a plain card as the engine's does
-//!   only by the first card's value: the engine also takes every plain card before the shoe's
-//!   first "no more bets" as the burn's (`until_bets`), holds plain cards after an unreadable
-//!   first card (`hold_unknown`, `held_burn`), and gives back round-1 cards a late "no more
-//!   bets" or burn count shows were burn cards. The engine's tentative rounds (a plain card between rounds read
-//!   as 12.1(b), confirmed, set aside or dealt again by the next event) have no counterpart: the
-//!   table's `provisional`/`opened_by` hold one targeted card, not a round.
+//! - **Plain shoes with a faulty burn.** The engine holds plain cards after an unreadable first
+//!   card (`hold_unknown`, `held_burn`) until "no more bets" or the burn count says where the
+//!   burn ended; the table ends the burn at the next card (fixture `36`). The engine's tentative
+//!   rounds (a plain card between rounds read as 12.1(b), confirmed, set aside or dealt again by
+//!   the next event) have no counterpart: the table's `provisional`/`opened_by` hold one
+//!   targeted card, not a round.
 //! - **Stray cards.** A plain card after a completed round and before its result, in a stream
 //!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
 //!   engine's alone (fixture `55`).
@@ -592,6 +597,23 @@ impl RoundGame for BaccaratRounds {
                 r.carried = true;
                 r.no_bets = disclosed;
             }
+        }
+    }
+
+    fn burn_reading(&self) -> pitwatch_rules::table::burn::Reading {
+        pitwatch_rules::table::burn::Reading {
+            until_bets: self.bets_reported,
+            hold_unknown: false,
+        }
+    }
+
+    fn round_given_back(&self, count: Option<u32>) -> Option<u32> {
+        let r = self.round?;
+        let cards = (r.hands.player.len() + r.hands.banker.len()) as u32;
+        match count {
+            // A plain round taken after the burn's count, before the shoe's first "no more bets".
+            None => (!self.targets_reported && !r.carried && cards < 4).then_some(cards),
+            Some(n) => (cards == n).then_some(n),
         }
     }
 

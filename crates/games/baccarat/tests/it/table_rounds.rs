@@ -52,6 +52,7 @@ const AGREEING: &[&str] = &[
     "31_initial_cards_swapped_with_results",
     "32_retransmitted_cards",
     "33_plain_burn_short_before_bets",
+    "34_plain_burn_long_before_bets",
     "35_plain_burn_missing_before_bets",
     "37_stray_card_with_no_target",
     "38_fourth_card_for_a_hand",
@@ -81,9 +82,9 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         FaultKind::RecoveredCard
         | FaultKind::CuttingCardTooCloseToBack
         | FaultKind::CardExposed => true,
-        FaultKind::BurnTooLong => targets,
+        FaultKind::BurnTooLong => true,
         FaultKind::BurnMissing => targets || config.bets_closed,
-        FaultKind::BurnMiscount => targets,
+        FaultKind::BurnMiscount => true,
         FaultKind::BurnFirstUnreadable => targets,
         FaultKind::RoundPastLastCoup
         | FaultKind::ForeignCard
