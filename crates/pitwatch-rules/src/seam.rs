@@ -432,6 +432,20 @@ pub trait RoundGame {
     /// The round's finding of `code` was withdrawn, as the game asked ([`Findings::withdraw`]):
     /// it was the round's only one. The default ignores it.
     fn withdrawn(&mut self, _code: Code) {}
+    /// Whether the round in progress proves, at the boundary `by` (at `seq`; `ended`: the shoe
+    /// had ended), to be no round: its cards were stray cards of the round closed last, set
+    /// aside (Baccarat's: more than one card between a complete round and the next "no more
+    /// bets"). What the game finds (`found`) joins that round's irregularity; the table drops
+    /// the round in progress without a record. The default: never.
+    fn sets_aside(
+        &mut self,
+        _seq: u64,
+        _by: Boundary,
+        _ended: bool,
+        _found: &mut Findings,
+    ) -> bool {
+        false
+    }
     /// Whether the round in progress holds only a card carried over from the round before
     /// ([`Stray::Carried`]). The default: never.
     fn carried_only(&self) -> bool {

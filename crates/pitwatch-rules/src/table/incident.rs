@@ -183,6 +183,22 @@ impl<G: RoundGame> Table<G> {
         self.take_found_for(Some(last));
     }
 
+    /// The round in progress, if the game says `by` shows it was no round
+    /// ([`RoundGame::sets_aside`]), is dropped: its cards were the round closed last's, set aside.
+    pub(super) fn set_aside(&mut self, seq: u64, by: crate::seam::Boundary) {
+        if self.round.is_none() || self.joined || self.shoe.rounds == 0 {
+            return;
+        }
+        let mut found = Findings::default();
+        let ended = self.shoe.ended.is_some();
+        if self.game.sets_aside(seq, by, ended, &mut found) {
+            self.round = None;
+            self.carried = false;
+            self.found.0.append(&mut found.0);
+            self.take_found_for_last();
+        }
+    }
+
     /// Forgets the round in progress, which proved not to be a round (its cards were the
     /// burn's): what was found in it so far has no round, and goes out now.
     pub(super) fn drop_round(&mut self) {

@@ -32,7 +32,8 @@
 //! [`crate::RoundGame::burn_reading`], [`crate::RoundGame::round_given_back`]; and those for a
 //! card the table gives no round:
 //! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`],
-//! [`crate::RoundGame::carried_only`], [`crate::RoundGame::discard_round`]; and for a report sent
+//! [`crate::RoundGame::carried_only`], [`crate::RoundGame::discard_round`],
+//! [`crate::RoundGame::sets_aside`]; and for a report sent
 //! again: [`crate::RoundGame::repeats`], [`crate::RoundGame::withdrawn`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
@@ -489,6 +490,7 @@ impl<G: RoundGame> Table<G> {
                         }
                     }
                 }
+                self.set_aside(seq, Boundary::BetsClosed);
                 // "No more bets" comes between rounds: a round still open is over (one joined
                 // after an interruption too: the table judges normally again from here), but
                 // one that holds only a card carried over from the round before.
@@ -854,12 +856,12 @@ impl<G: RoundGame> Table<G> {
             }
             return;
         }
-        self.carried = false;
         if matches!(by, Boundary::Reshuffle | Boundary::End) && self.game.carried_only() {
             // A card carried over does not survive a reshuffle or replacement (nor the end of
             // the record): no round.
             self.game.discard_round();
             self.joined = false;
+            self.carried = false;
             return;
         }
         // A round joined part-way is closed as cut off, and what its end shows is not judged.
@@ -873,6 +875,7 @@ impl<G: RoundGame> Table<G> {
         };
         self.found = found;
         self.take_found_in(true);
+        self.carried = false;
         self.shoe.rounds += 1;
         let result = self.result_held.take();
         if result.is_none() && !self.game.awaits_result(self.results_run) {

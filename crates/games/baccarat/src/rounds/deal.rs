@@ -76,6 +76,15 @@ impl BaccaratRounds {
         }
         let Some(side) = side(*target) else {
             match target {
+                None if !self.targets_reported && self.between_rounds() => {
+                    // 12.1(b): a plain card between rounds begins the next round, tentatively.
+                    let disclosed = *face_up == Some(true);
+                    if let Some(record) = self.last {
+                        self.flag_card_between_rounds(&record, seq, card, disclosed, found);
+                    }
+                    self.carry_next = Some((card, disclosed, true));
+                    return Stray::Carried;
+                }
                 None if self.targets_reported => unplaceable(
                     found,
                     seq,
@@ -122,7 +131,7 @@ impl BaccaratRounds {
                         record.round
                     ),
                 );
-                self.carry_next = Some((card, disclosed));
+                self.carry_next = Some((card, disclosed, false));
                 return Stray::Carried;
             }
         }
@@ -173,6 +182,11 @@ impl BaccaratRounds {
         retransmit: bool,
         found: &mut Findings,
     ) {
+        if self.round.is_some_and(|r| r.confirming) {
+            // One card more than a round begun by a card between rounds takes: that card was set
+            // aside, and the round is the cards after it.
+            self.redeal();
+        }
         let drawing = self.drawing;
         let Some(round) = self.round.as_mut() else {
             return;
@@ -391,7 +405,13 @@ impl Live {
         self.hands.get_mut(side).push(card);
         // A round carried over is dealt on from its second card.
         self.carried &= self.hands.player.len() + self.hands.banker.len() <= 1;
+        if let Some(slot) = self.seqs.get_mut(usize::from(self.placed)) {
+            *slot = seq;
+            self.placed += 1;
+        }
         self.next = drawing.next_card(&self.hands.player, &self.hands.banker);
+        // A tentative round complete by the rules waits for the next event.
+        self.confirming = self.tentative && self.next == NextCard::Complete;
         self.last_seq = seq;
         self.placed_late(seq);
     }

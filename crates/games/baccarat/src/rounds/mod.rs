@@ -18,7 +18,7 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`28`, `30`-`35`, `37`-`41`, `44`-`53` and `56`, and fixture `20`
+//! - the fixtures `01`-`35`, `37`-`53` and `56`, and fixture `20`
 //!   also without its retransmitted card (with variants joined at a Banker card, a result or a
 //!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
@@ -30,9 +30,11 @@
 //!   first burn card unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
 //!   missing third card, a device error, a wrong declared result or a result declared early
 //!   (every stream they are dealt in, with or without declared results); a card out of order,
-//!   third cards swapped, a swap that changes the drawing, a card to no hand between rounds, a
-//!   fourth card for a hand, a Player or Banker third card the rules do not give, a report sent
-//!   again or a lost report whose retransmission comes after the next card's (targets);
+//!   third cards swapped, a swap that changes the drawing or a Player third card the rules do
+//!   not give (targets, and a plain stream with "no more bets" that declares no results); a
+//!   card to no hand between rounds, a fourth card for a hand, a Banker third card the Table of
+//!   Play does not give, a report sent again or a lost report whose retransmission comes after
+//!   the next card's (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle; in a plain stream that declares results, between rounds only.
@@ -98,7 +100,16 @@
 //! Within a round (`deal.rs`), a third card to the Player that the rules do not authorise while
 //! the Banker must draw is the Banker's (12.1(a), `UNAUTHORISED_THIRD_CARD`), and a Banker third
 //! card dealt before the Player's that the Table of Play then does not give is set aside
-//! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine. A card reported for a later position of
+//! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine.
+//!
+//! A plain card between rounds (after the round closed last, with no card since, and before
+//! the next round's "no more bets" in a stream that reports it) is that round's
+//! `UNAUTHORISED_THIRD_CARD` and begins the next round, tentatively (12.1(b), `tentative.rs`,
+//! [`Stray::Carried`]): complete by the rules, the round waits for the next event (it is not
+//! complete, [`RoundGame::is_complete`]); "no more bets", a result or a reshuffle confirms it,
+//! a result of the cards after the first or a further card shows the first was set aside and
+//! the round is dealt again without it, and more than one card before "no more bets" were all
+//! set aside, the round dropped ([`RoundGame::sets_aside`]). A card reported for a later position of
 //! its hand than the next waits there until the positions before it are filled (joining the
 //! hand as dealt if the round closes first), and a retransmitted card that fills the very
 //! position the round's out-of-order finding named withdraws that finding if it is the round's
@@ -134,13 +145,13 @@
 //!   game nothing (its records are not `partial` there; the interrupt, below).
 //! - **Plain shoes with a faulty burn.** The engine holds plain cards after an unreadable first
 //!   card (`hold_unknown`, `held_burn`) until "no more bets" or the burn count says where the
-//!   burn ended; the table ends the burn at the next card (fixture `36`). The engine's tentative
-//!   rounds (a plain card between rounds read as 12.1(b), confirmed, set aside or dealt again by
-//!   the next event) have no counterpart: the table's `provisional`/`opened_by` hold one
-//!   targeted card, not a round.
-//! - **Stray cards.** A plain card after a completed round and before its result, in a stream
-//!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
-//!   engine's alone (fixture `55`).
+//!   burn ended; the table ends the burn at the next card (fixture `36`).
+//! - **Tentative rounds, what is left.** In a stream that declares every round's result (the
+//!   engine's `results_declared`), a plain card after a round and before its result is read as
+//!   12.1(b) by the engine only (and a result that shows cards set aside, `unannounced`); a
+//!   tentative round's past-the-last-coup check waits for its confirmation in the engine, and
+//!   its cards are set aside at a reshuffle after the last coup (fixtures `54`, `55`); a cut, a
+//!   placed cutting card or a burn count confirms a tentative round in the engine only.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
 //!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
@@ -182,6 +193,7 @@ use crate::view::{NextCardView, RoundView};
 
 mod deal;
 mod result;
+mod tentative;
 
 /// What Baccarat carries from one shoe into the next on the shared tracker: the last round
 /// recorded (for the view) and whether the stream reports where cards go.
@@ -233,6 +245,17 @@ struct Live {
     carried: bool,
     /// That card was disclosed: "No bets this hand".
     no_bets: bool,
+    /// Begun by a plain card between rounds (12.1(b)): the round may yet prove that card set
+    /// aside (`tentative.rs`).
+    tentative: bool,
+    /// A tentative round complete by the rules, waiting for the next event to confirm it.
+    confirming: bool,
+    /// "No more bets" came while the round held only its card between rounds: the round's
+    /// cards after it are its own.
+    after_bets: bool,
+    /// The `seq` of each card placed, in order (`placed` of them).
+    seqs: [u64; 6],
+    placed: u8,
 }
 
 /// Baccarat's rounds, run by a [`Table`]: the hands of each round as 8.4 and the Table of Play
@@ -266,9 +289,10 @@ pub struct BaccaratRounds {
     /// The last card reported to the burn (`first` or `burn`) in this shoe, as (card, target,
     /// index): a retransmission of it repeats it.
     last_burn: Option<(Option<pitwatch_model::Card>, Option<Target>, Option<u8>)>,
-    /// A Player third card after the round closed last was complete (12.1(b)), and whether it
-    /// was disclosed: the first card of the round the table starts next ([`Stray::Carried`]).
-    carry_next: Option<(Option<pitwatch_model::Card>, bool)>,
+    /// A card after the round closed last (12.1(b)), whether it was disclosed, and whether it
+    /// was a plain card (the round it begins is tentative): the first card of the round the table
+    /// starts next ([`Stray::Carried`]).
+    carry_next: Option<(Option<pitwatch_model::Card>, bool, bool)>,
 }
 
 impl BaccaratRounds {
@@ -410,7 +434,13 @@ impl RoundGame for BaccaratRounds {
         };
         let complete = self.next_card().is_none_or(|n| n == NextCard::Complete);
         match target {
-            None => complete,
+            // A card after a tentative round complete by the rules begins the next round only
+            // if the cards after the card between rounds make a round by themselves; a card
+            // between rounds begins none (`stray`).
+            None => match self.round {
+                Some(r) if r.confirming => self.rest_round(&r).is_some(),
+                _ => complete && !self.between_rounds(),
+            },
             // Joined part-way with targets: a round is followed only from a Player card 1 (a
             // plain shoe cannot tell, so it starts at once).
             Some(Target::Banker) if !self.synced => false,
@@ -513,6 +543,13 @@ impl RoundGame for BaccaratRounds {
     fn bets_closed(&mut self, _seq: u64) {
         self.bets_reported = true;
         self.last_open = false;
+        if let Some(r) = self.round.as_mut().filter(|r| r.carried) {
+            r.after_bets = true;
+        }
+    }
+
+    fn sets_aside(&mut self, seq: u64, by: Boundary, ended: bool, found: &mut Findings) -> bool {
+        self.set_aside(seq, by, ended, found)
     }
 
     fn shoe_started(&mut self, _seq: u64, partial: bool) {
@@ -587,12 +624,17 @@ impl RoundGame for BaccaratRounds {
             late_len: 0,
             carried: false,
             no_bets: false,
+            tentative: false,
+            confirming: false,
+            after_bets: false,
+            seqs: [0; 6],
+            placed: 0,
         });
-        if let Some((card, disclosed)) = self.carry_next.take() {
-            // 12.1(b): the Player third card after the round before was complete is this
-            // round's first card.
+        if let Some((card, disclosed, tentative)) = self.carry_next.take() {
+            // 12.1(b): the card after the round before was complete is this round's first card.
             let drawing = self.drawing;
             if let Some(r) = self.round.as_mut() {
+                r.tentative = tentative;
                 r.push(&drawing, seq, Side::Player, card);
                 r.carried = true;
                 r.no_bets = disclosed;
@@ -644,7 +686,8 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn is_complete(&self) -> bool {
-        self.next_card() == Some(NextCard::Complete)
+        self.round
+            .is_some_and(|r| r.next == NextCard::Complete && !r.confirming)
     }
 
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> RoundRecord {
@@ -665,10 +708,16 @@ impl RoundGame for BaccaratRounds {
         if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
             r.flush_ahead(&drawing);
         }
-        if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
+        if self
+            .round
+            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(&r).is_some())
+        {
+            // The cards after the card between rounds make a whole round: it was set aside.
+            self.redeal();
+        } else if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
             self.judge_close(&r, seq, by, found);
         }
-        let complete = self.is_complete();
+        let complete = self.next_card() == Some(NextCard::Complete);
         self.early = self
             .round
             .and_then(|r| r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len)));

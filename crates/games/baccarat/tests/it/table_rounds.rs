@@ -48,6 +48,7 @@ const AGREEING: &[&str] = &[
     "26_partial_plain_shoe",
     "27_unauthorised_card_after_the_last_coup",
     "28_first_card_after_a_fresh_shuffle",
+    "29_plain_card_between_rounds",
     "30_banker_third_card_before_the_players",
     "31_initial_cards_swapped_with_results",
     "32_retransmitted_cards",
@@ -59,6 +60,8 @@ const AGREEING: &[&str] = &[
     "39_third_card_after_an_early_result",
     "40_stream_ends_mid_round",
     "41_out_of_order_round_flagged_once",
+    "42_plain_disclosed_card_between_rounds",
+    "43_plain_card_between_rounds_set_aside",
     "44_unauthorised_banker_third_card",
     "22_angel_eye_new_shoe_without_shuffle_event",
     "45_six_deck_table",
@@ -78,6 +81,9 @@ const AGREEING: &[&str] = &[
 /// classes claimed; the rest are listed in `src/rounds/mod.rs`).
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
+    // A plain stream with "no more bets" and no declared results: a card between rounds is
+    // read as 12.1(b) on both.
+    let plain_bets = !targets && config.bets_closed && !config.declare_results;
     match kind {
         FaultKind::RecoveredCard
         | FaultKind::CuttingCardTooCloseToBack
@@ -96,12 +102,12 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing
-        | FaultKind::StrayCard
+        | FaultKind::UnauthorisedThirdCard => targets || plain_bets,
+        FaultKind::StrayCard
         | FaultKind::FourthCard
         | FaultKind::UnauthorisedBankerCard
         | FaultKind::RepeatedReport
-        | FaultKind::RecoveredCardLate
-        | FaultKind::UnauthorisedThirdCard => targets,
+        | FaultKind::RecoveredCardLate => targets,
     }
 }
 
