@@ -11,8 +11,11 @@
 //!
 //! - this file: the game's state, the seam ([`RoundGame`]), the book's shoe rules ([`shoe_rules`])
 //!   and the table ([`table`], [`replay_on_table`]);
-//! - `deal.rs`: placing a card in the round (targeted or plain) and what it shows;
-//! - `result.rs`: a declared result, what it does to the round and its check against the cards.
+//! - `deal.rs`: placing a card in the round (targeted or plain) and what it shows, and a card
+//!   the table gives no round (a stray card) or a report sent again;
+//! - `result.rs`: a declared result, what it does to the round and its check against the cards;
+//! - `tentative.rs`: a round begun by a plain card between rounds (12.1(b));
+//! - `wording.rs`: Baccarat's words for the table's shoe-level findings.
 //!
 //! # Agreeing with the engine
 //!
@@ -177,7 +180,6 @@
 //!
 //! [`LastCoup`]: crate::LastCoup
 
-use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
 use pitwatch_rules::{
     Boundary, CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, ResultTaken,
@@ -194,6 +196,9 @@ use crate::view::{NextCardView, RoundView};
 mod deal;
 mod result;
 mod tentative;
+mod wording;
+
+use wording::wording;
 
 /// What Baccarat carries from one shoe into the next on the shared tracker: the last round
 /// recorded (for the view) and whether the stream reports where cards go.
@@ -772,111 +777,5 @@ impl RoundGame for BaccaratRounds {
         self.targets_reported = carry.targets_reported;
         self.bets_reported = carry.bets_reported;
         self.shuffles_reported = carry.shuffles_reported;
-    }
-}
-
-/// Baccarat's words for a shoe-level finding on the table (the engine's, which its fixtures
-/// hold); `limit` is the book's cutting-card limit.
-fn wording(fact: &ShoeFact<'_>, limit: &CuttingCardLimit) -> String {
-    let shown = |card: Option<pitwatch_model::Card>| {
-        card.map_or_else(|| "A card".to_owned(), |c| format!("Card {c}"))
-    };
-    match fact {
-        ShoeFact::ShuffleWrong {
-            decks,
-            allowed,
-            counted,
-            kind,
-            check,
-        } => {
-            let mut wrong = Vec::new();
-            if let Some((min, max)) = allowed {
-                wrong.push(format!(
-                    "The shuffle reports {decks} decks; the rule book allows {min} to {max}."
-                ));
-            }
-            if let Some((cards, expected)) = counted {
-                wrong.push(format!(
-                    "The shuffler counted {cards} cards; {decks} decks of {kind} hold {expected}."
-                ));
-            }
-            if let Some(found) = check {
-                let mut found = found.clone();
-                if let Some(first) = found.get_mut(..1) {
-                    first.make_ascii_uppercase();
-                }
-                wrong.push(format!("{found}."));
-            }
-            format!(
-                "{} Cards are missing, extra or foreign: remove the cards from the table and \
-                 check them before play.",
-                wrong.join(" ")
-            )
-        }
-        ShoeFact::CutTooClose {
-            position,
-            total,
-            min,
-        } => {
-            let from_back = total.saturating_sub(*position);
-            format!(
-                "The cut was {position} cards from the front and {from_back} from the back; the \
-                 rule book requires at least {min} from either end. Have the cards cut again."
-            )
-        }
-        ShoeFact::CuttingCard {
-            placed: true,
-            behind,
-            ..
-        } => format!(
-            "The cutting card was placed with {behind} cards behind it; the rule book requires \
-             {}. Reposition it before dealing.",
-            limit.describe()
-        ),
-        ShoeFact::CuttingCard { behind, dealt, .. } => format!(
-            "The cutting card came out with {behind} cards behind it ({dealt} dealt); the rule \
-             book requires {}. The shoe ends by the last-coup rule as usual; check how the \
-             cutting card was placed.",
-            limit.describe()
-        ),
-        ShoeFact::Excess { card, copy, holds } => format!(
-            "{card} is copy {copy} of a card the shoe holds {holds} times: a foreign or duplicate \
-             card. Stop play, remove it and check the cards."
-        ),
-        ShoeFact::Unreadable => "The device could not read a card. Read it at the table and \
-                                 record it; the round's result is unknown to the monitor until \
-                                 then."
-            .to_owned(),
-        ShoeFact::Exposed {
-            card,
-            during: during @ (ExposedDuring::Cutting | ExposedDuring::Loading),
-        } => format!(
-            "{} was exposed during {during}. This is a misdeal: the cards must be reshuffled and \
-             cut again before any card is dealt.",
-            shown(*card)
-        ),
-        ShoeFact::Exposed { card, .. } => format!(
-            "{} was exposed during the deal. If it is a third card to the Player the rules do \
-             not authorise, 12.1(b): announce \"No bets this hand\" for the round it starts; \
-             otherwise the supervisor decides whether the round stands.",
-            shown(*card)
-        ),
-        ShoeFact::DeviceError { code, text } => format!(
-            "The device reported error {code} ({text}). It stays open until the device clears \
-             it: check the shoe and the cards of the current round before continuing."
-        ),
-        ShoeFact::FirstCardUnshuffled => "A new shoe began (first card of the burn) with no \
-                                          shuffle since the last shoe. The cards must be \
-                                          shuffled and cut before play."
-            .to_owned(),
-        ShoeFact::Unshuffled { replaced: true, .. } => {
-            "Cards were dealt from replaced cards that were not shuffled and cut (7.10), nor \
-             accepted as pre-shuffled. Stop: the new cards must be checked, shuffled and cut."
-                .to_owned()
-        }
-        ShoeFact::Unshuffled { .. } => "Cards were dealt after a card was exposed before play, \
-                                        without a new shuffle. This is a misdeal: reshuffle and \
-                                        cut."
-            .to_owned(),
     }
 }
