@@ -435,7 +435,8 @@ pub trait RoundGame {
     /// Whether the round in progress proves, at the boundary `by` (at `seq`; `ended`: the shoe
     /// had ended), to be no round: its cards were stray cards of the round closed last, set
     /// aside (Baccarat's: more than one card between a complete round and the next "no more
-    /// bets"). What the game finds (`found`) joins that round's irregularity; the table drops
+    /// bets", or that round's result). Asked at "no more bets", and at a result while the round
+    /// closed last awaits its own. What the game finds (`found`) joins that round's irregularity; the table drops
     /// the round in progress without a record. The default: never.
     fn sets_aside(
         &mut self,

@@ -742,6 +742,10 @@ impl<G: RoundGame> Table<G> {
     /// ([`RoundGame::result_declared`]), then checked against the round closed last.
     fn on_result(&mut self, event: &TableEvent) {
         let seq = event.seq;
+        if self.last_result == Some(false) {
+            // The result of the round closed last: the cards since may prove no round.
+            self.set_aside(seq, Boundary::Result);
+        }
         // A round that holds only a card carried over is not the round a result settles.
         let in_round = self.round.is_some() && !self.game.carried_only();
         let taken = self.game.result_declared(event, in_round);

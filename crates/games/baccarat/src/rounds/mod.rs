@@ -33,11 +33,10 @@
 //!   first burn card unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
 //!   missing third card, a device error, a wrong declared result or a result declared early
 //!   (every stream they are dealt in, with or without declared results); a card out of order,
-//!   third cards swapped, a swap that changes the drawing or a Player third card the rules do
-//!   not give (targets, and a plain stream with "no more bets" that declares no results); a
-//!   card to no hand between rounds, a fourth card for a hand, a Banker third card the Table of
-//!   Play does not give, a report sent again or a lost report whose retransmission comes after
-//!   the next card's (targets);
+//!   third cards swapped, a swap that changes the drawing or a Player or Banker third card the
+//!   rules do not give (targets, and a plain stream with "no more bets"); a card to no hand
+//!   between rounds, a fourth card for a hand, a report sent again or a lost report whose
+//!   retransmission comes after the next card's (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle; in a plain stream that declares results, between rounds only.
@@ -112,7 +111,8 @@
 //! complete, [`RoundGame::is_complete`]); "no more bets", a result or a reshuffle confirms it,
 //! a result of the cards after the first or a further card shows the first was set aside and
 //! the round is dealt again without it, and more than one card before "no more bets" were all
-//! set aside, the round dropped ([`RoundGame::sets_aside`]). A card reported for a later position of
+//! set aside, the round dropped ([`RoundGame::sets_aside`]), as are more than one before the
+//! result of the round before. A card reported for a later position of
 //! its hand than the next waits there until the positions before it are filled (joining the
 //! hand as dealt if the round closes first), and a retransmitted card that fills the very
 //! position the round's out-of-order finding named withdraws that finding if it is the round's

@@ -58,8 +58,8 @@ impl BaccaratRounds {
 
     /// Whether the boundary `by` (at `seq`; `ended`: the shoe had ended) shows the tentative round
     /// was no round: more than one card after the last round was complete and before "no more
-    /// bets" (the next round begins only now, 8.2), or before the cards were reshuffled with no
-    /// round left after the last coup (11.2). They were extra cards of that round, set aside:
+    /// bets" (the next round begins only now, 8.2), before that round's result, or before the
+    /// cards were reshuffled with no round left after the last coup (11.2). They were extra cards of that round, set aside:
     /// the finding joins its irregularity, and the round is dropped.
     pub(super) fn set_aside(
         &mut self,
@@ -73,6 +73,7 @@ impl BaccaratRounds {
         };
         let before = match by {
             Boundary::BetsClosed if !r.after_bets => "before \"No more bets\" for the next round",
+            Boundary::Result => "before its result was declared",
             Boundary::Reshuffle if ended => {
                 "before the cards were reshuffled, with no round left after the last coup (11.2)"
             }

@@ -81,9 +81,8 @@ const AGREEING: &[&str] = &[
 /// classes claimed; the rest are listed in `src/rounds/mod.rs`).
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
-    // A plain stream with "no more bets" and no declared results: a card between rounds is
-    // read as 12.1(b) on both.
-    let plain_bets = !targets && config.bets_closed && !config.declare_results;
+    // A plain stream with "no more bets": a card between rounds is read as 12.1(b) on both.
+    let plain_bets = !targets && config.bets_closed;
     match kind {
         FaultKind::RecoveredCard
         | FaultKind::CuttingCardTooCloseToBack
@@ -102,10 +101,10 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing
-        | FaultKind::UnauthorisedThirdCard => targets || plain_bets,
+        | FaultKind::UnauthorisedThirdCard
+        | FaultKind::UnauthorisedBankerCard => targets || plain_bets,
         FaultKind::StrayCard
         | FaultKind::FourthCard
-        | FaultKind::UnauthorisedBankerCard
         | FaultKind::RepeatedReport
         | FaultKind::RecoveredCardLate => targets,
     }
