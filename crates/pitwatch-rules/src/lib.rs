@@ -21,6 +21,8 @@ pub use book::{
 };
 pub use irregularity::{CodeSet, Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, ShoeSummary};
-pub use seam::{run_stream, Boundary, Finding, Findings, Game, ResultTaken, RoundGame, ShoeFact};
+pub use seam::{
+    run_stream, Boundary, Finding, Findings, Game, ResultTaken, RoundGame, ShoeFact, Stray,
+};
 pub use table::{GameTableView, ShoeRules, Table, TableCarry, TableOutput};
 pub use view::{BurnStatus, BurnView, Phase};

@@ -70,9 +70,10 @@ pub struct Finding {
     pub message: String,
 }
 
-/// Where a game's findings go while it handles an event.
+/// Where a game's findings go while it handles an event (and a finding it withdraws,
+/// [`Findings::withdraw`]).
 #[derive(Debug, Clone, Default)]
-pub struct Findings(pub(crate) Vec<Finding>);
+pub struct Findings(pub(crate) Vec<Finding>, pub(crate) Option<Code>);
 
 impl Findings {
     /// Adds a finding citing its code's rule.
@@ -107,6 +108,14 @@ impl Findings {
     /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Withdraws the round's finding of `code` made at an earlier event, if it is still the
+    /// round's only finding (what the event shows explains it: Baccarat's card out of order only
+    /// because the report of the card before it was lost). The table tells the game when it did
+    /// ([`RoundGame::withdrawn`]).
+    pub fn withdraw(&mut self, code: Code) {
+        self.1 = Some(code);
     }
 }
 
@@ -174,6 +183,10 @@ pub enum ShoeFact<'a> {
         /// The device's text.
         text: &'a str,
     },
+    /// `NOT_SHUFFLED/first_card`: a new shoe began with a burn's first card
+    /// ([`RoundGame::first_card_begins_a_shoe`]) in a stream that reports shuffles, with no
+    /// shuffle since the last shoe.
+    FirstCardUnshuffled,
     /// `NOT_SHUFFLED/replaced`: a card dealt after the cards were replaced (`replaced`) or a
     /// card was exposed before play (`!replaced`) at `since`, with no shuffle since.
     Unshuffled {
@@ -229,6 +242,25 @@ impl Boundary {
             Boundary::Result => "the result was declared",
         }
     }
+}
+
+/// Whose a card the table gives no round is ([`RoundGame::stray_card`]), as the game says: where
+/// what the game found in it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stray {
+    /// The round in progress's, or out at once between rounds.
+    Here,
+    /// The round closed last's (a card of its own that came after it was over): what the game
+    /// found joins that round's one irregularity, output at the next boundary (its result, "no
+    /// more bets", the next round, a shuffle); out at once if no round was closed in the shoe.
+    LastRound,
+    /// As [`Stray::LastRound`], and the card begins the next round, carried over (Baccarat's
+    /// 12.1(b): a Player third card after the round was complete is the next round's first):
+    /// the table starts that round ([`RoundGame::start_round`], the game placing the card
+    /// itself) and leaves the irregularity of the round before waiting. While the round holds
+    /// only that card ([`RoundGame::carried_only`]) "no more bets" and a result do not close
+    /// it, and a reshuffle or the end of the stream discards it ([`RoundGame::discard_round`]).
+    Carried,
 }
 
 /// A game's rounds, run by a [`Table`] that follows the shoe around them.
@@ -308,6 +340,14 @@ pub trait RoundGame {
     fn joins_round(&self, _code: Code) -> bool {
         false
     }
+    /// Whether a shoe-level finding of `code` made between rounds, after a round of the shoe
+    /// closed, is that round's, joining its one irregularity (output at the next boundary:
+    /// its result, "no more bets", the next round, a shuffle), as Baccarat's card exposed while
+    /// dealing is (`true`); the default, as Blackjack, Pontoon and poker do: output at once, in
+    /// no round.
+    fn last_rounds(&self, _code: Code) -> bool {
+        false
+    }
     /// Whether the first card dealt from cards that must first be shuffled (`NOT_SHUFFLED`,
     /// replaced or exposed before play) is flagged in the round it is dealt to (the default, as
     /// Blackjack, Pontoon and poker do) or at once in no round (`false`, Baccarat's: the fault
@@ -367,6 +407,85 @@ pub trait RoundGame {
     /// Blackjack's, Pontoon's and poker's).
     fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
         false
+    }
+    /// Whether a card the device reports as a burn's first card (target `first`), when no shoe
+    /// awaits one, begins a new whole shoe by itself (`true`, Baccarat's: a device such as the
+    /// Angel Eye reports no shuffle, and announces each shoe so); the default, as Blackjack,
+    /// Pontoon and poker do: it is a card of the shoe in progress (or begins one joined
+    /// part-way).
+    fn first_card_begins_a_shoe(&self) -> bool {
+        false
+    }
+    /// Whether the stream has reported a shuffle, so that a shoe begun by a burn's first card
+    /// ([`RoundGame::first_card_begins_a_shoe`]) with none since the last shoe was not shuffled
+    /// (`NOT_SHUFFLED`). Asked only of a game that begins shoes so; the default: never.
+    fn shuffles_reported(&self) -> bool {
+        false
+    }
+    /// Whether `event`, a card report the device sent again (`retransmit`), repeats a card
+    /// already counted (the same card at the same position): the table then drops it, neither
+    /// counted nor given to a round (Baccarat's, whose device names each card's position). Asked
+    /// of retransmitted reports only; the default: never (every report is a card).
+    fn repeats(&self, _event: &TableEvent) -> bool {
+        false
+    }
+    /// The round's finding of `code` was withdrawn, as the game asked ([`Findings::withdraw`]):
+    /// it was the round's only one. The default ignores it.
+    fn withdrawn(&mut self, _code: Code) {}
+    /// Whether the round in progress proves, at the boundary `by` (at `seq`; `ended`: the shoe
+    /// had ended), to be no round: its cards were stray cards of the round closed last, set
+    /// aside (Baccarat's: more than one card between a complete round and the next "no more
+    /// bets", or that round's result). Asked at "no more bets", and at a result while the round
+    /// closed last awaits its own. What the game finds (`found`) joins that round's irregularity; the table drops
+    /// the round in progress without a record. The default: never.
+    fn sets_aside(
+        &mut self,
+        _seq: u64,
+        _by: Boundary,
+        _ended: bool,
+        _found: &mut Findings,
+    ) -> bool {
+        false
+    }
+    /// Whether the round in progress holds only a card carried over from the round before
+    /// ([`Stray::Carried`]). The default: never.
+    fn carried_only(&self) -> bool {
+        false
+    }
+    /// Drops the round in progress, which holds only a card carried over, without a record (a
+    /// reshuffle or the end of the stream came first). The default does nothing (no game but one
+    /// that carries cards over has such a round).
+    fn discard_round(&mut self) {}
+    /// How the table reads a plain card against the burn beyond its first card's count: with
+    /// `until_bets` (Baccarat's, once the stream is known to report "no more bets"), every plain
+    /// card before the shoe's first "no more bets" is the burn's (8.2: no round begins before
+    /// it). `hold_unknown` is not read by the table. The default reads neither.
+    fn burn_reading(&self) -> crate::table::burn::Reading {
+        crate::table::burn::Reading::default()
+    }
+    /// The cards of the round in progress, the shoe's first, if they may yet prove to be the
+    /// burn's (a device that does not mark the burn's cards): asked at the shoe's first "no more
+    /// bets" (`count` `None`: it shows no round had begun, so the cards were burn cards) and at
+    /// the device's burn count (`count`: the cards it says the burn had beyond those taken as
+    /// burn cards). The table then gives them back to the burn and drops the round (its findings
+    /// so far in no round, [`RoundGame::discard_round`]). The default: never.
+    fn round_given_back(&self, _count: Option<u32>) -> Option<u32> {
+        None
+    }
+    /// A card the table took as the burn's (`event`, counted against the shoe, in no round); a
+    /// game that learns from it how the device reports cards (Baccarat's: targets) follows this;
+    /// the default ignores it.
+    fn burn_card(&mut self, _event: &TableEvent) {}
+    /// A card the table gives no round, once the burn is over: a card of a round
+    /// ([`RoundGame::is_round_event`]) that begins none while none is in progress
+    /// ([`RoundGame::begins_round`]), or a card the game does not place (one the device reports
+    /// to no position while it reports targets, or to a position the game does not have), during
+    /// a round (`in_round`) or between rounds. The game may find something wrong in it (Baccarat's
+    /// `DEAL_OUT_OF_ORDER`, and `UNAUTHORISED_THIRD_CARD` for a third card after the round was
+    /// complete) and says whose that is. The default finds nothing (the card is counted against
+    /// the shoe only, as Blackjack, Pontoon and poker do).
+    fn stray_card(&mut self, _event: &TableEvent, _in_round: bool, _found: &mut Findings) -> Stray {
+        Stray::Here
     }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);

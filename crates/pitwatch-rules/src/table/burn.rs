@@ -121,7 +121,8 @@ pub enum Step {
 }
 
 /// How a game reads a plain card during the burn beyond the first card's count. The shared
-/// tracker reads neither; Baccarat's engine both.
+/// tracker reads `until_bets` as the game says (`RoundGame::burn_reading`), and not
+/// `hold_unknown`; Baccarat's engine both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Reading {
     /// The stream reports "no more bets" and the shoe's first has not come: every plain card
@@ -359,8 +360,18 @@ impl BurnState {
         self.due = false;
     }
 
-    /// A card drawn at `seq` (`round_card`: the game places it in a round). Returns whether it
-    /// was a burn card (counted against the shoe, given to no round), and what it showed wrong.
+    /// Whether the next card is read against the burn: while it is still to come or being
+    /// drawn, or, when a plain card is read as the burn's until the shoe's first "no more bets"
+    /// (`until_bets`, [`Reading::until_bets`]), after its count too.
+    #[inline]
+    pub fn reads(&self, until_bets: bool) -> bool {
+        self.due || until_bets && matches!(self.burn, Burn::Done { .. })
+    }
+
+    /// A card drawn at `seq` (`round_card`: the game places it in a round), read as `reading`
+    /// says. Returns whether it was a burn card (counted against the shoe, given to no round),
+    /// and what it showed wrong.
+    #[allow(clippy::too_many_arguments)]
     pub fn card(
         &mut self,
         seq: u64,
@@ -368,13 +379,65 @@ impl BurnState {
         target: Option<Target>,
         face_up: Option<bool>,
         round_card: bool,
+        reading: Reading,
         found: &mut Vec<BurnFinding>,
     ) -> bool {
-        let burned = self.card_in(seq, card, target, face_up, round_card, found);
+        let burned = self.card_in(seq, card, target, face_up, round_card, reading, found);
         self.settle();
         burned
     }
 
+    /// The cards (`cards`) of a round taken after the burn proved the burn's (a late "no more
+    /// bets" at `seq` showed no round had begun): they join the burn, which may now be too long.
+    /// Whether the burn was over so that it could take them.
+    pub fn take_back(&mut self, seq: u64, cards: u32, found: &mut Vec<BurnFinding>) -> bool {
+        let Burn::Done {
+            expected,
+            seen,
+            first_seq,
+        } = self.burn
+        else {
+            return false;
+        };
+        let seen = seen + cards;
+        self.burn = Burn::Done {
+            expected,
+            seen,
+            first_seq,
+        };
+        if let Some(e) = expected.filter(|e| seen > *e) {
+            self.count(seq, first_seq, e, seen, "too many", found);
+        }
+        true
+    }
+
+    /// How many cards after the burn's end the device's burn count `count` says were the
+    /// burn's, if it says more than were taken as burn cards.
+    pub fn count_beyond(&self, count: u32) -> Option<u32> {
+        match self.burn {
+            Burn::Done { seen, .. } if count > seen => Some(count - seen),
+            _ => None,
+        }
+    }
+
+    /// The burn had `count` cards, as the device counted (the cards after it taken for a round
+    /// given back to it).
+    pub fn counted_back(&mut self, count: u32) {
+        if let Burn::Done {
+            expected,
+            first_seq,
+            ..
+        } = self.burn
+        {
+            self.burn = Burn::Done {
+                expected,
+                seen: count,
+                first_seq,
+            };
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn card_in(
         &mut self,
         seq: u64,
@@ -382,6 +445,7 @@ impl BurnState {
         target: Option<Target>,
         face_up: Option<bool>,
         round_card: bool,
+        reading: Reading,
         found: &mut Vec<BurnFinding>,
     ) -> bool {
         let mut steps = Vec::new();
@@ -393,7 +457,7 @@ impl BurnState {
             target,
             face_up,
             round_card,
-            Reading::default(),
+            reading,
             &mut steps,
         ) == Step::Burned;
         for finding in steps {

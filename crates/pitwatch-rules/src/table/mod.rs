@@ -19,13 +19,22 @@
 //! [`crate::RoundGame::places_plain_cards`], [`crate::RoundGame::rounds_after_cutting_card`],
 //! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
 //! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
-//! [`crate::RoundGame::joins_round`], [`crate::RoundGame::close_round_by`],
+//! [`crate::RoundGame::joins_round`], [`crate::RoundGame::last_rounds`],
+//! [`crate::RoundGame::close_round_by`],
 //! [`crate::RoundGame::closes_when_complete`]; and those that give it its declared results:
 //! [`crate::RoundGame::result_declared`], [`crate::RoundGame::check_result`],
 //! [`crate::RoundGame::holds_for`], [`crate::RoundGame::awaits_result`],
 //! [`crate::RoundGame::bets_closed`]; and those for a shoe joined part-way:
 //! [`crate::RoundGame::shoe_started`],
-//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]).
+//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
+//! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
+//! [`crate::RoundGame::shuffles_reported`]; and those for a plain burn:
+//! [`crate::RoundGame::burn_reading`], [`crate::RoundGame::round_given_back`]; and those for a
+//! card the table gives no round:
+//! [`crate::RoundGame::stray_card`], [`crate::RoundGame::burn_card`],
+//! [`crate::RoundGame::carried_only`], [`crate::RoundGame::discard_round`],
+//! [`crate::RoundGame::sets_aside`]; and for a report sent
+//! again: [`crate::RoundGame::repeats`], [`crate::RoundGame::withdrawn`]).
 //! Blackjack, Pontoon (`crates/games/blackjack`) and poker (`crates/games/poker`) are a
 //! [`crate::RoundGame`] run by a [`Table`].
 //!
@@ -270,6 +279,9 @@ pub struct Table<G: RoundGame> {
     results_run: u32,
     /// The irregularity held (`pending`) is the round closed last's, waiting for its result.
     awaiting_result: bool,
+    /// The round in progress was begun by a card carried over from the round closed last
+    /// ([`Stray::Carried`]): that round's irregularity may still be held (`pending`).
+    carried: bool,
 }
 
 impl<G: RoundGame> Table<G> {
@@ -322,6 +334,7 @@ impl<G: RoundGame> Table<G> {
             last_result: None,
             results_run: 0,
             awaiting_result: false,
+            carried: false,
         }
     }
 
@@ -358,6 +371,22 @@ impl<G: RoundGame> Table<G> {
     /// Feeds one event. Never panics, whatever the sequence.
     pub fn handle_event(&mut self, event: &TableEvent) {
         let seq = event.seq;
+        let retransmitted = matches!(
+            event.kind,
+            EventKind::CardDrawn {
+                retransmit: Some(true),
+                ..
+            }
+        );
+        if retransmitted && self.game.repeats(event) {
+            // The device sent again a report of a card already counted: it is no card.
+            self.finished = false;
+            if self.shoe_open {
+                self.shoe.last_seq = seq;
+            }
+            self.last_seq = Some(seq);
+            return;
+        }
         self.resolve_held(Some(event));
         if self.result_held.is_some() && !self.game.holds_for(&event.kind) {
             // The card the round was held open for did not come: closed at its result.
@@ -382,6 +411,9 @@ impl<G: RoundGame> Table<G> {
                 self.on_cutting_card_placed(seq, *from_back);
             }
             EventKind::CardDrawn { card, target, .. } => {
+                if *target == Some(pitwatch_model::Target::First) {
+                    self.first_card_of_a_shoe(seq);
+                }
                 self.ensure_shoe(seq);
                 self.on_card(event, *card, *target);
             }
@@ -446,9 +478,25 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
+                if !self.shoe.bets_seen && self.shoe.rounds == 0 && self.round.is_some() {
+                    // The shoe's first "no more bets": no round had begun, so the cards taken
+                    // for one after the burn's count were burn cards (if the game says they
+                    // may be).
+                    if let Some(cards) = self.game.round_given_back(None) {
+                        let mut found = Vec::new();
+                        if self.shoe.burn.take_back(seq, cards, &mut found) {
+                            self.drop_round();
+                            self.flag_burn(seq, found);
+                        }
+                    }
+                }
+                self.set_aside(seq, Boundary::BetsClosed);
                 // "No more bets" comes between rounds: a round still open is over (one joined
-                // after an interruption too: the table judges normally again from here).
-                self.close_round(seq, Boundary::BetsClosed);
+                // after an interruption too: the table judges normally again from here), but
+                // one that holds only a card carried over from the round before.
+                if !self.game.carried_only() {
+                    self.close_round(seq, Boundary::BetsClosed);
+                }
                 self.joining = false;
                 self.game.bets_closed(seq);
                 if self.shoe.burn.pending() {
@@ -493,10 +541,26 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::ShuffleStep { step } => self.shuffler.step(seq, *step),
             EventKind::BurnCounted { count } => {
+                if self.rules.burn != BurnPolicy::None {
+                    // Under a book that burns, the device's burn count is an event of a shoe,
+                    // as a cut is: a stream joined there begins its shoe with it.
+                    self.ensure_shoe(seq);
+                }
                 if self.shoe_open {
+                    let beyond = self.shoe.burn.count_beyond(*count);
                     let mut found = Vec::new();
                     self.shoe.burn.counted(seq, *count, &mut found);
                     self.flag_burn(seq, found);
+                    let first_round = self.shoe.rounds == 0 && self.round.is_some();
+                    if beyond.is_some()
+                        && first_round
+                        && self.game.round_given_back(beyond) == beyond
+                    {
+                        // The device counted more burn cards than were taken: the first round's
+                        // cards were the rest of the burn.
+                        self.drop_round();
+                        self.shoe.burn.counted_back(*count);
+                    }
                 }
             }
             EventKind::ResultDeclared { .. } => self.on_result(event),
@@ -627,6 +691,9 @@ impl<G: RoundGame> Table<G> {
             self.game.handle_event(event, &mut Findings::default());
         } else {
             self.game.handle_event(event, &mut self.found);
+            if let Some(code) = self.found.1.take() {
+                self.withdraw(code);
+            }
             self.take_found();
             if self.game.closes_when_complete() && self.game.is_complete() {
                 // The game's round is over with its last card: recorded now, not at the next
@@ -675,12 +742,18 @@ impl<G: RoundGame> Table<G> {
     /// ([`RoundGame::result_declared`]), then checked against the round closed last.
     fn on_result(&mut self, event: &TableEvent) {
         let seq = event.seq;
-        let taken = self.game.result_declared(event, self.round.is_some());
+        if self.last_result == Some(false) {
+            // The result of the round closed last: the cards since may prove no round.
+            self.set_aside(seq, Boundary::Result);
+        }
+        // A round that holds only a card carried over is not the round a result settles.
+        let in_round = self.round.is_some() && !self.game.carried_only();
+        let taken = self.game.result_declared(event, in_round);
         if taken == ResultTaken::Ignored {
             return;
         }
         self.ensure_shoe(seq);
-        if self.round.is_some() {
+        if in_round {
             match taken {
                 ResultTaken::Holds => {
                     self.result_held = Some(event.clone());
@@ -787,6 +860,14 @@ impl<G: RoundGame> Table<G> {
             }
             return;
         }
+        if matches!(by, Boundary::Reshuffle | Boundary::End) && self.game.carried_only() {
+            // A card carried over does not survive a reshuffle or replacement (nor the end of
+            // the record): no round.
+            self.game.discard_round();
+            self.joined = false;
+            self.carried = false;
+            return;
+        }
         // A round joined part-way is closed as cut off, and what its end shows is not judged.
         let joined = std::mem::take(&mut self.joined);
         let mut found = std::mem::take(&mut self.found);
@@ -798,6 +879,7 @@ impl<G: RoundGame> Table<G> {
         };
         self.found = found;
         self.take_found_in(true);
+        self.carried = false;
         self.shoe.rounds += 1;
         let result = self.result_held.take();
         if result.is_none() && !self.game.awaits_result(self.results_run) {

@@ -83,6 +83,19 @@ impl<G: RoundGame> Table<G> {
             && self.shoe.rounds == 0
             && self.round.is_none()
             && self.game.shuffle_begins_an_empty_partial_shoe();
+        self.begin_shoe(seq, composition, shuffler, partial, again);
+    }
+
+    /// Starts a shoe at `seq` (`again`: the shoe open, which has shown no card, begun again from
+    /// its first event rather than ended).
+    fn begin_shoe(
+        &mut self,
+        seq: u64,
+        composition: ShoeComposition,
+        shuffler: Option<ShufflerKind>,
+        partial: bool,
+        again: bool,
+    ) {
         self.close_round(seq, Boundary::Reshuffle);
         if !partial {
             // A shuffle: every round from here is seen from its start.
@@ -122,6 +135,57 @@ impl<G: RoundGame> Table<G> {
             last_round: None,
         };
         self.game.shoe_started(seq, partial);
+    }
+
+    /// A burn's first card (`first`, at `seq`) when no shoe awaits one, from a device that
+    /// announces each shoe so (the Angel Eye reports no shuffle) under a game that follows it
+    /// ([`RoundGame::first_card_begins_a_shoe`]): a new whole shoe begins with it (the shoe open,
+    /// if it has shown no card, begun again), loaded from the shuffler's last shuffle (its decks,
+    /// when the shuffler counted them), its preparation steps judged. If the stream reports
+    /// shuffles ([`RoundGame::shuffles_reported`]) or the cards wait for one, that shoe was not
+    /// shuffled (`NOT_SHUFFLED`); after an interruption the shuffle may have gone by unseen.
+    pub(super) fn first_card_of_a_shoe(&mut self, seq: u64) {
+        let awaiting = self.shoe.burn.view().status == crate::view::BurnStatus::AwaitingFirst;
+        if !self.game.first_card_begins_a_shoe() || self.shoe_open && awaiting {
+            return;
+        }
+        let interrupted = self.shoe_open && self.shoe.interrupted;
+        // A shoe just shuffled with nothing drawn yet is this shoe, not a previous one.
+        let fresh = self.shoe_open && self.shoe.cards == 0 && self.unshuffled.is_none();
+        let composition = if fresh {
+            self.shoe.counter.composition()
+        } else {
+            let book = self.rules.composition;
+            match self.shuffler.pending.as_ref().and_then(|held| held.decks) {
+                Some(decks) if decks > 0 => ShoeComposition::new(decks, book.kind),
+                _ => book,
+            }
+        };
+        let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
+        self.close_round(seq, Boundary::Reshuffle);
+        let again = self.shoe_open && self.shoe.cards == 0 && self.shoe.rounds == 0;
+        self.begin_shoe(seq, composition, shuffler, false, again);
+        if fresh {
+            return;
+        }
+        // Loaded from the shuffler's last shuffle (used up here whatever else is said).
+        if let Some(found) = self.shuffler.load_steps(seq, &self.shuffle_steps, true) {
+            self.flag_found_as(seq, found, "NOT_SHUFFLED/steps");
+        }
+        let loaded = self.shuffler.loaded(seq, None, None);
+        if interrupted {
+            // The shuffle may have happened while nobody was listening.
+        } else if self.game.shuffles_reported() || self.unshuffled.is_some() {
+            self.unshuffled = None;
+            let message = self.worded(&ShoeFact::FirstCardUnshuffled, || {
+                "A new shoe began with the burn's first card, with no shuffle since the last \
+                 shoe: the cards must be shuffled before play."
+                    .to_owned()
+            });
+            self.flag_now(Code::NotShuffled, "NOT_SHUFFLED/first_card", seq, message);
+        } else if let Some(found) = loaded {
+            self.flag_found(seq, found);
+        }
     }
 
     pub(super) fn end_shoe(&mut self) {
@@ -372,6 +436,15 @@ impl<G: RoundGame> Table<G> {
                         self.game.exposed(seq, card, &mut self.found);
                         self.take_found();
                     }
+                } else if self.shoe.rounds > 0 && self.game.last_rounds(Code::CardExposed) {
+                    self.found.flag_cited(
+                        Code::CardExposed,
+                        "CARD_EXPOSED",
+                        seq,
+                        vec![seq],
+                        message,
+                    );
+                    self.take_found_for_last();
                 } else {
                     self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);
                 }
@@ -393,16 +466,28 @@ impl<G: RoundGame> Table<G> {
         // A plain card a game places by its own rules is a round's card once it is not the
         // burn's (the burn reads it as a plain card).
         let mut plain_round = target.is_none() && self.game.places_plain_cards();
-        if self.shoe.burn.pending() {
+        let mut burned = false;
+        // A plain card before the shoe's first "no more bets" is the burn's, past its count too,
+        // when the game reads the burn so (8.2: no round begins before it).
+        let until_bets = target.is_none()
+            && !self.shoe.bets_seen
+            && !self.shoe.partial
+            && self.shoe.burn.in_book()
+            && self.game.burn_reading().until_bets;
+        if self.shoe.burn.reads(until_bets) {
             let face_up = match &event.kind {
                 EventKind::CardDrawn { face_up, .. } => *face_up,
                 _ => None,
             };
+            let reading = super::burn::Reading {
+                until_bets,
+                hold_unknown: false,
+            };
             let mut found = Vec::new();
-            let burned = self
+            burned = self
                 .shoe
                 .burn
-                .card(seq, card, target, face_up, placed, &mut found);
+                .card(seq, card, target, face_up, placed, reading, &mut found);
             self.flag_burn(seq, found);
             // A burn card is counted against the shoe and given to no round.
             placed &= !burned;
@@ -422,18 +507,25 @@ impl<G: RoundGame> Table<G> {
             });
             return;
         }
-        self.place_card(event, placed, fits, true);
+        if burned {
+            self.game.burn_card(event);
+        }
+        if !self.place_card(event, placed, fits, true) && !burned {
+            // Not the burn's, and in no round: the game says whose it is.
+            self.stray_card(event);
+        }
     }
 
     /// Gives a counted card its round: the next round's, if it begins one and `may_begin`, else
-    /// the round in progress (or none); then what the card shows is found in that round.
+    /// the round in progress (or none); then what the card shows is found in that round. Whether
+    /// the card was given to a round.
     pub(super) fn place_card(
         &mut self,
         event: &TableEvent,
         placed: bool,
         fits: bool,
         may_begin: bool,
-    ) {
+    ) -> bool {
         let seq = event.seq;
         let card = match &event.kind {
             EventKind::CardDrawn { card, .. } => *card,
@@ -521,9 +613,11 @@ impl<G: RoundGame> Table<G> {
                 self.take_found_or_now(in_round);
             }
         }
-        if placed && self.round.is_some() {
+        let given = placed && self.round.is_some();
+        if given {
             self.game_event(event);
         }
+        given
     }
 
     /// A card dealt from cards that must first be shuffled (once): the round's if `in_round`.

@@ -11,29 +11,35 @@
 //!
 //! - this file: the game's state, the seam ([`RoundGame`]), the book's shoe rules ([`shoe_rules`])
 //!   and the table ([`table`], [`replay_on_table`]);
-//! - `deal.rs`: placing a card in the round (targeted or plain) and what it shows;
-//! - `result.rs`: a declared result, what it does to the round and its check against the cards.
+//! - `deal.rs`: placing a card in the round (targeted or plain) and what it shows, and a card
+//!   the table gives no round (a stray card) or a report sent again;
+//! - `result.rs`: a declared result, what it does to the round and its check against the cards;
+//! - `tentative.rs`: a round begun by a plain card between rounds (12.1(b));
+//! - `wording.rs`: Baccarat's words for the table's shoe-level findings.
 //!
 //! # Agreeing with the engine
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`06`, `08`-`19`, `21`, `23`-`26`, `28`, `31`, `33`, `35`, `39`-`41`,
-//!   `46`, `51_deck_check_count_right_cards_wrong`, `52` and `56`, and fixture `20` without its
-//!   retransmitted card (with variants joined at a Banker card, a result or a round short of a
-//!   card);
+//! - the fixtures `01`-`35`, `37`-`53` and `56`, and fixture `20`
+//!   also without its retransmitted card (with variants joined at a Banker card, a result or a
+//!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
-//!   results and the device's burn count, two shoes each through the last coup;
-//! - simulated streams with one injected fault: a recovered card or a cutting card too close to
-//!   the back (every stream); a burn too long, miscounted or missing (targets; missing also in a
-//!   plain stream with "no more bets"); a first burn card unreadable (targets); a round past the
-//!   last coup, a foreign card, an unreadable card, a missing third card, a device error, a wrong
-//!   declared result or a result declared early (every stream they are dealt in, with or without
-//!   declared results); a card out of order, third cards swapped or a swap that changes the
-//!   drawing (targets);
+//!   results and the device's burn count, two shoes each through the last coup; with targets,
+//!   also from a device that reports no shuffle;
+//! - simulated streams with one injected fault: a recovered card, a cutting card too close to
+//!   the back or a card exposed during the deal (every stream); a burn too long or miscounted
+//!   (every stream it is dealt in), missing (targets, and a plain stream with "no more bets"); a
+//!   first burn card unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
+//!   missing third card, a device error, a wrong declared result or a result declared early
+//!   (every stream they are dealt in, with or without declared results); a card out of order,
+//!   third cards swapped, a swap that changes the drawing or a Player or Banker third card the
+//!   rules do not give (targets, and a plain stream with "no more bets"); a card to no hand
+//!   between rounds, a fourth card for a hand, a report sent again or a lost report whose
+//!   retransmission comes after the next card's (targets);
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
-//!   round's first card to the last event before the next shuffle; in a plain stream that
-//!   declares results, between rounds only.
+//!   round's first card (with targets, from the event after its shuffle) to the last event
+//!   before the next shuffle; in a plain stream that declares results, between rounds only.
 //!
 //! A declared result is given to the game ([`RoundGame::result_declared`]), as the engine takes
 //! it: it closes the round in progress ("the result was declared" names it in a missing third
@@ -62,14 +68,66 @@
 //! shuffle ([`RoundGame::shuffle_begins_an_empty_partial_shoe`]), as the engine reuses a shoe
 //! with no card.
 //!
+//! A device's burn first card (target `first`) when no shoe awaits one begins a new whole shoe
+//! on the table ([`RoundGame::first_card_begins_a_shoe`]), as in the engine (the Angel Eye
+//! reports no shuffle): the shoe open is begun again if it has shown no card, the shoe holds
+//! the decks the shuffler beside it counted, its preparation steps and the shuffler's last
+//! shuffle are judged at that card, and in a stream that reports shuffles
+//! ([`RoundGame::shuffles_reported`]) or whose cards wait for one it is `NOT_SHUFFLED`
+//! ([`ShoeFact::FirstCardUnshuffled`], the engine's words). So a stream joined in the burn
+//! begins its shoe at the first card, as the engine does.
+//!
+//! A card the table gives no round is given to the game ([`RoundGame::stray_card`], after the
+//! burn; the burn's cards [`RoundGame::burn_card`], which tell it the device reports targets),
+//! as the engine finds it: a card to no hand from a device that reports targets, or to a target
+//! Baccarat does not have, is `DEAL_OUT_OF_ORDER` in the round in progress (or none); a
+//! targeted card 2, 3 or 4 with no round in progress is `DEAL_OUT_OF_ORDER` in the round closed
+//! last while no card came since, nor "no more bets" ([`Stray::LastRound`]), a Banker third
+//! card to a round complete with two is that round's `UNAUTHORISED_THIRD_CARD` (set aside), and
+//! a Player third card to a round complete with two is too, and begins the next round
+//! (12.1(b), [`Stray::Carried`]: "no more bets" and a result leave that round open while it
+//! holds only that card, [`RoundGame::carried_only`], and a reshuffle or the end of the stream
+//! drops it, [`RoundGame::discard_round`]; the round is past the last coup only once dealt on,
+//! and "No bets this hand" if the card was disclosed).
+//! Under a book that burns, the device's burn count begins a shoe joined there, as a cut does.
+//! The burn reads a plain card as the engine does ([`RoundGame::burn_reading`]): once the stream
+//! is known to report "no more bets", every plain card before the shoe's first is the burn's,
+//! past its count too (`until_bets`); and the cards of a plain round 1 taken after the burn's
+//! count are given back to the burn by the shoe's first "no more bets", or by a device's burn
+//! count that says the burn had that many more ([`RoundGame::round_given_back`]: the round is
+//! dropped, what it found in no round).
+//! A retransmitted report of a card already counted (the last burn card again, or a position of
+//! the round being dealt, or of the round closed last while it is open, that holds that very
+//! card) is dropped by the table, neither counted nor placed ([`RoundGame::repeats`]).
+//! Within a round (`deal.rs`), a third card to the Player that the rules do not authorise while
+//! the Banker must draw is the Banker's (12.1(a), `UNAUTHORISED_THIRD_CARD`), and a Banker third
+//! card dealt before the Player's that the Table of Play then does not give is set aside
+//! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine.
+//!
+//! A plain card between rounds (after the round closed last, with no card since, and before
+//! the next round's "no more bets" in a stream that reports it) is that round's
+//! `UNAUTHORISED_THIRD_CARD` and begins the next round, tentatively (12.1(b), `tentative.rs`,
+//! [`Stray::Carried`]): complete by the rules, the round waits for the next event (it is not
+//! complete, [`RoundGame::is_complete`]); "no more bets", a result or a reshuffle confirms it,
+//! a result of the cards after the first or a further card shows the first was set aside and
+//! the round is dealt again without it, and more than one card before "no more bets" were all
+//! set aside, the round dropped ([`RoundGame::sets_aside`]), as are more than one before the
+//! result of the round before. A card reported for a later position of
+//! its hand than the next waits there until the positions before it are filled (joining the
+//! hand as dealt if the round closes first), and a retransmitted card that fills the very
+//! position the round's out-of-order finding named withdraws that finding if it is the round's
+//! only one ([`pitwatch_rules::Findings::withdraw`], [`RoundGame::withdrawn`]): the cards came
+//! in order, only their reports did not.
+//!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
 //! poker's the table's own, as their fixtures hold. A device error reported again while open is
 //! Baccarat's one open error, and a cutting card flagged as placed is not flagged again when it
 //! comes out ([`RoundGame::flags_again`]); a device error, an `ORDER_DISCLOSED` and a cutting card
 //! that came out misplaced while a round is being dealt are that round's
-//! ([`RoundGame::joins_round`]), as in the engine, and the first card dealt from unshuffled
-//! cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut and the cutting card are checked on
+//! ([`RoundGame::joins_round`]), as in the engine, a card exposed while dealing between rounds
+//! is the round closed last's ([`RoundGame::last_rounds`]), and the first card dealt from
+//! unshuffled cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut and the cutting card are checked on
 //! the table against the book's limits as it gives them ([`ShoeRules::cut`] in decks or cards,
 //! [`ShoeRules::cutting_card`] with any fraction), so a Macau book's cut in cards is checked as
 //! the engine checks it.
@@ -83,34 +141,20 @@
 //! What keeps the other streams from agreeing, each a hook still to add (game-neutral, with a
 //! default) or a wording to choose:
 //!
-//! - **Which round a shoe-level finding is in.** The words agree now, and so does the round of
-//!   a device error, a cutting card or an unshuffled card; still not: the engine puts a card
-//!   exposed while dealing between rounds in the round before (the table in none; the fault
-//!   `card_exposed`). The engine's `NOT_SHUFFLED/first_card` (a new shoe without a shuffle) has
-//!   no counterpart yet (below).
-//! - **Partial-shoe sync.** What is left: joined in the burn, a device's first card starts a
-//!   new shoe in the engine (the new shoe without a shuffle, below); a plain stream that
-//!   declares results joined mid-round (stray cards, below). The engine also reuses a whole
+//! - **Partial-shoe sync.** What is left: a plain stream that declares results joined
+//!   mid-round (stray cards, below). The engine also reuses a whole
 //!   shoe that showed no card at the next shuffle (two shuffles in a row are one shoe); the
 //!   table does so only for a shoe joined part-way. After an interruption the table tells the
 //!   game nothing (its records are not `partial` there; the interrupt, below).
-//! - **Plain shoes with a faulty burn.** The table's burn reads a plain card as the engine's does
-//!   only by the first card's value: the engine also takes every plain card before the shoe's
-//!   first "no more bets" as the burn's (`until_bets`), holds plain cards after an unreadable
-//!   first card (`hold_unknown`, `held_burn`), and gives back round-1 cards a late "no more
-//!   bets" or burn count shows were burn cards. The engine's tentative rounds (a plain card between rounds read
-//!   as 12.1(b), confirmed, set aside or dealt again by the next event) have no counterpart: the
-//!   table's `provisional`/`opened_by` hold one targeted card, not a round.
-//! - **Stray cards.** A plain card after a completed round and before its result, in a stream
-//!   that declares every round's result (the engine's `results_declared`, 12.1(b)), is the
-//!   engine's alone (fixture `55`). A targeted card 2 or 3 with no round in progress (a third
-//!   card after the round was complete, 12.1(b)), a card to no hand from a device that reports
-//!   targets, and a card to a target Baccarat does not have are the engine's
-//!   `DEAL_OUT_OF_ORDER` and `UNAUTHORISED_THIRD_CARD`; the table counts them and gives them to
-//!   no round. Cards reported
-//!   ahead of their position (here placed at the next position), a retransmitted card, a Player
-//!   third card made the Banker's (12.1(a)) and a Banker third card set aside are the engine's
-//!   alone.
+//! - **Plain shoes with a faulty burn.** The engine holds plain cards after an unreadable first
+//!   card (`hold_unknown`, `held_burn`) until "no more bets" or the burn count says where the
+//!   burn ended; the table ends the burn at the next card (fixture `36`).
+//! - **Tentative rounds, what is left.** In a stream that declares every round's result (the
+//!   engine's `results_declared`), a plain card after a round and before its result is read as
+//!   12.1(b) by the engine only (and a result that shows cards set aside, `unannounced`); a
+//!   tentative round's past-the-last-coup check waits for its confirmation in the engine, and
+//!   its cards are set aside at a reshuffle after the last coup (fixtures `54`, `55`); a cut, a
+//!   placed cutting card or a burn count confirms a tentative round in the engine only.
 //! - **Missing cards at the close.** The table tells the game what closed a round
 //!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
 //!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
@@ -118,9 +162,9 @@
 //!   declares results, joined mid-round, reads its rounds one card off, and a card after a
 //!   round so read is complete and before its result is the engine's stray card (12.1(b),
 //!   above).
-//! - **New shoe without a shuffle.** A device's burn first card starts a new shoe in the engine
-//!   (Angel Eye, with `NOT_SHUFFLED` when the stream reports shuffles); the table starts none.
-//!   The engine also restarts a shoe cut off before its first card at a cut or cutting card.
+//! - **New shoe without a shuffle.** The engine restarts a shoe cut off before its first card
+//!   at a cut or cutting card, and a shoe cut off before its burn's first card stays partial
+//!   when that card begins it again (on the table it is whole).
 //! - **Continuous shuffler.** The engine counts a continuous shoe's copies within a round only
 //!   (discards go back in); the table counts them across the shoe, so a long continuous shoe
 //!   finds excess cards the engine does not.
@@ -136,22 +180,25 @@
 //!
 //! [`LastCoup`]: crate::LastCoup
 
-use pitwatch_model::ExposedDuring;
 use pitwatch_model::{EventKind, TableEvent, Target};
 use pitwatch_rules::{
     Boundary, CuttingCardLimit, EndOfShoePolicy, Findings, IrregularityCode, ResultTaken,
-    RoundGame, ShoeFact, ShoeRules, Table, TableOutput,
+    RoundGame, ShoeFact, ShoeRules, Stray, Table, TableOutput,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::book::RuleBook;
 use crate::drawing::{DrawingTable, NextCard};
 use crate::record::{Output, RoundRecord};
-use crate::side::{BySide, Hand};
+use crate::side::{BySide, Hand, Side};
 use crate::view::{NextCardView, RoundView};
 
 mod deal;
 mod result;
+mod tentative;
+mod wording;
+
+use wording::wording;
 
 /// What Baccarat carries from one shoe into the next on the shared tracker: the last round
 /// recorded (for the view) and whether the stream reports where cards go.
@@ -165,7 +212,14 @@ pub struct BaccaratCarry {
     /// The stream reports "no more bets" (absent from carries written before it was kept).
     #[serde(default)]
     pub bets_reported: bool,
+    /// The stream reports shuffles (absent from carries written before it was kept).
+    #[serde(default)]
+    pub shuffles_reported: bool,
 }
+
+/// A card reported for a later position of its hand than the next: (hand, position, card,
+/// `seq`).
+type Ahead = (Side, u8, Option<pitwatch_model::Card>, u64);
 
 /// The round being dealt.
 #[derive(Debug, Clone, Copy)]
@@ -180,11 +234,33 @@ struct Live {
     next: NextCard,
     /// Whether the round's one out-of-order finding was made.
     order_flagged: bool,
+    /// The position that finding said the next card should have had: a retransmitted card that
+    /// fills it withdraws the finding.
+    order_gap: Option<(Side, u8)>,
+    /// Cards reported for a later position of their hand than the next, waiting there.
+    ahead: [Option<Ahead>; 4],
+    /// How many cards `ahead` holds.
+    ahead_len: u8,
     /// The `seq` of a result declared while a third card was due, holding the round open for it.
     held: Option<u64>,
     /// The cards placed after that result (`seq`s; `late_len` of them).
     late: [u64; 2],
     late_len: u8,
+    /// The round holds only a card carried over from the round before (12.1(b)).
+    carried: bool,
+    /// That card was disclosed: "No bets this hand".
+    no_bets: bool,
+    /// Begun by a plain card between rounds (12.1(b)): the round may yet prove that card set
+    /// aside (`tentative.rs`).
+    tentative: bool,
+    /// A tentative round complete by the rules, waiting for the next event to confirm it.
+    confirming: bool,
+    /// "No more bets" came while the round held only its card between rounds: the round's
+    /// cards after it are its own.
+    after_bets: bool,
+    /// The `seq` of each card placed, in order (`placed` of them).
+    seqs: [u64; 6],
+    placed: u8,
 }
 
 /// Baccarat's rounds, run by a [`Table`]: the hands of each round as 8.4 and the Table of Play
@@ -200,6 +276,9 @@ pub struct BaccaratRounds {
     targets_reported: bool,
     /// The stream reports "no more bets", so a plain round's cards until the next one are its own.
     bets_reported: bool,
+    /// The stream reports shuffles, so a shoe begun by a burn's first card without one was not
+    /// shuffled.
+    shuffles_reported: bool,
     /// The last round closed was completed after its result was declared (10.1): that result's
     /// `seq` and the cards placed after it.
     early: Option<(u64, [u64; 2], u8)>,
@@ -209,6 +288,16 @@ pub struct BaccaratRounds {
     /// Rounds are followed in this shoe: false in a shoe joined part-way until a round's first
     /// card (a Player card 1, or a plain card), as the engine's `synced`.
     synced: bool,
+    /// The last round closed is still open to a stray card of its own: no card was placed since
+    /// it closed, nor "no more bets" called (the engine's `prev.open`).
+    last_open: bool,
+    /// The last card reported to the burn (`first` or `burn`) in this shoe, as (card, target,
+    /// index): a retransmission of it repeats it.
+    last_burn: Option<(Option<pitwatch_model::Card>, Option<Target>, Option<u8>)>,
+    /// A card after the round closed last (12.1(b)), whether it was disclosed, and whether it
+    /// was a plain card (the round it begins is tentative): the first card of the round the table
+    /// starts next ([`Stray::Carried`]).
+    carry_next: Option<(Option<pitwatch_model::Card>, bool, bool)>,
 }
 
 impl BaccaratRounds {
@@ -222,9 +311,13 @@ impl BaccaratRounds {
             last: None,
             targets_reported: false,
             bets_reported: false,
+            shuffles_reported: false,
             early: None,
             partial: false,
             synced: true,
+            last_open: false,
+            last_burn: None,
+            carry_next: None,
         }
     }
 
@@ -346,7 +439,13 @@ impl RoundGame for BaccaratRounds {
         };
         let complete = self.next_card().is_none_or(|n| n == NextCard::Complete);
         match target {
-            None => complete,
+            // A card after a tentative round complete by the rules begins the next round only
+            // if the cards after the card between rounds make a round by themselves; a card
+            // between rounds begins none (`stray`).
+            None => match self.round {
+                Some(r) if r.confirming => self.rest_round(&r).is_some(),
+                _ => complete && !self.between_rounds(),
+            },
             // Joined part-way with targets: a round is followed only from a Player card 1 (a
             // plain shoe cannot tell, so it starts at once).
             Some(Target::Banker) if !self.synced => false,
@@ -417,6 +516,10 @@ impl RoundGame for BaccaratRounds {
         )
     }
 
+    fn last_rounds(&self, code: IrregularityCode) -> bool {
+        code == IrregularityCode::CardExposed
+    }
+
     fn closes_when_complete(&self) -> bool {
         true
     }
@@ -444,15 +547,68 @@ impl RoundGame for BaccaratRounds {
 
     fn bets_closed(&mut self, _seq: u64) {
         self.bets_reported = true;
+        self.last_open = false;
+        if let Some(r) = self.round.as_mut().filter(|r| r.carried) {
+            r.after_bets = true;
+        }
+    }
+
+    fn sets_aside(&mut self, seq: u64, by: Boundary, ended: bool, found: &mut Findings) -> bool {
+        self.set_aside(seq, by, ended, found)
     }
 
     fn shoe_started(&mut self, _seq: u64, partial: bool) {
         self.partial = partial;
         self.synced = !partial;
+        self.last_open = false;
+        self.last_burn = None;
+    }
+
+    fn repeats(&self, event: &TableEvent) -> bool {
+        self.repeated(event)
+    }
+
+    fn burn_card(&mut self, event: &TableEvent) {
+        if let EventKind::CardDrawn {
+            card,
+            target: target @ Some(_),
+            index,
+            ..
+        } = event.kind
+        {
+            self.targets_reported = true;
+            self.last_burn = Some((card, target, index));
+        }
+    }
+
+    fn withdrawn(&mut self, code: IrregularityCode) {
+        if let Some(r) = self
+            .round
+            .as_mut()
+            .filter(|_| code == IrregularityCode::DealOutOfOrder)
+        {
+            r.order_flagged = false;
+        }
+    }
+
+    fn stray_card(&mut self, event: &TableEvent, _in_round: bool, found: &mut Findings) -> Stray {
+        self.stray(event, found)
     }
 
     fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
         true
+    }
+
+    fn first_card_begins_a_shoe(&self) -> bool {
+        true
+    }
+
+    fn shuffles_reported(&self) -> bool {
+        self.shuffles_reported
+    }
+
+    fn shuffled(&mut self, _seq: u64, _deck_ok: bool) {
+        self.shuffles_reported = true;
     }
 
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
@@ -465,10 +621,55 @@ impl RoundGame for BaccaratRounds {
             first_seq: seq,
             last_seq: seq,
             order_flagged: false,
+            order_gap: None,
+            ahead: [None; 4],
+            ahead_len: 0,
             held: None,
             late: [0; 2],
             late_len: 0,
+            carried: false,
+            no_bets: false,
+            tentative: false,
+            confirming: false,
+            after_bets: false,
+            seqs: [0; 6],
+            placed: 0,
         });
+        if let Some((card, disclosed, tentative)) = self.carry_next.take() {
+            // 12.1(b): the card after the round before was complete is this round's first card.
+            let drawing = self.drawing;
+            if let Some(r) = self.round.as_mut() {
+                r.tentative = tentative;
+                r.push(&drawing, seq, Side::Player, card);
+                r.carried = true;
+                r.no_bets = disclosed;
+            }
+        }
+    }
+
+    fn burn_reading(&self) -> pitwatch_rules::table::burn::Reading {
+        pitwatch_rules::table::burn::Reading {
+            until_bets: self.bets_reported,
+            hold_unknown: false,
+        }
+    }
+
+    fn round_given_back(&self, count: Option<u32>) -> Option<u32> {
+        let r = self.round?;
+        let cards = (r.hands.player.len() + r.hands.banker.len()) as u32;
+        match count {
+            // A plain round taken after the burn's count, before the shoe's first "no more bets".
+            None => (!self.targets_reported && !r.carried && cards < 4).then_some(cards),
+            Some(n) => (cards == n).then_some(n),
+        }
+    }
+
+    fn carried_only(&self) -> bool {
+        self.round.is_some_and(|r| r.carried)
+    }
+
+    fn discard_round(&mut self) {
+        self.round = None;
     }
 
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
@@ -476,18 +677,22 @@ impl RoundGame for BaccaratRounds {
             card,
             target,
             index,
+            retransmit,
             ..
         } = &event.kind
         {
             if target.is_some() {
                 self.targets_reported = true;
             }
-            self.place(event.seq, *card, *target, *index, found);
+            self.last_open = false;
+            let retransmit = *retransmit == Some(true);
+            self.place(event.seq, *card, *target, *index, retransmit, found);
         }
     }
 
     fn is_complete(&self) -> bool {
-        self.next_card() == Some(NextCard::Complete)
+        self.round
+            .is_some_and(|r| r.next == NextCard::Complete && !r.confirming)
     }
 
     fn close_round(&mut self, seq: u64, cut_off: bool, found: &mut Findings) -> RoundRecord {
@@ -504,10 +709,20 @@ impl RoundGame for BaccaratRounds {
         // The first round of a shoe joined part-way may have begun before the table did: what
         // it lacks at its close is not judged.
         let joined_mid_round = self.partial && self.round.is_some_and(|r| r.number == 1);
-        if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
+        let drawing = self.drawing;
+        if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
+            r.flush_ahead(&drawing);
+        }
+        if self
+            .round
+            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(&r).is_some())
+        {
+            // The cards after the card between rounds make a whole round: it was set aside.
+            self.redeal();
+        } else if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
             self.judge_close(&r, seq, by, found);
         }
-        let complete = self.is_complete();
+        let complete = self.next_card() == Some(NextCard::Complete);
         self.early = self
             .round
             .and_then(|r| r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len)));
@@ -521,7 +736,9 @@ impl RoundGame for BaccaratRounds {
         record.last_seq = r.last_seq;
         record.complete = complete;
         record.partial = self.partial;
+        record.no_bets = r.no_bets;
         self.last = Some(record);
+        self.last_open = true;
         record
     }
 
@@ -536,8 +753,8 @@ impl RoundGame for BaccaratRounds {
             player_total: hands.player.total(),
             banker_total: hands.banker.total(),
             next,
-            carried: false,
-            no_bets: false,
+            carried: r.carried,
+            no_bets: r.no_bets,
             first_seq: r.first_seq,
         })
     }
@@ -551,6 +768,7 @@ impl RoundGame for BaccaratRounds {
             last_round: self.last,
             targets_reported: self.targets_reported,
             bets_reported: self.bets_reported,
+            shuffles_reported: self.shuffles_reported,
         }
     }
 
@@ -558,107 +776,6 @@ impl RoundGame for BaccaratRounds {
         self.last = carry.last_round;
         self.targets_reported = carry.targets_reported;
         self.bets_reported = carry.bets_reported;
-    }
-}
-
-/// Baccarat's words for a shoe-level finding on the table (the engine's, which its fixtures
-/// hold); `limit` is the book's cutting-card limit.
-fn wording(fact: &ShoeFact<'_>, limit: &CuttingCardLimit) -> String {
-    let shown = |card: Option<pitwatch_model::Card>| {
-        card.map_or_else(|| "A card".to_owned(), |c| format!("Card {c}"))
-    };
-    match fact {
-        ShoeFact::ShuffleWrong {
-            decks,
-            allowed,
-            counted,
-            kind,
-            check,
-        } => {
-            let mut wrong = Vec::new();
-            if let Some((min, max)) = allowed {
-                wrong.push(format!(
-                    "The shuffle reports {decks} decks; the rule book allows {min} to {max}."
-                ));
-            }
-            if let Some((cards, expected)) = counted {
-                wrong.push(format!(
-                    "The shuffler counted {cards} cards; {decks} decks of {kind} hold {expected}."
-                ));
-            }
-            if let Some(found) = check {
-                let mut found = found.clone();
-                if let Some(first) = found.get_mut(..1) {
-                    first.make_ascii_uppercase();
-                }
-                wrong.push(format!("{found}."));
-            }
-            format!(
-                "{} Cards are missing, extra or foreign: remove the cards from the table and \
-                 check them before play.",
-                wrong.join(" ")
-            )
-        }
-        ShoeFact::CutTooClose {
-            position,
-            total,
-            min,
-        } => {
-            let from_back = total.saturating_sub(*position);
-            format!(
-                "The cut was {position} cards from the front and {from_back} from the back; the \
-                 rule book requires at least {min} from either end. Have the cards cut again."
-            )
-        }
-        ShoeFact::CuttingCard {
-            placed: true,
-            behind,
-            ..
-        } => format!(
-            "The cutting card was placed with {behind} cards behind it; the rule book requires \
-             {}. Reposition it before dealing.",
-            limit.describe()
-        ),
-        ShoeFact::CuttingCard { behind, dealt, .. } => format!(
-            "The cutting card came out with {behind} cards behind it ({dealt} dealt); the rule \
-             book requires {}. The shoe ends by the last-coup rule as usual; check how the \
-             cutting card was placed.",
-            limit.describe()
-        ),
-        ShoeFact::Excess { card, copy, holds } => format!(
-            "{card} is copy {copy} of a card the shoe holds {holds} times: a foreign or duplicate \
-             card. Stop play, remove it and check the cards."
-        ),
-        ShoeFact::Unreadable => "The device could not read a card. Read it at the table and \
-                                 record it; the round's result is unknown to the monitor until \
-                                 then."
-            .to_owned(),
-        ShoeFact::Exposed {
-            card,
-            during: during @ (ExposedDuring::Cutting | ExposedDuring::Loading),
-        } => format!(
-            "{} was exposed during {during}. This is a misdeal: the cards must be reshuffled and \
-             cut again before any card is dealt.",
-            shown(*card)
-        ),
-        ShoeFact::Exposed { card, .. } => format!(
-            "{} was exposed during the deal. If it is a third card to the Player the rules do \
-             not authorise, 12.1(b): announce \"No bets this hand\" for the round it starts; \
-             otherwise the supervisor decides whether the round stands.",
-            shown(*card)
-        ),
-        ShoeFact::DeviceError { code, text } => format!(
-            "The device reported error {code} ({text}). It stays open until the device clears \
-             it: check the shoe and the cards of the current round before continuing."
-        ),
-        ShoeFact::Unshuffled { replaced: true, .. } => {
-            "Cards were dealt from replaced cards that were not shuffled and cut (7.10), nor \
-             accepted as pre-shuffled. Stop: the new cards must be checked, shuffled and cut."
-                .to_owned()
-        }
-        ShoeFact::Unshuffled { .. } => "Cards were dealt after a card was exposed before play, \
-                                        without a new shuffle. This is a misdeal: reshuffle and \
-                                        cut."
-            .to_owned(),
+        self.shuffles_reported = carry.shuffles_reported;
     }
 }

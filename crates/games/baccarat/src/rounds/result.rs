@@ -30,6 +30,16 @@ impl BaccaratRounds {
         let EventKind::ResultDeclared { outcome, .. } = event.kind else {
             return ResultTaken::Ignored;
         };
+        if self.round.is_some_and(|r| r.confirming) && in_round {
+            // The result settles a tentative round complete by the rules: confirmed, unless it
+            // is the result of the cards after the card between rounds (that card set aside).
+            if self.result_says_set_aside(outcome) {
+                self.redeal();
+            } else if let Some(r) = self.round.as_mut() {
+                r.tentative = false;
+                r.confirming = false;
+            }
+        }
         let (targets, bets) = (self.targets_reported, self.bets_reported);
         let Some(round) = self.round.as_mut().filter(|_| in_round) else {
             return ResultTaken::Settles;

@@ -27,6 +27,7 @@ const AGREEING: &[&str] = &[
     "04_burn_count_mismatch_plain_resync",
     "05_burn_missing",
     "06_deal_out_of_order",
+    "07_unauthorised_third_card",
     "08_missing_third_card",
     "09_missing_third_card_plain",
     "10_result_mismatch",
@@ -39,21 +40,40 @@ const AGREEING: &[&str] = &[
     "17_not_shuffled",
     "18_shuffle_count_mismatch",
     "19_device_error_and_exposed_card",
+    "20_partial_then_new_shoe",
     "21_continuous_shuffler",
     "23_half_limit_book",
     "24_ace_eleven_and_one_more_round",
     "25_fixed_burn_and_finish_round",
     "26_partial_plain_shoe",
+    "27_unauthorised_card_after_the_last_coup",
     "28_first_card_after_a_fresh_shuffle",
+    "29_plain_card_between_rounds",
+    "30_banker_third_card_before_the_players",
     "31_initial_cards_swapped_with_results",
+    "32_retransmitted_cards",
     "33_plain_burn_short_before_bets",
+    "34_plain_burn_long_before_bets",
     "35_plain_burn_missing_before_bets",
+    "37_stray_card_with_no_target",
+    "38_fourth_card_for_a_hand",
     "39_third_card_after_an_early_result",
     "40_stream_ends_mid_round",
     "41_out_of_order_round_flagged_once",
+    "42_plain_disclosed_card_between_rounds",
+    "43_plain_card_between_rounds_set_aside",
+    "44_unauthorised_banker_third_card",
+    "22_angel_eye_new_shoe_without_shuffle_event",
+    "45_six_deck_table",
     "46_pre_shuffled_cards_accepted",
+    "47_cards_reported_ahead_of_their_position",
+    "48_late_retransmission_is_not_out_of_order",
+    "49_shuffler_beside_the_shoe",
+    "50_shuffler_sets_the_shoes_decks",
     "51_deck_check_count_right_cards_wrong",
+    "51_shuffler_abandoned_and_interrupted",
     "52_order_disclosed",
+    "53_a_baccarat_book_that_requires_preparation_steps",
     "56_plain_third_card_after_an_early_result",
 ];
 
@@ -61,11 +81,15 @@ const AGREEING: &[&str] = &[
 /// classes claimed; the rest are listed in `src/rounds/mod.rs`).
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
+    // A plain stream with "no more bets": a card between rounds is read as 12.1(b) on both.
+    let plain_bets = !targets && config.bets_closed;
     match kind {
-        FaultKind::RecoveredCard | FaultKind::CuttingCardTooCloseToBack => true,
-        FaultKind::BurnTooLong => targets,
+        FaultKind::RecoveredCard
+        | FaultKind::CuttingCardTooCloseToBack
+        | FaultKind::CardExposed => true,
+        FaultKind::BurnTooLong => true,
         FaultKind::BurnMissing => targets || config.bets_closed,
-        FaultKind::BurnMiscount => targets,
+        FaultKind::BurnMiscount => true,
         FaultKind::BurnFirstUnreadable => targets,
         FaultKind::RoundPastLastCoup
         | FaultKind::ForeignCard
@@ -76,8 +100,13 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         | FaultKind::EarlyResult => true,
         FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
-        | FaultKind::SwapChangesDrawing => targets,
-        _ => false,
+        | FaultKind::SwapChangesDrawing
+        | FaultKind::UnauthorisedThirdCard
+        | FaultKind::UnauthorisedBankerCard => targets || plain_bets,
+        FaultKind::StrayCard
+        | FaultKind::FourthCard
+        | FaultKind::RepeatedReport
+        | FaultKind::RecoveredCardLate => targets,
     }
 }
 
@@ -146,17 +175,31 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_the_agreeing_fixtures() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Every honest simulated stream, and, with targets, each as a device that reports no shuffle
+/// deals it (an Angel Eye: each shoe begins with its burn's first card).
 #[test]
 fn the_table_run_baccarat_agrees_with_the_engine_on_every_honest_stream() {
     let book = RuleBook::nz_baccarat();
-    for config in configs() {
+    let unshuffled = configs()
+        .into_iter()
+        .filter(|c| c.mode == Mode::Targets)
+        .map(|c| DealerConfig {
+            report_shuffle: false,
+            ..c
+        });
+    for config in configs().into_iter().chain(unshuffled) {
         for seed in 0..12 {
             let session = deal(&book.shoe_book(), &config, &[], seed);
             let rounds = session.rounds.len();
             assert!(rounds > 40, "{}: {rounds} rounds", stream_name(&config));
             if let Some((engine, table)) = disagreement(&book, &session.events) {
+                let shuffles = if config.report_shuffle {
+                    ""
+                } else {
+                    ", no shuffle"
+                };
                 panic!(
-                    "{} (seed {seed}), {}",
+                    "{}{shuffles} (seed {seed}), {}",
                     stream_name(&config),
                     first_difference(&engine, &table)
                 );
@@ -210,6 +253,13 @@ fn every_claimed_fault_is_injected_in_some_stream() {
         FaultKind::OutOfOrderCard,
         FaultKind::ThirdCardsSwapped,
         FaultKind::SwapChangesDrawing,
+        FaultKind::StrayCard,
+        FaultKind::FourthCard,
+        FaultKind::UnauthorisedBankerCard,
+        FaultKind::RepeatedReport,
+        FaultKind::RecoveredCardLate,
+        FaultKind::CardExposed,
+        FaultKind::UnauthorisedThirdCard,
     ] {
         assert!(pairs.iter().any(|(_, k)| *k == kind), "{kind:?}");
     }
@@ -368,11 +418,11 @@ proptest! {
 /// Where a stream dealt from a shuffle may be joined part-way (its events from the index
 /// returned on, no shuffle seen first) with both trackers claimed to agree: any event of the
 /// first shoe from its first round's first card to the last before the next shuffle (joined
-/// after the last card, the shuffle begins that shoe); in a plain stream that declares results,
-/// only between rounds (at a round's first card or an event that is not a card: joined
-/// mid-round, its rounds read one card off meet its results, the engine's stray cards,
-/// 12.1(b)). Joined in the burn, a device's first card starts a new shoe in the engine (in
-/// `src/rounds/mod.rs`).
+/// after the last card, the shuffle begins that shoe), and with targets from the event after the
+/// shuffle (joined before or at the burn's first card, that card begins the shoe whole on both;
+/// after it, the burn's cards are in no round); in a plain stream that declares results, only
+/// between rounds (at a round's first card or an event that is not a card: joined mid-round, its
+/// rounds read one card off meet its results, the engine's stray cards, 12.1(b)).
 fn join_points(config: &DealerConfig, session: &pitwatch_dealer::Session) -> Vec<usize> {
     use pitwatch_model::EventKind;
     let events = &session.events;
@@ -393,14 +443,19 @@ fn join_points(config: &DealerConfig, session: &pitwatch_dealer::Session) -> Vec
         .find(|&i| matches!(events[i].kind, EventKind::Shuffled { .. }))
         .unwrap_or(events.len());
     let plain_results = config.mode == Mode::Plain && config.declare_results;
+    let first = if config.mode == Mode::Targets {
+        1
+    } else {
+        first
+    };
     (first..shoe_2)
         .filter(|&i| !plain_results || !is_card(i) || starts.contains(&events[i].seq))
         .collect()
 }
 
 /// Both trackers agree on `events[from..]`, a stream joined part-way (asserted so: its first
-/// shoe begins at its first event, partial on both, or, when no card comes before the shuffle,
-/// whole: the shuffle began it).
+/// shoe begins at its first event, partial on both, or whole when no card comes before the
+/// shuffle, which began it, or its first card is the burn's, which began it).
 fn assert_joined_agrees(book: &RuleBook, events: &[TableEvent], from: usize, name: &str) {
     let joined = &events[from..];
     if let Some((engine, table)) = disagreement(book, joined) {
@@ -418,7 +473,11 @@ fn assert_joined_agrees(book: &RuleBook, events: &[TableEvent], from: usize, nam
     let card_first = joined
         .iter()
         .take_while(|e| !matches!(e.kind, pitwatch_model::EventKind::Shuffled { .. }))
-        .any(|e| matches!(e.kind, pitwatch_model::EventKind::CardDrawn { .. }));
+        .find_map(|e| match e.kind {
+            pitwatch_model::EventKind::CardDrawn { target, .. } => Some(target),
+            _ => None,
+        })
+        .is_some_and(|target| target != Some(pitwatch_model::Target::First));
     assert!(
         first_shoe.is_some_and(|s| s.shoe == 1
             && s.partial == card_first
@@ -427,8 +486,9 @@ fn assert_joined_agrees(book: &RuleBook, events: &[TableEvent], from: usize, nam
     );
 }
 
-/// Every simulated stream joined part-way at the boundaries that matter, each once: at the
-/// event before a round (the last one's result, "no more bets" or last card), at the round's
+/// Every simulated stream joined part-way at the boundaries that matter, each once: with targets
+/// just after the shuffle, at the burn's first card and just after it; at the event before a
+/// round (the last one's result, "no more bets" or last card), at the round's
 /// first card, one, two and three cards into it, at the cutting card and just after it, and at
 /// the last event before the next shuffle (where [`join_points`] claims them).
 #[test]
@@ -449,8 +509,24 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_streams_joined_part_way() {
         let shoe_2 = (1..session.events.len())
             .find(|&i| matches!(session.events[i].kind, EventKind::Shuffled { .. }))
             .expect("a second shoe");
+        let burn_first = session
+            .events
+            .iter()
+            .position(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::CardDrawn {
+                        target: Some(pitwatch_model::Target::First),
+                        ..
+                    }
+                )
+            })
+            .unwrap_or(0);
         let mut tried = 0;
         for from in [
+            1,
+            burn_first,
+            burn_first + 1,
             first - 1,
             first,
             first + 1,
@@ -488,8 +564,8 @@ proptest! {
     }
 }
 
-/// A stream joined part-way with targets, as fixture `20` joins it (its retransmitted card left
-/// out: the engine's alone): the cards before a Player card 1 are in no round on both, the
+/// A stream joined part-way with targets, as fixture `20` joins it (here without its
+/// retransmitted card, which both drop): the cards before a Player card 1 are in no round on both, the
 /// first round followed is not judged at its close (an incomplete deal or a missing third card
 /// it seems to lack may have been dealt before), every record of the shoe is partial, and the
 /// next shuffle starts a whole shoe.
