@@ -196,6 +196,10 @@ test("a table's device panel on a 30-table pit names its device", async () => {
   assert.match(await driver.text(identity), /^Pitwatch simulator · serial number SIM-1 · firmware \S+/);
   const link = await driver.text(await driver.find('[data-testid="device-panel"] [data-testid="device-link"]'));
   assert.doesNotMatch(link, /^serial \//, `the link says a serial port, not a bare "serial": ${link}`);
+  // Said once: the simulated shoe's pseudo-terminal beside "simulated", not again under Status.
+  assert.match(link, /^simulated, on serial port \/dev\/pts\/\d+ · 9600 8N1$/);
+  const status = await driver.text(await driver.find('[data-testid="device-panel"] [data-testid="device-status"]'));
+  assert.doesNotMatch(status, /\/dev\//, `the status line repeats no link: ${status}`);
   assert.ok(await fitsAcross(), "the table view fits the window's width");
   writeFileSync(join(shots, "device-panel-30.png"), await driver.screenshot());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DeckCheckView, DeviceAlarmView, DeviceTile, TableTile } from "./bindings";
-import { alarmLabel, clockLabel, countersLabel, deckCheckBadge, identityLines, linkWords, otherDevices, ROLE_LABEL, withoutClearedLiveness } from "./devices";
+import { alarmLabel, clockLabel, countersLabel, deckCheckBadge, identityLines, linkAndDetail, linkWords, otherDevices, ROLE_LABEL, withoutClearedLiveness } from "./devices";
 
 describe("countersLabel", () => {
   it("says each counter the shuffler keeps, in words", () => {
@@ -118,5 +118,15 @@ describe("a link in words", () => {
     expect(linkWords("serial /dev/pts/3 4800 7E1 xon/xoff")).toBe("serial port /dev/pts/3 · 4800 7E1 xon/xoff");
     expect(linkWords("tcp 10.0.0.5:4001")).toBe("device server 10.0.0.5:4001");
     expect(linkWords("simulated")).toBe("simulated");
+  });
+
+  it("says the link once on the device panel", () => {
+    expect(linkAndDetail("serial /dev/ttyUSB0 9600 8N1", "serial /dev/ttyUSB0 9600 8N1")).toEqual({ link: "serial port /dev/ttyUSB0 · 9600 8N1", detail: "" });
+    expect(linkAndDetail("simulated", "serial /dev/pts/1 9600 8N1")).toEqual({ link: "simulated, on serial port /dev/pts/1 · 9600 8N1", detail: "" });
+    expect(linkAndDetail("tcp 10.0.0.5:4001", "cannot open 10.0.0.5:4001: connection refused")).toEqual({
+      link: "device server 10.0.0.5:4001",
+      detail: "cannot open 10.0.0.5:4001: connection refused",
+    });
+    expect(linkAndDetail("serial /dev/ttyUSB0 9600 8N1", "")).toEqual({ link: "serial port /dev/ttyUSB0 · 9600 8N1", detail: "" });
   });
 });

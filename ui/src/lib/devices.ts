@@ -109,6 +109,18 @@ export function linkWords(link: string): string {
 }
 
 /**
+ * The device panel's link and status detail in words, neither repeating the other: a device
+ * connected on the link it is set up with says so once ("Connected"), and a simulated device
+ * says the pseudo-terminal it is on beside "simulated" rather than under it.
+ */
+export function linkAndDetail(link: string, detail: string): { link: string; detail: string } {
+  const isLink = /^(serial|tcp) \S/.test(detail);
+  if (isLink && link.trim() === "simulated") return { link: `simulated, on ${linkWords(detail)}`, detail: "" };
+  if (isLink && linkWords(detail) === linkWords(link)) return { link: linkWords(link), detail: "" };
+  return { link: linkWords(link), detail };
+}
+
+/**
  * What a device says it is, in one line: "Pitwatch Shoe-1 · serial number SN-0042 · firmware 2.1.0", then
  * its USB adapter ("via FT232R USB UART serial number A10K on /dev/ttyUSB0"); null when nothing is known.
  */
