@@ -287,17 +287,22 @@ impl Desk {
         incident_page(&lock(&self.store), query)
     }
 
-    /// One incident with its rule texts, evidence timeline, round and history.
+    /// One incident with its rule texts, evidence timeline, round and history; the look is
+    /// audited (`incident.view`, see `viewed.rs`).
     pub fn incident(&self, id: i64) -> Result<IncidentDetail, ApiError> {
-        let store = lock(&self.store);
-        incident_detail(&store, id, |table| {
-            self.pit
-                .tables
-                .iter()
-                .find(|t| t.name == table)
-                .map(|t| t.rules.clone())
-                .unwrap_or_default()
-        })
+        let detail = {
+            let store = lock(&self.store);
+            incident_detail(&store, id, |table| {
+                self.pit
+                    .tables
+                    .iter()
+                    .find(|t| t.name == table)
+                    .map(|t| t.rules.clone())
+                    .unwrap_or_default()
+            })?
+        };
+        self.audit_view("incident.view", &id.to_string())?;
+        Ok(detail)
     }
 
     fn changed(&self, id: i64) -> Result<IncidentRow, ApiError> {

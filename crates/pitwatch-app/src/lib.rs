@@ -46,6 +46,7 @@ pub mod surveillance;
 pub mod tables;
 #[cfg(test)]
 mod testkit;
+pub mod viewed;
 
 pub use access::{Command, Principal};
 pub use live::Desk;

@@ -64,6 +64,8 @@ pub struct Desk {
     pub(crate) session: Mutex<Option<Principal>>,
     /// Whether the logged-in user muted the alarm's sound (see [`crate::alarm`]).
     pub(crate) alarm_muted: Mutex<bool>,
+    /// The looks at incidents and replays audited lately (`viewed.rs`).
+    pub(crate) viewed: Mutex<crate::viewed::Viewed>,
     /// This workstation's name, in every audit row of a login or a refusal.
     pub(crate) workstation: String,
     pub(crate) monitor: Mutex<Option<Monitor>>,
@@ -406,6 +408,7 @@ impl Desk {
                 store: Mutex::new(store),
                 session: Mutex::new(None),
                 alarm_muted: Mutex::new(false),
+                viewed: Mutex::default(),
                 workstation: crate::access::workstation(),
                 monitor: Mutex::new(Some(monitor)),
                 #[cfg(feature = "demo")]
@@ -856,6 +859,8 @@ mod tests {
             "rounds at every table"
         );
         let raised = raised.expect("an injected irregularity raised an incident");
+        // Anyone at the workstation may look at an incident: the look is audited as nobody's.
+        desk.incident(raised.id).expect("a look before a login");
 
         let error = desk
             .acknowledge(raised.id)
@@ -884,6 +889,18 @@ mod tests {
         let twice = desk.resolve(raised.id, "again", None).expect_err("twice");
         assert_eq!(twice.code, ErrorCode::Conflict);
         let detail = desk.incident(raised.id).expect("detail");
+        desk.incident(raised.id).expect("the same look again");
+        // Who looked, once per user within the window (viewed.rs), beside what they changed.
+        let looks: Vec<(String, String)> = lock(&desk.store)
+            .recent_audit(&["incident.view"], 100)
+            .expect("the audit log")
+            .into_iter()
+            .filter(|e| e.subject == raised.id.to_string())
+            .map(|e| (e.user, e.detail))
+            .collect();
+        let users: Vec<&str> = looks.iter().map(|(u, _)| u.as_str()).collect();
+        assert_eq!(users, [DEMO_USER, crate::viewed::NOBODY], "{looks:?}");
+        assert!(looks[0].1.contains("supervisor"), "{looks:?}");
         assert!(!detail.timeline.is_empty(), "{detail:?}");
         assert!(detail.timeline.iter().any(|t| t.evidence));
         assert!(
@@ -966,6 +983,15 @@ mod tests {
         let shoe = desk
             .replay(&raised.table, raised.shoe)
             .expect("the incident's shoe replays");
+        let replayed = lock(&desk.store)
+            .recent_audit(&["replay.view"], 10)
+            .expect("the audit log");
+        assert_eq!(replayed.len(), 1, "{replayed:?}");
+        assert_eq!(replayed[0].user, DEMO_USER);
+        assert_eq!(
+            replayed[0].subject,
+            format!("{} shoe {}", raised.table, shoe.shoe)
+        );
         assert!(shoe.verified, "{}", shoe.verify_detail);
         assert!(shoe.divergences.is_empty(), "{:?}", shoe.divergences);
         assert!(

@@ -40,7 +40,7 @@ impl Desk {
             .chain(&self.pit.tables)
             .find(|t| t.name == table)
             .cloned();
-        shoe_replay(
+        let replay = shoe_replay(
             &store,
             table,
             shoe,
@@ -51,7 +51,10 @@ impl Desk {
                     .map(TableTile::from)
                     .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no table {table}")))
             },
-        )
+        )?;
+        // The look is audited (`replay.view`, see `viewed.rs`): which table and shoe.
+        self.audit_view("replay.view", &format!("{table} shoe {}", replay.shoe))?;
+        Ok(replay)
     }
 }
 
