@@ -524,3 +524,30 @@ test("an administrator renames one table and retires another from the window: th
   assert.ok(audited.length >= 2);
   await shot("table-renamed-retired.png");
 });
+
+test("who looked at an incident is in the audit view, once, under their name (issue 32)", async () => {
+  const { driver } = harness;
+  await driver.clickCss('[data-testid="nav-incidents"]');
+  const row = await driver.waitFor("an incident in the list", () => driver.find('[data-testid="incident-row"]'));
+  const id = await driver.attribute(row, "data-id");
+  await driver.click(row);
+  await driver.waitFor("the incident's detail", () => driver.find('[data-testid="incident-detail"]'));
+  // Looked at again straight away: the same look, not a second row.
+  await driver.clickCss('[data-testid="nav-pit"]');
+  await driver.clickCss('[data-testid="nav-incidents"]');
+  await driver.clickCss(`[data-testid="incident-row"][data-id="${id}"]`);
+  await driver.waitFor("the incident's detail again", () => driver.find('[data-testid="incident-detail"]'));
+  await driver.clickCss('[data-testid="nav-audit"]');
+  await driver.waitFor("the audit list", () => driver.find('[data-testid="audit-list"]'));
+  await driver.execute(`const b = document.querySelector('[data-testid="audit-access-only"]'); if (b.checked) b.click(); return true;`);
+  const looks = await driver.waitFor("the look in the audit view", async () => {
+    const r = await driver.execute(
+      `return [...document.querySelectorAll('[data-testid="audit-row"][data-action="incident.view"]')]
+         .map((e) => [e.dataset.user, e.children[1].textContent.trim(), e.children[3].textContent.trim()])
+         .filter((r) => r[0] === "root" && r[2] === ${JSON.stringify(id)});`,
+    );
+    return r.length > 0 && r;
+  });
+  assert.deepEqual(looks, [["root", "Incident looked at incident.view", id]]);
+  await shot("audit-incident-view.png");
+});
