@@ -41,7 +41,11 @@ fn fixture() -> PathBuf {
 fn copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for name in ["pit.db", "pit.db.checkpoints", "signing.key", "pit.toml"] {
-        std::fs::copy(fixture().join(name), dir.path().join(name)).unwrap();
+        let to = dir.path().join(name);
+        std::fs::copy(fixture().join(name), &to).unwrap();
+        // As the installation keeps them (a checkout makes files readable by all, and Pitwatch
+        // refuses a signing key others may read).
+        std::fs::set_permissions(&to, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
     }
     dir
 }
@@ -209,11 +213,18 @@ fn the_monitor_goes_on_recording_into_a_record_written_by_an_earlier_build() {
         .arg("--db")
         .arg(dir.path().join("pit.db"))
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.path().join("monitor.err")).unwrap())
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     while device.try_wait().unwrap().is_none() {
+        if let Some(status) = monitor.try_wait().unwrap() {
+            let _ = device.kill();
+            panic!(
+                "the monitor stopped ({status}): {}",
+                std::fs::read_to_string(dir.path().join("monitor.err")).unwrap_or_default()
+            );
+        }
         assert!(
             Instant::now() < deadline,
             "the device did not finish its shoe"
