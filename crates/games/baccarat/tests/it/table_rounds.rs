@@ -81,8 +81,6 @@ const AGREEING: &[&str] = &[
 /// classes claimed; the rest are listed in `src/rounds/mod.rs`).
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
-    // A plain stream with "no more bets": a card between rounds is read as 12.1(b) on both.
-    let plain_bets = !targets && config.bets_closed;
     match kind {
         FaultKind::RecoveredCard
         | FaultKind::CuttingCardTooCloseToBack
@@ -102,7 +100,7 @@ fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing
         | FaultKind::UnauthorisedThirdCard
-        | FaultKind::UnauthorisedBankerCard => targets || plain_bets,
+        | FaultKind::UnauthorisedBankerCard => true,
         FaultKind::StrayCard
         | FaultKind::FourthCard
         | FaultKind::RepeatedReport
@@ -418,39 +416,31 @@ proptest! {
 /// Where a stream dealt from a shuffle may be joined part-way (its events from the index
 /// returned on, no shuffle seen first) with both trackers claimed to agree: any event of the
 /// first shoe from its first round's first card to the last before the next shuffle (joined
-/// after the last card, the shuffle begins that shoe), and with targets from the event after the
-/// shuffle (joined before or at the burn's first card, that card begins the shoe whole on both;
-/// after it, the burn's cards are in no round); in a plain stream that declares results, only
-/// between rounds (at a round's first card or an event that is not a card: joined mid-round, its
-/// rounds read one card off meet its results, the engine's stray cards, 12.1(b)).
+/// after the last card, the shuffle begins that shoe; joined mid-round in a plain stream that
+/// declares results, its rounds read one card off meet their results as stray cards, 12.1(b),
+/// on both), and with targets from the event after the shuffle (joined before or at the burn's
+/// first card, that card begins the shoe whole on both; after it, the burn's cards are in no
+/// round).
 fn join_points(config: &DealerConfig, session: &pitwatch_dealer::Session) -> Vec<usize> {
     use pitwatch_model::EventKind;
     let events = &session.events;
-    let is_card = |i: usize| matches!(events[i].kind, EventKind::CardDrawn { .. });
-    let starts: Vec<u64> = session
+    let Some(first) = session
         .rounds
         .iter()
-        .filter(|r| r.shoe == 1)
-        .map(|r| r.first_seq)
-        .collect();
-    let Some(first) = starts
-        .first()
-        .and_then(|&seq| events.iter().position(|e| e.seq == seq))
+        .find(|r| r.shoe == 1)
+        .and_then(|r| events.iter().position(|e| e.seq == r.first_seq))
     else {
         return Vec::new();
     };
     let shoe_2 = (1..events.len())
         .find(|&i| matches!(events[i].kind, EventKind::Shuffled { .. }))
         .unwrap_or(events.len());
-    let plain_results = config.mode == Mode::Plain && config.declare_results;
     let first = if config.mode == Mode::Targets {
         1
     } else {
         first
     };
-    (first..shoe_2)
-        .filter(|&i| !plain_results || !is_card(i) || starts.contains(&events[i].seq))
-        .collect()
+    (first..shoe_2).collect()
 }
 
 /// Both trackers agree on `events[from..]`, a stream joined part-way (asserted so: its first
