@@ -850,6 +850,10 @@ impl<G: RoundGame> Table<G> {
     /// not joined part-way).
     fn close_round_judged(&mut self, seq: u64, by: Boundary, judged: bool) {
         let cut_off = by == Boundary::End;
+        if by == Boundary::Reshuffle && self.shoe.ended.is_some() {
+            // After the last coup the round in progress may prove no round.
+            self.set_aside(seq, by);
+        }
         if self.round.take().is_none() {
             // What a round cut off by an interruption had found goes out at the round's boundary;
             // what waits for a round's result, at any but replaced cards (it goes out at the next

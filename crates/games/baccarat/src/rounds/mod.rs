@@ -21,7 +21,7 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`35`, `37`-`53` and `56`, and fixture `20`
+//! - every fixture but `36`, and fixture `20`
 //!   also without its retransmitted card (with variants joined at a Banker card, a result or a
 //!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
@@ -117,7 +117,8 @@
 //! a result of the cards after the first or a further card shows the first was set aside and
 //! the round is dealt again without it, and more than one card before "no more bets" were all
 //! set aside, the round dropped ([`RoundGame::sets_aside`]), as are more than one before the
-//! result of the round before. In a stream not yet known to declare every result, a round begun
+//! result of the round before, or before a reshuffle after the last coup (11.2: no round
+//! begins after it; fixtures `54`, `55`). In a stream not yet known to declare every result, a round begun
 //! before the result of the round before is read at that result as the engine reads it: one
 //! card is carried over (12.1(b)), two or three are set aside. A card reported for a later position of
 //! its hand than the next waits there until the positions before it are filled (joining the
@@ -155,12 +156,13 @@
 //! - **Plain shoes with a faulty burn.** The engine holds plain cards after an unreadable first
 //!   card (`hold_unknown`, `held_burn`) until "no more bets" or the burn count says where the
 //!   burn ended; the table ends the burn at the next card (fixture `36`).
-//! - **Tentative rounds, what is left.** A tentative round's past-the-last-coup check waits for
-//!   its confirmation in the engine (on the table it is made as the round is dealt on), and its
-//!   cards are set aside at a reshuffle after the last coup (fixtures `54`, `55`); a cut, a
-//!   placed cutting card or a burn count confirms a tentative round in the engine only; after a
-//!   tentative round is dealt again without its first card, the engine may read the next card
-//!   as between rounds once more, the table as a round's first.
+//! - **Tentative rounds, what is left.** A tentative round is past the last coup in the engine
+//!   once confirmed (checked at its second card), on the table only at a card dealt to it
+//!   after it is no longer tentative (the table asks the game as cards come, and a tentative
+//!   round waits); a cut, a placed cutting card or a burn
+//!   count confirms a tentative round in the engine only; after a tentative round is dealt again
+//!   without its first card, the engine may read the next card as between rounds once more, the
+//!   table as a round's first.
 //! - **New shoe without a shuffle.** The engine restarts a shoe cut off before its first card
 //!   at a cut or cutting card, and a shoe cut off before its burn's first card stays partial
 //!   when that card begins it again (on the table it is whole).
@@ -494,8 +496,9 @@ impl RoundGame for BaccaratRounds {
         last: u32,
         found: &mut Findings,
     ) -> Option<bool> {
-        // Only a round dealt on is past the last coup; a card in no round waits for one.
-        let Some(round) = round else {
+        // Only a round dealt on is past the last coup; a card in no round waits for one, and a
+        // tentative round (begun by a card between rounds) may yet prove no round.
+        let Some(round) = round.filter(|_| !self.round.is_some_and(|r| r.tentative)) else {
             return Some(false);
         };
         found.flag(

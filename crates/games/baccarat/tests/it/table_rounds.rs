@@ -74,6 +74,8 @@ const AGREEING: &[&str] = &[
     "51_shuffler_abandoned_and_interrupted",
     "52_order_disclosed",
     "53_a_baccarat_book_that_requires_preparation_steps",
+    "54_plain_swap_in_the_last_coup",
+    "55_plain_swap_in_the_last_coup_with_results",
     "56_plain_third_card_after_an_early_result",
 ];
 
