@@ -21,22 +21,16 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - every fixture but `36`, and fixture `20`
+//! - every fixture in `tests/fixtures`, and fixture `20`
 //!   also without its retransmitted card (with variants joined at a Banker card, a result or a
 //!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
 //!   also from a device that reports no shuffle;
-//! - simulated streams with one injected fault: a recovered card, a cutting card too close to
-//!   the back or a card exposed during the deal (every stream); a burn too long or miscounted
-//!   (every stream it is dealt in), missing (targets, and a plain stream with "no more bets"); a
-//!   first burn card unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
-//!   missing third card, a device error, a wrong declared result or a result declared early
-//!   (every stream they are dealt in, with or without declared results); a card out of order,
-//!   third cards swapped, a swap that changes the drawing or a Player or Banker third card the
-//!   rules do not give (every stream they are dealt in); a card to no hand between rounds, a
-//!   fourth card for a hand, a report sent again or a lost report whose retransmission comes
-//!   after the next card's (targets);
+//! - simulated streams with one injected fault, of every kind the dealer injects, in every
+//!   stream it deals it in (a card to no hand, a fourth card, a report sent again and a lost
+//!   report whose retransmission comes after the next card's with targets only), with or
+//!   without declared results;
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle.
@@ -98,7 +92,10 @@
 //! past its count too (`until_bets`); and the cards of a plain round 1 taken after the burn's
 //! count are given back to the burn by the shoe's first "no more bets", or by a device's burn
 //! count that says the burn had that many more ([`RoundGame::round_given_back`]: the round is
-//! dropped, what it found in no round).
+//! dropped, what it found in no round). After an unreadable first card, in a plain stream not
+//! known to report "no more bets", the plain cards are held as the burn's until "no more bets"
+//! (all were) or the device's count (that many were; the rest begin the rounds), or, past the
+//! longest burn (11 cards), followed as rounds from the first held (`hold_unknown`).
 //! A retransmitted report of a card already counted (the last burn card again, or a position of
 //! the round being dealt, or of the round closed last while it is open, that holds that very
 //! card) is dropped by the table, neither counted nor placed ([`RoundGame::repeats`]).
@@ -146,23 +143,20 @@
 //!
 //! # What the engine does at the shoe level that the table does not (yet)
 //!
-//! What keeps the other streams from agreeing, each a hook still to add (game-neutral, with a
-//! default) or a wording to choose:
+//! What keeps the streams no fixture nor simulated class above covers from agreeing, each a
+//! hook still to add (game-neutral, with a default) or a wording to choose:
 //!
-//! - **Partial-shoe sync.** What is left: the engine reuses a whole shoe that showed no card at
-//!   the next shuffle (two shuffles in a row are one shoe); the table does so only for a shoe
-//!   joined part-way. After an interruption the table tells the
-//!   game nothing (its records are not `partial` there; the interrupt, below).
-//! - **Plain shoes with a faulty burn.** The engine holds plain cards after an unreadable first
-//!   card (`hold_unknown`, `held_burn`) until "no more bets" or the burn count says where the
-//!   burn ended; the table ends the burn at the next card (fixture `36`).
-//! - **Tentative rounds, what is left.** A tentative round is past the last coup in the engine
-//!   once confirmed (checked at its second card), on the table only at a card dealt to it
-//!   after it is no longer tentative (the table asks the game as cards come, and a tentative
-//!   round waits); a cut, a placed cutting card or a burn
-//!   count confirms a tentative round in the engine only; after a tentative round is dealt again
-//!   without its first card, the engine may read the next card as between rounds once more, the
-//!   table as a round's first.
+//! - **Partial-shoe sync.** The engine reuses a whole shoe that showed no card at the next
+//!   shuffle (two shuffles in a row are one shoe); the table does so only for a shoe joined
+//!   part-way. After an interruption the table tells the game nothing (its records are not
+//!   `partial` there; the interrupt, below).
+//! - **Tentative rounds.** A tentative round is past the last coup in the engine once
+//!   confirmed (checked at its second card), on the table only at a card dealt to it after it
+//!   is no longer tentative (the table asks the game as cards come, and a tentative round
+//!   waits); a cut, a placed cutting card or a burn count confirms a tentative round in the
+//!   engine only; after a tentative round is dealt again without its first card, the engine may
+//!   read the next card as between rounds once more, the table as a round's first. A held burn
+//!   card released as a round's is flagged again on the table if unreadable.
 //! - **New shoe without a shuffle.** The engine restarts a shoe cut off before its first card
 //!   at a cut or cutting card, and a shoe cut off before its burn's first card stays partial
 //!   when that card begins it again (on the table it is whole).
@@ -172,8 +166,7 @@
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`), nor its
 //!   result; the table checks no result of a round it joined, nor one before the cut.
-//! - **`Unshuffled`.** Beside the round it is flagged in (above), a replaced shoe forgets its
-//!   last coup in the engine.
+//! - **`Unshuffled`.** A replaced shoe forgets its last coup in the engine.
 //! - **The view.** The table's [`pitwatch_rules::GameTableView`] has no `last_coup` ([`LastCoup`])
 //!   nor `last_coup_round`, may count `rounds_completed` otherwise around a round, and its
 //!   phase has no `last_coup_pending`; the round view's `next` card ([`NextCardView`]) is this
@@ -686,9 +679,11 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn burn_reading(&self) -> pitwatch_rules::table::burn::Reading {
+        // A device that reports targets marks the burn's cards: a plain card from it is a
+        // stray card, never the burn's.
         pitwatch_rules::table::burn::Reading {
-            until_bets: self.bets_reported,
-            hold_unknown: false,
+            until_bets: self.bets_reported && !self.targets_reported,
+            hold_unknown: !self.bets_reported && !self.targets_reported,
         }
     }
 

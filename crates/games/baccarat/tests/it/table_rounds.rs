@@ -55,6 +55,7 @@ const AGREEING: &[&str] = &[
     "33_plain_burn_short_before_bets",
     "34_plain_burn_long_before_bets",
     "35_plain_burn_missing_before_bets",
+    "36_plain_burn_first_card_unreadable",
     "37_stray_card_with_no_target",
     "38_fourth_card_for_a_hand",
     "39_third_card_after_an_early_result",
@@ -79,26 +80,28 @@ const AGREEING: &[&str] = &[
     "56_plain_third_card_after_an_early_result",
 ];
 
-/// Whether the two trackers agree on every stream of `config` with one fault of `kind` (the
-/// classes claimed; the rest are listed in `src/rounds/mod.rs`).
+/// Whether the two trackers agree on every stream of `config` with one fault of `kind`: every
+/// fault in every stream the dealer deals it in ([`FaultKind::injectable`]; a card to no hand, a
+/// fourth card and the retransmissions only with targets). Each kind is named, so a new one is
+/// claimed only once it is shown to agree.
 fn claimed(config: &DealerConfig, kind: FaultKind) -> bool {
     let targets = config.mode == Mode::Targets;
     match kind {
         FaultKind::RecoveredCard
         | FaultKind::CuttingCardTooCloseToBack
-        | FaultKind::CardExposed => true,
-        FaultKind::BurnTooLong => true,
-        FaultKind::BurnMissing => targets || config.bets_closed,
-        FaultKind::BurnMiscount => true,
-        FaultKind::BurnFirstUnreadable => targets,
-        FaultKind::RoundPastLastCoup
+        | FaultKind::CardExposed
+        | FaultKind::BurnTooLong
+        | FaultKind::BurnMissing
+        | FaultKind::BurnMiscount
+        | FaultKind::BurnFirstUnreadable
+        | FaultKind::RoundPastLastCoup
         | FaultKind::ForeignCard
         | FaultKind::UnreadableCard
         | FaultKind::MissingThirdCard
         | FaultKind::DeviceError
         | FaultKind::WrongDeclaredResult
-        | FaultKind::EarlyResult => true,
-        FaultKind::OutOfOrderCard
+        | FaultKind::EarlyResult
+        | FaultKind::OutOfOrderCard
         | FaultKind::ThirdCardsSwapped
         | FaultKind::SwapChangesDrawing
         | FaultKind::UnauthorisedThirdCard
