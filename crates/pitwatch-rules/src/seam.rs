@@ -435,9 +435,13 @@ pub trait RoundGame {
     /// Whether the round in progress proves, at the boundary `by` (at `seq`; `ended`: the shoe
     /// had ended), to be no round: its cards were stray cards of the round closed last, set
     /// aside (Baccarat's: more than one card between a complete round and the next "no more
-    /// bets", or that round's result). Asked at "no more bets", and at a result while the round
-    /// closed last awaits its own. What the game finds (`found`) joins that round's irregularity; the table drops
-    /// the round in progress without a record. The default: never.
+    /// bets", or that round's result, or before a reshuffle after the last coup). Asked at "no
+    /// more bets", at a result while the round closed last awaits its own, and at a reshuffle or
+    /// replaced cards after the shoe ended. What the game finds (`found`) joins that round's
+    /// irregularity; the table drops the round in progress without a record. A game may also
+    /// keep the round and find something (Baccarat's: its one card read at that result as
+    /// carried over from the round before, 12.1(b)): the round is then as one begun by
+    /// [`Stray::Carried`]. The default: never.
     fn sets_aside(
         &mut self,
         _seq: u64,

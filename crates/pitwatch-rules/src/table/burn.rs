@@ -8,8 +8,10 @@
 //! `fixed` that many cards. A device that reports targets marks the burn's cards (`first`,
 //! `burn`); a plain shoe's first cards are counted off by the first card's value. A round's card
 //! before the burn is `BURN_MISSING`; a burn longer or shorter than its first card requires (by
-//! the cards, or by the device's own burn count) is `BURN_COUNT_MISMATCH`, once a shoe. The
-//! messages are Baccarat's, which the fixtures hold.
+//! the cards, or by the device's own burn count) is `BURN_COUNT_MISMATCH`, once a shoe. A game
+//! may have plain cards read past the count until the shoe's first "no more bets", or held after
+//! an unreadable first card ([`Reading`], `RoundGame::burn_reading`). The messages are
+//! Baccarat's, which the fixtures hold.
 
 use pitwatch_model::{Card, Target};
 
@@ -120,9 +122,8 @@ pub enum Step {
     Unknown,
 }
 
-/// How a game reads a plain card during the burn beyond the first card's count. The shared
-/// tracker reads `until_bets` as the game says (`RoundGame::burn_reading`), and not
-/// `hold_unknown`; Baccarat's engine both.
+/// How a game reads a plain card during the burn beyond the first card's count: the shared
+/// tracker as the game says (`RoundGame::burn_reading`), Baccarat's engine both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Reading {
     /// The stream reports "no more bets" and the shoe's first has not come: every plain card
@@ -369,8 +370,9 @@ impl BurnState {
     }
 
     /// A card drawn at `seq` (`round_card`: the game places it in a round), read as `reading`
-    /// says. Returns whether it was a burn card (counted against the shoe, given to no round),
-    /// and what it showed wrong.
+    /// says. Returns what it was to the burn ([`Step::Burned`]: counted against the shoe, given
+    /// to no round; [`Step::Unknown`]: a plain card after an unreadable first card, for the table
+    /// to hold), and what it showed wrong.
     #[allow(clippy::too_many_arguments)]
     pub fn card(
         &mut self,
@@ -381,10 +383,75 @@ impl BurnState {
         round_card: bool,
         reading: Reading,
         found: &mut Vec<BurnFinding>,
-    ) -> bool {
-        let burned = self.card_in(seq, card, target, face_up, round_card, reading, found);
+    ) -> Step {
+        let step = self.card_in(seq, card, target, face_up, round_card, reading, found);
         self.settle();
-        burned
+        step
+    }
+
+    /// A card held as the burn's after an unreadable first card ([`Step::Unknown`]): one more
+    /// burn card, until "no more bets" or the device's count says where the burn ended. Whether
+    /// the burn was being drawn so that it could.
+    pub fn hold(&mut self) -> bool {
+        let Burn::Burning {
+            expected,
+            seen,
+            first_seq,
+        } = self.burn
+        else {
+            return false;
+        };
+        self.burn = Burn::Burning {
+            expected,
+            seen: seen + 1,
+            first_seq,
+        };
+        true
+    }
+
+    /// Neither "no more bets" nor a burn count came within the longest burn: the cards held are
+    /// followed as rounds, the burn over with its first card.
+    pub fn give_up_holding(&mut self) {
+        if let Burn::Burning {
+            expected,
+            first_seq,
+            ..
+        } = self.burn
+        {
+            self.burn = Burn::Done {
+                expected,
+                seen: 0,
+                first_seq,
+            };
+        }
+        self.settle();
+    }
+
+    /// The device counted `count` burn cards while cards were held after an unreadable first
+    /// card: it says how many were the burn's. Returns from which held card on the rest began the
+    /// rounds (`None`: all were the burn's, and it goes on to its count).
+    pub fn counted_holding(&mut self, count: u32) -> Option<usize> {
+        let Burn::Burning {
+            seen, first_seq, ..
+        } = self.burn
+        else {
+            return None;
+        };
+        if count > seen {
+            self.burn = Burn::Burning {
+                expected: Some(count),
+                seen,
+                first_seq,
+            };
+            return None;
+        }
+        self.burn = Burn::Done {
+            expected: Some(count),
+            seen: count,
+            first_seq,
+        };
+        self.settle();
+        Some(count as usize)
     }
 
     /// The cards (`cards`) of a round taken after the burn proved the burn's (a late "no more
@@ -447,7 +514,7 @@ impl BurnState {
         round_card: bool,
         reading: Reading,
         found: &mut Vec<BurnFinding>,
-    ) -> bool {
+    ) -> Step {
         let mut steps = Vec::new();
         let burned = step(
             &mut self.burn,
@@ -459,7 +526,7 @@ impl BurnState {
             round_card,
             reading,
             &mut steps,
-        ) == Step::Burned;
+        );
         for finding in steps {
             match finding {
                 Found::Missing { seq, message } => {

@@ -194,6 +194,11 @@ impl<G: RoundGame> Table<G> {
         if self.game.sets_aside(seq, by, ended, &mut found) {
             self.round = None;
             self.carried = false;
+        } else if !found.is_empty() {
+            // Kept, its first card now read as carried over from the round closed last.
+            self.carried = true;
+        }
+        if !found.is_empty() {
             self.found.0.append(&mut found.0);
             self.take_found_for_last();
         }

@@ -63,6 +63,10 @@ use burn::BurnState;
 pub use carry::TableCarry;
 pub use shoe::DeckCheck;
 
+/// The longest burn: a first card worth 10 (or an ace worth 11), then as many cards; the most
+/// plain cards held as the burn's after an unreadable first card.
+const HELD_BURN: usize = 11;
+
 /// What a table needs to know about the shoe from its rule book.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShoeRules {
@@ -208,6 +212,8 @@ struct ShoeState {
     bets_seen: bool,
     /// The burn at the shoe's start, if its book has one.
     burn: BurnState,
+    /// Plain cards held as the burn's after an unreadable first card (at most [`HELD_BURN`]).
+    held_burn: Vec<TableEvent>,
     /// The shoe's last round, when the game lets rounds begin after the cutting card
     /// ([`RoundGame::rounds_after_cutting_card`]): the shoe ends when it closes.
     last_round: Option<u32>,
@@ -310,6 +316,7 @@ impl<G: RoundGame> Table<G> {
                 cards_since_bets: 0,
                 bets_seen: false,
                 burn: BurnState::NONE,
+                held_burn: Vec::new(),
                 last_round: None,
             },
             rules,
@@ -475,6 +482,7 @@ impl<G: RoundGame> Table<G> {
                 self.shoe.replaced = true;
                 self.last_result = None;
                 self.shoe.burn.stop();
+                self.shoe.held_burn.clear();
             }
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);
@@ -500,6 +508,8 @@ impl<G: RoundGame> Table<G> {
                 self.joining = false;
                 self.game.bets_closed(seq);
                 if self.shoe.burn.pending() {
+                    // Cards held after an unreadable first card were the burn's.
+                    self.shoe.held_burn.clear();
                     let mut found = Vec::new();
                     self.shoe.burn.bets_closed(seq, &mut found);
                     self.flag_burn(seq, found);
@@ -546,7 +556,15 @@ impl<G: RoundGame> Table<G> {
                     // as a cut is: a stream joined there begins its shoe with it.
                     self.ensure_shoe(seq);
                 }
-                if self.shoe_open {
+                if self.shoe_open && !self.shoe.held_burn.is_empty() {
+                    // Cards held after an unreadable first card: the device's count says how
+                    // many were the burn's; the rest began the rounds.
+                    let mut held = std::mem::take(&mut self.shoe.held_burn);
+                    if let Some(from) = self.shoe.burn.counted_holding(*count) {
+                        let rest = held.split_off(from.min(held.len()));
+                        self.release_held(rest);
+                    }
+                } else if self.shoe_open {
                     let beyond = self.shoe.burn.count_beyond(*count);
                     let mut found = Vec::new();
                     self.shoe.burn.counted(seq, *count, &mut found);
@@ -621,6 +639,7 @@ impl<G: RoundGame> Table<G> {
         self.shoe.partial = true;
         self.shoe.interrupted = true;
         self.shoe.burn.stop();
+        self.shoe.held_burn.clear();
         self.unshuffled = None;
         // The next result may be a round's dealt while nobody listened.
         self.last_result = None;
@@ -850,6 +869,10 @@ impl<G: RoundGame> Table<G> {
     /// not joined part-way).
     fn close_round_judged(&mut self, seq: u64, by: Boundary, judged: bool) {
         let cut_off = by == Boundary::End;
+        if by == Boundary::Reshuffle && self.shoe.ended.is_some() {
+            // After the last coup the round in progress may prove no round.
+            self.set_aside(seq, by);
+        }
         if self.round.take().is_none() {
             // What a round cut off by an interruption had found goes out at the round's boundary;
             // what waits for a round's result, at any but replaced cards (it goes out at the next

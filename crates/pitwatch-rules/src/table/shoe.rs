@@ -9,6 +9,7 @@ use pitwatch_model::{
 };
 
 use super::burn::BurnState;
+use super::HELD_BURN;
 use super::{Held, ShoeState, Table, TableOutput, Unshuffled};
 use crate::book::CutLimit;
 use crate::irregularity::IrregularityCode as Code;
@@ -132,6 +133,7 @@ impl<G: RoundGame> Table<G> {
             cards_since_bets: 0,
             bets_seen: false,
             burn: BurnState::start(self.rules.burn, seq, partial),
+            held_burn: Vec::new(),
             last_round: None,
         };
         self.game.shoe_started(seq, partial);
@@ -481,14 +483,28 @@ impl<G: RoundGame> Table<G> {
             };
             let reading = super::burn::Reading {
                 until_bets,
-                hold_unknown: false,
+                hold_unknown: !self.shoe.partial && self.game.burn_reading().hold_unknown,
             };
             let mut found = Vec::new();
-            burned = self
+            let step = self
                 .shoe
                 .burn
                 .card(seq, card, target, face_up, placed, reading, &mut found);
             self.flag_burn(seq, found);
+            burned = step == super::burn::Step::Burned;
+            if step == super::burn::Step::Unknown {
+                // After an unreadable first card: held as the burn's until "no more bets" or the
+                // device's count says where the burn ended, or, past the longest burn, followed
+                // as rounds from its first held card (this card after them).
+                if self.shoe.held_burn.len() < HELD_BURN && self.shoe.burn.hold() {
+                    self.shoe.held_burn.push(event.clone());
+                    burned = true;
+                } else {
+                    self.shoe.burn.give_up_holding();
+                    let held = std::mem::take(&mut self.shoe.held_burn);
+                    self.release_held(held);
+                }
+            }
             // A burn card is counted against the shoe and given to no round.
             placed &= !burned;
             plain_round &= !burned;
@@ -618,6 +634,13 @@ impl<G: RoundGame> Table<G> {
             self.game_event(event);
         }
         given
+    }
+
+    /// Cards held as the burn's that proved a round's: placed, as they came (counted already).
+    pub(super) fn release_held(&mut self, held: Vec<TableEvent>) {
+        for event in held {
+            self.place_card(&event, true, true, true);
+        }
     }
 
     /// A card dealt from cards that must first be shuffled (once): the round's if `in_round`.

@@ -21,25 +21,19 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - the fixtures `01`-`35`, `37`-`53` and `56`, and fixture `20`
+//! - every fixture in `tests/fixtures`, and fixture `20`
 //!   also without its retransmitted card (with variants joined at a Banker card, a result or a
 //!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
 //!   also from a device that reports no shuffle;
-//! - simulated streams with one injected fault: a recovered card, a cutting card too close to
-//!   the back or a card exposed during the deal (every stream); a burn too long or miscounted
-//!   (every stream it is dealt in), missing (targets, and a plain stream with "no more bets"); a
-//!   first burn card unreadable (targets); a round past the last coup, a foreign card, an unreadable card, a
-//!   missing third card, a device error, a wrong declared result or a result declared early
-//!   (every stream they are dealt in, with or without declared results); a card out of order,
-//!   third cards swapped, a swap that changes the drawing or a Player or Banker third card the
-//!   rules do not give (targets, and a plain stream with "no more bets"); a card to no hand
-//!   between rounds, a fourth card for a hand, a report sent again or a lost report whose
-//!   retransmission comes after the next card's (targets);
+//! - simulated streams with one injected fault, of every kind the dealer injects, in every
+//!   stream it deals it in (a card to no hand, a fourth card, a report sent again and a lost
+//!   report whose retransmission comes after the next card's with targets only), with or
+//!   without declared results;
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
-//!   before the next shuffle; in a plain stream that declares results, between rounds only.
+//!   before the next shuffle.
 //!
 //! A declared result is given to the game ([`RoundGame::result_declared`]), as the engine takes
 //! it: it closes the round in progress ("the result was declared" names it in a missing third
@@ -52,6 +46,9 @@
 //! irregularity is output after its record, when its result comes ([`RoundGame::awaits_result`]),
 //! as the engine outputs it (kept through replaced cards until the next round, after the first
 //! card from them, which is flagged in no round).
+//!
+//! The table tells the game what closed a round ([`RoundGame::close_round_by`], a [`Boundary`]):
+//! Baccarat's `MISSING_THIRD_CARD` and incomplete initial deal name it as the engine does.
 //!
 //! Output order: a Baccarat round is closed on the table as soon as its last card is dealt
 //! ([`RoundGame::closes_when_complete`]), as the engine outputs it, so what comes after it (a
@@ -95,7 +92,10 @@
 //! past its count too (`until_bets`); and the cards of a plain round 1 taken after the burn's
 //! count are given back to the burn by the shoe's first "no more bets", or by a device's burn
 //! count that says the burn had that many more ([`RoundGame::round_given_back`]: the round is
-//! dropped, what it found in no round).
+//! dropped, what it found in no round). After an unreadable first card, in a plain stream not
+//! known to report "no more bets", the plain cards are held as the burn's until "no more bets"
+//! (all were) or the device's count (that many were; the rest begin the rounds), or, past the
+//! longest burn (11 cards), followed as rounds from the first held (`hold_unknown`).
 //! A retransmitted report of a card already counted (the last burn card again, or a position of
 //! the round being dealt, or of the round closed last while it is open, that holds that very
 //! card) is dropped by the table, neither counted nor placed ([`RoundGame::repeats`]).
@@ -105,14 +105,19 @@
 //! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine.
 //!
 //! A plain card between rounds (after the round closed last, with no card since, and before
-//! the next round's "no more bets" in a stream that reports it) is that round's
+//! the next round's "no more bets" in a stream that reports it, or before that round's result
+//! in a stream that declares every round's: two in a row, the engine's `results_declared`) is
+//! that round's
 //! `UNAUTHORISED_THIRD_CARD` and begins the next round, tentatively (12.1(b), `tentative.rs`,
 //! [`Stray::Carried`]): complete by the rules, the round waits for the next event (it is not
 //! complete, [`RoundGame::is_complete`]); "no more bets", a result or a reshuffle confirms it,
 //! a result of the cards after the first or a further card shows the first was set aside and
 //! the round is dealt again without it, and more than one card before "no more bets" were all
 //! set aside, the round dropped ([`RoundGame::sets_aside`]), as are more than one before the
-//! result of the round before. A card reported for a later position of
+//! result of the round before, or before a reshuffle after the last coup (11.2: no round
+//! begins after it; fixtures `54`, `55`). In a stream not yet known to declare every result, a round begun
+//! before the result of the round before is read at that result as the engine reads it: one
+//! card is carried over (12.1(b)), two or three are set aside. A card reported for a later position of
 //! its hand than the next waits there until the positions before it are filled (joining the
 //! hand as dealt if the round closes first), and a retransmitted card that fills the very
 //! position the round's out-of-order finding named withdraws that finding if it is the round's
@@ -138,30 +143,20 @@
 //!
 //! # What the engine does at the shoe level that the table does not (yet)
 //!
-//! What keeps the other streams from agreeing, each a hook still to add (game-neutral, with a
-//! default) or a wording to choose:
+//! What keeps the streams no fixture nor simulated class above covers from agreeing, each a
+//! hook still to add (game-neutral, with a default) or a wording to choose:
 //!
-//! - **Partial-shoe sync.** What is left: a plain stream that declares results joined
-//!   mid-round (stray cards, below). The engine also reuses a whole
-//!   shoe that showed no card at the next shuffle (two shuffles in a row are one shoe); the
-//!   table does so only for a shoe joined part-way. After an interruption the table tells the
-//!   game nothing (its records are not `partial` there; the interrupt, below).
-//! - **Plain shoes with a faulty burn.** The engine holds plain cards after an unreadable first
-//!   card (`hold_unknown`, `held_burn`) until "no more bets" or the burn count says where the
-//!   burn ended; the table ends the burn at the next card (fixture `36`).
-//! - **Tentative rounds, what is left.** In a stream that declares every round's result (the
-//!   engine's `results_declared`), a plain card after a round and before its result is read as
-//!   12.1(b) by the engine only (and a result that shows cards set aside, `unannounced`); a
-//!   tentative round's past-the-last-coup check waits for its confirmation in the engine, and
-//!   its cards are set aside at a reshuffle after the last coup (fixtures `54`, `55`); a cut, a
-//!   placed cutting card or a burn count confirms a tentative round in the engine only.
-//! - **Missing cards at the close.** The table tells the game what closed a round
-//!   ([`RoundGame::close_round_by`], a [`Boundary`]), and Baccarat's `MISSING_THIRD_CARD` and
-//!   incomplete initial deal name it as the engine does ("the result was declared" too), and the
-//!   first round of a shoe joined part-way is judged in neither (above). A plain stream that
-//!   declares results, joined mid-round, reads its rounds one card off, and a card after a
-//!   round so read is complete and before its result is the engine's stray card (12.1(b),
-//!   above).
+//! - **Partial-shoe sync.** The engine reuses a whole shoe that showed no card at the next
+//!   shuffle (two shuffles in a row are one shoe); the table does so only for a shoe joined
+//!   part-way. After an interruption the table tells the game nothing (its records are not
+//!   `partial` there; the interrupt, below).
+//! - **Tentative rounds.** A tentative round is past the last coup in the engine once
+//!   confirmed (checked at its second card), on the table only at a card dealt to it after it
+//!   is no longer tentative (the table asks the game as cards come, and a tentative round
+//!   waits); a cut, a placed cutting card or a burn count confirms a tentative round in the
+//!   engine only; after a tentative round is dealt again without its first card, the engine may
+//!   read the next card as between rounds once more, the table as a round's first. A held burn
+//!   card released as a round's is flagged again on the table if unreadable.
 //! - **New shoe without a shuffle.** The engine restarts a shoe cut off before its first card
 //!   at a cut or cutting card, and a shoe cut off before its burn's first card stays partial
 //!   when that card begins it again (on the table it is whole).
@@ -171,8 +166,7 @@
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`), nor its
 //!   result; the table checks no result of a round it joined, nor one before the cut.
-//! - **`Unshuffled`.** Beside the round it is flagged in (above), a replaced shoe forgets its
-//!   last coup in the engine.
+//! - **`Unshuffled`.** A replaced shoe forgets its last coup in the engine.
 //! - **The view.** The table's [`pitwatch_rules::GameTableView`] has no `last_coup` ([`LastCoup`])
 //!   nor `last_coup_round`, may count `rounds_completed` otherwise around a round, and its
 //!   phase has no `last_coup_pending`; the round view's `next` card ([`NextCardView`]) is this
@@ -215,6 +209,10 @@ pub struct BaccaratCarry {
     /// The stream reports shuffles (absent from carries written before it was kept).
     #[serde(default)]
     pub shuffles_reported: bool,
+    /// Rounds in a row whose result was declared before the next round began (absent from
+    /// carries written before it was kept).
+    #[serde(default)]
+    pub results_run: u32,
 }
 
 /// A card reported for a later position of its hand than the next: (hand, position, card,
@@ -255,6 +253,9 @@ struct Live {
     tentative: bool,
     /// A tentative round complete by the rules, waiting for the next event to confirm it.
     confirming: bool,
+    /// Begun by a plain card before the round closed last had its result, in a stream not known
+    /// to report "no more bets": that result may show the card a stray card of that round.
+    unannounced: bool,
     /// "No more bets" came while the round held only its card between rounds: the round's
     /// cards after it are its own.
     after_bets: bool,
@@ -298,6 +299,12 @@ pub struct BaccaratRounds {
     /// was a plain card (the round it begins is tentative): the first card of the round the table
     /// starts next ([`Stray::Carried`]).
     carry_next: Option<(Option<pitwatch_model::Card>, bool, bool)>,
+    /// Whether the round closed last in this shoe had its result checked (`None`: no round
+    /// closed in the shoe yet), as the engine's `prev.result_checked`.
+    last_checked: Option<bool>,
+    /// Rounds in a row whose result was declared before the next round began: from two on, the
+    /// stream declares every round's result (the engine's `results_declared`).
+    results_run: u32,
 }
 
 impl BaccaratRounds {
@@ -318,6 +325,8 @@ impl BaccaratRounds {
             last_open: false,
             last_burn: None,
             carry_next: None,
+            last_checked: None,
+            results_run: 0,
         }
     }
 
@@ -480,8 +489,9 @@ impl RoundGame for BaccaratRounds {
         last: u32,
         found: &mut Findings,
     ) -> Option<bool> {
-        // Only a round dealt on is past the last coup; a card in no round waits for one.
-        let Some(round) = round else {
+        // Only a round dealt on is past the last coup; a card in no round waits for one, and a
+        // tentative round (begun by a card between rounds) may yet prove no round.
+        let Some(round) = round.filter(|_| !self.round.is_some_and(|r| r.tentative)) else {
             return Some(false);
         };
         found.flag(
@@ -533,6 +543,9 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn check_result(&mut self, event: &TableEvent, found: &mut Findings) {
+        if self.last_checked.is_some() {
+            self.last_checked = Some(true);
+        }
         self.judge_result(event, found);
     }
 
@@ -562,6 +575,7 @@ impl RoundGame for BaccaratRounds {
         self.synced = !partial;
         self.last_open = false;
         self.last_burn = None;
+        self.last_checked = None;
     }
 
     fn repeats(&self, event: &TableEvent) -> bool {
@@ -613,6 +627,19 @@ impl RoundGame for BaccaratRounds {
 
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64) {
         self.synced = true;
+        let unannounced = self.carry_next.is_none()
+            && !self.bets_reported
+            && self.last_open
+            && self.last_checked == Some(false);
+        if self.carry_next.is_none() {
+            if let Some(checked) = self.last_checked {
+                self.results_run = if checked {
+                    self.results_run.saturating_add(1)
+                } else {
+                    0
+                };
+            }
+        }
         self.round = Some(Live {
             shoe,
             number,
@@ -631,10 +658,14 @@ impl RoundGame for BaccaratRounds {
             no_bets: false,
             tentative: false,
             confirming: false,
+            unannounced: false,
             after_bets: false,
             seqs: [0; 6],
             placed: 0,
         });
+        if let Some(r) = self.round.as_mut().filter(|_| unannounced) {
+            r.unannounced = true;
+        }
         if let Some((card, disclosed, tentative)) = self.carry_next.take() {
             // 12.1(b): the card after the round before was complete is this round's first card.
             let drawing = self.drawing;
@@ -648,9 +679,11 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn burn_reading(&self) -> pitwatch_rules::table::burn::Reading {
+        // A device that reports targets marks the burn's cards: a plain card from it is a
+        // stray card, never the burn's.
         pitwatch_rules::table::burn::Reading {
-            until_bets: self.bets_reported,
-            hold_unknown: false,
+            until_bets: self.bets_reported && !self.targets_reported,
+            hold_unknown: !self.bets_reported && !self.targets_reported,
         }
     }
 
@@ -739,6 +772,7 @@ impl RoundGame for BaccaratRounds {
         record.no_bets = r.no_bets;
         self.last = Some(record);
         self.last_open = true;
+        self.last_checked = Some(false);
         record
     }
 
@@ -769,6 +803,7 @@ impl RoundGame for BaccaratRounds {
             targets_reported: self.targets_reported,
             bets_reported: self.bets_reported,
             shuffles_reported: self.shuffles_reported,
+            results_run: self.results_run,
         }
     }
 
@@ -777,5 +812,6 @@ impl RoundGame for BaccaratRounds {
         self.targets_reported = carry.targets_reported;
         self.bets_reported = carry.bets_reported;
         self.shuffles_reported = carry.shuffles_reported;
+        self.results_run = carry.results_run;
     }
 }

@@ -15,9 +15,14 @@ use crate::side::{BySide, Hand, Side};
 
 impl BaccaratRounds {
     /// Whether a plain card now comes between rounds: after the round closed last, with no card
-    /// since, and before the next round's "no more bets" in a stream that reports it.
+    /// since, and before the next round's "no more bets" in a stream that reports it, or before
+    /// that round's result in a stream that declares every round's.
     pub(super) fn between_rounds(&self) -> bool {
-        self.round.is_none() && self.bets_reported && self.last_open && self.last.is_some()
+        let before_result = self.results_run >= 2 && self.last_checked == Some(false);
+        self.round.is_none()
+            && self.last_open
+            && self.last.is_some()
+            && (self.bets_reported || before_result)
     }
 
     /// Flags a plain card (`card`, at `seq`, `disclosed` face up) dealt after `record`'s round
@@ -71,6 +76,19 @@ impl BaccaratRounds {
         let (Some(r), Some(prev)) = (self.round, self.last) else {
             return false;
         };
+        if by == Boundary::Result && r.unannounced && r.placed == 1 {
+            // One card between the last round and its result: read as 12.1(b), the first card
+            // of the next round (the stream was not yet known to declare every result).
+            let card = r.hands.player.card(0).flatten();
+            self.flag_card_between_rounds(&prev, r.first_seq, card, false, found);
+            if let Some(r) = self.round.as_mut() {
+                r.unannounced = false;
+                r.carried = true;
+                r.tentative = true;
+            }
+            return false;
+        }
+        let unannounced = by == Boundary::Result && r.unannounced && r.placed < 4;
         let before = match by {
             Boundary::BetsClosed if !r.after_bets => "before \"No more bets\" for the next round",
             Boundary::Result => "before its result was declared",
@@ -79,7 +97,7 @@ impl BaccaratRounds {
             }
             _ => return false,
         };
-        if !r.tentative || r.confirming || r.placed < 2 {
+        if !unannounced && (!r.tentative || r.confirming || r.placed < 2) {
             return false;
         }
         self.round = None;
