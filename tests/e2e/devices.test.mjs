@@ -530,12 +530,12 @@ test("who looked at an incident is in the audit view, once, under their name (is
   await driver.clickCss('[data-testid="nav-incidents"]');
   const row = await driver.waitFor("an incident in the list", () => driver.find('[data-testid="incident-row"]'));
   const id = await driver.attribute(row, "data-id");
-  await driver.click(row);
+  await driver.clickCss(`[data-testid="incident-row"][data-id="${id}"] td`);
   await driver.waitFor("the incident's detail", () => driver.find('[data-testid="incident-detail"]'));
   // Looked at again straight away: the same look, not a second row.
   await driver.clickCss('[data-testid="nav-pit"]');
   await driver.clickCss('[data-testid="nav-incidents"]');
-  await driver.clickCss(`[data-testid="incident-row"][data-id="${id}"]`);
+  await driver.clickCss(`[data-testid="incident-row"][data-id="${id}"] td`);
   await driver.waitFor("the incident's detail again", () => driver.find('[data-testid="incident-detail"]'));
   await driver.clickCss('[data-testid="nav-audit"]');
   await driver.waitFor("the audit list", () => driver.find('[data-testid="audit-list"]'));
