@@ -167,6 +167,13 @@
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`), nor its
 //!   result; the table checks no result of a round it joined, nor one before the cut.
 //! - **`Unshuffled`.** A replaced shoe forgets its last coup in the engine.
+//! - **A card the table gives no round, and what it shows.** A foreign, excess or unreadable
+//!   card that is also a stray card (a card between rounds, a card to no hand) is flagged by the
+//!   engine in the round the stray card is given to (the round it begins, or the one before);
+//!   the table flags it before it asks the game whose the card is, in no round. With a card past
+//!   the last coup, the engine finds the round past the last coup before the card's excess, the
+//!   table after. Both show in a plain stream that reports no shuffle (one shoe dealt on after
+//!   its cards ran out), which is not claimed.
 //! - **The view.** The table's [`pitwatch_rules::GameTableView`] has no `last_coup` ([`LastCoup`])
 //!   nor `last_coup_round`, may count `rounds_completed` otherwise around a round, and its
 //!   phase has no `last_coup_pending`; the round view's `next` card ([`NextCardView`]) is this
