@@ -355,6 +355,12 @@ pub trait RoundGame {
     fn unshuffled_card_in_round(&self) -> bool {
         true
     }
+    /// Whether a continuous shoe's copies of a card are counted within a round only (`true`,
+    /// Baccarat's: the shuffler takes each round's cards back, so only a round can show a card
+    /// too many) rather than across the shoe (the default, as Blackjack, Pontoon and poker do).
+    fn counts_copies_per_round(&self) -> bool {
+        false
+    }
     /// Whether a round is closed (recorded, with its irregularity) as soon as it is complete
     /// ([`RoundGame::is_complete`]) rather than at the next boundary (the default: a card of
     /// its own may still come, Blackjack's and Pontoon's dealer). A card after it is then the

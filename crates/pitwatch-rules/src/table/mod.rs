@@ -20,6 +20,7 @@
 //! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
 //! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
 //! [`crate::RoundGame::joins_round`], [`crate::RoundGame::last_rounds`],
+//! [`crate::RoundGame::counts_copies_per_round`],
 //! [`crate::RoundGame::close_round_by`],
 //! [`crate::RoundGame::closes_when_complete`]; and those that give it its declared results:
 //! [`crate::RoundGame::result_declared`], [`crate::RoundGame::check_result`],

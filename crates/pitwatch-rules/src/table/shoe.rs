@@ -554,6 +554,13 @@ impl<G: RoundGame> Table<G> {
             self.flag_unshuffled(seq, false);
         }
         let opened = placed && may_begin && self.enter_round(event);
+        let fits = if opened && self.shoe.continuous && self.game.counts_copies_per_round() {
+            // Copies are counted within the round: it begins with a fresh count, its first card.
+            self.shoe.counter = self.shoe.counter.composition().counter();
+            card.is_none_or(|card| self.shoe.counter.see(card))
+        } else {
+            fits
+        };
         let in_round = self.round.is_some();
         if let Some(card) = card.filter(|_| !fits) {
             let composition = self.shoe.counter.composition();

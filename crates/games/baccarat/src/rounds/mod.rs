@@ -26,11 +26,13 @@
 //!   round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
-//!   also from a device that reports no shuffle;
+//!   also from a device that reports no shuffle; and each from a continuous shuffler (its copies
+//!   counted within a round only, as the engine counts them: the shuffler takes the discards
+//!   back, [`RoundGame::counts_copies_per_round`]);
 //! - simulated streams with one injected fault, of every kind the dealer injects, in every
 //!   stream it deals it in (a card to no hand, a fourth card, a report sent again and a lost
 //!   report whose retransmission comes after the next card's with targets only), with or
-//!   without declared results;
+//!   without declared results, from a shoe or a continuous shuffler;
 //! - every simulated stream joined part-way (no shuffle seen first), anywhere from its first
 //!   round's first card (with targets, from the event after its shuffle) to the last event
 //!   before the next shuffle.
@@ -160,9 +162,6 @@
 //! - **New shoe without a shuffle.** The engine restarts a shoe cut off before its first card
 //!   at a cut or cutting card, and a shoe cut off before its burn's first card stays partial
 //!   when that card begins it again (on the table it is whole).
-//! - **Continuous shuffler.** The engine counts a continuous shoe's copies within a round only
-//!   (discards go back in); the table counts them across the shoe, so a long continuous shoe
-//!   finds excess cards the engine does not.
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`), nor its
 //!   result; the table checks no result of a round it joined, nor one before the cut.
@@ -535,6 +534,10 @@ impl RoundGame for BaccaratRounds {
 
     fn last_rounds(&self, code: IrregularityCode) -> bool {
         code == IrregularityCode::CardExposed
+    }
+
+    fn counts_copies_per_round(&self) -> bool {
+        true
     }
 
     fn closes_when_complete(&self) -> bool {

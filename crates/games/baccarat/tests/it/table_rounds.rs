@@ -203,10 +203,10 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_the_agreeing_fixtures() {
 }
 
 /// Every honest simulated stream, and, with targets, each as a device that reports no shuffle
-/// deals it (an Angel Eye: each shoe begins with its burn's first card).
+/// deals it (an Angel Eye: each shoe begins with its burn's first card); and each from a
+/// continuous shuffler.
 #[test]
 fn the_table_run_baccarat_agrees_with_the_engine_on_every_honest_stream() {
-    let book = RuleBook::nz_baccarat();
     let unshuffled = configs()
         .into_iter()
         .filter(|c| c.mode == Mode::Targets)
@@ -214,7 +214,13 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_every_honest_stream() {
             report_shuffle: false,
             ..c
         });
-    for config in configs().into_iter().chain(unshuffled) {
+    let continuous = RuleBook::builtin("nz-baccarat-continuous").expect("a built-in book");
+    let streams = configs()
+        .into_iter()
+        .chain(unshuffled)
+        .map(|c| (RuleBook::nz_baccarat(), c))
+        .chain(configs().into_iter().map(|c| (continuous.clone(), c)));
+    for (book, config) in streams {
         for seed in 0..12 {
             let session = deal(&book.shoe_book(), &config, &[], seed);
             let rounds = session.rounds.len();
@@ -226,8 +232,9 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_every_honest_stream() {
                     ", no shuffle"
                 };
                 panic!(
-                    "{}{shuffles} (seed {seed}), {}",
+                    "{}{shuffles}, {} (seed {seed}), {}",
                     stream_name(&config),
+                    book.id(),
                     first_difference(&engine, &table)
                 );
             }
@@ -243,16 +250,18 @@ proptest! {
         (config, kind) in proptest::sample::select(claimed_pairs()),
         round in 1u32..60,
         seed in any::<u64>(),
+        book in proptest::sample::select(vec!["nz-baccarat", "nz-baccarat-continuous"]),
     ) {
-        let book = RuleBook::nz_baccarat();
+        let book = RuleBook::builtin(book).expect("a built-in book");
         let plan = FaultPlan { kind, shoe: 1, round };
         let session = deal(&book.shoe_book(), &config, &[plan], seed);
         let verdict = disagreement(&book, &session.events);
         prop_assert!(
             verdict.is_none(),
-            "{} in {} at round {} (seed {}): {}",
+            "{} in {}, {}, at round {} (seed {}): {}",
             kind.name(),
             stream_name(&config),
+            book.id(),
             round,
             seed,
             verdict.map(|(e, t)| first_difference(&e, &t)).unwrap_or_default()
