@@ -497,6 +497,14 @@ pub trait RoundGame {
     fn stray_card(&mut self, _event: &TableEvent, _in_round: bool, _found: &mut Findings) -> Stray {
         Stray::Here
     }
+    /// Whether a shuffle in a whole shoe that has shown no card (a shuffle, perhaps its cut,
+    /// cutting card or "no more bets", then a shuffle again) begins that same shoe again (`true`,
+    /// Baccarat's: two shuffles in a row are one shoe, numbered and summarised from its first
+    /// event, holding what the last shuffle says) rather than ending it, empty, and starting the
+    /// next (the default, Blackjack's, Pontoon's and poker's).
+    fn shuffle_begins_an_empty_shoe_again(&self) -> bool {
+        false
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,

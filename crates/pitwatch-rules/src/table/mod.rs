@@ -27,7 +27,8 @@
 //! [`crate::RoundGame::holds_for`], [`crate::RoundGame::awaits_result`],
 //! [`crate::RoundGame::bets_closed`]; and those for a shoe joined part-way:
 //! [`crate::RoundGame::shoe_started`],
-//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
+//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`],
+//! [`crate::RoundGame::shuffle_begins_an_empty_shoe_again`]; and those for a device that
 //! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
 //! [`crate::RoundGame::shuffles_reported`]; and those for a plain burn:
 //! [`crate::RoundGame::burn_reading`], [`crate::RoundGame::round_given_back`]; and those for a

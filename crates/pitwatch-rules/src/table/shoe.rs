@@ -75,15 +75,19 @@ impl<G: RoundGame> Table<G> {
         shuffler: Option<ShufflerKind>,
         partial: bool,
     ) {
-        // A shoe joined part-way that has shown no card is begun again by a shuffle, if the game
-        // says so: the shoe is the same, from its first event.
-        let again = self.shoe_open
-            && self.shoe.partial
+        // A shoe that has shown no card is begun again by a shuffle, if the game says so (one
+        // joined part-way, or a whole one): the shoe is the same, from its first event.
+        let empty = self.shoe_open
             && !self.shoe.interrupted
             && self.shoe.cards == 0
             && self.shoe.rounds == 0
-            && self.round.is_none()
-            && self.game.shuffle_begins_an_empty_partial_shoe();
+            && self.round.is_none();
+        let again = empty
+            && if self.shoe.partial {
+                self.game.shuffle_begins_an_empty_partial_shoe()
+            } else {
+                self.game.shuffle_begins_an_empty_shoe_again()
+            };
         self.begin_shoe(seq, composition, shuffler, partial, again);
     }
 

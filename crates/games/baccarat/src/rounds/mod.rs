@@ -65,7 +65,8 @@
 //! ([`RoundGame::past_end`]), and a stream joined part-way that shows no card before a shuffle
 //! (a result, "no more bets", the cutting card) is one shoe from its first event, begun by the
 //! shuffle ([`RoundGame::shuffle_begins_an_empty_partial_shoe`]), as the engine reuses a shoe
-//! with no card.
+//! with no card; so is a whole shoe that showed no card
+//! ([`RoundGame::shuffle_begins_an_empty_shoe_again`]: two shuffles in a row are one shoe).
 //!
 //! A device's burn first card (target `first`) when no shoe awaits one begins a new whole shoe
 //! on the table ([`RoundGame::first_card_begins_a_shoe`]), as in the engine (the Angel Eye
@@ -148,10 +149,8 @@
 //! What keeps the streams no fixture nor simulated class above covers from agreeing, each a
 //! hook still to add (game-neutral, with a default) or a wording to choose:
 //!
-//! - **Partial-shoe sync.** The engine reuses a whole shoe that showed no card at the next
-//!   shuffle (two shuffles in a row are one shoe); the table does so only for a shoe joined
-//!   part-way. After an interruption the table tells the game nothing (its records are not
-//!   `partial` there; the interrupt, below).
+//! - **Partial-shoe sync.** After an interruption the table tells the game nothing (its records
+//!   are not `partial` there; the interrupt, below).
 //! - **Tentative rounds.** A tentative round is past the last coup in the engine once
 //!   confirmed (checked at its second card), on the table only at a card dealt to it after it
 //!   is no longer tentative (the table asks the game as cards come, and a tentative round
@@ -620,6 +619,10 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn shuffle_begins_an_empty_partial_shoe(&self) -> bool {
+        true
+    }
+
+    fn shuffle_begins_an_empty_shoe_again(&self) -> bool {
         true
     }
 

@@ -678,3 +678,38 @@ fn a_partial_shoes_first_round_has_its_result_checked_on_the_table_as_in_the_eng
         .collect();
     assert_eq!(flagged, [("RESULT_MISMATCH".to_owned(), Some(1))]);
 }
+
+/// A shuffle in a shoe that has shown no card (after a shuffle, its cut and cutting card, or "no
+/// more bets") begins that shoe again, on the table as in the engine: two shuffles in a row are
+/// one shoe, summarised from its first event.
+#[test]
+fn two_shuffles_in_a_row_are_one_shoe_on_the_table_as_in_the_engine() {
+    let book = RuleBook::nz_baccarat();
+    for (head, shoe) in [
+        ("shuffled 8 416\nshuffled 8 416\n", 1),
+        ("shuffled 8 416\ncut 100\nplace 20\nshuffled 6 312\n", 1),
+        ("shuffled 8 416\nbets\nshuffled 8 416\n", 1),
+        (
+            "P1 9S B1 KH P2 KS B2 3D\nshuffled 8 416\nshuffled 8 416\n",
+            2,
+        ),
+    ] {
+        let text = format!(
+            "rules = nz-baccarat\nevents:\n{head}first AS\nburn 2H\nP1 9S B1 KH P2 KS B2 3D\nexpect:\n"
+        );
+        let events = parse(&text).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{head:?}: {}", first_difference(&engine, &table));
+        }
+        let shoes: Vec<_> = replay_on_table(&book, &events)
+            .into_iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Shoe(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shoes.len(), shoe, "{head:?}: {shoes:?}");
+        let last = shoes.last().expect("a shoe");
+        assert_eq!((last.rounds, last.cards), (1, 6), "{head:?}: {last:?}");
+    }
+}
