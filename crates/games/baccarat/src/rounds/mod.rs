@@ -164,7 +164,12 @@
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`), nor its
 //!   result; the table checks no result of a round it joined, nor one before the cut.
-//! - **`Unshuffled`.** A replaced shoe forgets its last coup in the engine.
+//! - **Replaced cards.** The engine starts the shoe's count and end afresh with replaced cards
+//!   (its copies, the cutting card, the last coup, the round before), and once their first card
+//!   is flagged `NOT_SHUFFLED` it finds a round past a later last coup again; the table keeps the
+//!   old count and end, and finds nothing past the end until a shuffle (it flags one of the two
+//!   a shoe). So "replaced", a round, the cutting card and two rounds: `DEALT_PAST_LAST_COUP` in
+//!   the engine only.
 //! - **A card the table gives no round, and what it shows.** A foreign, excess or unreadable
 //!   card that is also a stray card (a card between rounds, a card to no hand) is flagged by the
 //!   engine in the round the stray card is given to (the round it begins, or the one before);
