@@ -505,6 +505,16 @@ pub trait RoundGame {
     fn shuffle_begins_an_empty_shoe_again(&self) -> bool {
         false
     }
+    /// The cards were replaced (the round in progress already closed): whether the shoe's
+    /// count and end start afresh with the new cards (`true`, Baccarat's: their copies counted
+    /// anew, the cutting card and the last coup to come again, the round before no longer open to
+    /// stray cards; a card dealt from them before a shuffle is flagged once, and a round past a
+    /// later last coup is found beside it) rather than going on (the default, as Blackjack,
+    /// Pontoon and poker do: one finding a shoe for a card after the end or from unshuffled
+    /// cards).
+    fn replaced_cards_start_afresh(&mut self) -> bool {
+        false
+    }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);
     /// A round that began while nobody listened (the stream was cut off,

@@ -128,6 +128,8 @@ impl<G: RoundGame> Table<G> {
             cutting_card_flagged: false,
             ended: None,
             past_end_flagged: false,
+            afresh: false,
+            unshuffled_flagged: false,
             replaced: false,
             end_at_bets: None,
             last_open: false,
@@ -606,11 +608,13 @@ impl<G: RoundGame> Table<G> {
         // A card of the round the cutting card ended the shoe with (kept open for its own stray
         // cards) is that round's, not a card past the end.
         let last_round = placed && !opened && self.shoe.last_open;
-        if self.unshuffled.is_some() {
-            if !unshuffled_first {
-                self.flag_unshuffled(seq, in_round);
-            }
-        } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
+        if self.unshuffled.is_some() && !unshuffled_first {
+            self.flag_unshuffled(seq, in_round);
+        }
+        // While the cards wait for a shuffle the end is not followed, unless the game follows
+        // replaced cards afresh.
+        let end_followed = self.unshuffled.is_none() || self.shoe.afresh;
+        if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round && end_followed) {
             // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
             // table's own is not made there.
             let game_says = if self.shoe.past_end_flagged {
@@ -659,10 +663,15 @@ impl<G: RoundGame> Table<G> {
         let Some((why, since)) = self.unshuffled else {
             return;
         };
-        if self.shoe.past_end_flagged {
+        let flagged = if self.shoe.afresh {
+            &mut self.shoe.unshuffled_flagged
+        } else {
+            &mut self.shoe.past_end_flagged
+        };
+        if *flagged {
             return;
         }
-        self.shoe.past_end_flagged = true;
+        *flagged = true;
         let fact = ShoeFact::Unshuffled {
             replaced: why == Unshuffled::Replaced,
             since,

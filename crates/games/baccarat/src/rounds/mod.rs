@@ -127,6 +127,11 @@
 //! only one ([`pitwatch_rules::Findings::withdraw`], [`RoundGame::withdrawn`]): the cards came
 //! in order, only their reports did not.
 //!
+//! Replaced cards start the shoe's count and end afresh on the table as in the engine
+//! ([`RoundGame::replaced_cards_start_afresh`]): their copies counted anew, a later cutting card
+//! and last coup followed again (a round past it found beside the first card's `NOT_SHUFFLED`),
+//! the round before no longer open to stray cards.
+//!
 //! The table's shoe-level messages are worded by the game ([`RoundGame::shoe_wording`], one
 //! [`ShoeFact`] each): Baccarat's are the engine's (`wording`), Blackjack's, Pontoon's and
 //! poker's the table's own, as their fixtures hold. A device error reported again while open is
@@ -164,12 +169,8 @@
 //! - **Interrupt.** The engine waits for "no more bets" in a plain shoe after an interruption
 //!   (`await_bets`), and does not judge the round it resumed in (`resync_round`), nor its
 //!   result; the table checks no result of a round it joined, nor one before the cut.
-//! - **Replaced cards.** The engine starts the shoe's count and end afresh with replaced cards
-//!   (its copies, the cutting card, the last coup, the round before), and once their first card
-//!   is flagged `NOT_SHUFFLED` it finds a round past a later last coup again; the table keeps the
-//!   old count and end, and finds nothing past the end until a shuffle (it flags one of the two
-//!   a shoe). So "replaced", a round, the cutting card and two rounds: `DEALT_PAST_LAST_COUP` in
-//!   the engine only.
+//! - **Replaced cards.** After replaced cards the engine checks a cutting card's place against
+//!   the cards dealt since the shoe's shuffle, the table checks none.
 //! - **A card the table gives no round, and what it shows.** A foreign, excess or unreadable
 //!   card that is also a stray card (a card between rounds, a card to no hand) is flagged by the
 //!   engine in the round the stray card is given to (the round it begins, or the one before);
@@ -628,6 +629,13 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn shuffle_begins_an_empty_shoe_again(&self) -> bool {
+        true
+    }
+
+    fn replaced_cards_start_afresh(&mut self) -> bool {
+        // The round before belongs to the old cards (the engine's `prev` forgotten).
+        self.last_open = false;
+        self.last_checked = None;
         true
     }
 

@@ -713,3 +713,47 @@ fn two_shuffles_in_a_row_are_one_shoe_on_the_table_as_in_the_engine() {
         assert_eq!((last.rounds, last.cards), (1, 6), "{head:?}: {last:?}");
     }
 }
+
+/// Replaced cards are followed afresh on the table as in the engine: counted anew, their first
+/// card dealt before a shuffle `NOT_SHUFFLED`, a later cutting card and last coup followed again
+/// (a round past it `DEALT_PAST_LAST_COUP` beside the `NOT_SHUFFLED`), and the round before them
+/// closed to stray cards.
+#[test]
+fn replaced_cards_are_followed_afresh_on_the_table_as_in_the_engine() {
+    let book = RuleBook::nz_baccarat();
+    let r = "P1 9S B1 KH P2 KS B2 3D\n";
+    for (body, past) in [
+        (
+            format!("{r}cutting\n{r}replaced\n{r}{r}cutting\n{r}{r}{r}"),
+            true,
+        ),
+        (format!("{r}cutting\n{r}replaced\n{r}{r}{r}"), false),
+        (format!("{r}replaced\n{r}cutting\n{r}{r}"), true),
+        (format!("{r}replaced\n{r}P3 9H\n{r}cutting\n{r}{r}"), true),
+        (format!("{r}replaced\nP3 9H\n{r}B3 9C\n{r}"), false),
+    ] {
+        let text = format!(
+            "rules = nz-baccarat\nevents:\nshuffled 8 416\nfirst AS\nburn 2H\n{body}expect:\n"
+        );
+        let events = parse(&text).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{body:?}: {}", first_difference(&engine, &table));
+        }
+        let codes: Vec<String> = replay_on_table(&book, &events)
+            .iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Irregularity(i) => Some(i.code.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            codes.iter().any(|c| c == "NOT_SHUFFLED"),
+            "{body:?}: {codes:?}"
+        );
+        assert_eq!(
+            codes.iter().any(|c| c == "DEALT_PAST_LAST_COUP"),
+            past,
+            "{body:?}: {codes:?}"
+        );
+    }
+}
