@@ -21,9 +21,8 @@
 //!
 //! Asserted by the differential test (outputs as serde JSON, messages included):
 //!
-//! - every fixture in `tests/fixtures`, and fixture `20`
-//!   also without its retransmitted card (with variants joined at a Banker card, a result or a
-//!   round short of a card);
+//! - every fixture in `tests/fixtures`, and fixture `20` also without its retransmitted card
+//!   (with variants joined at a Banker card, a result or a round short of a card);
 //! - every honest simulated stream, targets or plain, with or without "no more bets", declared
 //!   results and the device's burn count, two shoes each through the last coup; with targets,
 //!   also from a device that reports no shuffle; and each from a continuous shuffler (its copies
@@ -107,25 +106,25 @@
 //! card dealt before the Player's that the Table of Play then does not give is set aside
 //! (`UNAUTHORISED_THIRD_CARD/banker`), as in the engine.
 //!
-//! A plain card between rounds (after the round closed last, with no card since, and before
-//! the next round's "no more bets" in a stream that reports it, or before that round's result
-//! in a stream that declares every round's: two in a row, the engine's `results_declared`) is
-//! that round's
-//! `UNAUTHORISED_THIRD_CARD` and begins the next round, tentatively (12.1(b), `tentative.rs`,
-//! [`Stray::Carried`]): complete by the rules, the round waits for the next event (it is not
-//! complete, [`RoundGame::is_complete`]); "no more bets", a result or a reshuffle confirms it,
-//! a result of the cards after the first or a further card shows the first was set aside and
-//! the round is dealt again without it, and more than one card before "no more bets" were all
-//! set aside, the round dropped ([`RoundGame::sets_aside`]), as are more than one before the
-//! result of the round before, or before a reshuffle after the last coup (11.2: no round
-//! begins after it; fixtures `54`, `55`). In a stream not yet known to declare every result, a round begun
-//! before the result of the round before is read at that result as the engine reads it: one
-//! card is carried over (12.1(b)), two or three are set aside. A card reported for a later position of
-//! its hand than the next waits there until the positions before it are filled (joining the
-//! hand as dealt if the round closes first), and a retransmitted card that fills the very
-//! position the round's out-of-order finding named withdraws that finding if it is the round's
-//! only one ([`pitwatch_rules::Findings::withdraw`], [`RoundGame::withdrawn`]): the cards came
-//! in order, only their reports did not.
+//! A plain card between rounds (after the round closed last, with no card since, and before the
+//! next round's "no more bets" in a stream that reports it, or before that round's result in a
+//! stream that declares every round's: two in a row, the engine's `results_declared`) is that
+//! round's `UNAUTHORISED_THIRD_CARD` and begins the next round, tentatively (12.1(b),
+//! `tentative.rs`, [`Stray::Carried`]): complete by the rules, the round waits for the next event
+//! (it is not complete, [`RoundGame::is_complete`]); "no more bets", a result or a reshuffle
+//! confirms it, a result of the cards after the first or a further card shows the first was set
+//! aside and the round is dealt again without it, and more than one card before "no more bets" were
+//! all set aside, the round dropped ([`RoundGame::sets_aside`]), as are more than one before the
+//! result of the round before, or before a reshuffle after the last coup (11.2: no round begins
+//! after it; fixtures `54`, `55`). In a stream not yet known to declare every result, a round begun
+//! before the result of the round before is read at that result as the engine reads it: one card is
+//! carried over (12.1(b)), two or three are set aside.
+//!
+//! A card reported for a later position of its hand than the next waits there until the positions
+//! before it are filled (joining the hand as dealt if the round closes first), and a retransmitted
+//! card that fills the very position the round's out-of-order finding named withdraws that finding
+//! if it is the round's only one ([`pitwatch_rules::Findings::withdraw`],
+//! [`RoundGame::withdrawn`]): the cards came in order, only their reports did not.
 //!
 //! Replaced cards start the shoe's count and end afresh on the table as in the engine
 //! ([`RoundGame::replaced_cards_start_afresh`]): their copies counted anew, a later cutting card
@@ -140,14 +139,14 @@
 //! that came out misplaced while a round is being dealt are that round's
 //! ([`RoundGame::joins_round`]), as in the engine, a card exposed while dealing between rounds
 //! is the round closed last's ([`RoundGame::last_rounds`]), and the first card dealt from
-//! unshuffled cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut and the cutting card are checked on
-//! the table against the book's limits as it gives them ([`ShoeRules::cut`] in decks or cards,
-//! [`ShoeRules::cutting_card`] with any fraction), so a Macau book's cut in cards is checked as
-//! the engine checks it.
+//! unshuffled cards is flagged in no round ([`RoundGame::unshuffled_card_in_round`]). The cut
+//! and the cutting card are checked on the table against the book's limits as it gives them
+//! ([`ShoeRules::cut`] in decks or cards, [`ShoeRules::cutting_card`] with any fraction), so a
+//! Macau book's cut in cards is checked as the engine checks it.
 //!
 //! Where the two wordings of `DEALT_PAST_LAST_COUP` could differ, Baccarat's is kept (the table's
 //! own finding for a card past the end is `NOT_SHUFFLED/past_end`, Blackjack's and Pontoon's).
-//! Every other fixture and fault class does not agree yet, for the reasons below.
+//! What no fixture nor simulated class above covers may not agree yet, for the reasons below.
 //!
 //! # What the engine does at the shoe level that the table does not (yet)
 //!
