@@ -355,6 +355,12 @@ pub trait RoundGame {
     fn unshuffled_card_in_round(&self) -> bool {
         true
     }
+    /// Whether a continuous shoe's copies of a card are counted within a round only (`true`,
+    /// Baccarat's: the shuffler takes each round's cards back, so only a round can show a card
+    /// too many) rather than across the shoe (the default, as Blackjack, Pontoon and poker do).
+    fn counts_copies_per_round(&self) -> bool {
+        false
+    }
     /// Whether a round is closed (recorded, with its irregularity) as soon as it is complete
     /// ([`RoundGame::is_complete`]) rather than at the next boundary (the default: a card of
     /// its own may still come, Blackjack's and Pontoon's dealer). A card after it is then the
@@ -490,6 +496,24 @@ pub trait RoundGame {
     /// the shoe only, as Blackjack, Pontoon and poker do).
     fn stray_card(&mut self, _event: &TableEvent, _in_round: bool, _found: &mut Findings) -> Stray {
         Stray::Here
+    }
+    /// Whether a shuffle in a whole shoe that has shown no card (a shuffle, perhaps its cut,
+    /// cutting card or "no more bets", then a shuffle again) begins that same shoe again (`true`,
+    /// Baccarat's: two shuffles in a row are one shoe, numbered and summarised from its first
+    /// event, holding what the last shuffle says) rather than ending it, empty, and starting the
+    /// next (the default, Blackjack's, Pontoon's and poker's).
+    fn shuffle_begins_an_empty_shoe_again(&self) -> bool {
+        false
+    }
+    /// The cards were replaced (the round in progress already closed): whether the shoe's
+    /// count and end start afresh with the new cards (`true`, Baccarat's: their copies counted
+    /// anew, the cutting card and the last coup to come again, the round before no longer open to
+    /// stray cards; a card dealt from them before a shuffle is flagged once, and a round past a
+    /// later last coup is found beside it) rather than going on (the default, as Blackjack,
+    /// Pontoon and poker do: one finding a shoe for a card after the end or from unshuffled
+    /// cards).
+    fn replaced_cards_start_afresh(&mut self) -> bool {
+        false
     }
     /// A round begins with the event at `seq`.
     fn start_round(&mut self, shoe: u32, number: u32, seq: u64);

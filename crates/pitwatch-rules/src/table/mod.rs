@@ -20,13 +20,16 @@
 //! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
 //! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
 //! [`crate::RoundGame::joins_round`], [`crate::RoundGame::last_rounds`],
+//! [`crate::RoundGame::counts_copies_per_round`],
 //! [`crate::RoundGame::close_round_by`],
 //! [`crate::RoundGame::closes_when_complete`]; and those that give it its declared results:
 //! [`crate::RoundGame::result_declared`], [`crate::RoundGame::check_result`],
 //! [`crate::RoundGame::holds_for`], [`crate::RoundGame::awaits_result`],
 //! [`crate::RoundGame::bets_closed`]; and those for a shoe joined part-way:
 //! [`crate::RoundGame::shoe_started`],
-//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`]; and those for a device that
+//! [`crate::RoundGame::shuffle_begins_an_empty_partial_shoe`],
+//! [`crate::RoundGame::shuffle_begins_an_empty_shoe_again`],
+//! [`crate::RoundGame::replaced_cards_start_afresh`]; and those for a device that
 //! begins each shoe with its burn's first card: [`crate::RoundGame::first_card_begins_a_shoe`],
 //! [`crate::RoundGame::shuffles_reported`]; and those for a plain burn:
 //! [`crate::RoundGame::burn_reading`], [`crate::RoundGame::round_given_back`]; and those for a
@@ -193,6 +196,11 @@ struct ShoeState {
     ended: Option<u64>,
     /// Whether a card after the end was flagged (once a shoe).
     past_end_flagged: bool,
+    /// The cards were replaced and the game follows them afresh
+    /// ([`RoundGame::replaced_cards_start_afresh`]): a card dealt from them before a shuffle is
+    /// flagged once (`unshuffled_flagged`), and the end of the shoe is followed beside it.
+    afresh: bool,
+    unshuffled_flagged: bool,
     replaced: bool,
     /// The stream was cut off in this shoe ([`Table::interrupt`]).
     interrupted: bool,
@@ -307,6 +315,8 @@ impl<G: RoundGame> Table<G> {
                 cutting_card_flagged: false,
                 ended: None,
                 past_end_flagged: false,
+                afresh: false,
+                unshuffled_flagged: false,
                 replaced: false,
                 end_at_bets: None,
                 last_open: false,
@@ -483,6 +493,18 @@ impl<G: RoundGame> Table<G> {
                 self.last_result = None;
                 self.shoe.burn.stop();
                 self.shoe.held_burn.clear();
+                if self.game.replaced_cards_start_afresh() {
+                    // New cards: counted afresh, and the old cards' end no longer applies.
+                    let shoe = &mut self.shoe;
+                    shoe.counter = shoe.counter.composition().counter();
+                    shoe.ended = None;
+                    shoe.last_round = None;
+                    shoe.cutting_card_out = false;
+                    shoe.end_at_bets = None;
+                    shoe.last_open = false;
+                    shoe.cut_in_next = false;
+                    shoe.afresh = true;
+                }
             }
             EventKind::BetsClosed => {
                 self.ensure_shoe(seq);

@@ -75,15 +75,19 @@ impl<G: RoundGame> Table<G> {
         shuffler: Option<ShufflerKind>,
         partial: bool,
     ) {
-        // A shoe joined part-way that has shown no card is begun again by a shuffle, if the game
-        // says so: the shoe is the same, from its first event.
-        let again = self.shoe_open
-            && self.shoe.partial
+        // A shoe that has shown no card is begun again by a shuffle, if the game says so (one
+        // joined part-way, or a whole one): the shoe is the same, from its first event.
+        let empty = self.shoe_open
             && !self.shoe.interrupted
             && self.shoe.cards == 0
             && self.shoe.rounds == 0
-            && self.round.is_none()
-            && self.game.shuffle_begins_an_empty_partial_shoe();
+            && self.round.is_none();
+        let again = empty
+            && if self.shoe.partial {
+                self.game.shuffle_begins_an_empty_partial_shoe()
+            } else {
+                self.game.shuffle_begins_an_empty_shoe_again()
+            };
         self.begin_shoe(seq, composition, shuffler, partial, again);
     }
 
@@ -124,6 +128,8 @@ impl<G: RoundGame> Table<G> {
             cutting_card_flagged: false,
             ended: None,
             past_end_flagged: false,
+            afresh: false,
+            unshuffled_flagged: false,
             replaced: false,
             end_at_bets: None,
             last_open: false,
@@ -554,6 +560,13 @@ impl<G: RoundGame> Table<G> {
             self.flag_unshuffled(seq, false);
         }
         let opened = placed && may_begin && self.enter_round(event);
+        let fits = if opened && self.shoe.continuous && self.game.counts_copies_per_round() {
+            // Copies are counted within the round: it begins with a fresh count, its first card.
+            self.shoe.counter = self.shoe.counter.composition().counter();
+            card.is_none_or(|card| self.shoe.counter.see(card))
+        } else {
+            fits
+        };
         let in_round = self.round.is_some();
         if let Some(card) = card.filter(|_| !fits) {
             let composition = self.shoe.counter.composition();
@@ -595,11 +608,13 @@ impl<G: RoundGame> Table<G> {
         // A card of the round the cutting card ended the shoe with (kept open for its own stray
         // cards) is that round's, not a card past the end.
         let last_round = placed && !opened && self.shoe.last_open;
-        if self.unshuffled.is_some() {
-            if !unshuffled_first {
-                self.flag_unshuffled(seq, in_round);
-            }
-        } else if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round) {
+        if self.unshuffled.is_some() && !unshuffled_first {
+            self.flag_unshuffled(seq, in_round);
+        }
+        // While the cards wait for a shuffle the end is not followed, unless the game follows
+        // replaced cards afresh.
+        let end_followed = self.unshuffled.is_none() || self.shoe.afresh;
+        if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round && end_followed) {
             // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
             // table's own is not made there.
             let game_says = if self.shoe.past_end_flagged {
@@ -648,10 +663,15 @@ impl<G: RoundGame> Table<G> {
         let Some((why, since)) = self.unshuffled else {
             return;
         };
-        if self.shoe.past_end_flagged {
+        let flagged = if self.shoe.afresh {
+            &mut self.shoe.unshuffled_flagged
+        } else {
+            &mut self.shoe.past_end_flagged
+        };
+        if *flagged {
             return;
         }
-        self.shoe.past_end_flagged = true;
+        *flagged = true;
         let fact = ShoeFact::Unshuffled {
             replaced: why == Unshuffled::Replaced,
             since,

@@ -203,10 +203,10 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_the_agreeing_fixtures() {
 }
 
 /// Every honest simulated stream, and, with targets, each as a device that reports no shuffle
-/// deals it (an Angel Eye: each shoe begins with its burn's first card).
+/// deals it (an Angel Eye: each shoe begins with its burn's first card); and each from a
+/// continuous shuffler.
 #[test]
 fn the_table_run_baccarat_agrees_with_the_engine_on_every_honest_stream() {
-    let book = RuleBook::nz_baccarat();
     let unshuffled = configs()
         .into_iter()
         .filter(|c| c.mode == Mode::Targets)
@@ -214,7 +214,13 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_every_honest_stream() {
             report_shuffle: false,
             ..c
         });
-    for config in configs().into_iter().chain(unshuffled) {
+    let continuous = RuleBook::builtin("nz-baccarat-continuous").expect("a built-in book");
+    let streams = configs()
+        .into_iter()
+        .chain(unshuffled)
+        .map(|c| (RuleBook::nz_baccarat(), c))
+        .chain(configs().into_iter().map(|c| (continuous.clone(), c)));
+    for (book, config) in streams {
         for seed in 0..12 {
             let session = deal(&book.shoe_book(), &config, &[], seed);
             let rounds = session.rounds.len();
@@ -226,8 +232,9 @@ fn the_table_run_baccarat_agrees_with_the_engine_on_every_honest_stream() {
                     ", no shuffle"
                 };
                 panic!(
-                    "{}{shuffles} (seed {seed}), {}",
+                    "{}{shuffles}, {} (seed {seed}), {}",
                     stream_name(&config),
+                    book.id(),
                     first_difference(&engine, &table)
                 );
             }
@@ -243,16 +250,18 @@ proptest! {
         (config, kind) in proptest::sample::select(claimed_pairs()),
         round in 1u32..60,
         seed in any::<u64>(),
+        book in proptest::sample::select(vec!["nz-baccarat", "nz-baccarat-continuous"]),
     ) {
-        let book = RuleBook::nz_baccarat();
+        let book = RuleBook::builtin(book).expect("a built-in book");
         let plan = FaultPlan { kind, shoe: 1, round };
         let session = deal(&book.shoe_book(), &config, &[plan], seed);
         let verdict = disagreement(&book, &session.events);
         prop_assert!(
             verdict.is_none(),
-            "{} in {} at round {} (seed {}): {}",
+            "{} in {}, {}, at round {} (seed {}): {}",
             kind.name(),
             stream_name(&config),
+            book.id(),
             round,
             seed,
             verdict.map(|(e, t)| first_difference(&e, &t)).unwrap_or_default()
@@ -668,4 +677,83 @@ fn a_partial_shoes_first_round_has_its_result_checked_on_the_table_as_in_the_eng
         })
         .collect();
     assert_eq!(flagged, [("RESULT_MISMATCH".to_owned(), Some(1))]);
+}
+
+/// A shuffle in a shoe that has shown no card (after a shuffle, its cut and cutting card, or "no
+/// more bets") begins that shoe again, on the table as in the engine: two shuffles in a row are
+/// one shoe, summarised from its first event.
+#[test]
+fn two_shuffles_in_a_row_are_one_shoe_on_the_table_as_in_the_engine() {
+    let book = RuleBook::nz_baccarat();
+    for (head, shoe) in [
+        ("shuffled 8 416\nshuffled 8 416\n", 1),
+        ("shuffled 8 416\ncut 100\nplace 20\nshuffled 6 312\n", 1),
+        ("shuffled 8 416\nbets\nshuffled 8 416\n", 1),
+        (
+            "P1 9S B1 KH P2 KS B2 3D\nshuffled 8 416\nshuffled 8 416\n",
+            2,
+        ),
+    ] {
+        let text = format!(
+            "rules = nz-baccarat\nevents:\n{head}first AS\nburn 2H\nP1 9S B1 KH P2 KS B2 3D\nexpect:\n"
+        );
+        let events = parse(&text).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{head:?}: {}", first_difference(&engine, &table));
+        }
+        let shoes: Vec<_> = replay_on_table(&book, &events)
+            .into_iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Shoe(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shoes.len(), shoe, "{head:?}: {shoes:?}");
+        let last = shoes.last().expect("a shoe");
+        assert_eq!((last.rounds, last.cards), (1, 6), "{head:?}: {last:?}");
+    }
+}
+
+/// Replaced cards are followed afresh on the table as in the engine: counted anew, their first
+/// card dealt before a shuffle `NOT_SHUFFLED`, a later cutting card and last coup followed again
+/// (a round past it `DEALT_PAST_LAST_COUP` beside the `NOT_SHUFFLED`), and the round before them
+/// closed to stray cards.
+#[test]
+fn replaced_cards_are_followed_afresh_on_the_table_as_in_the_engine() {
+    let book = RuleBook::nz_baccarat();
+    let r = "P1 9S B1 KH P2 KS B2 3D\n";
+    for (body, past) in [
+        (
+            format!("{r}cutting\n{r}replaced\n{r}{r}cutting\n{r}{r}{r}"),
+            true,
+        ),
+        (format!("{r}cutting\n{r}replaced\n{r}{r}{r}"), false),
+        (format!("{r}replaced\n{r}cutting\n{r}{r}"), true),
+        (format!("{r}replaced\n{r}P3 9H\n{r}cutting\n{r}{r}"), true),
+        (format!("{r}replaced\nP3 9H\n{r}B3 9C\n{r}"), false),
+    ] {
+        let text = format!(
+            "rules = nz-baccarat\nevents:\nshuffled 8 416\nfirst AS\nburn 2H\n{body}expect:\n"
+        );
+        let events = parse(&text).events;
+        if let Some((engine, table)) = disagreement(&book, &events) {
+            panic!("{body:?}: {}", first_difference(&engine, &table));
+        }
+        let codes: Vec<String> = replay_on_table(&book, &events)
+            .iter()
+            .filter_map(|o| match o {
+                pitwatch_baccarat::Output::Irregularity(i) => Some(i.code.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            codes.iter().any(|c| c == "NOT_SHUFFLED"),
+            "{body:?}: {codes:?}"
+        );
+        assert_eq!(
+            codes.iter().any(|c| c == "DEALT_PAST_LAST_COUP"),
+            past,
+            "{body:?}: {codes:?}"
+        );
+    }
 }
