@@ -248,6 +248,26 @@ pub fn report_line(sample: Option<(&ClockSample, String)>) -> String {
     format!("{said} ({}, sampled {at})", sample.reading.source)
 }
 
+/// How old the latest sample may be at a time before a report says the clock was not being
+/// watched then: a running monitor writes one at least every [`SAMPLE_EVERY`], so a sample much
+/// older than that comes from before a stop (an incident entered later, or recorded by an import).
+pub const STALE_AFTER: Duration = Duration::from_secs(5 * 60);
+
+/// What a report adds when the sample it prints is `age_ms` older than the time it is printed
+/// for: nothing while it is recent ([`STALE_AFTER`]), else how much older, in minutes.
+pub fn stale_note(age_ms: i64) -> Option<String> {
+    let stale = i64::try_from(STALE_AFTER.as_millis()).unwrap_or(i64::MAX);
+    (age_ms > stale).then(|| {
+        let minutes = age_ms / 60_000;
+        let age = if minutes >= 120 {
+            format!("{} h {} min", minutes / 60, minutes % 60)
+        } else {
+            format!("{minutes} min")
+        };
+        format!("; that sample is {age} older than this time: the clock was not being sampled then")
+    })
+}
+
 /// Microseconds as whole milliseconds, rounded up (an error is never made to look smaller).
 fn round_ms(us: i64) -> u64 {
     u64::try_from(us.max(0)).unwrap_or(0).div_ceil(1000)

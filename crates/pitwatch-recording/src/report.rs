@@ -201,9 +201,12 @@ fn clock_at(store: &Store, times: &Times, opened: &str) -> Result<String, StoreE
     let sample = store
         .clock_sample_at(at.unix_millis())?
         .and_then(|(_, json)| serde_json::from_str::<crate::clock::ClockSample>(&json).ok());
-    Ok(crate::clock::report_line(
-        sample.as_ref().map(|s| (s, times.stamped(s.at))),
-    ))
+    let line = crate::clock::report_line(sample.as_ref().map(|s| (s, times.stamped(s.at))));
+    // A sample from long before: the monitor was not running then.
+    let stale = sample
+        .and_then(|s| crate::clock::stale_note(at.unix_millis() - s.at.unix_millis()))
+        .unwrap_or_default();
+    Ok(format!("{line}{stale}"))
 }
 
 /// The report of incident `id`. `db_name` is how the record file is named in the report's

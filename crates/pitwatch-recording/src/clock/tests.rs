@@ -152,3 +152,15 @@ fn the_watch_writes_the_first_reading_a_change_at_once_and_otherwise_every_inter
     let back = watch.due(s(75), at(75_000)).expect("back");
     assert_eq!(watch.written(back, s(75)).expect("changed").alert, None);
 }
+
+#[test]
+fn a_sample_long_before_the_time_reported_says_the_clock_was_not_watched() {
+    assert_eq!(stale_note(0), None);
+    assert_eq!(stale_note(5 * 60_000), None);
+    assert_eq!(
+        stale_note(5 * 60_000 + 1).as_deref(),
+        Some("; that sample is 5 min older than this time: the clock was not being sampled then")
+    );
+    assert!(stale_note(3 * 3_600_000 + 7 * 60_000)
+        .is_some_and(|n| n.contains("that sample is 3 h 7 min older")));
+}
