@@ -324,6 +324,7 @@ impl Desk {
             // A window closed a moment ago may still be giving its tables up.
             lease_wait: std::time::Duration::from_secs(10),
             clock_limits: options.pit.clock.limits(),
+            host_clock: options.host_clock.clone(),
             ..MonitorOptions::default()
         };
         let (monitor, events) =

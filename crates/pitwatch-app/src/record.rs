@@ -342,7 +342,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use crate::setup::Pace;
-    use pitwatch_api::dto::{PitUpdate, ReplicationState, Severity};
+    use pitwatch_api::dto::{PitUpdate, RecordStatus, ReplicationState, Severity};
     use pitwatch_store::Role;
     use pitwatch_transport::{Clock, SystemClock};
 
@@ -428,6 +428,64 @@ mod tests {
             .alerts
             .iter()
             .any(|a| a.message.contains("Replication")));
+        desk.stop();
+    }
+
+    /// A host clock whose synchronisation the test sets.
+    struct FakeClock(std::sync::Mutex<bool>);
+
+    impl pitwatch_recording::clock::ClockSource for FakeClock {
+        fn read(&self) -> pitwatch_recording::clock::ClockReading {
+            pitwatch_recording::clock::ClockReading {
+                synchronised: *self.0.lock().unwrap(),
+                est_error_us: 8_000,
+                max_error_us: 30_000,
+                offset_us: 0,
+                source: "fake".into(),
+                unreadable: None,
+            }
+        }
+    }
+
+    #[test]
+    fn a_host_clock_out_of_sync_is_a_record_alert_on_every_screen_until_it_is_back() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let fake = std::sync::Arc::new(FakeClock(std::sync::Mutex::new(false)));
+        let (desk, updates) = Desk::start(DeskOptions {
+            pace: Pace::Times(20.0),
+            host_clock: pitwatch_recording::clock::HostClock(fake.clone()),
+            ..DeskOptions::demo(dir.path().join("clock.db"))
+        })
+        .expect("the desk starts");
+        let clock_alert = |r: &RecordStatus| {
+            r.alerts
+                .iter()
+                .any(|a| a.message.starts_with("The host clock"))
+        };
+        let wait = |what: &str, want: bool| {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                match updates.recv_timeout(Duration::from_millis(500)) {
+                    Ok(PitUpdate::Record { record }) if clock_alert(&record) == want => {
+                        break record
+                    }
+                    _ if Instant::now() > deadline => panic!("no update: {what}"),
+                    _ => {}
+                }
+            }
+        };
+        let lost = wait("the clock's alert", true);
+        assert!(lost
+            .alerts
+            .iter()
+            .any(|a| a.severity == Severity::High && a.message.contains("not synchronised")));
+        assert!(
+            clock_alert(&desk.record_status()),
+            "on the status every screen reads"
+        );
+        *fake.0.lock().unwrap() = true;
+        wait("the clock back", false);
+        assert!(!clock_alert(&desk.record_status()));
         desk.stop();
     }
 
