@@ -656,7 +656,15 @@ test("About shows the signing key's fingerprint and the latest checkpoint, which
   assert.match(fingerprint, /^[0-9a-f]{4}(-[0-9a-f]{4}){7}$/);
   const checkpoint = await driver.text(await driver.find('[data-testid="about-checkpoint"]'));
   assert.match(checkpoint, /^pitwatch-checkpoint:1:[0-9a-f]{32}:\d+:/);
-  assert.ok(await driver.find('[data-testid="about-ok"]'), "no record alert on an honest record");
+  // No record alert on an honest record; the host clock's may stand beside it on a host whose
+  // clock is not synchronised (a container, a CI runner): clock truth says so, as it should.
+  const problems = await driver.execute(
+    `return [...document.querySelectorAll('[data-testid="about-alerts"] li')].map((li) => li.textContent);`,
+  );
+  assert.ok(
+    (await driver.find('[data-testid="about-ok"]')) || problems.every((p) => p.startsWith("The host clock ")),
+    `no record alert on an honest record: ${problems.join("; ")}`,
+  );
   await shot("about.png");
   // The checkpoint shown is one the record holds, checked by the CLI against the same key.
   const checked = await run(cli, ["verify", "--db", process.env.PITWATCH_DB, "--checkpoint", checkpoint]);

@@ -323,6 +323,8 @@ impl Desk {
             holder: "Pitwatch desktop".into(),
             // A window closed a moment ago may still be giving its tables up.
             lease_wait: std::time::Duration::from_secs(10),
+            clock_limits: options.pit.clock.limits(),
+            host_clock: options.host_clock.clone(),
             ..MonitorOptions::default()
         };
         let (monitor, events) =
@@ -501,6 +503,13 @@ fn fold_loop(
                 changed
             };
             if changed {
+                let _ = updates.send(PitUpdate::Record {
+                    record: status.status(&lock(alerts)),
+                });
+            }
+        }
+        if let Ok(MonitorEvent::Clock(state)) = &received {
+            if crate::record::set_clock_alert(alerts, state.alert.clone()) {
                 let _ = updates.send(PitUpdate::Record {
                     record: status.status(&lock(alerts)),
                 });

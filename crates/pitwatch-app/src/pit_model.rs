@@ -144,11 +144,12 @@ impl PitModel {
                 show_device_errors(tile, &self.device_errors[i], self.carried_errors[i]);
                 (table, None)
             }
-            // Recording's state and the journals' are the whole pit's (the desk passes them on
+            // Recording's state, the journals' and the host clock's are the whole pit's (the desk passes them on
             // as they come).
-            MonitorEvent::Witness(_) | MonitorEvent::Recording(_) | MonitorEvent::Missed { .. } => {
-                return (None, None)
-            }
+            MonitorEvent::Witness(_)
+            | MonitorEvent::Recording(_)
+            | MonitorEvent::Clock(_)
+            | MonitorEvent::Missed { .. } => return (None, None),
             MonitorEvent::Failed { table, message } => {
                 let Some(table) = table else {
                     return (None, None);

@@ -22,6 +22,12 @@ pub(crate) struct RecordAlerts {
     pub(crate) exposed: Vec<String>,
     /// Replication to the central database, when the pit definition names one.
     pub(crate) replication: Option<ReplicationState>,
+    /// The host clock's alert while it is not fit to match times by (not synchronised, or its
+    /// error past the limit: `pitwatch_recording::clock`). A record alert rather than an
+    /// incident: the host clock stamps every table's frames alike and belongs to no table, and
+    /// what it was worth at any time is on record as its samples, printed on every incident
+    /// report.
+    pub(crate) clock: Option<String>,
 }
 
 impl RecordAlerts {
@@ -55,8 +61,21 @@ impl RecordAlerts {
         if let Some(replication) = &self.replication {
             out.extend(replication_alerts(replication));
         }
+        out.extend(self.clock.iter().map(|message| RecordAlert {
+            severity: Severity::High,
+            message: message.clone(),
+        }));
         out
     }
+}
+
+/// Sets the host clock's alert (`None`: the clock is back); true when it changed, so the
+/// record's status is sent to every screen again.
+pub(crate) fn set_clock_alert(alerts: &Mutex<RecordAlerts>, alert: Option<String>) -> bool {
+    let mut alerts = lock(alerts);
+    let changed = alerts.clock != alert;
+    alerts.clock = alert;
+    changed
 }
 
 /// What replication's state says every screen must show: refused rows (critical: the record was
@@ -323,7 +342,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use crate::setup::Pace;
-    use pitwatch_api::dto::{PitUpdate, ReplicationState, Severity};
+    use pitwatch_api::dto::{PitUpdate, RecordStatus, ReplicationState, Severity};
     use pitwatch_store::Role;
     use pitwatch_transport::{Clock, SystemClock};
 
@@ -412,6 +431,79 @@ mod tests {
         desk.stop();
     }
 
+    /// A host clock whose synchronisation the test sets.
+    struct FakeClock(std::sync::Mutex<bool>);
+
+    impl pitwatch_recording::clock::ClockSource for FakeClock {
+        fn read(&self) -> pitwatch_recording::clock::ClockReading {
+            pitwatch_recording::clock::ClockReading {
+                synchronised: *self.0.lock().unwrap(),
+                est_error_us: 8_000,
+                max_error_us: 30_000,
+                offset_us: 0,
+                source: "fake".into(),
+                unreadable: None,
+            }
+        }
+    }
+
+    #[test]
+    fn a_host_clock_out_of_sync_is_a_record_alert_on_every_screen_until_it_is_back() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let fake = std::sync::Arc::new(FakeClock(std::sync::Mutex::new(false)));
+        let (desk, updates) = Desk::start(DeskOptions {
+            pace: Pace::Times(20.0),
+            host_clock: pitwatch_recording::clock::HostClock(fake.clone()),
+            ..DeskOptions::demo(dir.path().join("clock.db"))
+        })
+        .expect("the desk starts");
+        let clock_alert = |r: &RecordStatus| {
+            r.alerts
+                .iter()
+                .any(|a| a.message.starts_with("The host clock"))
+        };
+        let wait = |what: &str, want: bool| {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                match updates.recv_timeout(Duration::from_millis(500)) {
+                    Ok(PitUpdate::Record { record }) if clock_alert(&record) == want => {
+                        break record
+                    }
+                    _ if Instant::now() > deadline => panic!("no update: {what}"),
+                    _ => {}
+                }
+            }
+        };
+        let lost = wait("the clock's alert", true);
+        assert!(lost
+            .alerts
+            .iter()
+            .any(|a| a.severity == Severity::High && a.message.contains("not synchronised")));
+        assert!(
+            clock_alert(&desk.record_status()),
+            "on the status every screen reads"
+        );
+        *fake.0.lock().unwrap() = true;
+        wait("the clock back", false);
+        assert!(!clock_alert(&desk.record_status()));
+        desk.stop();
+    }
+
+    #[test]
+    fn the_host_clock_s_alert_stands_until_the_clock_is_back() {
+        let alerts = std::sync::Mutex::new(super::RecordAlerts::default());
+        assert!(alerts.lock().unwrap().alerts().is_empty());
+        let lost = Some("The host clock is not synchronised to a time source.".to_owned());
+        assert!(super::set_clock_alert(&alerts, lost.clone()), "raised");
+        assert!(!super::set_clock_alert(&alerts, lost), "already standing");
+        let shown = alerts.lock().unwrap().alerts();
+        assert_eq!(shown.len(), 1);
+        assert_eq!(shown[0].severity, Severity::High);
+        assert!(shown[0].message.contains("not synchronised"));
+        assert!(super::set_clock_alert(&alerts, None), "cleared");
+        assert!(alerts.lock().unwrap().alerts().is_empty());
+    }
+
     #[test]
     fn replication_alerts_say_refusals_a_server_behind_and_a_lag_past_the_threshold() {
         let mut state = ReplicationState {
@@ -481,18 +573,24 @@ mod tests {
             "{status:?}"
         );
         assert_eq!(status.journals.len(), 2, "{status:?}");
-        // The monitor writes checkpoints as the demo deals; the witness cannot take them.
+        // The monitor writes checkpoints as the demo deals; the witness cannot take them. (The
+        // host clock's alert may stand beside it: this host's clock may not be synchronised.)
         let deadline = Instant::now() + Duration::from_secs(30);
+        let journal_alert =
+            |a: &pitwatch_api::dto::RecordAlert| a.message.contains("cannot be written");
         let alert = loop {
             match updates.recv_timeout(Duration::from_millis(500)) {
-                Ok(PitUpdate::Record { record }) if !record.alerts.is_empty() => break record,
+                Ok(PitUpdate::Record { record }) if record.alerts.iter().any(journal_alert) => {
+                    break record
+                }
                 _ if Instant::now() > deadline => panic!("no record alert"),
                 _ => {}
             }
         };
-        assert_eq!(alert.alerts[0].severity, Severity::High);
-        assert!(
-            alert.alerts[0].message.contains("cannot be written"),
+        let journal = alert.alerts.iter().find(|a| journal_alert(a));
+        assert_eq!(
+            journal.map(|a| a.severity),
+            Some(Severity::High),
             "{:?}",
             alert.alerts
         );
@@ -549,7 +647,15 @@ mod tests {
         let deadline = Instant::now() + Duration::from_secs(30);
         let alert = loop {
             match updates.recv_timeout(Duration::from_millis(500)) {
-                Ok(PitUpdate::Record { record }) if !record.alerts.is_empty() => break record,
+                // Critical: not the host clock's alert, which may stand on this host.
+                Ok(PitUpdate::Record { record })
+                    if record
+                        .alerts
+                        .iter()
+                        .any(|a| a.severity == Severity::Critical) =>
+                {
+                    break record
+                }
                 _ if Instant::now() > deadline => panic!("no record alert"),
                 _ => {}
             }

@@ -105,6 +105,8 @@ pub struct DeskOptions {
     pub fault_every: u32,
     /// The installation: its signing key and witness folders.
     pub installation: Installation,
+    /// The host clock's synchronisation state the monitor samples (the kernel's; tests fake it).
+    pub host_clock: pitwatch_recording::clock::HostClock,
     /// Seconds without input after which the window locks (0: never).
     pub idle_lock_seconds: u32,
 }
@@ -121,6 +123,7 @@ impl DeskOptions {
             pace: Pace::RealTime,
             fault_every: DEMO_FAULT_EVERY,
             installation,
+            host_clock: pitwatch_recording::clock::HostClock::default(),
             idle_lock_seconds: pitwatch_api::dto::DEFAULT_IDLE_LOCK_SECONDS,
         }
     }

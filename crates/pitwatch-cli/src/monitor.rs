@@ -110,6 +110,7 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or(usize::MAX),
             file: args.spool_file_mb.saturating_mul(1 << 20),
         },
+        clock_limits: pit.clock.limits(),
         ..MonitorOptions::default()
     };
     let (mut monitor, events) = Monitor::start_with(store, tables, Arc::new(SystemClock), options)?;
@@ -276,6 +277,17 @@ fn print(event: &MonitorEvent, all_events: bool) -> bool {
         }
         MonitorEvent::Recording(state) => {
             print_recording(state);
+            false
+        }
+        MonitorEvent::Clock(state) => {
+            let line = pitwatch_recording::clock::report_line(Some((
+                &state.sample,
+                state.sample.at.to_string(),
+            )));
+            match &state.alert {
+                Some(alert) => errln!("WARNING {alert} Host clock: {line}"),
+                None => outln!("host clock: {line}"),
+            }
             false
         }
         MonitorEvent::Missed { count } => {

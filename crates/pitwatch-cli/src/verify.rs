@@ -117,6 +117,14 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             journals.push(witness);
         }
     }
+    // The host clock as last sampled (clock truth: a chained fact, verified with the rest).
+    let clock = store
+        .latest_clock_sample()
+        .ok()
+        .flatten()
+        .and_then(|(_, json)| {
+            serde_json::from_str::<pitwatch_recording::clock::ClockSample>(&json).ok()
+        });
     drop(store);
     let depth = if args.quick {
         Depth::Quick
@@ -139,6 +147,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         }
     } else {
         print_report(db, &report, Some(&installation));
+    }
+    match &clock {
+        Some(sample) => outln!(
+            "  host clock, last sampled: {}",
+            pitwatch_recording::clock::report_line(Some((sample, sample.at.to_string())))
+        ),
+        None => outln!("  host clock: never sampled in this record"),
     }
     if !trust_known && report.latest.is_some() {
         errln!(

@@ -8,6 +8,8 @@
 //!   group-committing writer, its spool, and what is published once it is on record; [`lease`]:
 //!   one writer per table; [`liveness`]: a device offline, never connected or silent as an
 //!   alarm (a pure deadline state machine).
+//! - [`clock`]: clock truth, the host clock's synchronisation state sampled, judged against a
+//!   limit and put on record, for the alert and every incident report.
 //! - [`probe`]: a connection test, one device's link read and decoded for a few seconds before
 //!   anything is saved (nothing recorded).
 //! - [`record`]: the record as the application opens it (the installation's key and witnesses,
@@ -20,6 +22,7 @@
 //! registry, `pitwatch-games`. Nothing here knows the window: the DTOs, their conversions and the error codes the window
 //! sees are `pitwatch-api`'s, above this crate, and the use cases are `pitwatch-app`'s.
 
+pub mod clock;
 pub mod lease;
 pub mod liveness;
 pub mod monitor;

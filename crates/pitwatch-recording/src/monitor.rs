@@ -25,6 +25,7 @@
 //! records the ends of the sessions before it returns. A monitor stopped while the database
 //! still cannot be written leaves what waits in the spool file, and the next start writes it.
 
+mod clock;
 mod intake;
 pub mod spool;
 
@@ -137,6 +138,15 @@ pub struct MonitorOptions {
     /// How long to wait for a table's lease held by another live process (an instance still
     /// shutting down when the next one starts) before refusing to start.
     pub lease_wait: Duration,
+    /// The host clock's synchronisation state, sampled for clock truth ([`crate::clock`]; by
+    /// default the kernel's).
+    pub host_clock: crate::clock::HostClock,
+    /// When the host clock is fit to match times by (the pit definition's `[clock]`).
+    pub clock_limits: crate::clock::ClockLimits,
+    /// How often the host clock is read to see whether its state changed.
+    pub clock_check_every: Duration,
+    /// How often a sample of the host clock goes on record when nothing changes.
+    pub clock_sample_every: Duration,
 }
 
 impl Default for MonitorOptions {
@@ -154,6 +164,10 @@ impl Default for MonitorOptions {
             stop_grace: Duration::from_secs(3),
             holder: "pitwatch monitor".into(),
             lease_wait: Duration::ZERO,
+            host_clock: crate::clock::HostClock::default(),
+            clock_limits: crate::clock::ClockLimits::default(),
+            clock_check_every: crate::clock::CHECK_EVERY,
+            clock_sample_every: crate::clock::SAMPLE_EVERY,
         }
     }
 }
@@ -232,6 +246,12 @@ pub enum MonitorEvent {
     /// Recording became degraded, is still degraded (once a second, with the backlog), or
     /// recovered (`degraded: false`, once, when the backlog is written).
     Recording(RecordingState),
+    /// The host clock's state, once its sample is on record: at start and whenever its
+    /// judgement changes (synchronisation lost or back, its error past the limit or back).
+    /// The whole pit's, like [`MonitorEvent::Recording`]: while it has an alert, every screen
+    /// shows it beside the record's own alerts (an incident belongs to a table; the host clock
+    /// stamps every table's frames alike), and the record holds every sample for the reports.
+    Clock(crate::clock::ClockState),
     /// The consumer did not keep up: this many events were not delivered (they are on record;
     /// a screen should reload what it shows).
     Missed {
@@ -410,6 +430,12 @@ impl Monitor {
             spool_key: None,
             notes,
             reload: None,
+            clock_watch: crate::clock::ClockWatch::new(
+                options.host_clock.clone(),
+                options.clock_limits,
+                options.clock_check_every,
+                options.clock_sample_every,
+            ),
             _spool_lock: spool_lock,
         };
         let path = writer.path.clone();

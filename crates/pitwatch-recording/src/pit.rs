@@ -41,6 +41,9 @@ pub struct PitConfig {
     /// The central database the record is replicated to, if any (`[central]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub central: Option<CentralConfig>,
+    /// When the host clock is fit to match times by (`[clock]`).
+    #[serde(default, skip_serializing_if = "ClockConfig::is_default")]
+    pub clock: ClockConfig,
     /// The tables whose sections are wrong, with their problems, when the definition was read
     /// table by table ([`PitConfig::load`]): shown disabled while the others run. Never written.
     #[serde(skip)]
@@ -150,6 +153,42 @@ pub struct RecordConfig {
     /// `<record id>.checkpoints`, besides the journal kept beside the database.
     #[serde(default)]
     pub witness: Vec<std::path::PathBuf>,
+}
+
+/// When the host clock is fit to match event times to CCTV time by (`[clock]`, clock truth:
+/// [`crate::clock`]): past this estimated error, or not synchronised at all, every screen shows
+/// an alert.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockConfig {
+    /// The largest estimated error of the host clock accepted, in milliseconds.
+    #[serde(default = "default_max_error_ms")]
+    pub max_error_ms: u64,
+}
+
+fn default_max_error_ms() -> u64 {
+    crate::clock::DEFAULT_MAX_ERROR_MS
+}
+
+impl Default for ClockConfig {
+    fn default() -> Self {
+        ClockConfig {
+            max_error_ms: default_max_error_ms(),
+        }
+    }
+}
+
+impl ClockConfig {
+    fn is_default(&self) -> bool {
+        *self == ClockConfig::default()
+    }
+
+    /// The limits the monitor judges the host clock by.
+    pub fn limits(&self) -> crate::clock::ClockLimits {
+        crate::clock::ClockLimits {
+            max_error_ms: self.max_error_ms,
+        }
+    }
 }
 
 /// The site.
@@ -640,6 +679,12 @@ impl PitConfig {
         }
         if let Some(central) = &self.central {
             problems.extend(central.problems());
+        }
+        if self.clock.max_error_ms == 0 {
+            problems.push(
+                "clock.max_error_ms must be at least 1 (no clock is exact; the default is 1000)"
+                    .to_owned(),
+            );
         }
         for dir in &self.record.witness {
             if !dir.is_dir() {

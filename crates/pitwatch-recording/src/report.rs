@@ -191,6 +191,24 @@ pub fn integrity_blocks(
     ])
 }
 
+/// What the host clock was worth when the incident was opened (`opened`, RFC 3339): the latest
+/// clock sample on record at or before it ([`crate::clock::report_line`]), so the record's times
+/// can be matched to CCTV time. The sample is a chained fact, checked with the rest below.
+fn clock_at(store: &Store, times: &Times, opened: &str) -> Result<String, StoreError> {
+    let Ok(at) = opened.parse::<Timestamp>() else {
+        return Ok(crate::clock::report_line(None));
+    };
+    let sample = store
+        .clock_sample_at(at.unix_millis())?
+        .and_then(|(_, json)| serde_json::from_str::<crate::clock::ClockSample>(&json).ok());
+    let line = crate::clock::report_line(sample.as_ref().map(|s| (s, times.stamped(s.at))));
+    // A sample from long before: the monitor was not running then.
+    let stale = sample
+        .and_then(|s| crate::clock::stale_note(at.unix_millis() - s.at.unix_millis()))
+        .unwrap_or_default();
+    Ok(format!("{line}{stale}"))
+}
+
 /// The report of incident `id`. `db_name` is how the record file is named in the report's
 /// verification instructions.
 pub fn incident_report(
@@ -487,10 +505,16 @@ pub fn incident_report(
 
     blocks.extend(integrity_blocks(
         store,
-        vec![(
-            "Anchor".into(),
-            format!("incident_changes row {anchor_row}, SHA-256 {anchor_hash}"),
-        )],
+        vec![
+            (
+                "Anchor".into(),
+                format!("incident_changes row {anchor_row}, SHA-256 {anchor_hash}"),
+            ),
+            (
+                "Host clock".into(),
+                clock_at(store, &times, &incident.opened_at)?,
+            ),
+        ],
         db_name,
         pitwatch_store::Depth::Full,
     )?);

@@ -8,6 +8,7 @@
 
 pub mod chain;
 pub mod classify;
+pub mod clock;
 pub mod facts;
 pub mod files;
 pub mod groups;
@@ -29,6 +30,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use classify::Trouble;
+pub use clock::clock_sample_key;
 pub use groups::{GroupRule, Grouped, IncidentGroup};
 pub use health::{session_hello_key, DeviceHealth, Reported};
 pub use incidents::{

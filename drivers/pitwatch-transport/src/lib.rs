@@ -15,6 +15,7 @@
 
 mod config;
 mod connection;
+pub mod host_clock;
 mod ports;
 pub mod pty;
 mod reader;

@@ -143,6 +143,44 @@ fn verify_reports_an_intact_record_with_counts() {
         "{stdout}"
     );
     assert!(stdout.trim_end().ends_with("intact"), "{stdout}");
+    assert!(
+        stdout.contains("host clock: never sampled in this record"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn verify_prints_the_host_clock_as_last_sampled() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = recorded_database(dir.path());
+    let mut store =
+        pitwatch_store::Store::open(&db, &pitwatch_store::Sealing::key_file(key_file())).unwrap();
+    for (at, synchronised) in [(1_796_000_060_000, true), (1_796_000_120_000, false)] {
+        let sample = format!(
+            "{{\"at\":\"{}\",\"synchronised\":{synchronised},\"est_error_us\":12000,\
+             \"max_error_us\":40000,\"offset_us\":0,\"source\":\"kernel (adjtimex)\",\
+             \"limit_ms\":1000}}",
+            pitwatch_model::Timestamp::from_unix_millis(at).unwrap()
+        );
+        store
+            .set_meta(
+                &pitwatch_store::clock_sample_key(at),
+                &sample,
+                pitwatch_model::Timestamp::from_unix_millis(at).unwrap(),
+            )
+            .unwrap();
+    }
+    drop(store);
+    let out = pitwatch(&["verify", "--db", db.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains(
+            "host clock, last sampled: NOT synchronised at the time (kernel (adjtimex), sampled \
+             2026-11-30T00:55:20Z)"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub(super) struct Publisher {
 }
 
 impl Publisher {
-    fn publish(&mut self, event: MonitorEvent) {
+    pub(super) fn publish(&mut self, event: MonitorEvent) {
         if self.missed > 0 {
             match self
                 .tx
@@ -103,6 +103,8 @@ pub(super) struct Writer {
     pub(super) notes: Vec<MonitorEvent>,
     /// A reload waiting for what arrived before it to be on record.
     pub(super) reload: Option<Box<Reload>>,
+    /// The host clock's watch ([`super::clock`]).
+    pub(super) clock_watch: crate::clock::ClockWatch,
     // Held while the writer runs: the spool file is this monitor's.
     pub(super) _spool_lock: Option<SpoolLock>,
 }
@@ -178,6 +180,7 @@ impl Writer {
             self.apply_reload(stopping.is_some());
             if stopping.is_none() {
                 self.tick();
+                self.sample_clock();
             }
             self.spool.flush();
             self.report();

@@ -30,7 +30,7 @@ pub struct PitDiff {
     pub changed: Vec<ChangedTable>,
     /// Running tables the new file defines alike, in the new file's order: not touched.
     pub unchanged: Vec<String>,
-    /// Settings of the whole pit that differ (`site`, `demo`, `record`, `central`): a reload
+    /// Settings of the whole pit that differ (`site`, `demo`, `record`, `central`, `clock`): a reload
     /// does not apply them; they take effect at the next start.
     pub at_restart: Vec<&'static str>,
 }
@@ -149,6 +149,7 @@ pub fn diff(running: &PitConfig, next: &PitConfig) -> PitDiff {
     differs("demo", running.demo != next.demo);
     differs("record", running.record != next.record);
     differs("central", running.central != next.central);
+    differs("clock", running.clock != next.clock);
     out
 }
 

@@ -597,3 +597,30 @@ fn a_link_is_checked_as_the_pit_definition_checks_it() {
         "{wrong:?}"
     );
 }
+
+#[test]
+fn the_clock_s_limit_defaults_is_overridden_and_is_checked() {
+    let pit = |clock: &str| {
+        PitConfig::from_toml(&format!(
+            "[site]\nname = \"S\"\n[[table]]\nname = \"T1\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
+             link = {{ kind = \"tcp\", address = \"127.0.0.1:4001\" }}\n{clock}"
+        ))
+    };
+    assert_eq!(pit("").unwrap().clock.limits().max_error_ms, 1_000);
+    let set = pit("[clock]\nmax_error_ms = 250").unwrap();
+    assert_eq!(set.clock.limits().max_error_ms, 250);
+    let Err(PitConfigError::Invalid(problems)) = pit("[clock]\nmax_error_ms = 0") else {
+        panic!("a zero limit is refused");
+    };
+    assert!(problems[0].contains("clock.max_error_ms"), "{problems:?}");
+    assert!(matches!(
+        pit("[clock]\nmax_error_s = 1"),
+        Err(PitConfigError::Syntax(_))
+    ));
+    // Read table by table, the section is read alike.
+    let text = "[site]\nname = \"S\"\n[clock]\nmax_error_ms = 40\n[[table]]\nname = \"T1\"\n\
+                game = \"baccarat\"\nrules = \"nz-baccarat\"\ndevice = { protocol = \"angel-eye\" }\n\
+                link = { kind = \"tcp\", address = \"127.0.0.1:4001\" }\n";
+    assert_eq!(PitConfig::load(text).unwrap().clock.max_error_ms, 40);
+}
