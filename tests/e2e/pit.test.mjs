@@ -312,6 +312,8 @@ test("an injected irregularity raises an alert; acknowledging and resolving it w
   await driver.waitFor("acknowledged", async () => (await status()) === "Acknowledged");
   // A resolution chosen from the list, with text beside it, then confirmed.
   await chooseResolution(driver, "false_alarm");
+  // Into sight first, as a person scrolls to it (WebKit's driver refuses a field out of view).
+  await driver.execute(`document.querySelector('[data-testid="resolve-text"]').scrollIntoView({ block: "center" });`);
   await driver.type(await driver.find('[data-testid="resolve-text"]'), "camera 4 shows no third card");
   await driver.clickCss('[data-testid="resolve"]');
   const confirm = await driver.waitFor("the resolution's confirmation", () => driver.find('[data-testid="resolve-confirm"]'));
