@@ -8,7 +8,7 @@
 //! Baccarat round is its `RoundRecord`), so Baccarat's record and replay output do not change;
 //! a Blackjack round and a poker hand carry their own `game` field.
 
-use pitwatch_baccarat::{Carry, Engine, TableView};
+use pitwatch_baccarat::{Engine, TableView};
 use pitwatch_blackjack as blackjack;
 use pitwatch_model::TableEvent;
 use pitwatch_poker as poker;
@@ -248,11 +248,12 @@ impl TableEngine {
     /// An engine resumed at the start of a shoe with what the engine carried into it (stored
     /// with the shoe's start, [`TableEngine::carry_json`]), or `None` when the carry does not
     /// read (a Blackjack, Pontoon or poker shoe recorded before their tables kept a carry has
-    /// `null`: such a table is rebuilt from its first event).
+    /// `null`, and a Baccarat shoe recorded before Baccarat ran on the shared tracker has the
+    /// old engine's: such a table is rebuilt from its first event).
     pub fn resume(book: &GameBook, carry: &str) -> Option<TableEngine> {
         match book {
             GameBook::Baccarat(book) => {
-                let carry: Carry = serde_json::from_str(carry).ok()?;
+                let carry = pitwatch_baccarat::read_carry(carry)?;
                 Some(TableEngine::Baccarat(Box::new(Engine::resume(
                     book.clone(),
                     carry,

@@ -406,6 +406,16 @@ pub trait RoundGame {
     /// nothing found in it judged, its result not checked), the table gives the game every
     /// round of a partial shoe as seen from its start.
     fn shoe_started(&mut self, _seq: u64, _partial: bool) {}
+    /// The stream was cut off in an open shoe ([`crate::Table::interrupt`]), asked before the
+    /// round in progress (if any) is closed unfinished: the rest of the shoe is partial. Return
+    /// `true` when the game finds its own way back into the rounds, as it follows a shoe joined
+    /// part-way (Baccarat's: with targets from a round's first card, in a plain stream that
+    /// reports "no more bets" from the next one), so the table does not follow the tail of the
+    /// round the next event belongs to as joined ([`RoundGame::join_round`]); the default
+    /// (`false`, Blackjack's, Pontoon's and poker's) lets it.
+    fn interrupted(&mut self) -> bool {
+        false
+    }
     /// Whether a shuffle in a shoe joined part-way that has shown no card (the stream began
     /// with a result, "no more bets" or the cutting card, then a shuffle) begins that same shoe
     /// (`true`, Baccarat's: one shoe, numbered and summarised from its first event, not

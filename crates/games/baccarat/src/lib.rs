@@ -19,6 +19,8 @@ pub mod book;
 pub mod drawing;
 pub mod engine;
 pub mod enumerate;
+#[doc(hidden)]
+pub mod legacy;
 pub mod record;
 pub mod rounds;
 pub mod side;
@@ -26,7 +28,7 @@ pub mod view;
 
 pub use book::{InvalidRuleBook, LoadError, RuleBook, RuleBookData};
 pub use drawing::{Decision, DrawingTable, NextCard, PointSet};
-pub use engine::{replay, Carry, Engine};
+pub use engine::{read_carry, replay, Carry, Engine};
 pub use pitwatch_rules::{DeviceErrorCleared, Irregularity, ShoeSummary};
 pub use record::{Output, RoundRecord};
 pub use rounds::{BaccaratCarry, BaccaratRounds};

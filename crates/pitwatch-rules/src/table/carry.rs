@@ -39,6 +39,10 @@ pub struct TableCarry<C> {
     /// when not zero, so a carry without it reads as before.
     #[serde(default, skip_serializing_if = "is_zero")]
     results_run: u32,
+    /// The shoe was begun by its first card after a shoe the stream was cut off in, so it is not
+    /// blamed for a shuffle nobody saw. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    after_cut: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -57,6 +61,7 @@ impl<G: RoundGame> Table<G> {
         table.shuffler = carry.shuffler.clone();
         table.joining = carry.joining;
         table.results_run = carry.results_run;
+        table.after_cut = carry.after_cut;
         table.carry = carry;
         table
     }
@@ -65,6 +70,45 @@ impl<G: RoundGame> Table<G> {
     /// a new table).
     pub fn shoe_carry(&self) -> &TableCarry<G::Carry> {
         &self.carry
+    }
+
+    /// The round in progress (its number within the shoe), if any.
+    pub fn round_in_progress(&self) -> Option<u32> {
+        self.round
+    }
+
+    /// The shoe's last round, once the cutting card has set it (for a game whose rounds go on
+    /// after the cutting card, [`RoundGame::rounds_after_cutting_card`]).
+    pub fn last_round_of_shoe(&self) -> Option<u32> {
+        self.shoe.last_round
+    }
+
+    /// Whether the shoe in play is over: its cutting card came out and its last round closed.
+    pub fn shoe_ended(&self) -> bool {
+        self.shoe_no > 0 && self.shoe.ended.is_some()
+    }
+
+    /// Device errors still open, as (code, `seq` that raised it).
+    pub fn open_device_errors(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.open_errors
+            .iter()
+            .map(|(code, seq)| (code.as_str(), *seq))
+    }
+
+    /// Whether the shoe in play was joined part-way, or the stream was cut off in it.
+    pub fn is_partial(&self) -> bool {
+        self.shoe_open && self.shoe.partial
+    }
+
+    /// Whether no card may be dealt until a shuffle (the cards were replaced, or one was exposed
+    /// while cutting or loading) and none has been yet.
+    pub fn awaiting_shuffle(&self) -> bool {
+        self.unshuffled.is_some() && !self.shoe.dealt_unshuffled
+    }
+
+    /// The burn of the shoe in play as it stands (not started when the book has none).
+    pub fn burn_view(&self) -> crate::BurnView {
+        self.shoe.burn.view()
     }
 
     /// What a shoe starting now carries (the round before it already closed).
@@ -77,6 +121,7 @@ impl<G: RoundGame> Table<G> {
             game: self.game.carry(),
             joining: self.joining,
             results_run: self.results_run,
+            after_cut: self.after_cut,
         }
     }
 }

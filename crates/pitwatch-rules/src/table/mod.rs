@@ -201,6 +201,8 @@ struct ShoeState {
     /// flagged once (`unshuffled_flagged`), and the end of the shoe is followed beside it.
     afresh: bool,
     unshuffled_flagged: bool,
+    /// A card was dealt in this shoe while no card might be (before the shuffle it awaited).
+    dealt_unshuffled: bool,
     replaced: bool,
     /// The stream was cut off in this shoe ([`Table::interrupt`]).
     interrupted: bool,
@@ -267,6 +269,9 @@ pub struct Table<G: RoundGame> {
     open_errors: Vec<(String, u64)>,
     last_seq: Option<u64>,
     finished: bool,
+    /// The shoe being begun by its first card follows a shoe the stream was cut off in (kept in
+    /// the carry: the shuffle may have gone by unseen).
+    after_cut: bool,
     found: Findings,
     /// The table's shuffler beside the shoe, if it reports (`deck_checked`).
     shuffler: ShufflerWatch,
@@ -317,6 +322,7 @@ impl<G: RoundGame> Table<G> {
                 past_end_flagged: false,
                 afresh: false,
                 unshuffled_flagged: false,
+                dealt_unshuffled: false,
                 replaced: false,
                 end_at_bets: None,
                 last_open: false,
@@ -341,6 +347,7 @@ impl<G: RoundGame> Table<G> {
             open_errors: Vec::new(),
             last_seq: None,
             finished: false,
+            after_cut: false,
             found: Findings::default(),
             shuffler: ShufflerWatch::default(),
             shuffle_steps: Vec::new(),
@@ -421,10 +428,12 @@ impl<G: RoundGame> Table<G> {
             }
             EventKind::Cut { position } => {
                 self.ensure_shoe(seq);
+                self.resume_before_first_card(seq);
                 self.on_cut(seq, *position);
             }
             EventKind::CuttingCardPlaced { from_back } => {
                 self.ensure_shoe(seq);
+                self.resume_before_first_card(seq);
                 self.on_cutting_card_placed(seq, *from_back);
             }
             EventKind::CardDrawn { card, target, .. } => {
@@ -489,6 +498,7 @@ impl<G: RoundGame> Table<G> {
                 self.close_round(seq, Boundary::Reshuffle);
                 self.joining = false;
                 self.unshuffled = Some((Unshuffled::Replaced, seq));
+                self.shoe.dealt_unshuffled = false;
                 self.shoe.replaced = true;
                 self.last_result = None;
                 self.shoe.burn.stop();
@@ -649,11 +659,12 @@ impl<G: RoundGame> Table<G> {
         self.shuffler = ShufflerWatch::default();
         self.shuffler.steps = steps;
         self.resolve_held(None);
-        self.joining = true;
         self.result_held = None;
-        if !self.shoe_open {
+        // Nothing is left to follow in a shoe whose end came with no round open.
+        if !self.shoe_open || self.shoe.ended.is_some() && self.round.is_none() {
             return;
         }
+        self.joining = !self.game.interrupted();
         let pending = self.pending.take();
         // Its end is not judged: what it lacks may simply not have been seen.
         self.close_round_judged(self.last_seq.unwrap_or(0), Boundary::End, false);
@@ -712,7 +723,9 @@ impl<G: RoundGame> Table<G> {
     fn cards_left(&self) -> Option<u32> {
         let known =
             self.shoe_no > 0 && !self.shoe.partial && !self.shoe.continuous && !self.shoe.replaced;
-        known.then(|| self.shoe.counter.remaining())
+        // An unreadable card was drawn too, though which card it was is unknown.
+        let total = self.shoe.counter.composition().total_cards();
+        known.then(|| total.saturating_sub(self.shoe.cards))
     }
 
     fn on_round_event(&mut self, event: &TableEvent) {
@@ -736,11 +749,11 @@ impl<G: RoundGame> Table<G> {
                 self.withdraw(code);
             }
             self.take_found();
-            if self.game.closes_when_complete() && self.game.is_complete() {
-                // The game's round is over with its last card: recorded now, not at the next
-                // boundary.
-                self.close_round(event.seq, Boundary::NextRound);
-            }
+        }
+        if self.game.closes_when_complete() && self.game.is_complete() {
+            // The game's round is over with its last card (one joined part-way too): recorded
+            // now, not at the next boundary.
+            self.close_round(event.seq, Boundary::NextRound);
         }
     }
 
@@ -905,7 +918,9 @@ impl<G: RoundGame> Table<G> {
             }
             return;
         }
-        if matches!(by, Boundary::Reshuffle | Boundary::End) && self.game.carried_only() {
+        // (A cut-off round, `judged` false, was begun all the same: it is recorded, unfinished.)
+        let ends = by == Boundary::Reshuffle || by == Boundary::End && judged;
+        if ends && self.game.carried_only() {
             // A card carried over does not survive a reshuffle or replacement (nor the end of
             // the record): no round.
             self.game.discard_round();

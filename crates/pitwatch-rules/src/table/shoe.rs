@@ -130,6 +130,7 @@ impl<G: RoundGame> Table<G> {
             past_end_flagged: false,
             afresh: false,
             unshuffled_flagged: false,
+            dealt_unshuffled: false,
             replaced: false,
             end_at_bets: None,
             last_open: false,
@@ -157,7 +158,9 @@ impl<G: RoundGame> Table<G> {
         if !self.game.first_card_begins_a_shoe() || self.shoe_open && awaiting {
             return;
         }
-        let interrupted = self.shoe_open && self.shoe.interrupted;
+        // A table resumed at this shoe knows from its carry whether the shoe before was cut off.
+        let interrupted =
+            self.shoe_open && self.shoe.interrupted || !self.shoe_open && self.after_cut;
         // A shoe just shuffled with nothing drawn yet is this shoe, not a previous one.
         let fresh = self.shoe_open && self.shoe.cards == 0 && self.unshuffled.is_none();
         let composition = if fresh {
@@ -172,7 +175,9 @@ impl<G: RoundGame> Table<G> {
         let shuffler = (fresh && self.shoe.continuous).then_some(ShufflerKind::Continuous);
         self.close_round(seq, Boundary::Reshuffle);
         let again = self.shoe_open && self.shoe.cards == 0 && self.shoe.rounds == 0;
+        self.after_cut = interrupted;
         self.begin_shoe(seq, composition, shuffler, false, again);
+        self.after_cut = false;
         if fresh {
             return;
         }
@@ -193,6 +198,26 @@ impl<G: RoundGame> Table<G> {
             self.flag_now(Code::NotShuffled, "NOT_SHUFFLED/first_card", seq, message);
         } else if let Some(found) = loaded {
             self.flag_found(seq, found);
+        }
+    }
+
+    /// A cut or a cutting card placed after an interruption, in a shoe that has shown no card:
+    /// the deal has not begun (a shoe is cut and its cutting card placed before its first card),
+    /// so whatever went by while nobody listened held no card. The shoe is followed from here as
+    /// one begun again (burn and rounds as usual); it stays partial, since its shuffle may have
+    /// gone by unseen.
+    pub(super) fn resume_before_first_card(&mut self, seq: u64) {
+        let shoe = &self.shoe;
+        if self.shoe_open
+            && shoe.interrupted
+            && !shoe.continuous
+            && shoe.cards == 0
+            && shoe.rounds == 0
+            && self.round.is_none()
+        {
+            let composition = shoe.counter.composition();
+            self.begin_shoe(seq, composition, None, false, true);
+            self.shoe.partial = true;
         }
     }
 
@@ -429,6 +454,7 @@ impl<G: RoundGame> Table<G> {
         match during {
             ExposedDuring::Cutting | ExposedDuring::Loading => {
                 self.unshuffled = Some((Unshuffled::Exposed, seq));
+                self.shoe.dealt_unshuffled = false;
                 let message = self.worded(&fact, || format!("{what} was exposed while {during}: the cards must be shuffled again before play."));
                 self.flag_now(Code::CardExposed, "CARD_EXPOSED", seq, message);
             }
@@ -663,6 +689,7 @@ impl<G: RoundGame> Table<G> {
         let Some((why, since)) = self.unshuffled else {
             return;
         };
+        self.shoe.dealt_unshuffled = true;
         let flagged = if self.shoe.afresh {
             &mut self.shoe.unshuffled_flagged
         } else {

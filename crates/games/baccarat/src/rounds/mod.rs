@@ -299,6 +299,14 @@ pub struct BaccaratRounds {
     /// Rounds are followed in this shoe: false in a shoe joined part-way until a round's first
     /// card (a Player card 1, or a plain card), as the engine's `synced`.
     synced: bool,
+    /// The stream was cut off in this shoe ([`RoundGame::interrupted`]): its rounds are partial,
+    /// and those seen from their start after the cut are judged.
+    interrupted: bool,
+    /// After the cut, a plain stream that reports "no more bets" follows rounds again from the
+    /// next one: its plain cards until then are counted, in no round.
+    await_bets: bool,
+    /// The stream was just cut off: the round the table closes next is closed by the cut.
+    cut: bool,
     /// The last round closed is still open to a stray card of its own: no card was placed since
     /// it closed, nor "no more bets" called (the engine's `prev.open`).
     last_open: bool,
@@ -332,6 +340,9 @@ impl BaccaratRounds {
             early: None,
             partial: false,
             synced: true,
+            interrupted: false,
+            await_bets: false,
+            cut: false,
             last_open: false,
             last_burn: None,
             carry_next: None,
@@ -377,6 +388,12 @@ impl BaccaratRounds {
             ),
             _ => {}
         }
+    }
+
+    /// Whether rounds are followed: false in a shoe joined part-way, or after a cut, until a
+    /// round is seen from its start.
+    pub(crate) fn following(&self) -> bool {
+        self.synced
     }
 
     fn next_card(&self) -> Option<NextCard> {
@@ -463,7 +480,7 @@ impl RoundGame for BaccaratRounds {
             // between rounds begins none (`stray`).
             None => match self.round {
                 Some(r) if r.confirming => self.rest_round(&r).is_some(),
-                _ => complete && !self.between_rounds(),
+                _ => complete && !self.between_rounds() && !self.await_bets,
             },
             // Joined part-way with targets: a round is followed only from a Player card 1 (a
             // plain shoe cannot tell, so it starts at once).
@@ -574,6 +591,11 @@ impl RoundGame for BaccaratRounds {
 
     fn bets_closed(&mut self, _seq: u64) {
         self.bets_reported = true;
+        if self.await_bets {
+            // After the cut: the next round begins here.
+            self.await_bets = false;
+            self.synced = true;
+        }
         self.last_open = false;
         if let Some(r) = self.round.as_mut().filter(|r| r.carried) {
             r.after_bets = true;
@@ -587,9 +609,34 @@ impl RoundGame for BaccaratRounds {
     fn shoe_started(&mut self, _seq: u64, partial: bool) {
         self.partial = partial;
         self.synced = !partial;
+        self.interrupted = false;
+        self.await_bets = false;
         self.last_open = false;
         self.last_burn = None;
         self.last_checked = None;
+    }
+
+    fn interrupted(&mut self) -> bool {
+        // The rest of the shoe is partial; the round closed last is no longer open to a stray
+        // card of its own, nor is its result checked (a round may have been dealt unseen).
+        self.partial = true;
+        self.interrupted = true;
+        self.cut = self.round.is_some();
+        self.last_open = false;
+        self.last_checked = None;
+        self.carry_next = None;
+        self.early = None;
+        self.synced = false;
+        if self.targets_reported || self.bets_reported {
+            // As a shoe joined part-way: with targets from a round's first card, a plain stream
+            // from its next "no more bets".
+            self.await_bets = self.bets_reported;
+            true
+        } else {
+            // A plain stream that cannot tell: the table follows the round the next card
+            // belongs to as joined, unjudged.
+            false
+        }
     }
 
     fn repeats(&self, event: &TableEvent) -> bool {
@@ -766,7 +813,10 @@ impl RoundGame for BaccaratRounds {
     ) -> RoundRecord {
         // The first round of a shoe joined part-way may have begun before the table did: what
         // it lacks at its close is not judged.
-        let joined_mid_round = self.partial && self.round.is_some_and(|r| r.number == 1);
+        // After a cut the rounds seen from their start are judged (the table joins the one it
+        // cannot see from its start, unjudged).
+        let joined_mid_round =
+            self.partial && !self.interrupted && self.round.is_some_and(|r| r.number == 1);
         let drawing = self.drawing;
         if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
             r.flush_ahead(&drawing);
@@ -796,8 +846,11 @@ impl RoundGame for BaccaratRounds {
         record.partial = self.partial;
         record.no_bets = r.no_bets;
         self.last = Some(record);
-        self.last_open = true;
-        self.last_checked = Some(false);
+        // A round closed by a cut is not open to a stray card of its own after it, nor is its
+        // result checked (the next result may be a round's dealt unseen).
+        let cut = std::mem::take(&mut self.cut);
+        self.last_open = !cut;
+        self.last_checked = (!cut).then_some(false);
         record
     }
 

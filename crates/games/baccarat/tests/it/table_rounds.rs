@@ -12,8 +12,9 @@ use std::path::Path;
 
 use crate::fixtures::parse;
 use crate::judge::{configs, stream_name};
+use pitwatch_baccarat::legacy::replay;
 use pitwatch_baccarat::rounds::replay_on_table;
-use pitwatch_baccarat::{replay, RuleBook};
+use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode};
 use pitwatch_model::TableEvent;
 use proptest::prelude::*;

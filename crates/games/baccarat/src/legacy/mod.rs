@@ -702,23 +702,23 @@ impl pitwatch_rules::Game for Engine {
     }
 
     fn handle_event(&mut self, event: &TableEvent) {
-        crate::Engine::handle_event(self, event);
+        crate::legacy::Engine::handle_event(self, event);
     }
 
     fn poll_output(&mut self) -> Option<Output> {
-        crate::Engine::poll_output(self)
+        crate::legacy::Engine::poll_output(self)
     }
 
     fn finish(&mut self) {
-        crate::Engine::finish(self);
+        crate::legacy::Engine::finish(self);
     }
 
     fn interrupt(&mut self) {
-        crate::Engine::interrupt(self);
+        crate::legacy::Engine::interrupt(self);
     }
 
     fn view(&self) -> crate::TableView {
-        crate::Engine::view(self)
+        crate::legacy::Engine::view(self)
     }
 }
 
