@@ -19,8 +19,6 @@ pub mod book;
 pub mod drawing;
 pub mod engine;
 pub mod enumerate;
-#[doc(hidden)]
-pub mod legacy;
 pub mod record;
 pub mod rounds;
 pub mod side;

@@ -72,7 +72,7 @@ impl RoundRecord {
 
     /// What a declared result says that these cards do not (10.1): the outcome, then each
     /// side's pair; empty when it agrees (or the cards cannot say).
-    pub(crate) fn result_mismatches(
+    pub fn result_mismatches(
         &self,
         outcome: Outcome,
         player_pair: Option<bool>,
@@ -103,7 +103,7 @@ impl RoundRecord {
 
     /// The `RESULT_MISMATCH` message for a result `outcome` declared before this round had all
     /// its cards, `late` of them coming after it (10.1).
-    pub(crate) fn early_result_message(&self, outcome: Outcome, late: usize) -> String {
+    pub fn early_result_message(&self, outcome: Outcome, late: usize) -> String {
         let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
         format!(
             "Round {}: the result ({outcome}) was announced before each hand had received all \
@@ -119,7 +119,7 @@ impl RoundRecord {
     }
 
     /// The `RESULT_MISMATCH` message for the mismatches `wrong` of this round.
-    pub(crate) fn result_mismatch_message(&self, wrong: &[String]) -> String {
+    pub fn result_mismatch_message(&self, wrong: &[String]) -> String {
         let totals = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
         format!(
             "Round {}: {}. Player {} = {}, Banker {} = {} (10.1). Hold the payouts and correct \
@@ -136,7 +136,7 @@ impl RoundRecord {
 
 /// Whether an event ends a round left open for a card that might still belong to it (a round
 /// held by an early result, or a tentative round awaiting confirmation).
-pub(crate) fn is_boundary(kind: &EventKind) -> bool {
+pub fn is_boundary(kind: &EventKind) -> bool {
     matches!(
         kind,
         EventKind::Shuffled { .. }

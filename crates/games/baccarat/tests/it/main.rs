@@ -7,6 +7,12 @@
 #[path = "../support/judge.rs"]
 mod judge;
 
+/// The engine Baccarat ran before it ran on the shared tracker (issue 27), kept as the
+/// differential tests' oracle.
+#[allow(dead_code)]
+#[path = "../support/legacy/mod.rs"]
+mod legacy;
+
 mod arbitrary;
 mod carry;
 mod dealer;

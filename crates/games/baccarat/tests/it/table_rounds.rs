@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::fixtures::parse;
 use crate::judge::{configs, stream_name};
-use pitwatch_baccarat::legacy::replay;
+use crate::legacy::replay;
 use pitwatch_baccarat::rounds::replay_on_table;
 use pitwatch_baccarat::RuleBook;
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan, Mode};

@@ -43,11 +43,11 @@ use pitwatch_rules::{
     BurnPolicy, BurnStatus, DeviceErrorCleared, EndOfShoePolicy, Phase, ShoeSummary,
 };
 
-use crate::book::RuleBook;
-use crate::drawing::{DrawingTable, NextCard};
-use crate::record::{is_boundary, Output, RoundRecord};
-use crate::side::{BySide, Hand, Side};
-use crate::view::{LastCoup, NextCardView, RoundView, TableView};
+use pitwatch_baccarat::book::RuleBook;
+use pitwatch_baccarat::drawing::{DrawingTable, NextCard};
+use pitwatch_baccarat::record::{is_boundary, Output, RoundRecord};
+use pitwatch_baccarat::side::{BySide, Hand, Side};
+use pitwatch_baccarat::view::{LastCoup, NextCardView, RoundView, TableView};
 
 mod burning;
 mod card;
@@ -695,7 +695,7 @@ impl Engine {
 
 impl pitwatch_rules::Game for Engine {
     type Output = Output;
-    type View = crate::TableView;
+    type View = pitwatch_baccarat::TableView;
 
     fn game(&self) -> &'static str {
         "baccarat"
@@ -717,7 +717,7 @@ impl pitwatch_rules::Game for Engine {
         crate::legacy::Engine::interrupt(self);
     }
 
-    fn view(&self) -> crate::TableView {
+    fn view(&self) -> pitwatch_baccarat::TableView {
         crate::legacy::Engine::view(self)
     }
 }

@@ -265,7 +265,7 @@ impl Engine {
             return;
         };
         if self.drawing.banker(p2, b2, Some(third.baccarat_points()))
-            == crate::drawing::Decision::Draw
+            == pitwatch_baccarat::drawing::Decision::Draw
         {
             return;
         }

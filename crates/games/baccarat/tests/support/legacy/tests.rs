@@ -11,10 +11,10 @@ fn event(seq: u64, kind: EventKind) -> TableEvent {
 fn a_wrong_pair_is_named_in_plain_words() {
     let mut engine = Engine::new(RuleBook::nz_baccarat());
     let cards = [
-        (crate::side::Side::Player, "9S"),
-        (crate::side::Side::Banker, "KH"),
-        (crate::side::Side::Player, "9D"),
-        (crate::side::Side::Banker, "3D"),
+        (pitwatch_baccarat::side::Side::Player, "9S"),
+        (pitwatch_baccarat::side::Side::Banker, "KH"),
+        (pitwatch_baccarat::side::Side::Player, "9D"),
+        (pitwatch_baccarat::side::Side::Banker, "3D"),
     ];
     engine.handle_event(&event(
         1,
