@@ -1,7 +1,8 @@
 //! The architecture's invariants as tests (rust-analyzer's `tidy` in spirit): every Rust file
 //! starts with a `//!` doc, files stay within a length budget, workspace crates depend only
-//! downwards (dev-dependencies included), and only a game's own homes (and, once they exist, the
-//! registries) name the game.
+//! downwards (dev-dependencies included), only a game's own homes and the registries name the
+//! game, and no game follows a shoe's events itself (the shoe rules are written once, in the
+//! shared tracker).
 //!
 //! Where today's code breaks an invariant, the offender is written in an allow-list below. Each
 //! list may only shrink: a listed item that no longer breaks the invariant fails the test until it
@@ -408,4 +409,100 @@ fn the_game_check_sees_what_it_looks_for() {
     assert_eq!(without_tests(gated), gated.trim_end());
     assert!(not_production("crates/pitwatch-recording/tests/poker.rs"));
     assert!(!not_production("crates/pitwatch-recording/src/pit.rs"));
+}
+
+// ---- the shoe rules written once ------------------------------------------------------------
+
+/// The events of a shoe rather than of a round: what the shared tracker
+/// (`crates/pitwatch-rules/src/table/`) follows for every game.
+const SHOE_EVENTS: &[&str] = &[
+    "Shuffled",
+    "Cut",
+    "CuttingCardPlaced",
+    "CuttingCardDrawn",
+    "CardsReplaced",
+    "BurnCounted",
+    "CardExposed",
+    "DeviceError",
+    "DeviceErrorCleared",
+    "DeckChecked",
+    "ShuffleStarted",
+    "ShufflerCounters",
+    "ShuffleStep",
+];
+
+/// Whether `line` handles one of the shoe's events (a match arm or a `let` pattern on it), rather
+/// than only naming it (a dealer emitting it, a list of the events that end a round).
+fn handles_shoe_event(line: &str) -> bool {
+    SHOE_EVENTS.iter().any(|event| {
+        let name = format!("EventKind::{event}");
+        line.match_indices(&name).any(|(at, _)| {
+            let after = &line[at + name.len()..];
+            let whole = !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+            let before = &line[..at];
+            whole
+                && (after.contains("=>")
+                    || before.trim_end().ends_with("let")
+                    || before.contains("if let")
+                    || before.contains("while let"))
+        })
+    })
+}
+
+/// Files of a game's crate that are not its rules: the reference dealers, which deal shoes
+/// (emit their events) for tests and the simulator.
+fn dealer_file(path: &str) -> bool {
+    path.ends_with("/dealer.rs") || path.contains("/dealer/")
+}
+
+#[test]
+fn the_shoe_rules_are_written_once_in_the_shared_tracker() {
+    let mut found = BTreeSet::new();
+    for path in rust_files() {
+        if !path.starts_with("crates/games/") || not_production(&path) || dealer_file(&path) {
+            continue;
+        }
+        let text = without_tests(&read(&path));
+        for (n, line) in text.lines().enumerate() {
+            if !comment(line) && handles_shoe_event(line) {
+                found.insert(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a game follows a shoe's events itself; the shared tracker (pitwatch-rules, table/) does, \
+         and a game is told through RoundGame's hooks:\n  {}",
+        found.into_iter().collect::<Vec<_>>().join("\n  ")
+    );
+}
+
+#[test]
+fn the_shoe_rule_check_sees_what_it_looks_for() {
+    assert!(handles_shoe_event(
+        "            EventKind::Cut { position } => {"
+    ));
+    assert!(handles_shoe_event(
+        "        EventKind::CardsReplaced => self.replaced(seq),"
+    ));
+    assert!(handles_shoe_event(
+        "    if let EventKind::Shuffled { decks, .. } = &event.kind {"
+    ));
+    assert!(handles_shoe_event(
+        "    let EventKind::BurnCounted { count } = kind else {"
+    ));
+    assert!(!handles_shoe_event(
+        "        self.emit(EventKind::Cut { position });"
+    ));
+    assert!(!handles_shoe_event(
+        "            | EventKind::CuttingCardPlaced { .. }"
+    ));
+    assert!(!handles_shoe_event(
+        "        EventKind::CardDrawn { card, .. } => {"
+    ));
+    assert!(!handles_shoe_event(
+        "        EventKind::DeviceErrorClearedLater => {"
+    ));
+    assert!(dealer_file("crates/games/blackjack/src/dealer.rs"));
+    assert!(!dealer_file("crates/games/blackjack/src/round.rs"));
 }
