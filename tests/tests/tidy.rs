@@ -1,8 +1,9 @@
 //! The architecture's invariants as tests (rust-analyzer's `tidy` in spirit): every Rust file
 //! starts with a `//!` doc, files stay within a length budget, workspace crates depend only
 //! downwards (dev-dependencies included), only a game's own homes and the registries name the
-//! game, and no game follows a shoe's events itself (the shoe rules are written once, in the
-//! shared tracker).
+//! game, no game follows a shoe's events itself (the shoe rules are written once, in the shared
+//! tracker), the core reads no clock, and nothing but the transport and the simulator writes to a
+//! device.
 //!
 //! Where today's code breaks an invariant, the offender is written in an allow-list below. Each
 //! list may only shrink: a listed item that no longer breaks the invariant fails the test until it
@@ -505,4 +506,137 @@ fn the_shoe_rule_check_sees_what_it_looks_for() {
     ));
     assert!(dealer_file("crates/games/blackjack/src/dealer.rs"));
     assert!(!dealer_file("crates/games/blackjack/src/round.rs"));
+}
+
+// ---- no clock in logic ----------------------------------------------------------------------
+
+/// Where no clock may be read: the pure core (the vocabulary, the rules, the games, the codecs,
+/// the shuffle analysis, the registry), the store and the recorder's pipeline. Times come in as
+/// data; the transport's reader, the monitor's timers, the CLI and the desktop read the clock.
+const CLOCKLESS: &[&str] = &[
+    "crates/pitwatch-model/",
+    "crates/pitwatch-rules/",
+    "crates/games/",
+    "crates/pitwatch-dealer/",
+    "crates/pitwatch-shuffle/",
+    "crates/pitwatch-games/",
+    "crates/pitwatch-store/",
+    "crates/pitwatch-recording/src/recorder",
+    "crates/pitwatch-recording/src/replay",
+    "crates/pitwatch-recording/src/liveness",
+    "drivers/pitwatch-codec/",
+    "drivers/pitwatch-angel-eye/",
+    "drivers/pitwatch-barcode/",
+    "drivers/pitwatch-proto/",
+    "drivers/pitwatch-protocols/",
+];
+
+/// Whether `line` reads a clock (the wall clock or a monotonic one).
+fn reads_clock(line: &str) -> bool {
+    [
+        "Utc::now(",
+        "Local::now(",
+        "SystemTime::now(",
+        "Instant::now(",
+        "Timestamp::now(",
+    ]
+    .iter()
+    .any(|call| line.contains(call))
+}
+
+#[test]
+fn the_core_reads_no_clock() {
+    let mut found = BTreeSet::new();
+    for path in rust_files() {
+        if not_production(&path) || !CLOCKLESS.iter().any(|c| path.starts_with(c)) {
+            continue;
+        }
+        let text = without_tests(&read(&path));
+        for (n, line) in text.lines().enumerate() {
+            if !comment(line) && reads_clock(line) {
+                found.insert(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the core reads a clock; take the time as an argument or a field of the event:\n  {}",
+        found.into_iter().collect::<Vec<_>>().join("\n  ")
+    );
+}
+
+#[test]
+fn the_clock_check_sees_what_it_looks_for() {
+    assert!(reads_clock("    let now = Utc::now();"));
+    assert!(reads_clock("let started = std::time::Instant::now();"));
+    assert!(reads_clock("SystemTime::now().duration_since(UNIX_EPOCH)"));
+    assert!(!reads_clock(
+        "fn handle_event(&mut self, event: &TableEvent, now: Timestamp)"
+    ));
+    // Every place listed still holds code, so a move cannot quietly take it out of the check.
+    let all = rust_files();
+    for place in CLOCKLESS {
+        assert!(
+            all.iter().any(|f| f.starts_with(place)),
+            "{place} holds no Rust file"
+        );
+    }
+}
+
+// ---- Pitwatch never writes to a device ------------------------------------------------------
+
+/// The only files that may write to a device: the transport (which owns the port and carries a
+/// write out) and the simulator (which is a device).
+const DEVICE_WRITERS: &[&str] = &["drivers/pitwatch-transport/", "drivers/pitwatch-sim/"];
+
+/// Whether `line` calls `DeviceHandle::send(bytes, timeout)`: a `.send(` with two arguments. A
+/// channel's `send` takes one, so a top-level comma inside the call's parentheses tells them apart.
+fn writes_to_a_device(line: &str) -> bool {
+    line.match_indices(".send(").any(|(at, call)| {
+        let mut depth = 0usize;
+        for c in line[at + call.len()..].chars() {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' if depth == 0 => return false,
+                ')' | ']' | '}' => depth -= 1,
+                ',' if depth == 0 => return true,
+                _ => {}
+            }
+        }
+        false
+    })
+}
+
+#[test]
+fn nothing_writes_to_a_device() {
+    let mut found = BTreeSet::new();
+    for path in rust_files() {
+        if not_production(&path) || DEVICE_WRITERS.iter().any(|d| path.starts_with(d)) {
+            continue;
+        }
+        let text = without_tests(&read(&path));
+        for (n, line) in text.lines().enumerate() {
+            if !comment(line) && writes_to_a_device(line) {
+                found.insert(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "Pitwatch is read-only towards devices; a write to one is:\n  {}",
+        found.into_iter().collect::<Vec<_>>().join("\n  ")
+    );
+}
+
+#[test]
+fn the_device_write_check_sees_what_it_looks_for() {
+    assert!(writes_to_a_device(
+        "        handle.send(&command, Duration::from_secs(1))?;"
+    ));
+    assert!(writes_to_a_device("reader.send(&[0x02, 0x10], timeout)"));
+    assert!(!writes_to_a_device(
+        "        tx.send(TransportEvent::Chunk { at, bytes })"
+    ));
+    assert!(!writes_to_a_device("let _ = done.send(result);"));
+    assert!(!writes_to_a_device("sink.send(f(a, b));"));
 }
