@@ -34,6 +34,7 @@ use pitwatch_store::{
 mod identity;
 mod liveness;
 mod oneshot;
+pub(crate) mod rebuild;
 mod writes;
 pub use identity::{
     hello_change, hello_key, usb_change, Hello, Known, Usb, DEVICE_FIRMWARE_CHANGED,
@@ -254,60 +255,42 @@ impl TableRecorder {
                 book.game()
             )));
         }
-        // The book's reference (with the table's deck count if it has one) and its text, so
-        // replay loads the same rules.
-        let table = store.configure_table(name, game, &book.reference(), book_text, now)?;
-        let resumes = resume_points(store, name)?;
-        let stored = store.last_shoe(table)?;
-        // A shoe start stored without a carry (`null`: a Blackjack, Pontoon or poker shoe recorded
-        // before their tables kept one) is rebuilt from the first event.
-        let last_start = match stored {
-            Some(last) => store.shoe_start(table, last)?.and_then(|start| {
-                TableEngine::resume(&book, &start.carry).map(|engine| (start.first_seq, engine))
-            }),
+        // The book the table was recorded with until now, to tell whether this one differs.
+        let before = match store.table_id(name)? {
+            Some(id) => {
+                let reference = store
+                    .tables()?
+                    .into_iter()
+                    .find(|t| t.id == id)
+                    .map(|t| t.rule_book);
+                reference
+                    .map(|r| store.table_book(id).map(|text| (r, text)))
+                    .transpose()?
+            }
             None => None,
         };
-        let whole = last_start.is_none();
-        // The shuffle watch resumes with the recorded orders of the shoes before the last one.
-        let mut shuffle = match (crate::shuffle::shuffle_book(&book), stored, &last_start) {
-            (Some(judged_by), Some(last), Some(_)) => Some(crate::shuffle::resumed_watch(
-                store, table, judged_by, last,
-            )?),
-            (Some(judged_by), _, _) => Some(ShuffleWatch::new(judged_by)),
-            (None, _, _) => None,
-        };
+        // The book's reference (with the table's deck count if it has one) and its text, so
+        // replay loads the same rules.
+        let reference = book.reference();
+        let table = store.configure_table(name, game, &reference, book_text, now)?;
+        // A table resumed under another book is judged by it from here on; replay must know
+        // where, to judge what came before by the book in force then (see `pitwatch_store::books`).
+        let changed = before.filter(|(old_reference, old_text)| {
+            *old_reference != reference
+                || book_text.is_some_and(|text| old_text.as_deref() != Some(text))
+        });
+        let first_change = changed.is_some() && store.table_books(table)?.is_empty();
         // Only Baccarat's shoe starts are backfilled for a record that has none (a stored start is
         // never rewritten, so the other games' `null` carries stay as recorded).
         let carries = book.baccarat().is_some();
-        let (mut engine, rows) = match last_start {
-            Some((first_seq, engine)) => (
-                engine,
-                store.event_rows_between(table, first_seq, u64::MAX)?,
-            ),
-            None => (TableEngine::new(book), store.event_rows(table)?),
-        };
-        let mut last_seq = 0;
-        let mut shoes = Vec::new();
-        for row in rows {
-            if resumes.contains(&row.event.seq) {
-                engine.interrupt();
-            }
-            let shoe = engine.shoe();
-            engine.handle_event(&row.event);
-            if let Some(shuffle) = shuffle.as_mut() {
-                shuffle.observe(&row.event);
-            }
-            if engine.shoe() != shoe {
-                shoes.push((engine.shoe(), row.event.seq, engine.carry_json()));
-                // Judged live when it was recorded (or recorded before shuffles were judged).
-                if let Some(shuffle) = shuffle.as_mut() {
-                    let _ = shuffle.shoe_started(engine.shoe(), row.event.seq);
-                }
-            }
-            last_seq = row.event.seq;
-        }
-        // The outputs of the events already recorded were recorded with them.
-        while engine.poll_output().is_some() {}
+        let rebuild::Rebuilt {
+            engine,
+            shuffle,
+            shoes,
+            last_seq,
+            whole,
+            stored,
+        } = rebuild::rebuild(store, table, name, &book, u64::MAX)?;
         let next_seq = last_seq + 1;
         // Where each shoe starts, for replaying one shoe (and resuming here next time): a record
         // from before these were kept gets them here.
@@ -346,8 +329,15 @@ impl TableRecorder {
             // recorded in the chained audit log, so replay interrupts the stream at the same place.
             recorder.plan_interruption(&mut writes, now, &mut Vec::new());
         }
-        if !writes.is_empty() {
+        let changed = changed.filter(|_| last_seq > 0);
+        if !writes.is_empty() || changed.is_some() {
             let mut batch = store.batch(now)?;
+            if let Some((old_reference, old_text)) = &changed {
+                if first_change {
+                    batch.book_from(table, 0, old_reference, old_text.as_deref(), now)?;
+                }
+                batch.book_from(table, next_seq, &reference, book_text, now)?;
+            }
             writes.execute(&mut batch)?;
             batch.commit()?;
         }

@@ -8,7 +8,10 @@
 //! differs from the one recorded is reported as a divergence (it would mean the record and its
 //! bytes disagree). The engine then runs over the stream, and every step keeps what it output.
 
+mod books;
 pub mod liveness;
+
+pub use books::Books;
 
 use std::collections::{HashMap, VecDeque};
 
@@ -190,10 +193,11 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         .into_iter()
         .find(|t| t.id == table)
         .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
-    // The rules the table was judged by, as kept in the record.
-    let book = crate::record::recorded_book(store, table, &row.rule_book).map_err(|e| {
-        StoreError::Invalid(format!("table {name}: rule book {}: {e}", row.rule_book))
-    })?;
+    // The rules the table was judged by, as kept in the record: each part of the stream by the
+    // book in force when it was dealt.
+    let books = Books::read(store, table, &row.rule_book)
+        .map_err(|e| StoreError::Invalid(format!("table {name}: {e}")))?;
+    let book = books.at(0).0.clone();
 
     // Re-decode every session's bytes.
     let mut decoded: HashMap<SessionId, VecDeque<TableEvent>> = HashMap::new();
@@ -274,6 +278,12 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
     let mut steps = Vec::with_capacity(stream.len());
     let mut interrupted = Vec::new();
     for event in stream {
+        if let Some(book) = books.changed_at(event.seq) {
+            // Resumed here under another book: the engine as the recorder rebuilt it then.
+            let rebuilt = crate::recorder::rebuild::rebuild(store, table, name, book, event.seq)?;
+            engine = rebuilt.engine;
+            watch = rebuilt.shuffle;
+        }
         if resumes.contains(&event.seq) {
             engine.interrupt();
             while let Some(output) = engine.poll_output() {
@@ -381,28 +391,32 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
         .into_iter()
         .find(|t| t.id == table)
         .ok_or_else(|| StoreError::NotFound(format!("no table named {name:?} in the record")))?;
-    // The rules the table was judged by, as kept in the record.
-    let book = crate::record::recorded_book(store, table, &row.rule_book).map_err(|e| {
-        StoreError::Invalid(format!("table {name}: rule book {}: {e}", row.rule_book))
-    })?;
+    // The rules the table was judged by, as kept in the record: the shoe by the book in force
+    // when it was dealt.
+    let books = Books::read(store, table, &row.rule_book)
+        .map_err(|e| StoreError::Invalid(format!("table {name}: {e}")))?;
     let missing = || StoreError::NotFound(format!("no shoe {shoe} of {name} on record"));
     let start = store.shoe_start(table, shoe)?.ok_or_else(missing)?;
-    let mut watch = match crate::shuffle::shuffle_book(&book) {
+    let (book, rule_book) = books.at(start.first_seq);
+    let rule_book = rule_book.to_owned();
+    let mut watch = match crate::shuffle::shuffle_book(book) {
         Some(judged_by) => Some(crate::shuffle::resumed_watch(
             store, table, judged_by, shoe,
         )?),
         None => None,
     };
     let (mut engine, from_seq) = if shoe <= 1 {
-        (TableEngine::new(book), 0)
+        (TableEngine::new(books.at(0).0.clone()), 0)
     } else {
         let before = store.shoe_start(table, shoe - 1)?.ok_or_else(missing)?;
-        match TableEngine::resume(&book, &before.carry) {
+        // The engine carried into the shoe before, under the book it was dealt by.
+        let book = books.at(before.first_seq).0;
+        match TableEngine::resume(book, &before.carry) {
             Some(engine) => (engine, before.first_seq),
             // A Blackjack, Pontoon or poker shoe recorded before their tables kept a carry
             // (`null`) runs from the table's first event.
             None if book.baccarat().is_none() && before.carry == "null" => {
-                (TableEngine::new(book), 0)
+                (TableEngine::new(books.at(0).0.clone()), 0)
             }
             None => {
                 return Err(StoreError::Invalid(format!(
@@ -516,6 +530,14 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
     let mut steps = Vec::new();
     let mut interrupted = Vec::new();
     for event in stream {
+        if let Some(book) = books.changed_at(event.seq) {
+            // Resumed here under another book: the engine as the recorder rebuilt it then.
+            let rebuilt = crate::recorder::rebuild::rebuild(store, table, name, book, event.seq)?;
+            engine = rebuilt.engine;
+            if event.seq > start.first_seq {
+                watch = rebuilt.shuffle;
+            }
+        }
         if resumes.contains(&event.seq) {
             engine.interrupt();
             while let Some(output) = engine.poll_output() {
@@ -552,7 +574,7 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
     };
     Ok(ShoeRun {
         table: name.to_owned(),
-        rule_book: row.rule_book,
+        rule_book,
         shoe,
         steps,
         divergences,

@@ -473,3 +473,89 @@ fn a_record_from_before_shoe_starts_were_kept_gets_them_on_the_next_start() {
     let whole = replay::rebuild(&store, "BAC-1").unwrap();
     assert_each_shoe_replays_as_the_whole(&store, &whole);
 }
+
+/// A table recorded under one book and resumed under another (the pit definition changed
+/// between two runs: here from eight decks to six) is replayed with each part of its stream under
+/// the book that was in force when it was dealt, as the live recorder judged it: the eight-deck
+/// shoes are not judged by the six-deck book recorded last (which would find every card past its
+/// sixth copy foreign to the shoe), the whole replay and each shoe on its own equal live, and a
+/// shoe's replay names the book it was dealt by.
+#[test]
+fn a_table_resumed_under_another_book_replays_each_part_by_the_book_then_in_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let eight = RuleBook::load("nz-baccarat").unwrap();
+    let six = eight.with_decks(6).unwrap();
+    let config = ProtocolConfig::by_name("angel-eye").unwrap();
+    let dealer = DealerConfig {
+        shoes: 2,
+        ..DealerConfig::angel_eye()
+    };
+    let record = |store: &mut Store, book: &RuleBook, seed: u64, from: Timestamp| {
+        let mut recorder = TableRecorder::resume(
+            store,
+            "BAC-1",
+            "baccarat",
+            book.clone(),
+            None,
+            Some(config),
+            from,
+        )
+        .unwrap();
+        recorder
+            .connect(store, "/dev/ttyUSB0", Default::default(), from)
+            .unwrap();
+        let session = deal(&book.shoe_book(), &dealer, &[], seed);
+        let mut encoder = config.encoder();
+        let mut derived = Vec::new();
+        let mut batch = store.batch(from).unwrap();
+        let mut last = from;
+        for event in &session.events {
+            let at = Timestamp::from_unix_millis(
+                from.unix_millis() + event.at.map_or(0, |t| t.unix_millis() % 10_000_000),
+            )
+            .unwrap();
+            last = last.max(at);
+            if let Some(bytes) = encoder.encode(event) {
+                recorder
+                    .ingest(&mut batch, at, &bytes, &mut derived)
+                    .unwrap();
+            }
+        }
+        let session_id = recorder
+            .disconnect(&mut batch, last, &mut derived)
+            .unwrap()
+            .unwrap();
+        batch.commit().unwrap();
+        store.end_session(session_id, last, "stopped").unwrap();
+        last
+    };
+    let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+    let mut store = Store::open(&path, &sealing(dir.path())).unwrap();
+    let ended = record(&mut store, &eight, 31, start);
+    let later = Timestamp::from_unix_millis(ended.unix_millis() + 3_600_000).unwrap();
+    record(&mut store, &six, 32, later);
+
+    let table = store.table_id("BAC-1").unwrap().unwrap();
+    let books = store.table_books(table).unwrap();
+    assert_eq!(books.len(), 2, "{books:?}");
+    assert_eq!(
+        (books[0].from_seq, books[0].reference.as_str()),
+        (0, "nz-baccarat")
+    );
+    assert_eq!(books[1].reference, "nz-baccarat;decks=6");
+    let replayed = assert_replay_equals_live(&store);
+    assert_eq!(
+        replayed.irregularities().count(),
+        0,
+        "honest shoes, each judged by its own book: {:?}",
+        replayed.irregularities().collect::<Vec<_>>()
+    );
+    let shoes = replayed.shoes();
+    assert!(shoes.len() >= 4, "{shoes:?}");
+    let first = replay::replay_shoe(&store, "BAC-1", 1).unwrap();
+    assert_eq!(first.rule_book, "nz-baccarat");
+    let last = replay::replay_shoe(&store, "BAC-1", shoes.last().unwrap().shoe).unwrap();
+    assert_eq!(last.rule_book, "nz-baccarat;decks=6");
+    assert!(store.verify().unwrap().intact());
+}

@@ -6,6 +6,7 @@
 //! Writes go through a [`Batch`] (one transaction), which is how callers group-commit many frames
 //! at once; nothing in a batch is visible, or derived from, until it commits.
 
+pub mod books;
 pub mod chain;
 pub mod classify;
 pub mod clock;
@@ -37,6 +38,7 @@ use std::collections::HashMap;
 
 pub use batch::Batch;
 pub(crate) use batch::{append_row, Field, Head};
+pub use books::{book_from_key, BookFrom};
 pub use classify::Trouble;
 pub use clock::clock_sample_key;
 use gate::Gate;
