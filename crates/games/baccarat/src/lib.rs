@@ -10,8 +10,9 @@
 //!   [`ShoeSummary`]s, and shows where the table stands as a [`TableView`].
 //! - [`rounds`]: Baccarat as a round game on the shared shoe tracker ([`BaccaratRounds`] on a
 //!   [`pitwatch_rules::Table`]), the staged step of issue 27, tested against the engine.
-//! - [`DrawingTable`]: the drawing rules, shared by the engine and the exact enumeration in
-//!   [`enumerate`].
+//! - [`DrawingTable`]: the drawing rules, shared by the engine and the exact enumerations in
+//!   [`enumerate`] (the published counts) and [`exposure`] (every wager's worth from the cards
+//!   left in the shoe).
 //!
 //! The engine reads no clock, file, port or random source (a workspace test keeps it that way).
 
@@ -19,6 +20,7 @@ pub mod book;
 pub mod drawing;
 pub mod engine;
 pub mod enumerate;
+pub mod exposure;
 pub mod record;
 pub mod rounds;
 pub mod side;
