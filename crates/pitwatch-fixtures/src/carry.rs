@@ -131,3 +131,40 @@ where
     }
     Ok(starts.len())
 }
+
+/// Declares `$name`, a [`Resumable`] for an engine with the inherent `new`, `resume`, `shoe` and
+/// `shoe_carry` every game's engine has (a game's test crate cannot implement the trait for its
+/// engine itself: neither is its own).
+///
+/// ```ignore
+/// pitwatch_fixtures::resumable!(Poker: Book, Engine, Carry);
+/// ```
+#[macro_export]
+macro_rules! resumable {
+    ($(#[$meta:meta])* $name:ident: $book:ty, $engine:ty, $carry:ty) => {
+        $(#[$meta])*
+        struct $name;
+
+        impl $crate::carry::Resumable for $name {
+            type Book = $book;
+            type Engine = $engine;
+            type Carry = $carry;
+
+            fn new(book: $book) -> $engine {
+                <$engine>::new(book)
+            }
+
+            fn resume(book: $book, carry: $carry) -> $engine {
+                <$engine>::resume(book, carry)
+            }
+
+            fn shoe(engine: &$engine) -> u32 {
+                engine.shoe()
+            }
+
+            fn carry(engine: &$engine) -> $carry {
+                engine.shoe_carry().clone()
+            }
+        }
+    };
+}
