@@ -31,7 +31,7 @@ use std::path::Path;
 
 use pitwatch_model::{EventKind, TableEvent};
 
-pub use lines::{Line, Wording};
+pub use lines::{seq_span, Line, Wording};
 
 /// What the runner needs of a game.
 pub trait FixtureGame {
@@ -174,12 +174,14 @@ fn updated(text: &str, actual: &[String]) -> String {
     out
 }
 
-/// Runs every `*.txt` fixture in `dir` (in name order) and panics listing every file that does
-/// not give its expected lines; with `UPDATE_FIXTURES` set, rewrites them instead. `at_least` is
-/// how many fixtures the directory must hold, so a moved directory does not pass empty.
-pub fn check_dir<G: FixtureGame>(dir: &Path, at_least: usize) {
+/// Runs every `*.txt` fixture in a game crate's `tests/fixtures/` (`crate_dir` its
+/// `CARGO_MANIFEST_DIR`), in name order, and panics listing every file that does not give its
+/// expected lines; with `UPDATE_FIXTURES` set, rewrites them instead. `at_least` is how many
+/// fixtures there must be, so a moved directory does not pass empty.
+pub fn check_dir<G: FixtureGame>(crate_dir: &str, at_least: usize) {
+    let dir = Path::new(crate_dir).join("tests/fixtures");
     let update = std::env::var_os("UPDATE_FIXTURES").is_some();
-    let failures = failures::<G>(dir, at_least, update);
+    let failures = failures::<G>(&dir, at_least, update);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

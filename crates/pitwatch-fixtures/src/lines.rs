@@ -31,6 +31,13 @@ impl<'a> Line<'a> {
     }
 }
 
+/// The end of every game's round line: the `seq` span of its events, and whether it is
+/// incomplete (` seq 4-19`, ` seq 4-9 incomplete`).
+pub fn seq_span(first_seq: u64, last_seq: u64, complete: bool) -> String {
+    let incomplete = if complete { "" } else { " incomplete" };
+    format!(" seq {first_seq}-{last_seq}{incomplete}")
+}
+
 /// How a game words the lines every game shares. The fixtures were written game by game, and
 /// their expected lines are the record of what each engine did, so the wording differences stay
 /// as they were rather than every fixture being rewritten.

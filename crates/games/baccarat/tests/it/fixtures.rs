@@ -8,11 +8,9 @@
 //! result banker [pp=true] [bp=false]       a declared result, with the pairs if said
 //! ```
 
-use std::path::Path;
-
 use pitwatch_baccarat::{replay, Output, RuleBook};
 use pitwatch_fixtures::shorthand::{card, drawn, word};
-use pitwatch_fixtures::{FixtureGame, Line, Wording};
+use pitwatch_fixtures::{seq_span, FixtureGame, Line, Wording};
 use pitwatch_model::{EventKind, Outcome, TableEvent, Target};
 
 /// Baccarat, to the fixture runner.
@@ -65,7 +63,7 @@ impl FixtureGame for Baccarat {
     fn line(output: &Output) -> Line<'_> {
         match output {
             Output::Round(r) => Line::Round(format!(
-                "round {}.{} P[{}]={} B[{}]={} {} seq {}-{}{}{}",
+                "round {}.{} P[{}]={} B[{}]={} {}{}{}",
                 r.shoe,
                 r.round,
                 r.player,
@@ -73,9 +71,7 @@ impl FixtureGame for Baccarat {
                 r.banker,
                 r.banker_total.map_or("?".into(), |t| t.to_string()),
                 r.outcome.map_or("unknown".into(), |o| o.to_string()),
-                r.first_seq,
-                r.last_seq,
-                if r.complete { "" } else { " incomplete" },
+                seq_span(r.first_seq, r.last_seq, r.complete),
                 if r.no_bets { " no-bets" } else { "" },
             )),
             Output::Irregularity(i) => Line::Irregularity(i),
@@ -97,6 +93,5 @@ pub fn parse(text: &str) -> pitwatch_fixtures::Fixture {
 
 #[test]
 fn every_fixture_gives_its_expected_outputs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    pitwatch_fixtures::check_dir::<Baccarat>(&dir, 10);
+    pitwatch_fixtures::check_dir::<Baccarat>(env!("CARGO_MANIFEST_DIR"), 10);
 }

@@ -10,11 +10,10 @@
 //! ```
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use pitwatch_blackjack::{replay, Book, Output, RoundRecord};
 use pitwatch_fixtures::shorthand::{card, drawn, word};
-use pitwatch_fixtures::{FixtureGame, Line, Wording};
+use pitwatch_fixtures::{seq_span, FixtureGame, Line, Wording};
 use pitwatch_model::{Action, EventKind, TableEvent, Target};
 
 /// Blackjack and Pontoon, to the fixture runner.
@@ -152,18 +151,10 @@ fn round(r: &RoundRecord) -> String {
             );
         }
     }
-    let _ = write!(
-        s,
-        " seq {}-{}{}",
-        r.first_seq,
-        r.last_seq,
-        if r.complete { "" } else { " incomplete" }
-    );
-    s
+    s + &seq_span(r.first_seq, r.last_seq, r.complete)
 }
 
 #[test]
 fn every_fixture_gives_its_expected_outputs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    pitwatch_fixtures::check_dir::<Blackjack>(&dir, 15);
+    pitwatch_fixtures::check_dir::<Blackjack>(env!("CARGO_MANIFEST_DIR"), 15);
 }

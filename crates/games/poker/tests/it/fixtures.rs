@@ -12,10 +12,9 @@
 //! ```
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use pitwatch_fixtures::shorthand::{card, word};
-use pitwatch_fixtures::{FixtureGame, Line, Wording};
+use pitwatch_fixtures::{seq_span, FixtureGame, Line, Wording};
 use pitwatch_model::{EventKind, PlayerAction, TableEvent, Target};
 use pitwatch_poker::{replay, Book, HandRecord, Output};
 
@@ -151,18 +150,10 @@ fn hand(h: &HandRecord) -> String {
     if let Some(sa) = h.substantial_action_seq {
         let _ = write!(s, " sa {sa}");
     }
-    let _ = write!(
-        s,
-        " seq {}-{}{}",
-        h.first_seq,
-        h.last_seq,
-        if h.complete { "" } else { " incomplete" }
-    );
-    s
+    s + &seq_span(h.first_seq, h.last_seq, h.complete)
 }
 
 #[test]
 fn every_fixture_gives_its_expected_outputs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    pitwatch_fixtures::check_dir::<Poker>(&dir, 12);
+    pitwatch_fixtures::check_dir::<Poker>(env!("CARGO_MANIFEST_DIR"), 12);
 }
