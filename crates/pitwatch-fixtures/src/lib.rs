@@ -2,7 +2,8 @@
 //! game's data-driven fixtures (as shakmaty's `tests/perft.rs` runs one perft for every variant),
 //! and one carry property ([`carry`]). Every game stands on one shoe tracker, so its fixtures share
 //! the file format, the shoe's shorthand and the lines of the tracker's outputs; a game adds only
-//! its own shorthand and its round's line, through [`FixtureGame`].
+//! its own shorthand and its round's line, through [`FixtureGame`]. Beside them, the seed pages
+//! every game's rule texts are quoted from ([`seeds`]).
 //!
 //! A fixture file (`tests/fixtures/*.txt` in each game's crate) is an event script and the
 //! outputs it must produce:
@@ -24,6 +25,7 @@
 
 pub mod carry;
 mod lines;
+pub mod seeds;
 pub mod shorthand;
 
 use std::fs;
