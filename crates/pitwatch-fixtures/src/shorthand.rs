@@ -61,6 +61,21 @@ pub fn drawn(card: Option<Card>, target: Option<Target>, index: Option<u8>) -> E
     }
 }
 
+/// A card to a named place, `place[#index]:card` (`1:AS`, `D#2:9H`): the place as written, the
+/// device's index if said, and the card's text, for the game to read.
+pub fn placed(w: &str) -> Result<(&str, Option<u8>, &str), String> {
+    let (place, text) = w
+        .split_once(':')
+        .ok_or_else(|| format!("unknown shorthand {w:?}"))?;
+    match place.split_once('#') {
+        Some((place, index)) => {
+            let index = index.parse().map_err(|e| format!("{w:?}: {e}"))?;
+            Ok((place, Some(index), text))
+        }
+        None => Ok((place, None, text)),
+    }
+}
+
 /// The events of a shoe-level shorthand line, or `None` when the line's first word is not one
 /// of them (it is then the game's). `deck_cards` is what a deck holds in the game (a deck
 /// check's expected count per deck).

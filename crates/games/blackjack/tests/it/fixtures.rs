@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 
 use pitwatch_blackjack::{replay, Book, Output, RoundRecord};
-use pitwatch_fixtures::shorthand::{card, drawn, word};
+use pitwatch_fixtures::shorthand::{card, drawn, placed, word};
 use pitwatch_fixtures::{seq_span, FixtureGame, Line, Wording};
 use pitwatch_model::{Action, EventKind, TableEvent, Target};
 
@@ -74,13 +74,7 @@ fn decision(target: &str, action: Action) -> Result<EventKind, String> {
 /// `1:AS`, `D:9H`, `1#2:AS` or `1.2:AS`: a card to a box, the dealer or a box's hand.
 fn box_card(w: &str) -> Result<EventKind, String> {
     let bad = |e: std::num::ParseIntError| format!("{w:?}: {e}");
-    let (target, text) = w
-        .split_once(':')
-        .ok_or_else(|| format!("unknown shorthand {w:?}"))?;
-    let (target, index) = match target.split_once('#') {
-        Some((t, i)) => (t, Some(i.parse().map_err(bad)?)),
-        None => (target, None),
-    };
+    let (target, index, text) = placed(w)?;
     let target = if target == "D" {
         Target::Dealer
     } else if let Some((number, hand)) = target.split_once('.') {

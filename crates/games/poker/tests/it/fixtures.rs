@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use pitwatch_fixtures::shorthand::{card, word};
+use pitwatch_fixtures::shorthand::{card, placed, word};
 use pitwatch_fixtures::{seq_span, FixtureGame, Line, Wording};
 use pitwatch_model::{EventKind, PlayerAction, TableEvent, Target};
 use pitwatch_poker::{replay, Book, HandRecord, Output};
@@ -107,13 +107,7 @@ fn drawn(
 /// `1:AS-`, `1#2:9H+`: a card to a seat, with the device's index and its face if said.
 fn seat_card(w: &str) -> Result<EventKind, String> {
     let bad = |e: std::num::ParseIntError| format!("{w:?}: {e}");
-    let (target, text) = w
-        .split_once(':')
-        .ok_or_else(|| format!("unknown shorthand {w:?}"))?;
-    let (target, index) = match target.split_once('#') {
-        Some((t, i)) => (t, Some(i.parse().map_err(bad)?)),
-        None => (target, None),
-    };
+    let (target, index, text) = placed(w)?;
     let (text, face_up) = match text.as_bytes().last() {
         Some(b'+') => (&text[..text.len() - 1], Some(true)),
         Some(b'-') => (&text[..text.len() - 1], Some(false)),
