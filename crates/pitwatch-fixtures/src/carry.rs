@@ -30,6 +30,19 @@ pub trait Resumable {
     fn carry(engine: &Self::Engine) -> Self::Carry;
 }
 
+/// Where a resumed engine parted from the whole stream. An error, so a property test's `?` takes
+/// it as the case's failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch(pub String);
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
 type Output<R> = <<R as Resumable>::Engine as Game>::Output;
 type View<R> = <<R as Resumable>::Engine as Game>::View;
 type Steps<R> = Vec<(u64, Vec<Output<R>>, View<R>)>;
@@ -89,7 +102,16 @@ fn run<R: Resumable>(
 
 /// Resumes at every shoe start of `events` (interrupted before each index in `cuts`) and compares
 /// with the whole stream; returns how many shoes were checked, or where they differ.
-pub fn check<R>(book: &R::Book, events: &[TableEvent], cuts: &[usize]) -> Result<usize, String>
+pub fn check<R>(book: &R::Book, events: &[TableEvent], cuts: &[usize]) -> Result<usize, Mismatch>
+where
+    R: Resumable,
+    Output<R>: PartialEq + Debug,
+    View<R>: PartialEq + Debug,
+{
+    resumes::<R>(book, events, cuts).map_err(Mismatch)
+}
+
+fn resumes<R>(book: &R::Book, events: &[TableEvent], cuts: &[usize]) -> Result<usize, String>
 where
     R: Resumable,
     Output<R>: PartialEq + Debug,

@@ -233,6 +233,6 @@ fn the_carry_check_notices_a_resume_that_forgets() {
     let card = crate::shorthand::drawn(None, None, None);
     let events = carry::three_shoes(shuffle, card);
     assert_eq!(carry::check::<Toy<false>>(&(), &events, &[]), Ok(3));
-    let err = carry::check::<Toy<true>>(&(), &events, &[]).unwrap_err();
+    let err = carry::check::<Toy<true>>(&(), &events, &[]).unwrap_err().0;
     assert!(err.contains("view at the shoe's first event 2"), "{err}");
 }

@@ -7,7 +7,6 @@
 use pitwatch_baccarat::{Carry, Engine, RuleBook};
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
 use pitwatch_fixtures::carry::{self, numbered};
-use pitwatch_model::TableEvent;
 use proptest::prelude::*;
 
 use crate::arbitrary::kind;
@@ -16,12 +15,6 @@ pitwatch_fixtures::resumable!(
     /// The engine, to the carry property every game shares.
     Baccarat: RuleBook, Engine, Carry
 );
-
-/// Resumes at every shoe start of `events` and compares with the whole stream; returns how many
-/// shoes were checked.
-fn check(book: &RuleBook, events: &[TableEvent], cuts: &[usize]) -> Result<usize, TestCaseError> {
-    carry::check::<Baccarat>(book, events, cuts).map_err(TestCaseError::fail)
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
@@ -33,7 +26,7 @@ proptest! {
         book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat", "nz-baccarat-continuous"]),
     ) {
         let book = RuleBook::builtin(book).unwrap();
-        check(&book, &numbered(kinds), &cuts)?;
+        carry::check::<Baccarat>(&book, &numbered(kinds), &cuts)?;
     }
 }
 
@@ -54,7 +47,7 @@ fn simulated_shoes_with_faults_and_cut_offs_resume_exactly_at_every_shoe() {
         let session = deal(&book.shoe_book(), &config, &faults, 11);
         let n = session.events.len();
         for cuts in [vec![], vec![n / 3, n / 2 + 7], vec![n]] {
-            let shoes = check(&book, &session.events, &cuts).unwrap();
+            let shoes = carry::check::<Baccarat>(&book, &session.events, &cuts).unwrap();
             assert!(shoes >= 6, "{shoes} shoes started");
         }
     }

@@ -5,7 +5,7 @@
 //! game's (`pitwatch_fixtures::carry`), run here over this game's streams.
 
 use pitwatch_fixtures::carry::{self, numbered, three_shoes};
-use pitwatch_model::{EventKind, TableEvent};
+use pitwatch_model::EventKind;
 use pitwatch_poker::{Book, Carry, Engine};
 use proptest::prelude::*;
 
@@ -13,10 +13,6 @@ pitwatch_fixtures::resumable!(
     /// The engine, to the carry property every game shares.
     Poker: Book, Engine, Carry
 );
-
-fn check(book: &Book, events: &[TableEvent], cuts: &[usize]) -> Result<usize, TestCaseError> {
-    carry::check::<Poker>(book, events, cuts).map_err(TestCaseError::fail)
-}
 
 /// Any event, with what the carry holds besides the hands: device errors and the shuffler's
 /// starts.
@@ -40,7 +36,7 @@ proptest! {
     ) {
         let book = Book::nz_poker().with_variant(variant).unwrap();
         let events = numbered(kinds);
-        check(&book, &events, &cuts)?;
+        carry::check::<Poker>(&book, &events, &cuts)?;
     }
 }
 
@@ -60,5 +56,8 @@ fn the_check_resumes_real_decks() {
         retransmit: None,
     };
     let events = three_shoes(shuffle, card);
-    assert_eq!(check(&Book::nz_poker(), &events, &[]).unwrap(), 3);
+    assert_eq!(
+        carry::check::<Poker>(&Book::nz_poker(), &events, &[]).unwrap(),
+        3
+    );
 }
