@@ -19,8 +19,8 @@
 //! shoe 1 rounds 0 cards 0              one line per output (see [`Wording`])
 //! ```
 //!
-//! Events are numbered from `seq` 1, one per event. [`check_dir`] runs every file of a directory
-//! and reports every mismatch at once; with `UPDATE_FIXTURES=1` it writes the actual outputs
+//! Events are numbered from `seq` 1, one per event. [`check_dir`] runs every fixture of a game's
+//! crate and reports every mismatch at once; with `UPDATE_FIXTURES=1` it writes the actual outputs
 //! into the files' `expect:` sections instead, for review in the diff.
 
 pub mod carry;
