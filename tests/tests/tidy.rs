@@ -148,6 +148,9 @@ const LAYERS: &[(&str, u8)] = &[
     // Baccarat's reference dealer: on the model and the shared shoe section only, below the game
     // it is the reference for (Baccarat's tests use it; it uses no Baccarat code).
     ("pitwatch-dealer", 2),
+    // The games' shared test support (one fixture runner, one carry property): on the model and
+    // the rules only, below the games whose tests use it.
+    ("pitwatch-fixtures", 2),
     // Games and the devices' codecs.
     ("pitwatch-baccarat", 3),
     ("pitwatch-blackjack", 3),

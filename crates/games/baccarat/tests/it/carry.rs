@@ -1,78 +1,20 @@
 //! [`Carry`]: an engine resumed with what was carried into a shoe, fed from that shoe's first
 //! event, reaches the same state as the engine that followed the whole stream, so every later
 //! step gives the same outputs and the same view (one shoe's replay need not run the shoes
-//! before it).
+//! before it). The property is every game's (`pitwatch_fixtures::carry`); here it runs over
+//! Baccarat's arbitrary streams and the reference dealer's shoes.
 
-use pitwatch_baccarat::{Carry, Engine, Output, RuleBook, TableView};
+use pitwatch_baccarat::{Carry, Engine, RuleBook};
 use pitwatch_dealer::{deal, DealerConfig, FaultKind, FaultPlan};
-use pitwatch_model::TableEvent;
+use pitwatch_fixtures::carry::{self, numbered};
 use proptest::prelude::*;
 
 use crate::arbitrary::kind;
 
-type Steps = Vec<(u64, Vec<Output>, TableView)>;
-
-/// Runs `engine` over `events[from..]`, interrupting before the event at each index in `cuts`
-/// (past the end: after the last event), then finishes. Returns each step's outputs and view,
-/// the outputs of `finish`, and, for every shoe started on the way, its first event's index and
-/// the carry into it.
-fn run(
-    mut engine: Engine,
-    events: &[TableEvent],
-    from: usize,
-    cuts: &[usize],
-) -> (Steps, Vec<Output>, Vec<(usize, Carry)>) {
-    let mut steps = Vec::new();
-    let mut starts = Vec::new();
-    let mut shoe = engine.view().shoe;
-    for i in from..=events.len() {
-        for _ in cuts.iter().filter(|&&c| c == i) {
-            engine.interrupt();
-        }
-        let Some(event) = events.get(i) else { break };
-        engine.handle_event(event);
-        let outputs: Vec<Output> = std::iter::from_fn(|| engine.poll_output()).collect();
-        let view = engine.view();
-        if view.shoe != shoe {
-            starts.push((i, engine.shoe_carry().clone()));
-            shoe = view.shoe;
-        }
-        steps.push((event.seq, outputs, view));
-    }
-    engine.finish();
-    let closing = std::iter::from_fn(|| engine.poll_output()).collect();
-    (steps, closing, starts)
-}
-
-/// Resumes at every shoe start of `events` and compares with the whole stream; returns how many
-/// shoes were checked.
-fn check(book: &RuleBook, events: &[TableEvent], cuts: &[usize]) -> Result<usize, TestCaseError> {
-    let (whole, closing, starts) = run(Engine::new(book.clone()), events, 0, cuts);
-    for (index, carry) in &starts {
-        // The carry is stored as JSON between the recorder and replay.
-        let json = serde_json::to_string(carry).unwrap();
-        let carry: Carry = serde_json::from_str(&json).unwrap();
-        let resumed = Engine::resume(book.clone(), carry);
-        let (steps, resumed_closing, _) = run(resumed, events, *index, cuts);
-        let expected = &whole[*index..];
-        prop_assert_eq!(steps.len(), expected.len());
-        // The first event's view is the same; its outputs may also close the shoe before.
-        prop_assert_eq!(
-            &steps[0].2,
-            &expected[0].2,
-            "view at the shoe's first event {}",
-            index
-        );
-        prop_assert_eq!(
-            &steps[1..],
-            &expected[1..],
-            "steps after the shoe's first event {}",
-            index
-        );
-        prop_assert_eq!(&resumed_closing, &closing);
-    }
-    Ok(starts.len())
-}
+pitwatch_fixtures::resumable!(
+    /// The engine, to the carry property every game shares.
+    Baccarat: RuleBook, Engine, Carry
+);
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
@@ -84,12 +26,7 @@ proptest! {
         book in proptest::sample::select(vec!["nz-baccarat", "macau-baccarat", "nz-baccarat-continuous"]),
     ) {
         let book = RuleBook::builtin(book).unwrap();
-        let events: Vec<TableEvent> = kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
-            .collect();
-        check(&book, &events, &cuts)?;
+        carry::check::<Baccarat>(&book, &numbered(kinds), &cuts)?;
     }
 }
 
@@ -110,7 +47,7 @@ fn simulated_shoes_with_faults_and_cut_offs_resume_exactly_at_every_shoe() {
         let session = deal(&book.shoe_book(), &config, &faults, 11);
         let n = session.events.len();
         for cuts in [vec![], vec![n / 3, n / 2 + 7], vec![n]] {
-            let shoes = check(&book, &session.events, &cuts).unwrap();
+            let shoes = carry::check::<Baccarat>(&book, &session.events, &cuts).unwrap();
             assert!(shoes >= 6, "{shoes} shoes started");
         }
     }

@@ -1,31 +1,14 @@
 //! The NZ rule books' texts are the Gazette's words: each is checked against the seed pages it was
 //! taken from (copied into `tests/fixtures/seeds/`), white space aside.
 
-use std::fs;
-use std::path::Path;
-
 use pitwatch_baccarat::RuleBook;
+use pitwatch_fixtures::seeds::{seed_pages, words};
 
 /// The note that ends 12.1, whose page is cut off in the source.
 const CUT_OFF: &str = "(the rest of 12.1 is not in the source page)";
 
-fn words(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 fn seeds() -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seeds");
-    let mut paths: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    assert_eq!(paths.len(), 3, "seed pages missing from {}", dir.display());
-    paths
-        .iter()
-        .map(|p| words(&fs::read_to_string(p).unwrap()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    seed_pages(env!("CARGO_MANIFEST_DIR"), 3)
 }
 
 #[test]

@@ -1,28 +1,11 @@
 //! The built-in books load, cite a rule for every code they can raise, and quote the Gazette's
 //! words verbatim from the seed pages.
 
-use std::fs;
-use std::path::Path;
-
 use pitwatch_blackjack::book::{Book, LoadError, CODES};
-
-fn words(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+use pitwatch_fixtures::seeds::{seed_pages, words};
 
 fn seeds() -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seeds");
-    let mut paths: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    assert_eq!(paths.len(), 2, "seed pages missing from {}", dir.display());
-    paths
-        .iter()
-        .map(|p| words(&fs::read_to_string(p).unwrap()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    seed_pages(env!("CARGO_MANIFEST_DIR"), 2)
 }
 
 #[test]

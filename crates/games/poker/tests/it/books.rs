@@ -1,20 +1,12 @@
 //! The built-in book loads, cites a rule for every code and misdeal reason, and quotes the
 //! Gazette's words verbatim from the seed page.
 
-use std::fs;
-use std::path::Path;
-
+use pitwatch_fixtures::seeds::{seed_pages, words};
 use pitwatch_model::MisdealReason;
 use pitwatch_poker::book::{reason_key, Book, LoadError, CODES};
 
-fn words(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 fn seed() -> String {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seeds/002_bdbcda86d7b3790e.txt");
-    words(&fs::read_to_string(path).unwrap())
+    seed_pages(env!("CARGO_MANIFEST_DIR"), 1)
 }
 
 #[test]

@@ -1,75 +1,18 @@
 //! The carry into a deck on the shared tracker: a poker engine resumed with what was carried into
 //! a deck (a shuffle), fed from that deck's first event, reaches the same state as the engine that
 //! followed the whole stream, so every later step gives the same outputs and the same view (one
-//! deck's replay and a restarted recorder need not run the hands before it). The same property as
-//! Baccarat's (`crates/games/baccarat/tests/it/carry.rs`).
+//! deck's replay and a restarted recorder need not run the hands before it). The property is every
+//! game's (`pitwatch_fixtures::carry`), run here over this game's streams.
 
-use pitwatch_model::{EventKind, TableEvent};
-use pitwatch_poker::{Book, Carry, Engine, Output, View};
-use pitwatch_rules::Game;
+use pitwatch_fixtures::carry::{self, numbered, three_shoes};
+use pitwatch_model::EventKind;
+use pitwatch_poker::{Book, Carry, Engine};
 use proptest::prelude::*;
 
-type Steps = Vec<(u64, Vec<Output>, View)>;
-
-/// Runs `engine` over `events[from..]`, interrupting before the event at each index in `cuts`,
-/// then finishes. Returns each step's outputs and view, the outputs of `finish`, and, for every
-/// deck started on the way, its first event's index and the carry into it.
-fn run(
-    mut engine: Engine,
-    events: &[TableEvent],
-    from: usize,
-    cuts: &[usize],
-) -> (Steps, Vec<Output>, Vec<(usize, Carry)>) {
-    let mut steps = Vec::new();
-    let mut starts = Vec::new();
-    let mut shoe = engine.shoe();
-    for i in from..=events.len() {
-        for _ in cuts.iter().filter(|&&c| c == i) {
-            engine.interrupt();
-        }
-        let Some(event) = events.get(i) else { break };
-        engine.handle_event(event);
-        let outputs: Vec<Output> = std::iter::from_fn(|| engine.poll_output()).collect();
-        if engine.shoe() != shoe {
-            starts.push((i, engine.shoe_carry().clone()));
-            shoe = engine.shoe();
-        }
-        steps.push((event.seq, outputs, engine.view()));
-    }
-    engine.finish();
-    let closing = std::iter::from_fn(|| engine.poll_output()).collect();
-    (steps, closing, starts)
-}
-
-/// Resumes at every deck start of `events` and compares with the whole stream; returns how many
-/// decks were checked.
-fn check(book: &Book, events: &[TableEvent], cuts: &[usize]) -> Result<usize, TestCaseError> {
-    let (whole, closing, starts) = run(Engine::new(book.clone()), events, 0, cuts);
-    for (index, carry) in &starts {
-        // The carry is stored as JSON with the deck's start.
-        let json = serde_json::to_string(carry).unwrap();
-        let carry: Carry = serde_json::from_str(&json).unwrap();
-        let resumed = Engine::resume(book.clone(), carry);
-        let (steps, resumed_closing, _) = run(resumed, events, *index, cuts);
-        let expected = &whole[*index..];
-        prop_assert_eq!(steps.len(), expected.len());
-        // The first event's view is the same; its outputs may also close the deck before.
-        prop_assert_eq!(
-            &steps[0].2,
-            &expected[0].2,
-            "view at the deck's first event {}",
-            index
-        );
-        prop_assert_eq!(
-            &steps[1..],
-            &expected[1..],
-            "steps after the deck's first event {}",
-            index
-        );
-        prop_assert_eq!(&resumed_closing, &closing);
-    }
-    Ok(starts.len())
-}
+pitwatch_fixtures::resumable!(
+    /// The engine, to the carry property every game shares.
+    Poker: Book, Engine, Carry
+);
 
 /// Any event, with what the carry holds besides the hands: device errors and the shuffler's
 /// starts.
@@ -92,12 +35,8 @@ proptest! {
         variant in prop::sample::select(vec!["texas_holdem", "draw", "five_card_stud", "seven_card_stud"]),
     ) {
         let book = Book::nz_poker().with_variant(variant).unwrap();
-        let events: Vec<TableEvent> = kinds
-            .into_iter()
-            .enumerate()
-            .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
-            .collect();
-        check(&book, &events, &cuts)?;
+        let events = numbered(kinds);
+        carry::check::<Poker>(&book, &events, &cuts)?;
     }
 }
 
@@ -116,18 +55,9 @@ fn the_check_resumes_real_decks() {
         face_up: Some(false),
         retransmit: None,
     };
-    let kinds = [
-        shuffle.clone(),
-        card.clone(),
-        shuffle.clone(),
-        card.clone(),
-        shuffle,
-        card,
-    ];
-    let events: Vec<TableEvent> = kinds
-        .into_iter()
-        .enumerate()
-        .map(|(i, k)| TableEvent::new(i as u64 + 1, k))
-        .collect();
-    assert_eq!(check(&Book::nz_poker(), &events, &[]).unwrap(), 3);
+    let events = three_shoes(shuffle, card);
+    assert_eq!(
+        carry::check::<Poker>(&Book::nz_poker(), &events, &[]).unwrap(),
+        3
+    );
 }

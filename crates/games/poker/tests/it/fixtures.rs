@@ -1,28 +1,121 @@
-//! Data-driven fixtures: each file in `tests/fixtures/` is an event script and the outputs it must
-//! produce. A fixture has a `rules = <book> [variant]` line, an `events:` section and an `expect:`
-//! section. Event lines are JSON objects or shorthand (seq numbers count from 1, one per event):
+//! Poker's data-driven fixtures (`tests/fixtures/*.txt`) through the one runner every game shares
+//! (`pitwatch-fixtures`: the file format, the shoe's shorthand, `UPDATE_FIXTURES`); this file adds
+//! only the seats' shorthand and the hand's line. The `rules =` line names the book and, after it,
+//! the variant dealt (`rules = nz-poker seven_card_stud`).
 //!
 //! ```text
-//! shuffled [decks] [cards]
 //! 1:AS- 2:KD- 1#2:9H+     cards to seats (`#N` the device's index, `-` face down, `+` face up,
 //!                         `??` unreadable)
-//! board AS KD QH          cards without a target (community cards)
+//! board AS KD QH          cards without a target (community cards), face up
 //! blind 1   act 2 call    a forced bet, an action on a hand
 //! misdeal d 2,5 misdeal   a declared misdeal: reason, seats (`-` for none), ruling
-//! exposed AS dealing      a card exposed (dealing, cutting, loading)
-//! replaced                the cards were replaced
 //! ```
-//!
-//! Expected lines are one summary per output (see [`summary`]). `UPDATE_FIXTURES=1` writes the
-//! actual outputs into the files for review.
 
 use std::fmt::Write as _;
-use std::fs;
-use std::path::Path;
 
-use pitwatch_model::{EventKind, ExposedDuring, TableEvent, Target};
+use pitwatch_fixtures::shorthand::{card, placed, word};
+use pitwatch_fixtures::{seq_span, FixtureGame, Line, Wording};
+use pitwatch_model::{EventKind, PlayerAction, TableEvent, Target};
 use pitwatch_poker::{replay, Book, HandRecord, Output};
-use serde_json::Value;
+
+/// Poker, to the fixture runner.
+struct Poker;
+
+impl FixtureGame for Poker {
+    type Book = Book;
+    type Output = Output;
+    // Decks and hands; an irregularity names only its hand, and the codes its incident folds in.
+    const WORDING: Wording = Wording {
+        shoe: "deck",
+        round: "hand",
+        irregularity_shoe: false,
+        also: true,
+    };
+
+    fn book(rules: &str) -> Result<Book, String> {
+        let mut words = rules.split_whitespace();
+        let book = Book::builtin(words.next().unwrap_or_default()).map_err(|e| e.to_string())?;
+        match words.next() {
+            Some(variant) => book.with_variant(variant).map_err(|e| e.to_string()),
+            None => Ok(book),
+        }
+    }
+
+    fn shorthand(words: &[&str]) -> Result<Vec<EventKind>, String> {
+        let seat = |i| word(words, i).map(Target::Seat);
+        Ok(match words[0] {
+            "board" => words[1..]
+                .iter()
+                .map(|c| Ok(drawn(card(c)?, None, None, Some(true))))
+                .collect::<Result<_, String>>()?,
+            "blind" => vec![EventKind::PlayerActed {
+                target: seat(1)?,
+                action: PlayerAction::Blind,
+            }],
+            "act" => vec![EventKind::PlayerActed {
+                target: seat(1)?,
+                action: word(words, 2)?,
+            }],
+            "misdeal" => vec![EventKind::MisdealDeclared {
+                reason: word(words, 1)?,
+                seats: match word::<String>(words, 2)?.as_str() {
+                    "-" => Vec::new(),
+                    seats => seats
+                        .split(',')
+                        .map(|s| s.parse().map_err(|e| format!("{s:?}: {e}")))
+                        .collect::<Result<_, String>>()?,
+                },
+                ruling: word(words, 3)?,
+            }],
+            _ => words
+                .iter()
+                .map(|w| seat_card(w))
+                .collect::<Result<_, String>>()?,
+        })
+    }
+
+    fn replay(book: &Book, events: &[TableEvent]) -> Vec<Output> {
+        replay(book, events)
+    }
+
+    fn line(output: &Output) -> Line<'_> {
+        match output {
+            Output::Hand(h) => Line::Round(hand(h)),
+            Output::Irregularity(i) => Line::Irregularity(i),
+            Output::Shoe(s) => Line::Shoe(s),
+            Output::DeviceErrorCleared(c) => Line::Cleared(c),
+        }
+    }
+}
+
+/// A card drawn, face up or down if said.
+fn drawn(
+    card: Option<pitwatch_model::Card>,
+    target: Option<Target>,
+    index: Option<u8>,
+    face_up: Option<bool>,
+) -> EventKind {
+    EventKind::CardDrawn {
+        card,
+        target,
+        index,
+        face_up,
+        retransmit: None,
+    }
+}
+
+/// `1:AS-`, `1#2:9H+`: a card to a seat, with the device's index and its face if said.
+fn seat_card(w: &str) -> Result<EventKind, String> {
+    let bad = |e: std::num::ParseIntError| format!("{w:?}: {e}");
+    let (target, index, text) = placed(w)?;
+    let (text, face_up) = match text.as_bytes().last() {
+        Some(b'+') => (&text[..text.len() - 1], Some(true)),
+        Some(b'-') => (&text[..text.len() - 1], Some(false)),
+        _ => (text, None),
+    };
+    let seat = Target::Seat(target.parse().map_err(bad)?);
+    Ok(drawn(card(text)?, Some(seat), index, face_up))
+}
 
 fn hand(h: &HandRecord) -> String {
     let mut s = format!("hand {} deck {} {} seats", h.hand, h.shoe, h.variant);
@@ -51,204 +144,10 @@ fn hand(h: &HandRecord) -> String {
     if let Some(sa) = h.substantial_action_seq {
         let _ = write!(s, " sa {sa}");
     }
-    let _ = write!(
-        s,
-        " seq {}-{}{}",
-        h.first_seq,
-        h.last_seq,
-        if h.complete { "" } else { " incomplete" }
-    );
-    s
-}
-
-/// One line per output.
-pub fn summary(output: &Output) -> String {
-    match output {
-        Output::Hand(h) => hand(h),
-        Output::Irregularity(i) => {
-            let mut also: Vec<&str> = pitwatch_rules::IrregularityCode::ALL
-                .iter()
-                .filter(|c| i.also.contains(**c))
-                .map(|c| c.as_str())
-                .collect();
-            also.sort_unstable();
-            format!(
-                "irregularity {}{} hand {} seq {} rule {:?}",
-                i.code,
-                if also.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (also {})", also.join(" "))
-                },
-                i.round.map_or("-".into(), |r| r.to_string()),
-                i.seq,
-                i.rule
-            )
-        }
-        Output::Shoe(s) => format!(
-            "deck {} hands {} cards {}{}",
-            s.shoe,
-            s.rounds,
-            s.cards,
-            if s.partial { " partial" } else { "" }
-        ),
-        Output::DeviceErrorCleared(c) => {
-            format!("cleared {} raised {} seq {}", c.code, c.raised_seq, c.seq)
-        }
-    }
-}
-
-fn card(text: &str) -> Option<pitwatch_model::Card> {
-    (text != "??").then(|| text.parse().unwrap_or_else(|e| panic!("{text}: {e}")))
-}
-
-fn card_event(
-    card: Option<pitwatch_model::Card>,
-    target: Option<Target>,
-    index: Option<u8>,
-    face_up: Option<bool>,
-) -> EventKind {
-    EventKind::CardDrawn {
-        card,
-        target,
-        index,
-        face_up,
-        retransmit: None,
-    }
-}
-
-/// Parses one shorthand line into events.
-pub fn shorthand(line: &str) -> Vec<EventKind> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let seat = |w: &str| Target::Seat(w.parse().unwrap());
-    match words[0] {
-        "shuffled" => vec![EventKind::Shuffled {
-            decks: words.get(1).map(|w| w.parse().unwrap()),
-            cards: words.get(2).map(|w| w.parse().unwrap()),
-            shuffler: None,
-        }],
-        "replaced" => vec![EventKind::CardsReplaced],
-        "board" => words[1..]
-            .iter()
-            .map(|c| card_event(card(c), None, None, Some(true)))
-            .collect(),
-        "blind" => vec![EventKind::PlayerActed {
-            target: seat(words[1]),
-            action: pitwatch_model::PlayerAction::Blind,
-        }],
-        "act" => vec![EventKind::PlayerActed {
-            target: seat(words[1]),
-            action: words[2].parse().unwrap(),
-        }],
-        "misdeal" => vec![EventKind::MisdealDeclared {
-            reason: words[1].parse().unwrap(),
-            seats: if words[2] == "-" {
-                Vec::new()
-            } else {
-                words[2].split(',').map(|s| s.parse().unwrap()).collect()
-            },
-            ruling: words[3].parse().unwrap(),
-        }],
-        "exposed" => vec![EventKind::CardExposed {
-            card: card(words[1]),
-            during: words[2].parse::<ExposedDuring>().unwrap(),
-        }],
-        _ => words
-            .iter()
-            .map(|w| {
-                let (target, text) = w
-                    .split_once(':')
-                    .unwrap_or_else(|| panic!("bad shorthand {w:?}"));
-                let (target, index) = match target.split_once('#') {
-                    Some((t, i)) => (t, Some(i.parse().unwrap())),
-                    None => (target, None),
-                };
-                let (text, face_up) = match text.as_bytes().last() {
-                    Some(b'+') => (&text[..text.len() - 1], Some(true)),
-                    Some(b'-') => (&text[..text.len() - 1], Some(false)),
-                    _ => (text, None),
-                };
-                card_event(card(text), Some(seat(target)), index, face_up)
-            })
-            .collect(),
-    }
-}
-
-/// Runs one fixture file; returns the actual summaries and the expected ones.
-fn run(path: &Path) -> (Vec<String>, Vec<String>, String) {
-    let text = fs::read_to_string(path).unwrap();
-    let mut book = None;
-    let mut events = Vec::new();
-    let mut expected = Vec::new();
-    let mut section = "";
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(rules) = line.strip_prefix("rules = ") {
-            let mut words = rules.split_whitespace();
-            let mut b = Book::builtin(words.next().unwrap()).unwrap();
-            if let Some(variant) = words.next() {
-                b = b.with_variant(variant).unwrap();
-            }
-            book = Some(b);
-            continue;
-        }
-        if line == "events:" || line == "expect:" {
-            section = line;
-            continue;
-        }
-        match section {
-            "events:" => {
-                if line.starts_with('{') {
-                    let value: Value = serde_json::from_str(line).unwrap();
-                    let seq = events.len() as u64 + 1;
-                    events.push(TableEvent::from_json(value, Some(seq)).unwrap());
-                } else {
-                    for kind in shorthand(line) {
-                        let seq = events.len() as u64 + 1;
-                        events.push(TableEvent::new(seq, kind));
-                    }
-                }
-            }
-            "expect:" => expected.push(line.to_owned()),
-            _ => panic!("{}: line outside a section: {line}", path.display()),
-        }
-    }
-    let book = book.unwrap_or_else(|| panic!("{}: no rules line", path.display()));
-    let actual: Vec<String> = replay(&book, &events).iter().map(summary).collect();
-    (actual, expected, text)
+    s + &seq_span(h.first_seq, h.last_seq, h.complete)
 }
 
 #[test]
 fn every_fixture_gives_its_expected_outputs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut paths: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    paths.sort();
-    assert!(paths.len() >= 12, "only {} fixtures", paths.len());
-    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
-    let mut failures = Vec::new();
-    for path in paths {
-        let (actual, expected, text) = run(&path);
-        if actual == expected {
-            continue;
-        }
-        if update {
-            let head = text.split("expect:").next().unwrap();
-            fs::write(&path, format!("{head}expect:\n{}\n", actual.join("\n"))).unwrap();
-        } else {
-            failures.push(format!(
-                "{}:\n  expected:\n    {}\n  actual:\n    {}",
-                path.display(),
-                expected.join("\n    "),
-                actual.join("\n    ")
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    pitwatch_fixtures::check_dir::<Poker>(env!("CARGO_MANIFEST_DIR"), 12);
 }
