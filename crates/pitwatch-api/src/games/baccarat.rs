@@ -205,3 +205,119 @@ pub fn round_line(r: &RoundRecord) -> String {
         r.outcome.map_or("unknown", |o| o.as_str()),
     )
 }
+
+/// The first line of `pitwatch replay`'s text report under a Baccarat book: the book and the
+/// law it was published under.
+pub(crate) fn report_header(book: &pitwatch_baccarat::RuleBook) -> String {
+    format!(
+        "rule book {}: {}, {} (effective {})",
+        book.id(),
+        book.jurisdiction(),
+        book.gazette(),
+        book.effective()
+    )
+}
+
+/// The closing line of a Baccarat replay's text report, with its irregularities by code.
+pub(crate) fn report_totals(totals: &super::terminal::Totals) -> String {
+    let codes: Vec<String> = totals
+        .by_code
+        .iter()
+        .map(|(code, n)| format!("{n} {code}"))
+        .collect();
+    format!(
+        "total: {} shoes, {} rounds, {} irregularities{}",
+        totals.shoes,
+        totals.rounds,
+        totals.irregularities(),
+        if codes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", codes.join(", "))
+        }
+    )
+}
+
+/// One output of a Baccarat table as `pitwatch replay` prints it: a line per coup, shoe summary
+/// and cleared device error, a block per irregularity with its rule (each line ended).
+pub(crate) fn output_text(
+    output: &pitwatch_baccarat::Output,
+    book: &pitwatch_baccarat::RuleBook,
+) -> String {
+    use pitwatch_baccarat::Output;
+    let total = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
+    match output {
+        Output::Round(r) => {
+            let mut notes = String::new();
+            if r.player_pair == Some(true) {
+                notes.push_str("  player pair");
+            }
+            if r.banker_pair == Some(true) {
+                notes.push_str("  banker pair");
+            }
+            if !r.complete {
+                notes.push_str("  (unfinished)");
+            }
+            if r.no_bets {
+                notes.push_str("  (no bets, 12.1(b))");
+            }
+            if r.partial {
+                notes.push_str("  (partial shoe)");
+            }
+            format!(
+                "shoe {} round {:>2}  player {:<9} = {}  banker {:<9} = {}  {:<7} seq {}-{}{notes}\n",
+                r.shoe,
+                r.round,
+                r.player.to_string(),
+                total(r.player_total),
+                r.banker.to_string(),
+                total(r.banker_total),
+                r.outcome.map_or("unknown".to_owned(), |o| o.to_string()),
+                r.first_seq,
+                r.last_seq,
+            )
+        }
+        Output::Irregularity(i) => {
+            let place = match i.round {
+                Some(round) => format!("shoe {} round {round}", i.shoe),
+                None => format!("shoe {}, outside a round", i.shoe),
+            };
+            let evidence: Vec<String> = i.evidence.iter().map(u64::to_string).collect();
+            format!(
+                "!! {} {} ({place}, seq {})\n   rule:     {} {}\n   evidence: seq {}\n   {}\n",
+                i.severity.name().to_uppercase(),
+                i.code,
+                i.seq,
+                book.id(),
+                i.rule,
+                evidence.join(", "),
+                pitwatch_report::untrusted::continued(&i.message, "   ")
+            )
+        }
+        Output::Shoe(s) => format!(
+            "== shoe {}: {} rounds, {} cards{}{}{}\n",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial {
+                ", partial (joined mid-shoe)"
+            } else {
+                ""
+            },
+            if s.continuous {
+                ", continuous shuffler"
+            } else {
+                ""
+            },
+            if s.open_device_errors > 0 {
+                format!(", {} device error(s) still open", s.open_device_errors)
+            } else {
+                String::new()
+            }
+        ),
+        Output::DeviceErrorCleared(c) => format!(
+            "   device error {} cleared (raised at seq {}, cleared at seq {})\n",
+            c.code, c.raised_seq, c.seq
+        ),
+    }
+}

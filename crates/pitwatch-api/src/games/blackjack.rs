@@ -312,3 +312,51 @@ pub fn round_line(r: &pitwatch_blackjack::RoundRecord) -> String {
     }
     line
 }
+
+/// The first line of `pitwatch replay`'s text report under a Blackjack or Pontoon book.
+pub(crate) fn report_header(book: &pitwatch_blackjack::Book) -> String {
+    format!("rule book {}: {}", book.id, book.title)
+}
+
+/// The closing line of a Blackjack or Pontoon replay's text report.
+pub(crate) fn report_totals(totals: &super::terminal::Totals) -> String {
+    format!(
+        "total: {} shoes, {} rounds, {} irregularities",
+        totals.shoes,
+        totals.rounds,
+        totals.irregularities()
+    )
+}
+
+/// One output of a Blackjack or Pontoon table as `pitwatch replay` prints it: a line per round
+/// (as [`round_line`]), shoe summary and cleared device error, a block per irregularity (each
+/// line ended).
+pub(crate) fn output_text(
+    output: &pitwatch_rules::TableOutput<&pitwatch_blackjack::RoundRecord>,
+) -> String {
+    use pitwatch_rules::TableOutput;
+    match output {
+        TableOutput::Round(r) => format!("{}\n", round_line(r)),
+        TableOutput::Irregularity(i) => format!(
+            "!! {} ({}) shoe {} round {} seq {}: {}\n   rule: {} ({})\n",
+            i.code,
+            i.severity,
+            i.shoe,
+            i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+            i.seq,
+            pitwatch_report::untrusted::continued(&i.message, ""),
+            i.rule,
+            i.rule_book
+        ),
+        TableOutput::Shoe(s) => format!(
+            "== shoe {}: {} rounds, {} cards{}\n",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial { " (partial)" } else { "" }
+        ),
+        TableOutput::DeviceErrorCleared(c) => {
+            format!("   device error {} cleared (seq {})\n", c.code, c.seq)
+        }
+    }
+}

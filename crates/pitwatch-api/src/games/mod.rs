@@ -1,11 +1,13 @@
 //! The boundary's registry of games: what is on a table, an incident's round and a replay's step,
 //! each a union tagged by `game` over the games' own DTOs (one module per game: [`baccarat`],
-//! [`blackjack`] for Blackjack and Pontoon, [`poker`]), and the conversions that choose the game.
+//! [`blackjack`] for Blackjack and Pontoon, [`poker`]), and the conversions that choose the game;
+//! [`terminal`]: what `pitwatch replay` prints of a table's outputs, by its book's game.
 //! Only this module and the games' own modules here name a game (`tests/tests/tidy.rs`).
 
 pub mod baccarat;
 pub mod blackjack;
 pub mod poker;
+pub mod terminal;
 
 pub use baccarat::{
     cards, outcome, round_result, BaccaratPlay, BaccaratStep, LiveRound, RoundOutcome, RoundResult,

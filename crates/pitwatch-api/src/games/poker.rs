@@ -245,6 +245,62 @@ pub fn hand_line(h: &pitwatch_poker::HandRecord) -> String {
     line
 }
 
+/// The first line of `pitwatch replay`'s text report under a poker book: the book and the
+/// variant dealt.
+pub(crate) fn report_header(book: &pitwatch_poker::Book) -> String {
+    format!(
+        "rule book {}: {} ({})",
+        book.id, book.title, book.variant.name
+    )
+}
+
+/// The closing line of a poker replay's text report (a deck is everything between two
+/// shuffles).
+pub(crate) fn report_totals(totals: &super::terminal::Totals) -> String {
+    format!(
+        "total: {} decks, {} hands, {} irregularities",
+        totals.shoes,
+        totals.rounds,
+        totals.irregularities()
+    )
+}
+
+/// One output of a poker table as `pitwatch replay` prints it: a line per hand (as
+/// [`hand_line`]), deck summary and cleared device error, a block per irregularity with the
+/// text of the rules it cites (each line ended).
+pub(crate) fn output_text(output: &pitwatch_poker::Output, book: &pitwatch_poker::Book) -> String {
+    use pitwatch_poker::Output;
+    match output {
+        Output::Hand(h) => format!("{}\n", hand_line(h)),
+        Output::Irregularity(i) => {
+            let mut text = format!(
+                "!! {} ({}) hand {} seq {}: {}\n   rule: {} ({})\n",
+                i.code,
+                i.severity,
+                i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+                i.seq,
+                pitwatch_report::untrusted::continued(&i.message, ""),
+                i.rule,
+                i.rule_book
+            );
+            for (number, rule) in book.rule_texts(&i.rule) {
+                text.push_str(&format!("   {number}: {}\n", rule.replace('\n', " ")));
+            }
+            text
+        }
+        Output::Shoe(s) => format!(
+            "== deck {}: {} hands, {} cards{}\n",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial { " (partial)" } else { "" }
+        ),
+        Output::DeviceErrorCleared(c) => {
+            format!("   device error {} cleared (seq {})\n", c.code, c.seq)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use pitwatch_model::{MisdealReason, MisdealRuling};
