@@ -321,3 +321,49 @@ pub(crate) fn output_text(
         ),
     }
 }
+
+/// Puts a Baccarat engine's view of the table on its tile: the shoe's counts, the cutting card,
+/// the burn and the coup on the table.
+pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_baccarat::TableView) {
+    use super::TablePlay;
+    if !matches!(tile.play, TablePlay::Baccarat(_)) {
+        tile.play = TablePlay::Baccarat(BaccaratPlay::default());
+    }
+    tile.shoe = view.shoe;
+    tile.cards_dealt = view.cards_dealt;
+    tile.cards_left = view.cards_left;
+    tile.cutting_card_out = view.cutting_card_out;
+    let TablePlay::Baccarat(play) = &mut tile.play else {
+        return;
+    };
+    // The roads are one shoe's: another shoe starts them afresh.
+    play.rounds.retain(|r| r.shoe == view.shoe);
+    play.burn_due = view.burn.status != pitwatch_rules::BurnStatus::NotExpected;
+    play.burn_done = view.burn.done();
+    play.current = match (&view.round, &view.last_round) {
+        (Some(round), _) => LiveRound {
+            round: round.number,
+            player: cards(&round.player),
+            banker: cards(&round.banker),
+            result: None,
+        },
+        (None, Some(record)) if record.shoe == view.shoe => {
+            let result = round_result(record);
+            LiveRound {
+                round: record.round,
+                player: result.player.clone(),
+                banker: result.banker.clone(),
+                result: Some(result),
+            }
+        }
+        (None, _) => LiveRound::default(),
+    };
+}
+
+/// Takes a completed coup into the shoe's coups (the roads).
+pub(crate) fn take_round(play: &mut BaccaratPlay, record: &RoundRecord) {
+    // The roads are one shoe's: a round of another shoe starts them afresh.
+    play.rounds
+        .retain(|r| r.shoe == record.shoe && r.round != record.round);
+    play.rounds.push(round_result(record));
+}

@@ -360,3 +360,35 @@ pub(crate) fn output_text(
         }
     }
 }
+
+/// Puts a Blackjack or Pontoon engine's view of the table on its tile: the shoe's counts, the
+/// cutting card and the round on the felt (else the shoe's last).
+pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_blackjack::View) {
+    use super::TablePlay;
+    tile.shoe = view.shoe;
+    tile.cards_dealt = view.cards_dealt;
+    tile.cards_left = view.cards_left;
+    tile.cutting_card_out = view.cutting_card_out;
+    if !matches!(tile.play, TablePlay::Blackjack(_)) {
+        tile.play = TablePlay::Blackjack(BlackjackPlay::default());
+    }
+    let TablePlay::Blackjack(play) = &mut tile.play else {
+        return;
+    };
+    // The rounds are one shoe's: another shoe starts them afresh.
+    play.rounds.retain(|r| r.shoe == view.shoe);
+    play.current = match (&view.round, &view.last_round) {
+        (Some(round), _) => Some(blackjack_round(round)),
+        (None, Some(last)) if last.shoe == view.shoe => Some(blackjack_round(last)),
+        (None, _) => None,
+    };
+}
+
+/// Takes a completed round into the shoe's last rounds (at most [`BLACKJACK_ROUNDS_KEPT`]).
+pub(crate) fn take_round(play: &mut BlackjackPlay, record: &pitwatch_blackjack::RoundRecord) {
+    play.rounds
+        .retain(|r| r.shoe == record.shoe && r.round != record.round);
+    play.rounds.push(blackjack_round(record));
+    let extra = play.rounds.len().saturating_sub(BLACKJACK_ROUNDS_KEPT);
+    play.rounds.drain(..extra);
+}
