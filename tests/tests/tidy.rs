@@ -295,7 +295,6 @@ const NAME_A_GAME: &[&str] = &[
     "crates/games/baccarat/src/book/mod.rs: blackjack, pontoon",
     // The demo pit's simulated tables: which simulator deals each game (a feature of its own).
     "crates/pitwatch-app/src/live/demo.rs: baccarat, blackjack, poker",
-    "crates/pitwatch-cli/src/bench.rs: baccarat",
     "crates/pitwatch-cli/src/sim.rs: baccarat, blackjack, pontoon",
     "crates/pitwatch-shuffle/src/watch.rs: baccarat",
     "drivers/pitwatch-sim/src/check.rs: baccarat",
