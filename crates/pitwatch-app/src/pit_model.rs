@@ -1,5 +1,7 @@
 //! The live pit model: one tile per table, folded from the monitor's events (already on record)
-//! and the engines' own views; what the pit overview and each table view show.
+//! and the engines' own views; what the pit overview and each table view show. What a game puts
+//! on a tile (its view, its completed rounds) is that game's fold in the boundary's registry
+//! (`pitwatch_api::games::show_view`, `take_round`), so nothing here names a game.
 
 use std::collections::HashMap;
 
@@ -7,18 +9,12 @@ use pitwatch_api::dto::{
     DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, Severity, SeverityCounts,
     ShuffleQuality, ShufflerCountersView, TableTile,
 };
-use pitwatch_api::games::{blackjack_round, cards, poker_hand, round_result};
-use pitwatch_api::games::{
-    BaccaratPlay, BlackjackPlay, LiveRound, PokerHand, PokerPlay, TablePlay, BLACKJACK_ROUNDS_KEPT,
-    POKER_HANDS_KEPT,
-};
-use pitwatch_baccarat::TableView;
-use pitwatch_games::{GameRound, GameView};
+use pitwatch_games::GameView;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
 use pitwatch_recording::monitor::{LinkState, MonitorEvent};
 use pitwatch_recording::pit::{DeviceRole, PitConfig};
 use pitwatch_recording::recorder::Derived;
-use pitwatch_rules::{BurnStatus, TableOutput as Output};
+use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::OpenCount;
 
 mod liveness;
@@ -219,12 +215,7 @@ impl PitModel {
                 let tile = &mut self.tables[i];
                 show_view(tile, view);
                 let known = u32::try_from(self.device_errors[i].len()).unwrap_or(u32::MAX);
-                let open_errors = match view {
-                    GameView::Baccarat(v) => v.open_device_errors,
-                    GameView::Blackjack(v) => v.open_device_errors,
-                    GameView::Poker(v) => v.open_device_errors,
-                };
-                let carried = open_errors.saturating_sub(known);
+                let carried = view.open_device_errors().saturating_sub(known);
                 if carried == 0 && self.carried_errors[i] > 0 && self.device_errors[i].is_empty() {
                     // The last error from before the restart was cleared.
                     if tile.status == LinkStatus::Error {
@@ -256,95 +247,10 @@ impl PitModel {
     }
 }
 
-/// Puts the engine's view of the table on its tile.
+/// Puts the engine's view of the table on its tile (the game's own fold, through the
+/// boundary's registry of games).
 pub(crate) fn show_view(tile: &mut TableTile, view: &GameView) {
-    match view {
-        GameView::Baccarat(view) => show_baccarat_view(tile, view),
-        GameView::Blackjack(view) => {
-            tile.shoe = view.shoe;
-            tile.cards_dealt = view.cards_dealt;
-            tile.cards_left = view.cards_left;
-            tile.cutting_card_out = view.cutting_card_out;
-            if !matches!(tile.play, TablePlay::Blackjack(_)) {
-                tile.play = TablePlay::Blackjack(BlackjackPlay::default());
-            }
-            let TablePlay::Blackjack(play) = &mut tile.play else {
-                return;
-            };
-            // The rounds are one shoe's: another shoe starts them afresh.
-            play.rounds.retain(|r| r.shoe == view.shoe);
-            play.current = match (&view.round, &view.last_round) {
-                (Some(round), _) => Some(blackjack_round(round)),
-                (None, Some(last)) if last.shoe == view.shoe => Some(blackjack_round(last)),
-                (None, _) => None,
-            };
-        }
-        GameView::Poker(view) => {
-            tile.shoe = view.shoe;
-            tile.cards_dealt = view.cards_dealt;
-            tile.cards_left = view.cards_left;
-            tile.cutting_card_out = false;
-            if !matches!(tile.play, TablePlay::Poker(_)) {
-                tile.play = TablePlay::Poker(PokerPlay::default());
-            }
-            let TablePlay::Poker(play) = &mut tile.play else {
-                return;
-            };
-            // A hand is one deck's: the tile keeps the table's last hands, whatever their deck,
-            // and the hand being dealt apart (a hand closes at the next shuffle).
-            play.current = view.round.as_ref().map(|h| PokerHand {
-                complete: false,
-                ..poker_hand(h)
-            });
-            if let Some(last) = &view.last_round {
-                // After a restart the tile learns the last hand from the engine's view.
-                if !play.hands.iter().any(|h| h.hand == last.hand) {
-                    play.hands.push(poker_hand(last));
-                    let extra = play.hands.len().saturating_sub(POKER_HANDS_KEPT);
-                    play.hands.drain(..extra);
-                }
-            }
-            if let Some(hand) = &play.current {
-                play.variant.clone_from(&hand.variant);
-            }
-        }
-    }
-}
-
-/// A Baccarat table's view on its tile.
-fn show_baccarat_view(tile: &mut TableTile, view: &TableView) {
-    if !matches!(tile.play, TablePlay::Baccarat(_)) {
-        tile.play = TablePlay::Baccarat(BaccaratPlay::default());
-    }
-    tile.shoe = view.shoe;
-    tile.cards_dealt = view.cards_dealt;
-    tile.cards_left = view.cards_left;
-    tile.cutting_card_out = view.cutting_card_out;
-    let TablePlay::Baccarat(play) = &mut tile.play else {
-        return;
-    };
-    // The roads are one shoe's: another shoe starts them afresh.
-    play.rounds.retain(|r| r.shoe == view.shoe);
-    play.burn_due = view.burn.status != BurnStatus::NotExpected;
-    play.burn_done = view.burn.done();
-    play.current = match (&view.round, &view.last_round) {
-        (Some(round), _) => LiveRound {
-            round: round.number,
-            player: cards(&round.player),
-            banker: cards(&round.banker),
-            result: None,
-        },
-        (None, Some(record)) if record.shoe == view.shoe => {
-            let result = round_result(record);
-            LiveRound {
-                round: record.round,
-                player: result.player.clone(),
-                banker: result.banker.clone(),
-                result: Some(result),
-            }
-        }
-        (None, _) => LiveRound::default(),
-    };
+    pitwatch_api::games::show_view(tile, view);
 }
 
 fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Option<IncidentRow> {
@@ -367,32 +273,8 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
             None
         }
         Derived::Output { output, incident } => match output {
-            Output::Round(GameRound::Baccarat(record)) => {
-                if let TablePlay::Baccarat(play) = &mut tile.play {
-                    // The roads are one shoe's: a round of another shoe starts them afresh.
-                    play.rounds
-                        .retain(|r| r.shoe == record.shoe && r.round != record.round);
-                    play.rounds.push(round_result(record));
-                }
-                None
-            }
-            Output::Round(GameRound::Blackjack(record)) => {
-                if let TablePlay::Blackjack(play) = &mut tile.play {
-                    play.rounds
-                        .retain(|r| r.shoe == record.shoe && r.round != record.round);
-                    play.rounds.push(blackjack_round(record));
-                    let extra = play.rounds.len().saturating_sub(BLACKJACK_ROUNDS_KEPT);
-                    play.rounds.drain(..extra);
-                }
-                None
-            }
-            Output::Round(GameRound::Poker(record)) => {
-                if let TablePlay::Poker(play) = &mut tile.play {
-                    play.hands.retain(|h| h.hand != record.hand);
-                    play.hands.push(poker_hand(record));
-                    let extra = play.hands.len().saturating_sub(POKER_HANDS_KEPT);
-                    play.hands.drain(..extra);
-                }
+            Output::Round(round) => {
+                pitwatch_api::games::take_round(&mut tile.play, round);
                 None
             }
             Output::Irregularity(irregularity) => {

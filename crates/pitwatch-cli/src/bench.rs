@@ -22,8 +22,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
 use clap::{Args, Subcommand};
-use pitwatch_baccarat::RuleBook;
-use pitwatch_games::GameKind;
+use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
@@ -346,6 +345,11 @@ fn pace_text(pace: Pace) -> String {
     }
 }
 
+/// The rule book every table of the bench's pit deals by, named as a pit definition names it
+/// (the simulator deals its shoes by such a book, and every protocol carries them, so the pit
+/// mixes Angel Eye and barcode shoes); the registry loads it and says its game.
+const BOOK: &str = "nz-baccarat";
+
 /// The protocol of table `i`: three Angel Eye shoes to one barcode shoe.
 fn protocol_of(i: usize) -> anyhow::Result<ProtocolConfig> {
     let name = if i % 4 == 3 { "barcode" } else { "angel-eye" };
@@ -358,7 +362,7 @@ fn start_sims(
     dir: &Path,
     tag: &str,
 ) -> anyhow::Result<(Vec<SimDevice>, Vec<PathBuf>, Vec<String>)> {
-    let book = RuleBook::nz_baccarat();
+    let book = pitwatch_games::load_rule_book(BOOK).map_err(|e| anyhow!("{e}"))?;
     let mut sims = Vec::with_capacity(args.tables);
     let mut captures = Vec::with_capacity(args.tables);
     let mut paths = Vec::with_capacity(args.tables);
@@ -391,13 +395,14 @@ fn table_name(i: usize) -> String {
 fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let db = dir.join("monitor.db");
     let (sims, captures, paths) = start_sims(args, dir, "monitor")?;
+    let game = GameBook::load(BOOK).map_err(|e| anyhow!("{e}"))?.kind();
     let tables: Vec<MonitoredTable> = (0..args.tables)
         .map(|i| {
             Ok(MonitoredTable {
                 config: TableConfig::new(
                     table_name(i),
-                    GameKind::Baccarat,
-                    "nz-baccarat",
+                    game,
+                    BOOK,
                     protocol_of(i)?,
                     Some(link(&paths[i])),
                 ),

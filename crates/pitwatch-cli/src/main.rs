@@ -35,8 +35,6 @@ mod monitor;
 mod out;
 mod ports;
 mod replay;
-mod replay_game;
-mod replay_poker;
 mod replay_record;
 mod safe;
 #[cfg(feature = "demo")]

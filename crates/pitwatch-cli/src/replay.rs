@@ -1,5 +1,8 @@
-//! `pitwatch replay FILE --rules BOOK [--json]`: replays a table event file through the rules
-//! engine and prints what it saw: one line per round and a block per irregularity, or JSON Lines.
+//! `pitwatch replay FILE --rules BOOK [--json]`: replays a table event file through the engine of
+//! the book's game and prints what it saw: one line per round and a block per irregularity, or
+//! JSON Lines. Nothing here names a game: the registry chooses the book and the engine
+//! (`pitwatch_games::file_book`, `TableEngine`) and each game's wording
+//! (`pitwatch_api::games::terminal`); this file reads the input and writes what they give.
 //!
 //! With `--format angel-eye|barcode|pitwatch` the file is a raw capture (bytes exactly as a device
 //! sent them): it is read as the live reader reads it (through the protocol's screen, so a line
@@ -21,10 +24,12 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use pitwatch_baccarat::{Engine, LoadError, Output, RuleBook};
+use pitwatch_api::games::terminal::{self, Totals};
+use pitwatch_games::{FileBookError, GameBook, GameOutput, TableEngine};
 use pitwatch_model::jsonl::EventReader;
 use pitwatch_model::{EventFileError, TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig, Rejection};
+use pitwatch_rules::TableOutput;
 use pitwatch_shuffle::{ShoeShuffle, ShuffleWatch};
 
 use crate::capture::Screened;
@@ -98,80 +103,6 @@ pub(crate) enum Item {
     },
 }
 
-/// Reads the event file, or with `protocol` the raw capture, at `path` whole (a file that does
-/// not read is refused before anything is printed) and hands its items to `write`, which replays
-/// them under a game's book: what `replay FILE --rules` does for every game on the game seam.
-pub(crate) fn run_game_file(
-    path: &std::path::Path,
-    protocol: Option<ProtocolConfig>,
-    pace_ms: i64,
-    write: impl FnOnce(Vec<Item>, &mut dyn Write) -> io::Result<()>,
-) -> anyhow::Result<ExitCode> {
-    let out = &mut crate::safe::Lines::new(io::stdout().lock());
-    let items: Vec<Item> = match protocol {
-        Some(protocol) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let Some(items) = decode_capture(&protocol, &bytes, pace_ms) else {
-                errln!("error: --pace-ms takes the capture's times out of range");
-                return Ok(ExitCode::from(2));
-            };
-            items.collect()
-        }
-        None => {
-            let source =
-                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-            let mut items = Vec::new();
-            for event in EventReader::new(BufReader::new(source)) {
-                match event {
-                    Ok(event) => items.push(Item::Event(event)),
-                    Err(EventFileError::Io(e)) => {
-                        return Err(e).with_context(|| format!("cannot read {}", path.display()));
-                    }
-                    Err(error) => {
-                        errln!("{}: {error}", path.display());
-                        return Ok(ExitCode::from(2));
-                    }
-                }
-            }
-            items
-        }
-    };
-    finish(write(items, out))
-}
-
-/// Feeds `items` to a game's `engine`, writing what it outputs after each event with
-/// `write_outputs` and each run of rejected bytes as [`write_rejection`] does, then finishes the
-/// stream and writes the rest. Returns how many frames were rejected.
-pub(crate) fn feed_game<G: pitwatch_rules::Game>(
-    items: impl IntoIterator<Item = Item>,
-    engine: &mut G,
-    json: bool,
-    out: &mut dyn Write,
-    mut write_outputs: impl FnMut(&mut G, &mut dyn Write) -> io::Result<()>,
-) -> io::Result<u64> {
-    let mut rejected = 0u64;
-    for item in items {
-        match item {
-            Item::Event(event) => {
-                engine.handle_event(&event);
-                write_outputs(engine, out)?;
-            }
-            Item::Rejected {
-                first,
-                pieces,
-                bytes,
-            } => {
-                rejected += pieces;
-                write_rejection(&first, pieces, bytes, json, out)?;
-            }
-        }
-    }
-    engine.finish();
-    write_outputs(engine, out)?;
-    Ok(rejected)
-}
-
 /// The most bytes of a run of rejected bytes a report shows.
 const SHOWN_BYTES: usize = 256;
 
@@ -200,83 +131,56 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         errln!("error: {problem}");
         return Ok(ExitCode::from(2));
     }
-    // A poker book: the same file formats through the poker engine.
-    match pitwatch_games::poker_file_book(rules, args.variant.as_deref()) {
-        Some(Ok(book)) => {
-            let protocol = protocol_of(args.format);
-            return crate::replay_poker::run(&book, path, protocol, args.pace_ms, args.json);
-        }
-        Some(Err(problem)) => {
-            errln!("error: {problem}");
-            return Ok(ExitCode::from(2));
-        }
-        None if args.variant.is_some() => {
+    // The book says which game's engine runs the file.
+    let book = match pitwatch_games::file_book(rules, args.variant.as_deref()) {
+        Ok(book) => book,
+        Err(FileBookError::NoVariants) => {
             errln!("error: --variant is for a poker rule book (nz-poker)");
             return Ok(ExitCode::from(2));
         }
-        None => {}
-    }
-    // A Blackjack or Pontoon book: the same file formats through the Blackjack engine.
-    match pitwatch_games::blackjack_file_book(rules) {
-        Some(Ok(book)) => {
-            let protocol = protocol_of(args.format);
-            return crate::replay_game::run(&book, path, protocol, args.pace_ms, args.json);
-        }
-        Some(Err(problem)) => {
-            errln!("error: {problem}");
-            return Ok(ExitCode::from(2));
-        }
-        None => {}
-    }
-    let book = match pitwatch_games::load_baccarat(rules) {
-        Ok(book) => book,
-        Err(LoadError::Invalid { source_name, error }) => {
-            errln!(
-                "error: rule book {source_name} is invalid ({} problems):",
-                error.problems.len()
-            );
-            for problem in &error.problems {
+        Err(FileBookError::Refused { reason, problems }) => {
+            errln!("error: {reason}");
+            for problem in &problems {
                 errln!("  - {problem}");
             }
             return Ok(ExitCode::from(2));
         }
-        Err(error) => {
-            errln!("error: {error}");
-            return Ok(ExitCode::from(2));
+    };
+    // The whole file is read and checked (a capture's times too) before anything is printed; a
+    // capture is decoded as its items are replayed, so its rejections never pile up in memory.
+    let bytes;
+    let items: Box<dyn Iterator<Item = Item>> = match protocol_of(args.format) {
+        Some(protocol) => {
+            bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let Some(items) = decode_capture(&protocol, &bytes, args.pace_ms) else {
+                errln!("error: --pace-ms takes the capture's times out of range");
+                return Ok(ExitCode::from(2));
+            };
+            Box::new(items)
+        }
+        None => {
+            let source =
+                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            let mut events = Vec::new();
+            for event in EventReader::new(BufReader::new(source)) {
+                match event {
+                    Ok(event) => events.push(Item::Event(event)),
+                    Err(EventFileError::Io(e)) => {
+                        return Err(e).with_context(|| format!("cannot read {}", path.display()));
+                    }
+                    Err(error) => {
+                        errln!("{}: {error}", path.display());
+                        return Ok(ExitCode::from(2));
+                    }
+                }
+            }
+            Box::new(events.into_iter())
         }
     };
-    let protocol = protocol_of(args.format);
-    if let Some(protocol) = protocol {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let Some(items) = decode_capture(&protocol, &bytes, args.pace_ms) else {
-            errln!("error: --pace-ms takes the capture's times out of range");
-            return Ok(ExitCode::from(2));
-        };
-        return finish(write_items(
-            &book,
-            items,
-            args.json,
-            &mut crate::safe::Lines::new(io::stdout().lock()),
-        ));
-    }
-    let source = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut events = Vec::new();
-    for event in EventReader::new(BufReader::new(source)) {
-        match event {
-            Ok(event) => events.push(event),
-            Err(EventFileError::Io(e)) => {
-                return Err(e).with_context(|| format!("cannot read {}", path.display()));
-            }
-            Err(error) => {
-                errln!("{}: {error}", path.display());
-                return Ok(ExitCode::from(2));
-            }
-        }
-    }
-    finish(write_replay(
+    finish(write_items(
         &book,
-        &events,
+        items,
         args.json,
         &mut crate::safe::Lines::new(io::stdout().lock()),
     ))
@@ -406,80 +310,68 @@ pub(crate) fn decode_capture<'a>(
     }))
 }
 
-/// Replays `events` under `book` and writes the report to `out`.
-fn write_replay(
-    book: &RuleBook,
-    events: &[TableEvent],
-    json: bool,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let items = events.iter().cloned().map(Item::Event);
-    write_items(book, items, json, out)
-}
-
-/// Replays `items` under `book` and writes the report to `out`: rejections where they came in
-/// the stream, engine outputs as the events produce them.
+/// Replays `items` under `book` (a table of any game) and writes the report to `out`:
+/// rejections where they came in the stream, engine outputs as the events produce them, and with
+/// text a header line and the totals.
 fn write_items(
-    book: &RuleBook,
+    book: &GameBook,
     items: impl IntoIterator<Item = Item>,
     json: bool,
     out: impl Write,
 ) -> io::Result<()> {
     let mut out = BufWriter::new(out);
     if !json {
-        writeln!(
-            out,
-            "rule book {}: {}, {} (effective {})",
-            book.id(),
-            book.jurisdiction(),
-            book.gazette(),
-            book.effective()
-        )?;
+        writeln!(out, "{}", terminal::report_header(book))?;
     }
-    let mut engine = Engine::new(book.clone());
-    // Shuffle integrity: each shoe judged when the next starts, the last when the stream ends.
-    let mut watch = ShuffleWatch::new(book);
-    let mut tally = Tally::default();
-    let mut write_all =
-        |engine: &mut Engine, judged: Option<ShoeShuffle>, out: &mut dyn Write| -> io::Result<()> {
-            let mut judged = judged;
-            while let Some(output) = engine.poll_output() {
-                tally.count(&output);
-                // The shoe's summary carries its shuffle analysis.
-                let shuffle = match &output {
-                    Output::Shoe(summary)
-                        if judged.as_ref().is_some_and(|j| j.shoe == summary.shoe) =>
-                    {
-                        judged.take()
-                    }
-                    _ => None,
-                };
-                if let Some(irregularity) = shuffle.as_ref().and_then(|s| s.irregularity.clone()) {
-                    tally.count(&Output::Irregularity(irregularity));
+    let mut engine = TableEngine::new(book.clone());
+    // Shuffle integrity, where the game's file replay judges it: each shoe judged when the next
+    // starts, the last when the stream ends.
+    let mut watch = terminal::file_shuffle_book(book).map(ShuffleWatch::new);
+    let mut totals = Totals::default();
+    let mut write_all = |engine: &mut TableEngine,
+                         judged: Option<ShoeShuffle>,
+                         out: &mut dyn Write|
+     -> io::Result<()> {
+        let mut judged = judged;
+        while let Some(output) = engine.poll_output() {
+            totals.count(&output);
+            // The shoe's summary carries its shuffle analysis.
+            let shuffle = match &output {
+                TableOutput::Shoe(summary)
+                    if judged.as_ref().is_some_and(|j| j.shoe == summary.shoe) =>
+                {
+                    judged.take()
                 }
-                write_output(&output, shuffle.as_ref(), json, book, out)?;
+                _ => None,
+            };
+            if let Some(irregularity) = shuffle.as_ref().and_then(|s| s.irregularity.clone()) {
+                totals.count(&TableOutput::Irregularity(irregularity));
             }
-            // A shoe judged without a summary at this event (never, with the engine as it is).
-            if let Some(j) = &judged {
-                if let Some(irregularity) = j.irregularity.clone() {
-                    tally.count(&Output::Irregularity(irregularity));
-                }
-                write_shuffle(j, json, out)?;
+            write_output(&output, shuffle.as_ref(), json, book, out)?;
+        }
+        // A shoe judged without a summary at this event (never, with the engines as they are).
+        if let Some(j) = &judged {
+            if let Some(irregularity) = j.irregularity.clone() {
+                totals.count(&TableOutput::Irregularity(irregularity));
             }
-            Ok(())
-        };
+            write_shuffle(j, json, out)?;
+        }
+        Ok(())
+    };
     let mut rejected = 0u64;
     for item in items {
         match item {
             Item::Event(event) => {
                 let shoe = engine.shoe();
                 engine.handle_event(&event);
-                watch.observe(&event);
-                let judged = if engine.shoe() != shoe {
-                    watch.shoe_started(engine.shoe(), event.seq)
-                } else {
-                    None
-                };
+                let judged = watch.as_mut().and_then(|watch| {
+                    watch.observe(&event);
+                    if engine.shoe() != shoe {
+                        watch.shoe_started(engine.shoe(), event.seq)
+                    } else {
+                        None
+                    }
+                });
                 write_all(&mut engine, judged, &mut out)?;
             }
             Item::Rejected {
@@ -493,10 +385,10 @@ fn write_items(
         }
     }
     engine.finish();
-    let judged = watch.finish();
+    let judged = watch.as_mut().and_then(ShuffleWatch::finish);
     write_all(&mut engine, judged, &mut out)?;
     if !json {
-        tally.write(&mut out)?;
+        writeln!(out, "{}", totals.line(book))?;
         if rejected > 0 {
             writeln!(out, "rejected: {rejected} frames")?;
         }
@@ -550,30 +442,40 @@ pub(crate) fn write_rejection(
     }
 }
 
-/// Writes one engine output; a shoe's summary with its shuffle analysis (`--json`: a `shuffle`
-/// object in the summary), and after it the `SHUFFLE_SUSPECT` the analysis raised.
+/// Writes one output of a table under `book` as its game words it (`--json`: its game's JSON
+/// object); a shoe's summary with its shuffle analysis (`--json`: a `shuffle` object in the
+/// summary), and after it the `SHUFFLE_SUSPECT` the analysis raised.
 pub(crate) fn write_output(
-    output: &Output,
+    output: &GameOutput,
     shuffle: Option<&ShoeShuffle>,
     json: bool,
-    book: &RuleBook,
+    book: &GameBook,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if json {
-        let mut line = serde_json::to_value(output).map_err(io::Error::other)?;
+        // A round of another game than the book's has no line (an engine never outputs one).
+        let Some(mut line) = terminal::output_json(book, output) else {
+            return Ok(());
+        };
         if let Some(shuffle) = shuffle {
             line["shuffle"] = shuffle_json(shuffle);
         }
         out.write_all(crate::safe::json(&line, false).as_bytes())?;
         writeln!(out)?;
     } else {
-        write_text(output, book, out)?;
+        out.write_all(terminal::output_text(book, output).as_bytes())?;
         if let Some(shuffle) = shuffle {
             write_shuffle_text(shuffle, out)?;
         }
     }
     if let Some(irregularity) = shuffle.and_then(|s| s.irregularity.clone()) {
-        write_output(&Output::Irregularity(irregularity), None, json, book, out)?;
+        write_output(
+            &TableOutput::Irregularity(irregularity),
+            None,
+            json,
+            book,
+            out,
+        )?;
     }
     Ok(())
 }
@@ -613,126 +515,6 @@ pub(crate) fn write_shuffle_text(shuffle: &ShoeShuffle, out: &mut dyn Write) -> 
         if shuffle.provisional { " (so far)" } else { "" },
         shuffle.detail()
     )
-}
-
-/// Totals for the closing line of the text report.
-#[derive(Default)]
-struct Tally {
-    shoes: u32,
-    rounds: u32,
-    by_code: std::collections::BTreeMap<&'static str, u32>,
-}
-
-impl Tally {
-    fn count(&mut self, output: &Output) {
-        match output {
-            Output::Round(_) => self.rounds += 1,
-            Output::Shoe(_) => self.shoes += 1,
-            Output::Irregularity(i) => *self.by_code.entry(i.code.as_str()).or_default() += 1,
-            Output::DeviceErrorCleared(_) => {}
-        }
-    }
-
-    fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        let total: u32 = self.by_code.values().sum();
-        let codes: Vec<String> = self
-            .by_code
-            .iter()
-            .map(|(code, n)| format!("{n} {code}"))
-            .collect();
-        writeln!(
-            out,
-            "total: {} shoes, {} rounds, {total} irregularities{}",
-            self.shoes,
-            self.rounds,
-            if codes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", codes.join(", "))
-            }
-        )
-    }
-}
-
-pub(crate) fn write_text(output: &Output, book: &RuleBook, out: &mut dyn Write) -> io::Result<()> {
-    let total = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
-    match output {
-        Output::Round(r) => {
-            let mut notes = String::new();
-            if r.player_pair == Some(true) {
-                notes.push_str("  player pair");
-            }
-            if r.banker_pair == Some(true) {
-                notes.push_str("  banker pair");
-            }
-            if !r.complete {
-                notes.push_str("  (unfinished)");
-            }
-            if r.no_bets {
-                notes.push_str("  (no bets, 12.1(b))");
-            }
-            if r.partial {
-                notes.push_str("  (partial shoe)");
-            }
-            writeln!(
-                out,
-                "shoe {} round {:>2}  player {:<9} = {}  banker {:<9} = {}  {:<7} seq {}-{}{notes}",
-                r.shoe,
-                r.round,
-                r.player.to_string(),
-                total(r.player_total),
-                r.banker.to_string(),
-                total(r.banker_total),
-                r.outcome.map_or("unknown".to_owned(), |o| o.to_string()),
-                r.first_seq,
-                r.last_seq,
-            )
-        }
-        Output::Irregularity(i) => {
-            let place = match i.round {
-                Some(round) => format!("shoe {} round {round}", i.shoe),
-                None => format!("shoe {}, outside a round", i.shoe),
-            };
-            let evidence: Vec<String> = i.evidence.iter().map(u64::to_string).collect();
-            writeln!(
-                out,
-                "!! {} {} ({place}, seq {})",
-                i.severity.name().to_uppercase(),
-                i.code,
-                i.seq
-            )?;
-            writeln!(out, "   rule:     {} {}", book.id(), i.rule)?;
-            writeln!(out, "   evidence: seq {}", evidence.join(", "))?;
-            writeln!(out, "   {}", crate::safe::continued(&i.message, "   "))
-        }
-        Output::Shoe(s) => writeln!(
-            out,
-            "== shoe {}: {} rounds, {} cards{}{}{}",
-            s.shoe,
-            s.rounds,
-            s.cards,
-            if s.partial {
-                ", partial (joined mid-shoe)"
-            } else {
-                ""
-            },
-            if s.continuous {
-                ", continuous shuffler"
-            } else {
-                ""
-            },
-            if s.open_device_errors > 0 {
-                format!(", {} device error(s) still open", s.open_device_errors)
-            } else {
-                String::new()
-            }
-        ),
-        Output::DeviceErrorCleared(c) => writeln!(
-            out,
-            "   device error {} cleared (raised at seq {}, cleared at seq {})",
-            c.code, c.raised_seq, c.seq
-        ),
-    }
 }
 
 #[cfg(test)]
@@ -776,9 +558,14 @@ mod tests {
         ]
     }
 
+    fn baccarat() -> GameBook {
+        GameBook::load("nz-baccarat").unwrap()
+    }
+
     fn report(json: bool) -> String {
         let mut out = Vec::new();
-        write_replay(&RuleBook::nz_baccarat(), &events(), json, &mut out).unwrap();
+        let items = events().into_iter().map(Item::Event);
+        write_items(&baccarat(), items, json, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -861,7 +648,7 @@ mod tests {
         // The shuffle card, a card, a bad line, another card.
         let items = decode_capture(&protocol, b"511\r001\rxyz\r005\r", 500).unwrap();
         let mut out = Vec::new();
-        write_items(&RuleBook::nz_baccarat(), items, true, &mut out).unwrap();
+        write_items(&baccarat(), items, true, &mut out).unwrap();
         let lines: Vec<Value> = String::from_utf8(out)
             .unwrap()
             .lines()
@@ -876,7 +663,7 @@ mod tests {
 
         let items = decode_capture(&protocol, b"511\r001\rxyz\r005\r", 500).unwrap();
         let mut out = Vec::new();
-        write_items(&RuleBook::nz_baccarat(), items, false, &mut out).unwrap();
+        write_items(&baccarat(), items, false, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains("xx REJECTED malformed: ") && text.contains("bytes: xyz\\x0D"),
@@ -895,7 +682,7 @@ mod tests {
         capture.extend_from_slice(b"\r005\r");
         let items = decode_capture(&protocol, &capture, 500).unwrap();
         let mut out = Vec::new();
-        write_items(&RuleBook::nz_baccarat(), items, true, &mut out).unwrap();
+        write_items(&baccarat(), items, true, &mut out).unwrap();
         let lines: Vec<Value> = String::from_utf8(out)
             .unwrap()
             .lines()

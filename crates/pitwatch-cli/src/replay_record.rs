@@ -10,11 +10,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use pitwatch_games::{GameBook, GameOutput, GameRound};
+use pitwatch_games::GameBook;
 use pitwatch_model::Timestamp;
 use pitwatch_recording::record::Installation;
 use pitwatch_recording::replay;
-use pitwatch_rules::TableOutput;
 
 /// Runs a replay from the record.
 pub fn run(
@@ -106,17 +105,17 @@ pub fn run(
             for output in step.outputs.iter().filter(|o| {
                 pitwatch_recording::replay::about_shoe(o).is_none_or(|about| about >= shoe)
             }) {
-                write_output(output, json, &book, &mut out)?;
+                crate::replay::write_output(output, None, json, &book, &mut out)?;
             }
         }
         // This shoe's last round and summary, said when the next shoe began.
         for output in replayed.closed_by_next(shoe) {
-            write_output(output, json, &book, &mut out)?;
+            crate::replay::write_output(output, None, json, &book, &mut out)?;
         }
         if shoe == last.shoe {
             // The record ends in this shoe: what the engine said when the stream ended.
             for output in &replayed.closing {
-                write_output(output, json, &book, &mut out)?;
+                crate::replay::write_output(output, None, json, &book, &mut out)?;
             }
         }
         // The shoe's shuffle analysis (judged when the next shoe started, or so far); its
@@ -138,55 +137,5 @@ pub fn run(
             Ok(ExitCode::from(1))
         }
         code => Ok(code),
-    }
-}
-
-/// Writes one output as `replay FILE --rules` prints it for the table's game.
-fn write_output(
-    output: &GameOutput,
-    json: bool,
-    book: &GameBook,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    if let GameBook::Poker(book) = book {
-        let output = match output {
-            TableOutput::Round(GameRound::Poker(h)) => pitwatch_poker::Output::Hand((**h).clone()),
-            // A poker table has no other game's rounds.
-            TableOutput::Round(_) => return Ok(()),
-            TableOutput::Irregularity(i) => pitwatch_poker::Output::Irregularity(i.clone()),
-            TableOutput::Shoe(s) => pitwatch_poker::Output::Shoe(*s),
-            TableOutput::DeviceErrorCleared(c) => {
-                pitwatch_poker::Output::DeviceErrorCleared(c.clone())
-            }
-        };
-        return crate::replay_poker::write_output(&output, json, book, out);
-    }
-    let output = match output {
-        TableOutput::Round(GameRound::Blackjack(r)) => {
-            return crate::replay_game::write_output(&TableOutput::Round(&**r), json, out);
-        }
-        // Poker's books were written above.
-        TableOutput::Round(GameRound::Poker(_)) => return Ok(()),
-        TableOutput::Round(GameRound::Baccarat(r)) => pitwatch_baccarat::Output::Round(*r),
-        TableOutput::Irregularity(i) => pitwatch_baccarat::Output::Irregularity(i.clone()),
-        TableOutput::Shoe(s) => pitwatch_baccarat::Output::Shoe(*s),
-        TableOutput::DeviceErrorCleared(c) => {
-            pitwatch_baccarat::Output::DeviceErrorCleared(c.clone())
-        }
-    };
-    match book {
-        GameBook::Baccarat(book) => crate::replay::write_output(&output, None, json, book, out),
-        GameBook::Blackjack(_) | GameBook::Poker(_) => {
-            let output: TableOutput<&pitwatch_blackjack::RoundRecord> = match output {
-                pitwatch_baccarat::Output::Irregularity(i) => TableOutput::Irregularity(i),
-                pitwatch_baccarat::Output::Shoe(s) => TableOutput::Shoe(s),
-                pitwatch_baccarat::Output::DeviceErrorCleared(c) => {
-                    TableOutput::DeviceErrorCleared(c)
-                }
-                // A Blackjack table has no Baccarat coups.
-                pitwatch_baccarat::Output::Round(_) => return Ok(()),
-            };
-            crate::replay_game::write_output(&output, json, out)
-        }
     }
 }

@@ -42,10 +42,7 @@ pub fn text(text: &str) -> Cow<'_, str> {
 /// `text` (one entry's text, printed after `indent`) with each line break followed by `indent`
 /// and the continuation marker, for commands that write whole blocks through [`Lines`].
 pub fn continued<'t>(text: &'t str, indent: &str) -> Cow<'t, str> {
-    if !text.contains('\n') {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(text.replace('\n', &format!("\n{indent}{}", untrusted::CONTINUATION)))
+    untrusted::continued(text, indent)
 }
 
 /// `value` as JSON (one line, or `pretty`) that is safe for a terminal and still valid: serde_json

@@ -5,9 +5,9 @@
 //! is read.
 //!
 //! [`GameBook::load`] and [`GameBook::from_text`] serve pit definitions, the record and reports;
-//! [`load_rule_book`] a Baccarat book alone (the simulator, the CLI's Baccarat replay);
-//! [`blackjack_file_book`] and [`poker_file_book`] the CLI's replay of an event file, which says
-//! which engine runs it (their messages are the CLI's own).
+//! [`load_rule_book`] a Baccarat book alone (the simulator); [`file_book`] the CLI's replay of an
+//! event file, which says which engine runs it (with [`blackjack_file_book`] and
+//! [`poker_file_book`] that it tries first; their messages are the CLI's own).
 
 use std::path::Path;
 
@@ -133,6 +133,53 @@ pub fn poker_file_book(rules: &str, variant: Option<&str>) -> Option<Result<poke
         Some(v) => book.and_then(|b| b.with_variant(v).map_err(|e| e.to_string())),
         None => book,
     })
+}
+
+/// Why an event file cannot be replayed under the book `pitwatch replay FILE --rules` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileBookError {
+    /// A variant was asked of a book that deals none (only a poker book has variants).
+    NoVariants,
+    /// The book cannot be used: why, and every problem of a book that reads but does not check
+    /// (listed one per line after the reason).
+    Refused {
+        /// Why, in a sentence.
+        reason: String,
+        /// Each problem the book's check found (empty when the reason says it all).
+        problems: Vec<String>,
+    },
+}
+
+/// The book an event file (or raw capture) is replayed under: `rules` (a built-in id or a rule
+/// book file) read as a poker book dealing `variant` (or its default), else as a Blackjack or
+/// Pontoon book, else as a Baccarat book, the first that claims it deciding the engine.
+pub fn file_book(rules: &str, variant: Option<&str>) -> Result<GameBook, FileBookError> {
+    let refused = |reason: String| FileBookError::Refused {
+        reason,
+        problems: Vec::new(),
+    };
+    match poker_file_book(rules, variant) {
+        Some(Ok(book)) => return Ok(book.into()),
+        Some(Err(problem)) => return Err(refused(problem)),
+        None if variant.is_some() => return Err(FileBookError::NoVariants),
+        None => {}
+    }
+    match blackjack_file_book(rules) {
+        Some(Ok(book)) => return Ok(book.into()),
+        Some(Err(problem)) => return Err(refused(problem)),
+        None => {}
+    }
+    match load_baccarat(rules) {
+        Ok(book) => Ok(book.into()),
+        Err(LoadError::Invalid { source_name, error }) => Err(FileBookError::Refused {
+            reason: format!(
+                "rule book {source_name} is invalid ({} problems):",
+                error.problems.len()
+            ),
+            problems: error.problems,
+        }),
+        Err(error) => Err(refused(error.to_string())),
+    }
 }
 
 /// How a table's deck count ends a rule book's reference (`nz-blackjack;decks=6`).

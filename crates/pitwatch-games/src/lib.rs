@@ -20,8 +20,8 @@ pub mod report;
 pub mod table;
 
 pub use book::{
-    blackjack_file_book, book_text, load_baccarat, load_game_book, load_rule_book, poker_file_book,
-    rule_book_file_ok, GameBook, MAX_RULE_BOOK_BYTES,
+    blackjack_file_book, book_text, file_book, load_baccarat, load_game_book, load_rule_book,
+    poker_file_book, rule_book_file_ok, FileBookError, GameBook, MAX_RULE_BOOK_BYTES,
 };
 pub use kind::GameKind;
 pub use table::{GameOutput, GameRound, GameView, TableEngine};

@@ -148,6 +148,16 @@ impl GameView {
         }
     }
 
+    /// The device errors the engine has open (raised and not yet cleared, carried across a
+    /// restart).
+    pub fn open_device_errors(&self) -> u32 {
+        match self {
+            GameView::Baccarat(v) => v.open_device_errors,
+            GameView::Blackjack(v) => v.open_device_errors,
+            GameView::Poker(v) => v.open_device_errors,
+        }
+    }
+
     /// The table in brief as JSON, for a replay's steps (a Baccarat table's exactly as
     /// Baccarat's compact view).
     pub fn compact_json(&self) -> serde_json::Value {

@@ -96,6 +96,15 @@ pub fn lines(text: &str) -> std::str::Split<'_, char> {
     text.split('\n')
 }
 
+/// `text` (one entry's text, printed on a terminal after `indent`) with each line break followed
+/// by `indent` and [`CONTINUATION`], so its later lines stay inside the entry.
+pub fn continued<'t>(text: &'t str, indent: &str) -> Cow<'t, str> {
+    if !text.contains('\n') {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.replace('\n', &format!("\n{indent}{CONTINUATION}")))
+}
+
 /// Whether a spreadsheet could read a cell starting with `c` as a formula (or as the text
 /// marker, the single quote, which would hide itself).
 fn spreadsheet_trigger(c: char) -> bool {

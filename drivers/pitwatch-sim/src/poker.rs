@@ -2,14 +2,18 @@
 //! two links, driven by one dealer so a hand's play always follows the deck shuffled for it (two
 //! simulators with their own clocks would drift apart, and a hand's actions would cross into the
 //! next deck). Each hand: the shuffler's shuffle and deck check (its faults as a
-//! [`ShufflerSim`]'s), then the console's blinds and the players' actions, a few seconds apart at
-//! a dealer's pace. The console reports what players do, not cards (poker tables rarely read
-//! cards); with faults on, it declares a misdeal now and then before substantial action, as a
-//! floor supervisor would at the console.
+//! [`ShufflerSim`]'s), then the console's reports of the hand's play, a few seconds apart at a
+//! dealer's pace. The play (the blinds, the players' actions, now and then a misdeal the floor
+//! declares before substantial action when faults are on) is poker's own simulated dealer
+//! (`pitwatch_poker::dealer`), drawing on this simulator's seeded generator; this file is the
+//! devices' side: the framing in the Pitwatch protocol, which device sends what, and the
+//! injected-faults log. The console reports what players do, not cards (poker tables rarely read
+//! cards).
 
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_model::{MisdealReason, MisdealRuling, PlayerAction, Target};
-use pitwatch_proto::{Message, MessageEncoder};
+use pitwatch_model::TableEvent;
+use pitwatch_poker::dealer::{play_hand, Chance};
+use pitwatch_proto::{Message, MessageEncoder, ProtoEncoder};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
@@ -77,10 +81,15 @@ impl PokerPlanner {
             .iter()
             .map(|(i, record)| (*i, serde_json::to_string(record)))
             .collect();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(derive_seed(
+        let mut chance = Seeded(rand_chacha::ChaCha8Rng::seed_from_u64(derive_seed(
             self.seed ^ 0x504f_4b45,
             u64::from(n),
-        ));
+        )));
+        let play = play_hand(
+            self.sim.seats,
+            self.sim.misdeal_hands.contains(&n),
+            &mut chance,
+        );
         let mut send = |steps: &mut Vec<Step>, delay_ms: u64, message: &Message| {
             steps.push(Step {
                 delay_ms,
@@ -101,75 +110,23 @@ impl PokerPlanner {
             });
             send(&mut steps, 0, &hello);
         }
-        let act = |seat: u8, action: PlayerAction| Message::PlayerActed {
-            target: Target::Seat(seat),
-            action,
-        };
-        let seats = self.sim.seats.clamp(2, 10);
-        // The blinds: forced bets, not acting on the hand.
-        send(&mut steps, 4_000, &act(1, PlayerAction::Blind));
-        send(&mut steps, 1_500, &act(2, PlayerAction::Blind));
-        if self.sim.misdeal_hands.contains(&n) {
-            // One player acts, then the dealer's error is seen: misdeal (c) before substantial
-            // action (two players acting).
-            send(&mut steps, 5_000, &act(3 % seats + 1, PlayerAction::Call));
-            injected.push((
-                steps.len(),
-                serde_json::to_string(&PokerInjected {
-                    fault: "misdeal-declared",
-                    hand: n,
-                    expected: "MISDEAL_DECLARED",
-                }),
-            ));
-            send(
-                &mut steps,
-                6_000,
-                &Message::Misdeal {
-                    reason: MisdealReason::C,
-                    seats: Vec::new(),
-                    ruling: MisdealRuling::Misdeal,
-                },
-            );
-            return PlannedHand {
-                steps,
-                devices,
-                injected,
-            };
-        }
-        // Pre-flop from the seat after the big blind, round the table to the blinds; then a
-        // round or two of betting among those still in.
-        let order: Vec<u8> = (3..=seats).chain(1..=2).collect();
-        let mut live: Vec<u8> = Vec::new();
-        for &seat in &order {
-            let roll = rng.gen_range(0..100);
-            let action = match roll {
-                0..35 => PlayerAction::Fold,
-                35..85 => PlayerAction::Call,
-                _ => PlayerAction::Raise,
-            };
-            if action != PlayerAction::Fold {
-                live.push(seat);
+        for (i, report) in play.reports.into_iter().enumerate() {
+            if play.misdeal == Some(i) {
+                // Logged at the step that declares it.
+                injected.push((
+                    steps.len(),
+                    serde_json::to_string(&PokerInjected {
+                        fault: "misdeal-declared",
+                        hand: n,
+                        expected: "MISDEAL_DECLARED",
+                    }),
+                ));
             }
-            send(&mut steps, rng.gen_range(2_000..7_000), &act(seat, action));
-        }
-        for _street in 0..rng.gen_range(1..=3) {
-            if live.len() < 2 {
-                break;
+            let event = TableEvent::new(0, report.event);
+            // Every report of the dealer is a console message (a player's action, a misdeal).
+            if let Some(message) = ProtoEncoder::message_for(&event) {
+                send(&mut steps, report.pause_ms, &message);
             }
-            let mut still = Vec::new();
-            for &seat in &live {
-                let action = match rng.gen_range(0..100) {
-                    0..20 => PlayerAction::Fold,
-                    20..70 => PlayerAction::Check,
-                    70..92 => PlayerAction::Bet,
-                    _ => PlayerAction::AllIn,
-                };
-                if action != PlayerAction::Fold {
-                    still.push(seat);
-                }
-                send(&mut steps, rng.gen_range(2_000..9_000), &act(seat, action));
-            }
-            live = still;
         }
         PlannedHand {
             steps,
@@ -179,11 +136,24 @@ impl PokerPlanner {
     }
 }
 
+/// The simulator's seeded generator as the dealer's chance.
+struct Seeded(rand_chacha::ChaCha8Rng);
+
+impl Chance for Seeded {
+    fn roll(&mut self, range: std::ops::Range<i32>) -> i32 {
+        self.0.gen_range(range)
+    }
+
+    fn pause_ms(&mut self, range: std::ops::Range<u64>) -> u64 {
+        self.0.gen_range(range)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use pitwatch_codec::{DecodeOutput, Decoder};
-    use pitwatch_model::EventKind;
+    use pitwatch_model::{EventKind, PlayerAction};
 
     fn sim(misdeal_hands: Vec<u32>) -> PokerSim {
         PokerSim {

@@ -12,9 +12,14 @@
 //! with their reason, seats and ruling. What it cannot observe (whether an error can be reconstructed, collusion) is the
 //! supervisor's ruling.
 //!
-//! The engine reads no clock, file, port or random source.
+//! [`dealer`] simulates an honest table's play at the dealer console (the blinds, the players'
+//! actions, a declared misdeal where asked), for the device simulator.
+//!
+//! The engine and the dealer read no clock, file, port or random source (the dealer's chance is
+//! its caller's).
 
 pub mod book;
+pub mod dealer;
 pub mod engine;
 pub mod hand;
 

@@ -205,3 +205,165 @@ pub fn round_line(r: &RoundRecord) -> String {
         r.outcome.map_or("unknown", |o| o.as_str()),
     )
 }
+
+/// The first line of `pitwatch replay`'s text report under a Baccarat book: the book and the
+/// law it was published under.
+pub(crate) fn report_header(book: &pitwatch_baccarat::RuleBook) -> String {
+    format!(
+        "rule book {}: {}, {} (effective {})",
+        book.id(),
+        book.jurisdiction(),
+        book.gazette(),
+        book.effective()
+    )
+}
+
+/// The closing line of a Baccarat replay's text report, with its irregularities by code.
+pub(crate) fn report_totals(totals: &super::terminal::Totals) -> String {
+    let codes: Vec<String> = totals
+        .by_code
+        .iter()
+        .map(|(code, n)| format!("{n} {code}"))
+        .collect();
+    format!(
+        "total: {} shoes, {} rounds, {} irregularities{}",
+        totals.shoes,
+        totals.rounds,
+        totals.irregularities(),
+        if codes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", codes.join(", "))
+        }
+    )
+}
+
+/// One output of a Baccarat table as `pitwatch replay` prints it: a line per coup, shoe summary
+/// and cleared device error, a block per irregularity with its rule (each line ended).
+pub(crate) fn output_text(
+    output: &pitwatch_baccarat::Output,
+    book: &pitwatch_baccarat::RuleBook,
+) -> String {
+    use pitwatch_baccarat::Output;
+    let total = |t: Option<u8>| t.map_or("?".to_owned(), |t| t.to_string());
+    match output {
+        Output::Round(r) => {
+            let mut notes = String::new();
+            if r.player_pair == Some(true) {
+                notes.push_str("  player pair");
+            }
+            if r.banker_pair == Some(true) {
+                notes.push_str("  banker pair");
+            }
+            if !r.complete {
+                notes.push_str("  (unfinished)");
+            }
+            if r.no_bets {
+                notes.push_str("  (no bets, 12.1(b))");
+            }
+            if r.partial {
+                notes.push_str("  (partial shoe)");
+            }
+            format!(
+                "shoe {} round {:>2}  player {:<9} = {}  banker {:<9} = {}  {:<7} seq {}-{}{notes}\n",
+                r.shoe,
+                r.round,
+                r.player.to_string(),
+                total(r.player_total),
+                r.banker.to_string(),
+                total(r.banker_total),
+                r.outcome.map_or("unknown".to_owned(), |o| o.to_string()),
+                r.first_seq,
+                r.last_seq,
+            )
+        }
+        Output::Irregularity(i) => {
+            let place = match i.round {
+                Some(round) => format!("shoe {} round {round}", i.shoe),
+                None => format!("shoe {}, outside a round", i.shoe),
+            };
+            let evidence: Vec<String> = i.evidence.iter().map(u64::to_string).collect();
+            format!(
+                "!! {} {} ({place}, seq {})\n   rule:     {} {}\n   evidence: seq {}\n   {}\n",
+                i.severity.name().to_uppercase(),
+                i.code,
+                i.seq,
+                book.id(),
+                i.rule,
+                evidence.join(", "),
+                pitwatch_report::untrusted::continued(&i.message, "   ")
+            )
+        }
+        Output::Shoe(s) => format!(
+            "== shoe {}: {} rounds, {} cards{}{}{}\n",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial {
+                ", partial (joined mid-shoe)"
+            } else {
+                ""
+            },
+            if s.continuous {
+                ", continuous shuffler"
+            } else {
+                ""
+            },
+            if s.open_device_errors > 0 {
+                format!(", {} device error(s) still open", s.open_device_errors)
+            } else {
+                String::new()
+            }
+        ),
+        Output::DeviceErrorCleared(c) => format!(
+            "   device error {} cleared (raised at seq {}, cleared at seq {})\n",
+            c.code, c.raised_seq, c.seq
+        ),
+    }
+}
+
+/// Puts a Baccarat engine's view of the table on its tile: the shoe's counts, the cutting card,
+/// the burn and the coup on the table.
+pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_baccarat::TableView) {
+    use super::TablePlay;
+    if !matches!(tile.play, TablePlay::Baccarat(_)) {
+        tile.play = TablePlay::Baccarat(BaccaratPlay::default());
+    }
+    tile.shoe = view.shoe;
+    tile.cards_dealt = view.cards_dealt;
+    tile.cards_left = view.cards_left;
+    tile.cutting_card_out = view.cutting_card_out;
+    let TablePlay::Baccarat(play) = &mut tile.play else {
+        return;
+    };
+    // The roads are one shoe's: another shoe starts them afresh.
+    play.rounds.retain(|r| r.shoe == view.shoe);
+    play.burn_due = view.burn.status != pitwatch_rules::BurnStatus::NotExpected;
+    play.burn_done = view.burn.done();
+    play.current = match (&view.round, &view.last_round) {
+        (Some(round), _) => LiveRound {
+            round: round.number,
+            player: cards(&round.player),
+            banker: cards(&round.banker),
+            result: None,
+        },
+        (None, Some(record)) if record.shoe == view.shoe => {
+            let result = round_result(record);
+            LiveRound {
+                round: record.round,
+                player: result.player.clone(),
+                banker: result.banker.clone(),
+                result: Some(result),
+            }
+        }
+        (None, _) => LiveRound::default(),
+    };
+}
+
+/// Takes a completed coup into the shoe's coups (the roads).
+pub(crate) fn take_round(play: &mut BaccaratPlay, record: &RoundRecord) {
+    // The roads are one shoe's: a round of another shoe starts them afresh.
+    play.rounds
+        .retain(|r| r.shoe == record.shoe && r.round != record.round);
+    play.rounds.push(round_result(record));
+}

@@ -312,3 +312,83 @@ pub fn round_line(r: &pitwatch_blackjack::RoundRecord) -> String {
     }
     line
 }
+
+/// The first line of `pitwatch replay`'s text report under a Blackjack or Pontoon book.
+pub(crate) fn report_header(book: &pitwatch_blackjack::Book) -> String {
+    format!("rule book {}: {}", book.id, book.title)
+}
+
+/// The closing line of a Blackjack or Pontoon replay's text report.
+pub(crate) fn report_totals(totals: &super::terminal::Totals) -> String {
+    format!(
+        "total: {} shoes, {} rounds, {} irregularities",
+        totals.shoes,
+        totals.rounds,
+        totals.irregularities()
+    )
+}
+
+/// One output of a Blackjack or Pontoon table as `pitwatch replay` prints it: a line per round
+/// (as [`round_line`]), shoe summary and cleared device error, a block per irregularity (each
+/// line ended).
+pub(crate) fn output_text(
+    output: &pitwatch_rules::TableOutput<&pitwatch_blackjack::RoundRecord>,
+) -> String {
+    use pitwatch_rules::TableOutput;
+    match output {
+        TableOutput::Round(r) => format!("{}\n", round_line(r)),
+        TableOutput::Irregularity(i) => format!(
+            "!! {} ({}) shoe {} round {} seq {}: {}\n   rule: {} ({})\n",
+            i.code,
+            i.severity,
+            i.shoe,
+            i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+            i.seq,
+            pitwatch_report::untrusted::continued(&i.message, ""),
+            i.rule,
+            i.rule_book
+        ),
+        TableOutput::Shoe(s) => format!(
+            "== shoe {}: {} rounds, {} cards{}\n",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial { " (partial)" } else { "" }
+        ),
+        TableOutput::DeviceErrorCleared(c) => {
+            format!("   device error {} cleared (seq {})\n", c.code, c.seq)
+        }
+    }
+}
+
+/// Puts a Blackjack or Pontoon engine's view of the table on its tile: the shoe's counts, the
+/// cutting card and the round on the felt (else the shoe's last).
+pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_blackjack::View) {
+    use super::TablePlay;
+    tile.shoe = view.shoe;
+    tile.cards_dealt = view.cards_dealt;
+    tile.cards_left = view.cards_left;
+    tile.cutting_card_out = view.cutting_card_out;
+    if !matches!(tile.play, TablePlay::Blackjack(_)) {
+        tile.play = TablePlay::Blackjack(BlackjackPlay::default());
+    }
+    let TablePlay::Blackjack(play) = &mut tile.play else {
+        return;
+    };
+    // The rounds are one shoe's: another shoe starts them afresh.
+    play.rounds.retain(|r| r.shoe == view.shoe);
+    play.current = match (&view.round, &view.last_round) {
+        (Some(round), _) => Some(blackjack_round(round)),
+        (None, Some(last)) if last.shoe == view.shoe => Some(blackjack_round(last)),
+        (None, _) => None,
+    };
+}
+
+/// Takes a completed round into the shoe's last rounds (at most [`BLACKJACK_ROUNDS_KEPT`]).
+pub(crate) fn take_round(play: &mut BlackjackPlay, record: &pitwatch_blackjack::RoundRecord) {
+    play.rounds
+        .retain(|r| r.shoe == record.shoe && r.round != record.round);
+    play.rounds.push(blackjack_round(record));
+    let extra = play.rounds.len().saturating_sub(BLACKJACK_ROUNDS_KEPT);
+    play.rounds.drain(..extra);
+}

@@ -1,11 +1,15 @@
 //! The boundary's registry of games: what is on a table, an incident's round and a replay's step,
 //! each a union tagged by `game` over the games' own DTOs (one module per game: [`baccarat`],
-//! [`blackjack`] for Blackjack and Pontoon, [`poker`]), and the conversions that choose the game.
+//! [`blackjack`] for Blackjack and Pontoon, [`poker`]), and the conversions that choose the game:
+//! a table's view and completed rounds folded onto its tile ([`show_view`], [`take_round`], for
+//! the live pit and a replay's steps); [`terminal`]: what `pitwatch replay` prints of a table's
+//! outputs, by its book's game.
 //! Only this module and the games' own modules here name a game (`tests/tests/tidy.rs`).
 
 pub mod baccarat;
 pub mod blackjack;
 pub mod poker;
+pub mod terminal;
 
 pub use baccarat::{
     cards, outcome, round_result, BaccaratPlay, BaccaratStep, LiveRound, RoundOutcome, RoundResult,
@@ -18,7 +22,7 @@ pub use poker::{
     poker_hand, DeclaredMisdeal, PokerHand, PokerPlay, PokerSeat, PokerStep, POKER_HANDS_KEPT,
 };
 
-use pitwatch_games::{GameBook, GameKind, GameRound};
+use pitwatch_games::{GameBook, GameKind, GameRound, GameView};
 use pitwatch_model::Card;
 use serde::Serialize;
 use ts_rs::TS;
@@ -229,6 +233,31 @@ pub fn initial_play(game: GameKind, book: Option<&GameBook>) -> TablePlay {
             ..PokerPlay::default()
         }),
         game => TablePlay::empty(game),
+    }
+}
+
+/// Puts the engine's view of a table on its tile (the live pit and a replay's steps): the shoe,
+/// the cards dealt and left, the cutting card, and the play in the view's game's terms.
+pub fn show_view(tile: &mut crate::dto::TableTile, view: &GameView) {
+    match view {
+        GameView::Baccarat(view) => baccarat::show_view(tile, view),
+        GameView::Blackjack(view) => blackjack::show_view(tile, view),
+        GameView::Poker(view) => poker::show_view(tile, view),
+    }
+}
+
+/// Takes a round the table's engine completed into its tile's play (the roads, the last rounds
+/// or hands); a round of another game than the tile's is not the tile's.
+pub fn take_round(play: &mut TablePlay, round: &GameRound) {
+    match (play, round) {
+        (TablePlay::Baccarat(play), GameRound::Baccarat(record)) => {
+            baccarat::take_round(play, record);
+        }
+        (TablePlay::Blackjack(play), GameRound::Blackjack(record)) => {
+            blackjack::take_round(play, record);
+        }
+        (TablePlay::Poker(play), GameRound::Poker(record)) => poker::take_round(play, record),
+        _ => {}
     }
 }
 

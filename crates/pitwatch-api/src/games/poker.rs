@@ -245,6 +245,103 @@ pub fn hand_line(h: &pitwatch_poker::HandRecord) -> String {
     line
 }
 
+/// The first line of `pitwatch replay`'s text report under a poker book: the book and the
+/// variant dealt.
+pub(crate) fn report_header(book: &pitwatch_poker::Book) -> String {
+    format!(
+        "rule book {}: {} ({})",
+        book.id, book.title, book.variant.name
+    )
+}
+
+/// The closing line of a poker replay's text report (a deck is everything between two
+/// shuffles).
+pub(crate) fn report_totals(totals: &super::terminal::Totals) -> String {
+    format!(
+        "total: {} decks, {} hands, {} irregularities",
+        totals.shoes,
+        totals.rounds,
+        totals.irregularities()
+    )
+}
+
+/// One output of a poker table as `pitwatch replay` prints it: a line per hand (as
+/// [`hand_line`]), deck summary and cleared device error, a block per irregularity with the
+/// text of the rules it cites (each line ended).
+pub(crate) fn output_text(output: &pitwatch_poker::Output, book: &pitwatch_poker::Book) -> String {
+    use pitwatch_poker::Output;
+    match output {
+        Output::Hand(h) => format!("{}\n", hand_line(h)),
+        Output::Irregularity(i) => {
+            let mut text = format!(
+                "!! {} ({}) hand {} seq {}: {}\n   rule: {} ({})\n",
+                i.code,
+                i.severity,
+                i.round.map_or_else(|| "-".to_owned(), |r| r.to_string()),
+                i.seq,
+                pitwatch_report::untrusted::continued(&i.message, ""),
+                i.rule,
+                i.rule_book
+            );
+            for (number, rule) in book.rule_texts(&i.rule) {
+                text.push_str(&format!("   {number}: {}\n", rule.replace('\n', " ")));
+            }
+            text
+        }
+        Output::Shoe(s) => format!(
+            "== deck {}: {} hands, {} cards{}\n",
+            s.shoe,
+            s.rounds,
+            s.cards,
+            if s.partial { " (partial)" } else { "" }
+        ),
+        Output::DeviceErrorCleared(c) => {
+            format!("   device error {} cleared (seq {})\n", c.code, c.seq)
+        }
+    }
+}
+
+/// Puts a poker engine's view of the table on its tile: the deck's counts and the hand being
+/// dealt (a deck has no cutting card).
+pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_poker::View) {
+    use super::TablePlay;
+    tile.shoe = view.shoe;
+    tile.cards_dealt = view.cards_dealt;
+    tile.cards_left = view.cards_left;
+    tile.cutting_card_out = false;
+    if !matches!(tile.play, TablePlay::Poker(_)) {
+        tile.play = TablePlay::Poker(PokerPlay::default());
+    }
+    let TablePlay::Poker(play) = &mut tile.play else {
+        return;
+    };
+    // A hand is one deck's: the tile keeps the table's last hands, whatever their deck, and the
+    // hand being dealt apart (a hand closes at the next shuffle).
+    play.current = view.round.as_ref().map(|h| PokerHand {
+        complete: false,
+        ..poker_hand(h)
+    });
+    if let Some(last) = &view.last_round {
+        // After a restart the tile learns the last hand from the engine's view.
+        if !play.hands.iter().any(|h| h.hand == last.hand) {
+            play.hands.push(poker_hand(last));
+            let extra = play.hands.len().saturating_sub(POKER_HANDS_KEPT);
+            play.hands.drain(..extra);
+        }
+    }
+    if let Some(hand) = &play.current {
+        play.variant.clone_from(&hand.variant);
+    }
+}
+
+/// Takes a closed hand into the table's last hands (at most [`POKER_HANDS_KEPT`]).
+pub(crate) fn take_round(play: &mut PokerPlay, record: &pitwatch_poker::HandRecord) {
+    play.hands.retain(|h| h.hand != record.hand);
+    play.hands.push(poker_hand(record));
+    let extra = play.hands.len().saturating_sub(POKER_HANDS_KEPT);
+    play.hands.drain(..extra);
+}
+
 #[cfg(test)]
 mod tests {
     use pitwatch_model::{MisdealReason, MisdealRuling};
