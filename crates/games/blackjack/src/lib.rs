@@ -5,13 +5,15 @@
 //!
 //! A stream without box targets (a plain card-reading shoe) gets the shoe-level checks only: the
 //! engine never guesses hands it cannot place. [`natural`] computes the chance of a natural
-//! through the engine's own hand evaluation.
+//! through the engine's own hand evaluation; [`exposure`] what surveillance watches from the cards
+//! dealt (the Hi-Lo count, penetration, Super Sevens' exact worth).
 //!
 //! The engine reads no clock, file, port or random source.
 
 pub mod book;
 pub mod dealer;
 pub mod engine;
+pub mod exposure;
 pub mod hand;
 pub mod natural;
 pub mod round;
