@@ -4,8 +4,8 @@
 //! | role | may |
 //! |---|---|
 //! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off, mute the alarm |
-//! | surveillance | export, note, read the audit log, mute the alarm |
-//! | admin | what a supervisor does, users, the audit log, and setting up the pit (tables, devices, the pit definition reloaded) |
+//! | surveillance | export, note, read the audit log, mute the alarm, read the house's exposure |
+//! | admin | what a supervisor does, users, the audit log, the house's exposure, and setting up the pit (tables, devices, the pit definition reloaded) |
 //!
 //! Watching needs no role: the pit, the incident list, one incident and a shoe's replay are
 //! reads, which the window shows to whoever stands at the workstation, as before.
@@ -60,11 +60,14 @@ pub enum Command {
     /// Mute or unmute the alarm's sound at the workstation (every role; nobody logged in may
     /// not, see [`crate::alarm`]).
     MuteAlarm,
+    /// Read the house's exposure at a table (each wager's worth from the cards left): for
+    /// surveillance and administrators only, never the pit (issue 29), every read audited.
+    ViewExposure,
 }
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 17] = [
+    pub const ALL: [Command; 18] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -82,6 +85,7 @@ impl Command {
         Command::ViewAudit,
         Command::ConfigurePit,
         Command::MuteAlarm,
+        Command::ViewExposure,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -104,6 +108,7 @@ impl Command {
             Command::ViewAudit => "audit",
             Command::ConfigurePit => "configure_pit",
             Command::MuteAlarm => "mute_alarm",
+            Command::ViewExposure => "view_exposure",
         }
     }
 
@@ -133,6 +138,7 @@ impl Command {
                     | C::ExportShift
                     | C::ViewAudit
                     | C::MuteAlarm
+                    | C::ViewExposure
             ),
         }
     }
@@ -209,6 +215,7 @@ fn describe(command: Command) -> &'static str {
         Command::ViewAudit => "read the audit log",
         Command::ConfigurePit => "set up the pit (its tables and devices)",
         Command::MuteAlarm => "mute the alarm",
+        Command::ViewExposure => "read the house's exposure (surveillance only)",
     }
 }
 
@@ -249,9 +256,13 @@ mod tests {
                 "export_shoe",
                 "export_shift",
                 "audit",
-                "mute_alarm"
+                "mute_alarm",
+                "view_exposure"
             ]
         );
+        // The pit never sees the exposure (a count shown to the pit invites shuffling away
+        // shoes that favour the players).
+        assert!(!C::ViewExposure.allowed(Role::Supervisor));
         for cannot in [C::Acknowledge, C::Resolve, C::Reopen, C::RecordConsole] {
             assert!(!cannot.allowed(Role::Surveillance), "{cannot:?}");
         }

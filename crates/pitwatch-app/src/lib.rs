@@ -30,6 +30,7 @@ pub mod access;
 pub mod accounts;
 pub mod alarm;
 pub mod console;
+pub mod exposure;
 pub mod handover;
 pub mod health;
 pub mod incidents;

@@ -139,6 +139,9 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         Command::ListUsers => accounts::users(store, who, now).map(|_| ()),
         Command::ViewAudit => accounts::audit_log(store, who, &[], 10, now).map(|_| ()),
         Command::MuteAlarm => pitwatch_app::alarm::record(store, who, true, "user", now),
+        // The read itself, on a recorded shoe, is tested in tests/exposure.rs; the check is this
+        // one.
+        Command::ViewExposure => access::require(store, who, command, "table BAC-1 shoe 1", now),
     }
 }
 
@@ -185,8 +188,9 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
         }
     }
     // Surveillance: acknowledge, resolve, reopen, console, sign-off, the five commands on users
-    // and reloading the pit definition; supervisors: those six admin commands and the audit log.
-    assert_eq!(refused, 11 + 7);
+    // and reloading the pit definition; supervisors: those six admin commands, the audit log and
+    // the house's exposure.
+    assert_eq!(refused, 11 + 8);
 }
 
 #[test]

@@ -8,12 +8,15 @@
 //!   or recorded text);
 //! - [`table`]: [`TableEngine`], an enum over the engines (no `Box<dyn>`), and what it outputs,
 //!   [`GameRound`] and [`GameView`];
-//! - [`report`]: what a report shows of each game's rounds and rule book.
+//! - [`report`]: what a report shows of each game's rounds and rule book;
+//! - [`exposure`]: the house's exposure round by round through a shoe, by each game's own code
+//!   (surveillance's view only).
 //!
 //! shakmaty's `Variant` and `VariantPosition` are the model: a Copy enum of names plus an enum
 //! over engines, every game an arm, none special.
 
 pub mod book;
+pub mod exposure;
 pub mod kind;
 pub mod parameters;
 pub mod report;

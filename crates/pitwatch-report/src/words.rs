@@ -70,6 +70,7 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ("incident.export", "Incident report exported"),
     ("incident.view", "Incident looked at"),
     ("replay.view", "Shoe replayed"),
+    ("exposure.view", "House exposure looked at (surveillance)"),
     ("console.event", "Console entry recorded"),
     ("shoe.export", "Shoe report exported"),
     ("shift.export", "Shift report exported"),

@@ -1992,6 +1992,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "incident.export": "Incident report exported",
   "incident.view": "Incident looked at",
   "replay.view": "Shoe replayed",
+  "exposure.view": "House exposure looked at (surveillance)",
   "console.event": "Console entry recorded",
   "shoe.export": "Shoe report exported",
   "shift.export": "Shift report exported",
