@@ -245,7 +245,8 @@ mod tests {
                     "export_shoe",
                     "export_shift",
                     "audit",
-                    "mute_alarm"
+                    "mute_alarm",
+                    "view_exposure"
                 ]
                 .map(String::from)
                 .to_vec(),

@@ -122,7 +122,10 @@ fn a_user_renews_their_own_password_with_the_current_one() {
         "sam logged in with the renewal: {sam}"
     );
     assert!(
-        sam.ends_with("add_note, export_incident, export_shoe, export_shift, audit, mute_alarm"),
+        sam.ends_with(
+            "add_note, export_incident, export_shoe, export_shift, audit, mute_alarm, \
+             view_exposure"
+        ),
         "{sam}"
     );
     let root = listing.lines().find(|l| l.starts_with("root ")).unwrap();

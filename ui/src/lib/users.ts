@@ -63,6 +63,7 @@ const COMMAND_WORDS: Record<string, string> = {
   audit: "read the audit log",
   configure_pit: "set up tables and devices",
   mute_alarm: "mute the alarm",
+  view_exposure: "read the house's exposure",
 };
 
 /** What a user may do, in words, for the access listing (a command with no words is shown by its
