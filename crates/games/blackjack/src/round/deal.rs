@@ -12,10 +12,13 @@ use crate::book::HoleCard;
 
 impl Rounds {
     pub(super) fn all_finished(&self) -> bool {
+        // From the last: play goes forward, so while the round is played an open hand is found
+        // at once.
         self.boxes
             .iter()
+            .rev()
             .filter(|b| Self::in_play(b))
-            .all(|b| b.hands().iter().all(|h| !h.open()))
+            .all(|b| b.hands().iter().rev().all(|h| !h.open()))
     }
 
     fn initial_done(&self) -> bool {
