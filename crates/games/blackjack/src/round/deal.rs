@@ -22,16 +22,18 @@ impl Rounds {
     }
 
     fn initial_done(&self) -> bool {
-        let boxes_done = self
-            .boxes
-            .iter()
-            .filter(|b| Self::in_play(b))
-            .all(|b| b.cards() >= 2);
         let dealer = match self.book.hole_card {
             HoleCard::None => 1,
             HoleCard::American => 2,
         };
-        boxes_done && self.dealer.len() >= dealer && self.boxes.iter().any(Self::in_play)
+        // The dealer's count first: until the dealer has the initial card(s) no box is walked.
+        self.dealer.len() >= dealer
+            && self
+                .boxes
+                .iter()
+                .filter(|b| Self::in_play(b))
+                .all(|b| b.cards_to_three() >= 2)
+            && self.boxes.iter().any(Self::in_play)
     }
 
     fn out_of_order(&mut self, seq: u64, message: String, found: &mut Findings) {
@@ -180,7 +182,7 @@ impl Rounds {
             if self.declared_any {
                 self.boxes
                     .iter()
-                    .find(|b| b.declared && b.cards() == 0)
+                    .find(|b| b.declared && b.cards_to_three() == 0)
                     .map(|b| b.number)
                     == Some(number)
             } else {
@@ -194,7 +196,7 @@ impl Rounds {
         } else {
             self.boxes
                 .iter()
-                .find(|b| Self::in_play(b) && b.cards() == 1)
+                .find(|b| Self::in_play(b) && b.cards_to_three() == 1)
                 .map(|b| b.number)
                 == Some(number)
         };
@@ -205,7 +207,10 @@ impl Rounds {
                 found,
             );
         }
-        let bi = self.box_entry(number);
+        let bi = match known {
+            Some(i) => i,
+            None => self.box_entry(number),
+        };
         self.place(bi, 0, card);
         self.after_initial_card();
     }
@@ -382,14 +387,14 @@ impl Rounds {
                                 .boxes
                                 .iter()
                                 .filter(|b| b.declared)
-                                .all(|b| b.cards() >= 1))
+                                .all(|b| b.cards_to_three() >= 1))
                 } else {
                     self.book.hole_card == HoleCard::American
                         && self
                             .boxes
                             .iter()
                             .filter(|b| Self::in_play(b))
-                            .all(|b| b.cards() >= 2)
+                            .all(|b| b.cards_to_three() >= 2)
                 };
                 if !expected {
                     self.out_of_order(

@@ -337,7 +337,7 @@ impl RoundGame for Rounds {
                     for b in self
                         .boxes
                         .iter()
-                        .filter(|b| Self::in_play(b) && b.cards() < 2)
+                        .filter(|b| Self::in_play(b) && b.cards_to_three() < 2)
                     {
                         found.flag(
                             Code::WrongCardCount,
