@@ -94,6 +94,11 @@ impl Rounds {
     }
 
     fn box_entry(&mut self, number: u8) -> usize {
+        // Boxes are put in play and dealt in order: a new box is most often the last.
+        if self.boxes.last().is_none_or(|b| b.number < number) {
+            self.boxes.push(BoxState::new(number));
+            return self.boxes.len() - 1;
+        }
         match self.boxes.iter().position(|b| b.number >= number) {
             Some(i) if self.boxes[i].number == number => i,
             Some(i) => {
@@ -120,9 +125,11 @@ impl Rounds {
             && self.joined.is_none()
             && self.stage != Stage::Initial
             && self.all_finished()
-            && (self.dealer_owes() == Owes::Nothing
-                || self.dealer_done()
-                || self.dealer.total().is_some_and(|t| t.value > 21))
+            // The dealer's own cards first: read at once, where what the dealer owes walks the
+            // boxes.
+            && (self.dealer_done()
+                || self.dealer.total().is_some_and(|t| t.value > 21)
+                || self.dealer_owes() == Owes::Nothing)
     }
 
     /// One event of the round in progress (what [`RoundGame::handle_event`] does before it
