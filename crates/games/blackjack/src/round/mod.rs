@@ -326,7 +326,8 @@ impl RoundGame for Rounds {
 
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
         self.follow(event, found);
-        self.complete = self.completed();
+        // During the initial deal (most events) the round is not complete: no call to say so.
+        self.complete = self.stage != Stage::Initial && self.completed();
     }
 
     #[inline]
