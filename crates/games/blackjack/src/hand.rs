@@ -9,11 +9,28 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// Most cards a hand holds: 21 in aces and twos is eleven cards; beyond that a stream is wrong.
 pub const MAX_CARDS: usize = 12;
 
-/// A hand's cards, inline (no allocation per card).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A hand's cards, inline (no allocation per card), with what they count kept as they come (the
+/// engine asks a hand's total several times a card).
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Cards {
     cards: [Option<Card>; MAX_CARDS],
     len: u8,
+    /// The readable cards' points, every ace as 1 (at most 12 × 10).
+    hard: u8,
+    /// Whether a readable card is an ace.
+    ace: bool,
+    /// Whether a card is unreadable (the total is then unknown).
+    unreadable: bool,
+}
+
+/// The cards and their count, as before the count was kept (what they count follows from them).
+impl std::fmt::Debug for Cards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cards")
+            .field("cards", &self.cards)
+            .field("len", &self.len)
+            .finish()
+    }
 }
 
 impl Default for Cards {
@@ -28,15 +45,26 @@ impl Cards {
         Cards {
             cards: [None; MAX_CARDS],
             len: 0,
+            hard: 0,
+            ace: false,
+            unreadable: false,
         }
     }
 
     /// Adds a card (`None`: unreadable). A card beyond [`MAX_CARDS`] is dropped: no hand the
     /// rules allow holds one.
+    #[inline]
     pub fn push(&mut self, card: Option<Card>) {
         if usize::from(self.len) < MAX_CARDS {
             self.cards[usize::from(self.len)] = card;
             self.len += 1;
+            match card {
+                Some(card) => {
+                    self.hard += card.rank.blackjack_value();
+                    self.ace |= card.rank == Rank::Ace;
+                }
+                None => self.unreadable = true,
+            }
         }
     }
 
@@ -48,41 +76,52 @@ impl Cards {
             return None;
         }
         self.len -= 1;
-        Some(std::mem::take(&mut self.cards[usize::from(self.len)]))
+        let card = std::mem::take(&mut self.cards[usize::from(self.len)]);
+        // Recounted from the cards left (a split, rare).
+        let left = self.len;
+        self.len = 0;
+        self.hard = 0;
+        self.ace = false;
+        self.unreadable = false;
+        for i in 0..usize::from(left) {
+            self.push(self.cards[i]);
+        }
+        Some(card)
     }
 
     /// How many cards.
+    #[inline]
     pub const fn len(&self) -> usize {
         self.len as usize
     }
 
     /// Whether there are none.
+    #[inline]
     pub const fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The cards in deal order.
+    #[inline]
     pub fn as_slice(&self) -> &[Option<Card>] {
         &self.cards[..usize::from(self.len)]
     }
 
     /// The total and whether it is soft (an ace counted 11), or `None` if a card is unreadable.
+    #[inline]
     pub fn total(&self) -> Option<Total> {
-        let mut hard = 0u32;
-        let mut ace = false;
-        for card in self.as_slice() {
-            let card = (*card)?;
-            hard += u32::from(card.rank.blackjack_value());
-            ace |= card.rank == Rank::Ace;
+        if self.unreadable {
+            return None;
         }
-        Some(if ace && hard + 10 <= 21 {
+        let hard = self.hard;
+        Some(if self.ace && hard + 10 <= 21 {
             Total {
-                value: (hard + 10) as u8,
+                value: hard + 10,
                 soft: true,
             }
         } else {
             Total {
-                value: hard.min(255) as u8,
+                value: hard,
                 soft: false,
             }
         })
@@ -90,6 +129,7 @@ impl Cards {
 
     /// Whether the cards are two, an ace and a ten-value card (a blackjack; a Pontoon in a Spanish
     /// shoe, where the ten-value cards are the pictures).
+    #[inline]
     pub fn is_natural(&self) -> bool {
         self.len == 2 && self.total().is_some_and(|t| t.value == 21)
     }

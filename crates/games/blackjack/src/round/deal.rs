@@ -12,23 +12,28 @@ use crate::book::HoleCard;
 
 impl Rounds {
     pub(super) fn all_finished(&self) -> bool {
+        // From the last: play goes forward, so while the round is played an open hand is found
+        // at once.
         self.boxes
             .iter()
+            .rev()
             .filter(|b| Self::in_play(b))
-            .all(|b| b.hands().iter().all(|h| !h.open()))
+            .all(|b| b.hands().iter().rev().all(|h| !h.open()))
     }
 
     fn initial_done(&self) -> bool {
-        let boxes_done = self
-            .boxes
-            .iter()
-            .filter(|b| Self::in_play(b))
-            .all(|b| b.cards() >= 2);
         let dealer = match self.book.hole_card {
             HoleCard::None => 1,
             HoleCard::American => 2,
         };
-        boxes_done && self.dealer.len() >= dealer && self.boxes.iter().any(Self::in_play)
+        // The dealer's count first: until the dealer has the initial card(s) no box is walked.
+        self.dealer.len() >= dealer
+            && self
+                .boxes
+                .iter()
+                .filter(|b| Self::in_play(b))
+                .all(|b| b.cards_to_three() >= 2)
+            && self.boxes.iter().any(Self::in_play)
     }
 
     fn out_of_order(&mut self, seq: u64, message: String, found: &mut Findings) {
@@ -177,7 +182,7 @@ impl Rounds {
             if self.declared_any {
                 self.boxes
                     .iter()
-                    .find(|b| b.declared && b.cards() == 0)
+                    .find(|b| b.declared && b.cards_to_three() == 0)
                     .map(|b| b.number)
                     == Some(number)
             } else {
@@ -191,7 +196,7 @@ impl Rounds {
         } else {
             self.boxes
                 .iter()
-                .find(|b| Self::in_play(b) && b.cards() == 1)
+                .find(|b| Self::in_play(b) && b.cards_to_three() == 1)
                 .map(|b| b.number)
                 == Some(number)
         };
@@ -202,7 +207,10 @@ impl Rounds {
                 found,
             );
         }
-        let bi = self.box_entry(number);
+        let bi = match known {
+            Some(i) => i,
+            None => self.box_entry(number),
+        };
         self.place(bi, 0, card);
         self.after_initial_card();
     }
@@ -379,14 +387,14 @@ impl Rounds {
                                 .boxes
                                 .iter()
                                 .filter(|b| b.declared)
-                                .all(|b| b.cards() >= 1))
+                                .all(|b| b.cards_to_three() >= 1))
                 } else {
                     self.book.hole_card == HoleCard::American
                         && self
                             .boxes
                             .iter()
                             .filter(|b| Self::in_play(b))
-                            .all(|b| b.cards() >= 2)
+                            .all(|b| b.cards_to_three() >= 2)
                 };
                 if !expected {
                     self.out_of_order(

@@ -55,6 +55,9 @@ pub struct Rounds {
     /// The round in progress was joined part-way, after the stream was cut off: what its tail
     /// has shown ([`RoundGame::join_round`]); `None` for a round seen from its start.
     joined: Option<Joined>,
+    /// Whether the round in progress is complete ([`Rounds::completed`]), kept up to date after
+    /// each of its events: the table asks several times a card, and the answer walks every box.
+    complete: bool,
 }
 
 impl Rounds {
@@ -77,6 +80,7 @@ impl Rounds {
             passed: (0, 0),
             closed: Closed::default(),
             joined: None,
+            complete: false,
         }
     }
 
@@ -90,6 +94,11 @@ impl Rounds {
     }
 
     fn box_entry(&mut self, number: u8) -> usize {
+        // Boxes are put in play and dealt in order: a new box is most often the last.
+        if self.boxes.last().is_none_or(|b| b.number < number) {
+            self.boxes.push(BoxState::new(number));
+            return self.boxes.len() - 1;
+        }
         match self.boxes.iter().position(|b| b.number >= number) {
             Some(i) if self.boxes[i].number == number => i,
             Some(i) => {
@@ -108,7 +117,63 @@ impl Rounds {
         b.dealt_len > 0
     }
 
+    /// Whether the round in progress is complete, from its state: every hand finished and the
+    /// dealer owing nothing more ([`RoundGame::is_complete`] answers from [`Rounds::complete`]).
+    fn completed(&self) -> bool {
+        // A round joined part-way is never known to be complete.
+        self.active
+            && self.joined.is_none()
+            && self.stage != Stage::Initial
+            && self.all_finished()
+            // The dealer's own cards first: read at once, where what the dealer owes walks the
+            // boxes.
+            && (self.dealer_done()
+                || self.dealer.total().is_some_and(|t| t.value > 21)
+                || self.dealer_owes() == Owes::Nothing)
+    }
+
+    /// One event of the round in progress (what [`RoundGame::handle_event`] does before it
+    /// brings [`Rounds::complete`] up to date).
+    fn follow(&mut self, event: &TableEvent, found: &mut Findings) {
+        let seq = event.seq;
+        if self.joined.is_some() {
+            self.follow_joined(seq, &event.kind);
+            return;
+        }
+        match &event.kind {
+            EventKind::CardDrawn {
+                card,
+                target,
+                index,
+                ..
+            } => {
+                self.last_seq = seq;
+                self.any_card = true;
+                match target {
+                    Some(Target::Dealer) => self.on_dealer_card(seq, *index, *card, found),
+                    Some(t) => {
+                        if let Some(n) = t.box_number() {
+                            self.on_box_card(seq, n, t.hand(), *index, *card, found);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            EventKind::Decision {
+                target,
+                hand,
+                action,
+            } => {
+                if let Some(n) = target.box_number() {
+                    self.on_decision(seq, n, hand.or(target.hand()), *action, found);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Whether the round looks over: the dealer drawing or done, or every wager settled.
+    #[inline]
     fn over(&self) -> bool {
         self.joined.is_none() && (self.stage == Stage::Dealer || self.is_complete())
     }
@@ -251,6 +316,7 @@ impl RoundGame for Rounds {
         self.dealer_flagged = false;
         self.passed = (0, 0);
         self.joined = None;
+        self.complete = false;
     }
 
     fn join_round(&mut self, shoe: u32, number: u32, seq: u64) {
@@ -259,52 +325,15 @@ impl RoundGame for Rounds {
     }
 
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
-        let seq = event.seq;
-        if self.joined.is_some() {
-            self.follow_joined(seq, &event.kind);
-            return;
-        }
-        match &event.kind {
-            EventKind::CardDrawn {
-                card,
-                target,
-                index,
-                ..
-            } => {
-                self.last_seq = seq;
-                self.any_card = true;
-                match target {
-                    Some(Target::Dealer) => self.on_dealer_card(seq, *index, *card, found),
-                    Some(t) => {
-                        if let Some(n) = t.box_number() {
-                            self.on_box_card(seq, n, t.hand(), *index, *card, found);
-                        }
-                    }
-                    None => {}
-                }
-            }
-            EventKind::Decision {
-                target,
-                hand,
-                action,
-            } => {
-                if let Some(n) = target.box_number() {
-                    self.on_decision(seq, n, hand.or(target.hand()), *action, found);
-                }
-            }
-            _ => {}
-        }
+        self.follow(event, found);
+        // During the initial deal (most events) the round is not complete: no call to say so.
+        self.complete = self.stage != Stage::Initial && self.completed();
     }
 
+    #[inline]
     fn is_complete(&self) -> bool {
-        // A round joined part-way is never known to be complete.
-        self.active
-            && self.joined.is_none()
-            && self.stage != Stage::Initial
-            && self.all_finished()
-            && (self.dealer_owes() == Owes::Nothing
-                || self.dealer_done()
-                || self.dealer.total().is_some_and(|t| t.value > 21))
+        debug_assert_eq!(self.complete, self.completed());
+        self.complete
     }
 
     fn close_round(&mut self, _seq: u64, cut_off: bool, found: &mut Findings) -> RoundRecord {
@@ -316,7 +345,7 @@ impl RoundGame for Rounds {
                     for b in self
                         .boxes
                         .iter()
-                        .filter(|b| Self::in_play(b) && b.cards() < 2)
+                        .filter(|b| Self::in_play(b) && b.cards_to_three() < 2)
                     {
                         found.flag(
                             Code::WrongCardCount,
@@ -367,6 +396,7 @@ impl RoundGame for Rounds {
         let record = self.record(complete, dealer_final);
         self.active = false;
         self.joined = None;
+        self.complete = false;
         // Keep the round for the view without copying it: its boxes' memory is swapped out and
         // the next round reuses the previous round's.
         std::mem::swap(&mut self.boxes, &mut self.closed.boxes);

@@ -43,6 +43,7 @@ impl<T: Copy + Default, const N: usize> Default for Inline<T, N> {
 
 impl<T: Copy + Default, const N: usize> Inline<T, N> {
     /// Adds a value; beyond `N` it is dropped (callers never hold more).
+    #[inline]
     pub fn push(&mut self, value: T) {
         if usize::from(self.len) < N {
             self.items[usize::from(self.len)] = value;
@@ -204,10 +205,21 @@ impl Rounds {
     ) -> RoundRecord {
         let dealer = &data.dealer;
         let dealer_total = dealer.total();
-        // One allocation per round: the boxes, each holding its hands and side bets inline.
+        // One allocation per round: the boxes, each holding its hands and side bets inline,
+        // filled where they lie (a box record is some 400 bytes: built aside, it is copied in).
+        let dealer_natural = dealer.is_natural();
+        let insurance_pays =
+            (dealer_final && dealer.len() >= 2).then_some(if dealer_natural { 2.0 } else { -1.0 });
         let mut boxes = Vec::with_capacity(data.boxes.len());
         for b in data.boxes.iter().filter(|b| Self::in_play(b)) {
-            let mut hands = Inline::default();
+            boxes.push(BoxRecord {
+                number: b.number,
+                hands: Inline::default(),
+                side_bets: Inline::default(),
+            });
+            let Some(record) = boxes.last_mut() else {
+                continue;
+            };
             for (hi, h) in b.hands().iter().enumerate() {
                 let (outcome, pays, mut rule) = self.settle(h, hi, dealer, dealer_final);
                 // 5.1 and 5.4 are the Blackjack rules' numbers; Pontoon's are not in the source.
@@ -215,7 +227,7 @@ impl Rounds {
                     rule = None;
                 }
                 let total = h.cards.total();
-                hands.push(HandRecord {
+                record.hands.push(HandRecord {
                     cards: h.cards,
                     total: total.map(|t| t.value),
                     soft: total.is_some_and(|t| t.soft),
@@ -226,29 +238,17 @@ impl Rounds {
                     rule,
                 });
             }
-            let mut side_bets = Inline::default();
             if let Some(s7) = self.super_sevens(b) {
-                side_bets.push(s7);
+                record.side_bets.push(s7);
             }
             if b.insurance {
-                side_bets.push(SideBet {
+                record.side_bets.push(SideBet {
                     bet: "insurance",
                     sevens: None,
                     suited: None,
-                    pays: (dealer_final && dealer.len() >= 2).then(|| {
-                        if dealer.is_natural() {
-                            2.0
-                        } else {
-                            -1.0
-                        }
-                    }),
+                    pays: insurance_pays,
                 });
             }
-            boxes.push(BoxRecord {
-                number: b.number,
-                hands,
-                side_bets,
-            });
         }
         RoundRecord {
             game: self.book.variant.name(),
@@ -256,7 +256,7 @@ impl Rounds {
             round: data.number,
             dealer: *dealer,
             dealer_total: dealer_total.map(|t| t.value),
-            dealer_blackjack: dealer.is_natural(),
+            dealer_blackjack: dealer_natural,
             boxes,
             first_seq: data.first_seq,
             last_seq: data.last_seq,

@@ -81,6 +81,15 @@ impl BoxState {
         self.hands().iter().map(|h| h.cards.len()).sum()
     }
 
+    /// The cards the box holds, counted to three: its first three cards are kept (`dealt`), so
+    /// this is `dealt_len`, without walking the hands; enough for the initial deal's checks,
+    /// which compare with 0, 1 or 2.
+    #[inline]
+    pub(super) fn cards_to_three(&self) -> usize {
+        debug_assert_eq!(usize::from(self.dealt_len), self.cards().min(3));
+        usize::from(self.dealt_len)
+    }
+
     #[inline]
     pub(super) fn first_open(&self) -> Option<usize> {
         self.hands().iter().position(HandState::open)
