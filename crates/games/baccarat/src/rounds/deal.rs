@@ -182,7 +182,7 @@ impl BaccaratRounds {
         retransmit: bool,
         found: &mut Findings,
     ) {
-        if self.round.is_some_and(|r| r.confirming) {
+        if self.round.as_ref().is_some_and(|r| r.confirming) {
             // One card more than a round begun by a card between rounds takes: that card was set
             // aside, and the round is the cards after it.
             self.redeal();

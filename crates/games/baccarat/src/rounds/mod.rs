@@ -359,7 +359,7 @@ impl BaccaratRounds {
         if hands.player.has_unreadable() || hands.banker.has_unreadable() {
             return;
         }
-        let evidence = vec![r.first_seq, r.last_seq, seq];
+        let evidence = || vec![r.first_seq, r.last_seq, seq];
         match r.next {
             NextCard::To(side, 3) => {
                 let hand = hands.get(side);
@@ -367,7 +367,7 @@ impl BaccaratRounds {
                 found.flag(
                     IrregularityCode::MissingThirdCard,
                     seq,
-                    evidence,
+                    evidence(),
                     format!(
                         "The {side} hand ({hand} = {total}) had to draw a third card by the Table \
                          of Play, but {} first. The round was settled on the wrong cards: review \
@@ -379,7 +379,7 @@ impl BaccaratRounds {
             NextCard::To(_, _) => found.flag(
                 IrregularityCode::DealOutOfOrder,
                 seq,
-                evidence,
+                evidence(),
                 format!(
                     "The initial deal (8.4) was not completed: Player {} / Banker {} when the round \
                      ended. Treat as a misdeal unless it can be reconstructed.",
@@ -490,6 +490,7 @@ impl RoundGame for BaccaratRounds {
                 let first = index.is_none_or(|i| i == 1);
                 let taken = self
                     .round
+                    .as_ref()
                     .is_some_and(|r| side.is_some_and(|s| !r.hands.get(s).is_empty()));
                 first && (complete || index == &Some(1) && taken)
             }
@@ -518,7 +519,8 @@ impl RoundGame for BaccaratRounds {
     ) -> Option<bool> {
         // Only a round dealt on is past the last coup; a card in no round waits for one, and a
         // tentative round (begun by a card between rounds) may yet prove no round.
-        let Some(round) = round.filter(|_| !self.round.is_some_and(|r| r.tentative)) else {
+        let Some(round) = round.filter(|_| !self.round.as_ref().is_some_and(|r| r.tentative))
+        else {
             return Some(false);
         };
         found.flag(
@@ -770,7 +772,7 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn carried_only(&self) -> bool {
-        self.round.is_some_and(|r| r.carried)
+        self.round.as_ref().is_some_and(|r| r.carried)
     }
 
     fn discard_round(&mut self) {
@@ -816,23 +818,29 @@ impl RoundGame for BaccaratRounds {
         // After a cut the rounds seen from their start are judged (the table joins the one it
         // cannot see from its start, unjudged).
         let joined_mid_round =
-            self.partial && !self.interrupted && self.round.is_some_and(|r| r.number == 1);
+            self.partial && !self.interrupted && self.round.as_ref().is_some_and(|r| r.number == 1);
         let drawing = self.drawing;
         if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
             r.flush_ahead(&drawing);
         }
         if self
             .round
-            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(&r).is_some())
+            .as_ref()
+            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(r).is_some())
         {
             // The cards after the card between rounds make a whole round: it was set aside.
             self.redeal();
-        } else if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
-            self.judge_close(&r, seq, by, found);
+        } else if let Some(r) = self
+            .round
+            .as_ref()
+            .filter(|_| !cut_off && !joined_mid_round)
+        {
+            self.judge_close(r, seq, by, found);
         }
         let complete = self.next_card() == Some(NextCard::Complete);
         self.early = self
             .round
+            .as_ref()
             .and_then(|r| r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len)));
         let Some(r) = self.round.take() else {
             return self
