@@ -227,10 +227,17 @@ impl<G: RoundGame> Table<G> {
     /// Moves the game's findings into the one irregularity of `round` (the round in progress,
     /// or the round closed last, whose irregularity may wait for its result), or out at once
     /// (`None`).
+    #[inline]
     pub(super) fn take_found_for(&mut self, round: Option<u32>) {
-        if self.found.is_empty() {
-            return;
+        // Asked after every card, and almost never with anything found: the check stays inline
+        // and the work out of line.
+        if !self.found.is_empty() {
+            self.take_found_now(round);
         }
+    }
+
+    #[inline(never)]
+    fn take_found_now(&mut self, round: Option<u32>) {
         let found = std::mem::take(&mut self.found.0);
         let in_round = round.is_some();
         if in_round && self.carried && self.pending.as_ref().is_some_and(|p| p.round != round) {

@@ -567,6 +567,7 @@ impl<G: RoundGame> Table<G> {
     /// Gives a counted card its round: the next round's, if it begins one and `may_begin`, else
     /// the round in progress (or none); then what the card shows is found in that round. Whether
     /// the card was given to a round.
+    #[inline(always)]
     pub(super) fn place_card(
         &mut self,
         event: &TableEvent,
@@ -594,42 +595,8 @@ impl<G: RoundGame> Table<G> {
             fits
         };
         let in_round = self.round.is_some();
-        if let Some(card) = card.filter(|_| !fits) {
-            let composition = self.shoe.counter.composition();
-            let fact = ShoeFact::Excess {
-                card,
-                copy: self.shoe.counter.seen(card),
-                holds: composition.copies_of(card),
-            };
-            let message = self.worded(&fact, || if composition.copies_of(card) == 0 {
-                format!(
-                    "The {card} is a foreign card: a shoe of {} decks holds none.",
-                    composition.kind.name()
-                )
-            } else {
-                format!(
-                    "A copy of the {card} beyond the {} the shoe holds: a foreign or duplicate card.",
-                    composition.copies_of(card)
-                )
-            });
-            self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
-            if in_round && self.joined {
-                self.game.defective(seq, card, &mut Findings::default());
-            } else if in_round {
-                self.game.defective(seq, card, &mut self.found);
-                self.take_found();
-            }
-        } else if card.is_none() {
-            self.flag(
-                in_round,
-                Code::UnreadableCard,
-                "UNREADABLE_CARD",
-                seq,
-                self.worded(&ShoeFact::Unreadable, || {
-                    "The device could not read a card; the hands it belongs to are not judged on it."
-                        .to_owned()
-                }),
-            );
+        if !fits || card.is_none() {
+            self.flag_card_shown(seq, card, fits, in_round);
         }
         // A card of the round the cutting card ended the shoe with (kept open for its own stray
         // cards) is that round's, not a card past the end.
@@ -641,34 +608,7 @@ impl<G: RoundGame> Table<G> {
         // replaced cards afresh.
         let end_followed = self.unshuffled.is_none() || self.shoe.afresh;
         if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round && end_followed) {
-            // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
-            // table's own is not made there.
-            let game_says = if self.shoe.past_end_flagged {
-                None
-            } else {
-                let round = self.round.map(|_| self.shoe.rounds + 1);
-                let last = self.shoe.rounds;
-                let said = self.game.past_end(seq, round, last, &mut self.found);
-                if said.is_some() {
-                    self.shoe.past_end_flagged = said == Some(true);
-                    self.take_found_or_now(in_round);
-                }
-                said
-            };
-            if game_says.is_none() && !self.shoe.past_end_flagged && !self.shoe.partial {
-                self.shoe.past_end_flagged = true;
-                self.found.flag_cited(
-                    Code::NotShuffled,
-                    "NOT_SHUFFLED/past_end",
-                    seq,
-                    vec![cut_seq, seq],
-                    format!(
-                        "A card was dealt after the shoe ended (the cutting card came out, seq \
-                         {cut_seq}): the cards must be shuffled before a further round."
-                    ),
-                );
-                self.take_found_or_now(in_round);
-            }
+            self.card_past_end(seq, cut_seq, in_round);
         }
         let given = placed && self.round.is_some();
         if given {
@@ -717,5 +657,84 @@ impl<G: RoundGame> Table<G> {
             }),
         );
         self.take_found_or_now(in_round && self.game.unshuffled_card_in_round());
+    }
+
+    /// What a card shows that the shoe cannot hold: a foreign or excess card, or an unreadable
+    /// one. Rare, so kept out of the path every card takes.
+    #[cold]
+    #[inline(never)]
+    fn flag_card_shown(&mut self, seq: u64, card: Option<Card>, fits: bool, in_round: bool) {
+        if let Some(card) = card.filter(|_| !fits) {
+            let composition = self.shoe.counter.composition();
+            let fact = ShoeFact::Excess {
+                card,
+                copy: self.shoe.counter.seen(card),
+                holds: composition.copies_of(card),
+            };
+            let message = self.worded(&fact, || if composition.copies_of(card) == 0 {
+                format!(
+                    "The {card} is a foreign card: a shoe of {} decks holds none.",
+                    composition.kind.name()
+                )
+            } else {
+                format!(
+                    "A copy of the {card} beyond the {} the shoe holds: a foreign or duplicate card.",
+                    composition.copies_of(card)
+                )
+            });
+            self.flag(in_round, Code::ExcessCard, "EXCESS_CARD", seq, message);
+            if in_round && self.joined {
+                self.game.defective(seq, card, &mut Findings::default());
+            } else if in_round {
+                self.game.defective(seq, card, &mut self.found);
+                self.take_found();
+            }
+        } else if card.is_none() {
+            self.flag(
+                in_round,
+                Code::UnreadableCard,
+                "UNREADABLE_CARD",
+                seq,
+                self.worded(&ShoeFact::Unreadable, || {
+                    "The device could not read a card; the hands it belongs to are not judged on it."
+                        .to_owned()
+                }),
+            );
+        }
+    }
+
+    /// A card dealt after the shoe ended (the cutting card came out at `cut_seq`): the game's own
+    /// finding, else the table's. Rare, so kept out of the path every card takes.
+    #[cold]
+    #[inline(never)]
+    fn card_past_end(&mut self, seq: u64, cut_seq: u64, in_round: bool) {
+        // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
+        // table's own is not made there.
+        let game_says = if self.shoe.past_end_flagged {
+            None
+        } else {
+            let round = self.round.map(|_| self.shoe.rounds + 1);
+            let last = self.shoe.rounds;
+            let said = self.game.past_end(seq, round, last, &mut self.found);
+            if said.is_some() {
+                self.shoe.past_end_flagged = said == Some(true);
+                self.take_found_or_now(in_round);
+            }
+            said
+        };
+        if game_says.is_none() && !self.shoe.past_end_flagged && !self.shoe.partial {
+            self.shoe.past_end_flagged = true;
+            self.found.flag_cited(
+                Code::NotShuffled,
+                "NOT_SHUFFLED/past_end",
+                seq,
+                vec![cut_seq, seq],
+                format!(
+                    "A card was dealt after the shoe ended (the cutting card came out, seq \
+                     {cut_seq}): the cards must be shuffled before a further round."
+                ),
+            );
+            self.take_found_or_now(in_round);
+        }
     }
 }
