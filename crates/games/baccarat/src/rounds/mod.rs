@@ -355,6 +355,10 @@ impl BaccaratRounds {
     /// (`MISSING_THIRD_CARD`) or a card of the initial deal (8.4). A round with an unreadable
     /// card cannot be judged by the Table of Play.
     fn judge_close(&self, r: &Live, seq: u64, by: Boundary, found: &mut Findings) {
+        // A round complete by the rules lacks nothing (most rounds): asked first, as it is cheaper.
+        if r.next == NextCard::Complete {
+            return;
+        }
         let hands = &r.hands;
         if hands.player.has_unreadable() || hands.banker.has_unreadable() {
             return;
@@ -469,6 +473,7 @@ impl RoundGame for BaccaratRounds {
         !self.targets_reported
     }
 
+    #[inline(always)]
     fn begins_round(&self, event: &EventKind) -> bool {
         let EventKind::CardDrawn { target, index, .. } = event else {
             return false;
@@ -478,8 +483,8 @@ impl RoundGame for BaccaratRounds {
             // A card after a tentative round complete by the rules begins the next round only
             // if the cards after the card between rounds make a round by themselves; a card
             // between rounds begins none (`stray`).
-            None => match self.round {
-                Some(r) if r.confirming => self.rest_round(&r).is_some(),
+            None => match &self.round {
+                Some(r) if r.confirming => self.rest_round(r).is_some(),
                 _ => complete && !self.between_rounds() && !self.await_bets,
             },
             // Joined part-way with targets: a round is followed only from a Player card 1 (a
@@ -718,7 +723,8 @@ impl RoundGame for BaccaratRounds {
             shoe,
             number,
             hands: BySide::default(),
-            next: self.drawing.next_card(&Hand::new(), &Hand::new()),
+            // The first card of every round is the Player's (8.4), whatever the Table of Play.
+            next: NextCard::To(Side::Player, 1),
             first_seq: seq,
             last_seq: seq,
             order_flagged: false,
@@ -762,7 +768,7 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn round_given_back(&self, count: Option<u32>) -> Option<u32> {
-        let r = self.round?;
+        let r = self.round.as_ref()?;
         let cards = (r.hands.player.len() + r.hands.banker.len()) as u32;
         match count {
             // A plain round taken after the burn's count, before the shoe's first "no more bets".
@@ -779,6 +785,7 @@ impl RoundGame for BaccaratRounds {
         self.round = None;
     }
 
+    #[inline(always)]
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
         if let EventKind::CardDrawn {
             card,
@@ -797,8 +804,10 @@ impl RoundGame for BaccaratRounds {
         }
     }
 
+    #[inline]
     fn is_complete(&self) -> bool {
         self.round
+            .as_ref()
             .is_some_and(|r| r.next == NextCard::Complete && !r.confirming)
     }
 
@@ -819,9 +828,9 @@ impl RoundGame for BaccaratRounds {
         // cannot see from its start, unjudged).
         let joined_mid_round =
             self.partial && !self.interrupted && self.round.as_ref().is_some_and(|r| r.number == 1);
-        let drawing = self.drawing;
+        let drawing = &self.drawing;
         if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
-            r.flush_ahead(&drawing);
+            r.flush_ahead(drawing);
         }
         if self
             .round
@@ -842,7 +851,8 @@ impl RoundGame for BaccaratRounds {
             .round
             .as_ref()
             .and_then(|r| r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len)));
-        let Some(r) = self.round.take() else {
+        // Read in place, not moved out: the round is large, and every round is closed.
+        let Some(r) = self.round.as_ref() else {
             return self
                 .last
                 .unwrap_or_else(|| RoundRecord::from_hands(0, 0, Hand::new(), Hand::new()));
@@ -853,6 +863,7 @@ impl RoundGame for BaccaratRounds {
         record.complete = complete;
         record.partial = self.partial;
         record.no_bets = r.no_bets;
+        self.round = None;
         self.last = Some(record);
         // A round closed by a cut is not open to a stray card of its own after it, nor is its
         // result checked (the next result may be a round's dealt unseen).
@@ -863,7 +874,7 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn round_view(&self) -> Option<RoundView> {
-        let r = self.round?;
+        let r = self.round.as_ref()?;
         let hands = &r.hands;
         let next = NextCardView::of(r.next);
         Some(RoundView {
