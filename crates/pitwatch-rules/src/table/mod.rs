@@ -395,23 +395,23 @@ impl<G: RoundGame> Table<G> {
 
     /// Feeds one event. Never panics, whatever the sequence.
     pub fn handle_event(&mut self, event: &TableEvent) {
-        let seq = event.seq;
-        let retransmitted = matches!(
-            event.kind,
+        // Most events are cards: they take their own path (`shoe.rs`), without the dispatch of
+        // every other kind of event.
+        match &event.kind {
             EventKind::CardDrawn {
-                retransmit: Some(true),
+                card,
+                target,
+                retransmit,
                 ..
-            }
-        );
-        if retransmitted && self.game.repeats(event) {
-            // The device sent again a report of a card already counted: it is no card.
-            self.finished = false;
-            if self.shoe_open {
-                self.shoe.last_seq = seq;
-            }
-            self.last_seq = Some(seq);
-            return;
+            } => self.card_event(event, *card, *target, *retransmit == Some(true)),
+            _ => self.other_event(event),
         }
+    }
+
+    /// Feeds one event that is not a card.
+    #[inline(never)]
+    fn other_event(&mut self, event: &TableEvent) {
+        let seq = event.seq;
         self.resolve_held(Some(event));
         if self.result_held.is_some() && !self.game.holds_for(&event.kind) {
             // The card the round was held open for did not come: closed at its result.
@@ -437,13 +437,8 @@ impl<G: RoundGame> Table<G> {
                 self.resume_before_first_card(seq);
                 self.on_cutting_card_placed(seq, *from_back);
             }
-            EventKind::CardDrawn { card, target, .. } => {
-                if *target == Some(pitwatch_model::Target::First) {
-                    self.first_card_of_a_shoe(seq);
-                }
-                self.ensure_shoe(seq);
-                self.on_card(event, *card, *target);
-            }
+            // A card takes its own path (`card_event`).
+            EventKind::CardDrawn { .. } => {}
             EventKind::CuttingCardDrawn => {
                 self.ensure_shoe(seq);
                 self.on_cutting_card(seq);

@@ -200,7 +200,8 @@ impl<G: RoundGame> Table<G> {
                 self.shoe.last_open = true;
             }
         }
-        self.place_card(&held.event, true, held.fits, opened);
+        let card = super::shoe::card_of(&held.event);
+        self.place_card(&held.event, card, true, held.fits, opened);
     }
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
@@ -238,19 +239,19 @@ impl<G: RoundGame> Table<G> {
         }
         // A round joined part-way is closed as cut off, and what its end shows is not judged.
         let joined = std::mem::take(&mut self.joined);
-        let mut found = std::mem::take(&mut self.found);
         let record = if joined || !judged {
             self.game
                 .close_round_by(seq, true, by, &mut Findings::default())
         } else {
-            self.game.close_round_by(seq, cut_off, by, &mut found)
+            self.game.close_round_by(seq, cut_off, by, &mut self.found)
         };
-        self.found = found;
         self.take_found_in(true);
         self.carried = false;
         self.shoe.rounds += 1;
-        let result = self.result_held.take();
-        if result.is_none() && !self.game.awaits_result(self.results_run) {
+        // The declared result is taken at the end, only when one is held: it is a whole event,
+        // and most rounds close without one.
+        let result_held = self.result_held.is_some();
+        if !result_held && !self.game.awaits_result(self.results_run) {
             self.flush_pending();
         }
         self.awaiting_result = self.pending.is_some();
@@ -272,8 +273,10 @@ impl<G: RoundGame> Table<G> {
                 self.shoe.ended = Some(seq);
             }
         }
-        if let Some(result) = result {
-            self.result_for_last(&result);
+        if result_held {
+            if let Some(result) = self.result_held.take() {
+                self.result_for_last(&result);
+            }
         }
     }
 }

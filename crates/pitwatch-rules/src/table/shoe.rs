@@ -486,6 +486,43 @@ impl<G: RoundGame> Table<G> {
         }
     }
 
+    /// Feeds one card (`retransmitted`: the device's report sent again).
+    #[inline(never)]
+    pub(super) fn card_event(
+        &mut self,
+        event: &TableEvent,
+        card: Option<Card>,
+        target: Option<Target>,
+        retransmitted: bool,
+    ) {
+        let seq = event.seq;
+        if retransmitted && self.game.repeats(event) {
+            // The device sent again a report of a card already counted: it is no card.
+            self.finished = false;
+            if self.shoe_open {
+                self.shoe.last_seq = seq;
+            }
+            self.last_seq = Some(seq);
+            return;
+        }
+        self.resolve_held(Some(event));
+        if self.result_held.is_some() && !self.game.holds_for(&event.kind) {
+            // The card the round was held open for did not come: closed at its result.
+            self.end_result_hold();
+        }
+        self.finished = false;
+        if target == Some(Target::First) {
+            self.first_card_of_a_shoe(seq);
+        }
+        self.ensure_shoe(seq);
+        self.on_card(event, card, target);
+        if self.shoe_open {
+            self.shoe.last_seq = seq;
+        }
+        self.last_seq = Some(seq);
+    }
+
+    #[inline(always)]
     pub(super) fn on_card(
         &mut self,
         event: &TableEvent,
@@ -558,7 +595,7 @@ impl<G: RoundGame> Table<G> {
         if burned {
             self.game.burn_card(event);
         }
-        if !self.place_card(event, placed, fits, true) && !burned {
+        if !self.place_card(event, card, placed, fits, true) && !burned {
             // Not the burn's, and in no round: the game says whose it is.
             self.stray_card(event);
         }
@@ -571,15 +608,12 @@ impl<G: RoundGame> Table<G> {
     pub(super) fn place_card(
         &mut self,
         event: &TableEvent,
+        card: Option<Card>,
         placed: bool,
         fits: bool,
         may_begin: bool,
     ) -> bool {
         let seq = event.seq;
-        let card = match &event.kind {
-            EventKind::CardDrawn { card, .. } => *card,
-            _ => None,
-        };
         // A card dealt from cards that must first be shuffled, flagged in no round: found before
         // the round it may begin (so before what that round's start outputs).
         let unshuffled_first = self.unshuffled.is_some() && !self.game.unshuffled_card_in_round();
@@ -620,7 +654,7 @@ impl<G: RoundGame> Table<G> {
     /// Cards held as the burn's that proved a round's: placed, as they came (counted already).
     pub(super) fn release_held(&mut self, held: Vec<TableEvent>) {
         for event in held {
-            self.place_card(&event, true, true, true);
+            self.place_card(&event, card_of(&event), true, true, true);
         }
     }
 
@@ -736,5 +770,13 @@ impl<G: RoundGame> Table<G> {
             );
             self.take_found_or_now(in_round);
         }
+    }
+}
+
+/// The card a card event shows (`None`: unreadable, or no card event).
+pub(super) fn card_of(event: &TableEvent) -> Option<Card> {
+    match &event.kind {
+        EventKind::CardDrawn { card, .. } => *card,
+        _ => None,
     }
 }
