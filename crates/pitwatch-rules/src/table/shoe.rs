@@ -486,8 +486,10 @@ impl<G: RoundGame> Table<G> {
         }
     }
 
-    /// Feeds one card (`retransmitted`: the device's report sent again).
-    #[inline(never)]
+    /// Feeds one card (`retransmitted`: the device's report sent again). Inline in
+    /// [`Table::handle_event`]'s dispatch, since most events are cards; the other events' path is
+    /// out of line.
+    #[inline(always)]
     pub(super) fn card_event(
         &mut self,
         event: &TableEvent,
