@@ -138,9 +138,9 @@ impl<G: RoundGame> Table<G> {
     pub(super) fn result_for_last(&mut self, event: &TableEvent) {
         if self.last_result == Some(false) {
             self.last_result = Some(true);
-            let mut found = Findings::default();
-            self.game.check_result(event, &mut found);
-            self.found.0.append(&mut found.0);
+            // Found in place (the game adds after what is there); a withdrawal is no check's.
+            self.game.check_result(event, &mut self.found);
+            self.found.1 = None;
             self.take_found_for(Some(self.shoe.rounds));
         }
         self.flush_pending();
