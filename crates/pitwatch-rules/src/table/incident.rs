@@ -185,10 +185,17 @@ impl<G: RoundGame> Table<G> {
 
     /// The round in progress, if the game says `by` shows it was no round
     /// ([`RoundGame::sets_aside`]), is dropped: its cards were the round closed last's, set aside.
+    #[inline(always)]
     pub(super) fn set_aside(&mut self, seq: u64, by: crate::seam::Boundary) {
-        if self.round.is_none() || self.joined || self.shoe.rounds == 0 {
-            return;
+        // Asked at every "no more bets" and result, mostly with no round in progress: only the
+        // question is inline.
+        if self.round.is_some() && !self.joined && self.shoe.rounds > 0 {
+            self.set_aside_now(seq, by);
         }
+    }
+
+    #[inline(never)]
+    fn set_aside_now(&mut self, seq: u64, by: crate::seam::Boundary) {
         let mut found = Findings::default();
         let ended = self.shoe.ended.is_some();
         if self.game.sets_aside(seq, by, ended, &mut found) {

@@ -205,7 +205,17 @@ impl<G: RoundGame> Table<G> {
     }
 
     /// Closes the round in progress, if any, and outputs its irregularity then its record.
+    #[inline(always)]
     pub(super) fn close_round(&mut self, seq: u64, by: Boundary) {
+        if self.round.is_none() {
+            // Asked at every "no more bets", mostly with no round in progress (a Baccarat round
+            // closes with its last card): what `close_round_judged` does then, inline.
+            self.result_held = None;
+            if !(self.awaiting_result && by == Boundary::Reshuffle) {
+                self.flush_pending();
+            }
+            return;
+        }
         self.close_round_judged(seq, by, true);
     }
 
