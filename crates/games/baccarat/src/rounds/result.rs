@@ -92,14 +92,24 @@ impl BaccaratRounds {
         else {
             return;
         };
-        let Some(r) = self.last else {
+        let Some(r) = &self.last else {
             return;
         };
         if outcome == Outcome::Void {
             return;
         }
         let seq = event.seq;
-        let wrong = r.result_mismatches(outcome, player_pair, banker_pair);
+        // Most results agree with the cards: asked first, and the words of what differs found
+        // only when something does.
+        let differs = |declared: Option<bool>, actual: Option<bool>| matches!((declared, actual), (Some(d), Some(a)) if d != a);
+        let agrees = r.outcome.is_none_or(|actual| actual == outcome)
+            && !differs(player_pair, r.player_pair)
+            && !differs(banker_pair, r.banker_pair);
+        let wrong = if agrees {
+            Vec::new()
+        } else {
+            r.result_mismatches(outcome, player_pair, banker_pair)
+        };
         if !wrong.is_empty() {
             found.flag(
                 Code::ResultMismatch,
