@@ -1,13 +1,15 @@
-//! Baccarat as a round game on the shared shoe tracker (issue 27, staged): [`BaccaratRounds`]
+//! Baccarat as a round game on the shared shoe tracker (issue 27): [`BaccaratRounds`]
 //! implements [`RoundGame`], so a [`Table<BaccaratRounds>`](pitwatch_rules::Table) ([`table`])
 //! follows a Baccarat table's shoes (shuffle, cut, cutting card, burn, counts, device errors) with
 //! the tracker every other game runs on, and Baccarat says only what its rounds are: where each
 //! card goes by 8.4 and the Table of Play ([`DrawingTable`]), the hands ([`BySide`] of [`Hand`]),
 //! the record ([`RoundRecord`]) and its end of shoe (11.2).
 //!
-//! Production still runs Baccarat's own [`crate::Engine`]: this module is the staged step, and
-//! `tests/it/table_rounds.rs` runs every fixture and simulated stream through both and asserts that
-//! they agree (serde JSON of every output) on the classes listed below as agreeing.
+//! Production runs Baccarat on this table: [`crate::Engine`] runs a `Table<BaccaratRounds>`. The
+//! engine Baccarat ran before, kept under `tests/support/legacy/`, is the differential tests'
+//! oracle (below, "the engine" is that oracle): `tests/it/table_rounds.rs` runs every fixture and
+//! simulated stream through both and asserts that they agree (serde JSON of every output) on the
+//! classes listed below as agreeing.
 //!
 //! - this file: the game's state, the seam ([`RoundGame`]), the book's shoe rules ([`shoe_rules`])
 //!   and the table ([`table`], [`replay_on_table`]);
