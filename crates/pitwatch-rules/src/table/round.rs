@@ -208,7 +208,7 @@ impl<G: RoundGame> Table<G> {
     #[inline(always)]
     pub(super) fn close_round(&mut self, seq: u64, by: Boundary) {
         if self.round.is_none() {
-            // Asked at every "no more bets", mostly with no round in progress (a Baccarat round
+            // Asked at every "no more bets", mostly with no round in progress (a game whose round
             // closes with its last card): what `close_round_judged` does then, inline.
             self.result_held = None;
             if !(self.awaiting_result && by == Boundary::Reshuffle) {
