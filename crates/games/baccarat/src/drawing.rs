@@ -164,9 +164,12 @@ impl DrawingTable {
     /// P, B (8.4), then the Player's third card by the table, then the Banker's. It looks at what
     /// the hands hold, not at the order the cards came in, so a round whose Banker third card came
     /// first still waits for the Player's.
+    #[inline]
     pub fn next_card(&self, player: &Hand, banker: &Hand) -> NextCard {
         use crate::side::Side::{Banker, Player};
         let (p, b) = (player.len(), banker.len());
+        // The initial deal is the hands' lengths alone, and most cards are of it: inline, and the
+        // Table of Play out of line.
         if p == 0 {
             return NextCard::To(Player, 1);
         }
@@ -179,6 +182,14 @@ impl DrawingTable {
         if b == 1 {
             return NextCard::To(Banker, 2);
         }
+        self.next_after_deal(player, banker)
+    }
+
+    /// [`DrawingTable::next_card`] once both hands hold two cards or more.
+    #[inline(never)]
+    fn next_after_deal(&self, player: &Hand, banker: &Hand) -> NextCard {
+        use crate::side::Side::{Banker, Player};
+        let (p, b) = (player.len(), banker.len());
         let player2 = player.points_of_first(2);
         let banker2 = banker.points_of_first(2);
         // A known natural on either side settles the round whatever the other side holds.

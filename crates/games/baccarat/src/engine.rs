@@ -97,6 +97,8 @@ impl Engine {
     }
 
     /// The next output, oldest first, or `None` when everything has been drained.
+    // Inline in the caller, which drains the outputs after every event and mostly finds none.
+    #[inline]
     pub fn poll_output(&mut self) -> Option<Output> {
         self.table.poll_output().map(rounds::output)
     }

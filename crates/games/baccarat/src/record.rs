@@ -43,6 +43,7 @@ pub struct RoundRecord {
 
 impl RoundRecord {
     /// A record of the hands as dealt, with totals, outcome and pairs computed from the cards.
+    #[inline]
     pub fn from_hands(shoe: u32, round: u32, player: Hand, banker: Hand) -> RoundRecord {
         let player_total = player.total();
         let banker_total = banker.total();

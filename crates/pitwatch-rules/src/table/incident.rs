@@ -185,10 +185,17 @@ impl<G: RoundGame> Table<G> {
 
     /// The round in progress, if the game says `by` shows it was no round
     /// ([`RoundGame::sets_aside`]), is dropped: its cards were the round closed last's, set aside.
+    #[inline(always)]
     pub(super) fn set_aside(&mut self, seq: u64, by: crate::seam::Boundary) {
-        if self.round.is_none() || self.joined || self.shoe.rounds == 0 {
-            return;
+        // Asked at every "no more bets" and result, mostly with no round in progress: only the
+        // question is inline.
+        if self.round.is_some() && !self.joined && self.shoe.rounds > 0 {
+            self.set_aside_now(seq, by);
         }
+    }
+
+    #[inline(never)]
+    fn set_aside_now(&mut self, seq: u64, by: crate::seam::Boundary) {
         let mut found = Findings::default();
         let ended = self.shoe.ended.is_some();
         if self.game.sets_aside(seq, by, ended, &mut found) {
@@ -227,10 +234,17 @@ impl<G: RoundGame> Table<G> {
     /// Moves the game's findings into the one irregularity of `round` (the round in progress,
     /// or the round closed last, whose irregularity may wait for its result), or out at once
     /// (`None`).
+    #[inline]
     pub(super) fn take_found_for(&mut self, round: Option<u32>) {
-        if self.found.is_empty() {
-            return;
+        // Asked after every card, and almost never with anything found: the check stays inline
+        // and the work out of line.
+        if !self.found.is_empty() {
+            self.take_found_now(round);
         }
+    }
+
+    #[inline(never)]
+    fn take_found_now(&mut self, round: Option<u32>) {
         let found = std::mem::take(&mut self.found.0);
         let in_round = round.is_some();
         if in_round && self.carried && self.pending.as_ref().is_some_and(|p| p.round != round) {

@@ -4,8 +4,9 @@
 //! Split by concern, as quinn-proto's `connection/` is, each concern in its own file and owned by
 //! the table:
 //!
-//! - this file: the table's state, the dispatch of each event, `finish`, `interrupt`, the view,
-//!   and a round's start and close;
+//! - this file: the table's state, the dispatch of each event, `finish`, `interrupt` and the view;
+//! - `round.rs`: a round's start and close, a declared result, and a card held until the next
+//!   event shows its round;
 //! - `shoe.rs`: the shoe rules, written once with their messages (shuffle, cut, cutting card, end
 //!   of shoe, counts, foreign, excess and unreadable cards, exposed cards);
 //! - `burn.rs`: the burn, its policy read from the book's `[burn]`;
@@ -13,9 +14,8 @@
 //! - `incident.rs`: one fault, one incident (what a round finds is one irregularity, output when
 //!   the round is settled; what belongs to no round goes out at once).
 //!
-//! Baccarat's `Engine` still follows its shoes itself (issue 27 moves it onto this table; its
-//! `rounds` module, a [`crate::RoundGame`] on this table, is the staged step, with the hooks a
-//! game whose rounds place plain cards and go on after the cutting card needs:
+//! Baccarat's `Engine` runs on this table (issue 27: its `rounds` module is a
+//! [`crate::RoundGame`], with the hooks a game whose rounds place plain cards and go on after the cutting card needs:
 //! [`crate::RoundGame::places_plain_cards`], [`crate::RoundGame::rounds_after_cutting_card`],
 //! [`crate::RoundGame::past_end`]; and those that let it say the engine's words and order:
 //! [`crate::RoundGame::shoe_wording`], [`crate::RoundGame::flags_again`],
@@ -52,13 +52,14 @@ use serde::{Deserialize, Serialize};
 use crate::book::{BurnPolicy, CutLimit, CuttingCardLimit, ShuffleCheck};
 use crate::irregularity::{Irregularity, IrregularityCode as Code};
 use crate::record::{DeviceErrorCleared, ShoeSummary};
-use crate::seam::{Boundary, Findings, ResultTaken, RoundGame};
+use crate::seam::{Boundary, Findings, RoundGame};
 use crate::shuffler::{Limits, ShufflerWatch};
 use crate::view::{BurnView, Phase};
 
 pub mod burn;
 mod carry;
 mod incident;
+mod round;
 mod shoe;
 
 use burn::BurnState;
@@ -394,23 +395,23 @@ impl<G: RoundGame> Table<G> {
 
     /// Feeds one event. Never panics, whatever the sequence.
     pub fn handle_event(&mut self, event: &TableEvent) {
-        let seq = event.seq;
-        let retransmitted = matches!(
-            event.kind,
+        // Most events are cards: they take their own path (`shoe.rs`), without the dispatch of
+        // every other kind of event.
+        match &event.kind {
             EventKind::CardDrawn {
-                retransmit: Some(true),
+                card,
+                target,
+                retransmit,
                 ..
-            }
-        );
-        if retransmitted && self.game.repeats(event) {
-            // The device sent again a report of a card already counted: it is no card.
-            self.finished = false;
-            if self.shoe_open {
-                self.shoe.last_seq = seq;
-            }
-            self.last_seq = Some(seq);
-            return;
+            } => self.card_event(event, *card, *target, *retransmit == Some(true)),
+            _ => self.other_event(event),
         }
+    }
+
+    /// Feeds one event that is not a card.
+    #[inline(never)]
+    fn other_event(&mut self, event: &TableEvent) {
+        let seq = event.seq;
         self.resolve_held(Some(event));
         if self.result_held.is_some() && !self.game.holds_for(&event.kind) {
             // The card the round was held open for did not come: closed at its result.
@@ -436,13 +437,8 @@ impl<G: RoundGame> Table<G> {
                 self.resume_before_first_card(seq);
                 self.on_cutting_card_placed(seq, *from_back);
             }
-            EventKind::CardDrawn { card, target, .. } => {
-                if *target == Some(pitwatch_model::Target::First) {
-                    self.first_card_of_a_shoe(seq);
-                }
-                self.ensure_shoe(seq);
-                self.on_card(event, *card, *target);
-            }
+            // A card takes its own path (`card_event`).
+            EventKind::CardDrawn { .. } => {}
             EventKind::CuttingCardDrawn => {
                 self.ensure_shoe(seq);
                 self.on_cutting_card(seq);
@@ -726,246 +722,5 @@ impl<G: RoundGame> Table<G> {
         // An unreadable card was drawn too, though which card it was is unknown.
         let total = self.shoe.counter.composition().total_cards();
         known.then(|| total.saturating_sub(self.shoe.cards))
-    }
-
-    fn on_round_event(&mut self, event: &TableEvent) {
-        if !self.game.is_round_event(&event.kind) {
-            return;
-        }
-        self.enter_round(event);
-        if self.round.is_some() {
-            self.game_event(event);
-        }
-    }
-
-    /// Gives the round in progress one of its events: what the game finds goes into the round's
-    /// irregularity, or, in a round joined part-way, nowhere (it may be what was missed).
-    pub(super) fn game_event(&mut self, event: &TableEvent) {
-        if self.joined {
-            self.game.handle_event(event, &mut Findings::default());
-        } else {
-            self.game.handle_event(event, &mut self.found);
-            if let Some(code) = self.found.1.take() {
-                self.withdraw(code);
-            }
-            self.take_found();
-        }
-        if self.game.closes_when_complete() && self.game.is_complete() {
-            // The game's round is over with its last card (one joined part-way too): recorded
-            // now, not at the next boundary.
-            self.close_round(event.seq, Boundary::NextRound);
-        }
-    }
-
-    /// Starts a round for `event` if it begins one (closing the round before it); whether it did.
-    /// After an interruption, the first event of a round joins the round it belongs to (it began
-    /// while nobody listened), and a round joined so gives way to the next one that begins.
-    fn enter_round(&mut self, event: &TableEvent) -> bool {
-        if self.joining {
-            self.joining = false;
-            if self.round.is_none() {
-                self.flush_pending();
-                let number = self.shoe.rounds + 1;
-                self.round = Some(number);
-                self.joined = true;
-                self.game.join_round(self.shoe_no, number, event.seq);
-                return true;
-            }
-        }
-        if !self.game.begins_round(&event.kind) {
-            return false;
-        }
-        if self.round.is_some() {
-            self.close_round(event.seq, Boundary::NextRound);
-        }
-        self.flush_pending();
-        if let Some(declared) = self.last_result {
-            self.results_run = if declared {
-                self.results_run.saturating_add(1)
-            } else {
-                0
-            };
-        }
-        let number = self.shoe.rounds + 1;
-        self.round = Some(number);
-        self.game.start_round(self.shoe_no, number, event.seq);
-        true
-    }
-
-    /// A declared result: what the game says it does to the round in progress
-    /// ([`RoundGame::result_declared`]), then checked against the round closed last.
-    fn on_result(&mut self, event: &TableEvent) {
-        let seq = event.seq;
-        if self.last_result == Some(false) {
-            // The result of the round closed last: the cards since may prove no round.
-            self.set_aside(seq, Boundary::Result);
-        }
-        // A round that holds only a card carried over is not the round a result settles.
-        let in_round = self.round.is_some() && !self.game.carried_only();
-        let taken = self.game.result_declared(event, in_round);
-        if taken == ResultTaken::Ignored {
-            return;
-        }
-        self.ensure_shoe(seq);
-        if in_round {
-            match taken {
-                ResultTaken::Holds => {
-                    self.result_held = Some(event.clone());
-                    return;
-                }
-                ResultTaken::Voids => self.close_round_judged(seq, Boundary::Result, false),
-                _ => {
-                    // Closed by its result: judged on the cards it got, with the result, as one
-                    // irregularity output after the round.
-                    self.result_held = Some(event.clone());
-                    self.close_round(seq, Boundary::Result);
-                    return;
-                }
-            }
-        }
-        self.result_for_last(event);
-    }
-
-    /// The round held open by a declared result is closed at that result.
-    fn end_result_hold(&mut self) {
-        if let Some(seq) = self.result_held.as_ref().map(|e| e.seq) {
-            self.close_round(seq, Boundary::Result);
-        }
-        self.result_held = None;
-    }
-
-    /// Checks a declared result against the round closed last, once, and outputs that round's
-    /// irregularity.
-    fn result_for_last(&mut self, event: &TableEvent) {
-        if self.last_result == Some(false) {
-            self.last_result = Some(true);
-            let mut found = Findings::default();
-            self.game.check_result(event, &mut found);
-            self.found.0.append(&mut found.0);
-            self.take_found_for(Some(self.shoe.rounds));
-        }
-        self.flush_pending();
-    }
-
-    /// Outputs the irregularity held open until now: a round's cut off by an interruption, or
-    /// one waiting for its round's result.
-    fn flush_pending(&mut self) {
-        if let Some(irregularity) = self.pending.take() {
-            self.awaiting_result = false;
-            self.out.push_back(TableOutput::Irregularity(irregularity));
-        }
-    }
-
-    /// Gives the card held after a round looked over ([`Held`]) its round, now that `next` (or
-    /// the end of the stream, `None`) shows which: "no more bets", a shuffle, replaced cards and
-    /// what the game reads so ([`RoundGame::opened_by`]) show it was the round's own stray card,
-    /// found there, and the round is not renumbered; the end of the stream, a card exposed and
-    /// what the game reads so show it began the next round, as it would have at once. Events
-    /// beside the deal (the cutting card, a device error, the shuffler's) leave it held.
-    fn resolve_held(&mut self, next: Option<&TableEvent>) {
-        let Some(held) = self.held.take() else {
-            return;
-        };
-        let opened = match next.map(|e| &e.kind) {
-            None | Some(EventKind::CardExposed { .. }) => true,
-            Some(EventKind::BetsClosed | EventKind::Shuffled { .. } | EventKind::CardsReplaced) => {
-                false
-            }
-            Some(
-                kind @ (EventKind::CardDrawn {
-                    target: Some(_), ..
-                }
-                | EventKind::Decision { .. }),
-            ) if self.game.is_round_event(kind) => self.game.opened_by(&held.event.kind, kind),
-            Some(_) => {
-                self.held = Some(held);
-                return;
-            }
-        };
-        if let Some(cut) = held.cut {
-            if opened {
-                // The cutting card came out during the round the held card began (7.1(c)).
-                self.shoe.cut_in_next = true;
-            } else {
-                // It came out after the round in progress had all its cards (7.1(b)).
-                self.shoe.ended = Some(cut);
-                self.shoe.last_open = true;
-            }
-        }
-        self.place_card(&held.event, true, held.fits, opened);
-    }
-
-    /// Closes the round in progress, if any, and outputs its irregularity then its record.
-    fn close_round(&mut self, seq: u64, by: Boundary) {
-        self.close_round_judged(seq, by, true);
-    }
-
-    /// Closes the round in progress, judging what its end shows if `judged` (and the round was
-    /// not joined part-way).
-    fn close_round_judged(&mut self, seq: u64, by: Boundary, judged: bool) {
-        let cut_off = by == Boundary::End;
-        if by == Boundary::Reshuffle && self.shoe.ended.is_some() {
-            // After the last coup the round in progress may prove no round.
-            self.set_aside(seq, by);
-        }
-        if self.round.take().is_none() {
-            // What a round cut off by an interruption had found goes out at the round's boundary;
-            // what waits for a round's result, at any but replaced cards (it goes out at the next
-            // round, as the engine outputs it; a new shoe outputs it as the old one ends).
-            self.result_held = None;
-            if !(self.awaiting_result && by == Boundary::Reshuffle) {
-                self.flush_pending();
-            }
-            return;
-        }
-        // (A cut-off round, `judged` false, was begun all the same: it is recorded, unfinished.)
-        let ends = by == Boundary::Reshuffle || by == Boundary::End && judged;
-        if ends && self.game.carried_only() {
-            // A card carried over does not survive a reshuffle or replacement (nor the end of
-            // the record): no round.
-            self.game.discard_round();
-            self.joined = false;
-            self.carried = false;
-            return;
-        }
-        // A round joined part-way is closed as cut off, and what its end shows is not judged.
-        let joined = std::mem::take(&mut self.joined);
-        let mut found = std::mem::take(&mut self.found);
-        let record = if joined || !judged {
-            self.game
-                .close_round_by(seq, true, by, &mut Findings::default())
-        } else {
-            self.game.close_round_by(seq, cut_off, by, &mut found)
-        };
-        self.found = found;
-        self.take_found_in(true);
-        self.carried = false;
-        self.shoe.rounds += 1;
-        let result = self.result_held.take();
-        if result.is_none() && !self.game.awaits_result(self.results_run) {
-            self.flush_pending();
-        }
-        self.awaiting_result = self.pending.is_some();
-        self.out.push_back(TableOutput::Round(record));
-        // A round seen only in part has no result to check.
-        self.last_result = (!joined).then_some(false);
-        self.shoe.last_open = false;
-        if let Some(last) = self.shoe.last_round {
-            // The game's end of shoe: rounds went on after the cutting card, up to its last.
-            if self.shoe.rounds >= last && self.shoe.ended.is_none() {
-                self.shoe.ended = Some(seq);
-            }
-        } else if self.shoe.cutting_card_out && self.shoe.ended.is_none() {
-            if self.shoe.cut_in_next {
-                // The cutting card came out in the round after this one: that one is the last.
-                self.shoe.cut_in_next = false;
-            } else {
-                // 7.1(c): the round in which the cutting card appeared was the last.
-                self.shoe.ended = Some(seq);
-            }
-        }
-        if let Some(result) = result {
-            self.result_for_last(&result);
-        }
     }
 }

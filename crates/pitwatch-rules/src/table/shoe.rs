@@ -486,6 +486,45 @@ impl<G: RoundGame> Table<G> {
         }
     }
 
+    /// Feeds one card (`retransmitted`: the device's report sent again). Inline in
+    /// [`Table::handle_event`]'s dispatch, since most events are cards; the other events' path is
+    /// out of line.
+    #[inline(always)]
+    pub(super) fn card_event(
+        &mut self,
+        event: &TableEvent,
+        card: Option<Card>,
+        target: Option<Target>,
+        retransmitted: bool,
+    ) {
+        let seq = event.seq;
+        if retransmitted && self.game.repeats(event) {
+            // The device sent again a report of a card already counted: it is no card.
+            self.finished = false;
+            if self.shoe_open {
+                self.shoe.last_seq = seq;
+            }
+            self.last_seq = Some(seq);
+            return;
+        }
+        self.resolve_held(Some(event));
+        if self.result_held.is_some() && !self.game.holds_for(&event.kind) {
+            // The card the round was held open for did not come: closed at its result.
+            self.end_result_hold();
+        }
+        self.finished = false;
+        if target == Some(Target::First) {
+            self.first_card_of_a_shoe(seq);
+        }
+        self.ensure_shoe(seq);
+        self.on_card(event, card, target);
+        if self.shoe_open {
+            self.shoe.last_seq = seq;
+        }
+        self.last_seq = Some(seq);
+    }
+
+    #[inline(always)]
     pub(super) fn on_card(
         &mut self,
         event: &TableEvent,
@@ -558,7 +597,7 @@ impl<G: RoundGame> Table<G> {
         if burned {
             self.game.burn_card(event);
         }
-        if !self.place_card(event, placed, fits, true) && !burned {
+        if !self.place_card(event, card, placed, fits, true) && !burned {
             // Not the burn's, and in no round: the game says whose it is.
             self.stray_card(event);
         }
@@ -567,18 +606,16 @@ impl<G: RoundGame> Table<G> {
     /// Gives a counted card its round: the next round's, if it begins one and `may_begin`, else
     /// the round in progress (or none); then what the card shows is found in that round. Whether
     /// the card was given to a round.
+    #[inline(always)]
     pub(super) fn place_card(
         &mut self,
         event: &TableEvent,
+        card: Option<Card>,
         placed: bool,
         fits: bool,
         may_begin: bool,
     ) -> bool {
         let seq = event.seq;
-        let card = match &event.kind {
-            EventKind::CardDrawn { card, .. } => *card,
-            _ => None,
-        };
         // A card dealt from cards that must first be shuffled, flagged in no round: found before
         // the round it may begin (so before what that round's start outputs).
         let unshuffled_first = self.unshuffled.is_some() && !self.game.unshuffled_card_in_round();
@@ -594,6 +631,75 @@ impl<G: RoundGame> Table<G> {
             fits
         };
         let in_round = self.round.is_some();
+        if !fits || card.is_none() {
+            self.flag_card_shown(seq, card, fits, in_round);
+        }
+        // A card of the round the cutting card ended the shoe with (kept open for its own stray
+        // cards) is that round's, not a card past the end.
+        let last_round = placed && !opened && self.shoe.last_open;
+        if self.unshuffled.is_some() && !unshuffled_first {
+            self.flag_unshuffled(seq, in_round);
+        }
+        // While the cards wait for a shuffle the end is not followed, unless the game follows
+        // replaced cards afresh.
+        let end_followed = self.unshuffled.is_none() || self.shoe.afresh;
+        if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round && end_followed) {
+            self.card_past_end(seq, cut_seq, in_round);
+        }
+        let given = placed && self.round.is_some();
+        if given {
+            self.game_event(event);
+        }
+        given
+    }
+
+    /// Cards held as the burn's that proved a round's: placed, as they came (counted already).
+    pub(super) fn release_held(&mut self, held: Vec<TableEvent>) {
+        for event in held {
+            self.place_card(&event, card_of(&event), true, true, true);
+        }
+    }
+
+    /// A card dealt from cards that must first be shuffled (once): the round's if `in_round`.
+    fn flag_unshuffled(&mut self, seq: u64, in_round: bool) {
+        let Some((why, since)) = self.unshuffled else {
+            return;
+        };
+        self.shoe.dealt_unshuffled = true;
+        let flagged = if self.shoe.afresh {
+            &mut self.shoe.unshuffled_flagged
+        } else {
+            &mut self.shoe.past_end_flagged
+        };
+        if *flagged {
+            return;
+        }
+        *flagged = true;
+        let fact = ShoeFact::Unshuffled {
+            replaced: why == Unshuffled::Replaced,
+            since,
+        };
+        let why = match why {
+            Unshuffled::Replaced => "the cards were replaced",
+            Unshuffled::Exposed => "a card was exposed before the cards entered the shoe",
+        };
+        self.found.flag_cited(
+            Code::NotShuffled,
+            "NOT_SHUFFLED/replaced",
+            seq,
+            vec![since, seq],
+            self.worded(&fact, || {
+                format!("A card was dealt after {why} (seq {since}) without a new shuffle.")
+            }),
+        );
+        self.take_found_or_now(in_round && self.game.unshuffled_card_in_round());
+    }
+
+    /// What a card shows that the shoe cannot hold: a foreign or excess card, or an unreadable
+    /// one. Rare, so kept out of the path every card takes.
+    #[cold]
+    #[inline(never)]
+    fn flag_card_shown(&mut self, seq: u64, card: Option<Card>, fits: bool, in_round: bool) {
         if let Some(card) = card.filter(|_| !fits) {
             let composition = self.shoe.counter.composition();
             let fact = ShoeFact::Excess {
@@ -631,91 +737,48 @@ impl<G: RoundGame> Table<G> {
                 }),
             );
         }
-        // A card of the round the cutting card ended the shoe with (kept open for its own stray
-        // cards) is that round's, not a card past the end.
-        let last_round = placed && !opened && self.shoe.last_open;
-        if self.unshuffled.is_some() && !unshuffled_first {
-            self.flag_unshuffled(seq, in_round);
-        }
-        // While the cards wait for a shuffle the end is not followed, unless the game follows
-        // replaced cards afresh.
-        let end_followed = self.unshuffled.is_none() || self.shoe.afresh;
-        if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round && end_followed) {
-            // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
-            // table's own is not made there.
-            let game_says = if self.shoe.past_end_flagged {
-                None
-            } else {
-                let round = self.round.map(|_| self.shoe.rounds + 1);
-                let last = self.shoe.rounds;
-                let said = self.game.past_end(seq, round, last, &mut self.found);
-                if said.is_some() {
-                    self.shoe.past_end_flagged = said == Some(true);
-                    self.take_found_or_now(in_round);
-                }
-                said
-            };
-            if game_says.is_none() && !self.shoe.past_end_flagged && !self.shoe.partial {
-                self.shoe.past_end_flagged = true;
-                self.found.flag_cited(
-                    Code::NotShuffled,
-                    "NOT_SHUFFLED/past_end",
-                    seq,
-                    vec![cut_seq, seq],
-                    format!(
-                        "A card was dealt after the shoe ended (the cutting card came out, seq \
-                         {cut_seq}): the cards must be shuffled before a further round."
-                    ),
-                );
+    }
+
+    /// A card dealt after the shoe ended (the cutting card came out at `cut_seq`): the game's own
+    /// finding, else the table's. Rare, so kept out of the path every card takes.
+    #[cold]
+    #[inline(never)]
+    fn card_past_end(&mut self, seq: u64, cut_seq: u64, in_round: bool) {
+        // A game's own finding is asked in a shoe joined part-way too (its end was seen); the
+        // table's own is not made there.
+        let game_says = if self.shoe.past_end_flagged {
+            None
+        } else {
+            let round = self.round.map(|_| self.shoe.rounds + 1);
+            let last = self.shoe.rounds;
+            let said = self.game.past_end(seq, round, last, &mut self.found);
+            if said.is_some() {
+                self.shoe.past_end_flagged = said == Some(true);
                 self.take_found_or_now(in_round);
             }
+            said
+        };
+        if game_says.is_none() && !self.shoe.past_end_flagged && !self.shoe.partial {
+            self.shoe.past_end_flagged = true;
+            self.found.flag_cited(
+                Code::NotShuffled,
+                "NOT_SHUFFLED/past_end",
+                seq,
+                vec![cut_seq, seq],
+                format!(
+                    "A card was dealt after the shoe ended (the cutting card came out, seq \
+                     {cut_seq}): the cards must be shuffled before a further round."
+                ),
+            );
+            self.take_found_or_now(in_round);
         }
-        let given = placed && self.round.is_some();
-        if given {
-            self.game_event(event);
-        }
-        given
     }
+}
 
-    /// Cards held as the burn's that proved a round's: placed, as they came (counted already).
-    pub(super) fn release_held(&mut self, held: Vec<TableEvent>) {
-        for event in held {
-            self.place_card(&event, true, true, true);
-        }
-    }
-
-    /// A card dealt from cards that must first be shuffled (once): the round's if `in_round`.
-    fn flag_unshuffled(&mut self, seq: u64, in_round: bool) {
-        let Some((why, since)) = self.unshuffled else {
-            return;
-        };
-        self.shoe.dealt_unshuffled = true;
-        let flagged = if self.shoe.afresh {
-            &mut self.shoe.unshuffled_flagged
-        } else {
-            &mut self.shoe.past_end_flagged
-        };
-        if *flagged {
-            return;
-        }
-        *flagged = true;
-        let fact = ShoeFact::Unshuffled {
-            replaced: why == Unshuffled::Replaced,
-            since,
-        };
-        let why = match why {
-            Unshuffled::Replaced => "the cards were replaced",
-            Unshuffled::Exposed => "a card was exposed before the cards entered the shoe",
-        };
-        self.found.flag_cited(
-            Code::NotShuffled,
-            "NOT_SHUFFLED/replaced",
-            seq,
-            vec![since, seq],
-            self.worded(&fact, || {
-                format!("A card was dealt after {why} (seq {since}) without a new shuffle.")
-            }),
-        );
-        self.take_found_or_now(in_round && self.game.unshuffled_card_in_round());
+/// The card a card event shows (`None`: unreadable, or no card event).
+pub(super) fn card_of(event: &TableEvent) -> Option<Card> {
+    match &event.kind {
+        EventKind::CardDrawn { card, .. } => *card,
+        _ => None,
     }
 }

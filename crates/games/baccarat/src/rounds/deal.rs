@@ -40,7 +40,7 @@ impl BaccaratRounds {
         let (Some(side), Some(position)) = (side(target), index.filter(|i| *i >= 1)) else {
             return false;
         };
-        let hand = match (self.round, self.last) {
+        let hand = match (&self.round, self.last) {
             (Some(r), _) => *r.hands.get(side),
             (None, Some(last)) if self.last_open => match side {
                 Side::Player => last.player,
@@ -173,6 +173,7 @@ impl BaccaratRounds {
 
     /// Places a card of the round in progress (`target` `None`: a plain card; `retransmit`: the
     /// device's report sent again, its first lost).
+    #[inline(always)]
     pub(super) fn place(
         &mut self,
         seq: u64,
@@ -182,16 +183,15 @@ impl BaccaratRounds {
         retransmit: bool,
         found: &mut Findings,
     ) {
-        if self.round.is_some_and(|r| r.confirming) {
+        if self.round.as_ref().is_some_and(|r| r.confirming) {
             // One card more than a round begun by a card between rounds takes: that card was set
             // aside, and the round is the cards after it.
             self.redeal();
         }
-        let drawing = self.drawing;
+        let drawing = &self.drawing;
         let Some(round) = self.round.as_mut() else {
             return;
         };
-        let hands = round.hands;
         let next = round.next;
         let Some(side) = side(target) else {
             // A plain card: where the rules give the next card.
@@ -199,7 +199,7 @@ impl BaccaratRounds {
                 NextCard::To(s, _) | NextCard::Unknown(s) => s,
                 NextCard::Complete => Side::Player,
             };
-            round.push(&drawing, seq, to, card);
+            round.push(drawing, seq, to, card);
             return;
         };
         // Worded only when a card cannot be placed: formatting it for every card was most of the
@@ -208,7 +208,7 @@ impl BaccaratRounds {
             Some(i) => format!("as {side} card {i}"),
             None => format!("to the {side}"),
         };
-        let len = hands.get(side).len();
+        let len = round.hands.get(side).len();
         let position = match index {
             Some(i) if i >= 1 => usize::from(i),
             _ => len + 1,
@@ -223,7 +223,7 @@ impl BaccaratRounds {
             return;
         }
         if position <= len {
-            let held = hands.get(side).card(position - 1).flatten();
+            let held = round.hands.get(side).card(position - 1).flatten();
             let holding = held.map_or("an unreadable card".to_owned(), |c| c.to_string());
             unplaceable(
                 found,
@@ -255,7 +255,7 @@ impl BaccaratRounds {
                 NextCard::Complete => false,
             };
         if as_expected {
-            round.push(&drawing, seq, side, card);
+            round.push(drawing, seq, side, card);
             if retransmit && round.order_gap == Some((side, position as u8)) {
                 // The card before this one's report was lost: it came out of order only in
                 // its report, and the finding that said so is withdrawn if it is the round's
@@ -281,7 +281,7 @@ impl BaccaratRounds {
                     card.map_or(String::new(), |c| format!(" ({c})"))
                 ),
             );
-            round.push(&drawing, seq, Side::Banker, card);
+            round.push(drawing, seq, Side::Banker, card);
             return;
         } else {
             if !round.order_flagged {
@@ -289,10 +289,10 @@ impl BaccaratRounds {
                 round.order_gap = expected_position(next);
                 out_of_order(found, seq, card, side, position, next);
             }
-            round.push(&drawing, seq, side, card);
+            round.push(drawing, seq, side, card);
         }
         if round.ahead_len > 0 {
-            round.place_ahead(&drawing);
+            round.place_ahead(drawing);
         }
         if side == Side::Player && round.hands.player.len() == 3 {
             self.set_aside_early_banker_card(seq, found);
@@ -395,6 +395,7 @@ fn out_of_order(
 
 impl Live {
     /// Puts `card` (at `seq`) in `side`'s hand and says what the hands now need next.
+    #[inline(always)]
     pub(super) fn push(
         &mut self,
         drawing: &DrawingTable,

@@ -1,13 +1,15 @@
-//! Baccarat as a round game on the shared shoe tracker (issue 27, staged): [`BaccaratRounds`]
+//! Baccarat as a round game on the shared shoe tracker (issue 27): [`BaccaratRounds`]
 //! implements [`RoundGame`], so a [`Table<BaccaratRounds>`](pitwatch_rules::Table) ([`table`])
 //! follows a Baccarat table's shoes (shuffle, cut, cutting card, burn, counts, device errors) with
 //! the tracker every other game runs on, and Baccarat says only what its rounds are: where each
 //! card goes by 8.4 and the Table of Play ([`DrawingTable`]), the hands ([`BySide`] of [`Hand`]),
 //! the record ([`RoundRecord`]) and its end of shoe (11.2).
 //!
-//! Production still runs Baccarat's own [`crate::Engine`]: this module is the staged step, and
-//! `tests/it/table_rounds.rs` runs every fixture and simulated stream through both and asserts that
-//! they agree (serde JSON of every output) on the classes listed below as agreeing.
+//! Production runs Baccarat on this table: [`crate::Engine`] runs a `Table<BaccaratRounds>`. The
+//! engine Baccarat ran before, kept under `tests/support/legacy/`, is the differential tests'
+//! oracle (below, "the engine" is that oracle): `tests/it/table_rounds.rs` runs every fixture and
+//! simulated stream through both and asserts that they agree (serde JSON of every output) on the
+//! classes listed below as agreeing.
 //!
 //! - this file: the game's state, the seam ([`RoundGame`]), the book's shoe rules ([`shoe_rules`])
 //!   and the table ([`table`], [`replay_on_table`]);
@@ -355,11 +357,15 @@ impl BaccaratRounds {
     /// (`MISSING_THIRD_CARD`) or a card of the initial deal (8.4). A round with an unreadable
     /// card cannot be judged by the Table of Play.
     fn judge_close(&self, r: &Live, seq: u64, by: Boundary, found: &mut Findings) {
+        // A round complete by the rules lacks nothing (most rounds): asked first, as it is cheaper.
+        if r.next == NextCard::Complete {
+            return;
+        }
         let hands = &r.hands;
         if hands.player.has_unreadable() || hands.banker.has_unreadable() {
             return;
         }
-        let evidence = vec![r.first_seq, r.last_seq, seq];
+        let evidence = || vec![r.first_seq, r.last_seq, seq];
         match r.next {
             NextCard::To(side, 3) => {
                 let hand = hands.get(side);
@@ -367,7 +373,7 @@ impl BaccaratRounds {
                 found.flag(
                     IrregularityCode::MissingThirdCard,
                     seq,
-                    evidence,
+                    evidence(),
                     format!(
                         "The {side} hand ({hand} = {total}) had to draw a third card by the Table \
                          of Play, but {} first. The round was settled on the wrong cards: review \
@@ -379,7 +385,7 @@ impl BaccaratRounds {
             NextCard::To(_, _) => found.flag(
                 IrregularityCode::DealOutOfOrder,
                 seq,
-                evidence,
+                evidence(),
                 format!(
                     "The initial deal (8.4) was not completed: Player {} / Banker {} when the round \
                      ended. Treat as a misdeal unless it can be reconstructed.",
@@ -469,6 +475,7 @@ impl RoundGame for BaccaratRounds {
         !self.targets_reported
     }
 
+    #[inline(always)]
     fn begins_round(&self, event: &EventKind) -> bool {
         let EventKind::CardDrawn { target, index, .. } = event else {
             return false;
@@ -478,8 +485,8 @@ impl RoundGame for BaccaratRounds {
             // A card after a tentative round complete by the rules begins the next round only
             // if the cards after the card between rounds make a round by themselves; a card
             // between rounds begins none (`stray`).
-            None => match self.round {
-                Some(r) if r.confirming => self.rest_round(&r).is_some(),
+            None => match &self.round {
+                Some(r) if r.confirming => self.rest_round(r).is_some(),
                 _ => complete && !self.between_rounds() && !self.await_bets,
             },
             // Joined part-way with targets: a round is followed only from a Player card 1 (a
@@ -490,6 +497,7 @@ impl RoundGame for BaccaratRounds {
                 let first = index.is_none_or(|i| i == 1);
                 let taken = self
                     .round
+                    .as_ref()
                     .is_some_and(|r| side.is_some_and(|s| !r.hands.get(s).is_empty()));
                 first && (complete || index == &Some(1) && taken)
             }
@@ -518,7 +526,8 @@ impl RoundGame for BaccaratRounds {
     ) -> Option<bool> {
         // Only a round dealt on is past the last coup; a card in no round waits for one, and a
         // tentative round (begun by a card between rounds) may yet prove no round.
-        let Some(round) = round.filter(|_| !self.round.is_some_and(|r| r.tentative)) else {
+        let Some(round) = round.filter(|_| !self.round.as_ref().is_some_and(|r| r.tentative))
+        else {
             return Some(false);
         };
         found.flag(
@@ -716,7 +725,8 @@ impl RoundGame for BaccaratRounds {
             shoe,
             number,
             hands: BySide::default(),
-            next: self.drawing.next_card(&Hand::new(), &Hand::new()),
+            // The first card of every round is the Player's (8.4), whatever the Table of Play.
+            next: NextCard::To(Side::Player, 1),
             first_seq: seq,
             last_seq: seq,
             order_flagged: false,
@@ -760,7 +770,7 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn round_given_back(&self, count: Option<u32>) -> Option<u32> {
-        let r = self.round?;
+        let r = self.round.as_ref()?;
         let cards = (r.hands.player.len() + r.hands.banker.len()) as u32;
         match count {
             // A plain round taken after the burn's count, before the shoe's first "no more bets".
@@ -770,13 +780,14 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn carried_only(&self) -> bool {
-        self.round.is_some_and(|r| r.carried)
+        self.round.as_ref().is_some_and(|r| r.carried)
     }
 
     fn discard_round(&mut self) {
         self.round = None;
     }
 
+    #[inline(always)]
     fn handle_event(&mut self, event: &TableEvent, found: &mut Findings) {
         if let EventKind::CardDrawn {
             card,
@@ -795,8 +806,10 @@ impl RoundGame for BaccaratRounds {
         }
     }
 
+    #[inline]
     fn is_complete(&self) -> bool {
         self.round
+            .as_ref()
             .is_some_and(|r| r.next == NextCard::Complete && !r.confirming)
     }
 
@@ -816,25 +829,32 @@ impl RoundGame for BaccaratRounds {
         // After a cut the rounds seen from their start are judged (the table joins the one it
         // cannot see from its start, unjudged).
         let joined_mid_round =
-            self.partial && !self.interrupted && self.round.is_some_and(|r| r.number == 1);
-        let drawing = self.drawing;
+            self.partial && !self.interrupted && self.round.as_ref().is_some_and(|r| r.number == 1);
+        let drawing = &self.drawing;
         if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
-            r.flush_ahead(&drawing);
+            r.flush_ahead(drawing);
         }
         if self
             .round
-            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(&r).is_some())
+            .as_ref()
+            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(r).is_some())
         {
             // The cards after the card between rounds make a whole round: it was set aside.
             self.redeal();
-        } else if let Some(r) = self.round.filter(|_| !cut_off && !joined_mid_round) {
-            self.judge_close(&r, seq, by, found);
+        } else if let Some(r) = self
+            .round
+            .as_ref()
+            .filter(|_| !cut_off && !joined_mid_round)
+        {
+            self.judge_close(r, seq, by, found);
         }
         let complete = self.next_card() == Some(NextCard::Complete);
         self.early = self
             .round
+            .as_ref()
             .and_then(|r| r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len)));
-        let Some(r) = self.round.take() else {
+        // Read in place, not moved out: the round is large, and every round is closed.
+        let Some(r) = self.round.as_ref() else {
             return self
                 .last
                 .unwrap_or_else(|| RoundRecord::from_hands(0, 0, Hand::new(), Hand::new()));
@@ -845,6 +865,7 @@ impl RoundGame for BaccaratRounds {
         record.complete = complete;
         record.partial = self.partial;
         record.no_bets = r.no_bets;
+        self.round = None;
         self.last = Some(record);
         // A round closed by a cut is not open to a stray card of its own after it, nor is its
         // result checked (the next result may be a round's dealt unseen).
@@ -855,7 +876,7 @@ impl RoundGame for BaccaratRounds {
     }
 
     fn round_view(&self) -> Option<RoundView> {
-        let r = self.round?;
+        let r = self.round.as_ref()?;
         let hands = &r.hands;
         let next = NextCardView::of(r.next);
         Some(RoundView {

@@ -30,7 +30,7 @@ impl BaccaratRounds {
         let EventKind::ResultDeclared { outcome, .. } = event.kind else {
             return ResultTaken::Ignored;
         };
-        if self.round.is_some_and(|r| r.confirming) && in_round {
+        if self.round.as_ref().is_some_and(|r| r.confirming) && in_round {
             // The result settles a tentative round complete by the rules: confirmed, unless it
             // is the result of the cards after the card between rounds (that card set aside).
             if self.result_says_set_aside(outcome) {
@@ -74,7 +74,7 @@ impl BaccaratRounds {
             Some(Target::Player | Target::Banker) => deal::side(target),
             Some(_) => return false,
         };
-        match self.round.map(|r| r.next) {
+        match self.round.as_ref().map(|r| r.next) {
             Some(NextCard::To(s, i)) => side == Some(s) && index.is_none_or(|x| x == i),
             _ => false,
         }
@@ -92,14 +92,24 @@ impl BaccaratRounds {
         else {
             return;
         };
-        let Some(r) = self.last else {
+        let Some(r) = &self.last else {
             return;
         };
         if outcome == Outcome::Void {
             return;
         }
         let seq = event.seq;
-        let wrong = r.result_mismatches(outcome, player_pair, banker_pair);
+        // Most results agree with the cards: asked first, and the words of what differs found
+        // only when something does.
+        let differs = |declared: Option<bool>, actual: Option<bool>| matches!((declared, actual), (Some(d), Some(a)) if d != a);
+        let agrees = r.outcome.is_none_or(|actual| actual == outcome)
+            && !differs(player_pair, r.player_pair)
+            && !differs(banker_pair, r.banker_pair);
+        let wrong = if agrees {
+            Vec::new()
+        } else {
+            r.result_mismatches(outcome, player_pair, banker_pair)
+        };
         if !wrong.is_empty() {
             found.flag(
                 Code::ResultMismatch,

@@ -176,13 +176,13 @@ impl BaccaratRounds {
     /// without its first card: the cards after it make a round with that result, and the round
     /// with it does not.
     pub(super) fn result_says_set_aside(&self, outcome: pitwatch_model::Outcome) -> bool {
-        let Some(r) = self.round.filter(|r| r.confirming) else {
+        let Some(r) = self.round.as_ref().filter(|r| r.confirming) else {
             return false;
         };
         let hands = &r.hands;
         let with = RoundRecord::from_hands(0, 0, hands.player, hands.banker).outcome;
         let without = self
-            .rest_round(&r)
+            .rest_round(r)
             .and_then(|h| RoundRecord::from_hands(0, 0, h.player, h.banker).outcome);
         with != Some(outcome) && without == Some(outcome)
     }
