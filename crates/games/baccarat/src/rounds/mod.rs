@@ -830,8 +830,10 @@ impl RoundGame for BaccaratRounds {
         // cannot see from its start, unjudged).
         let joined_mid_round =
             self.partial && !self.interrupted && self.round.as_ref().is_some_and(|r| r.number == 1);
+        // A card reported ahead of its turn takes its place at the close; a round cut off never
+        // reached that turn, so the card is placed nowhere and the round stays unfinished.
         let drawing = &self.drawing;
-        if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0) {
+        if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0 && !cut_off) {
             r.flush_ahead(drawing);
         }
         if self
