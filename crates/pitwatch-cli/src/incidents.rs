@@ -242,7 +242,7 @@ impl From<RoleArg> for Role {
     }
 }
 
-fn open(db: &std::path::Path) -> anyhow::Result<Store> {
+pub(crate) fn open(db: &std::path::Path) -> anyhow::Result<Store> {
     if !db.exists() {
         bail!("{} does not exist", db.display());
     }

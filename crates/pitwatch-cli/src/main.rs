@@ -29,6 +29,7 @@ mod central;
 mod credentials;
 mod events;
 mod export;
+mod exposure;
 mod import;
 mod incidents;
 mod monitor;
@@ -98,6 +99,9 @@ enum Command {
     Central(central::CentralCommand),
     /// Ship a record's outbox to the central database: once, or continuously until Ctrl-C.
     Sync(central::SyncArgs),
+    /// The house's exposure before each round of a shoe (surveillance and administrators only;
+    /// every read audited).
+    Exposure(exposure::ExposureArgs),
 }
 
 /// The host's current time: the CLI is an edge of the system, where the clock may be read.
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
         Command::Bench(command) => bench::run(command),
         Command::Central(command) => central::run(command),
         Command::Sync(args) => central::run_sync(args),
+        Command::Exposure(args) => exposure::run(args),
     };
     match outcome {
         Ok(code) => code,
