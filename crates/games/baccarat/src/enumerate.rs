@@ -1,14 +1,15 @@
 //! Exact enumeration of Baccarat outcomes through the engine's own drawing rules.
 //!
 //! Counts every ordered six-card sequence from a full shoe (the cards a round could use, the
-//! unused ones included so every sequence has the same weight) by Banker win, Player win and tie.
-//! Cards are grouped into the ten point values, so the walk visits at most 10^6 value sequences
-//! and multiplies by how many card sequences each stands for.
+//! unused ones included so every sequence has the same weight) by Banker win, Player win and tie:
+//! the published counts, from the same walk the exposure figures come from
+//! ([`crate::exposure`]).
 
-use pitwatch_model::{Card, Rank, ShoeComposition, Suit};
+use pitwatch_model::ShoeComposition;
 
-use crate::drawing::{DrawingTable, NextCard};
-use crate::side::{BySide, Hand};
+use crate::drawing::DrawingTable;
+use crate::exposure::CardsLeft;
+use crate::side::Side;
 
 /// Ordered six-card sequences by outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,75 +31,18 @@ impl OutcomeCounts {
 
 /// Counts outcomes over every ordered six-card sequence from a full `shoe` under `table`.
 ///
-/// The walk deals through [`DrawingTable::next_card`], the very function the engine uses to
-/// decide where each card goes and when a round is complete, with one representative card per
-/// point value.
+/// The walk ([`crate::exposure::outcomes`], which also gives every wager's worth from the cards
+/// left) deals through [`DrawingTable::next_card`], the very function the engine uses to decide
+/// where each card goes and when a round is complete.
 pub fn outcome_counts(table: &DrawingTable, shoe: ShoeComposition) -> OutcomeCounts {
-    let mut left = [0u128; 10];
-    for i in 0..Card::DISTINCT {
-        if let Some(card) = Card::from_index(i) {
-            left[card.baccarat_points() as usize] += u128::from(shoe.copies_of(card));
-        }
-    }
-    let mut walk = Walk {
-        table,
-        total: u128::from(shoe.total_cards()),
-        left,
-        counts: OutcomeCounts::default(),
+    let Some(outcomes) = crate::exposure::outcomes(table, &CardsLeft::full(shoe)) else {
+        return OutcomeCounts::default();
     };
-    walk.deal(BySide::default(), 0, 1);
-    walk.counts
-}
-
-struct Walk<'a> {
-    table: &'a DrawingTable,
-    total: u128,
-    /// Cards of each point value still in the shoe.
-    left: [u128; 10],
-    counts: OutcomeCounts,
-}
-
-impl Walk<'_> {
-    /// One card of each point value: a king for 0, otherwise the rank with that pip.
-    fn representative(value: usize) -> Card {
-        let rank = if value == 0 {
-            Rank::King
-        } else {
-            Rank::from_pip(value as u8).unwrap_or(Rank::King)
-        };
-        Card::new(rank, Suit::Spades)
-    }
-
-    fn deal(&mut self, hands: BySide<Hand>, used: u128, weight: u128) {
-        match self.table.next_card(&hands.player, &hands.banker) {
-            NextCard::To(side, _) | NextCard::Unknown(side) => {
-                for value in 0..10 {
-                    let n = self.left[value];
-                    if n == 0 {
-                        continue;
-                    }
-                    let mut next = hands;
-                    next.get_mut(side).push(Some(Self::representative(value)));
-                    self.left[value] -= 1;
-                    self.deal(next, used + 1, weight * n);
-                    self.left[value] += 1;
-                }
-            }
-            NextCard::Complete => {
-                // Every way to fill the unused positions of the six-card sequence.
-                let fill: u128 = (used..6).map(|k| self.total - k).product();
-                let w = weight * fill;
-                let player = hands.player.total().unwrap_or(0);
-                let banker = hands.banker.total().unwrap_or(0);
-                if player > banker {
-                    self.counts.player += w;
-                } else if banker > player {
-                    self.counts.banker += w;
-                } else {
-                    self.counts.tie += w;
-                }
-            }
-        }
+    let winner = |side: Option<Side>| outcomes.count(|e| e.winner() == side);
+    OutcomeCounts {
+        banker: winner(Some(Side::Banker)),
+        player: winner(Some(Side::Player)),
+        tie: winner(None),
     }
 }
 
