@@ -141,29 +141,7 @@ impl Store {
     /// The events of `table` in `seq` order, each with the session and frame it came from
     /// (`None` for events entered at the console).
     pub fn event_rows(&self, table: TableId) -> Result<Vec<EventRow>, StoreError> {
-        let mut statement = self.conn.prepare(
-            "SELECT session_id, frame_id, body FROM events WHERE table_id = ?1 ORDER BY seq",
-        )?;
-        let rows = statement.query_map([table.0], |r| {
-            Ok((
-                r.get::<_, Option<i64>>(0)?,
-                r.get::<_, Option<i64>>(1)?,
-                r.get::<_, String>(2)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (session, frame, body) = row?;
-            let event = serde_json::from_str::<TableEvent>(&body).map_err(|e| {
-                StoreError::NotADatabase(format!("an event row does not decode: {e}"))
-            })?;
-            out.push(EventRow {
-                session: session.map(SessionId),
-                frame: frame.map(FrameId),
-                event,
-            });
-        }
-        Ok(out)
+        self.event_rows_between(table, 0, u64::MAX)
     }
 
     /// The rounds recorded live for `table`: (shoe, round, body as JSON), in order.

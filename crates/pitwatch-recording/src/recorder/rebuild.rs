@@ -63,7 +63,6 @@ pub(crate) fn rebuild(
             engine,
             store.event_rows_between(table, first_seq, last_wanted)?,
         ),
-        None if before == u64::MAX => (TableEngine::new(book.clone()), store.event_rows(table)?),
         None => (
             TableEngine::new(book.clone()),
             store.event_rows_between(table, 0, last_wanted)?,
