@@ -16,24 +16,6 @@ use serde::Serialize;
 
 use crate::{GameBook, GameOutput};
 
-/// The Baccarat wagers surveillance watches, with the pay tables most houses use: the main wagers
-/// as New Zealand pays them (Player and Tie per rule 10 and the usual 8 to 1, Banker less 5%), and
-/// the side bets counters attack (both pairs 11 to 1, Dragon 7 40 to 1, Panda 8 25 to 1, the
-/// no-commission Banker). The rule books list no side bets yet (issue 29 asks for them as book
-/// data): until they do, these are watched for every Baccarat table.
-pub const BACCARAT_WAGERS: [Wager; 8] = [
-    Wager::Player,
-    Wager::Banker {
-        commission_percent: 5,
-    },
-    Wager::Tie { pays: 8 },
-    Wager::PlayerPair { pays: 11 },
-    Wager::BankerPair { pays: 11 },
-    Wager::Dragon7 { pays: 40 },
-    Wager::Panda8 { pays: 25 },
-    Wager::BankerNoCommission,
-];
-
 /// One figure of a round's exposure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Figure {
@@ -44,6 +26,9 @@ pub struct Figure {
     pub value: f64,
     /// Whether this figure says the house is behind (a wager worth more than it costs).
     pub house_behind: bool,
+    /// Where a wager's pay comes from: the rule or pay table its rule book cites (empty for a
+    /// count).
+    pub cite: String,
 }
 
 /// What the house is exposed to on one round, before it is dealt.
@@ -139,12 +124,13 @@ fn figures_for(
         GameBook::Baccarat(book) => {
             let left = CardsLeft::after(counter);
             let outcomes = baccarat::outcomes(book.drawing(), &left)?;
-            for wager in BACCARAT_WAGERS {
-                let worth = baccarat::worth(wager, &outcomes, &left);
+            for offered in book.wagers() {
+                let worth = baccarat::worth(offered.wager, &outcomes, &left);
                 figures.push(Figure {
-                    name: wager_name(wager),
+                    name: wager_name(offered.wager),
                     value: worth.house_edge_percent(),
                     house_behind: worth.favours_the_player(),
+                    cite: offered.cite.clone(),
                 });
             }
         }
@@ -154,6 +140,7 @@ fn figures_for(
                 name: "Hi-Lo running count".into(),
                 value: f64::from(count.running),
                 house_behind: false,
+                cite: String::new(),
             });
             if let Some(true_count) = count.true_count() {
                 figures.push(Figure {
@@ -161,12 +148,14 @@ fn figures_for(
                     value: true_count,
                     // At +2 or more a basic-strategy player is commonly reckoned ahead.
                     house_behind: true_count >= 2.0,
+                    cite: String::new(),
                 });
             }
             figures.push(Figure {
                 name: "penetration (%)".into(),
                 value: 100.0 * count.penetration(),
                 house_behind: false,
+                cite: String::new(),
             });
             if let Some(pays) = &book.super_sevens {
                 if let Some(worth) = blackjack::super_sevens(counter, pays) {
@@ -174,6 +163,7 @@ fn figures_for(
                         name: "Super Sevens, third card dealt on 7-7".into(),
                         value: worth.house_edge_percent(),
                         house_behind: worth.with_third > 0,
+                        cite: "the book's [super_sevens] pay table".into(),
                     });
                 }
             }
@@ -281,5 +271,39 @@ mod tests {
     fn poker_has_no_exposure() {
         let book = GameBook::load("nz-poker").expect("a built-in book");
         assert_eq!(shoe_exposure(&book, Vec::new()), None);
+    }
+
+    /// The NZ book with its `[[wagers]]` replaced by `wagers` (TOML, empty for none).
+    fn nz_with_wagers(wagers: &str) -> GameBook {
+        let text = crate::book::book_text("nz-baccarat").expect("a built-in book");
+        let start = text.find("[[wagers]]").expect("the NZ book lists wagers");
+        let end = text.find("\n[cite]").expect("a [cite] section");
+        let text = format!("{}{wagers}\n{}", &text[..start], &text[end..]);
+        GameBook::from_text(&text, "house.toml").expect("a valid book")
+    }
+
+    #[test]
+    fn the_figures_are_the_wagers_the_book_lists_with_its_pays_and_citations() {
+        let house = nz_with_wagers(
+            "[[wagers]]\nwager = \"dragon_7\"\npays = 30\ncite = \"house table 3\"\n",
+        );
+        let whole = shoe_exposure(&house, Vec::new()).expect("Baccarat has exposure");
+        let figures = &whole[0].figures;
+        assert_eq!(figures.len(), 1, "{figures:?}");
+        assert_eq!(figures[0].name, "Dragon 7 (30 to 1)");
+        assert_eq!(figures[0].cite, "house table 3");
+        // At 30 to 1 the house keeps far more than at 40: 1 - 31 × 112,633,011,329,024 /
+        // 4,998,398,275,503,360 of each unit.
+        let edge = 100.0 * (1.0 - 31.0 * 112_633_011_329_024.0 / 4_998_398_275_503_360.0);
+        assert!((figures[0].value - edge).abs() < 1e-9, "{figures:?}");
+
+        let older = nz_with_wagers("");
+        let whole = shoe_exposure(&older, Vec::new()).expect("Baccarat has exposure");
+        let names: Vec<&str> = whole[0].figures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["Player", "Banker (5% commission)", "Tie (8 to 1)"]);
+        assert!(whole[0]
+            .figures
+            .iter()
+            .all(|f| f.cite == pitwatch_baccarat::book::DEFAULT_CITE));
     }
 }

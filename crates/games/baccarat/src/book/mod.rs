@@ -9,7 +9,7 @@
 //! The shoe sections (`[shoe]`, `[cut]`, `[cutting_card]`, `[burn]`, `[end_of_shoe]`,
 //! `[shuffle]`) are every game's ([`shoe`]): parsed and checked there for Baccarat, Blackjack,
 //! Pontoon and poker alike; this module adds Baccarat's `[book]`, `[drawing]`, `[cite]` and
-//! `[texts]`.
+//! `[texts]`, and `[[wagers]]` ([`wagers`]: what the table offers, for surveillance's exposure).
 //!
 //! A book may also carry `[texts]`: the words of the rules it cites, keyed by rule number, so a
 //! report can print the rule with its text ([`RuleBook::rule_texts`]). Only text taken from a
@@ -78,6 +78,9 @@ pub struct RuleBookData {
     /// a rule whose text is not known is left out rather than paraphrased.
     #[serde(default)]
     pub texts: BTreeMap<String, String>,
+    /// `[[wagers]]`: the wagers the table offers and how each pays ([`wagers`]); absent, the
+    /// main three at the usual payouts.
+    pub wagers: Option<Vec<WagerData>>,
     /// Keys this version does not know (each is a problem).
     #[serde(flatten)]
     pub unknown: BTreeMap<String, toml::Value>,
@@ -154,6 +157,7 @@ struct Checked {
     decks_override: Option<u8>,
     /// (normalised number, number as written, text), sorted by the normalised number.
     texts: Vec<(String, String, String)>,
+    wagers: Vec<BookWager>,
 }
 
 /// Why a rule book was refused: every problem found, and the data back.
@@ -388,6 +392,8 @@ impl RuleBook {
             }
         }
 
+        let wagers = wagers::check(data.wagers.as_deref(), &mut p);
+
         if !p.is_empty() {
             return Err(InvalidRuleBook {
                 id: data.book.id.clone(),
@@ -417,6 +423,7 @@ impl RuleBook {
                 cite_qualified,
                 decks_override: None,
                 texts,
+                wagers,
             }),
         })
     }
@@ -662,6 +669,12 @@ impl RuleBook {
         self.lookup(&normalise_rule(number)).map(|(_, text)| text)
     }
 
+    /// The wagers the table offers, each with how it pays and its citation (`[[wagers]]`), in
+    /// the book's order.
+    pub fn wagers(&self) -> &[BookWager] {
+        &self.inner.wagers
+    }
+
     /// Every rule text in the book, as (number, text), ordered by number as text.
     pub fn texts(&self) -> impl Iterator<Item = (&str, &str)> {
         self.inner
@@ -881,3 +894,5 @@ fn is_date(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+pub mod wagers;
+pub use wagers::{default_wagers, BookWager, WagerData, DEFAULT_CITE};

@@ -3,6 +3,7 @@
 //! settings are checked.
 
 use super::*;
+use crate::exposure::Wager;
 
 #[test]
 fn every_builtin_book_loads() {
@@ -385,4 +386,129 @@ fn a_half_limit_allows_up_to_half_from_the_back() {
     };
     assert!(limit.allows(192, 384));
     assert!(!limit.allows(193, 384));
+}
+
+#[test]
+fn the_nz_book_lists_its_wagers_each_cited_in_its_order() {
+    let book = RuleBook::nz_baccarat();
+    let wagers: Vec<Wager> = book.wagers().iter().map(|w| w.wager).collect();
+    assert_eq!(
+        wagers,
+        [
+            Wager::Player,
+            Wager::Banker {
+                commission_percent: 5
+            },
+            Wager::Tie { pays: 8 },
+            Wager::PlayerPair { pays: 11 },
+            Wager::BankerPair { pays: 11 },
+            Wager::Dragon7 { pays: 40 },
+            Wager::Panda8 { pays: 25 },
+            Wager::BankerNoCommission,
+        ]
+    );
+    assert!(book.wagers()[1].cite.starts_with("10.2"));
+    assert!(book.wagers().iter().all(|w| !w.cite.trim().is_empty()));
+    for (id, _) in BUILTIN {
+        assert_eq!(RuleBook::builtin(id).unwrap().wagers().len(), 8, "{id}");
+    }
+}
+
+/// The NZ book with its `[[wagers]]` replaced by `wagers` (TOML, empty for none).
+fn nz_with_wagers(wagers: &str) -> String {
+    let text = BUILTIN[0].1;
+    let start = text.find("[[wagers]]").expect("the NZ book lists wagers");
+    let end = text.find("\n[cite]").expect("a [cite] section");
+    format!("{}{wagers}\n{}", &text[..start], &text[end..])
+}
+
+#[test]
+fn a_book_without_wagers_offers_the_main_three_at_the_usual_payouts_and_says_so() {
+    let book = RuleBook::from_toml(&nz_with_wagers(""), "old.toml").unwrap();
+    assert_eq!(book.wagers(), default_wagers().as_slice());
+    assert_eq!(book.wagers().len(), 3);
+    assert!(book.wagers().iter().all(|w| w.cite == DEFAULT_CITE));
+}
+
+#[test]
+fn a_book_with_its_own_pay_table_is_followed() {
+    let book = RuleBook::from_toml(
+        &nz_with_wagers(
+            "[[wagers]]\nwager = \"dragon_7\"\npays = 30\ncite = \"house table 3\"\n\
+             [[wagers]]\nwager = \"tie\"\npays = 9\ncite = \"house table 1\"\n",
+        ),
+        "house.toml",
+    )
+    .unwrap();
+    assert_eq!(
+        book.wagers(),
+        [
+            BookWager {
+                wager: Wager::Dragon7 { pays: 30 },
+                cite: "house table 3".into()
+            },
+            BookWager {
+                wager: Wager::Tie { pays: 9 },
+                cite: "house table 1".into()
+            },
+        ]
+    );
+}
+
+#[test]
+fn given_wrong_wagers_when_loaded_then_each_problem_is_listed() {
+    let text = nz_with_wagers(
+        r#"
+[[wagers]]
+wager = "player"
+pays = 2
+cite = "a"
+[[wagers]]
+wager = "tie"
+cite = "b"
+[[wagers]]
+wager = "tie"
+pays = 8
+cite = "c"
+[[wagers]]
+wager = "lucky_6"
+pays = 12
+cite = "d"
+[[wagers]]
+wager = "banker"
+cite = "e"
+[[wagers]]
+wager = "panda_8"
+pays = 25
+commission_percent = 5
+[[wagers]]
+pays = 0
+colour = "red"
+"#,
+    );
+    let err = match RuleBook::from_toml(&text, "wagers.toml") {
+        Err(LoadError::Invalid { error, .. }) => error,
+        other => panic!("expected an invalid book, got {other:?}"),
+    };
+    let all = err.problems.join("\n");
+    for wanted in [
+        "[[wagers]] 1 (player): pays 2, but this wager pays 1 to 1",
+        "[[wagers]] 2 (tie): missing pays",
+        "[[wagers]] 3 (tie): listed twice",
+        "[[wagers]] 4 (lucky_6): unknown wager",
+        "[[wagers]] 5 (banker): missing commission_percent",
+        "[[wagers]] 6 (panda_8): missing cite",
+        "[[wagers]] 6 (panda_8): only the banker wager takes a commission_percent",
+        "[[wagers]] 7: missing wager",
+        "[[wagers]] 7: unknown key \"colour\"",
+    ] {
+        assert!(all.contains(wanted), "missing {wanted:?} in:\n{all}");
+    }
+    let empty = format!("wagers = []\n{}", nz_with_wagers(""));
+    let empty = RuleBook::from_toml(&empty, "empty.toml");
+    assert!(
+        matches!(&empty, Err(LoadError::Invalid { error, .. })
+            if error.problems.iter().any(|p| p.contains("the list is empty"))),
+        "{empty:?}"
+    );
 }
