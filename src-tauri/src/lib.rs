@@ -216,6 +216,45 @@ async fn replay(
     desk.replay(&table, shoe)
 }
 
+/// Every table's exposure now (surveillance and administrators; the look audited).
+#[tauri::command]
+async fn pit_exposure(desk: State<'_, Desk>) -> Result<PitExposure, ApiError> {
+    desk.pit_exposure()
+}
+
+/// A shoe's exposure round by round (surveillance and administrators; the look audited).
+#[tauri::command]
+async fn shoe_exposure(
+    desk: State<'_, Desk>,
+    table: String,
+    shoe: Option<u32>,
+) -> Result<ShoeExposure, ApiError> {
+    desk.shoe_exposure(&table, shoe)
+}
+
+/// Exports a shoe's exposure report as PDF or CSV where the user chooses in the save dialog.
+#[tauri::command]
+async fn export_exposure_report<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
+    table: String,
+    shoe: u32,
+    format: ReportFormat,
+) -> Result<Option<String>, ApiError> {
+    let extension = match format {
+        ReportFormat::Pdf => "pdf",
+        ReportFormat::Csv => "csv",
+    };
+    let name = format!("exposure-{table}-shoe-{shoe}.{extension}");
+    let Some(path) = reports.choose(&app, &name, "Save the exposure report") else {
+        return Ok(None);
+    };
+    let written = desk.export_exposure_report_to(&table, shoe, format, &path)?;
+    reports.remember(&written);
+    Ok(Some(written))
+}
+
 /// A table's shoes for the replay picker, newest first, a page at a time.
 #[tauri::command]
 async fn shoes(
@@ -541,6 +580,9 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         rename_table,
         retire_table,
         test_link,
+        pit_exposure,
+        shoe_exposure,
+        export_exposure_report,
         needs_first_admin,
         create_first_admin,
         central_view,

@@ -109,12 +109,12 @@ impl Reports {
                     .and_then(|f| f.clone())
                     .or_else(|| app.path().document_dir().ok())
                     .or_else(|| app.path().home_dir().ok());
-                let mut dialog = app
-                    .dialog()
-                    .file()
-                    .set_title(title)
-                    .set_file_name(name)
-                    .add_filter("PDF document", &["pdf"]);
+                let mut dialog = app.dialog().file().set_title(title).set_file_name(name);
+                dialog = if name.ends_with(".csv") {
+                    dialog.add_filter("CSV file", &["csv"])
+                } else {
+                    dialog.add_filter("PDF document", &["pdf"])
+                };
                 if let Some(start) = start {
                     dialog = dialog.set_directory(start);
                 }

@@ -93,6 +93,14 @@ pub fn typescript_bindings() -> String {
         CentralTable::decl(&cfg),
         CentralIncidents::decl(&cfg),
         CentralIncidentDetail::decl(&cfg),
+        ExposureFigure::decl(&cfg),
+        ExposureRound::decl(&cfg),
+        WagerBehind::decl(&cfg),
+        ShoeExposure::decl(&cfg),
+        ExposureAlert::decl(&cfg),
+        TableExposure::decl(&cfg),
+        PitExposure::decl(&cfg),
+        ReportFormat::decl(&cfg),
     ]);
     let mut out = String::from(
         "// Generated from the Rust DTOs in crates/pitwatch-api (src/dto.rs and src/games/).\n\

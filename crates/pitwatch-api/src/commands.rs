@@ -13,6 +13,7 @@ use crate::dto::{
     ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
     SignOffRequest, SignedOff, TableDraft, UserRow,
 };
+use crate::dto::{PitExposure, ReportFormat, ShoeExposure};
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
 #[derive(Debug, Clone, Copy)]
@@ -127,6 +128,12 @@ declare! {
     retire_table(name: String) -> PitReload;
     #[doc = "Opens a device's link for a few seconds and decodes what arrives, before it is saved; records nothing (administrators; a port a running table uses is refused)."]
     test_link(request: LinkTestRequest) -> LinkTestView;
+    #[doc = "Every table's exposure now, the tables most against the house first, with surveillance's alerts (surveillance and admins only; the look audited)."]
+    pit_exposure() -> PitExposure;
+    #[doc = "A shoe's exposure round by round from the record (the table's last shoe when `shoe` is null; surveillance and admins only; the look audited)."]
+    shoe_exposure(table: String, shoe: Option<u32>) -> ShoeExposure;
+    #[doc = "Exports a shoe's exposure report as PDF or CSV where the user chooses in the save dialog (surveillance and admins only; audited); null when the user cancelled."]
+    export_exposure_report(table: String, shoe: u32, format: ReportFormat) -> Option<String>;
     #[doc = "Whether a real pit's record has no users yet (the window then asks for the first administrator)."]
     needs_first_admin() -> bool;
     #[doc = "Creates the first administrator of a record with no users and logs them in."]

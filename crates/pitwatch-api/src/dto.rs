@@ -18,6 +18,8 @@ mod setup;
 pub use setup::*;
 mod workflow;
 pub use workflow::*;
+mod exposure;
+pub use exposure::*;
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

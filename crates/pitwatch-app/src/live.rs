@@ -29,6 +29,7 @@ use pitwatch_store::Store;
 use pitwatch_transport::{Clock, SystemClock};
 
 use crate::access::Principal;
+use crate::exposure::ExposureWatch;
 use crate::pit_model::PitModel;
 use crate::record::{verify_into, RecordAlerts, RecordStatusSource, Verified};
 use crate::sessions::session_dto;
@@ -82,6 +83,8 @@ pub struct Desk {
     pub(crate) installation: Installation,
     /// What is wrong with the record, shown on every screen (see [`RecordAlerts`]).
     pub(crate) alerts: Arc<Mutex<RecordAlerts>>,
+    /// Every table's exposure, followed live for surveillance ([`crate::exposure::watch`]).
+    pub(crate) exposure: Arc<ExposureWatch>,
 }
 
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -208,7 +211,18 @@ impl Desk {
             Monitor::start_with(monitor_store, tables, clock.clone(), monitor_options)?;
         let model = Arc::new(Mutex::new(model));
         let (updates, received) = mpsc::channel();
+        // Exposure (surveillance's): on a connection of its own, fed by the fold.
+        let exposure = Arc::new(
+            ExposureWatch::start(
+                options.installation.open(&db)?,
+                options.pit.surveillance.exposure_alert_rounds,
+                options.pit.tables.iter().map(|t| t.name.clone()).collect(),
+                Arc::clone(&clock),
+            )
+            .map_err(|e| internal(format!("cannot start the exposure thread: {e}")))?,
+        );
         let fold = {
+            let exposure = Arc::clone(&exposure);
             let alerts = Arc::clone(&alerts);
             let status = RecordStatusSource {
                 installation: options.installation.clone(),
@@ -220,7 +234,15 @@ impl Desk {
             std::thread::Builder::new()
                 .name("pitwatch-fold".into())
                 .spawn(move || {
-                    fold_loop(events, &model, &updates, clock.as_ref(), &alerts, &status)
+                    fold_loop(
+                        events,
+                        &model,
+                        &updates,
+                        clock.as_ref(),
+                        &alerts,
+                        &status,
+                        &exposure,
+                    )
                 })
                 .map_err(|e| internal(format!("cannot start the fold thread: {e}")))?
         };
@@ -297,6 +319,7 @@ impl Desk {
                 updates: Mutex::new(updates),
                 clock,
                 verified,
+                exposure,
             },
             received,
         ))
@@ -347,6 +370,7 @@ impl Desk {
         if let Some(fold) = lock(&self.fold).take() {
             let _ = fold.join();
         }
+        self.exposure.stop();
     }
 }
 
@@ -363,6 +387,7 @@ fn fold_loop(
     clock: &dyn Clock,
     alerts: &Mutex<RecordAlerts>,
     status: &RecordStatusSource,
+    exposure: &ExposureWatch,
 ) {
     let mut dirty: Vec<String> = Vec::new();
     let mut last_flush = Instant::now();
@@ -406,6 +431,7 @@ fn fold_loop(
             });
         }
         if let Ok(event) = received {
+            exposure.feed(&event);
             let (table, raised) = lock(model).apply(&event, clock.now());
             if let Some(table) = table {
                 if !dirty.contains(&table) {

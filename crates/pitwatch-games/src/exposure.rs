@@ -10,7 +10,7 @@
 use pitwatch_baccarat::exposure::{self as baccarat, CardsLeft, Wager};
 use pitwatch_blackjack::exposure as blackjack;
 use pitwatch_model::deck::ShoeCounter;
-use pitwatch_model::{EventKind, ShoeComposition, TableEvent};
+use pitwatch_model::{EventKind, ShoeComposition, TableEvent, Timestamp};
 use pitwatch_rules::TableOutput;
 use serde::Serialize;
 
@@ -26,6 +26,8 @@ pub struct Figure {
     pub value: f64,
     /// Whether this figure says the house is behind (a wager worth more than it costs).
     pub house_behind: bool,
+    /// Whether this is a wager's house edge (in percent) rather than a count.
+    pub wager: bool,
     /// Where a wager's pay comes from: the rule or pay table its rule book cites (empty for a
     /// count).
     pub cite: String,
@@ -38,6 +40,8 @@ pub struct RoundExposure {
     pub round: u32,
     /// The event after which it was computed (the last of the round before, or the shoe's first).
     pub after_seq: u64,
+    /// When that event was recorded, if it has a time.
+    pub at: Option<Timestamp>,
     /// Cards left in the shoe (unseen ones included: see the games' `exposure` modules).
     pub cards_left: u32,
     /// Each figure.
@@ -46,62 +50,149 @@ pub struct RoundExposure {
 
 /// The exposure before every round of one shoe, from its events and the outputs they gave (in
 /// order, the shoe's first event first), under `book`; `None` for a game with no exposure
-/// (poker's deck is shuffled for every hand).
+/// (poker's deck is shuffled for every hand). A [`ShoeWatch`] fed every step.
 pub fn shoe_exposure<'a>(
     book: &GameBook,
     steps: impl IntoIterator<Item = (&'a TableEvent, &'a [GameOutput])>,
 ) -> Option<Vec<RoundExposure>> {
-    let composition = composition_of(book)?;
-    let mut counter: Option<ShoeCounter> = None;
+    let mut watch = ShoeWatch::new(book)?;
     let mut out = Vec::new();
-    let mut round = 1;
-    let mut last_seq = 0;
     for (event, outputs) in steps {
-        last_seq = event.seq;
-        if counter.is_none() && !matches!(event.kind, EventKind::Shuffled { .. }) {
+        out.extend(watch.step(event, outputs));
+    }
+    if out.is_empty() {
+        // No event at all: the whole shoe.
+        out.extend(watch.now());
+    }
+    Some(out)
+}
+
+/// A shoe's exposure followed as it is dealt, one step at a time: the cards seen so far and the
+/// round about to be dealt; each round's figures are computed once, when the round before it
+/// ends (or the shoe begins), which is what makes the live figures incremental.
+#[derive(Debug, Clone)]
+pub struct ShoeWatch {
+    book: GameBook,
+    composition: ShoeComposition,
+    counter: Option<ShoeCounter>,
+    round: u32,
+    last_seq: u64,
+    last_at: Option<Timestamp>,
+    /// The event the shoe's shuffle was (the rounds it closes are the shoe before's).
+    shuffled_at: Option<u64>,
+}
+
+impl ShoeWatch {
+    /// A watch of a shoe dealt under `book`, before its first event; `None` for a game with no
+    /// exposure.
+    pub fn new(book: &GameBook) -> Option<ShoeWatch> {
+        Some(ShoeWatch {
+            book: book.clone(),
+            composition: composition_of(book)?,
+            counter: None,
+            round: 1,
+            last_seq: 0,
+            last_at: None,
+            shuffled_at: None,
+        })
+    }
+
+    /// Takes in one event and what the table's engine output on it; the figures of each round
+    /// it makes the next. The engine says where a shoe ends: an event that ended one (its
+    /// summary among the outputs) begins the next shoe as the engine does, the rounds it
+    /// closes being the shoe before's; so does a shuffle. A shoe begun by an event other than a
+    /// shuffle (a device that reports none: the burn's first card) starts from the whole shoe.
+    pub fn step(&mut self, event: &TableEvent, outputs: &[GameOutput]) -> Vec<RoundExposure> {
+        let shuffled = matches!(event.kind, EventKind::Shuffled { .. });
+        let ended = outputs.iter().any(|o| matches!(o, TableOutput::Shoe(_)));
+        if ended && !shuffled {
+            // The shoe before ended here; this event is the next one's (or, if the engine
+            // began none with it, the next shoe's first event is no further than this).
+            self.counter = None;
+            self.round = 1;
+        }
+        let mut out: Vec<RoundExposure> = self.event(event).into_iter().collect();
+        if !ended {
+            for output in outputs {
+                out.extend(self.output(event.seq, output));
+            }
+        }
+        out
+    }
+
+    /// Takes in one event; the figures of a round it makes the next (a shuffle's first round,
+    /// or, for a shoe begun by its first card, the whole shoe before that card).
+    fn event(&mut self, event: &TableEvent) -> Option<RoundExposure> {
+        self.last_seq = event.seq;
+        self.last_at = event.at;
+        let mut begun = None;
+        if self.counter.is_none() && !matches!(event.kind, EventKind::Shuffled { .. }) {
             // A shoe begun by its first card (a device that reports no shuffle): the whole shoe
             // is before it.
-            let whole = composition.counter();
-            out.extend(figures_for(
-                book,
+            let whole = self.composition.counter();
+            begun = figures_for(
+                &self.book,
                 &whole,
-                round,
-                event.seq.saturating_sub(1),
-            ));
-            counter = Some(whole);
+                self.round,
+                (event.seq.saturating_sub(1), event.at),
+            );
+            self.counter = Some(whole);
         }
         match &event.kind {
             EventKind::Shuffled { decks, .. } => {
-                let shoe = decks.map_or(composition, |d| ShoeComposition::new(d, composition.kind));
-                counter = Some(shoe.counter());
-                round = 1;
-                out.push(figures_for(book, counter.as_ref()?, round, event.seq)?);
+                let shoe = decks.map_or(self.composition, |d| {
+                    ShoeComposition::new(d, self.composition.kind)
+                });
+                let counter = self.counter.insert(shoe.counter());
+                self.round = 1;
+                self.shuffled_at = Some(event.seq);
+                figures_for(&self.book, counter, self.round, (event.seq, event.at))
             }
             EventKind::CardDrawn {
                 card: Some(card), ..
             } => {
-                counter
-                    .get_or_insert_with(|| composition.counter())
-                    .see(*card);
-            }
-            _ => {}
-        }
-        for output in outputs {
-            if let TableOutput::Round(done) = output {
-                round = done.round() + 1;
-                let counter = counter.get_or_insert_with(|| composition.counter());
-                if let Some(next) = figures_for(book, counter, round, event.seq) {
-                    out.push(next);
+                if let Some(counter) = self.counter.as_mut() {
+                    counter.see(*card);
                 }
+                begun
             }
+            _ => begun,
         }
     }
-    if out.is_empty() {
-        // No event at all: the whole shoe.
-        let counter = counter.unwrap_or_else(|| composition.counter());
-        out.extend(figures_for(book, &counter, round, last_seq));
+
+    /// Takes in one output of the event `seq`; a round's end gives the next round's figures.
+    fn output(&mut self, seq: u64, output: &GameOutput) -> Option<RoundExposure> {
+        let TableOutput::Round(done) = output else {
+            return None;
+        };
+        if self.shuffled_at == Some(seq) {
+            // The shoe before's last round, closed by this shoe's shuffle.
+            return None;
+        }
+        self.round = done.round() + 1;
+        let counter = self
+            .counter
+            .get_or_insert_with(|| self.composition.counter());
+        figures_for(&self.book, counter, self.round, (seq, self.last_at))
     }
-    Some(out)
+
+    /// The figures of the round about to be dealt, from what has been seen (computed afresh).
+    pub fn now(&self) -> Option<RoundExposure> {
+        let whole;
+        let counter = match &self.counter {
+            Some(counter) => counter,
+            None => {
+                whole = self.composition.counter();
+                &whole
+            }
+        };
+        figures_for(
+            &self.book,
+            counter,
+            self.round,
+            (self.last_seq, self.last_at),
+        )
+    }
 }
 
 fn composition_of(book: &GameBook) -> Option<ShoeComposition> {
@@ -116,7 +207,7 @@ fn figures_for(
     book: &GameBook,
     counter: &ShoeCounter,
     round: u32,
-    after_seq: u64,
+    (after_seq, at): (u64, Option<Timestamp>),
 ) -> Option<RoundExposure> {
     let mut figures = Vec::new();
     let cards_left = counter.remaining();
@@ -130,6 +221,7 @@ fn figures_for(
                     name: wager_name(offered.wager),
                     value: worth.house_edge_percent(),
                     house_behind: worth.favours_the_player(),
+                    wager: true,
                     cite: offered.cite.clone(),
                 });
             }
@@ -140,6 +232,7 @@ fn figures_for(
                 name: "Hi-Lo running count".into(),
                 value: f64::from(count.running),
                 house_behind: false,
+                wager: false,
                 cite: String::new(),
             });
             if let Some(true_count) = count.true_count() {
@@ -148,6 +241,7 @@ fn figures_for(
                     value: true_count,
                     // At +2 or more a basic-strategy player is commonly reckoned ahead.
                     house_behind: true_count >= 2.0,
+                    wager: false,
                     cite: String::new(),
                 });
             }
@@ -155,6 +249,7 @@ fn figures_for(
                 name: "penetration (%)".into(),
                 value: 100.0 * count.penetration(),
                 house_behind: false,
+                wager: false,
                 cite: String::new(),
             });
             if let Some(pays) = &book.super_sevens {
@@ -163,6 +258,7 @@ fn figures_for(
                         name: "Super Sevens, third card dealt on 7-7".into(),
                         value: worth.house_edge_percent(),
                         house_behind: worth.with_third > 0,
+                        wager: true,
                         cite: "the book's [super_sevens] pay table".into(),
                     });
                 }
@@ -173,6 +269,7 @@ fn figures_for(
     Some(RoundExposure {
         round,
         after_seq,
+        at,
         cards_left,
         figures,
     })

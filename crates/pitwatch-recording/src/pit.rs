@@ -44,6 +44,9 @@ pub struct PitConfig {
     /// When the host clock is fit to match times by (`[clock]`).
     #[serde(default, skip_serializing_if = "ClockConfig::is_default")]
     pub clock: ClockConfig,
+    /// What surveillance is alerted to (`[surveillance]`).
+    #[serde(default, skip_serializing_if = "SurveillanceConfig::is_default")]
+    pub surveillance: SurveillanceConfig,
     /// The tables whose sections are wrong, with their problems, when the definition was read
     /// table by table ([`PitConfig::load`]): shown disabled while the others run. Never written.
     #[serde(skip)]
@@ -153,6 +156,36 @@ pub struct RecordConfig {
     /// `<record id>.checkpoints`, besides the journal kept beside the database.
     #[serde(default)]
     pub witness: Vec<std::path::PathBuf>,
+}
+
+/// What surveillance is alerted to (`[surveillance]`, issue 29).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SurveillanceConfig {
+    /// How many rounds of one shoe a wager may be worth more than it costs (the house behind on
+    /// it, from the cards left) before surveillance is alerted; once per table, shoe and wager.
+    #[serde(default = "default_exposure_alert_rounds")]
+    pub exposure_alert_rounds: u32,
+}
+
+/// Three rounds: one round with the house behind happens in most shoes' last rounds; a count
+/// that stays positive is what a counter waits for.
+fn default_exposure_alert_rounds() -> u32 {
+    3
+}
+
+impl Default for SurveillanceConfig {
+    fn default() -> Self {
+        SurveillanceConfig {
+            exposure_alert_rounds: default_exposure_alert_rounds(),
+        }
+    }
+}
+
+impl SurveillanceConfig {
+    fn is_default(&self) -> bool {
+        *self == SurveillanceConfig::default()
+    }
 }
 
 /// When the host clock is fit to match event times to CCTV time by (`[clock]`, clock truth:

@@ -714,9 +714,11 @@ fn shuffle_blocks(store: &Store, table: TableId, shoe: u32) -> Result<Vec<Block>
 }
 
 mod events;
+mod exposure;
 mod shift;
 mod times;
 pub use events::describe;
+pub use exposure::{exposure_csv, exposure_report, wagers_behind};
 pub use shift::{
     record_sign_off, shift_report, Acceptance, Shift, SignOff, SHIFT_ACCEPT, SHIFT_SIGN_OFF,
 };

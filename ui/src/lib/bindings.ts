@@ -1931,6 +1931,159 @@ workItAt: string,
  */
 detail: IncidentDetail, };
 
+export type ExposureFigure = { 
+/**
+ * What it is, in words with its pay ("Dragon 7 (40 to 1)", "Hi-Lo true count").
+ */
+name: string, 
+/**
+ * A wager's house edge in percent (negative: the house is behind); a count's value.
+ */
+value: number, 
+/**
+ * Whether it is a wager's house edge rather than a count.
+ */
+wager: boolean, 
+/**
+ * Whether the house is behind on it (a wager worth more than it costs, a count that
+ * favours the player).
+ */
+houseBehind: boolean, 
+/**
+ * The rule or pay table a wager comes from, as its rule book cites it ("" for a count).
+ */
+cite: string, };
+
+export type ExposureRound = { 
+/**
+ * The round (1 for the shoe's first).
+ */
+round: number, 
+/**
+ * The event after which it was computed (a replay's step).
+ */
+afterSeq: number, 
+/**
+ * When that event was recorded (ms since the epoch), if it has a time.
+ */
+atMs: number | null, 
+/**
+ * Cards left in the shoe (cards not seen, such as a burn dealt face down, included).
+ */
+cardsLeft: number, 
+/**
+ * Each figure, the book's wagers in its order.
+ */
+figures: Array<ExposureFigure>, };
+
+export type WagerBehind = { 
+/**
+ * The wager, in words with its pay.
+ */
+wager: string, 
+/**
+ * Rounds of the shoe with the house behind on it.
+ */
+rounds: number, };
+
+export type ShoeExposure = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The game dealt.
+ */
+game: Game, 
+/**
+ * The shoe.
+ */
+shoe: number, 
+/**
+ * The figures before each round, in order.
+ */
+rounds: Array<ExposureRound>, 
+/**
+ * The wagers the house was behind on in this shoe, with how many rounds, most first.
+ */
+behind: Array<WagerBehind>, };
+
+export type ExposureAlert = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The shoe.
+ */
+shoe: number, 
+/**
+ * The round about to be dealt when it was raised.
+ */
+round: number, 
+/**
+ * The wager, in words with its pay.
+ */
+wager: string, 
+/**
+ * Rounds of the shoe with the house behind on it.
+ */
+roundsBehind: number, 
+/**
+ * The house's edge on it then, in percent (negative).
+ */
+houseEdge: number, 
+/**
+ * When it was raised (ms since the epoch).
+ */
+atMs: number, };
+
+export type TableExposure = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The game dealt (null while the table has not been read yet).
+ */
+game: Game | null, 
+/**
+ * The shoe (0 before any).
+ */
+shoe: number, 
+/**
+ * The figures of the round about to be dealt (null before the shoe's first).
+ */
+next: ExposureRound | null, 
+/**
+ * The wager the house is worst placed on now (its lowest edge).
+ */
+worst: ExposureFigure | null, 
+/**
+ * Rounds of this shoe on which the house was behind on some wager.
+ */
+roundsBehind: number, 
+/**
+ * Why the table's exposure cannot be followed, if it cannot.
+ */
+problem: string | null, };
+
+export type PitExposure = { 
+/**
+ * Every table whose game has exposure, sorted by the worst wager's edge, lowest first.
+ */
+tables: Array<TableExposure>, 
+/**
+ * Every alert raised, newest first.
+ */
+alerts: Array<ExposureAlert>, 
+/**
+ * After how many rounds of one shoe with the house behind on a wager an alert is raised.
+ */
+alertAfterRounds: number, };
+
+export type ReportFormat = "pdf" | "csv";
+
 /**
  * Every irregularity code's words (pitwatch-report's `words.rs`, the reports' too).
  */

@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -181,6 +181,21 @@ export function retireTable(name: string): Promise<PitReload> {
 /** Opens a device's link for a few seconds and decodes what arrives, before it is saved; records nothing (administrators; a port a running table uses is refused). */
 export function testLink(request: LinkTestRequest): Promise<LinkTestView> {
   return invoke<LinkTestView>("test_link", { request });
+}
+
+/** Every table's exposure now, the tables most against the house first, with surveillance's alerts (surveillance and admins only; the look audited). */
+export function pitExposure(): Promise<PitExposure> {
+  return invoke<PitExposure>("pit_exposure");
+}
+
+/** A shoe's exposure round by round from the record (the table's last shoe when `shoe` is null; surveillance and admins only; the look audited). */
+export function shoeExposure(table: string, shoe: number | null): Promise<ShoeExposure> {
+  return invoke<ShoeExposure>("shoe_exposure", { table, shoe });
+}
+
+/** Exports a shoe's exposure report as PDF or CSV where the user chooses in the save dialog (surveillance and admins only; audited); null when the user cancelled. */
+export function exportExposureReport(table: string, shoe: number, format: ReportFormat): Promise<string | null> {
+  return invoke<string | null>("export_exposure_report", { table, shoe, format });
 }
 
 /** Whether a real pit's record has no users yet (the window then asks for the first administrator). */
