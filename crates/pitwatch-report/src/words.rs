@@ -71,6 +71,14 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ("incident.view", "Incident looked at"),
     ("replay.view", "Shoe replayed"),
     ("exposure.view", "House exposure looked at (surveillance)"),
+    (
+        "exposure.export",
+        "House exposure report exported (surveillance)",
+    ),
+    (
+        "exposure.alert",
+        "A wager in the players' favour round after round (surveillance's alert)",
+    ),
     ("console.event", "Console entry recorded"),
     ("shoe.export", "Shoe report exported"),
     ("shift.export", "Shift report exported"),

@@ -2146,6 +2146,8 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "incident.view": "Incident looked at",
   "replay.view": "Shoe replayed",
   "exposure.view": "House exposure looked at (surveillance)",
+  "exposure.export": "House exposure report exported (surveillance)",
+  "exposure.alert": "A wager in the players' favour round after round (surveillance's alert)",
   "console.event": "Console entry recorded",
   "shoe.export": "Shoe report exported",
   "shift.export": "Shift report exported",
