@@ -13,6 +13,11 @@ describe("may", () => {
     expect(may("surveillance", "console")).toBe(false);
     expect(may("surveillance", "note")).toBe(true);
     expect(may("surveillance", "export")).toBe(true);
+    // The house's exposure: surveillance and administrators, never the pit.
+    expect(may("supervisor", "exposure")).toBe(false);
+    expect(may("surveillance", "exposure")).toBe(true);
+    expect(may("admin", "exposure")).toBe(true);
+    expect(may(null, "exposure")).toBe(false);
     expect(may("surveillance", "audit")).toBe(true);
     for (const role of ["supervisor", "surveillance", "admin"]) expect(may(role, "mute")).toBe(true);
     expect(may(null, "mute")).toBe(false);

@@ -4,12 +4,13 @@
 import { AUDIT_ACTION_WORDS } from "./bindings";
 
 /** Something a user may be allowed to do. */
-export type Action = "acknowledge" | "resolve" | "reopen" | "note" | "console" | "export" | "sign_off" | "users" | "audit" | "configure_pit" | "mute";
+export type Action = "acknowledge" | "resolve" | "reopen" | "note" | "console" | "export" | "sign_off" | "users" | "audit" | "configure_pit" | "mute" | "exposure";
 
 const ALLOWED: Record<string, readonly Action[]> = {
   supervisor: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "mute"],
-  surveillance: ["note", "export", "audit", "mute"],
-  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit", "mute"],
+  // The house's exposure is surveillance's (and administrators'): never the pit's (issue 29).
+  surveillance: ["note", "export", "audit", "mute", "exposure"],
+  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit", "mute", "exposure"],
 };
 
 /** Whether a user of `role` (null: nobody logged in) may do `action`. */

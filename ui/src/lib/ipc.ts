@@ -17,8 +17,10 @@ import type {
   IncidentPage,
   IncidentQuery,
   IncidentRow,
+  PitExposure,
   PitOverview,
   PitReload,
+  ReportFormat,
   LinkTestRequest,
   LinkTestView,
   PitUpdate,
@@ -28,6 +30,7 @@ import type {
   Session,
   ShiftQuery,
   ShiftReportFile,
+  ShoeExposure,
   ShoePage,
   ShoeReplay,
   SignOffRequest,
@@ -141,6 +144,21 @@ export function replay(table: string, shoe: number | null): Promise<ShoeReplay> 
 /** A table's shoes, newest first: up to `limit` numbered below `before` (null: the newest). */
 export function shoes(table: string, before: number | null, limit: number | null): Promise<ShoePage> {
   return wrap(commands.shoes(table, before, limit));
+}
+
+/** Every table's exposure now, with surveillance's alerts (surveillance and admins; audited). */
+export function pitExposure(): Promise<PitExposure> {
+  return wrap(commands.pitExposure());
+}
+
+/** A shoe's exposure round by round (the last shoe when `shoe` is null; surveillance and admins; audited). */
+export function shoeExposure(table: string, shoe: number | null): Promise<ShoeExposure> {
+  return wrap(commands.shoeExposure(table, shoe));
+}
+
+/** Writes a shoe's exposure report (PDF or CSV) where the user chooses: its path, or null when cancelled. */
+export function exportExposureReport(table: string, shoe: number, format: ReportFormat): Promise<string | null> {
+  return wrap(commands.exportExposureReport(table, shoe, format));
 }
 
 /** Writes the incident's PDF report where the user chooses in the save dialog: its path, or

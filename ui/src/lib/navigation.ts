@@ -11,6 +11,7 @@ export type View =
   | { name: "about" }
   | { name: "shift" }
   | { name: "audit" }
+  | { name: "exposure" }
   | { name: "replay"; table: string; shoe: number | null; seq: number | null };
 
 /** What a key asks for. */
