@@ -43,7 +43,9 @@ pub struct RoundRecord {
 
 impl RoundRecord {
     /// A record of the hands as dealt, with totals, outcome and pairs computed from the cards.
-    #[inline]
+    // Every round's close builds one: inline there, reading the hands in place (out of line,
+    // the hands passed by value were taken apart byte by byte first; docs/benchmarks.md).
+    #[inline(always)]
     pub fn from_hands(shoe: u32, round: u32, player: Hand, banker: Hand) -> RoundRecord {
         let player_total = player.total();
         let banker_total = banker.total();

@@ -615,10 +615,42 @@ impl<G: RoundGame> Table<G> {
         fits: bool,
         may_begin: bool,
     ) -> bool {
+        // Cards that must first be shuffled are rare: asked once (nothing a card's placing does
+        // shuffles or replaces the cards), and that case out of line.
+        if self.unshuffled.is_some() {
+            return self.place_unshuffled_card(event, card, placed, fits, may_begin);
+        }
+        self.place_card_from(event, card, placed, fits, may_begin, false)
+    }
+
+    /// [`Table::place_card`] of a card dealt from cards that must first be shuffled.
+    #[inline(never)]
+    fn place_unshuffled_card(
+        &mut self,
+        event: &TableEvent,
+        card: Option<Card>,
+        placed: bool,
+        fits: bool,
+        may_begin: bool,
+    ) -> bool {
+        self.place_card_from(event, card, placed, fits, may_begin, true)
+    }
+
+    /// [`Table::place_card`], `unshuffled` saying whether the cards must first be shuffled.
+    #[inline(always)]
+    fn place_card_from(
+        &mut self,
+        event: &TableEvent,
+        card: Option<Card>,
+        placed: bool,
+        fits: bool,
+        may_begin: bool,
+        unshuffled: bool,
+    ) -> bool {
         let seq = event.seq;
         // A card dealt from cards that must first be shuffled, flagged in no round: found before
         // the round it may begin (so before what that round's start outputs).
-        let unshuffled_first = self.unshuffled.is_some() && !self.game.unshuffled_card_in_round();
+        let unshuffled_first = unshuffled && !self.game.unshuffled_card_in_round();
         if unshuffled_first {
             self.flag_unshuffled(seq, false);
         }
@@ -637,12 +669,12 @@ impl<G: RoundGame> Table<G> {
         // A card of the round the cutting card ended the shoe with (kept open for its own stray
         // cards) is that round's, not a card past the end.
         let last_round = placed && !opened && self.shoe.last_open;
-        if self.unshuffled.is_some() && !unshuffled_first {
+        if unshuffled && !unshuffled_first {
             self.flag_unshuffled(seq, in_round);
         }
         // While the cards wait for a shuffle the end is not followed, unless the game follows
         // replaced cards afresh.
-        let end_followed = self.unshuffled.is_none() || self.shoe.afresh;
+        let end_followed = !unshuffled || self.shoe.afresh;
         if let Some(cut_seq) = self.shoe.ended.filter(|_| !last_round && end_followed) {
             self.card_past_end(seq, cut_seq, in_round);
         }

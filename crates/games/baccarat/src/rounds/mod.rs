@@ -396,14 +396,52 @@ impl BaccaratRounds {
         }
     }
 
+    /// What a round's close does before its record, for a round not yet complete by the rules,
+    /// holding a card ahead of its turn or begun between rounds: places the card held ahead, sets
+    /// the first card aside if the cards after it make a round, or finds what the round lacks.
+    #[inline(never)]
+    fn prepare_close(&mut self, seq: u64, cut_off: bool, by: Boundary, found: &mut Findings) {
+        // The first round of a shoe joined part-way may have begun before the table did: what
+        // it lacks at its close is not judged.
+        // After a cut the rounds seen from their start are judged (the table joins the one it
+        // cannot see from its start, unjudged).
+        let joined_mid_round =
+            self.partial && !self.interrupted && self.round.as_ref().is_some_and(|r| r.number == 1);
+        // A card reported ahead of its turn takes its place at the close; a round cut off never
+        // reached that turn, so the card is placed nowhere and the round stays unfinished.
+        let drawing = &self.drawing;
+        if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0 && !cut_off) {
+            r.flush_ahead(drawing);
+        }
+        if self
+            .round
+            .as_ref()
+            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(r).is_some())
+        {
+            // The cards after the card between rounds make a whole round: it was set aside.
+            self.redeal();
+        } else if let Some(r) = self
+            .round
+            .as_ref()
+            .filter(|_| !cut_off && !joined_mid_round)
+        {
+            self.judge_close(r, seq, by, found);
+        }
+    }
+
+    /// What closing with no round in progress returns: the last round recorded (none is left
+    /// completed after its result).
+    #[cold]
+    fn no_round_to_close(&mut self) -> RoundRecord {
+        self.early = None;
+        self.last
+            .unwrap_or_else(|| RoundRecord::from_hands(0, 0, Hand::new(), Hand::new()))
+    }
+
     /// Whether rounds are followed: false in a shoe joined part-way, or after a cut, until a
     /// round is seen from its start.
     pub(crate) fn following(&self) -> bool {
         self.synced
-    }
-
-    fn next_card(&self) -> Option<NextCard> {
-        self.round.as_ref().map(|r| r.next)
     }
 }
 
@@ -480,26 +518,32 @@ impl RoundGame for BaccaratRounds {
         let EventKind::CardDrawn { target, index, .. } = event else {
             return false;
         };
-        let complete = self.next_card().is_none_or(|n| n == NextCard::Complete);
+        // Whether the round in progress (if any) is complete is asked only where it decides.
         match target {
             // A card after a tentative round complete by the rules begins the next round only
             // if the cards after the card between rounds make a round by themselves; a card
             // between rounds begins none (`stray`).
             None => match &self.round {
                 Some(r) if r.confirming => self.rest_round(r).is_some(),
-                _ => complete && !self.between_rounds() && !self.await_bets,
+                Some(r) if r.next != NextCard::Complete => false,
+                _ => !self.between_rounds() && !self.await_bets,
             },
             // Joined part-way with targets: a round is followed only from a Player card 1 (a
             // plain shoe cannot tell, so it starts at once).
             Some(Target::Banker) if !self.synced => false,
-            Some(Target::Player | Target::Banker) => {
-                let side = deal::side(*target);
-                let first = index.is_none_or(|i| i == 1);
-                let taken = self
-                    .round
-                    .as_ref()
-                    .is_some_and(|r| side.is_some_and(|s| !r.hands.get(s).is_empty()));
-                first && (complete || index == &Some(1) && taken)
+            Some(target @ (Target::Player | Target::Banker)) => {
+                if !index.is_none_or(|i| i == 1) {
+                    return false;
+                }
+                let side = if *target == Target::Player {
+                    Side::Player
+                } else {
+                    Side::Banker
+                };
+                self.round.as_ref().is_none_or(|r| {
+                    r.next == NextCard::Complete
+                        || *index == Some(1) && !r.hands.get(side).is_empty()
+                })
             }
             Some(_) => false,
         }
@@ -824,43 +868,20 @@ impl RoundGame for BaccaratRounds {
         by: Boundary,
         found: &mut Findings,
     ) -> RoundRecord {
-        // The first round of a shoe joined part-way may have begun before the table did: what
-        // it lacks at its close is not judged.
-        // After a cut the rounds seen from their start are judged (the table joins the one it
-        // cannot see from its start, unjudged).
-        let joined_mid_round =
-            self.partial && !self.interrupted && self.round.as_ref().is_some_and(|r| r.number == 1);
-        // A card reported ahead of its turn takes its place at the close; a round cut off never
-        // reached that turn, so the card is placed nowhere and the round stays unfinished.
-        let drawing = &self.drawing;
-        if let Some(r) = self.round.as_mut().filter(|r| r.ahead_len > 0 && !cut_off) {
-            r.flush_ahead(drawing);
-        }
-        if self
-            .round
-            .as_ref()
-            .is_some_and(|r| r.tentative && !r.confirming && self.rest_round(r).is_some())
-        {
-            // The cards after the card between rounds make a whole round: it was set aside.
-            self.redeal();
-        } else if let Some(r) = self
-            .round
-            .as_ref()
-            .filter(|_| !cut_off && !joined_mid_round)
-        {
-            self.judge_close(r, seq, by, found);
-        }
-        let complete = self.next_card() == Some(NextCard::Complete);
-        self.early = self
-            .round
-            .as_ref()
-            .and_then(|r| r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len)));
         // Read in place, not moved out: the round is large, and every round is closed.
         let Some(r) = self.round.as_ref() else {
-            return self
-                .last
-                .unwrap_or_else(|| RoundRecord::from_hands(0, 0, Hand::new(), Hand::new()));
+            return self.no_round_to_close();
         };
+        // Most rounds are complete by the rules, with no card held ahead and none between rounds:
+        // nothing to place, set aside or find at their close.
+        if r.ahead_len > 0 || r.tentative || r.next != NextCard::Complete {
+            self.prepare_close(seq, cut_off, by, found);
+        }
+        let Some(r) = self.round.as_ref() else {
+            return self.no_round_to_close();
+        };
+        let complete = r.next == NextCard::Complete;
+        self.early = r.held.filter(|_| complete).map(|s| (s, r.late, r.late_len));
         let mut record = RoundRecord::from_hands(r.shoe, r.number, r.hands.player, r.hands.banker);
         record.first_seq = r.first_seq;
         record.last_seq = r.last_seq;
