@@ -10,7 +10,7 @@
 use pitwatch_baccarat::exposure::{self as baccarat, CardsLeft, Wager};
 use pitwatch_blackjack::exposure as blackjack;
 use pitwatch_model::deck::ShoeCounter;
-use pitwatch_model::{EventKind, ShoeComposition, TableEvent, Timestamp};
+use pitwatch_model::{EventKind, ShoeComposition, ShufflerKind, TableEvent, Timestamp};
 use pitwatch_rules::TableOutput;
 use serde::Serialize;
 
@@ -80,6 +80,10 @@ pub struct ShoeWatch {
     last_at: Option<Timestamp>,
     /// The event the shoe's shuffle was (the rounds it closes are the shoe before's).
     shuffled_at: Option<u64>,
+    /// The book's shuffler is a continuous one, or the shoe's shuffle said so: cards dealt go
+    /// back, so none is taken out of the count (each round is figured off the top).
+    continuous: bool,
+    book_continuous: bool,
 }
 
 impl ShoeWatch {
@@ -94,6 +98,8 @@ impl ShoeWatch {
             last_seq: 0,
             last_at: None,
             shuffled_at: None,
+            continuous: continuous(book),
+            book_continuous: continuous(book),
         })
     }
 
@@ -139,7 +145,11 @@ impl ShoeWatch {
             self.counter = Some(whole);
         }
         match &event.kind {
-            EventKind::Shuffled { decks, .. } => {
+            EventKind::Shuffled {
+                decks, shuffler, ..
+            } => {
+                self.continuous =
+                    self.book_continuous || *shuffler == Some(ShufflerKind::Continuous);
                 let shoe = decks.map_or(self.composition, |d| {
                     ShoeComposition::new(d, self.composition.kind)
                 });
@@ -151,7 +161,7 @@ impl ShoeWatch {
             EventKind::CardDrawn {
                 card: Some(card), ..
             } => {
-                if let Some(counter) = self.counter.as_mut() {
+                if let Some(counter) = self.counter.as_mut().filter(|_| !self.continuous) {
                     counter.see(*card);
                 }
                 begun
@@ -192,6 +202,15 @@ impl ShoeWatch {
             self.round,
             (self.last_seq, self.last_at),
         )
+    }
+}
+
+/// Whether `book`'s tables deal from a continuous shuffler.
+fn continuous(book: &GameBook) -> bool {
+    match book {
+        GameBook::Baccarat(book) => book.shuffler() == ShufflerKind::Continuous,
+        GameBook::Blackjack(book) => book.shoe.shuffler == ShufflerKind::Continuous,
+        GameBook::Poker(_) => false,
     }
 }
 
@@ -402,5 +421,28 @@ mod tests {
             .figures
             .iter()
             .all(|f| f.cite == pitwatch_baccarat::book::DEFAULT_CITE));
+    }
+
+    #[test]
+    fn a_continuous_shuffler_is_figured_off_the_top_every_round() {
+        let book = GameBook::load("nz-baccarat-continuous").expect("a built-in book");
+        let mut watch = ShoeWatch::new(&book).expect("Baccarat has exposure");
+        let top = watch.now().expect("figures");
+        for (i, card) in ["9H", "9D", "9S", "9C", "KH", "KD"].iter().enumerate() {
+            let event = TableEvent::new(
+                i as u64 + 1,
+                EventKind::CardDrawn {
+                    card: Some(card.parse().expect("a card")),
+                    target: None,
+                    index: None,
+                    face_up: None,
+                    retransmit: None,
+                },
+            );
+            watch.step(&event, &[]);
+        }
+        let now = watch.now().expect("figures");
+        assert_eq!(now.cards_left, top.cards_left);
+        assert_eq!(now.figures, top.figures);
     }
 }
