@@ -34,7 +34,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use crate::setup::Pace;
-    use pitwatch_api::dto::{PitUpdate, RecordStatus, ReplicationState, Severity};
+    use pitwatch_api::dto::{PitUpdate, RecordStatus, Severity};
     use pitwatch_store::Role;
     use pitwatch_transport::{Clock, SystemClock};
 
@@ -42,7 +42,7 @@ mod tests {
     use crate::setup::{DeskOptions, DEMO_MARK};
     use crate::testkit::*;
 
-    use crate::state::record::replication_alerts;
+    use crate::state::record::{replication_alerts, Replication};
 
     #[test]
     fn a_central_database_out_of_reach_is_a_replication_alert_on_every_screen() {
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn replication_alerts_say_refusals_a_server_behind_and_a_lag_past_the_threshold() {
-        let mut state = ReplicationState {
+        let mut state = Replication {
             workstation: "sky/pit-3".into(),
             connected: true,
             error: None,

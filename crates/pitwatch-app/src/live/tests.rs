@@ -19,6 +19,13 @@ use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
 use crate::testkit::*;
 
 #[test]
+fn the_desk_is_shared_across_threads() {
+    // The desktop shell keeps one desk for every command's thread.
+    fn shared<T: Send + Sync>() {}
+    shared::<Desk>();
+}
+
+#[test]
 fn a_restarted_desk_shows_the_shoe_as_recorded_before_any_new_byte() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let db = dir.path().join("restart.db");

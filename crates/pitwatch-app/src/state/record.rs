@@ -163,7 +163,7 @@ pub(crate) struct RecordAlerts {
     /// The record's files that others may read, found at start-up.
     pub(crate) exposed: Vec<String>,
     /// Replication to the central database, when the pit definition names one.
-    pub(crate) replication: Option<ReplicationState>,
+    pub(crate) replication: Option<Replication>,
     /// The host clock's alert while it is not fit to match times by (not synchronised, or its
     /// error past the limit: `pitwatch_recording::clock`). A record alert rather than an
     /// incident: the host clock stamps every table's frames alike and belongs to no table, and
@@ -221,10 +221,53 @@ pub(crate) fn set_clock_alert(alerts: &Mutex<RecordAlerts>, alert: Option<String
     changed
 }
 
+/// Replication to the central database as the desk follows it, from the replicator's reports
+/// (the window sees it as a `ReplicationState`, [`Replication::view`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Replication {
+    /// The central database's site and this workstation (`site/workstation`).
+    pub(crate) workstation: String,
+    /// Whether the last attempt reached the server.
+    pub(crate) connected: bool,
+    /// Why the last attempt failed, if it did (the URL's password never shown).
+    pub(crate) error: Option<String>,
+    /// Rows the server still lacks.
+    pub(crate) rows_behind: i64,
+    /// How far behind the server is, in seconds.
+    pub(crate) seconds_behind: u64,
+    /// The threshold past which replication is an alert, seconds.
+    pub(crate) alert_after_s: u64,
+    /// Rows the outbox refused to send (a record changed after replication), once each.
+    pub(crate) refused: Vec<String>,
+    /// A server found holding less than was delivered to it before (restored from a backup).
+    pub(crate) behind: Vec<String>,
+}
+
+impl Replication {
+    /// Whether it is past its threshold: an alert on every screen.
+    fn alerting(&self) -> bool {
+        self.seconds_behind > self.alert_after_s
+    }
+
+    /// As the window shows it.
+    pub(crate) fn view(&self) -> ReplicationState {
+        ReplicationState {
+            workstation: self.workstation.clone(),
+            connected: self.connected,
+            error: self.error.clone(),
+            rows_behind: self.rows_behind,
+            seconds_behind: self.seconds_behind,
+            alert_after_s: self.alert_after_s,
+            refused: self.refused.clone(),
+            behind: self.behind.clone(),
+        }
+    }
+}
+
 /// What replication's state says every screen must show: refused rows (critical: the record was
 /// changed after it was replicated), a server found behind, and a lag past the threshold (the
 /// link down, or the server that far behind).
-pub(crate) fn replication_alerts(state: &ReplicationState) -> Vec<RecordAlert> {
+pub(crate) fn replication_alerts(state: &Replication) -> Vec<RecordAlert> {
     let mut out: Vec<RecordAlert> = state
         .refused
         .iter()
@@ -241,7 +284,7 @@ pub(crate) fn replication_alerts(state: &ReplicationState) -> Vec<RecordAlert> {
             "The central database holds less than was delivered to it before ({b}); the outbox refills it."
         ),
     }));
-    if state.seconds_behind > state.alert_after_s {
+    if state.alerting() {
         let why = if state.connected {
             String::new()
         } else {
@@ -280,7 +323,7 @@ pub(crate) fn replicate(
         site: central.site.clone(),
         workstation: central.workstation.clone(),
     };
-    let mut state = ReplicationState {
+    let mut state = Replication {
         workstation: id.to_string(),
         connected: false,
         error: None,
@@ -329,9 +372,8 @@ pub(crate) fn replicate(
                     }
                 }
             }
-            let alerting = |s: &ReplicationState| s.seconds_behind > s.alert_after_s;
             let changed = before.connected != state.connected
-                || alerting(&before) != alerting(&state)
+                || before.alerting() != state.alerting()
                 || before.refused != state.refused
                 || before.behind != state.behind;
             lock(&alerts).replication = Some(state.clone());
@@ -446,7 +488,7 @@ impl RecordStatusSource {
             latest_checkpoint,
             journals: journals.iter().map(|j| j.display().to_string()).collect(),
             alerts: alerts.alerts(),
-            replication: alerts.replication.clone(),
+            replication: alerts.replication.as_ref().map(Replication::view),
         }
     }
 }
