@@ -26,8 +26,8 @@ impl Desk {
             &format!("table {table}"),
             self.clock.now(),
         )?;
-        let game = match self.live.model().table(table) {
-            Some(tile) => tile.game,
+        let game = match self.live.model().game(table) {
+            Some(game) => game,
             None => {
                 return Err(ApiError::new(
                     ErrorCode::NotFound,

@@ -302,7 +302,7 @@ impl Desk {
     /// What the shift `query` hands over now (see [`summary`]).
     pub fn handover_summary(&self, query: &ShiftQuery) -> Result<HandoverSummary, ApiError> {
         let shift = Desk::shift(query)?;
-        let tiles = self.live.model().tables().to_vec();
+        let tiles = self.live.model().tables();
         summary(
             &self.record.store(),
             &tiles,

@@ -318,7 +318,7 @@ impl Desk {
         self.live.send(PitUpdate::IncidentChanged {
             incident: row.clone(),
         });
-        if let Some(table) = model.table(&row.table).cloned() {
+        if let Some(table) = model.table(&row.table) {
             self.live.send(PitUpdate::Table {
                 table: Box::new(table),
             });

@@ -9,8 +9,9 @@
 //! through the real transport, codec, engine and store), the [`Monitor`] (a reader per device and
 //! one writer), and a *fold* thread.
 //! The fold thread reads the monitor's events, which are already on record, folds them into the
-//! [`PitModel`] (one [`TableTile`] per table), and sends the changed tiles at most every
-//! [`FLUSH_EVERY`] so a busy pit does not flood the window; a new incident is sent at once. The
+//! [`PitModel`] (one tile of its own per table, sent as the window's `TableTile`), and sends the
+//! changed tiles at most every [`FLUSH_EVERY`] so a busy pit does not flood the window; a new
+//! incident is sent at once. The
 //! desk's own connection to the store (SQLite takes several) serves queries and the incident
 //! workflow, each action by the logged-in user and audited by the store.
 
@@ -229,7 +230,7 @@ impl Desk {
                 .logged_in()
                 .as_ref()
                 .map(Principal::session),
-            tables: self.live.model().tables().to_vec(),
+            tables: self.live.model().tables(),
             record: self.record_status(),
             idle_lock_seconds: self.idle_lock_seconds,
             alarm_muted: self.workstation.alarm_muted(),

@@ -238,7 +238,7 @@ impl Desk {
             model.reconcile(&now_running, &d.unchanged);
             model.set_incident_counts(&counts);
             self.live.send(PitUpdate::Tables {
-                tables: model.tables().to_vec(),
+                tables: model.tables(),
             });
         }
         *self.live.running() = now_running;

@@ -7,10 +7,10 @@
 //! the other way: nothing here names the desk or a use case.
 //!
 //! Lock order. Where two locks are held together they are taken in this order, never the
-//! reverse: the pit's change lock ([`pit::LivePit::one_change_at_a_time`]), the pit's devices
-//! (the monitor, [`pit::LivePit::with_monitor`]), the workstation's seat
-//! ([`workstation::Workstation::seat`]), the store ([`record::Record::store`]), the pit's
-//! tables running ([`pit::LivePit::running`]), the live model ([`pit::LivePit::model`]); the
+//! reverse: the pit's change lock (`pit::LivePit::one_change_at_a_time`), the pit's devices
+//! (the monitor, `pit::LivePit::with_monitor`), the workstation's seat
+//! (`workstation::Workstation::seat`), the store (`record::Record::store`), the pit's
+//! tables running (`pit::LivePit::running`), the live model (`pit::LivePit::model`); the
 //! record's verification marks and alerts are taken last and alone. Sending an update takes no
 //! lock.
 
