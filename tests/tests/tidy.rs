@@ -636,3 +636,294 @@ fn the_device_write_check_sees_what_it_looks_for() {
     assert!(!writes_to_a_device("let _ = done.send(result);"));
     assert!(!writes_to_a_device("sink.send(f(a, b));"));
 }
+
+// ---- no circle among a crate's modules ------------------------------------------------------
+
+/// Crates whose modules use each other in a circle today, each as `crate dir: the modules of one
+/// circle` (the list may only shrink). The application layer is not among them, nor may it
+/// join: its desk's state is at the bottom (`state/`), the live pit (`live`) above it, the use
+/// cases (`impl Desk` blocks) above both.
+const MODULE_CIRCLES: &[&str] = &[
+    "crates/pitwatch-api: dto, games",
+    "crates/pitwatch-cli: replay, replay_record",
+    "crates/pitwatch-rules: book, seam, table",
+    "crates/pitwatch-store: batch, gate, open",
+];
+
+/// A Rust file's module path inside its crate (`src/a/b.rs` and `src/a/b/mod.rs` are `[a, b]`,
+/// `src/lib.rs` and `src/main.rs` the root, `[]`), or `None` outside a crate's `src/` or in a
+/// binary of `src/bin/`.
+fn module_path(path: &str) -> Option<(String, Vec<String>)> {
+    let (krate, inside) = path.split_once("/src/")?;
+    if inside.starts_with("bin/") {
+        return None;
+    }
+    let mut segments: Vec<String> = inside
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(str::to_owned)
+        .collect();
+    if segments.len() == 1 && (segments[0] == "lib" || segments[0] == "main") {
+        segments.clear();
+    }
+    if segments.last().is_some_and(|s| s == "mod") {
+        segments.pop();
+    }
+    Some((krate.to_owned(), segments))
+}
+
+/// The crate-local paths `text` (a file of the module at `at`, comments and tests removed) uses:
+/// each `crate::…` and `super::…` path, resolved from the crate's root, one per item of a
+/// `{…}` group (only the group's first segment is needed).
+fn used_paths(text: &str, at: &[String]) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let starts = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        let (mut base, mut after) = if starts && rest.starts_with("crate::") {
+            (Vec::new(), i + "crate::".len())
+        } else if starts && rest.starts_with("super::") {
+            let mut base = at.to_vec();
+            let mut j = i;
+            while text[j..].starts_with("super::") {
+                base.pop();
+                j += "super::".len();
+            }
+            (base, j)
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        if text[after..].starts_with('{') {
+            // `{a, b::c, self}`: the first segment of each item at the group's own depth.
+            let mut depth = 0usize;
+            let mut item_start = true;
+            for (k, c) in text[after..].char_indices() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        item_start = depth == 1;
+                    }
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            after += k;
+                            break;
+                        }
+                    }
+                    ',' if depth == 1 => item_start = true,
+                    c if item_start && depth == 1 && !c.is_whitespace() => {
+                        let name = ident(&text[after + k..]);
+                        let mut full = base.clone();
+                        if name != "self" {
+                            full.push(name);
+                        }
+                        out.push(full);
+                        item_start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            base.push(ident(&text[after..]));
+            out.push(base);
+        }
+        i = after.max(i + 1);
+    }
+    out
+}
+
+/// Every circle among `edges`' nodes: each strongly connected component of more than one node,
+/// its nodes sorted (Tarjan's algorithm; an edge from a node to itself is no circle).
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'a>(walk: &mut Walk<'a>, node: &'a str) {
+        let n = walk.index.len();
+        walk.index.insert(node, n);
+        walk.low.insert(node, n);
+        walk.stack.push(node);
+        for next in walk.edges.get(node).into_iter().flatten() {
+            let next = next.as_str();
+            if !walk.index.contains_key(next) {
+                visit(walk, next);
+                let low = walk.low[node].min(walk.low[next]);
+                walk.low.insert(node, low);
+            } else if walk.stack.contains(&next) {
+                let low = walk.low[node].min(walk.index[next]);
+                walk.low.insert(node, low);
+            }
+        }
+        if walk.low[node] == walk.index[node] {
+            let at = walk
+                .stack
+                .iter()
+                .rposition(|n| *n == node)
+                .expect("on the stack");
+            let mut component: Vec<String> = walk.stack.drain(at..).map(str::to_owned).collect();
+            if component.len() > 1 {
+                component.sort();
+                walk.out.push(component);
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        out: Vec::new(),
+    };
+    for node in edges.keys() {
+        if !walk.index.contains_key(node.as_str()) {
+            visit(&mut walk, node);
+        }
+    }
+    walk.out.sort();
+    walk.out
+}
+
+/// Each crate's graph of top-level modules (a module and the modules inside it are one node):
+/// an edge where a production file of one uses a path into another. A path to an item of the
+/// crate's root (a re-export) is no edge.
+fn module_graphs() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut files_of: BTreeMap<String, Vec<(String, Vec<String>)>> = BTreeMap::new();
+    for path in rust_files() {
+        if not_production(&path) {
+            continue;
+        }
+        if let Some((krate, at)) = module_path(&path) {
+            files_of.entry(krate).or_default().push((path, at));
+        }
+    }
+    let mut graphs = BTreeMap::new();
+    for (krate, files) in files_of {
+        let modules: BTreeSet<&str> = files
+            .iter()
+            .filter_map(|(_, at)| at.first().map(String::as_str))
+            .collect();
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (path, at) in &files {
+            let Some(from) = at.first() else { continue };
+            let code: String = without_tests(&read(path))
+                .lines()
+                .map(|l| l.split("//").next().unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let to = edges.entry(from.clone()).or_default();
+            for used in used_paths(&code, at) {
+                if let Some(first) = used.first().filter(|m| modules.contains(m.as_str())) {
+                    if first != from {
+                        to.insert(first.clone());
+                    }
+                }
+            }
+        }
+        graphs.insert(krate, edges);
+    }
+    graphs
+}
+
+#[test]
+fn no_crate_s_modules_use_each_other_in_a_circle() {
+    let graphs = module_graphs();
+    assert!(
+        graphs
+            .get("crates/pitwatch-app")
+            .is_some_and(|g| g["live"].contains("state") && g["record"].contains("live")),
+        "the walk sees the application layer's modules and their uses"
+    );
+    let found: BTreeSet<String> = graphs
+        .iter()
+        .flat_map(|(krate, edges)| {
+            circles(edges)
+                .into_iter()
+                .map(move |c| format!("{krate}: {}", c.join(", ")))
+        })
+        .collect();
+    keep_to(
+        "modules that use each other in a circle",
+        MODULE_CIRCLES,
+        &found,
+    );
+}
+
+#[test]
+fn the_module_circle_check_sees_what_it_looks_for() {
+    let at = |s: &str| s.split("::").map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(
+        module_path("crates/pitwatch-app/src/pit_model/reload.rs"),
+        Some(("crates/pitwatch-app".to_owned(), at("pit_model::reload")))
+    );
+    assert_eq!(
+        module_path("crates/x/src/state/mod.rs"),
+        Some(("crates/x".to_owned(), at("state")))
+    );
+    assert_eq!(
+        module_path("crates/x/src/lib.rs").map(|m| m.1),
+        Some(vec![])
+    );
+    assert_eq!(module_path("crates/x/src/bin/tool.rs"), None);
+    let uses = used_paths(
+        "use crate::live::{lock, Desk};\nuse crate::{access, state::pit::{Devices}, self};\n\
+         use super::PitModel;\nlet x = super::super::record::Record::new();\n\
+         let y = my_crate::z; let w = pitwatch_api::dto::Session;",
+        &at("pit_model::reload"),
+    );
+    assert_eq!(
+        uses,
+        vec![
+            at("live"),
+            at("access"),
+            at("state"),
+            vec![],
+            at("pit_model::PitModel"),
+            at("record"),
+        ]
+    );
+    let graph = |pairs: &[(&str, &str)]| {
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (from, to) in pairs {
+            edges
+                .entry((*from).to_owned())
+                .or_default()
+                .insert((*to).to_owned());
+            edges.entry((*to).to_owned()).or_default();
+        }
+        edges
+    };
+    // live → record → live, with access below both: one circle of two.
+    let circle = graph(&[
+        ("live", "record"),
+        ("record", "live"),
+        ("record", "access"),
+        ("live", "access"),
+    ]);
+    assert_eq!(
+        circles(&circle),
+        vec![at("live")
+            .into_iter()
+            .chain(at("record"))
+            .collect::<Vec<_>>()]
+    );
+    // A longer way round is found too, and an order from top to bottom is none.
+    let long = graph(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]);
+    assert_eq!(
+        circles(&long),
+        vec![vec!["a".to_owned(), "b".into(), "c".into()]]
+    );
+    let ordered = graph(&[("record", "live"), ("live", "state"), ("record", "state")]);
+    assert!(circles(&ordered).is_empty());
+}

@@ -160,6 +160,14 @@ impl Principal {
     pub fn actor(&self) -> pitwatch_store::Actor {
         pitwatch_store::Actor::at(&self.user, &self.workstation)
     }
+
+    /// The session as the window sees it.
+    pub(crate) fn session(&self) -> pitwatch_api::dto::Session {
+        pitwatch_api::dto::Session {
+            user: self.user.clone(),
+            role: self.role.as_str().to_owned(),
+        }
+    }
 }
 
 /// The JSON detail of a login or a refusal: where, and what else is worth keeping.

@@ -4,12 +4,13 @@
 //! login and the window's lock (which logs out) end it, audited as an unmute with the reason.
 //! Nobody logged in (before a login, on the lock screen) cannot mute: the alarm sounds.
 
-use pitwatch_api::ApiError;
+use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_model::Timestamp;
 use pitwatch_store::Store;
 
 use crate::access::{detail, require, Command, Principal};
-use crate::live::{lock, Desk};
+use crate::live::Desk;
+use crate::state::workstation::Seat;
 
 /// The audit action of a mute.
 pub const ALARM_MUTE: &str = "alarm.mute";
@@ -44,37 +45,41 @@ impl Desk {
     /// answers whether it is muted now. Asking for what already is writes nothing. Nobody
     /// logged in: `unauthorised`, and nothing changes.
     pub fn set_alarm_muted(&self, muted: bool) -> Result<bool, ApiError> {
-        let who = self.principal()?;
-        let mut state = lock(&self.alarm_muted);
-        if *state != muted {
+        let mut seat = self.workstation.seat();
+        let who = seat
+            .principal
+            .clone()
+            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))?;
+        if seat.alarm_muted != muted {
             record(
-                &mut lock(&self.store),
+                &mut self.record.store(),
                 &who,
                 muted,
                 "user",
                 self.clock.now(),
             )?;
-            *state = muted;
+            seat.alarm_muted = muted;
         }
-        Ok(*state)
+        Ok(seat.alarm_muted)
     }
 
     /// Whether the alarm is muted now.
     pub fn alarm_muted(&self) -> bool {
-        *lock(&self.alarm_muted)
+        self.workstation.alarm_muted()
     }
 
-    /// Ends `who`'s mute, if the alarm is muted, because their session ends (`reason`).
+    /// Ends `who`'s mute, if the alarm is muted, because their session ends (`reason`); `seat`
+    /// is the workstation's, held by the session's change.
     pub(crate) fn end_mute(
         &self,
+        seat: &mut Seat,
         who: &Principal,
         reason: &str,
         now: Timestamp,
     ) -> Result<(), ApiError> {
-        let mut state = lock(&self.alarm_muted);
-        if *state {
-            record(&mut lock(&self.store), who, false, reason, now)?;
-            *state = false;
+        if seat.alarm_muted {
+            record(&mut self.record.store(), who, false, reason, now)?;
+            seat.alarm_muted = false;
         }
         Ok(())
     }

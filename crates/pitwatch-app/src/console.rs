@@ -12,7 +12,7 @@ use pitwatch_model::{
 const MAX_SEAT: u8 = 10;
 
 use crate::access::Command;
-use crate::live::{internal, lock, Desk};
+use crate::live::{internal, Desk};
 
 impl Desk {
     /// The logged-in user records, for `table`, something no device can see. Returns the
@@ -20,14 +20,14 @@ impl Desk {
     pub fn record_console(&self, table: &str, entry: &ConsoleEntry) -> Result<u64, ApiError> {
         let who = self.principal()?;
         crate::access::require(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::RecordConsole,
             &format!("table {table}"),
             self.clock.now(),
         )?;
-        let game = match lock(&self.model).table(table) {
-            Some(tile) => tile.game,
+        let game = match self.live.model().game(table) {
+            Some(game) => game,
             None => {
                 return Err(ApiError::new(
                     ErrorCode::NotFound,
@@ -95,10 +95,7 @@ impl Desk {
                     .map_err(|e| invalid(format!("{step:?}: {e}")))?,
             },
         };
-        let monitor = lock(&self.monitor);
-        let monitor = monitor
-            .as_ref()
-            .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "monitoring has stopped"))?;
-        monitor.console(table, kind, who.actor()).map_err(internal)
+        self.live
+            .with_monitor(|monitor| monitor.console(table, kind, who.actor()).map_err(internal))
     }
 }

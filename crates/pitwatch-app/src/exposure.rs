@@ -1,7 +1,7 @@
 //! The house's exposure at a table, for surveillance only (issue 29): before each round of a
 //! shoe, what every wager is worth from the cards left, as the game's own code computes it
-//! (`pitwatch_games::exposure`): live for every table ([`watch`]), and for any recorded shoe from
-//! the record.
+//! (`pitwatch_games::exposure`): live for every table (the desk's [`ExposureWatch`]), and for any
+//! recorded shoe from the record.
 //!
 //! Only the surveillance role and administrators may read it ([`Command::ViewExposure`]); a
 //! supervisor's attempt is refused and audited like any other command. Every read is an audit row
@@ -25,10 +25,9 @@ use pitwatch_recording::replay::{self, Books};
 use pitwatch_store::Store;
 
 use crate::access::{detail, require, Command, Principal};
-use crate::live::{internal, lock, Desk};
+use crate::live::{internal, Desk};
 
-pub mod watch;
-pub use watch::ExposureWatch;
+pub use crate::state::exposure::{self as watch, ExposureWatch};
 
 /// The audit action of a read of a table's exposure (the subject names the table and shoe, or
 /// `pit` for the pit-wide list).
@@ -101,13 +100,15 @@ impl Desk {
         let who = self.principal()?;
         let now = self.clock.now();
         require(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ViewExposure,
             "pit",
             now,
         )?;
-        let names: Vec<String> = lock(&self.running)
+        let names: Vec<String> = self
+            .live
+            .running()
             .tables
             .iter()
             .map(|t| t.name.clone())
@@ -168,7 +169,10 @@ impl Desk {
     pub fn shoe_exposure(&self, table: &str, shoe: Option<u32>) -> Result<ShoeExposure, ApiError> {
         let who = self.principal()?;
         let now = self.clock.now();
-        let store = self.installation.open_read_only(&self.db)?;
+        let store = self
+            .record
+            .installation()
+            .open_read_only(self.record.db())?;
         let shoe = match shoe {
             Some(shoe) => shoe,
             None => {
@@ -182,7 +186,7 @@ impl Desk {
         };
         let subject = watch::subject(table, shoe);
         require(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ViewExposure,
             &subject,
@@ -222,7 +226,7 @@ impl Desk {
         let now = self.clock.now();
         let subject = watch::subject(table, shoe);
         require(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ViewExposure,
             &subject,
@@ -237,7 +241,10 @@ impl Desk {
                 ),
             ));
         }
-        let store = self.installation.open_read_only(&self.db)?;
+        let store = self
+            .record
+            .installation()
+            .open_read_only(self.record.db())?;
         let (_, rounds) = recorded(&store, table, shoe)?;
         let bytes = match format {
             ReportFormat::Csv => {
@@ -259,7 +266,7 @@ impl Desk {
             &who.workstation,
             &[("role", who.role.as_str()), ("written", &shown)],
         );
-        let mut store = lock(&self.store);
+        let mut store = self.record.store();
         let mut batch = store.batch(now)?;
         batch.append_audit(&who.user, EXPORTED, &subject, &detail, now)?;
         batch.commit()?;

@@ -20,7 +20,7 @@ use pitwatch_store::{AuditEntry, IncidentFilter, Status, Store};
 
 use crate::access::{require, Command, Principal};
 use crate::accounts::{confirm_password, Policy};
-use crate::live::{lock, Desk};
+use crate::live::Desk;
 
 /// A handover to sign off: the shift, the note for the next shift, and both passwords.
 #[derive(Debug, Clone, Copy)]
@@ -302,8 +302,13 @@ impl Desk {
     /// What the shift `query` hands over now (see [`summary`]).
     pub fn handover_summary(&self, query: &ShiftQuery) -> Result<HandoverSummary, ApiError> {
         let shift = Desk::shift(query)?;
-        let tiles = lock(&self.model).tables().to_vec();
-        summary(&lock(&self.store), &tiles, &shift, &self.workstation)
+        let tiles = self.live.model().tables();
+        summary(
+            &self.record.store(),
+            &tiles,
+            &shift,
+            self.workstation.name(),
+        )
     }
 
     /// The logged-in user signs off the handover of the shift `query`, accepted by the incoming
@@ -324,7 +329,7 @@ impl Desk {
         };
         sign_off(
             &self.policy(),
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             &handover,
             self.clock.now(),

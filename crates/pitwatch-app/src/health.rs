@@ -8,7 +8,7 @@ use pitwatch_api::dto::{ApiError, DeviceHealthBoard, DeviceHealthView, ShiftQuer
 use pitwatch_model::Timestamp;
 use pitwatch_store::DeviceHealth;
 
-use crate::live::{lock, Desk};
+use crate::live::Desk;
 
 /// How many times its kind's median a device's share must be to stand out, and the least share
 /// (per mille of frames) or count that ever does: one rejected frame in ten is not a pattern.
@@ -28,7 +28,7 @@ impl Desk {
         } else {
             shift.to
         };
-        let mut rows = lock(&self.store).device_health(shift.from, until)?;
+        let mut rows = self.record.store().device_health(shift.from, until)?;
         if let Some(table) = &shift.table {
             rows.retain(|r| &r.table == table);
         }

@@ -21,7 +21,7 @@ use pitwatch_store::{IncidentFilter, IncidentId, Status, Store, StoreError};
 
 use crate::access::{require, Command, Principal};
 
-use crate::live::{lock, Desk};
+use crate::live::Desk;
 
 /// A step that does not fit the incident's state (acknowledging a resolved incident) is a
 /// conflict, not bad input.
@@ -284,14 +284,14 @@ pub(crate) fn incident_detail(
 impl Desk {
     /// One page of the incidents matching `query` (see [`incident_page`]).
     pub fn incidents(&self, query: &IncidentQuery) -> Result<IncidentPage, ApiError> {
-        incident_page(&lock(&self.store), query)
+        incident_page(&self.record.store(), query)
     }
 
     /// One incident with its rule texts, evidence timeline, round and history; the look is
     /// audited (`incident.view`, see `viewed.rs`).
     pub fn incident(&self, id: i64) -> Result<IncidentDetail, ApiError> {
         let detail = {
-            let store = lock(&self.store);
+            let store = self.record.store();
             incident_detail(&store, id, |table| {
                 self.pit
                     .tables
@@ -307,38 +307,37 @@ impl Desk {
 
     fn changed(&self, id: i64) -> Result<IncidentRow, ApiError> {
         let (row, counts) = {
-            let store = lock(&self.store);
+            let store = self.record.store();
             let row = incident_row(&store.incident(IncidentId(id))?);
             (row, store.open_counts()?)
         };
-        let tile = {
-            let mut model = lock(&self.model);
-            model.set_incident_counts(&counts);
-            model.table(&row.table).cloned()
-        };
-        let updates = lock(&self.updates);
-        let _ = updates.send(PitUpdate::IncidentChanged {
+        // Sent while the model is held, as the fold thread sends its tiles: a reload's new tile
+        // list is never followed by a tile taken before it.
+        let mut model = self.live.model();
+        model.set_incident_counts(&counts);
+        self.live.send(PitUpdate::IncidentChanged {
             incident: row.clone(),
         });
-        if let Some(table) = tile {
-            let _ = updates.send(PitUpdate::Table {
+        if let Some(table) = model.table(&row.table) {
+            self.live.send(PitUpdate::Table {
                 table: Box::new(table),
             });
         }
+        drop(model);
         Ok(row)
     }
 
     /// The logged-in user acknowledges incident `id`.
     pub fn acknowledge(&self, id: i64) -> Result<IncidentRow, ApiError> {
         let who = self.principal()?;
-        acknowledge(&mut lock(&self.store), &who, id, self.clock.now())?;
+        acknowledge(&mut self.record.store(), &who, id, self.clock.now())?;
         self.changed(id)
     }
 
     /// The logged-in user adds a note to incident `id`.
     pub fn add_note(&self, id: i64, text: &str) -> Result<IncidentRow, ApiError> {
         let who = self.principal()?;
-        add_note(&mut lock(&self.store), &who, id, text, self.clock.now())?;
+        add_note(&mut self.record.store(), &who, id, text, self.clock.now())?;
         self.changed(id)
     }
 
@@ -353,7 +352,7 @@ impl Desk {
         let who = self.principal()?;
         let kind = kind.unwrap_or(ResolutionKind::Other);
         resolve(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             id,
             kind,
@@ -366,7 +365,7 @@ impl Desk {
     /// The logged-in user reopens resolved incident `id`, saying why.
     pub fn reopen(&self, id: i64, reason: &str) -> Result<IncidentRow, ApiError> {
         let who = self.principal()?;
-        reopen(&mut lock(&self.store), &who, id, reason, self.clock.now())?;
+        reopen(&mut self.record.store(), &who, id, reason, self.clock.now())?;
         self.changed(id)
     }
 }

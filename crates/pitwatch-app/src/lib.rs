@@ -23,6 +23,11 @@
 //! - [`live`] and [`pit_model`]: the live pit ([`Desk`]: monitor, simulated demo devices, the
 //!   fold of the monitor's events into one tile per table).
 //!
+//! The modules stand in an order with no circle (tidy's
+//! `no_crate_s_modules_use_each_other_in_a_circle`): [`access`], [`pit_model`], [`setup`] and
+//! [`state`] (the desk's three parts and the order of their locks) at the bottom, [`live`] (the
+//! [`Desk`] itself) above them, and the use cases, `impl Desk` blocks, above `live`.
+//!
 //! `pitwatch-api` keeps the boundary (the DTOs, their conversions, the error codes, the command
 //! list) and the machinery (monitor, recorder, replay, reports); this crate decides who may use it.
 
@@ -43,6 +48,7 @@ pub mod replay;
 pub mod reports;
 pub mod sessions;
 pub mod setup;
+pub mod state;
 pub mod surveillance;
 pub mod tables;
 #[cfg(test)]

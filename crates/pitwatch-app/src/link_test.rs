@@ -18,7 +18,7 @@ use pitwatch_transport::{
 };
 
 use crate::access::Command;
-use crate::live::{lock, Desk};
+use crate::live::Desk;
 
 /// The transport `draft` describes (a serial line 8N1 without flow control unless it says).
 pub(crate) fn transport(draft: &LinkDraft) -> TransportConfig {
@@ -68,7 +68,7 @@ impl Desk {
     pub fn test_link(&self, request: &LinkTestRequest) -> Result<LinkTestView, ApiError> {
         let who = self.principal()?;
         crate::access::require(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ConfigurePit,
             "link test",
@@ -92,7 +92,7 @@ impl Desk {
                 request.protocol.name()
             ))
         })?;
-        let in_use = lock(&self.running).tables.iter().find_map(|table| {
+        let in_use = self.live.running().tables.iter().find_map(|table| {
             table
                 .devices
                 .iter()
@@ -160,7 +160,7 @@ mod tests {
 
     /// Every table's device sessions and events on record.
     fn recorded(desk: &Desk) -> usize {
-        let store = lock(&desk.store);
+        let store = desk.record.store();
         store
             .tables()
             .unwrap()
@@ -197,7 +197,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let desk = real_desk(&dir.path().join("pit.db"));
         // T1's own link (the test pit's only table).
-        let running = lock(&desk.running).tables[0].devices[0]
+        let running = desk.live.running().tables[0].devices[0]
             .link
             .clone()
             .unwrap();

@@ -1,39 +1,40 @@
-//! The desktop app's application state: the live pit, the logged-in user, and the commands a
-//! supervisor gives, with no Tauri in sight (the shell in `src-tauri` adapts each method to a
-//! command and forwards [`PitUpdate`]s to the window as events).
+//! The desktop app's application state, the [`Desk`]: the record, the workstation and the live
+//! pit (its three parts, [`crate::state`]), with no Tauri in sight (the shell in `src-tauri`
+//! adapts each method to a command and forwards [`PitUpdate`]s to the window as events). The
+//! commands a supervisor gives are the use cases' `impl Desk` blocks, in the modules above this
+//! one; nothing here uses them.
 //!
 //! Threads: [`Desk::start`] starts the simulated devices of each simulated table (`demo.rs`, the
 //! demo's: a pseudo-terminal per device the monitor then opens as a serial port, so the demo runs
 //! through the real transport, codec, engine and store), the [`Monitor`] (a reader per device and
 //! one writer), and a *fold* thread.
 //! The fold thread reads the monitor's events, which are already on record, folds them into the
-//! [`PitModel`] (one [`TableTile`] per table), and sends the changed tiles at most every
-//! [`FLUSH_EVERY`] so a busy pit does not flood the window; a new incident is sent at once. The
+//! [`PitModel`] (one tile of its own per table, sent as the window's `TableTile`), and sends the
+//! changed tiles at most every [`FLUSH_EVERY`] so a busy pit does not flood the window; a new
+//! incident is sent at once. The
 //! desk's own connection to the store (SQLite takes several) serves queries and the incident
 //! workflow, each action by the logged-in user and audited by the store.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pitwatch_api::dto::{ApiError, ErrorCode, PitOverview, PitUpdate, RecordingStatus};
 use pitwatch_model::Timestamp;
 use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitorOptions, MonitoredTable};
 use pitwatch_recording::pit::PitConfig;
-use pitwatch_recording::record::Installation;
-#[cfg(feature = "demo")]
-use pitwatch_sim::SimDevice;
-use pitwatch_store::Store;
 use pitwatch_transport::{Clock, SystemClock};
 
 use crate::access::Principal;
-use crate::exposure::ExposureWatch;
 use crate::pit_model::PitModel;
-use crate::record::{verify_into, RecordAlerts, RecordStatusSource, Verified};
-use crate::sessions::session_dto;
 use crate::setup::{keep_the_demo_apart, DeskOptions};
+use crate::state::exposure::ExposureWatch;
+use crate::state::pit::{Devices, LivePit};
+use crate::state::record::{replicate, Record, RecordAlerts, RecordWatch};
+use crate::state::workstation::Workstation;
+
+pub(crate) use crate::state::{internal, lock};
 
 #[cfg(feature = "demo")]
 mod demo;
@@ -44,58 +45,26 @@ mod demo;
 /// window at most 50 script evaluations a second.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(20);
 
-/// The running desktop state.
+/// The running desktop state, in three parts (see [`crate::state`], which gives the order in
+/// which their locks are taken): the record, the workstation, the running pit.
 pub struct Desk {
     /// The pit definition the desk started with (its whole-pit settings apply until the next
     /// start).
     pub(crate) pit: PitConfig,
     /// Where it was read from (none for the built-in demo pit): what a reload reads again.
     pub(crate) pit_file: Option<PathBuf>,
-    /// The tables running now, and those disabled: the start's, then each reload's.
-    pub(crate) running: Mutex<PitConfig>,
-    /// Held while the pit is set up (a reload, a table added): one change at a time.
-    pub(crate) configuring: Mutex<()>,
     /// Seconds without input after which the window locks (0: never).
     pub(crate) idle_lock_seconds: u32,
-    pub(crate) db: PathBuf,
-    pub(crate) model: Arc<Mutex<PitModel>>,
-    pub(crate) store: Mutex<Store>,
-    pub(crate) session: Mutex<Option<Principal>>,
-    /// Whether the logged-in user muted the alarm's sound (see [`crate::alarm`]).
-    pub(crate) alarm_muted: Mutex<bool>,
-    /// The looks at incidents and replays audited lately (`viewed.rs`).
-    pub(crate) viewed: Mutex<crate::viewed::Viewed>,
-    /// This workstation's name, in every audit row of a login or a refusal.
-    pub(crate) workstation: String,
-    pub(crate) monitor: Mutex<Option<Monitor>>,
-    #[cfg(feature = "demo")]
-    pub(crate) sims: Mutex<Vec<SimDevice>>,
-    /// Replication to the central database, when the pit definition names one.
-    pub(crate) replicator: Mutex<Option<pitwatch_sync::Replicator>>,
-    pub(crate) fold: Mutex<Option<JoinHandle<()>>>,
-    pub(crate) updates: Mutex<Sender<PitUpdate>>,
     pub(crate) clock: Arc<dyn Clock>,
-    /// How far each chain was verified (and when it was verified in full), so a replay verifies
-    /// only what was appended since. A thread started with the desk verifies in full at once, so
-    /// even the first replay of a long record does not wait for it.
-    pub(crate) verified: Arc<Mutex<Verified>>,
-    /// The installation: its key, which verification trusts, and its witnesses.
-    pub(crate) installation: Installation,
-    /// What is wrong with the record, shown on every screen (see [`RecordAlerts`]).
-    pub(crate) alerts: Arc<Mutex<RecordAlerts>>,
-    /// Every table's exposure, followed live for surveillance ([`crate::exposure::watch`]).
+    /// The record: the desk's own connection to the store (queries and the incident workflow,
+    /// each action by the logged-in user and audited by the store), its verification and alerts.
+    pub(crate) record: Record,
+    /// This workstation: its name, who is logged in, the alarm's mute, the looks audited.
+    pub(crate) workstation: Workstation,
+    /// The running pit: the tables, the live model, the updates, the monitor and the threads.
+    pub(crate) live: LivePit,
+    /// Every table's exposure, followed live for surveillance ([`crate::state::exposure`]).
     pub(crate) exposure: Arc<ExposureWatch>,
-}
-
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic in another thread must not take the desk down with it: the data is still usable.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-pub(crate) fn internal(message: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::Internal, message)
 }
 
 impl Desk {
@@ -117,11 +86,11 @@ impl Desk {
         let db = opened.path.clone();
         let exposed = opened.exposed();
         let mut store = opened.store;
-        let alerts = Arc::new(Mutex::new(RecordAlerts {
+        let alerts = RecordAlerts {
             segments: opened.failures,
             exposed,
             ..RecordAlerts::default()
-        }));
+        };
         keep_the_demo_apart(&mut store, options.pit.demo, &db, now)?;
         // The site the window shows is the one every report prints, with its time zone: chained
         // facts of the record, written when they change (as `pitwatch monitor` writes them).
@@ -198,6 +167,7 @@ impl Desk {
                 model.set_last_shuffle(&table.name, judged.first());
             }
         }
+        let record = Record::new(options.installation.clone(), db.clone(), store, alerts);
         let monitor_store = options.installation.open(&db)?;
         let monitor_options = MonitorOptions {
             holder: "Pitwatch desktop".into(),
@@ -223,102 +193,42 @@ impl Desk {
         );
         let fold = {
             let exposure = Arc::clone(&exposure);
-            let alerts = Arc::clone(&alerts);
-            let status = RecordStatusSource {
-                installation: options.installation.clone(),
-                db: db.clone(),
-            };
+            let watch = record.watch();
             let model = Arc::clone(&model);
             let updates = updates.clone();
             let clock = Arc::clone(&clock);
             std::thread::Builder::new()
                 .name("pitwatch-fold".into())
                 .spawn(move || {
-                    fold_loop(
-                        events,
-                        &model,
-                        &updates,
-                        clock.as_ref(),
-                        &alerts,
-                        &status,
-                        &exposure,
-                    )
+                    fold_loop(events, &model, &updates, clock.as_ref(), &watch, &exposure)
                 })
                 .map_err(|e| internal(format!("cannot start the fold thread: {e}")))?
         };
         // The record is verified in full in the background while the pit runs; a replay then
-        // only checks what was appended since. A failure is a critical alert on every screen,
-        // and marks the segment so that the next start records into a new one.
-        let verified: Arc<Mutex<Verified>> = Arc::new(Mutex::new(None));
-        {
-            let verified = Arc::clone(&verified);
-            let clock = Arc::clone(&clock);
-            let db = db.clone();
-            let installation = options.installation.clone();
-            let alerts = Arc::clone(&alerts);
-            let updates = updates.clone();
-            // A failure found here stops the desk's own writes (the workflow, console entries,
-            // audit rows): no person's step is signed onto a record that failed.
-            let refusal = store.refusal_handle();
-            std::thread::Builder::new()
-                .name("pitwatch-verify".into())
-                .spawn(move || {
-                    let outcome = installation
-                        .open_read_only(&db)
-                        .map_err(ApiError::from)
-                        .and_then(|store| {
-                            verify_into(&verified, clock.as_ref(), &installation, &store)
-                        });
-                    if let Ok((false, problem)) = outcome {
-                        refusal.refuse(problem.clone());
-                        pitwatch_recording::record::mark_failed(&db, &problem);
-                        lock(&alerts).verification = Some(problem);
-                        let status = RecordStatusSource { installation, db };
-                        let _ = updates.send(PitUpdate::Record {
-                            record: status.status(&lock(&alerts)),
-                        });
-                    }
-                })
-                .map_err(|e| internal(format!("cannot start the verification thread: {e}")))?;
-        }
+        // only checks what was appended since.
+        record.verify_in_background(Arc::clone(&clock), updates.clone())?;
         // Replication to the central database, when the pit definition names one: beside
         // recording, on a connection of its own; its state and alerts are the record's.
         let replicator = match &options.pit.central {
-            Some(central) => crate::record::replicate(
-                central,
-                RecordStatusSource {
-                    installation: options.installation.clone(),
-                    db: db.clone(),
-                },
-                Arc::clone(&alerts),
-                updates.clone(),
-            )?,
+            Some(central) => replicate(&record, central, updates.clone())?,
             None => None,
+        };
+        let devices = Devices {
+            monitor,
+            #[cfg(feature = "demo")]
+            sims,
+            replicator,
+            fold,
         };
         Ok((
             Desk {
-                running: Mutex::new(options.pit.clone()),
-                configuring: Mutex::new(()),
+                live: LivePit::new(options.pit.clone(), model, updates, devices),
                 pit: options.pit,
                 pit_file: options.pit_file,
                 idle_lock_seconds: options.idle_lock_seconds,
-                db,
-                installation: options.installation,
-                alerts,
-                model,
-                store: Mutex::new(store),
-                session: Mutex::new(None),
-                alarm_muted: Mutex::new(false),
-                viewed: Mutex::default(),
-                workstation: crate::access::workstation(),
-                monitor: Mutex::new(Some(monitor)),
-                #[cfg(feature = "demo")]
-                sims: Mutex::new(sims),
-                replicator: Mutex::new(replicator),
-                fold: Mutex::new(Some(fold)),
-                updates: Mutex::new(updates),
+                record,
+                workstation: Workstation::new(crate::access::workstation()),
                 clock,
-                verified,
                 exposure,
             },
             received,
@@ -332,11 +242,15 @@ impl Desk {
             time_zone: self.pit.site.time_zone.clone(),
             demo: self.pit.demo,
             demo_login: self.pit.demo.then(crate::setup::demo_login),
-            session: lock(&self.session).as_ref().map(session_dto),
-            tables: lock(&self.model).tables().to_vec(),
+            session: self
+                .workstation
+                .logged_in()
+                .as_ref()
+                .map(Principal::session),
+            tables: self.live.model().tables(),
             record: self.record_status(),
             idle_lock_seconds: self.idle_lock_seconds,
-            alarm_muted: self.alarm_muted(),
+            alarm_muted: self.workstation.alarm_muted(),
             pit_file: self.pit_file.as_ref().map(|f| f.display().to_string()),
             build: pitwatch_api::dto::BuildInfo::current(),
         }
@@ -344,32 +258,18 @@ impl Desk {
 
     /// The database in use.
     pub fn db(&self) -> &std::path::Path {
-        &self.db
+        self.record.db()
     }
 
     /// Who is logged in, or `unauthorised`.
     pub(crate) fn principal(&self) -> Result<Principal, ApiError> {
-        lock(&self.session)
-            .clone()
-            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
+        self.workstation.principal()
     }
 
     /// Stops the simulated devices, the monitor (which records the ends of the sessions) and the
     /// fold thread. Idempotent.
     pub fn stop(&self) {
-        if let Some(replicator) = lock(&self.replicator).take() {
-            replicator.stop();
-        }
-        #[cfg(feature = "demo")]
-        for sim in lock(&self.sims).drain(..) {
-            let _ = sim.stop();
-        }
-        if let Some(monitor) = lock(&self.monitor).take() {
-            let _ = monitor.stop();
-        }
-        if let Some(fold) = lock(&self.fold).take() {
-            let _ = fold.join();
-        }
+        self.live.stop();
         self.exposure.stop();
     }
 }
@@ -385,8 +285,7 @@ fn fold_loop(
     model: &Mutex<PitModel>,
     updates: &Sender<PitUpdate>,
     clock: &dyn Clock,
-    alerts: &Mutex<RecordAlerts>,
-    status: &RecordStatusSource,
+    record: &RecordWatch,
     exposure: &ExposureWatch,
 ) {
     let mut dirty: Vec<String> = Vec::new();
@@ -398,23 +297,13 @@ fn fold_loop(
         if let Ok(MonitorEvent::Witness(journals)) = &received {
             // A journal that cannot be written is an alert on every screen, until it can be.
             let failing: Vec<String> = journals.iter().filter_map(|j| j.error.clone()).collect();
-            let changed = {
-                let mut alerts = lock(alerts);
-                let changed = alerts.journals != failing;
-                alerts.journals = failing;
-                changed
-            };
-            if changed {
-                let _ = updates.send(PitUpdate::Record {
-                    record: status.status(&lock(alerts)),
-                });
+            if let Some(record) = record.set_journals(failing) {
+                let _ = updates.send(PitUpdate::Record { record });
             }
         }
         if let Ok(MonitorEvent::Clock(state)) = &received {
-            if crate::record::set_clock_alert(alerts, state.alert.clone()) {
-                let _ = updates.send(PitUpdate::Record {
-                    record: status.status(&lock(alerts)),
-                });
+            if let Some(record) = record.set_clock(state.alert.clone()) {
+                let _ = updates.send(PitUpdate::Record { record });
             }
         }
         if let Ok(MonitorEvent::Recording(state)) = &received {

@@ -1,13 +1,13 @@
-//! The live pit model: one tile per table, folded from the monitor's events (already on record)
-//! and the engines' own views; what the pit overview and each table view show. What a game puts
-//! on a tile (its view, its completed rounds) is that game's fold in the boundary's registry
-//! (`pitwatch_api::games::show_view`, `take_round`), so nothing here names a game.
+//! The live pit model: one tile per table ([`Tile`], the model's own), folded from the monitor's
+//! events (already on record) and the engines' own views; what the pit overview and each table
+//! view show, made the window's `TableTile` only when sent. What a game puts on a tile (its
+//! view, its completed rounds) is that game's fold in the boundary's registry
+//! (`pitwatch_api::games::show_view_on`, `take_round`), so nothing here names a game.
 
 use std::collections::HashMap;
 
 use pitwatch_api::dto::{
-    DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, Severity, SeverityCounts,
-    ShuffleQuality, ShufflerCountersView, TableTile,
+    DeckCheckView, IncidentRow, IncidentStatus, LinkStatus, Severity, TableTile,
 };
 use pitwatch_games::GameView;
 use pitwatch_model::{EventKind, TableEvent, Timestamp};
@@ -20,6 +20,9 @@ use pitwatch_store::OpenCount;
 mod liveness;
 use liveness::fold_liveness;
 mod reload;
+mod tile;
+pub use tile::Tile;
+use tile::{Counters, Counts, Link};
 
 /// The live pit: one tile per table, from the monitor's events. The shoe state on a tile (the
 /// shoe, the round being dealt, cards dealt and left, the burn, the cutting card) is the table's
@@ -28,7 +31,7 @@ mod reload;
 /// and the incident counts.
 #[derive(Debug, Clone)]
 pub struct PitModel {
-    tables: Vec<TableTile>,
+    tables: Vec<Tile>,
     index: HashMap<String, usize>,
     /// Per table, the device errors its device has raised and not cleared, oldest first, as
     /// (code, what the tile says of it).
@@ -41,7 +44,7 @@ pub struct PitModel {
 impl PitModel {
     /// Tiles for every table of `pit`, nothing live yet.
     pub fn new(pit: &PitConfig) -> PitModel {
-        let mut tables: Vec<TableTile> = pit.tables.iter().map(TableTile::from).collect();
+        let mut tables: Vec<Tile> = pit.tables.iter().map(Tile::new).collect();
         let mut index: HashMap<String, usize> = tables
             .iter()
             .enumerate()
@@ -50,7 +53,7 @@ impl PitModel {
         // The tables whose sections are wrong, shown disabled with their problems after the
         // others (a name another table has keeps that table's events).
         for disabled in &pit.disabled {
-            let tile = TableTile::from(disabled);
+            let tile = Tile::disabled(disabled);
             index.entry(tile.name.clone()).or_insert(tables.len());
             tables.push(tile);
         }
@@ -64,21 +67,26 @@ impl PitModel {
         }
     }
 
-    /// The tiles, in the pit definition's order.
-    pub fn tables(&self) -> &[TableTile] {
-        &self.tables
+    /// The tiles as the window shows them, in the pit definition's order.
+    pub fn tables(&self) -> Vec<TableTile> {
+        self.tables.iter().map(Tile::view).collect()
     }
 
-    /// The tile of `name`.
-    pub fn table(&self, name: &str) -> Option<&TableTile> {
-        self.index.get(name).map(|&i| &self.tables[i])
+    /// The tile of `name` as the window shows it.
+    pub fn table(&self, name: &str) -> Option<TableTile> {
+        self.tile(name).map(Tile::view)
     }
 
-    /// A copy of `name`'s tile to send to the window; the tile's events count as sent from now
-    /// on (see [`TableTile::oldest_unsent_at_ms`]).
+    /// The game dealt at `name`.
+    pub fn game(&self, name: &str) -> Option<pitwatch_games::GameKind> {
+        self.tile(name).map(|t| t.game)
+    }
+
+    /// `name`'s tile as the window shows it, to send it; the tile's events count as sent from
+    /// now on (see [`TableTile::oldest_unsent_at_ms`]).
     pub fn take_unsent(&mut self, name: &str) -> Option<TableTile> {
         let tile = self.tables.get_mut(*self.index.get(name)?)?;
-        let copy = tile.clone();
+        let copy = tile.view();
         tile.oldest_unsent_at_ms = None;
         Some(copy)
     }
@@ -87,18 +95,14 @@ impl PitModel {
     /// the store's counts; a table the pit does not have is left out.
     pub fn set_incident_counts(&mut self, counts: &[OpenCount]) {
         for tile in &mut self.tables {
-            tile.incidents = SeverityCounts::default();
+            tile.incidents = Counts::default();
         }
         for count in counts {
             if let Some(&i) = self.index.get(&count.table) {
                 let n = u32::try_from(count.count).unwrap_or(u32::MAX);
-                let tile = &mut self.tables[i].incidents;
-                match Severity::parse(&count.severity) {
-                    Severity::Critical => tile.critical = tile.critical.saturating_add(n),
-                    Severity::High => tile.high = tile.high.saturating_add(n),
-                    Severity::Medium => tile.medium = tile.medium.saturating_add(n),
-                    Severity::Low => tile.low = tile.low.saturating_add(n),
-                }
+                self.tables[i]
+                    .incidents
+                    .add(Severity::parse(&count.severity), n);
             }
         }
     }
@@ -123,8 +127,8 @@ impl PitModel {
                 };
                 let tile = &mut self.tables[i];
                 let status = match state {
-                    LinkState::Connected => LinkStatus::Connected,
-                    LinkState::Disconnected | LinkState::Retrying => LinkStatus::Reconnecting,
+                    LinkState::Connected => Link::Connected,
+                    LinkState::Disconnected | LinkState::Retrying => Link::Reconnecting,
                 };
                 if let Some(shown) = tile.devices.get_mut(*device) {
                     shown.status = status;
@@ -153,7 +157,7 @@ impl PitModel {
                 let Some(tile) = self.tile_mut(table) else {
                     return (None, None);
                 };
-                tile.status = LinkStatus::Error;
+                tile.status = Link::Error;
                 tile.status_detail = message.clone();
                 (table, None)
             }
@@ -172,8 +176,8 @@ impl PitModel {
                         .iter_mut()
                         .find(|d| d.role == DeviceRole::Shuffler)
                     {
-                        if let Some(check) = DeckCheckView::of(event) {
-                            shuffler.last_check = Some(check);
+                        if DeckCheckView::of(event).is_some() {
+                            shuffler.last_check = Some(event.clone());
                         }
                         match event.kind {
                             EventKind::ShuffleStarted { .. } => shuffler.shuffling = true,
@@ -185,7 +189,7 @@ impl PitModel {
                                 recognition_errors,
                                 malfunctions,
                             } => {
-                                shuffler.counters = Some(ShufflerCountersView {
+                                shuffler.counters = Some(Counters {
                                     cycles,
                                     recognition_errors,
                                     malfunctions,
@@ -213,13 +217,13 @@ impl PitModel {
                     return (None, None);
                 };
                 let tile = &mut self.tables[i];
-                show_view(tile, view);
+                pitwatch_api::games::show_view_on(&mut tile.shown, view);
                 let known = u32::try_from(self.device_errors[i].len()).unwrap_or(u32::MAX);
                 let carried = view.open_device_errors().saturating_sub(known);
                 if carried == 0 && self.carried_errors[i] > 0 && self.device_errors[i].is_empty() {
                     // The last error from before the restart was cleared.
-                    if tile.status == LinkStatus::Error {
-                        tile.status = LinkStatus::Connected;
+                    if tile.status == Link::Error {
+                        tile.status = Link::Connected;
                         tile.status_detail.clear();
                     }
                 }
@@ -238,22 +242,26 @@ impl PitModel {
         shuffle: Option<&pitwatch_shuffle::ShoeShuffle>,
     ) {
         if let Some(tile) = self.tile_mut(name) {
-            tile.last_shuffle = shuffle.map(ShuffleQuality::from);
+            tile.last_shuffle = shuffle.cloned();
         }
     }
 
-    fn tile_mut(&mut self, name: &str) -> Option<&mut TableTile> {
+    fn tile(&self, name: &str) -> Option<&Tile> {
+        self.index.get(name).map(|&i| &self.tables[i])
+    }
+
+    fn tile_mut(&mut self, name: &str) -> Option<&mut Tile> {
         self.index.get(name).map(|&i| &mut self.tables[i])
     }
 }
 
-/// Puts the engine's view of the table on its tile (the game's own fold, through the
+/// Puts the engine's view of the table on a replay step's tile (the game's own fold, through the
 /// boundary's registry of games).
 pub(crate) fn show_view(tile: &mut TableTile, view: &GameView) {
     pitwatch_api::games::show_view(tile, view);
 }
 
-fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Option<IncidentRow> {
+fn fold_derived(tile: &mut Tile, derived: &Derived, now: Timestamp) -> Option<IncidentRow> {
     match derived {
         Derived::Frame { accepted, .. } => {
             if *accepted {
@@ -269,18 +277,21 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
                 tile.last_event_at_ms = Some(at.unix_millis());
                 tile.oldest_unsent_at_ms.get_or_insert(at.unix_millis());
             }
-            fold_event(tile, event);
+            if let Some((status, detail)) = device_report(event, tile.status == Link::Error) {
+                tile.status = status;
+                tile.status_detail = detail;
+            }
             None
         }
         Derived::Output { output, incident } => match output {
             Output::Round(round) => {
-                pitwatch_api::games::take_round(&mut tile.play, round);
+                pitwatch_api::games::take_round(&mut tile.shown.play, round);
                 None
             }
             Output::Irregularity(irregularity) => {
                 let id = (*incident)?;
                 let severity = Severity::parse(irregularity.severity.name());
-                tile.incidents.add(severity);
+                tile.incidents.add(severity, 1);
                 Some(IncidentRow {
                     id: id.0,
                     table: tile.name.clone(),
@@ -296,22 +307,22 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
                 })
             }
             Output::DeviceErrorCleared(_) => {
-                if tile.status == LinkStatus::Error {
-                    tile.status = LinkStatus::Connected;
+                if tile.status == Link::Error {
+                    tile.status = Link::Connected;
                 }
                 None
             }
             Output::Shoe(_) => None,
         },
         Derived::Shuffle(shuffle) => {
-            tile.last_shuffle = Some(ShuffleQuality::from(shuffle));
+            tile.last_shuffle = Some(shuffle.clone());
             None
         }
         // Counted on an incident already raised: no new alert.
         Derived::Repeated { .. } => None,
         Derived::DeviceIdentified { device, hello, usb } => {
             if let Some(shown) = tile.devices.get_mut(*device) {
-                shown.identity = identity_view(hello.as_ref(), usb.as_ref());
+                shown.identity = Some((hello.clone(), usb.clone()));
             }
             None
         }
@@ -322,7 +333,7 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
         } => fold_liveness(tile, *device, change, *incident, now),
         Derived::Gap { bytes, incident } => {
             let id = (*incident)?;
-            tile.incidents.add(Severity::Critical);
+            tile.incidents.add(Severity::Critical, 1);
             Some(IncidentRow {
                 id: id.0,
                 table: tile.name.clone(),
@@ -348,7 +359,7 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
         } => {
             let id = (*incident)?;
             let severity = Severity::parse(severity);
-            tile.incidents.add(severity);
+            tile.incidents.add(severity, 1);
             Some(IncidentRow {
                 id: id.0,
                 table: tile.name.clone(),
@@ -366,28 +377,38 @@ fn fold_derived(tile: &mut TableTile, derived: &Derived, now: Timestamp) -> Opti
     }
 }
 
-/// The device's own reports about itself: an error shows on the tile until it clears.
-pub(crate) fn fold_event(tile: &mut TableTile, event: &TableEvent) {
+/// The device's own reports about itself: an error shows on the tile until it clears. The
+/// link's state and detail `event` gives a tile (`in_error`: whether it shows an error now).
+fn device_report(event: &TableEvent, in_error: bool) -> Option<(Link, String)> {
     match &event.kind {
         EventKind::DeviceError { code, text } => {
-            tile.status = LinkStatus::Error;
-            tile.status_detail = device_error_detail(code, text);
+            Some((Link::Error, device_error_detail(code, text)))
         }
-        EventKind::DeviceErrorCleared { code } if tile.status == LinkStatus::Error => {
-            tile.status = LinkStatus::Connected;
-            tile.status_detail = format!("device error {code} cleared");
+        EventKind::DeviceErrorCleared { code } if in_error => {
+            Some((Link::Connected, format!("device error {code} cleared")))
         }
-        _ => {}
+        _ => None,
+    }
+}
+
+/// [`device_report`] on a replay step's tile.
+pub(crate) fn fold_event(tile: &mut TableTile, event: &TableEvent) {
+    if let Some((status, detail)) = device_report(event, tile.status == LinkStatus::Error) {
+        tile.status = match status {
+            Link::Error => LinkStatus::Error,
+            _ => LinkStatus::Connected,
+        };
+        tile.status_detail = detail;
     }
 }
 
 /// Puts the device errors still open on a tile whose link is up: the latest first, then those
 /// raised before a restart (`carried`, known by number only).
-fn show_device_errors(tile: &mut TableTile, open: &[(String, String)], carried: u32) {
-    if (open.is_empty() && carried == 0) || tile.status == LinkStatus::Reconnecting {
+fn show_device_errors(tile: &mut Tile, open: &[(String, String)], carried: u32) {
+    if (open.is_empty() && carried == 0) || tile.status == Link::Reconnecting {
         return;
     }
-    tile.status = LinkStatus::Error;
+    tile.status = Link::Error;
     let mut details: Vec<String> = open.iter().rev().map(|(_, d)| d.clone()).collect();
     match carried {
         0 => {}

@@ -1,220 +1,17 @@
-//! The record's integrity at the workstation: verification (in full once, then only what was
-//! appended since), the record's status (key, checkpoint, journals) and its alerts.
+//! The record's integrity at the workstation, as the window asks for it: the record's status
+//! (key, checkpoint, journals, alerts) and its verification, in full once, then only what was
+//! appended since. What the desk keeps of the record is [`crate::state::record`]'s.
 
-use std::path::PathBuf;
-use std::sync::Mutex;
+use pitwatch_api::dto::{ApiError, RecordStatus};
+use pitwatch_store::Store;
 
-use pitwatch_api::dto::{ApiError, RecordAlert, RecordStatus, ReplicationState, Severity};
-use pitwatch_recording::record::{Installation, SegmentFailure};
-use pitwatch_store::{ChainMark, Store};
-use pitwatch_transport::Clock;
-
-use crate::live::{lock, Desk};
-
-/// What is wrong with the record: segments that failed verification at start-up, a failure the
-/// full verification found since, and journals that cannot be written.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct RecordAlerts {
-    pub(crate) segments: Vec<SegmentFailure>,
-    pub(crate) verification: Option<String>,
-    pub(crate) journals: Vec<String>,
-    /// The record's files that others may read, found at start-up.
-    pub(crate) exposed: Vec<String>,
-    /// Replication to the central database, when the pit definition names one.
-    pub(crate) replication: Option<ReplicationState>,
-    /// The host clock's alert while it is not fit to match times by (not synchronised, or its
-    /// error past the limit: `pitwatch_recording::clock`). A record alert rather than an
-    /// incident: the host clock stamps every table's frames alike and belongs to no table, and
-    /// what it was worth at any time is on record as its samples, printed on every incident
-    /// report.
-    pub(crate) clock: Option<String>,
-}
-
-impl RecordAlerts {
-    fn alerts(&self) -> Vec<RecordAlert> {
-        let mut out: Vec<RecordAlert> = self
-            .segments
-            .iter()
-            .map(|f| RecordAlert {
-                severity: Severity::Critical,
-                message: f.message(),
-            })
-            .collect();
-        if let Some(problem) = &self.verification {
-            out.push(RecordAlert {
-                severity: Severity::Critical,
-                message: format!(
-                    "The record failed verification: {problem}. Recording goes on in a new segment from the next start; the record is kept unchanged as evidence."
-                ),
-            });
-        }
-        out.extend(self.exposed.iter().map(|e| RecordAlert {
-            severity: Severity::High,
-            message: format!("The record is readable by others: {e}."),
-        }));
-        out.extend(self.journals.iter().map(|j| RecordAlert {
-            severity: Severity::High,
-            message: format!(
-                "A checkpoint journal cannot be written ({j}); recording goes on, but that witness falls behind."
-            ),
-        }));
-        if let Some(replication) = &self.replication {
-            out.extend(replication_alerts(replication));
-        }
-        out.extend(self.clock.iter().map(|message| RecordAlert {
-            severity: Severity::High,
-            message: message.clone(),
-        }));
-        out
-    }
-}
-
-/// Sets the host clock's alert (`None`: the clock is back); true when it changed, so the
-/// record's status is sent to every screen again.
-pub(crate) fn set_clock_alert(alerts: &Mutex<RecordAlerts>, alert: Option<String>) -> bool {
-    let mut alerts = lock(alerts);
-    let changed = alerts.clock != alert;
-    alerts.clock = alert;
-    changed
-}
-
-/// What replication's state says every screen must show: refused rows (critical: the record was
-/// changed after it was replicated), a server found behind, and a lag past the threshold (the
-/// link down, or the server that far behind).
-pub(crate) fn replication_alerts(state: &ReplicationState) -> Vec<RecordAlert> {
-    let mut out: Vec<RecordAlert> = state
-        .refused
-        .iter()
-        .map(|r| RecordAlert {
-            severity: Severity::Critical,
-            message: format!(
-                "The central database refused a row of this record ({r}): nothing after it is replicated. The record may have been changed after it was replicated."
-            ),
-        })
-        .collect();
-    out.extend(state.behind.iter().map(|b| RecordAlert {
-        severity: Severity::High,
-        message: format!(
-            "The central database holds less than was delivered to it before ({b}); the outbox refills it."
-        ),
-    }));
-    if state.seconds_behind > state.alert_after_s {
-        let why = if state.connected {
-            String::new()
-        } else {
-            format!(
-                "; the link is down ({})",
-                state.error.as_deref().unwrap_or("no answer")
-            )
-        };
-        out.push(RecordAlert {
-            severity: Severity::High,
-            message: format!(
-                "Replication to the central database is {} s behind ({} rows; alert after {} s){why}. Recording goes on here; the outbox catches up when the link returns.",
-                state.seconds_behind, state.rows_behind, state.alert_after_s
-            ),
-        });
-    }
-    out
-}
-
-/// How often replication's lag is sent to the window when nothing else changed.
-const REPLICATION_SHOWN_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// Starts replicating the record to the central database `central` names (see
-/// `pitwatch_sync::Replicator`: a round every 250 ms, reconnecting with backoff), keeping its
-/// state in `alerts` and sending the record's status to the window when what it shows changes.
-/// A central database that cannot be named (its URL's variable or file missing) is an alert,
-/// not a reason to stop the pit.
-pub(crate) fn replicate(
-    central: &pitwatch_recording::pit::CentralConfig,
-    status: RecordStatusSource,
-    alerts: std::sync::Arc<Mutex<RecordAlerts>>,
-    updates: std::sync::mpsc::Sender<pitwatch_api::dto::PitUpdate>,
-) -> Result<Option<pitwatch_sync::Replicator>, ApiError> {
-    let id = pitwatch_sync::Identity {
-        site: central.site.clone(),
-        workstation: central.workstation.clone(),
-    };
-    let mut state = ReplicationState {
-        workstation: id.to_string(),
-        connected: false,
-        error: None,
-        rows_behind: 0,
-        seconds_behind: 0,
-        alert_after_s: central.alert_after_s,
-        refused: Vec::new(),
-        behind: Vec::new(),
-    };
-    let url = match central.url() {
-        Ok(url) => url,
-        Err(problem) => {
-            // Shown as a link that never comes up: past the threshold at once.
-            state.error = Some(problem);
-            state.seconds_behind = u64::MAX;
-            lock(&alerts).replication = Some(state);
-            return Ok(None);
-        }
-    };
-    lock(&alerts).replication = Some(state.clone());
-    let mut shown = std::time::Instant::now();
-    let db = status.db.clone();
-    pitwatch_sync::Replicator::spawn(
-        url,
-        db,
-        pitwatch_sync::Outbox::new(id),
-        std::time::Duration::from_millis(250),
-        move |now: &pitwatch_sync::ReplicationStatus| {
-            let before = state.clone();
-            state.connected = now.connected;
-            state.error.clone_from(&now.error);
-            state.rows_behind = now.rows_behind();
-            state.seconds_behind = now.behind().as_secs();
-            if let Some(report) = now.report.as_ref().filter(|_| now.connected) {
-                for refused in &report.refused {
-                    if !state.refused.contains(refused) {
-                        state.refused.push(refused.clone());
-                    }
-                }
-                if report.rows_behind == 0 {
-                    state.behind.clear();
-                }
-                for behind in &report.behind {
-                    if !state.behind.contains(behind) {
-                        state.behind.push(behind.clone());
-                    }
-                }
-            }
-            let alerting = |s: &ReplicationState| s.seconds_behind > s.alert_after_s;
-            let changed = before.connected != state.connected
-                || alerting(&before) != alerting(&state)
-                || before.refused != state.refused
-                || before.behind != state.behind;
-            lock(&alerts).replication = Some(state.clone());
-            if changed || (state != before && shown.elapsed() >= REPLICATION_SHOWN_EVERY) {
-                shown = std::time::Instant::now();
-                let _ = updates.send(pitwatch_api::dto::PitUpdate::Record {
-                    record: status.status(&lock(&alerts)),
-                });
-            }
-        },
-    )
-    .map(Some)
-    .map_err(|e| crate::live::internal(format!("cannot start replication: {e}")))
-}
-
-/// What a verification found, and the marks to carry on from.
-pub(crate) type Verified = Option<(Vec<ChainMark>, String)>;
+use crate::live::Desk;
 
 impl Desk {
     /// The record: where it is, its id, the installation key's fingerprint, the latest
     /// checkpoint, and what is wrong with it.
     pub fn record_status(&self) -> RecordStatus {
-        RecordStatusSource {
-            installation: self.installation.clone(),
-            db: self.db.clone(),
-        }
-        .status(&lock(&self.alerts))
+        self.record.status()
     }
 
     /// Verifies the record's chains: in full (with SQLite's own integrity check) the first time,
@@ -222,118 +19,13 @@ impl Desk {
     /// the hash it had (see [`Store::verify_after`]). Returns whether it is intact and what was
     /// checked, in words.
     pub fn verify(&self, store: &Store) -> Result<(bool, String), ApiError> {
-        verify_into(
-            &self.verified,
-            self.clock.as_ref(),
-            &self.installation,
-            store,
-        )
+        self.record.verify(self.clock.as_ref(), store)
     }
 
     /// Whether the record has been verified in full since the desk started (by the background
     /// check or a replay) and was intact then.
     pub fn verified_in_full(&self) -> bool {
-        lock(&self.verified).is_some()
-    }
-}
-
-/// Verifies the record into `verified` (see [`Desk::verify`]): against the installation's key
-/// and witnesses, in full the first time, then only what was appended since.
-pub(crate) fn verify_into(
-    verified: &Mutex<Verified>,
-    clock: &dyn Clock,
-    installation: &Installation,
-    store: &Store,
-) -> Result<(bool, String), ApiError> {
-    let previous = lock(verified).clone();
-    let now = clock.now().to_string();
-    let mut options = installation.verify_options(store, pitwatch_store::Depth::Full)?;
-    let full_at = previous.as_ref().map(|(marks, at)| {
-        options.marks = Some(marks.clone());
-        at.clone()
-    });
-    let report = store.verify_with(&options)?;
-    let rows = report.rows_checked();
-    let signed = match &report.latest {
-        Some(latest) => format!(
-            "signed by this installation's key {} up to checkpoint {} ({})",
-            latest.key, latest.text.id, latest.text.at
-        ),
-        None => "no checkpoint yet".to_owned(),
-    };
-    let predating = if report.predating.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; rows written before signing began ({}) are vouched for by their chains alone",
-            report
-                .predating
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    let (ok, detail) = match (report.intact(), &full_at) {
-        (false, _) => (false, report.problems.join("; ")),
-        (true, None) => (
-            true,
-            format!(
-                "the record proves itself: every chain verified in full ({rows} rows), {signed}, \
-                 no witness contradicts it, and the database's own check passed{predating}"
-            ),
-        ),
-        (true, Some(at)) => (
-            true,
-            format!(
-                "the record proves itself: verified in full at {at}, and the {rows} rows \
-                 appended since verified now; {signed}{predating}"
-            ),
-        ),
-    };
-    if ok {
-        if let Some(marks) = report.marks() {
-            *lock(verified) = Some((marks, full_at.unwrap_or(now)));
-        }
-    } else {
-        // Found once, said every time: verify in full again next time.
-        *lock(verified) = None;
-    }
-    Ok((ok, detail))
-}
-
-/// What the record's status is read from.
-pub(crate) struct RecordStatusSource {
-    pub(crate) installation: Installation,
-    pub(crate) db: PathBuf,
-}
-
-impl RecordStatusSource {
-    pub(crate) fn status(&self, alerts: &RecordAlerts) -> RecordStatus {
-        let store = self.installation.open_read_only(&self.db).ok();
-        let record_id = store.as_ref().and_then(|s| s.record_id().ok().flatten());
-        let latest_checkpoint = store
-            .as_ref()
-            .and_then(|s| s.latest_checkpoint().ok().flatten())
-            .map(|c| c.to_string());
-        let mut journals = vec![pitwatch_store::witness::journal_beside(&self.db)];
-        if let Some(record) = &record_id {
-            journals.extend(
-                self.installation
-                    .witness_dirs
-                    .iter()
-                    .map(|d| pitwatch_store::witness::journal_in(d, record)),
-            );
-        }
-        RecordStatus {
-            path: self.db.display().to_string(),
-            record_id,
-            key_fingerprint: self.installation.fingerprint(),
-            latest_checkpoint,
-            journals: journals.iter().map(|j| j.display().to_string()).collect(),
-            alerts: alerts.alerts(),
-            replication: alerts.replication.clone(),
-        }
+        self.record.verified_in_full()
     }
 }
 
@@ -342,7 +34,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use crate::setup::Pace;
-    use pitwatch_api::dto::{PitUpdate, RecordStatus, ReplicationState, Severity};
+    use pitwatch_api::dto::{PitUpdate, RecordStatus, Severity};
     use pitwatch_store::Role;
     use pitwatch_transport::{Clock, SystemClock};
 
@@ -350,7 +42,7 @@ mod tests {
     use crate::setup::{DeskOptions, DEMO_MARK};
     use crate::testkit::*;
 
-    use super::replication_alerts;
+    use crate::state::record::{replication_alerts, Replication};
 
     #[test]
     fn a_central_database_out_of_reach_is_a_replication_alert_on_every_screen() {
@@ -491,22 +183,31 @@ mod tests {
 
     #[test]
     fn the_host_clock_s_alert_stands_until_the_clock_is_back() {
-        let alerts = std::sync::Mutex::new(super::RecordAlerts::default());
+        let alerts = std::sync::Mutex::new(crate::state::record::RecordAlerts::default());
         assert!(alerts.lock().unwrap().alerts().is_empty());
         let lost = Some("The host clock is not synchronised to a time source.".to_owned());
-        assert!(super::set_clock_alert(&alerts, lost.clone()), "raised");
-        assert!(!super::set_clock_alert(&alerts, lost), "already standing");
+        assert!(
+            crate::state::record::set_clock_alert(&alerts, lost.clone()),
+            "raised"
+        );
+        assert!(
+            !crate::state::record::set_clock_alert(&alerts, lost),
+            "already standing"
+        );
         let shown = alerts.lock().unwrap().alerts();
         assert_eq!(shown.len(), 1);
         assert_eq!(shown[0].severity, Severity::High);
         assert!(shown[0].message.contains("not synchronised"));
-        assert!(super::set_clock_alert(&alerts, None), "cleared");
+        assert!(
+            crate::state::record::set_clock_alert(&alerts, None),
+            "cleared"
+        );
         assert!(alerts.lock().unwrap().alerts().is_empty());
     }
 
     #[test]
     fn replication_alerts_say_refusals_a_server_behind_and_a_lag_past_the_threshold() {
-        let mut state = ReplicationState {
+        let mut state = Replication {
             workstation: "sky/pit-3".into(),
             connected: true,
             error: None,

@@ -14,19 +14,19 @@ use pitwatch_api::dto::{
     ChangedTableView, LinkDraft, PitReload, PitUpdate, SerialPortView, TableDraft,
 };
 use pitwatch_api::{ApiError, ErrorCode};
-use pitwatch_recording::monitor::MonitoredTable;
+use pitwatch_recording::monitor::{Monitor, MonitoredTable};
 use pitwatch_recording::pit::{diff, PitConfig};
 
 use pitwatch_transport::{FlowControl, Parity, PortKind, TransportConfig};
 
 use crate::access::{Command, Principal};
-use crate::live::{internal, lock, Desk};
+use crate::live::{internal, Desk};
 
 impl Desk {
     /// Applies the pit definition's file again (administrators only) and says what that did.
     pub fn reload_pit(&self) -> Result<PitReload, ApiError> {
         let who = self.may_configure()?;
-        let _one_at_a_time = lock(&self.configuring);
+        let _one_at_a_time = self.live.one_change_at_a_time();
         self.reload_as(&who, Vec::new())
     }
 
@@ -34,7 +34,7 @@ impl Desk {
     pub(crate) fn may_configure(&self) -> Result<Principal, ApiError> {
         let who = self.principal()?;
         crate::access::require(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ConfigurePit,
             "pit",
@@ -58,7 +58,7 @@ impl Desk {
     pub fn serial_ports(&self) -> Result<Vec<SerialPortView>, ApiError> {
         let who = self.principal()?;
         crate::access::require(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ConfigurePit,
             "ports",
@@ -100,10 +100,10 @@ impl Desk {
     pub fn add_table(&self, draft: &TableDraft) -> Result<PitReload, ApiError> {
         let who = self.may_configure()?;
         let path = self.pit_file()?;
-        let _one_at_a_time = lock(&self.configuring);
+        let _one_at_a_time = self.live.one_change_at_a_time();
         let invalid = |m: String| ApiError::new(ErrorCode::InvalidInput, m);
         let name = draft.name.trim();
-        if lock(&self.running).tables.iter().any(|t| t.name == name) {
+        if self.live.running().tables.iter().any(|t| t.name == name) {
             return Err(invalid(format!(
                 "a table named {name:?} is already in the pit"
             )));
@@ -138,11 +138,19 @@ impl Desk {
         who: &Principal,
         more: Vec<(&'static str, String)>,
     ) -> Result<PitReload, ApiError> {
+        // The monitor is held throughout: one reload reaches it at a time.
+        self.live
+            .with_monitor(|monitor| self.reload_on(monitor, who, more))
+    }
+
+    /// [`Desk::reload_as`] with the monitor held.
+    fn reload_on(
+        &self,
+        monitor: &mut Monitor,
+        who: &Principal,
+        more: Vec<(&'static str, String)>,
+    ) -> Result<PitReload, ApiError> {
         let path = self.pit_file()?;
-        let mut monitor = lock(&self.monitor);
-        let monitor = monitor
-            .as_mut()
-            .ok_or_else(|| ApiError::new(ErrorCode::Conflict, "monitoring has stopped"))?;
         let next = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
             .and_then(|text| PitConfig::load(&text).map_err(|e| format!("{}: {e}", path.display())))
@@ -169,7 +177,7 @@ impl Desk {
                 ));
             }
         };
-        let running = lock(&self.running).clone();
+        let running = self.live.running().clone();
         let mut d = diff(&running, &next);
         // What cannot start here is left as it is: a changed table keeps running as it was, an
         // added one stays out.
@@ -225,15 +233,15 @@ impl Desk {
         // The tiles first, so that the first events of a table started now find its tile, and
         // the window gets them before any change to them.
         {
-            let counts = lock(&self.store).open_counts()?;
-            let mut model = lock(&self.model);
+            let counts = self.record.store().open_counts()?;
+            let mut model = self.live.model();
             model.reconcile(&now_running, &d.unchanged);
             model.set_incident_counts(&counts);
-            let _ = lock(&self.updates).send(PitUpdate::Tables {
-                tables: model.tables().to_vec(),
+            self.live.send(PitUpdate::Tables {
+                tables: model.tables(),
             });
         }
-        *lock(&self.running) = now_running;
+        *self.live.running() = now_running;
         if let Err(e) = monitor.reload(who.actor(), &fields, &stop, start) {
             problems.push(e);
         }
@@ -485,7 +493,7 @@ mod tests {
             "KEEP's link was not touched (no EOF)"
         );
 
-        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let audits = desk.record.store().audit_entries(PIT_RELOAD).unwrap();
         let last = audits.last().expect("the reload is audited");
         assert_eq!(last.user, "alice");
         assert!(
@@ -519,7 +527,7 @@ mod tests {
             none.message
         );
         assert_eq!(names(&desk), ["ONE"]);
-        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let audits = desk.record.store().audit_entries(PIT_RELOAD).unwrap();
         assert_eq!(audits.len(), 2, "each refusal is audited");
         assert!(
             audits.iter().all(|a| a.detail.contains("refused")),
@@ -680,7 +688,7 @@ mod tests {
             std::fs::read_to_string(file.with_extension("toml.bak")).unwrap(),
             before
         );
-        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let audits = desk.record.store().audit_entries(PIT_RELOAD).unwrap();
         let last = audits.last().expect("audited");
         assert!(
             last.detail.contains("section") && last.detail.contains("[[table]]"),
@@ -783,7 +791,7 @@ mod tests {
             .set_read_timeout(Some(Duration::from_millis(300)))
             .unwrap();
         assert!(first.read(&mut [0; 8]).is_err(), "ONE kept its link");
-        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let audits = desk.record.store().audit_entries(PIT_RELOAD).unwrap();
         let detail: serde_json::Value =
             serde_json::from_str(&audits.last().expect("audited").detail).unwrap();
         assert_eq!(detail["renamed"], "TWO to TWO-B");
@@ -808,7 +816,7 @@ mod tests {
         let done = desk.retire_table("TWO-B").expect("retired");
         assert_eq!(done.removed, ["TWO-B"]);
         assert_eq!(names(&desk), ["ONE"]);
-        let audits = lock(&desk.store).audit_entries(PIT_RELOAD).unwrap();
+        let audits = desk.record.store().audit_entries(PIT_RELOAD).unwrap();
         let detail: serde_json::Value =
             serde_json::from_str(&audits.last().expect("audited").detail).unwrap();
         assert_eq!(detail["retired"], "TWO-B");

@@ -9,7 +9,7 @@ use pitwatch_model::Timestamp;
 use pitwatch_rules::TableOutput as Output;
 use pitwatch_store::Store;
 
-use crate::live::{lock, Desk};
+use crate::live::Desk;
 use crate::pit_model::{fold_event, show_view};
 
 impl Desk {
@@ -21,7 +21,7 @@ impl Desk {
         before: Option<u32>,
         limit: Option<u32>,
     ) -> Result<ShoePage, ApiError> {
-        shoe_page(&lock(&self.store), table, before, limit, false)
+        shoe_page(&self.record.store(), table, before, limit, false)
     }
 
     /// Shoe `shoe` of `table` (the last shoe if `None`) replayed from the record: the recorded
@@ -31,10 +31,15 @@ impl Desk {
     /// that only where they grew (see [`Desk::verify`]); the verdict says which.
     pub fn replay(&self, table: &str, shoe: Option<u32>) -> Result<ShoeReplay, ApiError> {
         // A connection of its own: a long replay does not hold up the incident workflow.
-        let store = self.installation.open_read_only(&self.db)?;
+        let store = self
+            .record
+            .installation()
+            .open_read_only(self.record.db())?;
         // The table as it runs now, or as the desk started with it (a table a reload removed
         // still has its shoes on record).
-        let config = lock(&self.running)
+        let config = self
+            .live
+            .running()
             .tables
             .iter()
             .chain(&self.pit.tables)

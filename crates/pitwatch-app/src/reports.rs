@@ -11,7 +11,7 @@ use pitwatch_model::Timestamp;
 use pitwatch_store::{IncidentId, Store};
 
 use crate::access::{detail, require, Command, Principal};
-use crate::live::{internal, lock, Desk};
+use crate::live::{internal, Desk};
 
 /// Checks that `who` may run `command` (an export) on `subject` before the report is built.
 pub fn may_export(
@@ -73,7 +73,7 @@ impl Desk {
         let who = self.principal()?;
         let subject = format!("incident {id}");
         may_export(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ExportIncident,
             &subject,
@@ -81,10 +81,13 @@ impl Desk {
         )?;
         // The report verifies every chain (it states so): on a connection of its own, so the
         // incident list and the workflow are not held up meanwhile.
-        let reader = self.installation.open_read_only(&self.db)?;
+        let reader = self
+            .record
+            .installation()
+            .open_read_only(self.record.db())?;
         let document =
             pitwatch_recording::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
-        vouch(&reader, &mut lock(&self.store))?;
+        vouch(&reader, &mut self.record.store())?;
         drop(reader);
         let (written, _) =
             self.write_report(&who, path, document, Command::ExportIncident, &subject)?;
@@ -92,7 +95,8 @@ impl Desk {
     }
 
     fn db_name(&self) -> String {
-        self.db
+        self.record
+            .db()
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default()
@@ -100,7 +104,8 @@ impl Desk {
 
     /// `reports/` next to the database: where a report goes when no path is given.
     fn reports_dir(&self) -> PathBuf {
-        self.db
+        self.record
+            .db()
             .parent()
             .map_or_else(|| PathBuf::from("reports"), |d| d.join("reports"))
     }
@@ -132,7 +137,7 @@ impl Desk {
             .and_then(|()| std::fs::write(path, &pdf.bytes))
             .map_err(|e| internal(format!("cannot write {}: {e}", path.display())))?;
         let shown = path.display().to_string();
-        exported(&mut lock(&self.store), who, command, subject, &shown, now)?;
+        exported(&mut self.record.store(), who, command, subject, &shown, now)?;
         Ok((shown, pdf.pages))
     }
 
@@ -149,7 +154,7 @@ impl Desk {
         let answer = print()?;
         let now = self.clock.now();
         let detail = detail(&who.workstation, &[("printed", path), ("answer", &answer)]);
-        let mut store = lock(&self.store);
+        let mut store = self.record.store();
         let mut batch = store.batch(now)?;
         batch.append_audit(&who.user, "report.print", path, &detail, now)?;
         batch.commit()?;
@@ -196,16 +201,19 @@ impl Desk {
         let shift = Desk::shift(query)?;
         let subject = format!("shift {} to {}", shift.from, shift.to);
         may_export(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             Command::ExportShift,
             &subject,
             self.clock.now(),
         )?;
         // Its own read-only connection, like the incident report: the pit goes on meanwhile.
-        let reader = self.installation.open_read_only(&self.db)?;
+        let reader = self
+            .record
+            .installation()
+            .open_read_only(self.record.db())?;
         let document = pitwatch_recording::report::shift_report(&reader, &shift, &self.db_name())?;
-        vouch(&reader, &mut lock(&self.store))?;
+        vouch(&reader, &mut self.record.store())?;
         drop(reader);
         let (written, pages) =
             self.write_report(&who, path, document, Command::ExportShift, &subject)?;
@@ -258,7 +266,9 @@ mod tests {
             })
             .expect_err("the printer refused");
         assert_eq!(failed.message, "no default destination");
-        assert!(lock(&desk.store)
+        assert!(desk
+            .record
+            .store()
             .audit_entries("report.print")
             .expect("audit")
             .is_empty());
@@ -266,7 +276,9 @@ mod tests {
             .print_report("/r/incident-1.pdf", || Ok("request id is pit-1".into()))
             .expect("printed");
         assert_eq!(answer, "request id is pit-1");
-        let rows = lock(&desk.store)
+        let rows = desk
+            .record
+            .store()
             .audit_entries("report.print")
             .expect("audit");
         assert_eq!(rows.len(), 1);

@@ -4,17 +4,8 @@
 
 use pitwatch_api::dto::{ApiError, AuditRow, ErrorCode, Session, UserRow};
 
-use crate::access::Principal;
 use crate::accounts;
-use crate::live::{lock, Desk};
-
-/// The session as the window sees it.
-pub(crate) fn session_dto(principal: &Principal) -> Session {
-    Session {
-        user: principal.user.clone(),
-        role: principal.role.as_str().to_owned(),
-    }
-}
+use crate::live::Desk;
 
 /// User `name` as the record now has them.
 fn user_now(store: &pitwatch_store::Store, name: &str) -> Result<UserRow, ApiError> {
@@ -33,13 +24,13 @@ impl Desk {
     pub fn login(&self, user: &str, password: &str) -> Result<Session, ApiError> {
         let now = self.clock.now();
         let principal = {
-            let mut store = lock(&self.store);
+            let mut store = self.record.store();
             accounts::login_under(
                 &self.policy(),
                 &mut store,
                 user,
                 password,
-                &self.workstation,
+                self.workstation.name(),
                 now,
             )?
         };
@@ -57,8 +48,8 @@ impl Desk {
     ) -> Result<Session, ApiError> {
         let now = self.clock.now();
         let principal = {
-            let mut store = lock(&self.store);
-            accounts::change_own_password(&mut store, user, old, new, &self.workstation, now)?
+            let mut store = self.record.store();
+            accounts::change_own_password(&mut store, user, old, new, self.workstation.name(), now)?
         };
         self.switch_to(principal, now)
     }
@@ -79,24 +70,25 @@ impl Desk {
         principal: crate::access::Principal,
         now: pitwatch_model::Timestamp,
     ) -> Result<Session, ApiError> {
-        let previous = lock(&self.session).replace(principal.clone());
+        let mut seat = self.workstation.seat();
+        let previous = seat.principal.replace(principal.clone());
         if let Some(previous) = previous {
             // A new session starts with the sound on: the mute was the one before's.
-            self.end_mute(&previous, "login", now)?;
+            self.end_mute(&mut seat, &previous, "login", now)?;
             if previous.user != principal.user {
-                accounts::logout(&mut lock(&self.store), &previous, now)?;
+                accounts::logout(&mut self.record.store(), &previous, now)?;
             }
         }
-        Ok(session_dto(&principal))
+        Ok(principal.session())
     }
 
     /// Logs the current user out (audited).
     pub fn logout(&self) -> Result<(), ApiError> {
-        let session = lock(&self.session).take();
-        if let Some(session) = session {
+        let mut seat = self.workstation.seat();
+        if let Some(session) = seat.principal.take() {
             let now = self.clock.now();
-            self.end_mute(&session, "logout", now)?;
-            accounts::logout(&mut lock(&self.store), &session, now)?;
+            self.end_mute(&mut seat, &session, "logout", now)?;
+            accounts::logout(&mut self.record.store(), &session, now)?;
         }
         Ok(())
     }
@@ -107,7 +99,7 @@ impl Desk {
         let who = self.principal()?;
         let role = accounts::parse_role(role)?;
         accounts::add_user(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             name,
             role,
@@ -121,7 +113,7 @@ impl Desk {
     pub fn change_role(&self, name: &str, role: &str) -> Result<UserRow, ApiError> {
         let who = self.principal()?;
         let role = accounts::parse_role(role)?;
-        let mut store = lock(&self.store);
+        let mut store = self.record.store();
         accounts::change_role(&mut store, &who, name, role, self.clock.now())?;
         user_now(&store, name)
     }
@@ -130,7 +122,7 @@ impl Desk {
     /// without the password (`user.password`).
     pub fn reset_password(&self, name: &str, password: &str) -> Result<UserRow, ApiError> {
         let who = self.principal()?;
-        let mut store = lock(&self.store);
+        let mut store = self.record.store();
         accounts::reset_password(&mut store, &who, name, password, self.clock.now())?;
         user_now(&store, name)
     }
@@ -140,7 +132,7 @@ impl Desk {
     /// Audited (`user.active`).
     pub fn set_active(&self, name: &str, active: bool) -> Result<UserRow, ApiError> {
         let who = self.principal()?;
-        let mut store = lock(&self.store);
+        let mut store = self.record.store();
         accounts::set_active(&mut store, &who, name, active, self.clock.now())?;
         user_now(&store, name)
     }
@@ -149,7 +141,7 @@ impl Desk {
     /// never a password hash. Only a logged-in admin may list them.
     pub fn users(&self) -> Result<Vec<UserRow>, ApiError> {
         let who = self.principal()?;
-        accounts::users(&mut lock(&self.store), &who, self.clock.now())
+        accounts::users(&mut self.record.store(), &who, self.clock.now())
     }
 
     /// The newest `limit` rows of the audit log (only those about logins and refusals when
@@ -162,7 +154,7 @@ impl Desk {
             &[]
         };
         accounts::audit_log(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             &who,
             actions,
             limit,
@@ -173,7 +165,7 @@ impl Desk {
     /// Whether this is a first run: a real pit (not the demo) whose record has no users at all,
     /// so nobody could log in. The window then asks for the first administrator.
     pub fn needs_first_admin(&self) -> Result<bool, ApiError> {
-        Ok(!self.pit.demo && accounts::needs_first_admin(&lock(&self.store))?)
+        Ok(!self.pit.demo && accounts::needs_first_admin(&self.record.store())?)
     }
 
     /// Creates the first administrator of a real pit whose record has no users, and logs them in
@@ -187,14 +179,14 @@ impl Desk {
             ));
         }
         let principal = accounts::create_first_admin(
-            &mut lock(&self.store),
+            &mut self.record.store(),
             name,
             password,
-            &self.workstation,
+            self.workstation.name(),
             self.clock.now(),
         )?;
-        *lock(&self.session) = Some(principal.clone());
-        Ok(session_dto(&principal))
+        self.workstation.seat().principal = Some(principal.clone());
+        Ok(principal.session())
     }
 }
 

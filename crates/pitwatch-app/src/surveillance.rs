@@ -53,7 +53,6 @@ use crate::access::{Command, Principal};
 use crate::incidents::{incident_detail, incident_page};
 use crate::live::lock;
 use crate::replay::{shoe_page, shoe_replay};
-use crate::sessions::session_dto;
 
 /// Failed sign-ins in a row after which a name is locked.
 pub const MAX_FAILURES: u32 = 5;
@@ -252,7 +251,7 @@ impl Surveillance {
                     role,
                     workstation: self.desk.clone(),
                 };
-                let session = session_dto(&principal);
+                let session = principal.session();
                 *lock(&self.viewer) = Some(Viewer { principal, home });
                 Ok(session)
             }

@@ -16,7 +16,7 @@ use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_recording::pit::PitConfig;
 use toml_edit::{ArrayOfTables, DocumentMut, Table};
 
-use crate::live::{internal, lock, Desk};
+use crate::live::{internal, Desk};
 use crate::reload::write_keeping_the_old;
 
 /// What a step does to one `[[table]]` section.
@@ -150,7 +150,7 @@ impl Desk {
     /// Retires the table `name` (administrators only): its section leaves the pit definition
     /// and it stops recording; what it recorded stays. The last table that runs is not retired.
     pub fn retire_table(&self, name: &str) -> Result<PitReload, ApiError> {
-        let running = lock(&self.running);
+        let running = self.live.running();
         let runs = running.tables.iter().any(|t| t.name == name);
         if runs && running.tables.len() == 1 {
             return Err(ApiError::new(
@@ -173,7 +173,7 @@ impl Desk {
     ) -> Result<PitReload, ApiError> {
         let who = self.may_configure()?;
         let path = self.pit_file()?;
-        let _one_at_a_time = lock(&self.configuring);
+        let _one_at_a_time = self.live.one_change_at_a_time();
         let name = name.trim();
         let before_text = std::fs::read_to_string(path)
             .map_err(|e| internal(format!("cannot read {}: {e}", path.display())))?;
@@ -187,7 +187,7 @@ impl Desk {
         // A name the pit definition does not accept disables the table: refused, unless its
         // section was already wrong (renaming a disabled table is allowed).
         if let TableEdit::Rename { to } = edit {
-            let was_disabled = lock(&self.running).disabled.iter().any(|d| d.name == name);
+            let was_disabled = self.live.running().disabled.iter().any(|d| d.name == name);
             if let Some(problem) = next.disabled.iter().find(|d| &d.name == to) {
                 if !was_disabled {
                     return Err(ApiError::new(

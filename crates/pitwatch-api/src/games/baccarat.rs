@@ -324,16 +324,16 @@ pub(crate) fn output_text(
 
 /// Puts a Baccarat engine's view of the table on its tile: the shoe's counts, the cutting card,
 /// the burn and the coup on the table.
-pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_baccarat::TableView) {
+pub(crate) fn show_view(shown: &mut super::Shown, view: &pitwatch_baccarat::TableView) {
     use super::TablePlay;
-    if !matches!(tile.play, TablePlay::Baccarat(_)) {
-        tile.play = TablePlay::Baccarat(BaccaratPlay::default());
+    if !matches!(shown.play, TablePlay::Baccarat(_)) {
+        shown.play = TablePlay::Baccarat(BaccaratPlay::default());
     }
-    tile.shoe = view.shoe;
-    tile.cards_dealt = view.cards_dealt;
-    tile.cards_left = view.cards_left;
-    tile.cutting_card_out = view.cutting_card_out;
-    let TablePlay::Baccarat(play) = &mut tile.play else {
+    shown.shoe = view.shoe;
+    shown.cards_dealt = view.cards_dealt;
+    shown.cards_left = view.cards_left;
+    shown.cutting_card_out = view.cutting_card_out;
+    let TablePlay::Baccarat(play) = &mut shown.play else {
         return;
     };
     // The roads are one shoe's: another shoe starts them afresh.

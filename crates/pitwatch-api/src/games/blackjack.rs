@@ -363,16 +363,16 @@ pub(crate) fn output_text(
 
 /// Puts a Blackjack or Pontoon engine's view of the table on its tile: the shoe's counts, the
 /// cutting card and the round on the felt (else the shoe's last).
-pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_blackjack::View) {
+pub(crate) fn show_view(shown: &mut super::Shown, view: &pitwatch_blackjack::View) {
     use super::TablePlay;
-    tile.shoe = view.shoe;
-    tile.cards_dealt = view.cards_dealt;
-    tile.cards_left = view.cards_left;
-    tile.cutting_card_out = view.cutting_card_out;
-    if !matches!(tile.play, TablePlay::Blackjack(_)) {
-        tile.play = TablePlay::Blackjack(BlackjackPlay::default());
+    shown.shoe = view.shoe;
+    shown.cards_dealt = view.cards_dealt;
+    shown.cards_left = view.cards_left;
+    shown.cutting_card_out = view.cutting_card_out;
+    if !matches!(shown.play, TablePlay::Blackjack(_)) {
+        shown.play = TablePlay::Blackjack(BlackjackPlay::default());
     }
-    let TablePlay::Blackjack(play) = &mut tile.play else {
+    let TablePlay::Blackjack(play) = &mut shown.play else {
         return;
     };
     // The rounds are one shoe's: another shoe starts them afresh.

@@ -236,14 +236,49 @@ pub fn initial_play(game: GameKind, book: Option<&GameBook>) -> TablePlay {
     }
 }
 
-/// Puts the engine's view of a table on its tile (the live pit and a replay's steps): the shoe,
-/// the cards dealt and left, the cutting card, and the play in the view's game's terms.
-pub fn show_view(tile: &mut crate::dto::TableTile, view: &GameView) {
+/// The part of a table's tile its engine's view gives: the shoe, the cards dealt and left, the
+/// cutting card, and the play in the view's game's terms. The live pit keeps it as its own
+/// tile's game part ([`show_view_on`]); a replay's step puts it on a tile ([`show_view`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The shoe being dealt (0 before the first shuffle seen).
+    pub shoe: u32,
+    /// Cards drawn from this shoe (burn cards included) since its shuffle.
+    pub cards_dealt: u32,
+    /// Cards left in the shoe, when the shoe's size is known.
+    pub cards_left: Option<u32>,
+    /// Whether the cutting card has come out.
+    pub cutting_card_out: bool,
+    /// What is on the table, in the game's own terms.
+    pub play: TablePlay,
+}
+
+/// Puts the engine's view of a table on what its tile shows of it ([`Shown`]), in the view's
+/// game's terms.
+pub fn show_view_on(shown: &mut Shown, view: &GameView) {
     match view {
-        GameView::Baccarat(view) => baccarat::show_view(tile, view),
-        GameView::Blackjack(view) => blackjack::show_view(tile, view),
-        GameView::Poker(view) => poker::show_view(tile, view),
+        GameView::Baccarat(view) => baccarat::show_view(shown, view),
+        GameView::Blackjack(view) => blackjack::show_view(shown, view),
+        GameView::Poker(view) => poker::show_view(shown, view),
     }
+}
+
+/// Puts the engine's view of a table on its tile (a replay's steps; see [`show_view_on`]): the
+/// shoe, the cards dealt and left, the cutting card, and the play in the view's game's terms.
+pub fn show_view(tile: &mut crate::dto::TableTile, view: &GameView) {
+    let mut shown = Shown {
+        shoe: tile.shoe,
+        cards_dealt: tile.cards_dealt,
+        cards_left: tile.cards_left,
+        cutting_card_out: tile.cutting_card_out,
+        play: std::mem::replace(&mut tile.play, TablePlay::empty(tile.game)),
+    };
+    show_view_on(&mut shown, view);
+    tile.shoe = shown.shoe;
+    tile.cards_dealt = shown.cards_dealt;
+    tile.cards_left = shown.cards_left;
+    tile.cutting_card_out = shown.cutting_card_out;
+    tile.play = shown.play;
 }
 
 /// Takes a round the table's engine completed into its tile's play (the roads, the last rounds

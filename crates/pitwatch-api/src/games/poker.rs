@@ -303,16 +303,16 @@ pub(crate) fn output_text(output: &pitwatch_poker::Output, book: &pitwatch_poker
 
 /// Puts a poker engine's view of the table on its tile: the deck's counts and the hand being
 /// dealt (a deck has no cutting card).
-pub(crate) fn show_view(tile: &mut crate::dto::TableTile, view: &pitwatch_poker::View) {
+pub(crate) fn show_view(shown: &mut super::Shown, view: &pitwatch_poker::View) {
     use super::TablePlay;
-    tile.shoe = view.shoe;
-    tile.cards_dealt = view.cards_dealt;
-    tile.cards_left = view.cards_left;
-    tile.cutting_card_out = false;
-    if !matches!(tile.play, TablePlay::Poker(_)) {
-        tile.play = TablePlay::Poker(PokerPlay::default());
+    shown.shoe = view.shoe;
+    shown.cards_dealt = view.cards_dealt;
+    shown.cards_left = view.cards_left;
+    shown.cutting_card_out = false;
+    if !matches!(shown.play, TablePlay::Poker(_)) {
+        shown.play = TablePlay::Poker(PokerPlay::default());
     }
-    let TablePlay::Poker(play) = &mut tile.play else {
+    let TablePlay::Poker(play) = &mut shown.play else {
         return;
     };
     // A hand is one deck's: the tile keeps the table's last hands, whatever their deck, and the

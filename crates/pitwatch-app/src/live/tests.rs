@@ -14,9 +14,16 @@ use pitwatch_model::{EventKind, Target};
 use pitwatch_recording::pit::PitConfig;
 use pitwatch_transport::{Clock, SystemClock};
 
-use crate::live::{lock, Desk};
+use crate::live::Desk;
 use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
 use crate::testkit::*;
+
+#[test]
+fn the_desk_is_shared_across_threads() {
+    // The desktop shell keeps one desk for every command's thread.
+    fn shared<T: Send + Sync>() {}
+    shared::<Desk>();
+}
 
 #[test]
 fn a_restarted_desk_shows_the_shoe_as_recorded_before_any_new_byte() {
@@ -161,7 +168,9 @@ fn the_demo_pit_runs_live_rounds_and_the_workflow_persists() {
     let detail = desk.incident(raised.id).expect("detail");
     desk.incident(raised.id).expect("the same look again");
     // Who looked, once per user within the window (viewed.rs), beside what they changed.
-    let looks: Vec<(String, String)> = lock(&desk.store)
+    let looks: Vec<(String, String)> = desk
+        .record
+        .store()
         .recent_audit(&["incident.view"], 100)
         .expect("the audit log")
         .into_iter()
@@ -219,7 +228,7 @@ fn the_demo_pit_runs_live_rounds_and_the_workflow_persists() {
         (DEMO_USER.into(), "demo-next".into())
     );
     {
-        let store = lock(&desk.store);
+        let store = desk.record.store();
         let exports = store.audit_entries("shift.export").expect("audit");
         assert_eq!(exports.len(), 1);
         let detail: serde_json::Value =
@@ -253,7 +262,9 @@ fn the_demo_pit_runs_live_rounds_and_the_workflow_persists() {
     let shoe = desk
         .replay(&raised.table, raised.shoe)
         .expect("the incident's shoe replays");
-    let replayed = lock(&desk.store)
+    let replayed = desk
+        .record
+        .store()
         .recent_audit(&["replay.view"], 10)
         .expect("the audit log");
     assert_eq!(replayed.len(), 1, "{replayed:?}");

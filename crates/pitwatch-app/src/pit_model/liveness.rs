@@ -2,18 +2,18 @@
 //! and its table say since when it is gone (what the tile shows is stale until it is back), and a
 //! raised alarm is an alert with its incident.
 
-use pitwatch_api::dto::{
-    DeviceAlarmKind, DeviceAlarmView, IncidentRow, IncidentStatus, Severity, TableTile,
-};
+use pitwatch_api::dto::{IncidentRow, IncidentStatus, Severity};
 use pitwatch_model::Timestamp;
 use pitwatch_recording::liveness::{AlarmKind, Change};
+
+use super::tile::{Alarm, Tile};
 use pitwatch_recording::recorder::clock_time;
 use pitwatch_store::IncidentId;
 
 /// A device's liveness alarm raised or cleared: the device and the tile show it (the tile the
 /// main device's first), and a raised one is an alert with its incident.
 pub(super) fn fold_liveness(
-    tile: &mut TableTile,
+    tile: &mut Tile,
     device: usize,
     change: &Change,
     incident: Option<IncidentId>,
@@ -21,13 +21,9 @@ pub(super) fn fold_liveness(
 ) -> Option<IncidentRow> {
     match change {
         Change::Raised(alarm) => {
-            let view = DeviceAlarmView {
-                kind: match alarm.kind {
-                    AlarmKind::NeverConnected => DeviceAlarmKind::NeverConnected,
-                    AlarmKind::Offline => DeviceAlarmKind::Offline,
-                    AlarmKind::Silent => DeviceAlarmKind::Silent,
-                },
-                since_ms: alarm.since.unix_millis(),
+            let view = Alarm {
+                kind: alarm.kind,
+                since: alarm.since,
                 device: u32::try_from(device).unwrap_or(u32::MAX),
                 incident: incident.map(|id| id.0),
             };
@@ -38,7 +34,7 @@ pub(super) fn fold_liveness(
                 tile.alarm = Some(view);
             }
             let id = incident?;
-            tile.incidents.add(Severity::High);
+            tile.incidents.add(Severity::High, 1);
             let what = match alarm.kind {
                 AlarmKind::NeverConnected => "has never connected since",
                 AlarmKind::Offline => "has been offline since",
@@ -50,7 +46,7 @@ pub(super) fn fold_liveness(
                 code: alarm.kind.code().to_owned(),
                 severity: Severity::High,
                 rule: "device liveness (no Gazette rule)".to_owned(),
-                shoe: Some(tile.shoe),
+                shoe: Some(tile.shown.shoe),
                 round: None,
                 seq: 0,
                 message: format!(

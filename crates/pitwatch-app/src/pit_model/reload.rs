@@ -52,7 +52,7 @@ mod tests {
         .unwrap();
         let mut model = PitModel::new(&before);
         for tile in &mut model.tables {
-            tile.status = LinkStatus::Connected;
+            tile.status = super::super::tile::Link::Connected;
         }
         model.device_errors[0].push(("JAM".into(), "jammed".into()));
         let after = PitConfig::load(&format!(
@@ -63,7 +63,8 @@ mod tests {
         ))
         .unwrap();
         model.reconcile(&after, &["KEEP".to_owned(), "BROKEN".to_owned()]);
-        let names: Vec<_> = model.tables().iter().map(|t| t.name.as_str()).collect();
+        let tables = model.tables();
+        let names: Vec<_> = tables.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(
             names,
             ["NEW", "CHANGED", "KEEP", "BROKEN"],

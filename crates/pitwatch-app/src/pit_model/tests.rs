@@ -141,7 +141,7 @@ fn a_table_tile_shows_the_engines_view_round_by_round() {
     let tile = model.table("BAC-1").expect("BAC-1");
     assert_eq!(tile.shoe, engine.view().shoe());
     assert_eq!(tile.cards_dealt, 0, "{tile:?}");
-    assert!(bac(tile).rounds.iter().all(|r| r.shoe == tile.shoe));
+    assert!(bac(&tile).rounds.iter().all(|r| r.shoe == tile.shoe));
 }
 
 #[test]
@@ -464,7 +464,8 @@ fn a_table_whose_section_is_wrong_is_a_disabled_tile_beside_the_others() {
     )
     .unwrap();
     let model = PitModel::new(&pit);
-    let names: Vec<_> = model.tables().iter().map(|t| t.name.as_str()).collect();
+    let tables = model.tables();
+    let names: Vec<_> = tables.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["A", "B"]);
     assert_eq!(model.table("A").unwrap().disabled, None);
     let b = model.table("B").unwrap();
@@ -535,4 +536,38 @@ fn a_devices_identity_shows_in_its_panel_as_it_last_said_it() {
     assert_eq!(model.table(name).expect("BAC-3").devices[0].identity, None);
     // A device out of range changes nothing (and does not panic).
     model.apply(&identified(9, Some(hello), None), at);
+}
+
+#[test]
+fn a_fresh_model_shows_the_tiles_the_boundary_makes_of_the_pit_definition() {
+    // The model keeps tiles of its own; what it shows before any event is what the boundary
+    // makes of the pit definition, table by table, the disabled ones too.
+    let text = format!(
+        "{}\n[[table]]\nname = \"WIRED\"\ngame = \"baccarat\"\nrules = \"nz-baccarat\"\n\
+         device = {{ protocol = \"barcode\" }}\n\
+         link = {{ kind = \"tcp\", address = \"127.0.0.1:1\" }}\n\
+         [[table]]\nname = \"BROKEN\"\nrulez = 1\n",
+        include_str!("../../../pitwatch-recording/src/demo-pit.toml")
+    );
+    // WIRED is disabled with its section read (a demo pit takes no real link), BROKEN without.
+    let wired = PitConfig::load(&text).expect("the pit reads");
+    assert_eq!(wired.disabled.len(), 2, "{:?}", wired.disabled);
+    // The same tables on real links (a table whose devices are listed one by one then lacks
+    // their links, and is disabled with its section read).
+    let real = text.replace("demo = true", "").replace(
+        "simulated = true",
+        "link = { kind = \"tcp\", address = \"127.0.0.1:2\" }",
+    );
+    let real = PitConfig::load(&real).expect("the pit reads");
+    assert!(real.tables.len() > 5, "{:?}", real.disabled);
+    for pit in [PitConfig::demo(), wired, real] {
+        let boundary: Vec<TableTile> = pit
+            .tables
+            .iter()
+            .map(TableTile::from)
+            .chain(pit.disabled.iter().map(TableTile::from))
+            .collect();
+        assert!(!boundary.is_empty());
+        assert_eq!(PitModel::new(&pit).tables(), boundary);
+    }
 }

@@ -30,7 +30,7 @@ use pitwatch_rules::TableOutput;
 use pitwatch_store::Store;
 use serde::Serialize;
 
-use crate::live::lock;
+use super::lock;
 
 /// The audit action of an exposure alert (the subject names the table and shoe).
 pub const ALERT: &str = "exposure.alert";
