@@ -17,6 +17,7 @@ use pitwatch_api::dto::{
     SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
     SignedOff, TableDraft, UserRow,
 };
+use pitwatch_api::dto::{PitExposure, ReportFormat, ShoeExposure};
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};

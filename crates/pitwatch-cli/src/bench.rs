@@ -62,6 +62,10 @@ pub struct PitArgs {
     /// Skip the baseline run.
     #[arg(long)]
     no_baseline: bool,
+    /// Follow every table's exposure live as the desk does (surveillance's figures before each
+    /// round, on a thread of its own fed by the monitor's events), to measure what it costs.
+    #[arg(long)]
+    exposure: bool,
     /// Keep the databases in this directory instead of a temporary one.
     #[arg(long)]
     keep: Option<PathBuf>,
@@ -101,6 +105,8 @@ struct RunFigures {
     incidents: u64,
     degraded: u64,
     missed: u64,
+    /// Rounds whose exposure was computed (with `--exposure`).
+    exposure_rounds: Option<u64>,
 }
 
 /// The start of a run that the steady-state figures leave out (the tables connecting, the
@@ -243,6 +249,9 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         monitor.rss_start_mb,
         monitor.rss_end_mb
     );
+    if let Some(rounds) = monitor.exposure_rounds {
+        outln!("          exposure followed live: the figures of {rounds} rounds computed");
+    }
     if monitor.degraded > 0 || monitor.missed > 0 {
         outln!(
             "          recording degraded reports: {}, events not delivered to the bench: {}",
@@ -298,6 +307,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "rss_start_mb": round1(monitor.rss_start_mb),
             "rss_end_mb": round1(monitor.rss_end_mb),
             "degraded_reports": monitor.degraded,
+            "exposure_rounds": monitor.exposure_rounds,
             "baseline_chunks": baseline.as_ref().map(|b| b.count),
             "baseline_p50_ms": baseline.as_ref().map(|b| b.pick(0.5)),
             "baseline_p99_ms": baseline.as_ref().map(|b| b.pick(0.99)),
@@ -417,7 +427,25 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let sealing = Sealing::key(SigningKey::generate());
     let store =
         Store::open(&db, &sealing).with_context(|| format!("cannot open {}", db.display()))?;
+    let names: Vec<String> = (0..args.tables).map(table_name).collect();
     let (monitor, events) = Monitor::start(store, tables, Arc::clone(&clock))?;
+    let exposure = if args.exposure {
+        let store =
+            Store::open(&db, &sealing).with_context(|| format!("cannot open {}", db.display()))?;
+        Some(pitwatch_app::exposure::ExposureWatch::start(
+            store,
+            3,
+            names,
+            Arc::clone(&clock),
+        )?)
+    } else {
+        None
+    };
+    let feed = |event: &MonitorEvent| {
+        if let Some(watch) = &exposure {
+            watch.feed(event);
+        }
+    };
     let mut figures = RunFigures {
         rss_start_mb: rss_mb(),
         ..RunFigures::default()
@@ -429,7 +457,10 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let run_for = Duration::from_secs_f64(args.seconds);
     while started.elapsed() < run_for {
         match events.recv_timeout(Duration::from_millis(100)) {
-            Ok(event) => count(&mut figures, &event, clock.as_ref()),
+            Ok(event) => {
+                feed(&event);
+                count(&mut figures, &event, clock.as_ref());
+            }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
@@ -446,6 +477,10 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     }
     figures.seconds = started.elapsed().as_secs_f64();
     figures.rss_end_mb = rss_mb();
+    if let Some(watch) = exposure {
+        watch.stop();
+        figures.exposure_rounds = Some(watch.with(|w| w.computed));
+    }
     // Lags are measured within the run only.
     figures.measuring = false;
     // The simulators stop; what they sent and the monitor has not read yet waits in the

@@ -118,6 +118,9 @@ pub struct Watched {
     pub tables: BTreeMap<String, TableWatch>,
     /// Every alert raised, oldest first.
     pub alerts: Vec<Alert>,
+    /// Rounds whose figures were computed since the watch started (taken up from the record or
+    /// live).
+    pub computed: u64,
 }
 
 enum Feed {
@@ -344,6 +347,7 @@ impl Worker {
             }
             let shoe = t.shoe;
             t.rounds.push(figures.clone());
+            watched.computed += 1;
             shoe
         };
         let now = self.clock.now();
