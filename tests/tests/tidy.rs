@@ -291,16 +291,14 @@ const REGISTRIES: &[&str] = &[
 /// When Baccarat left the rules crate for `crates/games/baccarat` (issue 27), the files that had
 /// used its types under the rules crate's names (`pitwatch_rules::RuleBook`, `Engine`,
 /// `RoundRecord`), which the check could not tell from game-neutral ones, came to name
-/// `pitwatch_baccarat`: `pitwatch-cli/src/replay.rs`, `pitwatch-shuffle/src/watch.rs` and the
-/// simulator's `check.rs`, `lib.rs` and `script.rs` were Baccarat's users before and are listed
-/// now; none is new.
+/// `pitwatch_baccarat`: `pitwatch-cli/src/replay.rs` and the simulator's `check.rs`, `lib.rs` and
+/// `script.rs` were Baccarat's users before and are listed now; none is new.
 const NAME_A_GAME: &[&str] = &[
     // A message of Baccarat's book loader that names the games a code belongs to.
     "crates/games/baccarat/src/book/mod.rs: blackjack, pontoon",
     // The demo pit's simulated tables: which simulator deals each game (a feature of its own).
     "crates/pitwatch-app/src/live/demo.rs: baccarat, blackjack, poker",
     "crates/pitwatch-cli/src/sim.rs: baccarat, blackjack, pontoon",
-    "crates/pitwatch-shuffle/src/watch.rs: baccarat",
     "drivers/pitwatch-sim/src/check.rs: baccarat",
     "drivers/pitwatch-sim/src/device.rs: baccarat, poker",
     "drivers/pitwatch-sim/src/game.rs: blackjack",

@@ -23,7 +23,7 @@ use pitwatch_model::{ShoeComposition, ShuffleStep, ShufflerKind};
 use serde::Deserialize;
 
 use crate::drawing::{DrawingTable, PointSet};
-use pitwatch_rules::IrregularityCode;
+use pitwatch_rules::{IrregularityCode, ShuffleTerms};
 
 pub use pitwatch_rules::book::{
     unknown_keys, BurnPolicy, BurnSection, CutLimit, CutSection, CuttingCardLimit,
@@ -598,6 +598,20 @@ impl RuleBook {
     /// The book's shuffle-integrity settings (`[shuffle]`, or the defaults).
     pub fn shuffle_check(&self) -> ShuffleCheck {
         self.inner.shuffle_check
+    }
+
+    /// What shuffle analysis judges this book's shoes by: its `[shuffle]` thresholds and its
+    /// citation for `SHUFFLE_SUSPECT`, which it always raises where it has shoes to compare (not
+    /// under a continuous shuffler).
+    pub fn shuffle_terms(&self) -> ShuffleTerms {
+        ShuffleTerms {
+            book_id: self.id().to_owned(),
+            rule: self.cite(IrregularityCode::ShuffleSuspect).to_owned(),
+            composition: self.composition(),
+            check: self.shuffle_check(),
+            compared: self.can_raise(IrregularityCode::ShuffleSuspect),
+            raises: true,
+        }
     }
 
     /// The rule to cite for `code` (empty for a code the book never raises, see
