@@ -294,8 +294,6 @@ const REGISTRIES: &[&str] = &[
 /// `pitwatch_baccarat`: `pitwatch-cli/src/replay.rs` and the simulator's `check.rs`, `lib.rs` and
 /// `script.rs` were Baccarat's users before and are listed now; none is new.
 const NAME_A_GAME: &[&str] = &[
-    // A message of Baccarat's book loader that names the games a code belongs to.
-    "crates/games/baccarat/src/book/mod.rs: blackjack, pontoon",
     // The demo pit's simulated tables: which simulator deals each game (a feature of its own).
     "crates/pitwatch-app/src/live/demo.rs: baccarat, blackjack, poker",
     "crates/pitwatch-cli/src/sim.rs: baccarat, blackjack, pontoon",

@@ -763,11 +763,11 @@ fn can_raise(code: IrregularityCode, continuous: bool, burn: BurnPolicy) -> bool
         | C::ShuffleSuspect => !continuous,
         C::BurnMissing => matches!(burn, BurnPolicy::FirstCardValue { .. }),
         C::BurnCountMismatch => !matches!(burn, BurnPolicy::None | BurnPolicy::Fixed(0)),
-        // Boxes, hands and the dealer's drawing are Blackjack's and Pontoon's, not Baccarat's.
+        // Boxes, hands and the dealer's drawing are other games', not Baccarat's.
         C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
             false
         }
-        // Misdeals are poker's.
+        // Misdeals are another game's.
         C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => false,
         _ => true,
     }
@@ -782,11 +782,9 @@ fn why_never(code: IrregularityCode, continuous: bool) -> &'static str {
         }
         C::ShuffleSuspect if continuous => "a continuous shuffler deals no shoes to compare",
         C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
-            "it is a Blackjack or Pontoon finding, not a Baccarat one"
+            "boxes, hands and a dealer who draws are not Baccarat's"
         }
-        C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => {
-            "it is a poker finding, not a Baccarat one"
-        }
+        C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => "Baccarat declares no misdeals",
         _ => "its burn policy has no such burn",
     }
 }
