@@ -273,8 +273,9 @@ const GAMES: &[(&str, &[&str])] = &[
     ("poker", &["crates/games/poker/", "ui/src/games/poker/"]),
 ];
 
-/// The registries, which may name every game (none exists yet; architecture-next.md plans
-/// them here).
+/// The registries, which may name every game: the registry of games below the machinery (with
+/// what each game is dealt by in the simulator, `sim.rs`), the boundary's per-game modules, the
+/// UI's registry and its generated bindings.
 const REGISTRIES: &[&str] = &[
     "crates/pitwatch-games/",
     "crates/pitwatch-api/src/games/",
@@ -285,29 +286,9 @@ const REGISTRIES: &[&str] = &[
 ];
 
 /// Production files outside a game's homes and the registries that name the game today (see
-/// [`names_game`]). Tests, benchmarks, examples and fuzz targets set games up and are not
+/// [`names_game`]): none. Tests, benchmarks, examples and fuzz targets set games up and are not
 /// counted.
-///
-/// When Baccarat left the rules crate for `crates/games/baccarat` (issue 27), the files that had
-/// used its types under the rules crate's names (`pitwatch_rules::RuleBook`, `Engine`,
-/// `RoundRecord`), which the check could not tell from game-neutral ones, came to name
-/// `pitwatch_baccarat`: `pitwatch-cli/src/replay.rs`, `pitwatch-shuffle/src/watch.rs` and the
-/// simulator's `check.rs`, `lib.rs` and `script.rs` were Baccarat's users before and are listed
-/// now; none is new.
-const NAME_A_GAME: &[&str] = &[
-    // A message of Baccarat's book loader that names the games a code belongs to.
-    "crates/games/baccarat/src/book/mod.rs: blackjack, pontoon",
-    // The demo pit's simulated tables: which simulator deals each game (a feature of its own).
-    "crates/pitwatch-app/src/live/demo.rs: baccarat, blackjack, poker",
-    "crates/pitwatch-cli/src/sim.rs: baccarat, blackjack, pontoon",
-    "crates/pitwatch-shuffle/src/watch.rs: baccarat",
-    "drivers/pitwatch-sim/src/check.rs: baccarat",
-    "drivers/pitwatch-sim/src/device.rs: baccarat, poker",
-    "drivers/pitwatch-sim/src/game.rs: blackjack",
-    "drivers/pitwatch-sim/src/lib.rs: baccarat, poker",
-    "drivers/pitwatch-sim/src/poker.rs: poker",
-    "drivers/pitwatch-sim/src/script.rs: baccarat",
-];
+const NAME_A_GAME: &[&str] = &[];
 
 /// Whether `line` (not a comment) names `game`: a type or variant whose name starts with the
 /// game's capitalised name (`Poker`, `PokerView`, `Game::Baccarat`), the game's crate

@@ -2,7 +2,8 @@
 //! casino. It deals honest shoes under a rule book in a device protocol on a new pseudo-terminal
 //! (printing `pty: /dev/pts/N` as its first line) or a TCP listen address (`tcp: ADDRESS`),
 //! injects the requested faults, and writes what it injected, and where, to a JSON Lines file.
-//! With a Blackjack or Pontoon book it deals that game in the pitwatch protocol.
+//! With a book of a game dealt to boxes (Blackjack, Pontoon) it deals that game in the pitwatch
+//! protocol; which dealer deals a book's game is the registry's (`pitwatch_games::sim`).
 //! Ctrl-C stops it; with `--shoes` it also stops once the last shoe has been sent and a host has
 //! had `--linger-ms` to read it.
 
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use pitwatch_baccarat::RuleBook;
+use pitwatch_games::sim::{Dealing, DealtAs};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_sim::{Endpoint, FaultSpec, Pace, SimConfig, SimDevice, SimFault};
 
@@ -138,7 +139,7 @@ fn parse_every(text: &str) -> Result<FaultSpec, String> {
 
 /// Runs `pitwatch sim`.
 pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
-    let game = match pitwatch_games::blackjack_file_book(&args.rules) {
+    let boxes = match pitwatch_games::sim::boxes_book(&args.rules) {
         Some(Ok(book)) => Some(book),
         Some(Err(problem)) => {
             errln!("error: {problem}");
@@ -146,20 +147,26 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    if game.is_none() && !args.game_faults.is_empty() {
-        errln!("error: --game-fault is for a Blackjack or Pontoon book; use --fault for Baccarat");
+    if boxes.is_none() && !args.game_faults.is_empty() {
+        errln!(
+            "error: --game-fault is for a {} book; use --fault for {}",
+            DealtAs::Boxes.games(),
+            DealtAs::Cards.games()
+        );
         return Ok(ExitCode::from(2));
     }
-    if game.is_some() && (!args.faults.is_empty() || args.fault_every.is_some()) {
-        errln!("error: --fault and --fault-every are Baccarat's; use --game-fault");
+    if boxes.is_some() && (!args.faults.is_empty() || args.fault_every.is_some()) {
+        errln!(
+            "error: --fault and --fault-every are {}'s; use --game-fault",
+            DealtAs::Cards.games()
+        );
         return Ok(ExitCode::from(2));
     }
-    // A Blackjack or Pontoon table deals by its own book (`game`); the Baccarat book is then
-    // not used.
-    let rules = match &game {
-        Some(_) => RuleBook::nz_baccarat(),
-        None => pitwatch_games::load_baccarat(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?,
+    let book = match boxes {
+        Some(book) => book,
+        None => pitwatch_games::sim::cards_book(&args.rules).map_err(|e| anyhow::anyhow!("{e}"))?,
     };
+    let dealing = book.dealing();
     let name = match args.protocol {
         SimProtocol::AngelEye => "angel-eye",
         SimProtocol::Barcode => "barcode",
@@ -172,10 +179,10 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
     faults.extend(args.fault_every);
     let config = SimConfig {
         protocol,
-        rules,
         seed: args.seed,
         pace: args.pace,
         faults,
+        game_faults: args.game_faults,
         shoes: args.shoes,
         endpoint: args.tcp.map_or(Endpoint::Pty, Endpoint::Tcp),
         capture: args.capture,
@@ -183,19 +190,17 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         shuffle: args.shuffle,
         shuffler: (args.role == SimRole::Shuffler).then(|| pitwatch_sim::ShufflerSim {
             decks: args.decks,
-            cards_per_deck: game
-                .as_ref()
-                .map_or(52, |book| book.shoe.composition.kind.cards_per_deck()),
+            cards_per_deck: match &dealing {
+                Dealing::Boxes(dealer) => dealer.composition().kind.cards_per_deck(),
+                Dealing::Cards(_) | Dealing::Hands(_) => 52,
+            },
             faults: args.shuffler_faults.clone(),
             interval_ms: pitwatch_sim::SHUFFLE_INTERVAL_MS,
         }),
-        game: game.map(|book| pitwatch_sim::GameSim {
-            book,
-            faults: args.game_faults,
-        }),
-        // A poker table's shuffler and console together are the desk's demo; the CLI simulates
-        // a shuffler on its own (`--role shuffler`).
-        poker: None,
+        // A table's shuffler and dealer console together are the desk's demo; the CLI
+        // simulates a shuffler on its own (`--role shuffler`).
+        console: None,
+        book,
     };
     if args.role == SimRole::Shoe && !args.shuffler_faults.is_empty() {
         errln!("error: --shuffler-fault is for --role shuffler");

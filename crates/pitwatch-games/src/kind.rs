@@ -57,11 +57,11 @@ impl GameKind {
         matches!(self, GameKind::Poker)
     }
 
-    /// Whether a simulated table of this game may deal over any protocol: only Baccarat's
-    /// rounds follow from the cards alone; every other game needs the Pitwatch protocol's box
-    /// targets and decisions.
+    /// Whether a simulated table of this game may deal over any protocol: only a game whose
+    /// rounds follow from the cards alone (Baccarat, as [`crate::sim::DealtAs`] says); every
+    /// other game needs the Pitwatch protocol's box targets and decisions.
     pub const fn simulated_over_any_protocol(self) -> bool {
-        matches!(self, GameKind::Baccarat)
+        matches!(crate::sim::DealtAs::of(self), crate::sim::DealtAs::Cards)
     }
 }
 

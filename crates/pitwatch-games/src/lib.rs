@@ -10,7 +10,9 @@
 //!   [`GameRound`] and [`GameView`];
 //! - [`report`]: what a report shows of each game's rounds and rule book;
 //! - [`exposure`]: the house's exposure round by round through a shoe, by each game's own code
-//!   (surveillance's view only).
+//!   (surveillance's view only);
+//! - [`sim`]: which dealer deals a simulated table of each game ([`GameBook::dealing`]), so the
+//!   simulator frames what it deals without naming a game.
 //!
 //! shakmaty's `Variant` and `VariantPosition` are the model: a Copy enum of names plus an enum
 //! over engines, every game an arm, none special.
@@ -20,6 +22,7 @@ pub mod exposure;
 pub mod kind;
 pub mod parameters;
 pub mod report;
+pub mod sim;
 pub mod table;
 
 pub use book::{

@@ -61,9 +61,10 @@ fn shoe_list(c: &mut Criterion) {
         derived.clear();
     }
     let table = store.table_id("BAC-1").unwrap().unwrap();
+    let terms = book.shuffle_terms();
     let all: Vec<u32> = (1..=SHOES).collect();
     assert_eq!(
-        shuffle::shoe_shuffles(&store, table, &book, &all)
+        shuffle::shoe_shuffles(&store, table, &terms, &all)
             .unwrap()
             .len(),
         SHOES as usize
@@ -71,12 +72,12 @@ fn shoe_list(c: &mut Criterion) {
     let page: Vec<u32> = (SHOES - 49..=SHOES).collect();
     c.bench_function(
         "shuffle quality of a page of 50 shoes from the record",
-        |b| b.iter(|| shuffle::shoe_shuffles(&store, table, &book, &page).unwrap()),
+        |b| b.iter(|| shuffle::shoe_shuffles(&store, table, &terms, &page).unwrap()),
     );
     let mut group = c.benchmark_group("shuffle quality of 300 shoes from the record");
     group.sample_size(10);
     group.bench_function("all", |b| {
-        b.iter(|| shuffle::shoe_shuffles(&store, table, &book, &all).unwrap())
+        b.iter(|| shuffle::shoe_shuffles(&store, table, &terms, &all).unwrap())
     });
     group.finish();
 }

@@ -15,7 +15,7 @@ use pitwatch_store::{Store, StoreError, TableId};
 /// own, or the shared shoe rules of another game's book (every book is one or the other).
 pub fn shuffle_book(book: &GameBook) -> Option<ShuffleBook> {
     match (book.baccarat(), book.shoe_rules()) {
-        (Some(baccarat), _) => Some(baccarat.into()),
+        (Some(baccarat), _) => Some(baccarat.shuffle_terms().into()),
         (None, rules) => rules.map(Into::into),
     }
 }

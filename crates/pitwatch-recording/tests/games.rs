@@ -18,7 +18,7 @@ use pitwatch_recording::monitor::{Monitor, MonitorEvent, MonitoredTable};
 use pitwatch_recording::pit::{LinkConfig, TableConfig};
 use pitwatch_recording::recorder::Derived;
 use pitwatch_rules::TableOutput;
-use pitwatch_sim::{Endpoint, GameFault, GameSim, Pace, SimConfig, SimDevice};
+use pitwatch_sim::{Endpoint, GameFault, Pace, SimConfig, SimDevice};
 use pitwatch_store::{IncidentFilter, Sealing, Store};
 use pitwatch_transport::{SerialConfig, SystemClock, TransportConfig};
 
@@ -62,15 +62,12 @@ fn one_shoe_live(game: GameKind, rules: &str, fault: Fault) {
         endpoint: Endpoint::Pty,
         capture: Some(capture.clone()),
         injected_log: Some(injected.clone()),
-        game: Some(GameSim {
-            book: book.clone(),
-            faults: vec![GameFault {
-                fault,
-                shoe: 1,
-                round: 4,
-            }],
-        }),
-        ..SimConfig::new(protocol, pitwatch_baccarat::RuleBook::nz_baccarat())
+        game_faults: vec![GameFault {
+            fault,
+            shoe: 1,
+            round: 4,
+        }],
+        ..SimConfig::new(protocol, book.clone())
     };
     let device = SimDevice::start(config).unwrap();
     let link = LinkConfig::new(TransportConfig::Serial(SerialConfig::new(
@@ -278,15 +275,12 @@ fn a_pontoon_shoe_loaded_without_its_preparation_steps_is_flagged_at_that_shoe()
         shoes: Some(2),
         endpoint: Endpoint::Pty,
         injected_log: Some(injected.clone()),
-        game: Some(GameSim {
-            book: book.clone(),
-            faults: vec![GameFault {
-                fault: Fault::ShuffleStepSkipped,
-                shoe: 2,
-                round: 1,
-            }],
-        }),
-        ..SimConfig::new(protocol, pitwatch_baccarat::RuleBook::nz_baccarat())
+        game_faults: vec![GameFault {
+            fault: Fault::ShuffleStepSkipped,
+            shoe: 2,
+            round: 1,
+        }],
+        ..SimConfig::new(protocol, book.clone())
     };
     let device = SimDevice::start(config).unwrap();
     let link = LinkConfig::new(TransportConfig::Serial(SerialConfig::new(

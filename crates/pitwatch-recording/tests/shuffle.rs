@@ -147,15 +147,15 @@ fn a_slug_is_an_incident_on_record_and_replay_raises_it_again() {
 
         // And derived on demand from the recorded events, for a shoe list.
         let table = store.table_id("BAC-1").unwrap().unwrap();
-        let book = RuleBook::load("nz-baccarat").unwrap();
-        let listed = shuffle::shoe_shuffles(&store, table, &book, &[5, 4, 3, 2, 1]).unwrap();
+        let terms = RuleBook::load("nz-baccarat").unwrap().shuffle_terms();
+        let listed = shuffle::shoe_shuffles(&store, table, &terms, &[5, 4, 3, 2, 1]).unwrap();
         let strip = |v: &[pitwatch_shuffle::ShoeShuffle]| {
             v.iter()
                 .map(|s| (s.shoe, s.provisional, s.analysis.clone()))
                 .collect::<Vec<_>>()
         };
         assert_eq!(strip(&listed), strip(&whole.shuffles));
-        let page = shuffle::shoe_shuffles(&store, table, &book, &[3, 4]).unwrap();
+        let page = shuffle::shoe_shuffles(&store, table, &terms, &[3, 4]).unwrap();
         assert_eq!(strip(&page), strip(&whole.shuffles[2..4]));
 
         // The shoe report has a Shuffle section with the verdict and the block.

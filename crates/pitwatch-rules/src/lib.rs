@@ -17,7 +17,7 @@ pub mod view;
 
 pub use book::{
     BurnPolicy, CutLimit, CuttingCardLimit, EndOfShoePolicy, ShoeBook, ShoeBookData, ShoeNeeds,
-    ShuffleCheck, ShuffleSection,
+    ShuffleCheck, ShuffleSection, ShuffleTerms,
 };
 pub use irregularity::{CodeSet, Irregularity, IrregularityCode, Severity};
 pub use record::{DeviceErrorCleared, ShoeSummary};

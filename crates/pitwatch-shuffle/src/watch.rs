@@ -20,9 +20,8 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use pitwatch_baccarat::RuleBook;
-use pitwatch_model::{Card, EventKind, ShoeComposition, ShufflerKind, TableEvent};
-use pitwatch_rules::{CodeSet, Irregularity, IrregularityCode, Severity, ShoeRules, ShuffleCheck};
+use pitwatch_model::{Card, EventKind, ShoeComposition, TableEvent};
+use pitwatch_rules::{CodeSet, Irregularity, IrregularityCode, Severity, ShoeRules, ShuffleTerms};
 use serde::Serialize;
 
 use crate::{analyse, Analysis, Settings, Verdict};
@@ -80,12 +79,11 @@ impl ShoeShuffle {
     }
 }
 
-/// What the watch needs of the rule book, whatever the game: its id, the rule it cites for
-/// `SHUFFLE_SUSPECT`, the default shoe and its `[shuffle]` settings (the shared shoe section's),
-/// whether its tables deal shoes to compare (a continuous shuffler deals none), and whether it
-/// raises `SHUFFLE_SUSPECT` at all (only a book that cites a rule for it: a shoe of another
-/// book is analysed and its quality shown, never an incident). Baccarat's [`RuleBook`] gives
-/// it, and so does every other game's [`ShoeRules`] (the shared table's).
+/// What the watch needs of the rule book, whatever the game: the book's
+/// [`ShuffleTerms`] (its id, the rule it cites for `SHUFFLE_SUSPECT`, the default shoe and its
+/// `[shuffle]` settings, whether its tables deal shoes to compare, whether it raises
+/// `SHUFFLE_SUSPECT` at all), which every game's book gives in its own crate and the shared
+/// table's [`ShoeRules`] give for the games on them.
 #[derive(Debug, Clone)]
 pub struct ShuffleBook {
     id: String,
@@ -96,52 +94,37 @@ pub struct ShuffleBook {
     raises: bool,
 }
 
-impl ShuffleBook {
-    fn new(id: &str, rule: &str, composition: ShoeComposition, check: ShuffleCheck) -> Self {
+impl From<ShuffleTerms> for ShuffleBook {
+    fn from(terms: ShuffleTerms) -> ShuffleBook {
+        let check = terms.check;
         ShuffleBook {
-            id: id.to_owned(),
-            rule: if rule.is_empty() {
+            id: terms.book_id,
+            rule: if terms.rule.is_empty() {
                 "no rule cited by this rule book".to_owned()
             } else {
-                rule.to_owned()
+                terms.rule
             },
-            composition,
+            composition: terms.composition,
             settings: Settings {
                 alarm_p_value: check.alarm_p_value,
                 weak_p_value: check.weak_p_value,
                 previous_shoes: check.previous_shoes,
             },
-            enabled: true,
-            raises: true,
+            enabled: terms.compared,
+            raises: terms.raises,
         }
     }
 }
 
-impl From<&RuleBook> for ShuffleBook {
-    fn from(book: &RuleBook) -> ShuffleBook {
-        let rule = book.cite(IrregularityCode::ShuffleSuspect);
-        ShuffleBook {
-            enabled: book.can_raise(IrregularityCode::ShuffleSuspect),
-            ..ShuffleBook::new(book.id(), rule, book.composition(), book.shuffle_check())
-        }
+impl From<&ShuffleTerms> for ShuffleBook {
+    fn from(terms: &ShuffleTerms) -> ShuffleBook {
+        terms.clone().into()
     }
 }
 
 impl From<&ShoeRules> for ShuffleBook {
     fn from(rules: &ShoeRules) -> ShuffleBook {
-        let code = IrregularityCode::ShuffleSuspect.as_str();
-        let rule = rules.cited(code);
-        ShuffleBook {
-            enabled: rules.shuffler != ShufflerKind::Continuous,
-            // A book that cites no rule for it raises no SHUFFLE_SUSPECT.
-            raises: rule.is_some_and(|r| !r.is_empty()),
-            ..ShuffleBook::new(
-                &rules.book_id,
-                rule.unwrap_or_default(),
-                rules.composition,
-                rules.shuffle_check,
-            )
-        }
+        ShuffleTerms::from(rules).into()
     }
 }
 
@@ -158,8 +141,8 @@ pub struct ShuffleWatch {
 }
 
 impl ShuffleWatch {
-    /// A watch for a table dealt under `book` (Baccarat's [`RuleBook`], or any game's
-    /// [`ShoeRules`]), with no history (the table's first shoe).
+    /// A watch for a table dealt under `book` (any game's [`ShuffleTerms`], or the shared
+    /// table's [`ShoeRules`]), with no history (the table's first shoe).
     pub fn new(book: impl Into<ShuffleBook>) -> ShuffleWatch {
         ShuffleWatch {
             book: book.into(),

@@ -31,7 +31,7 @@ fn run(
         },
     );
     let mut engine = Engine::new(book.clone());
-    let mut watch = ShuffleWatch::new(&book);
+    let mut watch = ShuffleWatch::new(book.shuffle_terms());
     let mut judged = Vec::new();
     let mut starts = Vec::new();
     for event in &session.events {
@@ -128,7 +128,7 @@ fn the_orders_read_back_from_the_record_are_the_orders_seen_live_and_a_resumed_w
     assert_eq!(orders.len(), 5);
     // Resume at shoe 4 with the recorded orders of shoes 1 to 3, observe shoe 4's events, judge it
     // at shoe 5's start: the same analysis as the watch that saw everything.
-    let mut resumed = ShuffleWatch::resume(&book, 4, orders[..3].to_vec());
+    let mut resumed = ShuffleWatch::resume(book.shuffle_terms(), 4, orders[..3].to_vec());
     let (start4, start5) = (starts[3].1, starts[4].1);
     for event in events.iter().filter(|e| e.seq >= start4 && e.seq <= start5) {
         resumed.observe(event);

@@ -1,22 +1,22 @@
 //! What a host saw, compared with what the simulator injected: the check behind the simulator's
 //! end-to-end tests, and a self-test a demo pit can run on its own simulated tables.
 //!
-//! [`HostView`] is a host in miniature (the protocol's decoder feeding the rules engine, the same
-//! code a monitor runs); [`compare`] lists every difference between its findings and the
-//! injected-faults records and true rounds.
+//! [`HostView`] is a host in miniature (the protocol's decoder feeding the table's engine of the
+//! book's game, the same code a monitor runs); [`compare`] lists every difference between its
+//! findings and the injected-faults records and true rounds.
 
-use pitwatch_baccarat::{Engine, Output, RoundRecord, RuleBook};
 use pitwatch_codec::{DecodeOutput, Decoder, Notice};
+use pitwatch_games::{GameBook, GameRound, TableEngine};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
-use pitwatch_rules::Irregularity;
+use pitwatch_rules::{Irregularity, TableOutput};
 
 use crate::fault::{Expected, Injected};
 
 /// Everything a host made of a device's bytes.
 pub struct HostView {
     decoder: Box<dyn Decoder>,
-    engine: Engine,
+    engine: TableEngine,
     scratch: Vec<DecodeOutput>,
     /// Irregularities the engine flagged, in order.
     pub irregularities: Vec<Irregularity>,
@@ -25,15 +25,15 @@ pub struct HostView {
     /// Notices that mark a device (re)starting (`communication_started`, `hello`).
     pub notices: Vec<String>,
     /// Rounds the engine followed.
-    pub rounds: Vec<RoundRecord>,
+    pub rounds: Vec<GameRound>,
 }
 
 impl HostView {
     /// A host for a device speaking `protocol`, judging by `book`.
-    pub fn new(protocol: &ProtocolConfig, book: RuleBook) -> HostView {
+    pub fn new(protocol: &ProtocolConfig, book: impl Into<GameBook>) -> HostView {
         HostView {
             decoder: protocol.decoder(1),
-            engine: Engine::new(book),
+            engine: TableEngine::new(book.into()),
             scratch: Vec::new(),
             irregularities: Vec::new(),
             rejections: Vec::new(),
@@ -91,9 +91,9 @@ impl HostView {
     fn drain(&mut self) {
         while let Some(output) = self.engine.poll_output() {
             match output {
-                Output::Irregularity(i) => self.irregularities.push(i),
-                Output::Round(r) => self.rounds.push(r),
-                Output::Shoe(_) | Output::DeviceErrorCleared(_) => {}
+                TableOutput::Irregularity(i) => self.irregularities.push(i),
+                TableOutput::Round(r) => self.rounds.push(r),
+                TableOutput::Shoe(_) | TableOutput::DeviceErrorCleared(_) => {}
             }
         }
     }
@@ -103,8 +103,9 @@ impl HostView {
 /// appear as its irregularity code in its shoe (and round, when it has one, with the faulty
 /// event as the finding's event or part of its evidence), each wire-level
 /// fault as its rejection kind or notice, nothing else may be flagged or rejected, and every round
-/// no rule-level fault touched must match the true round (`truth`) card for card.
-pub fn compare(view: &HostView, injected: &[Injected], truth: &[RoundRecord]) -> Vec<String> {
+/// no rule-level fault touched must match the true round (`truth`) card for card
+/// ([`GameRound::as_dealt`]).
+pub fn compare(view: &HostView, injected: &[Injected], truth: &[GameRound]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut unmatched: Vec<&Irregularity> = view.irregularities.iter().collect();
     let mut touched = Vec::new();
@@ -175,22 +176,14 @@ pub fn compare(view: &HostView, injected: &[Injected], truth: &[RoundRecord]) ->
             ));
         }
     }
-    let honest = |r: &&RoundRecord| {
+    let honest = |r: &&GameRound| {
         !touched
             .iter()
-            .any(|(shoe, round)| *shoe == r.shoe && round.is_some_and(|n| n == r.round))
+            .any(|(shoe, round)| *shoe == r.shoe() && round.is_some_and(|n| n == r.round()))
     };
-    let seen: Vec<&RoundRecord> = view.rounds.iter().filter(honest).collect();
-    let want: Vec<&RoundRecord> = truth.iter().filter(honest).collect();
-    let key = |r: &RoundRecord| {
-        (
-            r.shoe,
-            r.round,
-            r.player.to_string(),
-            r.banker.to_string(),
-            r.outcome,
-        )
-    };
+    let seen: Vec<&GameRound> = view.rounds.iter().filter(honest).collect();
+    let want: Vec<&GameRound> = truth.iter().filter(honest).collect();
+    let key = |r: &GameRound| (r.shoe(), r.round(), r.as_dealt());
     let seen_keys: Vec<_> = seen.iter().map(|r| key(r)).collect();
     let want_keys: Vec<_> = want.iter().map(|r| key(r)).collect();
     if seen_keys != want_keys {

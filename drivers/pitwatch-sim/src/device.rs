@@ -11,8 +11,10 @@ use std::time::{Duration, Instant};
 
 use pitwatch_transport::pty::{open_pair, PtyDevice};
 
+use pitwatch_games::sim::Dealing;
+
+use crate::console::ConsolePlanner;
 use crate::game::GamePlanner;
-use crate::poker::PokerPlanner;
 use crate::script::{Action, Planner, Step};
 use crate::shuffler::ShufflerPlanner;
 use crate::{Endpoint, Pace, SimConfig, SimError};
@@ -34,7 +36,7 @@ pub struct SimSummary {
 #[derive(Debug)]
 pub struct SimDevice {
     path: Option<String>,
-    /// The other devices' pseudo-terminals (a poker table's console).
+    /// The other devices' pseudo-terminals (a table's dealer console).
     more_paths: Vec<String>,
     address: Option<SocketAddr>,
     stop: Arc<AtomicBool>,
@@ -88,9 +90,9 @@ impl SimDevice {
                 })
                 .transpose()
         };
-        // A poker table's console: a second pseudo-terminal beside the shuffler's.
+        // A table's dealer console: a second pseudo-terminal beside the shuffler's.
         let mut more = Vec::new();
-        if config.poker.is_some() {
+        if config.console.is_some() {
             more.push(open_pair()?);
         }
         let more_paths = more.iter().map(|p| p.path().to_owned()).collect();
@@ -100,26 +102,7 @@ impl SimDevice {
         let shoes_done = Arc::new(AtomicU32::new(0));
         let finished = Arc::new(AtomicBool::new(false));
         let runner = Runner {
-            planner: match (&config.shuffler, &config.game) {
-                _ if config.poker.is_some() => Plan::Poker(PokerPlanner::new(
-                    config.poker.clone().unwrap_or_else(|| unreachable!()),
-                    config.seed,
-                )),
-                (Some(shuffler), _) => {
-                    Plan::Shuffler(ShufflerPlanner::new(shuffler.clone(), config.seed))
-                }
-                (None, Some(game)) => Plan::Game(GamePlanner::new(game.clone(), config.seed)),
-                (None, None) => Plan::Baccarat(
-                    Planner::new(
-                        &config.protocol,
-                        config.rules.clone(),
-                        config.seed,
-                        config.faults.clone(),
-                        config.endpoint == Endpoint::Pty,
-                    )
-                    .with_shuffle(config.shuffle),
-                ),
-            },
+            planner: Plan::of(&config)?,
             pace: config.pace,
             shoes: config.shoes,
             link,
@@ -155,7 +138,7 @@ impl SimDevice {
     }
 
     /// The other devices' pseudo-terminals, in the order of the table's devices after the first
-    /// (a poker table's dealer console).
+    /// (a table's dealer console).
     pub fn more_paths(&self) -> &[String] {
         &self.more_paths
     }
@@ -216,14 +199,17 @@ enum Link {
     },
 }
 
-/// What plans the shoes: Baccarat's planner, or a Blackjack or Pontoon table's.
+/// What plans the shoes: by the dealer the registry chooses for the book's game, or a counting
+/// shuffler.
 enum Plan {
-    Baccarat(Planner),
-    Game(GamePlanner),
+    /// A shoe whose rounds follow from the cards alone.
+    Cards(Planner),
+    /// A shoe dealt to boxes.
+    Boxes(GamePlanner),
     /// A counting shuffler: each "shoe" is one shuffle.
     Shuffler(ShufflerPlanner),
-    /// A poker table's shuffler and console: each "shoe" is one hand.
-    Poker(PokerPlanner),
+    /// A table's shuffler and dealer console: each "shoe" is one hand.
+    Hands(ConsolePlanner),
 }
 
 /// One shoe to send: its steps, the device each goes to (empty: all to the main one), the
@@ -236,9 +222,48 @@ struct Planned {
 }
 
 impl Plan {
+    /// The planner for a checked configuration: a table's console, else a shuffler, else the
+    /// shoe the book's dealer deals.
+    fn of(config: &SimConfig) -> Result<Plan, SimError> {
+        let dealing = config.book.dealing();
+        Ok(match (&config.console, &config.shuffler, dealing) {
+            (Some(console), _, Dealing::Hands(dealer)) => {
+                Plan::Hands(ConsolePlanner::new(dealer, console.clone(), config.seed))
+            }
+            (Some(_), _, _) => {
+                return Err(SimError::Config(
+                    "a dealer console plays hands, not this book's rounds".into(),
+                ))
+            }
+            (None, Some(shuffler), _) => {
+                Plan::Shuffler(ShufflerPlanner::new(shuffler.clone(), config.seed))
+            }
+            (None, None, Dealing::Boxes(dealer)) => Plan::Boxes(GamePlanner::new(
+                dealer,
+                config.game_faults.clone(),
+                config.seed,
+            )),
+            (None, None, Dealing::Cards(book)) => Plan::Cards(
+                Planner::new(
+                    &config.protocol,
+                    book,
+                    config.seed,
+                    config.faults.clone(),
+                    config.endpoint == Endpoint::Pty,
+                )
+                .with_shuffle(config.shuffle),
+            ),
+            (None, None, Dealing::Hands(_)) => {
+                return Err(SimError::Config(
+                    "hands at a dealer console are simulated with the table's console".into(),
+                ))
+            }
+        })
+    }
+
     fn next_shoe(&mut self) -> Planned {
         match self {
-            Plan::Baccarat(planner) => {
+            Plan::Cards(planner) => {
                 let script = planner.next_shoe();
                 let log = script
                     .steps
@@ -257,7 +282,7 @@ impl Plan {
                     log,
                 }
             }
-            Plan::Game(planner) => {
+            Plan::Boxes(planner) => {
                 let shoe = planner.next_shoe();
                 let mut log: Vec<_> = shoe
                     .injected
@@ -285,7 +310,7 @@ impl Plan {
                     rounds: 0,
                 }
             }
-            Plan::Poker(planner) => {
+            Plan::Hands(planner) => {
                 let hand = planner.next_hand();
                 let mut log = hand.injected;
                 log.sort_by_key(|(i, _)| *i);
@@ -305,7 +330,7 @@ struct Runner {
     pace: Pace,
     shoes: Option<u32>,
     link: Link,
-    /// The other devices' links (a poker table's console).
+    /// The other devices' links (a table's dealer console).
     more: Vec<PtyDevice>,
     capture: Option<BufWriter<File>>,
     log: Option<BufWriter<File>>,

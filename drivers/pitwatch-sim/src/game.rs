@@ -1,69 +1,15 @@
-//! A Blackjack or Pontoon table for the simulator: shoe after shoe dealt by the Blackjack dealer
-//! simulator (`pitwatch_blackjack::dealer`: honest rounds, a basic-strategy player per box, the
-//! faults asked for), sent in the Pitwatch protocol, the only protocol here that carries box
-//! targets and decisions.
+//! A table whose rounds are dealt to boxes (Blackjack's and Pontoon's), for the simulator: shoe
+//! after shoe dealt by the game's own dealer, which the registry chooses by the book
+//! ([`BoxDealer`]: honest rounds, a basic-strategy player per box, the faults asked for, each a
+//! [`GameFault`]), sent in the Pitwatch protocol, the only protocol here that carries box targets
+//! and decisions.
 
-use std::str::FromStr;
-
-use pitwatch_blackjack::dealer::{deal, Config, Fault};
-use pitwatch_blackjack::Book;
 use pitwatch_codec::DeviceIdentity;
+use pitwatch_games::sim::{BoxDealer, GameFault};
 use pitwatch_model::{EventKind, TableEvent};
 use serde::Serialize;
 
 use crate::script::{derive_seed, Action, Step};
-
-/// A Blackjack or Pontoon table: its rule book and the faults to inject.
-#[derive(Debug, Clone)]
-pub struct GameSim {
-    /// The rule book (`nz-blackjack`, `nz-pontoon` or a file of either game).
-    pub book: Book,
-    /// Faults to inject.
-    pub faults: Vec<GameFault>,
-}
-
-/// A Blackjack or Pontoon fault at a round: `KIND`, `KIND@ROUND` (shoe 1) or `KIND@SHOE:ROUND`,
-/// KIND one of the dealer simulator's faults (`dealer_draws_on_stand`, `dealer_stands_short`,
-/// `card_to_empty_box`, `out_of_order`, `round_after_cutting_card`, `foreign_card`,
-/// `shuffle_step_skipped`). The dealer puts it into that round or, where it cannot show there (a
-/// dealer who must draw, two boxes), the first round after it where it can; a skipped preparation
-/// step (under a book that requires the steps, Pontoon 6.4) goes into the shoe's load, and is
-/// logged with round 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameFault {
-    /// The fault.
-    pub fault: Fault,
-    /// Its shoe, from 1.
-    pub shoe: u32,
-    /// Its round within the shoe, from 1.
-    pub round: u32,
-}
-
-impl FromStr for GameFault {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<GameFault, String> {
-        let (kind, at) = match text.split_once('@') {
-            Some((kind, at)) => (kind, Some(at)),
-            None => (text, None),
-        };
-        let fault: Fault = kind.replace('-', "_").parse()?;
-        let number = |n: &str| {
-            n.parse::<u32>()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| format!("{n:?} is not a number from 1"))
-        };
-        let (shoe, round) = match at {
-            None => (1, 3),
-            Some(at) => match at.split_once(':') {
-                Some((shoe, round)) => (number(shoe)?, number(round)?),
-                None => (1, number(at)?),
-            },
-        };
-        Ok(GameFault { fault, shoe, round })
-    }
-}
 
 /// One injected fault, as a line of the injected-faults file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -78,7 +24,7 @@ pub struct GameInjected {
     pub code: &'static str,
 }
 
-/// One shoe of a Blackjack or Pontoon table, planned.
+/// One shoe of a table dealt to boxes, planned.
 pub(crate) struct GameShoe {
     pub(crate) steps: Vec<Step>,
     /// (index of the step that opens the round, the fault in that round).
@@ -86,18 +32,20 @@ pub(crate) struct GameShoe {
     pub(crate) rounds: u32,
 }
 
-/// Plans shoe after shoe for a Blackjack or Pontoon table.
+/// Plans shoe after shoe for a table dealt to boxes.
 pub(crate) struct GamePlanner {
-    sim: GameSim,
+    dealer: BoxDealer,
+    faults: Vec<GameFault>,
     seed: u64,
     shoes: u32,
     messages: pitwatch_proto::MessageEncoder,
 }
 
 impl GamePlanner {
-    pub(crate) fn new(sim: GameSim, seed: u64) -> GamePlanner {
+    pub(crate) fn new(dealer: BoxDealer, faults: Vec<GameFault>, seed: u64) -> GamePlanner {
         GamePlanner {
-            sim,
+            dealer,
+            faults,
             seed,
             shoes: 0,
             messages: Default::default(),
@@ -123,25 +71,20 @@ impl GamePlanner {
         self.shoes += 1;
         let shoe = self.shoes;
         let faults = self
-            .sim
             .faults
             .iter()
             .filter(|f| f.shoe == shoe)
             .map(|f| (f.fault, f.round))
             .collect();
-        let config = Config {
-            seed: derive_seed(self.seed, u64::from(shoe)),
-            shoes: 1,
-            faults,
-            ..Config::default()
-        };
-        let dealt = deal(&self.sim.book, &config);
+        let dealt = self
+            .dealer
+            .deal(derive_seed(self.seed, u64::from(shoe)), faults);
         let mut steps = Vec::with_capacity(dealt.events.len() + 1);
         if shoe == 1 {
             let hello = pitwatch_proto::Message::Hello(DeviceIdentity {
                 role: "shoe".into(),
                 make: "Pitwatch".into(),
-                model: format!("Simulated {} shoe", self.sim.book.variant.name()),
+                model: format!("Simulated {} shoe", self.dealer.name()),
                 serial: "SIM-1".into(),
                 firmware: "1".into(),
                 protocol_version: 1,
@@ -188,10 +131,10 @@ impl GamePlanner {
                 (
                     at,
                     GameInjected {
-                        fault: i.fault.name(),
+                        fault: i.fault,
                         shoe,
                         round: i.round,
-                        code: i.fault.code().as_str(),
+                        code: i.code,
                     },
                 )
             })
@@ -201,23 +144,5 @@ impl GamePlanner {
             injected,
             rounds: dealt.rounds,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn faults_parse_with_and_without_their_round() {
-        let f: GameFault = "dealer-draws-on-stand@2:7".parse().unwrap();
-        assert_eq!(
-            (f.fault, f.shoe, f.round),
-            (Fault::DealerDrawsOnStand, 2, 7)
-        );
-        let f: GameFault = "out_of_order@4".parse().unwrap();
-        assert_eq!((f.shoe, f.round), (1, 4));
-        assert!("out_of_order@0".parse::<GameFault>().is_err());
-        assert!("burn-miscount".parse::<GameFault>().is_err());
     }
 }

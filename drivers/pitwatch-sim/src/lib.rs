@@ -1,19 +1,24 @@
-//! Simulated table devices: a Baccarat table's shoe dealing honest shoes under a rule book,
-//! speaking Angel Eye, barcode or the Pitwatch protocol on a pseudo-terminal or a TCP listen
-//! address, at a dealer's pace or faster, and injecting faults on request.
+//! Simulated table devices: a table's shoe dealing honest shoes under a rule book, speaking Angel
+//! Eye, barcode or the Pitwatch protocol on a pseudo-terminal or a TCP listen address, at a
+//! dealer's pace or faster, and injecting faults on request; a counting shuffler; a table's
+//! shuffler and dealer console together.
 //!
-//! The dealing is `pitwatch-dealer`'s (rule-level faults: burn miscount, a card out of order, …);
-//! this crate turns its events into the device's bytes with the protocol encoders, adds the
-//! wire-level faults (garbage, a damaged checksum, a duplicate frame, a disconnect), paces the
-//! stream, and writes what it injected, and where, to a JSON Lines file a test compares a host's
-//! findings against ([`Injected`]). Everything but the sleeping and writing is deterministic for a
-//! seed ([`script`]), so the same seed gives the same bytes whatever the pace.
+//! Which dealer deals the table's game is the registry's (`pitwatch_games::sim`: the book's
+//! [`Dealing`]): a shoe whose rounds follow from the cards alone is dealt by the reference dealer
+//! (`pitwatch-dealer`, with rule-level faults: burn miscount, a card out of order, …; [`script`]),
+//! a shoe dealt to boxes by its game's dealer ([`game`]), hands at a console by theirs
+//! ([`console`]). This crate names no game: it turns what they deal into the device's bytes with
+//! the protocol encoders, adds the wire-level faults (garbage, a damaged checksum, a duplicate
+//! frame, a disconnect), paces the stream, and writes what it injected, and where, to a JSON
+//! Lines file a test compares a host's findings against ([`Injected`]). Everything but the
+//! sleeping and writing is deterministic for a seed, so the same seed gives the same bytes
+//! whatever the pace.
 //!
 //! ```no_run
 //! use pitwatch_sim::{Endpoint, Pace, SimConfig, SimDevice};
 //! let config = SimConfig::new(
 //!     pitwatch_protocols::ProtocolConfig::by_name("angel-eye").unwrap(),
-//!     pitwatch_baccarat::RuleBook::nz_baccarat(),
+//!     pitwatch_games::load_game_book("nz-baccarat").unwrap(),
 //! );
 //! let device = SimDevice::start(SimConfig { pace: Pace::Times(10.0), ..config }).unwrap();
 //! println!("open {}", device.path().unwrap());
@@ -21,23 +26,25 @@
 //! ```
 
 pub mod check;
+pub mod console;
 mod device;
 pub mod fault;
 pub mod game;
-pub mod poker;
 pub mod script;
 pub mod shuffler;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+pub use console::{ConsoleInjected, ConsoleSim};
 pub use device::{SimDevice, SimSummary};
 pub use fault::{Expected, FaultSpec, Injected, Level, SimFault, UnknownFault};
-pub use game::{GameFault, GameInjected, GameSim};
-use pitwatch_baccarat::RuleBook;
+pub use game::GameInjected;
 pub use pitwatch_dealer::ShuffleModel;
+pub use pitwatch_games::sim::GameFault;
+use pitwatch_games::sim::{Dealing, DealtAs};
+use pitwatch_games::GameBook;
 use pitwatch_protocols::ProtocolConfig;
-pub use poker::{PokerInjected, PokerSim};
 pub use script::{Action, Planner, ShoeScript, Step};
 pub use shuffler::{
     ShufflerFault, ShufflerFaultKind, ShufflerInjected, ShufflerSim, SHUFFLE_INTERVAL_MS,
@@ -84,14 +91,18 @@ pub enum Endpoint {
 pub struct SimConfig {
     /// The protocol the device speaks.
     pub protocol: ProtocolConfig,
-    /// The rule book the dealer deals by.
-    pub rules: RuleBook,
+    /// The rule book the table's game is dealt by; which dealer deals it is the registry's
+    /// ([`GameBook::dealing`]).
+    pub book: GameBook,
     /// The seed: the same seed deals the same shoes and the same faults.
     pub seed: u64,
     /// How fast.
     pub pace: Pace,
-    /// Faults to inject.
+    /// Faults to inject into a shoe whose rounds follow from the cards alone (rule-level and
+    /// wire-level).
     pub faults: Vec<FaultSpec>,
+    /// Faults to inject into a shoe dealt to boxes (its game's dealer's faults).
+    pub game_faults: Vec<GameFault>,
     /// Shoes to deal; `None` deals new shoes until stopped.
     pub shoes: Option<u32>,
     /// Where the device is reached.
@@ -100,39 +111,36 @@ pub struct SimConfig {
     pub capture: Option<PathBuf>,
     /// A file to write the injected faults to (JSON Lines, one [`Injected`] per line).
     pub injected_log: Option<PathBuf>,
-    /// How each shoe is shuffled from the one before (`--shuffle`).
+    /// How each shoe of cards alone is shuffled from the one before (`--shuffle`).
     pub shuffle: ShuffleModel,
-    /// A Blackjack or Pontoon table instead of Baccarat (then `rules`, `faults` and `shuffle` are
-    /// not used): its book and faults, sent in the Pitwatch protocol.
-    pub game: Option<GameSim>,
-    /// A counting shuffler instead of a shoe (then `rules`, `faults`, `shuffle` and `game` are not
+    /// A counting shuffler instead of a shoe (then `faults`, `game_faults` and `shuffle` are not
     /// used; each "shoe" is one shuffle), in the Pitwatch protocol.
     pub shuffler: Option<ShufflerSim>,
-    /// A poker table instead (then nothing else above is used but the pace, seed, endpoint and
-    /// files): its shuffler on the endpoint and its dealer console on a second pseudo-terminal
-    /// ([`SimDevice::more_paths`]), each "shoe" one hand; only on pseudo-terminals. The capture
-    /// holds the shuffler's bytes.
-    pub poker: Option<PokerSim>,
+    /// For a book whose hands are played at a dealer console: the table (then nothing else
+    /// above is used but the book, pace, seed, endpoint and files): its shuffler on the endpoint
+    /// and its dealer console on a second pseudo-terminal ([`SimDevice::more_paths`]), each
+    /// "shoe" one hand; only on pseudo-terminals. The capture holds the shuffler's bytes.
+    pub console: Option<ConsoleSim>,
 }
 
 impl SimConfig {
     /// One shoe, seed 1, real pace, no faults, uniform shuffles, on a pseudo-terminal, nothing
     /// written.
-    pub fn new(protocol: ProtocolConfig, rules: RuleBook) -> SimConfig {
+    pub fn new(protocol: ProtocolConfig, book: impl Into<GameBook>) -> SimConfig {
         SimConfig {
             protocol,
-            rules,
+            book: book.into(),
             seed: 1,
             pace: Pace::RealTime,
             faults: Vec::new(),
+            game_faults: Vec::new(),
             shoes: Some(1),
             endpoint: Endpoint::Pty,
             capture: None,
             injected_log: None,
             shuffle: ShuffleModel::Random,
-            game: None,
             shuffler: None,
-            poker: None,
+            console: None,
         }
     }
 
@@ -140,26 +148,35 @@ impl SimConfig {
     /// interval at least one round, a speed-up factor positive; and the device must be a shoe.
     pub fn check(&self) -> Result<(), SimError> {
         let protocol = self.protocol.name();
-        if let Some(game) = &self.game {
+        let dealing = self.book.dealing();
+        if let Dealing::Boxes(dealer) = &dealing {
             // Only the Pitwatch protocol carries box targets and decisions.
             if !matches!(self.protocol, ProtocolConfig::Pitwatch(_)) {
                 return Err(SimError::Config(format!(
                     "a {} table needs the pitwatch protocol (box targets and decisions); {protocol} cannot carry them",
-                    game.book.variant.name()
+                    dealer.name()
                 )));
             }
         }
-        if self.poker.is_some() {
+        if self.console.is_some() {
+            if dealing.dealt_as() != DealtAs::Hands {
+                return Err(SimError::Config(format!(
+                    "a dealer console plays hands ({}), not the rounds of a {} book",
+                    DealtAs::Hands.games(),
+                    self.book.game()
+                )));
+            }
             if !matches!(self.protocol, ProtocolConfig::Pitwatch(_)) {
                 return Err(SimError::Config(format!(
-                    "a poker table's shuffler and console speak the pitwatch protocol, not {protocol}"
+                    "a {} table's shuffler and console speak the pitwatch protocol, not {protocol}",
+                    DealtAs::Hands.games()
                 )));
             }
             if self.endpoint != Endpoint::Pty {
-                return Err(SimError::Config(
-                    "a simulated poker table (a shuffler and a console) runs on pseudo-terminals"
-                        .into(),
-                ));
+                return Err(SimError::Config(format!(
+                    "a simulated {} table (a shuffler and a console) runs on pseudo-terminals",
+                    DealtAs::Hands.games()
+                )));
             }
             return Ok(());
         }
@@ -171,6 +188,12 @@ impl SimConfig {
                 )));
             }
             return Ok(());
+        }
+        if dealing.dealt_as() == DealtAs::Hands {
+            return Err(SimError::Config(format!(
+                "a {} table is simulated as its shuffler, or its shuffler and dealer console",
+                DealtAs::Hands.games()
+            )));
         }
         if let ProtocolConfig::Pitwatch(pitwatch_proto::ProtoConfig {
             role: Some(role @ (pitwatch_proto::Role::Shuffler | pitwatch_proto::Role::Console)),
@@ -266,13 +289,13 @@ mod tests {
             faults,
             ..SimConfig::new(
                 ProtocolConfig::by_name("angel-eye").unwrap(),
-                RuleBook::nz_baccarat(),
+                pitwatch_baccarat::RuleBook::nz_baccarat(),
             )
         };
         assert!(config(Pace::Times(2.0), Vec::new()).check().is_ok());
         let shuffler: ProtocolConfig =
             serde_json::from_str(r#"{"protocol":"pitwatch","role":"shuffler"}"#).unwrap();
-        let error = SimConfig::new(shuffler, RuleBook::nz_baccarat())
+        let error = SimConfig::new(shuffler, pitwatch_baccarat::RuleBook::nz_baccarat())
             .check()
             .unwrap_err();
         assert!(error.to_string().contains("not a shuffler"), "{error}");

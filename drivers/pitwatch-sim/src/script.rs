@@ -1,42 +1,21 @@
-//! The pure half of the simulator: a shoe's events from the dealer, turned into the device's byte
-//! stream with wire faults and a dealer's pace, as a list of [`Step`]s. No clock, port or file is
+//! The pure half of the simulator for a shoe whose rounds follow from the cards alone: a shoe's
+//! events from the reference dealer (dealing by the book's shoe section, [`CardsBook`]), turned
+//! into the device's byte stream with wire faults and a dealer's pace, as a list of [`Step`]s. No clock, port or file is
 //! touched here, so the same seed and configuration always give the same bytes, delays and
 //! records; the runner in `device.rs` only sleeps, writes and logs.
 
 use std::collections::HashMap;
 
-use pitwatch_baccarat::{Hand, RoundRecord, RuleBook};
 use pitwatch_codec::DeviceIdentity;
-use pitwatch_dealer::{
-    deal_with, DealerConfig, DealtRound, FaultPlan, InjectedFault, ShuffleModel, Shuffling,
-};
+use pitwatch_dealer::{deal_with, DealerConfig, FaultPlan, InjectedFault, ShuffleModel, Shuffling};
+use pitwatch_games::sim::{CardsBook, DealtHands};
+use pitwatch_games::GameRound;
 use pitwatch_model::{Card, EventKind, TableEvent, Target};
 use pitwatch_protocols::ProtocolConfig;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::fault::{Expected, FaultSpec, Injected, Level, SimFault};
-
-/// The dealer's round as the engine records one: every field the dealer counted (cards, totals,
-/// winner, pairs, `seq`s), a dealt round being complete.
-fn truth(r: &DealtRound) -> RoundRecord {
-    RoundRecord {
-        shoe: r.shoe,
-        round: r.round,
-        player: Hand::of(&r.player),
-        banker: Hand::of(&r.banker),
-        player_total: Some(r.player_total),
-        banker_total: Some(r.banker_total),
-        outcome: Some(r.outcome),
-        player_pair: Some(r.player_pair),
-        banker_pair: Some(r.banker_pair),
-        first_seq: r.first_seq,
-        last_seq: r.last_seq,
-        complete: true,
-        partial: false,
-        no_bets: false,
-    }
-}
 
 /// How long after the host's repeat window a barcode shoe sends the same code again (see where it
 /// is used).
@@ -76,9 +55,9 @@ pub struct ShoeScript {
     pub shoe: u32,
     /// What to do, in order.
     pub steps: Vec<Step>,
-    /// The rounds as dealt (ground truth), with the shoe numbered in the run and `first_seq` /
-    /// `last_seq` as a host decoder started at 1 numbers the events.
-    pub rounds: Vec<RoundRecord>,
+    /// The rounds as dealt (ground truth) as the engine records them, with the shoe numbered in
+    /// the run and `first_seq` / `last_seq` as a host decoder started at 1 numbers the events.
+    pub rounds: Vec<GameRound>,
     /// Every fault injected in this shoe, in stream order.
     pub injected: Vec<Injected>,
 }
@@ -223,7 +202,7 @@ pub fn derive_seed(seed: u64, n: u64) -> u64 {
 pub struct Planner {
     wire: Wire,
     protocol: &'static str,
-    book: RuleBook,
+    book: CardsBook,
     dealer: DealerConfig,
     seed: u64,
     faults: Vec<FaultSpec>,
@@ -255,7 +234,7 @@ impl Planner {
     /// is a power cycle (a pseudo-terminal) or a real link drop (TCP).
     pub fn new(
         protocol: &ProtocolConfig,
-        book: RuleBook,
+        book: impl Into<CardsBook>,
         seed: u64,
         faults: Vec<FaultSpec>,
         pty: bool,
@@ -263,7 +242,7 @@ impl Planner {
         Planner {
             wire: Wire::new(protocol),
             protocol: protocol.name(),
-            book,
+            book: book.into(),
             dealer: dealer_config(protocol),
             seed,
             faults,
@@ -344,7 +323,7 @@ impl Planner {
                 .map(|(stack, dealt)| (stack.as_slice(), *dealt)),
         };
         let session = deal_with(
-            &self.book.shoe_book(),
+            self.book.shoe_book(),
             &self.dealer,
             &plans,
             shoe_seed,
@@ -537,11 +516,19 @@ impl Planner {
             .rounds
             .iter()
             .map(|r| {
-                let mut r = truth(r);
-                r.shoe = shoe;
-                r.first_seq = host_seq_of.get(&r.first_seq).copied().unwrap_or(0);
-                r.last_seq = host_seq_of.get(&r.last_seq).copied().unwrap_or(0);
-                r
+                self.book.round(DealtHands {
+                    shoe,
+                    round: r.round,
+                    player: &r.player,
+                    banker: &r.banker,
+                    player_total: r.player_total,
+                    banker_total: r.banker_total,
+                    outcome: r.outcome,
+                    player_pair: r.player_pair,
+                    banker_pair: r.banker_pair,
+                    first_seq: host_seq_of.get(&r.first_seq).copied().unwrap_or(0),
+                    last_seq: host_seq_of.get(&r.last_seq).copied().unwrap_or(0),
+                })
             })
             .collect::<Vec<_>>();
         self.rounds_before += rounds.len() as u32;

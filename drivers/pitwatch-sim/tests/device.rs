@@ -6,7 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pitwatch_baccarat::{RoundRecord, RuleBook};
+use pitwatch_baccarat::RuleBook;
+use pitwatch_games::GameRound;
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_sim::check::{compare, HostView};
@@ -97,7 +98,7 @@ fn live(protocol: &str, faults: Vec<FaultSpec>, tcp: bool) {
 
     // The same seed planned again gives the true rounds.
     let mut planner = Planner::new(&config, book, 21, faults.clone(), !tcp);
-    let truth: Vec<RoundRecord> = planner.next_shoe().rounds;
+    let truth: Vec<GameRound> = planner.next_shoe().rounds;
     let injected = read_injected(&dir.path().join("injected.jsonl"));
     assert_eq!(injected.len(), faults.len(), "{injected:#?}");
     assert_eq!(summary.faults as usize, faults.len());

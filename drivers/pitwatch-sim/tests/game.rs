@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use pitwatch_blackjack::{replay, Book, Output};
 use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::{DecodeOutput, ProtocolConfig};
-use pitwatch_sim::{Endpoint, GameFault, GameSim, Pace, SimConfig, SimDevice};
+use pitwatch_sim::{Endpoint, GameFault, Pace, SimConfig, SimDevice};
 
 /// Runs `shoes` shoes of `book` with `faults`; returns the decoded events, the injected-faults
 /// lines and the device's summary of rounds.
@@ -26,11 +26,8 @@ fn run(
         shoes: Some(shoes),
         endpoint: Endpoint::Tcp("127.0.0.1:0".parse().unwrap()),
         injected_log: Some(dir.path().join("injected.jsonl")),
-        game: Some(GameSim {
-            book: book.clone(),
-            faults,
-        }),
-        ..SimConfig::new(protocol, pitwatch_baccarat::RuleBook::nz_baccarat())
+        game_faults: faults,
+        ..SimConfig::new(protocol, book.clone())
     };
     let device = SimDevice::start(config).unwrap();
     let mut stream = TcpStream::connect(device.address().unwrap()).unwrap();

@@ -27,7 +27,7 @@ pub fn report_header(book: &GameBook) -> String {
 /// record do, as the recorder does), and their reports keep that shape.
 pub fn file_shuffle_book(book: &GameBook) -> Option<ShuffleBook> {
     match book {
-        GameBook::Baccarat(book) => Some(book.into()),
+        GameBook::Baccarat(book) => Some(book.shuffle_terms().into()),
         GameBook::Blackjack(_) | GameBook::Poker(_) => None,
     }
 }

@@ -1,15 +1,16 @@
 //! The demo pit's simulated tables: for each simulated table of the pit definition, the device
-//! simulators that deal its game (a Baccarat shoe with its shufflers, the Blackjack dealer over
-//! the Pitwatch protocol, a poker table's shuffler and dealer console), each on a pseudo-terminal
-//! the monitor opens as a serial port, so the demo runs through the real transport, codec,
-//! engine and store. Only a build with the `demo` feature has it; it is the one part of the desk
-//! that chooses by the game (what to simulate), apart from the desk's own threads and commands
-//! (`live.rs`).
+//! simulators that deal its game, as the registry says it is dealt (`pitwatch_games::sim`): a
+//! shoe of cards alone with its shufflers (Baccarat), a shoe dealt to boxes over the Pitwatch
+//! protocol (Blackjack, Pontoon), a table's shuffler and dealer console (poker), each on a
+//! pseudo-terminal the monitor opens as a serial port, so the demo runs through the real
+//! transport, codec, engine and store. Only a build with the `demo` feature has it; it names no
+//! game, and chooses only how a table is dealt.
 
 use pitwatch_api::dto::{ApiError, ErrorCode};
+use pitwatch_games::sim::{BoxDealer, Dealing, DealtAs, HandDealer};
 use pitwatch_games::GameBook;
 use pitwatch_recording::pit::{LinkConfig, TableConfig};
-use pitwatch_sim::{Endpoint, FaultSpec, GameFault, GameSim, SimConfig, SimDevice, SimFault};
+use pitwatch_sim::{Endpoint, FaultSpec, GameFault, SimConfig, SimDevice, SimFault};
 use pitwatch_transport::{SerialConfig, TransportConfig};
 
 use crate::live::internal;
@@ -25,16 +26,16 @@ pub(super) fn start_table(
     options: &DeskOptions,
     sims: &mut Vec<SimDevice>,
 ) -> Result<(LinkConfig, Vec<LinkConfig>), ApiError> {
-    let rules = table.rule_book().map_err(|e| {
+    let book = table.rule_book().map_err(|e| {
         ApiError::new(
             ErrorCode::InvalidInput,
             format!("table {}: {e}", table.name),
         )
     })?;
-    let rules = match rules {
-        GameBook::Baccarat(rules) => rules,
-        GameBook::Poker(book) => {
-            let (device, more) = simulated_poker_table(table, &book, options, seed)?;
+    let cards = match book.dealing() {
+        Dealing::Cards(cards) => cards,
+        Dealing::Hands(dealer) => {
+            let (device, more) = simulated_hand_table(table, &book, &dealer, options, seed)?;
             let path = device.path().unwrap_or_default().to_owned();
             let more_links = device
                 .more_paths()
@@ -45,21 +46,16 @@ pub(super) fn start_table(
             sims.push(device);
             return Ok((pty_link(path), more_links));
         }
-        GameBook::Blackjack(book) => {
-            // A Blackjack or Pontoon table: the Blackjack dealer simulator (a
-            // seeded basic-strategy player per box) over the Pitwatch protocol,
-            // through the same driver stack, with the game's own faults.
-            let mut config =
-                SimConfig::new(table.device(), pitwatch_baccarat::RuleBook::nz_baccarat());
+        Dealing::Boxes(dealer) => {
+            // A table dealt to boxes: its game's dealer (a seeded basic-strategy player per
+            // box) over the Pitwatch protocol, through the same driver stack, with the game's
+            // own faults.
+            let mut config = SimConfig::new(table.device(), book.clone());
             config.seed = seed;
             config.pace = options.pace.into();
             config.shoes = None;
             config.endpoint = Endpoint::Pty;
-            let faults = demo_game_faults(&book, options.fault_every, sims.is_empty());
-            config.game = Some(GameSim {
-                book: *book,
-                faults,
-            });
+            config.game_faults = demo_game_faults(&dealer, options.fault_every, sims.is_empty());
             let device = SimDevice::start(config).map_err(|e| {
                 internal(format!(
                     "table {}: the simulated device cannot start: {e}",
@@ -86,7 +82,7 @@ pub(super) fn start_table(
     .into_iter()
     .filter(|f| f.supported_by(protocol))
     .collect();
-    let mut config = SimConfig::new(table.device(), rules.clone());
+    let mut config = SimConfig::new(table.device(), book.clone());
     config.seed = seed;
     config.pace = options.pace.into();
     config.shoes = None;
@@ -117,9 +113,10 @@ pub(super) fn start_table(
     // The table's other devices: a simulated shuffler shuffles for the shoe.
     let mut more_links = Vec::new();
     for extra in &table.devices[1..] {
-        let composition = rules.composition();
+        let composition = cards.shoe_book().composition;
         let shuffler = simulated_shuffler(
             table,
+            &book,
             extra,
             ShufflerPlan {
                 decks: composition.decks,
@@ -138,21 +135,22 @@ pub(super) fn start_table(
     Ok((pty_link(path), more_links))
 }
 
-/// A simulated poker table: its shuffler (its first device) shuffles and checks a deck for every
-/// hand, a short deck at its third shuffle when the demo injects faults (misdeal (h)); with a
-/// dealer console as its second device, one simulated dealer drives both (so each hand's play
-/// follows its deck) and the console reports six players' blinds and actions, with a declared
-/// misdeal every `fault_every` hands when faults are on. Returns the device and how many more
-/// links it has.
-fn simulated_poker_table(
+/// A simulated table of hands at a dealer console (poker's): its shuffler (its first device)
+/// shuffles and checks a deck for every hand, a short deck at its third shuffle when the demo
+/// injects faults (misdeal (h)); with a dealer console as its second device, one simulated
+/// dealer drives both (so each hand's play follows its deck) and the console reports six
+/// players' blinds and actions, with a declared misdeal every `fault_every` hands when faults are
+/// on. Returns the device and how many more links it has.
+fn simulated_hand_table(
     table: &pitwatch_recording::pit::TableConfig,
-    book: &pitwatch_poker::Book,
+    book: &GameBook,
+    dealer: &HandDealer,
     options: &DeskOptions,
     seed: u64,
 ) -> Result<(SimDevice, usize), ApiError> {
     use pitwatch_recording::pit::DeviceRole;
     let roles: Vec<DeviceRole> = table.devices.iter().map(|d| d.role).collect();
-    let composition = book.shoe.composition;
+    let composition = dealer.composition();
     let shuffler = pitwatch_sim::ShufflerSim {
         decks: composition.decks,
         cards_per_deck: composition.kind.cards_per_deck(),
@@ -171,16 +169,14 @@ fn simulated_poker_table(
             // A shuffler alone: about two minutes a hand at a dealer's pace.
             let mut shuffler = shuffler;
             shuffler.interval_ms = 2 * 60 * 1000;
-            let mut config =
-                SimConfig::new(table.devices[0].protocol, pitwatch_baccarat::RuleBook::nz_baccarat());
+            let mut config = SimConfig::new(table.devices[0].protocol, book.clone());
             config.shuffler = Some(shuffler);
             config
         }
         [DeviceRole::Shuffler, DeviceRole::Console] => {
-            let mut config =
-                SimConfig::new(table.devices[0].protocol, pitwatch_baccarat::RuleBook::nz_baccarat());
+            let mut config = SimConfig::new(table.devices[0].protocol, book.clone());
             let every = options.fault_every;
-            config.poker = Some(pitwatch_sim::PokerSim {
+            config.console = Some(pitwatch_sim::ConsoleSim {
                 shuffler,
                 seats: 6,
                 misdeal_hands: if every > 0 {
@@ -192,13 +188,14 @@ fn simulated_poker_table(
             config
         }
         _ => {
+            let game = DealtAs::Hands.games();
             return Err(ApiError::new(
                 ErrorCode::InvalidInput,
                 format!(
-                    "table {}: a simulated poker table has a shuffler, or a shuffler and a dealer console",
+                    "table {}: a simulated {game} table has a shuffler, or a shuffler and a dealer console",
                     table.name
                 ),
-            ))
+            ));
         }
     };
     let mut config = config;
@@ -208,8 +205,9 @@ fn simulated_poker_table(
     config.endpoint = Endpoint::Pty;
     let device = SimDevice::start(config).map_err(|e| {
         internal(format!(
-            "table {}: the simulated poker table cannot start: {e}",
-            table.name
+            "table {}: the simulated {} table cannot start: {e}",
+            table.name,
+            DealtAs::Hands.games()
         ))
     })?;
     Ok((device, roles.len() - 1))
@@ -233,6 +231,7 @@ struct ShufflerPlan {
 /// at its third shuffle when the demo injects faults. Other simulated roles are not offered.
 fn simulated_shuffler(
     table: &pitwatch_recording::pit::TableConfig,
+    book: &GameBook,
     device: &pitwatch_recording::pit::TableDevice,
     plan: ShufflerPlan,
     options: &DeskOptions,
@@ -248,7 +247,7 @@ fn simulated_shuffler(
             ),
         ));
     }
-    let mut config = SimConfig::new(device.protocol, pitwatch_baccarat::RuleBook::nz_baccarat());
+    let mut config = SimConfig::new(device.protocol, book.clone());
     config.seed = seed ^ 0x5348_5546;
     config.pace = options.pace.into();
     config.shoes = None;
@@ -274,17 +273,12 @@ fn simulated_shuffler(
     })
 }
 
-/// The faults a demo Blackjack or Pontoon table deals: one every `every` rounds (the game's
-/// faults in turn, those the book allows), and at round 3 of the first shoe when the table is the
-/// pit's first simulated one; none when `every` is 0. The simulator takes faults at given rounds
-/// of given shoes, so the demo's endless shoes get them for their first thousand shoes.
-fn demo_game_faults(book: &pitwatch_blackjack::Book, every: u32, first: bool) -> Vec<GameFault> {
-    use pitwatch_blackjack::dealer::Fault;
-    let kinds: Vec<Fault> = Fault::ALL
-        .iter()
-        .copied()
-        .filter(|f| f.applies(book))
-        .collect();
+/// The faults a demo table dealt to boxes deals: one every `every` rounds (the game's faults in
+/// turn, those the book allows), and at round 3 of the first shoe when the table is the pit's
+/// first simulated one; none when `every` is 0. The simulator takes faults at given rounds of
+/// given shoes, so the demo's endless shoes get them for their first thousand shoes.
+fn demo_game_faults(dealer: &BoxDealer, every: u32, first: bool) -> Vec<GameFault> {
+    let kinds = dealer.faults();
     if every == 0 || kinds.is_empty() {
         return Vec::new();
     }

@@ -23,7 +23,7 @@ use pitwatch_model::{ShoeComposition, ShuffleStep, ShufflerKind};
 use serde::Deserialize;
 
 use crate::drawing::{DrawingTable, PointSet};
-use pitwatch_rules::IrregularityCode;
+use pitwatch_rules::{IrregularityCode, ShuffleTerms};
 
 pub use pitwatch_rules::book::{
     unknown_keys, BurnPolicy, BurnSection, CutLimit, CutSection, CuttingCardLimit,
@@ -607,6 +607,20 @@ impl RuleBook {
         self.inner.shuffle_check
     }
 
+    /// What shuffle analysis judges this book's shoes by: its `[shuffle]` thresholds and its
+    /// citation for `SHUFFLE_SUSPECT`, which it always raises where it has shoes to compare (not
+    /// under a continuous shuffler).
+    pub fn shuffle_terms(&self) -> ShuffleTerms {
+        ShuffleTerms {
+            book_id: self.id().to_owned(),
+            rule: self.cite(IrregularityCode::ShuffleSuspect).to_owned(),
+            composition: self.composition(),
+            check: self.shuffle_check(),
+            compared: self.can_raise(IrregularityCode::ShuffleSuspect),
+            raises: true,
+        }
+    }
+
     /// The rule to cite for `code` (empty for a code the book never raises, see
     /// [`RuleBook::can_raise`]).
     /// A device-integrity finding (`ORDER_DISCLOSED`) the book cites no rule for cites its
@@ -762,11 +776,11 @@ fn can_raise(code: IrregularityCode, continuous: bool, burn: BurnPolicy) -> bool
         | C::ShuffleSuspect => !continuous,
         C::BurnMissing => matches!(burn, BurnPolicy::FirstCardValue { .. }),
         C::BurnCountMismatch => !matches!(burn, BurnPolicy::None | BurnPolicy::Fixed(0)),
-        // Boxes, hands and the dealer's drawing are Blackjack's and Pontoon's, not Baccarat's.
+        // Boxes, hands and the dealer's drawing are other games', not Baccarat's.
         C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
             false
         }
-        // Misdeals are poker's.
+        // Misdeals are another game's.
         C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => false,
         _ => true,
     }
@@ -781,11 +795,9 @@ fn why_never(code: IrregularityCode, continuous: bool) -> &'static str {
         }
         C::ShuffleSuspect if continuous => "a continuous shuffler deals no shoes to compare",
         C::CardToFinishedHand | C::DealerDrawWrong | C::WrongCardCount | C::DecisionNotAllowed => {
-            "it is a Blackjack or Pontoon finding, not a Baccarat one"
+            "boxes, hands and a dealer who draws are not Baccarat's"
         }
-        C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => {
-            "it is a poker finding, not a Baccarat one"
-        }
+        C::Misdeal | C::MisdealDeclared | C::MisdealAfterAction => "Baccarat declares no misdeals",
         _ => "its burn policy has no such burn",
     }
 }

@@ -1,18 +1,18 @@
-//! A poker table for the simulator: its automatic shuffler and its dealer console, two devices on
-//! two links, driven by one dealer so a hand's play always follows the deck shuffled for it (two
-//! simulators with their own clocks would drift apart, and a hand's actions would cross into the
-//! next deck). Each hand: the shuffler's shuffle and deck check (its faults as a
-//! [`ShufflerSim`]'s), then the console's reports of the hand's play, a few seconds apart at a
-//! dealer's pace. The play (the blinds, the players' actions, now and then a misdeal the floor
-//! declares before substantial action when faults are on) is poker's own simulated dealer
-//! (`pitwatch_poker::dealer`), drawing on this simulator's seeded generator; this file is the
-//! devices' side: the framing in the Pitwatch protocol, which device sends what, and the
-//! injected-faults log. The console reports what players do, not cards (poker tables rarely read
-//! cards).
+//! A table whose hands are played at a dealer console (poker's), for the simulator: its
+//! automatic shuffler and its dealer console, two devices on two links, driven by one dealer so a
+//! hand's play always follows the deck shuffled for it (two simulators with their own clocks
+//! would drift apart, and a hand's actions would cross into the next deck). Each hand: the
+//! shuffler's shuffle and deck check (its faults as a [`ShufflerSim`]'s), then the console's
+//! reports of the hand's play, a few seconds apart at a dealer's pace. The play (the blinds, the
+//! players' actions, now and then a misdeal the floor declares before substantial action when
+//! faults are on) is the game's own dealer, which the registry chooses by the book
+//! ([`HandDealer`]), drawing on this simulator's seeded generator; this file is the devices' side:
+//! the framing in the Pitwatch protocol, which device sends what, and the injected-faults log.
+//! The console reports what players do, not cards (such tables rarely read cards).
 
 use pitwatch_codec::DeviceIdentity;
+use pitwatch_games::sim::{Chance, HandDealer};
 use pitwatch_model::TableEvent;
-use pitwatch_poker::dealer::{play_hand, Chance};
 use pitwatch_proto::{Message, MessageEncoder, ProtoEncoder};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -20,9 +20,9 @@ use serde::Serialize;
 use crate::script::{derive_seed, Action, Step};
 use crate::shuffler::{ShufflerPlanner, ShufflerSim};
 
-/// A simulated poker table.
+/// A simulated table of hands at a dealer console.
 #[derive(Debug, Clone)]
-pub struct PokerSim {
+pub struct ConsoleSim {
     /// Its shuffler: decks, cards per deck, faults (`deck-short` at a shuffle: misdeal (h) for
     /// the hand dealt from it) and the pause before each shuffle after the first.
     pub shuffler: ShufflerSim,
@@ -35,7 +35,7 @@ pub struct PokerSim {
 
 /// A declared misdeal as injected, written to the injected-faults log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PokerInjected {
+pub struct ConsoleInjected {
     /// The fault's name.
     pub fault: &'static str,
     /// The hand, from 1.
@@ -52,17 +52,19 @@ pub(crate) struct PlannedHand {
     pub(crate) injected: Vec<(usize, Result<String, serde_json::Error>)>,
 }
 
-pub(crate) struct PokerPlanner {
-    sim: PokerSim,
+pub(crate) struct ConsolePlanner {
+    dealer: HandDealer,
+    sim: ConsoleSim,
     seed: u64,
     hands: u32,
     shuffler: ShufflerPlanner,
     console: MessageEncoder,
 }
 
-impl PokerPlanner {
-    pub(crate) fn new(sim: PokerSim, seed: u64) -> PokerPlanner {
-        PokerPlanner {
+impl ConsolePlanner {
+    pub(crate) fn new(dealer: HandDealer, sim: ConsoleSim, seed: u64) -> ConsolePlanner {
+        ConsolePlanner {
+            dealer,
             shuffler: ShufflerPlanner::new(sim.shuffler.clone(), seed),
             sim,
             seed,
@@ -85,7 +87,7 @@ impl PokerPlanner {
             self.seed ^ 0x504f_4b45,
             u64::from(n),
         )));
-        let play = play_hand(
+        let play = self.dealer.play_hand(
             self.sim.seats,
             self.sim.misdeal_hands.contains(&n),
             &mut chance,
@@ -115,7 +117,7 @@ impl PokerPlanner {
                 // Logged at the step that declares it.
                 injected.push((
                     steps.len(),
-                    serde_json::to_string(&PokerInjected {
+                    serde_json::to_string(&ConsoleInjected {
                         fault: "misdeal-declared",
                         hand: n,
                         expected: "MISDEAL_DECLARED",
@@ -155,8 +157,8 @@ mod tests {
     use pitwatch_codec::{DecodeOutput, Decoder};
     use pitwatch_model::{EventKind, PlayerAction};
 
-    fn sim(misdeal_hands: Vec<u32>) -> PokerSim {
-        PokerSim {
+    fn sim(misdeal_hands: Vec<u32>) -> ConsoleSim {
+        ConsoleSim {
             shuffler: ShufflerSim {
                 decks: 1,
                 cards_per_deck: 52,
@@ -169,8 +171,12 @@ mod tests {
     }
 
     /// Each device's bytes of `hands` hands, decoded by the host's decoder.
-    fn decoded(sim: PokerSim, hands: u32) -> [Vec<EventKind>; 2] {
-        let mut planner = PokerPlanner::new(sim, 3);
+    fn decoded(sim: ConsoleSim, hands: u32) -> [Vec<EventKind>; 2] {
+        let book = pitwatch_games::load_game_book("nz-poker").unwrap();
+        let pitwatch_games::sim::Dealing::Hands(dealer) = book.dealing() else {
+            panic!("a poker book's hands are played at a console");
+        };
+        let mut planner = ConsolePlanner::new(dealer, sim, 3);
         let mut bytes = [Vec::new(), Vec::new()];
         for _ in 0..hands {
             let hand = planner.next_hand();
