@@ -92,7 +92,7 @@ impl Reports {
 
     /// Where to save the report suggested as `name`: the file chosen in the save dialog (titled
     /// `title`, over the main window), or `None` when the user cancelled. A name chosen without
-    /// `.pdf` gets it.
+    /// the suggested name's extension (`.pdf`, `.csv`) gets it.
     pub fn choose<R: Runtime>(
         &self,
         app: &tauri::AppHandle<R>,
@@ -124,7 +124,11 @@ impl Reports {
                 dialog.blocking_save_file()?.into_path().ok()?
             }
         };
-        Some(with_pdf_extension(chosen))
+        let extension = Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("pdf");
+        Some(with_extension(chosen, extension))
     }
 
     /// Notes that `path` was written: it may be opened and printed, and the next dialog starts
@@ -222,16 +226,17 @@ fn cannot(what: &str, words: &[String], env: &str, error: &std::io::Error) -> Ap
     )
 }
 
-/// `path` ending in `.pdf` (any case), adding it when it does not.
-fn with_pdf_extension(path: PathBuf) -> PathBuf {
-    let is_pdf = path
+/// `path` ending in `.extension` (any case), adding it when it does not.
+fn with_extension(path: PathBuf, extension: &str) -> PathBuf {
+    let has = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
-    if is_pdf {
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension));
+    if has {
         path
     } else {
         let mut name = path.into_os_string();
-        name.push(".pdf");
+        name.push(".");
+        name.push(extension);
         PathBuf::from(name)
     }
 }
@@ -241,18 +246,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_chosen_name_gets_the_pdf_extension_once() {
+    fn a_chosen_name_gets_the_suggested_extension_once() {
         assert_eq!(
-            with_pdf_extension("/r/incident-3".into()),
+            with_extension("/r/incident-3".into(), "pdf"),
             PathBuf::from("/r/incident-3.pdf")
         );
         assert_eq!(
-            with_pdf_extension("/r/incident-3.PDF".into()),
+            with_extension("/r/incident-3.PDF".into(), "pdf"),
             PathBuf::from("/r/incident-3.PDF")
         );
         assert_eq!(
-            with_pdf_extension("/r/shift.v2".into()),
+            with_extension("/r/shift.v2".into(), "pdf"),
             PathBuf::from("/r/shift.v2.pdf")
+        );
+        assert_eq!(
+            with_extension("/r/exposure-BAC-1-shoe-2.csv".into(), "csv"),
+            PathBuf::from("/r/exposure-BAC-1-shoe-2.csv")
+        );
+        assert_eq!(
+            with_extension("/r/figures".into(), "csv"),
+            PathBuf::from("/r/figures.csv")
         );
     }
 

@@ -108,8 +108,13 @@ before(async () => {
   const db = process.env.PITWATCH_DB;
   const imported = await run(cli, ["import", "--db", db, "--table", TABLE, "--rules", book, "--format", "events", events]);
   assert.equal(imported.code, 0, imported.out);
-  for (const [user, role] of [["root", "admin"], ["sue", "supervisor"], ["sam", "surveillance"]]) {
-    const added = await run(cli, ["user", "add", "--db", db, "--role", role, user], { PITWATCH_PASSWORD: PASSWORDS[user] });
+  const first = await run(cli, ["user", "add", "--db", db, "--role", "admin", "root"], { PITWATCH_PASSWORD: PASSWORDS.root });
+  assert.equal(first.code, 0, first.out);
+  for (const [user, role] of [["sue", "supervisor"], ["sam", "surveillance"]]) {
+    const added = await run(cli, ["user", "add", "--db", db, "--admin", "root", "--role", role, user], {
+      PITWATCH_ADMIN_PASSWORD: PASSWORDS.root,
+      PITWATCH_PASSWORD: PASSWORDS[user],
+    });
     assert.equal(added.code, 0, added.out);
   }
   device = await tcpDevice();
@@ -204,6 +209,10 @@ test("surveillance sees the alert, the table and its shoe, saves the report, and
     return e && (await driver.text(e));
   });
   assert.match(figures, /House exposure before round \d+/);
+  const rounds2 = await driver.execute(
+    `return [document.querySelector('[data-testid="replay-round"]').dataset.round, document.querySelector('[data-testid="replay-exposure"]').dataset.round];`,
+  );
+  assert.equal(rounds2[1], rounds2[0], "the figures are those before the round shown");
   assert.match(figures, /Dragon 7 \(60 to 1\) −/);
   writeFileSync(join(shots, "exposure-replay.png"), await driver.screenshot());
 

@@ -40,12 +40,13 @@ describe("exposure", () => {
     expect(wagerColumns({ ...shoe, rounds: [] })).toEqual([]);
   });
 
-  it("gives a replay step the figures of the round it is in", () => {
+  it("gives a replay step the figures before the round it shows, never figures from later", () => {
     const rounds = [round(1, 1, []), round(2, 9, []), round(3, 15, [])];
-    expect(roundAt(rounds, 0)).toBeNull();
-    expect(roundAt(rounds, 1)?.round).toBe(1);
-    expect(roundAt(rounds, 8)?.round).toBe(1);
-    expect(roundAt(rounds, 9)?.round).toBe(2);
-    expect(roundAt(rounds, 100)?.round).toBe(3);
+    expect(roundAt(rounds, 1, 0)).toBeNull();
+    expect(roundAt(rounds, 1, 1)?.afterSeq).toBe(1);
+    // The step that completes round 2 still shows round 2's figures, not round 3's.
+    expect(roundAt(rounds, 2, 15)?.afterSeq).toBe(9);
+    expect(roundAt(rounds, 3, 16)?.afterSeq).toBe(15);
+    expect(roundAt(rounds, 4, 100)).toBeNull();
   });
 });

@@ -37,14 +37,9 @@ export function roundsBehind(shoe: ShoeExposure): number[] {
 }
 
 /**
- * The figures in force at a replay step `seq`: those of the last round computed after an event at
- * or before it (the round being dealt, or about to be); null before the shoe's first.
+ * The figures before round `round` of the shoe (the round a replay step shows), computed no later
+ * than the step at `seq`; null when there are none (poker, or a round not yet figured).
  */
-export function roundAt(rounds: ExposureRound[], seq: number): ExposureRound | null {
-  let found: ExposureRound | null = null;
-  for (const round of rounds) {
-    if (round.afterSeq <= seq) found = round;
-    else break;
-  }
-  return found;
+export function roundAt(rounds: ExposureRound[], round: number, seq: number): ExposureRound | null {
+  return rounds.find((r) => r.round === round && r.afterSeq <= seq) ?? null;
 }
