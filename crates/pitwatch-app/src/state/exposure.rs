@@ -380,7 +380,15 @@ impl Worker {
                     );
                 }
             }
-            lock(&self.watched).alerts.push(alert);
+            // A table taken up again (after missed events) finds its alerts again: listed once.
+            let mut watched = lock(&self.watched);
+            let listed = watched
+                .alerts
+                .iter()
+                .any(|a| a.table == alert.table && a.shoe == alert.shoe && a.wager == alert.wager);
+            if !listed {
+                watched.alerts.push(alert);
+            }
         }
     }
 }
