@@ -188,3 +188,63 @@ pub fn wagers_behind(rounds: &[RoundExposure]) -> Vec<(String, (u32, f64))> {
     out.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then_with(|| a.0.cmp(&b.0)));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitwatch_games::exposure::Figure;
+
+    fn round(value: f64, name: &str, cite: &str) -> RoundExposure {
+        RoundExposure {
+            round: 1,
+            after_seq: 3,
+            at: None,
+            cards_left: 416,
+            figures: vec![Figure {
+                name: name.into(),
+                value,
+                house_behind: value < 0.0,
+                wager: true,
+                cite: cite.into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn numbers_stay_numbers_and_no_text_cell_is_a_formula() {
+        let csv = exposure_csv(
+            "=HYPERLINK(\"http://x\")",
+            2,
+            &[round(-1.25, "@SUM(1)", "+1 \"quoted\"\u{202E}")],
+        );
+        let line = csv.lines().nth(1).expect("a row");
+        assert!(
+            line.starts_with("\"'=HYPERLINK(\"\"http://x\"\")\",2,1,3,"),
+            "{line}"
+        );
+        assert!(
+            line.contains(",\"'@SUM(1)\",-1.250000,true,true,"),
+            "{line}"
+        );
+        assert!(line.ends_with(",\"'+1 \"\"quoted\"\"\u{202E}\""), "{line}");
+        // One row per round and figure, under the header.
+        assert_eq!(csv.lines().count(), 2);
+    }
+
+    #[test]
+    fn the_wagers_behind_are_counted_with_their_lowest_edge_most_first() {
+        let rounds = [
+            round(-1.0, "Dragon 7 (40 to 1)", "c"),
+            round(-3.0, "Dragon 7 (40 to 1)", "c"),
+            round(-0.5, "Panda 8 (25 to 1)", "c"),
+            round(2.0, "Player", "c"),
+        ];
+        assert_eq!(
+            wagers_behind(&rounds),
+            [
+                ("Dragon 7 (40 to 1)".to_owned(), (2, -3.0)),
+                ("Panda 8 (25 to 1)".to_owned(), (1, -0.5)),
+            ]
+        );
+    }
+}
