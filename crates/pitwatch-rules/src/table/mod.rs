@@ -284,6 +284,14 @@ pub struct Table<G: RoundGame> {
     /// The stream was cut off ([`Table::interrupt`]) and no round has been seen since: the next
     /// event of a round is the tail of a round that began while nobody listened.
     joining: bool,
+    /// Cut off ([`Table::interrupt`]) in a shoe that had shown no "no more bets", with the game
+    /// not finding its own way back: until the stream's first "no more bets" shows where rounds
+    /// begin, the rounds taken after the cut may be the burn's cards read as rounds (a plain
+    /// stream that lost the burn's start). What is found in them is held (`unaligned_held`):
+    /// dropped at that first "no more bets" (as the round it closes is), given out with the
+    /// shoe's end when none comes.
+    unaligned: bool,
+    unaligned_held: Vec<Irregularity>,
     /// The round in progress began unseen (after an interruption): it is followed as joined
     /// ([`RoundGame::join_round`]), and nothing the game finds in it, nor what it lacks, is
     /// judged.
@@ -354,6 +362,8 @@ impl<G: RoundGame> Table<G> {
             shuffle_steps: Vec::new(),
             carry: TableCarry::default(),
             joining: false,
+            unaligned: false,
+            unaligned_held: Vec::new(),
             joined: false,
             result_held: None,
             last_result: None,
@@ -533,6 +543,11 @@ impl<G: RoundGame> Table<G> {
                 if !self.game.carried_only() {
                     self.close_round(seq, Boundary::BetsClosed);
                 }
+                if self.unaligned {
+                    // Where rounds really begin: the rounds taken since the cut were not seen
+                    // from their start, and what was found in them is not judged.
+                    self.drop_unaligned();
+                }
                 self.joining = false;
                 self.game.bets_closed(seq);
                 if self.shoe.burn.pending() {
@@ -620,6 +635,27 @@ impl<G: RoundGame> Table<G> {
         self.last_seq = Some(seq);
     }
 
+    /// Drops what was found in the rounds taken since a cut, now that the stream shows where
+    /// rounds begin (see `unaligned`).
+    #[inline(never)]
+    fn drop_unaligned(&mut self) {
+        self.unaligned = false;
+        self.unaligned_held.clear();
+        if self.pending.as_ref().is_some_and(|p| p.round.is_some()) {
+            self.pending = None;
+            self.awaiting_result = false;
+        }
+    }
+
+    /// Gives out what was held for the rounds taken since a cut (see `unaligned`): the shoe
+    /// ended with no "no more bets" to show they were misread.
+    pub(super) fn release_unaligned(&mut self) {
+        self.unaligned = false;
+        for irregularity in std::mem::take(&mut self.unaligned_held) {
+            self.out.push_back(TableOutput::Irregularity(irregularity));
+        }
+    }
+
     /// Ends the stream: closes the round in progress and the shoe.
     pub fn finish(&mut self) {
         if self.finished {
@@ -661,6 +697,7 @@ impl<G: RoundGame> Table<G> {
             return;
         }
         self.joining = !self.game.interrupted();
+        self.unaligned = self.joining && !self.shoe.bets_seen;
         let pending = self.pending.take();
         // Its end is not judged: what it lacks may simply not have been seen.
         self.close_round_judged(self.last_seq.unwrap_or(0), Boundary::End, false);

@@ -152,7 +152,11 @@ impl<G: RoundGame> Table<G> {
     pub(super) fn flush_pending(&mut self) {
         if let Some(irregularity) = self.pending.take() {
             self.awaiting_result = false;
-            self.out.push_back(TableOutput::Irregularity(irregularity));
+            if self.unaligned && irregularity.round.is_some() {
+                self.unaligned_held.push(irregularity);
+            } else {
+                self.out.push_back(TableOutput::Irregularity(irregularity));
+            }
         }
     }
 

@@ -225,8 +225,10 @@ impl<G: RoundGame> Table<G> {
         if !self.shoe_open {
             return;
         }
-        // A round's irregularity still waiting for its result goes out with its shoe.
+        // A round's irregularity still waiting for its result goes out with its shoe, and so
+        // does what was held for rounds taken since a cut.
         self.flush_pending();
+        self.release_unaligned();
         self.out.push_back(TableOutput::Shoe(ShoeSummary {
             shoe: self.shoe_no,
             rounds: self.shoe.rounds,
