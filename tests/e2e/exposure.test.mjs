@@ -7,13 +7,12 @@
 // look is in the audit log under their name. Run by `make e2e`; screenshots go to artifacts/e2e/.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startTauriDriver } from "./webdriver.mjs";
+import { run, tcpDevice } from "./support.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const app = process.env.PITWATCH_APP ?? join(root, "target/debug/pitwatch-desktop");
@@ -38,33 +37,6 @@ Object.assign(process.env, {
 
 let harness;
 let device;
-
-function run(command, args, env = {}) {
-  return new Promise((done) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("close", (code) => done({ code, out }));
-  });
-}
-
-/** A TCP listener standing in for the table's shoe (it sends nothing: the shoe is imported). */
-async function tcpDevice() {
-  const sockets = new Set();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return {
-    port: server.address().port,
-    stop: () => new Promise((ok) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => ok());
-    }),
-  };
-}
 
 /** A shoe's first rounds, each a pair of naturals (no third card is due), as an event file. */
 function shoeEvents(rounds) {

@@ -8,8 +8,6 @@
 // screenshots go to artifacts/e2e/.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -17,6 +15,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cells, decodePng, greyRegion, inkMask, maskDifference } from "./png.mjs";
 import { startTauriDriver } from "./webdriver.mjs";
+import { run, tcpDevice } from "./support.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const app = process.env.PITWATCH_APP ?? join(root, "target/debug/pitwatch-desktop");
@@ -35,34 +34,6 @@ Object.assign(process.env, {
 
 let harness;
 let device;
-
-/** Runs a command with `env` added; resolves with its exit code and output. */
-function run(command, args, env = {}) {
-  return new Promise((done) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("close", (code) => done({ code, out }));
-  });
-}
-
-/** A TCP listener standing in for the table's shoe (it sends nothing: the incidents are imported). */
-async function tcpDevice() {
-  const sockets = new Set();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return {
-    port: server.address().port,
-    stop: () => new Promise((ok) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => ok());
-    }),
-  };
-}
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
