@@ -209,24 +209,7 @@ pub struct DisabledView {
 
 impl From<&pitwatch_recording::pit::DisabledTable> for TableTile {
     fn from(table: &pitwatch_recording::pit::DisabledTable) -> Self {
-        let config = table.config.clone().unwrap_or_else(|| {
-            let name = if table.name.is_empty() {
-                format!("table {}", table.index)
-            } else {
-                table.name.clone()
-            };
-            TableConfig {
-                name,
-                // A section naming no known game is shown as the registry's first game.
-                game: table.game.unwrap_or(GameKind::ALL[0]),
-                rules: String::new(),
-                decks: None,
-                variant: None,
-                devices: Vec::new(),
-                simulated: false,
-                liveness: Default::default(),
-            }
-        });
+        let config = table.shown();
         let mut tile = TableTile::from(&config);
         tile.status_detail = "disabled: its section of the pit definition is wrong".into();
         tile.disabled = Some(DisabledView {

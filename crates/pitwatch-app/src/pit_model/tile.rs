@@ -230,24 +230,7 @@ impl Tile {
     /// The tile of a table whose section of the pit definition is wrong: shown disabled, with
     /// its problems.
     pub(crate) fn disabled(table: &DisabledTable) -> Tile {
-        let config = table.config.clone().unwrap_or_else(|| {
-            let name = if table.name.is_empty() {
-                format!("table {}", table.index)
-            } else {
-                table.name.clone()
-            };
-            TableConfig {
-                name,
-                // A section naming no known game is shown as the registry's first game.
-                game: table.game.unwrap_or(GameKind::ALL[0]),
-                rules: String::new(),
-                decks: None,
-                variant: None,
-                devices: Vec::new(),
-                simulated: false,
-                liveness: Default::default(),
-            }
-        });
+        let config = table.shown();
         let mut tile = Tile::new(&config);
         tile.status_detail = "disabled: its section of the pit definition is wrong".into();
         tile.disabled = Some((

@@ -29,6 +29,28 @@ pub struct DisabledTable {
     pub game: Option<GameKind>,
 }
 
+impl DisabledTable {
+    /// The table as its tile shows it: as read, or, when its section could not be read, its
+    /// name (or its place in the file) and its game (a section naming no known game is shown as
+    /// the registry's first game), with no rules and no devices.
+    pub fn shown(&self) -> TableConfig {
+        self.config.clone().unwrap_or_else(|| TableConfig {
+            name: if self.name.is_empty() {
+                format!("table {}", self.index)
+            } else {
+                self.name.clone()
+            },
+            game: self.game.unwrap_or(GameKind::ALL[0]),
+            rules: String::new(),
+            decks: None,
+            variant: None,
+            devices: Vec::new(),
+            simulated: false,
+            liveness: Default::default(),
+        })
+    }
+}
+
 /// The `[[table]]` sections with where each is in the file.
 #[derive(Deserialize)]
 struct Sections {
