@@ -6,7 +6,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pitwatch_baccarat::exposure::{outcomes, worth, CardsLeft, Wager};
+use pitwatch_baccarat::exposure::{outcomes, outcomes_by_walk, worth, CardsLeft, Wager};
 use pitwatch_baccarat::DrawingTable;
 use pitwatch_model::{DeckKind, Rank, ShoeComposition};
 
@@ -42,6 +42,13 @@ fn every_wager(c: &mut Criterion) {
             })
         });
     }
+    // The general walk, asking the engine at every card (what the plan replaced), for comparison.
+    group.bench_function("whole shoe, general walk", |b| {
+        b.iter(|| {
+            let o = outcomes_by_walk(&table, &full).expect("enough cards");
+            WAGERS.map(|w| worth(w, &o, &full).numerator)
+        })
+    });
     group.finish();
 }
 

@@ -178,6 +178,23 @@ pub fn outcomes(table: &DrawingTable, left: &CardsLeft) -> Option<Outcomes> {
     if total < 6 {
         return None;
     }
+    let Some(plan) = Plan::of(table) else {
+        return outcomes_by_walk(table, left);
+    };
+    let fill = std::array::from_fn(|used| (used as u128..6).map(|k| total - k).product());
+    Some(Outcomes {
+        counts: plan.walk(&left.by_points(), &fill),
+        total: (0..6).map(|k| total - k).product(),
+    })
+}
+
+/// [`outcomes`] by the general walk alone, asking [`DrawingTable::next_card`] at every card (the
+/// reference the faster [`Plan`] is tested against).
+pub fn outcomes_by_walk(table: &DrawingTable, left: &CardsLeft) -> Option<Outcomes> {
+    let total = u128::from(left.total());
+    if total < 6 {
+        return None;
+    }
     let mut walk = Walk {
         table,
         fill: std::array::from_fn(|used| (used as u128..6).map(|k| total - k).product()),
@@ -189,6 +206,156 @@ pub fn outcomes(table: &DrawingTable, left: &CardsLeft) -> Option<Outcomes> {
         counts: walk.counts,
         total: (0..6).map(|k| total - k).product(),
     })
+}
+
+/// What a round does after the initial deal, by the two hands' totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AfterDeal {
+    /// Both hands stand (a natural, or neither draws).
+    Complete,
+    /// The Player stands and the Banker draws.
+    BankerDraws,
+    /// The Player draws (and the Banker's turn depends on that card: [`Plan::banker_after`]).
+    PlayerDraws,
+}
+
+/// The Table of Play read off [`DrawingTable::next_card`] once, for every total and third card,
+/// so the enumeration asks a table rather than the engine at each of its some 300,000 leaves.
+/// Every entry is the engine's own answer for hands with those totals (the same representative
+/// cards the general walk deals), and the plan is used only when the engine's answers have the
+/// shape a round of Baccarat has: at most one third card each, the Player's first, nothing after
+/// the Banker's. For any other answer the general walk is used.
+struct Plan {
+    /// By the Player's and the Banker's two-card totals.
+    first: [[AfterDeal; 10]; 10],
+    /// Whether the Banker draws after the Player's third card, by the Player's two-card total,
+    /// the Banker's and the Player's third card's value.
+    banker_after: [[[bool; 10]; 10]; 10],
+}
+
+impl Plan {
+    fn of(table: &DrawingTable) -> Option<Plan> {
+        let hand = |values: &[usize]| {
+            let mut hand = Hand::default();
+            for &v in values {
+                hand.push(Some(Walk::representative(v)));
+            }
+            hand
+        };
+        let complete =
+            |player: &Hand, banker: &Hand| table.next_card(player, banker) == NextCard::Complete;
+        let mut plan = Plan {
+            first: [[AfterDeal::Complete; 10]; 10],
+            banker_after: [[[false; 10]; 10]; 10],
+        };
+        for p in 0..10 {
+            for b in 0..10 {
+                let (player, banker) = (hand(&[0, p]), hand(&[0, b]));
+                plan.first[p][b] = match table.next_card(&player, &banker) {
+                    NextCard::Complete => AfterDeal::Complete,
+                    NextCard::To(Side::Banker, _) => {
+                        for u in 0..10 {
+                            if !complete(&player, &hand(&[0, b, u])) {
+                                return None;
+                            }
+                        }
+                        AfterDeal::BankerDraws
+                    }
+                    NextCard::To(Side::Player, _) => {
+                        for v in 0..10 {
+                            let drawn = hand(&[0, p, v]);
+                            plan.banker_after[p][b][v] = match table.next_card(&drawn, &banker) {
+                                NextCard::Complete => false,
+                                NextCard::To(Side::Banker, _) => {
+                                    for u in 0..10 {
+                                        if !complete(&drawn, &hand(&[0, b, u])) {
+                                            return None;
+                                        }
+                                    }
+                                    true
+                                }
+                                _ => return None,
+                            };
+                        }
+                        AfterDeal::PlayerDraws
+                    }
+                    NextCard::Unknown(_) => return None,
+                };
+            }
+        }
+        Some(plan)
+    }
+
+    /// The counts of every ending: the initial deal as the general walk does it (each unordered
+    /// pair once, counted for both orders), then the third cards from the plan.
+    fn walk(&self, start: &[u128; 10], fill: &[u128; 7]) -> [u128; 400] {
+        let index = |player: usize, player_three: bool, banker: usize, banker_three: bool| {
+            ((player * 2 + usize::from(player_three)) * 10 + banker) * 2 + usize::from(banker_three)
+        };
+        let mut counts = [0u128; 400];
+        let mut left = *start;
+        for p1 in 0..10 {
+            for p2 in p1..10 {
+                for b1 in 0..10 {
+                    for b2 in b1..10 {
+                        let orders: u128 =
+                            if p1 == p2 { 1 } else { 2 } * if b1 == b2 { 1 } else { 2 };
+                        // Take the four cards in the order dealt, each weighing what is left.
+                        let mut weight = orders;
+                        let mut taken = 0;
+                        for value in [p1, b1, p2, b2] {
+                            if left[value] == 0 {
+                                weight = 0;
+                                break;
+                            }
+                            weight *= left[value];
+                            left[value] -= 1;
+                            taken += 1;
+                        }
+                        if weight > 0 {
+                            let (p, b) = ((p1 + p2) % 10, (b1 + b2) % 10);
+                            match self.first[p][b] {
+                                AfterDeal::Complete => {
+                                    counts[index(p, false, b, false)] += weight * fill[4];
+                                }
+                                AfterDeal::BankerDraws => {
+                                    let w = weight * fill[5];
+                                    for (u, &n) in left.iter().enumerate() {
+                                        counts[index(p, false, (b + u) % 10, true)] += w * n;
+                                    }
+                                }
+                                AfterDeal::PlayerDraws => {
+                                    for v in 0..10 {
+                                        let nv = left[v];
+                                        if nv == 0 {
+                                            continue;
+                                        }
+                                        let pt = (p + v) % 10;
+                                        if self.banker_after[p][b][v] {
+                                            left[v] -= 1;
+                                            let w = weight * nv * fill[6];
+                                            for (u, &n) in left.iter().enumerate() {
+                                                counts[index(pt, true, (b + u) % 10, true)] +=
+                                                    w * n;
+                                            }
+                                            left[v] += 1;
+                                        } else {
+                                            counts[index(pt, true, b, false)] +=
+                                                weight * nv * fill[5];
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        for value in [p1, b1, p2, b2].into_iter().take(taken) {
+                            left[value] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        counts
+    }
 }
 
 struct Walk<'a> {

@@ -2,6 +2,7 @@
 //! against a brute-force deal of every ordering of small shoes.
 
 use super::*;
+use crate::PointSet;
 use pitwatch_model::DeckKind;
 use proptest::prelude::*;
 
@@ -187,4 +188,57 @@ proptest! {
         prop_assert_eq!(&counted_map, &dealt);
         prop_assert_eq!(counted.total(), dealt.values().sum::<u128>());
     }
+}
+
+/// Any Table of Play a rule book could hold: every set drawn at random, naturals included.
+fn any_table() -> impl Strategy<Value = DrawingTable> {
+    let set = || {
+        (0u16..0x400).prop_map(|mask| {
+            PointSet::of(
+                &(0u8..=9)
+                    .filter(|v| mask & (1 << v) != 0)
+                    .collect::<Vec<_>>(),
+            )
+        })
+    };
+    (set(), set(), set(), prop::array::uniform10(set())).prop_map(
+        |(
+            natural,
+            player_draws_on,
+            banker_draws_when_player_stood,
+            banker_draws_when_player_drew,
+        )| {
+            DrawingTable {
+                natural,
+                player_draws_on,
+                banker_draws_when_player_stood,
+                banker_draws_when_player_drew,
+            }
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The plan read off the engine once counts what asking the engine at every card counts, for
+    /// any Table of Play and any shoe, from a few cards to most of eight decks.
+    #[test]
+    fn the_plan_counts_what_the_general_walk_counts(
+        table in prop_oneof![Just(DrawingTable::punto_banco()), any_table()],
+        counts in prop::array::uniform13(0u32..=32),
+    ) {
+        let ranks: Vec<Rank> = Rank::ALL
+            .iter()
+            .zip(counts)
+            .flat_map(|(&rank, n)| std::iter::repeat_n(rank, n as usize))
+            .collect();
+        let left = CardsLeft::of_ranks(&ranks);
+        prop_assert_eq!(outcomes(&table, &left), outcomes_by_walk(&table, &left));
+    }
+}
+
+#[test]
+fn the_plan_is_used_for_the_books_table() {
+    assert!(Plan::of(&DrawingTable::punto_banco()).is_some());
 }
