@@ -90,16 +90,22 @@ fn surveillance_reads_every_rounds_exposure_and_each_read_is_audited() {
         "a figure before every round: {}",
         rounds.len()
     );
-    // Off the top of a whole eight-deck shoe: the published edges.
+    // After the burn (its first card shown and the cards it burned, which this shoe reads):
+    // near the published edges of a whole eight-deck shoe (7.6113% on Dragon 7), not on them.
     let first = &rounds[0];
     assert_eq!(first.round, 1);
-    assert_eq!(first.cards_left, 416);
+    assert!(
+        (405..416).contains(&first.cards_left),
+        "{}",
+        first.cards_left
+    );
     let dragon = first
         .figures
         .iter()
         .find(|f| f.name.starts_with("Dragon 7"))
         .unwrap();
-    assert!((dragon.value - 7.6113).abs() < 1e-4, "{dragon:?}");
+    assert!((dragon.value - 7.6113).abs() < 3.0, "{dragon:?}");
+    assert!((dragon.value - 7.6113).abs() > 1e-6, "{dragon:?}");
     // The shoe runs down round by round.
     assert!(rounds.windows(2).all(|w| w[1].cards_left < w[0].cards_left));
     assert!(rounds.windows(2).all(|w| w[1].round == w[0].round + 1));

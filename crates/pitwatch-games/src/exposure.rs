@@ -10,7 +10,7 @@
 use pitwatch_baccarat::exposure::{self as baccarat, CardsLeft, Wager};
 use pitwatch_blackjack::exposure as blackjack;
 use pitwatch_model::deck::ShoeCounter;
-use pitwatch_model::{EventKind, ShoeComposition, ShufflerKind, TableEvent, Timestamp};
+use pitwatch_model::{EventKind, ShoeComposition, ShufflerKind, TableEvent, Target, Timestamp};
 use pitwatch_rules::TableOutput;
 use serde::Serialize;
 
@@ -80,6 +80,10 @@ pub struct ShoeWatch {
     last_at: Option<Timestamp>,
     /// The event the shoe's shuffle was (the rounds it closes are the shoe before's).
     shuffled_at: Option<u64>,
+    /// A shoe has begun and its first round's figures are not given yet: they wait for the burn
+    /// (its first card is seen, so it leaves the count) and are given before the round's first
+    /// card. The event to name when the device names no card's place (the shoe's beginning).
+    first_due: Option<(u64, Option<Timestamp>)>,
     /// The book's shuffler is a continuous one, or the shoe's shuffle said so: cards dealt go
     /// back, so none is taken out of the count (each round is figured off the top).
     continuous: bool,
@@ -98,6 +102,7 @@ impl ShoeWatch {
             last_seq: 0,
             last_at: None,
             shuffled_at: None,
+            first_due: None,
             continuous: continuous(book),
             book_continuous: continuous(book),
         })
@@ -115,6 +120,7 @@ impl ShoeWatch {
             // The shoe before ended here; this event is the next one's (or, if the engine
             // began none with it, the next shoe's first event is no further than this).
             self.counter = None;
+            self.first_due = None;
             self.round = 1;
         }
         let mut out: Vec<RoundExposure> = self.event(event).into_iter().collect();
@@ -126,23 +132,24 @@ impl ShoeWatch {
         out
     }
 
-    /// Takes in one event; the figures of a round it makes the next (a shuffle's first round,
-    /// or, for a shoe begun by its first card, the whole shoe before that card).
+    /// Takes in one event; the figures of a shoe's first round when this event is the first of
+    /// it after the burn.
+    ///
+    /// A shoe's first round is figured once its burn is done: the burn's first card is dealt
+    /// face up, so it leaves the count, and the cards burned face down stay in (unknown). The
+    /// figures are given before the first card that is not the burn's (or at "no more bets"),
+    /// named after the event before it. A device that does not say where a card goes gives no
+    /// way to tell the burn from the round: its first round is figured from the whole shoe, at
+    /// the shoe's beginning.
     fn event(&mut self, event: &TableEvent) -> Option<RoundExposure> {
+        let before = (self.last_seq, self.last_at);
         self.last_seq = event.seq;
         self.last_at = event.at;
-        let mut begun = None;
         if self.counter.is_none() && !matches!(event.kind, EventKind::Shuffled { .. }) {
             // A shoe begun by its first card (a device that reports no shuffle): the whole shoe
             // is before it.
-            let whole = self.composition.counter();
-            begun = figures_for(
-                &self.book,
-                &whole,
-                self.round,
-                (event.seq.saturating_sub(1), event.at),
-            );
-            self.counter = Some(whole);
+            self.counter = Some(self.composition.counter());
+            self.first_due = Some((event.seq.saturating_sub(1), event.at));
         }
         match &event.kind {
             EventKind::Shuffled {
@@ -153,21 +160,36 @@ impl ShoeWatch {
                 let shoe = decks.map_or(self.composition, |d| {
                     ShoeComposition::new(d, self.composition.kind)
                 });
-                let counter = self.counter.insert(shoe.counter());
+                self.counter = Some(shoe.counter());
                 self.round = 1;
                 self.shuffled_at = Some(event.seq);
-                figures_for(&self.book, counter, self.round, (event.seq, event.at))
+                self.first_due = Some((event.seq, event.at));
+                None
             }
-            EventKind::CardDrawn {
-                card: Some(card), ..
-            } => {
-                if let Some(counter) = self.counter.as_mut().filter(|_| !self.continuous) {
+            EventKind::CardDrawn { card, target, .. } => {
+                let figures = match target {
+                    Some(Target::First | Target::Burn) => None,
+                    None => self.give_first(None),
+                    Some(_) => self.give_first(Some(before)),
+                };
+                if let (Some(card), Some(counter)) =
+                    (card, self.counter.as_mut().filter(|_| !self.continuous))
+                {
                     counter.see(*card);
                 }
-                begun
+                figures
             }
-            _ => begun,
+            EventKind::BetsClosed => self.give_first(Some(before)),
+            _ => None,
         }
+    }
+
+    /// The shoe's first round's figures, if they are still due: from the cards seen so far,
+    /// named after `after` (or the shoe's beginning).
+    fn give_first(&mut self, after: Option<(u64, Option<Timestamp>)>) -> Option<RoundExposure> {
+        let due = self.first_due.take()?;
+        let counter = self.counter.as_ref()?;
+        figures_for(&self.book, counter, self.round, after.unwrap_or(due))
     }
 
     /// Takes in one output of the event `seq`; a round's end gives the next round's figures.
@@ -179,6 +201,9 @@ impl ShoeWatch {
             // The shoe before's last round, closed by this shoe's shuffle.
             return None;
         }
+        // A round dealt with its first round's figures still due (no card told apart from the
+        // burn): they can no longer be "before" it.
+        self.first_due = None;
         self.round = done.round() + 1;
         let counter = self
             .counter
@@ -380,6 +405,80 @@ mod tests {
         assert_eq!(
             rounds[1].cards_left, 412,
             "after the first round's four cards"
+        );
+    }
+
+    /// A shuffle, then the burn (its first card a 3 shown, three cards burned face down), then
+    /// a round's four cards; `targets` false: a device that names no card's place.
+    fn burned_shoe(targets: bool) -> Vec<RoundExposure> {
+        let book = GameBook::load("nz-baccarat").expect("a built-in book");
+        let mut engine = TableEngine::new(book.clone());
+        let mut events = vec![TableEvent::new(
+            1,
+            EventKind::Shuffled {
+                decks: Some(8),
+                cards: None,
+                shuffler: None,
+            },
+        )];
+        let cards: [(Option<&str>, Target, u8); 8] = [
+            (Some("3H"), Target::First, 1),
+            (None, Target::Burn, 1),
+            (None, Target::Burn, 2),
+            (None, Target::Burn, 3),
+            (Some("9H"), Target::Player, 1),
+            (Some("8D"), Target::Banker, 1),
+            (Some("KS"), Target::Player, 2),
+            (Some("KC"), Target::Banker, 2),
+        ];
+        for (i, (card, target, index)) in cards.into_iter().enumerate() {
+            events.push(TableEvent::new(
+                i as u64 + 2,
+                EventKind::CardDrawn {
+                    card: card.map(|c| c.parse().expect("a card")),
+                    target: targets.then_some(target),
+                    index: targets.then_some(index),
+                    face_up: None,
+                    retransmit: None,
+                },
+            ));
+        }
+        let steps: Vec<(TableEvent, Vec<GameOutput>)> = events
+            .iter()
+            .map(|event| {
+                engine.handle_event(event);
+                let mut outputs = Vec::new();
+                while let Some(output) = engine.poll_output() {
+                    outputs.push(output);
+                }
+                (event.clone(), outputs)
+            })
+            .collect();
+        shoe_exposure(&book, steps.iter().map(|(e, o)| (e, o.as_slice())))
+            .expect("Baccarat has exposure")
+    }
+
+    #[test]
+    fn a_shoes_first_round_is_figured_after_its_burn_when_the_device_names_the_burn() {
+        let rounds = burned_shoe(true);
+        let first = &rounds[0];
+        assert_eq!(first.round, 1);
+        // The 3 shown leaves the count; the cards burned face down stay in (unknown).
+        assert_eq!(first.cards_left, 415);
+        assert_eq!(
+            first.after_seq, 5,
+            "after the burn's last card, before the round's first"
+        );
+        let whole = burned_shoe(false);
+        assert_eq!(whole[0].round, 1);
+        assert_eq!(
+            whole[0].cards_left, 416,
+            "no burn told apart: the whole shoe"
+        );
+        assert_eq!(whole[0].after_seq, 1, "at the shuffle");
+        assert_ne!(
+            first.figures, whole[0].figures,
+            "a 3 gone moves the figures"
         );
     }
 

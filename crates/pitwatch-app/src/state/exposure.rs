@@ -75,7 +75,8 @@ impl TableWatch {
             TableOutput::Shoe(summary) => Some(summary.shoe),
             _ => None,
         });
-        let again = matches!(event.kind, EventKind::Shuffled { .. }) && !figures.is_empty();
+        // A shuffle begins a shoe (its first round's figures come after the burn).
+        let again = matches!(event.kind, EventKind::Shuffled { .. });
         if let Some(shoe) = ended {
             self.shoe = shoe + 1;
         } else if let Some(shoe) = outputs.iter().find_map(|o| match o {
