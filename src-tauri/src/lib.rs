@@ -17,7 +17,7 @@ use pitwatch_api::dto::{
     SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
     SignedOff, TableDraft, UserRow,
 };
-use pitwatch_api::dto::{PitExposure, ReportFormat, ShoeExposure};
+use pitwatch_api::dto::{ExposureAlert, PitExposure, ReportFormat, ShoeExposure};
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};
@@ -221,6 +221,13 @@ async fn replay(
 #[tauri::command]
 async fn pit_exposure(desk: State<'_, Desk>) -> Result<PitExposure, ApiError> {
     desk.pit_exposure()
+}
+
+/// The alerts of the shoes being dealt now (surveillance and administrators; a look that shows
+/// alerts audited).
+#[tauri::command]
+async fn exposure_alerts(desk: State<'_, Desk>) -> Result<Vec<ExposureAlert>, ApiError> {
+    desk.exposure_alerts()
 }
 
 /// A shoe's exposure round by round (surveillance and administrators; the look audited).
@@ -582,6 +589,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         retire_table,
         test_link,
         pit_exposure,
+        exposure_alerts,
         shoe_exposure,
         export_exposure_report,
         needs_first_admin,

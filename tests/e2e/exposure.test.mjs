@@ -141,12 +141,24 @@ test("a supervisor is offered no exposure anywhere, and the desk refuses it on r
   assert.equal(await driver.find('[data-testid="replay-exposure"]'), null, "no figures in replay");
   assert.equal(await invoke(driver, "pit_exposure"), "forbidden");
   assert.equal(await invoke(driver, "shoe_exposure", { table: TABLE, shoe: 1 }), "forbidden");
+  assert.equal(await invoke(driver, "exposure_alerts"), "forbidden");
+  // The window asks for alerts every 5 s for surveillance only: after two of those, still none.
+  await driver.clickCss('[data-testid="nav-pit"]');
+  await new Promise((done) => setTimeout(done, 11_000));
+  assert.equal(await driver.find('[data-testid="exposure-banner"]'), null, "no exposure banner for the pit");
 });
 
 test("surveillance sees the alert, the table and its shoe, saves the report, and each look is audited", async () => {
   const { driver } = harness;
   await login(driver, "sam");
-  await driver.clickCss('[data-testid="nav-exposure"]');
+  // The banner every screen shows surveillance, and the count on the menu.
+  const banner = await driver.waitFor("the exposure banner", () =>
+    driver.execute(`return document.querySelector('[data-testid="exposure-banner"]')?.textContent ?? null;`),
+  );
+  writeFileSync(join(shots, "exposure-banner.png"), await driver.screenshot());
+  assert.match(banner, new RegExp(`${TABLE}, shoe 1: Dragon 7 \\(60 to 1\\) has favoured the players for 3 rounds`));
+  assert.equal(await driver.text(await driver.find('[data-testid="exposure-count"]')), "1");
+  await driver.clickCss('[data-testid="exposure-banner-open"]');
   const row = `[data-testid="exposure-table"][data-table="${TABLE}"]`;
   await driver.waitFor("the table's row", () => driver.find(row));
   const alert = await driver.waitFor("the alert", async () => {
@@ -201,6 +213,7 @@ test("surveillance sees the alert, the table and its shoe, saves the report, and
     return r.length >= 5 && r;
   });
   assert.ok(audited.includes("exposure.view sam pit"), audited.join("\n"));
+  assert.ok(audited.includes("exposure.view sam alerts"), audited.join("\n"));
   assert.ok(audited.includes(`exposure.view sam table ${TABLE} shoe 1`), audited.join("\n"));
   assert.ok(audited.includes(`exposure.export sam table ${TABLE} shoe 1`), audited.join("\n"));
   assert.ok(audited.includes(`exposure.alert pitwatch table ${TABLE} shoe 1`), audited.join("\n"));

@@ -13,7 +13,7 @@ use crate::dto::{
     ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
     SignOffRequest, SignedOff, TableDraft, UserRow,
 };
-use crate::dto::{PitExposure, ReportFormat, ShoeExposure};
+use crate::dto::{ExposureAlert, PitExposure, ReportFormat, ShoeExposure};
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
 #[derive(Debug, Clone, Copy)]
@@ -130,6 +130,8 @@ declare! {
     test_link(request: LinkTestRequest) -> LinkTestView;
     #[doc = "Every table's exposure now, the tables most against the house first, with surveillance's alerts (surveillance and admins only; the look audited)."]
     pit_exposure() -> PitExposure;
+    #[doc = "The exposure alerts of the shoes being dealt now, the newest first, for the banner every screen shows surveillance (surveillance and admins only; a look that shows alerts audited)."]
+    exposure_alerts() -> Vec<ExposureAlert>;
     #[doc = "A shoe's exposure round by round from the record (the table's last shoe when `shoe` is null; surveillance and admins only; the look audited)."]
     shoe_exposure(table: String, shoe: Option<u32>) -> ShoeExposure;
     #[doc = "Exports a shoe's exposure report as PDF or CSV where the user chooses in the save dialog (surveillance and admins only; audited); null when the user cancelled."]

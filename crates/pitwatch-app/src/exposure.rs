@@ -33,6 +33,9 @@ pub use crate::state::exposure::{self as watch, ExposureWatch};
 /// `pit` for the pit-wide list).
 pub const VIEWED: &str = "exposure.view";
 
+/// The subject of a look at the alerts of the shoes being dealt.
+pub const ALERTS: &str = "alerts";
+
 /// The audit action of an exposure report written to a file.
 pub const EXPORTED: &str = "exposure.export";
 
@@ -132,20 +135,7 @@ impl Desk {
                     }),
                 })
                 .collect();
-            let alerts: Vec<ExposureAlert> = watched
-                .alerts
-                .iter()
-                .rev()
-                .map(|a| ExposureAlert {
-                    table: a.table.clone(),
-                    shoe: a.shoe,
-                    round: a.round,
-                    wager: a.wager.clone(),
-                    rounds_behind: a.rounds_behind,
-                    house_edge: a.house_edge,
-                    at_ms: a.at.unix_millis(),
-                })
-                .collect();
+            let alerts: Vec<ExposureAlert> = watched.alerts.iter().rev().map(alert).collect();
             (tables, alerts)
         });
         // The worst edge first; tables without figures last, by name.
@@ -161,6 +151,41 @@ impl Desk {
             alerts,
             alert_after_rounds: self.pit.surveillance.exposure_alert_rounds,
         })
+    }
+
+    /// The alerts of the shoes being dealt now, the newest first: what the window raises on
+    /// every screen for surveillance and administrators, and refuses (audited) to anyone else.
+    /// A look that shows alerts is audited as a view of `alerts` (once per user in
+    /// `viewed::AGAIN_AFTER_MS`, as the window asks every few seconds); an empty answer reveals
+    /// nothing of any table and is not.
+    pub fn exposure_alerts(&self) -> Result<Vec<ExposureAlert>, ApiError> {
+        let who = self.principal()?;
+        let now = self.clock.now();
+        require(
+            &mut self.record.store(),
+            &who,
+            Command::ViewExposure,
+            ALERTS,
+            now,
+        )?;
+        let alerts: Vec<ExposureAlert> = self.exposure.with(|watched| {
+            watched
+                .alerts
+                .iter()
+                .rev()
+                .filter(|a| {
+                    watched
+                        .tables
+                        .get(&a.table)
+                        .is_some_and(|t| t.shoe == a.shoe)
+                })
+                .map(alert)
+                .collect()
+        });
+        if !alerts.is_empty() {
+            self.audit_view(VIEWED, ALERTS)?;
+        }
+        Ok(alerts)
     }
 
     /// Shoe `shoe` of `table` round by round (its last shoe when `None`), for surveillance and
@@ -296,6 +321,18 @@ fn table_exposure(name: &str, t: &watch::TableWatch) -> TableExposure {
             .filter(|r| r.figures.iter().any(|f| f.wager && f.house_behind))
             .count() as u32,
         problem: t.problem.clone(),
+    }
+}
+
+fn alert(a: &watch::Alert) -> ExposureAlert {
+    ExposureAlert {
+        table: a.table.clone(),
+        shoe: a.shoe,
+        round: a.round,
+        wager: a.wager.clone(),
+        rounds_behind: a.rounds_behind,
+        house_edge: a.house_edge,
+        at_ms: a.at.unix_millis(),
     }
 }
 

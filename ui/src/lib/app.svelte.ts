@@ -3,7 +3,9 @@
 // alerts (banner, flashing, sound) and the keys. Components render it and call its methods.
 import { setSiteZone } from "./time";
 import { tick } from "svelte";
-import type { ApiError, PitOverview, PitUpdate, RecordingStatus, RecordStatus, Session, TableTile } from "./bindings";
+import type { ApiError, ExposureAlert, PitOverview, PitUpdate, RecordingStatus, RecordStatus, Session, TableTile } from "./bindings";
+import { may } from "./access";
+import { ALERT_POLL_SECONDS, alertKey, unseenAlerts } from "./exposure";
 import { startBlinking } from "./blink";
 import { Chime } from "./chime";
 import { IncidentLists } from "./incident-lists.svelte";
@@ -39,6 +41,16 @@ export class AppState {
   selectedIncident: number | null = $state(null);
   now = $state(Date.now());
   focusedAlert: number | null = $state(null);
+
+  /**
+   * The exposure alerts of the shoes being dealt, for surveillance and administrators only: asked
+   * for every few seconds while one of them is logged in (the desk refuses anyone else), empty
+   * otherwise. Never shown to the pit: the banner and the count are theirs alone.
+   */
+  exposureAlerts: ExposureAlert[] = $state([]);
+  /** Alerts whoever is logged in said they have seen (this window, this session). */
+  seenExposureAlerts: Set<string> = $state(new Set());
+  readonly unseenExposureAlerts = $derived(unseenAlerts(this.exposureAlerts, this.seenExposureAlerts));
 
   readonly incidents = new IncidentLists(ipc.incidents);
   readonly user = new SessionState({ login: ipc.login, logout: ipc.logout, setAlarmMuted: ipc.setAlarmMuted });
@@ -112,6 +124,7 @@ export class AppState {
       this.now = Date.now();
       if (++beat % 4 === 0 && !this.muted && this.alerts.length > 0) this.chime.ring();
       this.user.lockIfIdle(this.now, this.overview?.idleLockSeconds ?? 0);
+      if (beat % ALERT_POLL_SECONDS === 1) void this.refreshExposureAlerts();
     }, 1000);
     window.addEventListener("keydown", this.onKey);
     for (const kind of INPUT_EVENTS) window.addEventListener(kind, this.noteInput, { passive: true });
@@ -119,6 +132,28 @@ export class AppState {
       document.documentElement,
       () => this.alerts.length > 0 || this.recordProblems.some((p) => p.severity === "critical"),
     );
+  }
+
+  /** Asks the desk for the exposure alerts when whoever is logged in may see them; forgets them otherwise. */
+  async refreshExposureAlerts(): Promise<void> {
+    const session = this.user.session;
+    if (!session || this.user.locked || !may(session.role, "exposure")) {
+      this.exposureAlerts = [];
+      this.seenExposureAlerts = new Set();
+      return;
+    }
+    try {
+      const alerts = await ipc.exposureAlerts();
+      // Whoever asked may have logged out meanwhile.
+      if (this.user.session?.user === session.user) this.exposureAlerts = alerts;
+    } catch {
+      this.exposureAlerts = [];
+    }
+  }
+
+  /** Whoever is logged in has seen this alert: its banner goes (it stays on the Exposure screen). */
+  exposureAlertSeen(alert: ExposureAlert): void {
+    this.seenExposureAlerts = new Set([...this.seenExposureAlerts, alertKey(alert)]);
   }
 
   /** Stops the clock, the flashing and the subscription. */

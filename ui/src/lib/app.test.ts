@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, TableTile } from "./bindings";
+import type { ExposureAlert, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, TableTile } from "./bindings";
 
 // The window's globals, as far as the app's state uses them: events on `window`, the root
 // element's class for the flash.
@@ -18,6 +18,9 @@ const desk = {
   /** What the window asked the desk to mute (true) or unmute (false), in order. */
   mutes: [] as boolean[],
   handler: null as ((u: unknown) => void) | null,
+  /** The exposure alerts the desk holds, and how often the window asked for them. */
+  exposure: [] as ExposureAlert[],
+  exposureAsked: 0,
 };
 function row(id: number, extra: Partial<IncidentRow> = {}): IncidentRow {
   return { id, table: "BAC-1", code: "NOT_SHUFFLED", severity: "high", rule: "3.1", shoe: 1, round: 2, seq: id * 10, message: "m", openedAt: "2026-11-30T09:00:00Z", status: "open", ...extra };
@@ -60,6 +63,11 @@ vi.mock("./ipc", async (actual) => ({
     return muted;
   },
   recordStatus: async () => record,
+  exposureAlerts: async () => {
+    desk.exposureAsked += 1;
+    if (desk.session === null || desk.session.role === "supervisor") throw { code: "forbidden", message: "may not" };
+    return desk.exposure;
+  },
 }));
 const { AppState } = await import("./app.svelte");
 
@@ -69,7 +77,7 @@ const settle = () => new Promise((done) => setTimeout(done, 0));
 describe("the window's state", () => {
   let app: InstanceType<typeof AppState>;
   beforeEach(() => {
-    Object.assign(desk, { session: null, rows: [], acknowledged: [], logouts: 0, muted: false, mutes: [] });
+    Object.assign(desk, { session: null, rows: [], acknowledged: [], logouts: 0, muted: false, mutes: [], exposure: [], exposureAsked: 0 });
   });
   afterEach(() => app.stop());
 
@@ -107,6 +115,33 @@ describe("the window's state", () => {
     expect(app.tables.map((t) => t.cardsDealt)).toEqual([3, 12]);
     desk.handler?.({ type: "table", table: tile("BAC-1", 5) });
     expect(app.tableNames).toEqual(["NEW-1", "BAC-2"]);
+  });
+
+  it("asks for exposure alerts only for surveillance and admins; a seen alert leaves the banner, not the count", async () => {
+    const dragon: ExposureAlert = { table: "BAC-1", shoe: 3, round: 12, wager: "Dragon 7 (40 to 1)", roundsBehind: 3, houseEdge: -2.5, atMs: 1 };
+    const panda: ExposureAlert = { ...dragon, table: "BAC-2", wager: "Panda 8 (25 to 1)" };
+    desk.exposure = [dragon, panda];
+    app = new AppState();
+    await app.start();
+    // Nobody, then a supervisor: the desk is never asked, nothing is shown.
+    await app.refreshExposureAlerts();
+    desk.session = app.user.session = { user: "ana", role: "supervisor" };
+    await app.refreshExposureAlerts();
+    expect(desk.exposureAsked).toBe(0);
+    expect(app.exposureAlerts).toEqual([]);
+    // Surveillance: both, the newest first as the desk gives them.
+    desk.session = app.user.session = { user: "sam", role: "surveillance" };
+    await app.refreshExposureAlerts();
+    expect(desk.exposureAsked).toBe(1);
+    expect(app.unseenExposureAlerts).toEqual([dragon, panda]);
+    app.exposureAlertSeen(dragon);
+    expect(app.unseenExposureAlerts).toEqual([panda]);
+    expect(app.exposureAlerts).toHaveLength(2);
+    // Logged out: forgotten, seen ones too.
+    app.user.session = null;
+    await app.refreshExposureAlerts();
+    expect(app.exposureAlerts).toEqual([]);
+    expect(app.seenExposureAlerts.size).toBe(0);
   });
 
   it("acknowledges the banner's alert only for someone logged in", async () => {

@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, ExposureAlert, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -186,6 +186,11 @@ export function testLink(request: LinkTestRequest): Promise<LinkTestView> {
 /** Every table's exposure now, the tables most against the house first, with surveillance's alerts (surveillance and admins only; the look audited). */
 export function pitExposure(): Promise<PitExposure> {
   return invoke<PitExposure>("pit_exposure");
+}
+
+/** The exposure alerts of the shoes being dealt now, the newest first, for the banner every screen shows surveillance (surveillance and admins only; a look that shows alerts audited). */
+export function exposureAlerts(): Promise<Array<ExposureAlert>> {
+  return invoke<Array<ExposureAlert>>("exposure_alerts");
 }
 
 /** A shoe's exposure round by round from the record (the table's last shoe when `shoe` is null; surveillance and admins only; the look audited). */

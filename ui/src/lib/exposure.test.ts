@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ExposureFigure, ExposureRound, ShoeExposure, TableExposure } from "./bindings";
-import { edgeText, figureText, roundAt, roundsBehind, tableSummary, wagerColumns } from "./exposure";
+import type { ExposureAlert, ExposureFigure, ExposureRound, ShoeExposure, TableExposure } from "./bindings";
+import { alertKey, alertText, edgeText, figureText, roundAt, roundsBehind, tableSummary, unseenAlerts, wagerColumns } from "./exposure";
 
 const wager = (name: string, value: number): ExposureFigure => ({ name, value, wager: true, houseBehind: value < 0, cite: "10.2" });
 const round = (n: number, afterSeq: number, figures: ExposureFigure[]): ExposureRound => ({ round: n, afterSeq, atMs: null, cardsLeft: 416 - 5 * n, figures });
@@ -48,5 +48,14 @@ describe("exposure", () => {
     expect(roundAt(rounds, 2, 15)?.afterSeq).toBe(9);
     expect(roundAt(rounds, 3, 16)?.afterSeq).toBe(15);
     expect(roundAt(rounds, 4, 100)).toBeNull();
+  });
+
+  it("says an alert in words and tells seen ones by table, shoe and wager", () => {
+    const a: ExposureAlert = { table: "BAC-1", shoe: 3, round: 12, wager: "Dragon 7 (40 to 1)", roundsBehind: 3, houseEdge: -2.5, atMs: 1 };
+    expect(alertText(a)).toBe("BAC-1, shoe 3: Dragon 7 (40 to 1) has favoured the players for 3 rounds (house edge −2.50% before round 12)");
+    expect(alertText({ ...a, roundsBehind: 1 })).toContain("for 1 round (");
+    const nextShoe = { ...a, shoe: 4 };
+    expect(alertKey(nextShoe)).not.toBe(alertKey(a));
+    expect(unseenAlerts([nextShoe, a], new Set([alertKey(a)]))).toEqual([nextShoe]);
   });
 });

@@ -1,7 +1,7 @@
 // The house's exposure as surveillance's screen shows it (issue 29): edges in words and numbers,
 // the pit's list in the desk's order, a shoe's rounds as a grid of wagers, and a replay step's
 // figures. Pure functions; ExposureView and ReplayView render them.
-import type { ExposureFigure, ExposureRound, ShoeExposure, TableExposure } from "./bindings";
+import type { ExposureAlert, ExposureFigure, ExposureRound, ShoeExposure, TableExposure } from "./bindings";
 
 /** A wager's house edge as the screen says it: "+1.06%" (the house ahead), "−0.42%" (behind). */
 export function edgeText(value: number): string {
@@ -42,4 +42,23 @@ export function roundsBehind(shoe: ShoeExposure): number[] {
  */
 export function roundAt(rounds: ExposureRound[], round: number, seq: number): ExposureRound | null {
   return rounds.find((r) => r.round === round && r.afterSeq <= seq) ?? null;
+}
+
+/** How often the window asks for the alerts of the shoes being dealt (surveillance and admins). */
+export const ALERT_POLL_SECONDS = 5;
+
+/** One alert's identity: a table, a shoe, a wager (raised once each). */
+export function alertKey(alert: ExposureAlert): string {
+  return `${alert.table}\u0000${alert.shoe}\u0000${alert.wager}`;
+}
+
+/** The alerts this window has not been told were seen, in the desk's order (the newest first). */
+export function unseenAlerts(alerts: ExposureAlert[], seen: ReadonlySet<string>): ExposureAlert[] {
+  return alerts.filter((a) => !seen.has(alertKey(a)));
+}
+
+/** What the banner says of an alert, in words. */
+export function alertText(alert: ExposureAlert): string {
+  const rounds = alert.roundsBehind === 1 ? "1 round" : `${alert.roundsBehind} rounds`;
+  return `${alert.table}, shoe ${alert.shoe}: ${alert.wager} has favoured the players for ${rounds} (house edge ${edgeText(alert.houseEdge)} before round ${alert.round})`;
 }

@@ -18,6 +18,7 @@ import type {
   IncidentQuery,
   IncidentRow,
   PitExposure,
+  ExposureAlert,
   PitOverview,
   PitReload,
   ReportFormat,
@@ -149,6 +150,11 @@ export function shoes(table: string, before: number | null, limit: number | null
 /** Every table's exposure now, with surveillance's alerts (surveillance and admins; audited). */
 export function pitExposure(): Promise<PitExposure> {
   return wrap(commands.pitExposure());
+}
+
+/** The exposure alerts of the shoes being dealt, the newest first (surveillance and admins; a look that shows alerts audited). */
+export function exposureAlerts(): Promise<ExposureAlert[]> {
+  return wrap(commands.exposureAlerts());
 }
 
 /** A shoe's exposure round by round (the last shoe when `shoe` is null; surveillance and admins; audited). */

@@ -264,6 +264,36 @@ fn a_wager_in_the_players_favour_raises_one_alert_kept_across_a_restart() {
     assert_eq!(worst.name, "Dragon 7 (60 to 1)");
     assert!(worst.house_behind);
     assert_eq!(worst.cite, "a promotion");
+
+    // The banner's alerts: the shoe being dealt's, for an administrator, the look audited once
+    // however often the window asks; refused to a supervisor, the refusal audited.
+    let banner = desk.exposure_alerts().expect("an admin reads them");
+    assert_eq!(banner, seen.alerts);
+    desk.exposure_alerts().expect("asked again");
+    let looks = || {
+        test_store(&db)
+            .audit_entries(VIEWED)
+            .expect("rows")
+            .into_iter()
+            .filter(|r| r.subject == super::ALERTS)
+            .count()
+    };
+    assert_eq!(looks(), 1);
+    desk.add_user("sue", "supervisor", SUP).expect("sue");
+    desk.logout().expect("logged out");
+    desk.login("sue", SUP).expect("sue logs in");
+    assert_eq!(
+        desk.exposure_alerts().expect_err("refused").code,
+        ErrorCode::Forbidden
+    );
+    let refused = test_store(&db).audit_entries(FORBIDDEN).expect("rows");
+    assert!(
+        refused
+            .iter()
+            .any(|r| r.user == "sue" && r.detail.contains(super::ALERTS)),
+        "{refused:?}"
+    );
+    assert_eq!(looks(), 1);
     desk.stop();
     drop(desk);
 
