@@ -107,6 +107,10 @@ struct RunFigures {
     missed: u64,
     /// Rounds whose exposure was computed (with `--exposure`).
     exposure_rounds: Option<u64>,
+    /// Seconds from the simulators stopped to everything sent on record (or given up on).
+    drain_seconds: f64,
+    /// Seconds the monitor took to stop (its readers and writer), what Ctrl-C waits for.
+    stop_seconds: f64,
 }
 
 /// The start of a run that the steady-state figures leave out (the tables connecting, the
@@ -249,6 +253,11 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         monitor.rss_start_mb,
         monitor.rss_end_mb
     );
+    outln!(
+        "          stopping: {:.1} s to drain what was sent, then the monitor stopped in {:.2} s",
+        monitor.drain_seconds,
+        monitor.stop_seconds
+    );
     if let Some(rounds) = monitor.exposure_rounds {
         outln!("          exposure followed live: the figures of {rounds} rounds computed");
     }
@@ -308,6 +317,8 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "rss_end_mb": round1(monitor.rss_end_mb),
             "degraded_reports": monitor.degraded,
             "exposure_rounds": monitor.exposure_rounds,
+            "drain_s": (monitor.drain_seconds * 10.0).round() / 10.0,
+            "stop_s": (monitor.stop_seconds * 100.0).round() / 100.0,
             "baseline_chunks": baseline.as_ref().map(|b| b.count),
             "baseline_p50_ms": baseline.as_ref().map(|b| b.pick(0.5)),
             "baseline_p99_ms": baseline.as_ref().map(|b| b.pick(0.99)),
@@ -497,6 +508,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         .enumerate()
         .map(|(i, c)| (table_name(i), std::fs::metadata(c).map_or(0, |m| m.len())))
         .collect();
+    let draining = Instant::now();
     drain(&events, &mut figures, clock.as_ref(), || {
         Store::open_read_only(&db)
             .and_then(|s| s.raw_bytes_by_table())
@@ -505,7 +517,10 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
                     .all(|(table, bytes)| recorded.get(table).copied().unwrap_or(0) >= *bytes)
             })
     });
+    figures.drain_seconds = draining.elapsed().as_secs_f64();
+    let stopping = Instant::now();
     monitor.stop()?;
+    figures.stop_seconds = stopping.elapsed().as_secs_f64();
     for event in events.try_iter() {
         count(&mut figures, &event, clock.as_ref());
     }

@@ -535,9 +535,7 @@ impl Monitor {
         self.readers = kept;
         // Each reader reports its disconnection before it is joined: the ends of the sessions
         // are queued ahead of the reload.
-        for (_, reader) in gone {
-            reader.stop();
-        }
+        stop_all(gone.into_iter().map(|(_, reader)| reader));
         let (reply, answer) = mpsc::sync_channel(1);
         self.input
             .send(Queued {
@@ -597,9 +595,7 @@ impl Monitor {
     }
 
     fn shutdown(&mut self) -> Result<(), StoreError> {
-        for (_, reader) in self.readers.drain(..) {
-            reader.stop();
-        }
+        stop_all(self.readers.drain(..).map(|(_, reader)| reader));
         let _ = self.input.send(Queued {
             input: Input::Stop,
             weight: 0,
@@ -618,6 +614,19 @@ impl Monitor {
 impl Drop for Monitor {
     fn drop(&mut self) {
         let _ = self.shutdown();
+    }
+}
+
+/// Stops `readers` in bounded time whatever their number: every one is asked first, then each
+/// is waited for, so their read timeouts run at once (one after another, a thousand readers
+/// would take a thousand timeouts).
+fn stop_all(readers: impl Iterator<Item = DeviceHandle>) {
+    let readers: Vec<DeviceHandle> = readers.collect();
+    for reader in &readers {
+        reader.request_stop();
+    }
+    for reader in readers {
+        reader.stop();
     }
 }
 

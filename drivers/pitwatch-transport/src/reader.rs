@@ -75,6 +75,13 @@ impl DeviceHandle {
         self.shutdown();
     }
 
+    /// Asks the reader to stop without waiting for it: it stops at its next read timeout or
+    /// delivery. Stopping many readers, ask them all first and then [`DeviceHandle::stop`] each,
+    /// so their timeouts run at once rather than one after another.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
     fn shutdown(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         if let Some(thread) = self.thread.take() {
