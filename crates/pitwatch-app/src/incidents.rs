@@ -301,7 +301,7 @@ impl Desk {
                     .unwrap_or_default()
             })?
         };
-        self.audit_view("incident.view", &id.to_string())?;
+        self.audit_view(crate::viewed::INCIDENT_VIEWED, &id.to_string())?;
         Ok(detail)
     }
 

@@ -58,7 +58,10 @@ impl Desk {
             },
         )?;
         // The look is audited (`replay.view`, see `viewed.rs`): which table and shoe.
-        self.audit_view("replay.view", &format!("{table} shoe {}", replay.shoe))?;
+        self.audit_view(
+            crate::viewed::REPLAY_VIEWED,
+            &format!("{table} shoe {}", replay.shoe),
+        )?;
         Ok(replay)
     }
 }

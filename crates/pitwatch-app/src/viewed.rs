@@ -6,14 +6,53 @@
 //! is audited again.
 
 use pitwatch_api::dto::ApiError;
+use pitwatch_model::Timestamp;
+use pitwatch_store::Store;
 
-use crate::access::detail;
+use crate::access::{detail, Principal};
 use crate::live::Desk;
 
 pub use crate::state::workstation::{Viewed, AGAIN_AFTER_MS};
 
 /// Who the audit log names for a look with nobody logged in.
 pub const NOBODY: &str = "(nobody logged in)";
+
+/// The audit action of a look at an incident.
+pub const INCIDENT_VIEWED: &str = "incident.view";
+
+/// The audit action of a shoe replayed.
+pub const REPLAY_VIEWED: &str = "replay.view";
+
+/// Audits a read made at the command line (`pitwatch incident show`, `pitwatch replay --db`)
+/// in `store`: by `who` when the command was given a login (`--user`), else by [`NOBODY`], with
+/// the workstation, the role and the operating system's account in the detail. Every such read
+/// is its own row: a command runs once, it does not refresh as a screen does.
+pub fn audit_read(
+    store: &mut Store,
+    who: Option<&Principal>,
+    action: &str,
+    subject: &str,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    let user = who.map_or(NOBODY, |p| p.user.as_str());
+    let role = who.map_or("", |p| p.role.as_str());
+    let workstation = who.map_or_else(crate::access::workstation, |p| p.workstation.clone());
+    let os_user = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_default();
+    let detail = detail(
+        &workstation,
+        &[
+            ("role", role),
+            ("via", "command line"),
+            ("os_user", &os_user),
+        ],
+    );
+    let mut batch = store.batch(now)?;
+    batch.append_audit(user, action, subject, &detail, now)?;
+    batch.commit()?;
+    Ok(())
+}
 
 impl Desk {
     /// Audits a look at `subject` (`action`: `incident.view`, `replay.view`) by the user logged

@@ -124,6 +124,11 @@ pub enum IncidentCommand {
         db: Option<PathBuf>,
         #[command(flatten)]
         source: crate::central::CentralSource,
+        /// Who looks (password from PITWATCH_PASSWORD or standard input). The look is audited
+        /// (`incident.view`) with them, or as nobody logged in without it; a look at the
+        /// central copy, which takes no writes, is not.
+        #[arg(long)]
+        user: Option<String>,
         /// The incident's number.
         id: i64,
     },
@@ -445,10 +450,40 @@ fn to_json(i: &Incident) -> serde_json::Value {
 pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
     let now = crate::now();
     match command {
-        IncidentCommand::Show { db, source, id } => {
+        IncidentCommand::Show {
+            db,
+            source,
+            user,
+            id,
+        } => {
             let source = source.resolve(db.as_deref())?;
-            let store = open_source(&source)?;
+            let mut store = open_source(&source)?;
+            let who = match (&user, source.central) {
+                (Some(user), false) => Some(credentials::login(
+                    &mut store,
+                    user,
+                    credentials::PASSWORD,
+                )?),
+                (Some(_), true) => anyhow::bail!(
+                    "--user is for a workstation's record: the central copy takes no writes, so a look there is not audited"
+                ),
+                (None, _) => None,
+            };
             let incident = store.incident(IncidentId(id))?;
+            if !source.central {
+                // Audited before anything is shown: a look that cannot be put on record is
+                // not made.
+                pitwatch_app::viewed::audit_read(
+                    &mut store,
+                    who.as_ref(),
+                    pitwatch_app::viewed::INCIDENT_VIEWED,
+                    &id.to_string(),
+                    now,
+                )
+                .map_err(|e| {
+                    anyhow::anyhow!("the look could not be put on record: {}", e.message)
+                })?;
+            }
             outln!(
                 "incident {}: {} ({}) at {}, {}",
                 id,

@@ -59,6 +59,11 @@ pub struct ReplayArgs {
     /// With --db: print every event with the table as it stood after it.
     #[arg(long, requires = "record")]
     steps: bool,
+    /// With --db: who replays (password from PITWATCH_PASSWORD or standard input). The replay
+    /// is audited (`replay.view`) with them, or as nobody logged in without it; a replay of the
+    /// central copy, which takes no writes, is not.
+    #[arg(long, requires = "db")]
+    user: Option<String>,
     /// What the file holds: a table event file, or a raw capture in a device protocol.
     #[arg(long, value_enum, default_value = "events")]
     format: ReplayFormat,
@@ -113,15 +118,44 @@ const PIECE: usize = 64 * 1024;
 /// Runs `pitwatch replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     if let (Some(db), Some(table)) = (&args.db, &args.table) {
-        return crate::replay_record::run(db, table, args.shoe, args.at, args.steps, args.json);
+        // Audited before anything is shown: a replay that cannot be put on record is not made.
+        let audit = |shoe: u32| -> anyhow::Result<()> {
+            let mut store = crate::incidents::open(db)?;
+            let who = match &args.user {
+                Some(user) => Some(crate::credentials::login(
+                    &mut store,
+                    user,
+                    crate::credentials::PASSWORD,
+                )?),
+                None => None,
+            };
+            pitwatch_app::viewed::audit_read(
+                &mut store,
+                who.as_ref(),
+                pitwatch_app::viewed::REPLAY_VIEWED,
+                &format!("{table} shoe {shoe}"),
+                crate::now(),
+            )
+            .map_err(|e| anyhow::anyhow!("the replay could not be put on record: {}", e.message))
+        };
+        return crate::replay_record::run(
+            db, table, args.shoe, args.at, args.steps, args.json, audit,
+        );
     }
     if args.source.central.is_some() {
         let Some(table) = &args.table else {
             anyhow::bail!("give --table with --central");
         };
         let source = args.source.resolve(None)?;
+        // The central copy takes no writes: a replay of it is not audited.
         return crate::replay_record::run(
-            &source.db, table, args.shoe, args.at, args.steps, args.json,
+            &source.db,
+            table,
+            args.shoe,
+            args.at,
+            args.steps,
+            args.json,
+            |_| Ok(()),
         );
     }
     let (Some(path), Some(rules)) = (&args.file, &args.rules) else {

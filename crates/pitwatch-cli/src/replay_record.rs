@@ -15,7 +15,8 @@ use pitwatch_model::Timestamp;
 use pitwatch_recording::record::Installation;
 use pitwatch_recording::replay;
 
-/// Runs a replay from the record.
+/// Runs a replay from the record; `audit` is told the shoe before anything of it is printed
+/// (an error from it stops the replay).
 pub fn run(
     db: &Path,
     table: &str,
@@ -23,6 +24,7 @@ pub fn run(
     at: Option<Timestamp>,
     steps: bool,
     json: bool,
+    audit: impl FnOnce(u32) -> anyhow::Result<()>,
 ) -> anyhow::Result<ExitCode> {
     if !db.exists() {
         bail!("{} does not exist", db.display());
@@ -52,6 +54,8 @@ pub fn run(
     };
     let book = GameBook::load(&replayed.rule_book).map_err(|e| anyhow::anyhow!("{e}"))?;
     let intact = verified.intact();
+    drop(store);
+    audit(shoe)?;
     let mut out = BufWriter::new(crate::safe::Lines::new(io::stdout().lock()));
     let written = (|| -> io::Result<()> {
         if json {

@@ -213,3 +213,69 @@ fn resolve_takes_a_resolution_from_the_list_after_the_acknowledgement_and_reopen
     let out = run(dir.path(), &["verify", "--db", &db], &[]);
     assert!(out.status.success(), "{}", text(&out.stdout));
 }
+
+/// The audit rows of `action` in `db`: (user, subject, detail), oldest first.
+fn audited(db: &str, action: &str) -> Vec<(String, String, String)> {
+    let connection = rusqlite::Connection::open(db).unwrap();
+    let mut statement = connection
+        .prepare("SELECT user_name, subject, detail FROM audit_log WHERE action = ?1 ORDER BY id")
+        .unwrap();
+    statement
+        .query_map([action], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn a_look_at_an_incident_or_a_replay_at_the_command_line_is_on_record_with_who_looked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, ids) = record(dir.path());
+    // Nobody logged in, then ana: each look its own row, named.
+    let out = run(dir.path(), &["incident", "show", "--db", &db, &ids[0]], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(
+        dir.path(),
+        &["incident", "show", "--db", &db, "--user", "ana", &ids[0]],
+        &[("PITWATCH_PASSWORD", STAFF_PW)],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let looks = audited(&db, "incident.view");
+    let who: Vec<(&str, &str)> = looks
+        .iter()
+        .map(|(u, s, _)| (u.as_str(), s.as_str()))
+        .collect();
+    assert_eq!(
+        who,
+        [
+            ("(nobody logged in)", ids[0].as_str()),
+            ("ana", ids[0].as_str())
+        ]
+    );
+    assert!(looks[1].2.contains("command line"), "{:?}", looks[1]);
+    assert!(looks[1].2.contains("supervisor"), "{:?}", looks[1]);
+    // A replay from the record: its shoe, by ana.
+    let out = run(
+        dir.path(),
+        &["replay", "--db", &db, "--table", "BAC-1", "--user", "ana"],
+        &[("PITWATCH_PASSWORD", STAFF_PW)],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let replays = audited(&db, "replay.view");
+    assert_eq!(replays.len(), 1, "{replays:?}");
+    assert_eq!(
+        (replays[0].0.as_str(), replays[0].1.as_str()),
+        ("ana", "BAC-1 shoe 1")
+    );
+    // A wrong password shows nothing and leaves no look (the failed login is audited apart).
+    let out = run(
+        dir.path(),
+        &["incident", "show", "--db", &db, "--user", "ana", &ids[0]],
+        &[("PITWATCH_PASSWORD", "not her password at all")],
+    );
+    assert!(!out.status.success());
+    assert!(text(&out.stdout).is_empty(), "{}", text(&out.stdout));
+    assert_eq!(audited(&db, "incident.view").len(), 2);
+    let out = run(dir.path(), &["verify", "--db", &db], &[]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
