@@ -34,6 +34,7 @@ mod import;
 mod incidents;
 mod monitor;
 mod out;
+mod pace;
 mod ports;
 mod replay;
 mod replay_record;
@@ -102,6 +103,9 @@ enum Command {
     /// The house's exposure before each round of a shoe (surveillance and administrators only;
     /// every read audited).
     Exposure(exposure::ExposureArgs),
+    /// A table's pace from the record: every round timed, each shoe change's downtime, the
+    /// rounds per hour of dealing time.
+    Pace(pace::PaceArgs),
 }
 
 /// The host's current time: the CLI is an edge of the system, where the clock may be read.
@@ -134,6 +138,7 @@ fn main() -> ExitCode {
         Command::Central(command) => central::run(command),
         Command::Sync(args) => central::run_sync(args),
         Command::Exposure(args) => exposure::run(args),
+        Command::Pace(args) => pace::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -20,6 +20,7 @@
 pub mod book;
 pub mod exposure;
 pub mod kind;
+pub mod pace;
 pub mod parameters;
 pub mod report;
 pub mod sim;
