@@ -60,6 +60,8 @@ pub fn run(args: PaceArgs) -> anyhow::Result<ExitCode> {
                 "break_after_s": args.break_after,
                 "rounds": pace.rounds,
                 "shoes": pace.shoes,
+                "irregularities": pace.irregularities,
+                "errors_per_100_rounds": pace.errors_per_100_rounds(),
             }),
             false,
         );
@@ -102,6 +104,21 @@ pub fn run(args: PaceArgs) -> anyhow::Result<ExitCode> {
                 .collect()
         ),
     );
+    if let Some(rate) = pace.errors_per_100_rounds() {
+        let by_code: Vec<String> = pace
+            .irregularities
+            .iter()
+            .map(|(code, n)| format!("{code} {n}"))
+            .collect();
+        outln!(
+            "  {rate:.1} irregularities per 100 rounds{}",
+            if by_code.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", by_code.join(", "))
+            }
+        );
+    }
     for change in &pace.shoes {
         outln!(
             "  shoe {}: {} from the shoe before's last card to its first",

@@ -71,6 +71,9 @@ fn a_tables_rounds_are_timed_from_the_record() {
     // Two rounds in 8 s + 23 s + 10 s of dealing.
     let per_hour = pace["rounds_per_hour"].as_f64().unwrap();
     assert!((per_hour - 7_200.0 / 41.0).abs() < 1e-9, "{per_hour}");
+    // The burn was never dealt: one irregularity in two rounds.
+    assert_eq!(pace["irregularities"]["BURN_MISSING"], 1);
+    assert_eq!(pace["errors_per_100_rounds"], 50.0);
     let text = run(&["pace", "--db", db_s, "--table", "BAC-1"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("175.6 rounds an hour of dealing"));
     let missing = run(&["pace", "--db", db_s, "--table", "NONE"]);

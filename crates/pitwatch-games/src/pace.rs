@@ -81,6 +81,8 @@ pub struct Pace {
     pub rounds: Vec<RoundPace>,
     /// Every change of shoe after the first shoe, in order.
     pub shoes: Vec<ShoeChange>,
+    /// Irregularities raised, by code (a device's own errors included).
+    pub irregularities: BTreeMap<String, u32>,
 }
 
 /// The default break: a gap between rounds longer than this is the table not dealing (five
@@ -94,6 +96,7 @@ impl Pace {
         let mut bets_closed: Vec<(u64, Option<Timestamp>)> = Vec::new();
         let mut shuffles: Vec<(u64, Option<Timestamp>)> = Vec::new();
         let mut results: Vec<(u64, Option<Timestamp>)> = Vec::new();
+        let mut irregularities = BTreeMap::new();
         let mut closed: Vec<(crate::GameRound, u64, Option<Timestamp>)> = Vec::new();
         for (event, outputs) in steps {
             at_of.insert(event.seq, event.at);
@@ -104,8 +107,12 @@ impl Pace {
                 _ => {}
             }
             for output in outputs {
-                if let TableOutput::Round(done) = output {
-                    closed.push((done.clone(), event.seq, event.at));
+                match output {
+                    TableOutput::Round(done) => closed.push((done.clone(), event.seq, event.at)),
+                    TableOutput::Irregularity(found) => {
+                        *irregularities.entry(found.code.to_string()).or_insert(0) += 1;
+                    }
+                    _ => {}
                 }
             }
         }
@@ -113,7 +120,10 @@ impl Pace {
         let ms = |from: Option<Timestamp>, to: Option<Timestamp>| {
             Some(to?.unix_millis() - from?.unix_millis())
         };
-        let mut pace = Pace::default();
+        let mut pace = Pace {
+            irregularities,
+            ..Pace::default()
+        };
         // The round before: its shoe, the event that closed it, when, and its last card's time.
         let mut before: Option<(u32, u64, Option<Timestamp>, Option<Timestamp>)> = None;
         let next_firsts: Vec<u64> = closed
@@ -172,6 +182,12 @@ impl Pace {
             before = Some((done.shoe(), close_seq, close_at, at(last)));
         }
         pace
+    }
+
+    /// Irregularities per 100 rounds (`None` with no round).
+    pub fn errors_per_100_rounds(&self) -> Option<f64> {
+        let errors: u32 = self.irregularities.values().sum();
+        (!self.rounds.is_empty()).then(|| f64::from(errors) * 100.0 / self.rounds.len() as f64)
     }
 
     /// Rounds per hour of dealing: the rounds, over their own time and the gaps between them

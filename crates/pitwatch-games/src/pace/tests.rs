@@ -92,6 +92,9 @@ fn each_part_of_a_round_and_the_gap_between_rounds_are_timed() {
         "result at 20 s, first card at 43 s"
     );
     assert!(pace.shoes.is_empty());
+    // No burn dealt before the first round: one irregularity in two rounds.
+    assert_eq!(pace.irregularities.get("BURN_MISSING"), Some(&1));
+    assert_eq!(pace.errors_per_100_rounds(), Some(50.0));
     // Dealing time: 8 s + 23 s + 10 s for two rounds: 2 × 3600 / 41 an hour.
     let per_hour = pace.rounds_per_hour(BREAK_AFTER_MS).expect("timed");
     assert!((per_hour - 7_200.0 / 41.0).abs() < 1e-9, "{per_hour}");
