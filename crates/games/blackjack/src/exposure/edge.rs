@@ -11,6 +11,12 @@
 //! best play of stand, hit, double and surrender is found by dynamic programming over (total,
 //! soft, cards in the hand) states. Splits are valued as independent hands drawing from the same
 //! composition, resplits counted by a small branching process up to the book's `max_hands`.
+//! The values of each first decision are then corrected for the player's own two cards leaving
+//! the shoe, to first order: the whole calculation is repeated at the composition less one card
+//! of each value, and a hand of `a` and `b` adds the change taking out an `a` makes and the
+//! change taking out a `b` makes (the first decision is chosen on the corrected values; later
+//! decisions are those at the upcard's composition). Without the correction the figure ran
+//! 0.06 points low on a whole six-deck shoe and 0.4 on a single deck.
 //!
 //! **The hole card.** With a peek (`american`) the player decides knowing the dealer has no
 //! natural, and a dealer natural takes one unit (a natural pushes). With no hole card the player
@@ -38,8 +44,9 @@ pub const MIN_CARDS: u32 = 20;
 /// The method, in one sentence a surveillance officer can read.
 pub const METHOD: &str = "The basic-strategy player's expected return on one box's main wager for \
 the next round: the two first cards and the dealer's card weighed exactly by the cards left, \
-every later card drawn from the cards left as if with replacement, the best of stand, hit, \
-double, split and surrender chosen for each hand under the book's rules.";
+every later card drawn from the cards left as if with replacement (corrected to first order for \
+the player's own two cards), the best of stand, hit, double, split and surrender chosen for \
+each hand under the book's rules.";
 
 /// The cards left, by Blackjack value: index 0 the aces, 1 to 8 the twos to nines, 9 the tens
 /// and court cards.
@@ -334,11 +341,16 @@ struct Upcard {
     q: [f64; 10],
     /// The chance of a dealer natural at `q`, weighed in decisions (0 with a peek).
     p_natural: f64,
-    /// The dealer's final totals with no natural: 17 to 21, then bust.
-    dealer: [f64; 6],
+    /// What standing on each total returns when the dealer has no natural.
+    stands: [f64; 22],
     /// Hit-or-stand values, `[first_hand][hard][ace][cards]`.
     values: [[[[Ev; CARDS]; 2]; 22]; 2],
+    /// Hit-or-stand decisions, `[first_hand][hard][ace][cards]`.
+    hits: Hits,
 }
+
+/// Hit-or-stand decisions of one upcard, `[first_hand][hard][ace][cards]`.
+type Hits = [[[[bool; CARDS]; 2]; 22]; 2];
 
 /// The expected return and the decisions under `book` on the next round from `left`; `None`
 /// with fewer than [`MIN_CARDS`] cards left.
@@ -362,9 +374,27 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
         if left.counts[u] == 0 {
             continue;
         }
-        let up = upcard(&rules, &c, u, nf, &mut strategy);
-        let splits: [Option<Ev>; 10] =
-            std::array::from_fn(|x| split_value(&rules, &up, x, u, &mut strategy));
+        // The later cards drawn from the cards left less the upcard, and (to correct the
+        // values for the player's own two cards, to first order) less one card of each value.
+        let Some(base) = upcard(&rules, &c, nf, u, None) else {
+            continue;
+        };
+        for (fh, hits) in base.hits.iter().enumerate() {
+            strategy.hit[fh][u] = *hits;
+        }
+        let less: [Option<Upcard>; 10] =
+            std::array::from_fn(|x| upcard(&rules, &c, nf, u, Some(x)));
+        let mut splits = [None; 10];
+        for (x, split) in splits.iter_mut().enumerate() {
+            if let Some((v, plays)) = split_value(&rules, &base, x) {
+                for (fh, plays) in plays.iter().enumerate() {
+                    for (card, play) in plays.iter().enumerate() {
+                        strategy.split_hand[fh][x][card][u] = *play;
+                    }
+                }
+                *split = Some(v);
+            }
+        }
         for a in 0..10 {
             for b in a..10 {
                 // The exact chance of these two cards and this upcard.
@@ -379,16 +409,15 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
                     continue;
                 }
                 // The exact chance of a dealer natural behind them.
-                let other = match u {
-                    0 => 9,
-                    9 => 0,
-                    _ => usize::MAX,
-                };
-                let p_nat = if other == usize::MAX {
-                    0.0
-                } else {
-                    let k = c[other] - f64::from(u8::from(a == other)) - f64::from(u8::from(b == other));
-                    (k / (nf - 3.0)).max(0.0)
+                let p_nat = match u {
+                    0 | 9 => {
+                        let other = 9 - u;
+                        let k = c[other]
+                            - f64::from(u8::from(a == other))
+                            - f64::from(u8::from(b == other));
+                        (k / (nf - 3.0)).max(0.0)
+                    }
+                    _ => 0.0,
                 };
                 let v = if a == 0 && b == 9 {
                     if rules.at_once {
@@ -400,7 +429,7 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
                         }
                     }
                 } else {
-                    let (play, ev) = first_decision(&rules, &up, a, b, splits[a].filter(|_| a == b));
+                    let (play, ev) = first_decision(&rules, &base, &less, a, b, splits[a]);
                     strategy.first[a][b][u] = play;
                     strategy.first[b][a][u] = play;
                     if rules.peek {
@@ -423,11 +452,20 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
     })
 }
 
-/// The dealer's totals and the hit-or-stand values for upcard `u`.
-fn upcard(rules: &Rules, c: &[f64; 10], u: usize, n: f64, strategy: &mut Strategy) -> Upcard {
+/// The dealer's totals and the hit-or-stand values for upcard `u`, the later cards drawn from
+/// `c` (`n` cards) less the upcard and one card of value `less` if given; `None` when `c` holds
+/// no such cards.
+fn upcard(rules: &Rules, c: &[f64; 10], n: f64, u: usize, less: Option<usize>) -> Option<Upcard> {
     let mut q = *c;
     q[u] -= 1.0;
-    let left = n - 1.0;
+    let mut left = n - 1.0;
+    if let Some(x) = less {
+        q[x] -= 1.0;
+        left -= 1.0;
+    }
+    if q.iter().any(|&x| x < 0.0) || left <= 0.0 {
+        return None;
+    }
     for x in &mut q {
         *x /= left;
     }
@@ -441,23 +479,25 @@ fn upcard(rules: &Rules, c: &[f64; 10], u: usize, n: f64, strategy: &mut Strateg
             _ => 0.0,
         }
     };
+    let stands = std::array::from_fn(|total| stand_clear(&dealer, total));
     let mut up = Upcard {
         q,
         p_natural,
-        dealer,
+        stands,
         values: [[[[Ev::both(0.0); CARDS]; 2]; 22]; 2],
+        hits: [[[[false; CARDS]; 2]; 22]; 2],
     };
-    for first_hand in 0..2 {
-        // What a dealer natural takes of a standing undoubled hand: the original wager only
-        // takes the box's first hand's unit.
-        let lambda = if first_hand == 0 || rules.all_stakes {
-            1.0
-        } else {
-            0.0
-        };
-        hit_or_stand(rules, &mut up, first_hand, lambda, u, strategy);
+    hit_or_stand(rules, &mut up, 0, 1.0);
+    if rules.peek || rules.all_stakes {
+        // A dealer natural takes the same of every hand (or is known before play).
+        up.values[1] = up.values[0];
+        up.hits[1] = up.hits[0];
+    } else {
+        // The original wager only: a dealer natural takes nothing of a later split hand that
+        // stands.
+        hit_or_stand(rules, &mut up, 1, 0.0);
     }
-    up
+    Some(up)
 }
 
 /// The dealer's final totals (17 to 21, bust) from upcard `u`, no natural, drawing at `q`.
@@ -545,22 +585,16 @@ fn paid_at_once(rules: &Rules, hard: usize, ace: bool, cards: usize) -> Option<E
 /// Standing: the return against the dealer, and `-lambda` to a dealer natural.
 fn stand(up: &Upcard, hard: usize, ace: bool, lambda: f64) -> Ev {
     Ev {
-        clear: stand_clear(&up.dealer, best(hard, ace)),
+        clear: up.stands[best(hard, ace)],
         natural: -lambda,
     }
 }
 
 /// The dynamic programme over hit-or-stand states, highest hard total first (a card only adds).
-fn hit_or_stand(
-    rules: &Rules,
-    up: &mut Upcard,
-    first_hand: usize,
-    lambda: f64,
-    u: usize,
-    strategy: &mut Strategy,
-) {
+fn hit_or_stand(rules: &Rules, up: &mut Upcard, first_hand: usize, lambda: f64) {
     let counts_cards = rules.bonus.is_some();
-    let card_range = if counts_cards { 1..CARDS } else { 0..1 };
+    // A hand holds two cards or more.
+    let card_range = if counts_cards { 2..CARDS } else { 0..1 };
     for hard in (2..=21).rev() {
         for ace in 0..2 {
             let has = ace == 1;
@@ -574,7 +608,7 @@ fn hit_or_stand(
                 let h = hit(rules, up, first_hand, hard, has, cards);
                 let take = h.weighed(up.p_natural) > s.weighed(up.p_natural);
                 up.values[first_hand][hard][ace][k] = if take { h } else { s };
-                strategy.hit[first_hand][u][hard][ace][k] = take;
+                up.hits[first_hand][hard][ace][k] = take;
             }
         }
     }
@@ -614,7 +648,7 @@ fn double(rules: &Rules, up: &Upcard, hard: usize, ace: bool, lambda: f64) -> Ev
             v.add_scaled(
                 qc,
                 Ev {
-                    clear: 2.0 * stand_clear(&up.dealer, best(h, a)),
+                    clear: 2.0 * up.stands[best(h, a)],
                     natural: -lost_to_natural,
                 },
             );
@@ -637,11 +671,17 @@ fn triple(rules: &Rules, a: usize, b: usize) -> Option<(usize, f64)> {
     }
 }
 
-/// The best first decision on two cards `a <= b` (not a natural), with the pair's split value.
-fn first_decision(rules: &Rules, up: &Upcard, a: usize, b: usize, split: Option<Ev>) -> (Play, Ev) {
+/// What each first decision on two cards `a <= b` (not a natural) returns at `up`'s
+/// composition: stand, hit, double, surrender, split (`None` where not allowed).
+fn first_options(
+    rules: &Rules,
+    up: &Upcard,
+    a: usize,
+    b: usize,
+    split: Option<Ev>,
+) -> [Option<Ev>; 5] {
     let hard = a + b + 2;
     let ace = a == 0;
-    let p = up.p_natural;
     let mut h = hit(rules, up, 0, hard, ace, 2);
     let mut d = double(rules, up, hard, ace, 1.0);
     if let Some((card, extra)) = triple(rules, a, b) {
@@ -650,16 +690,59 @@ fn first_decision(rules: &Rules, up: &Upcard, a: usize, b: usize, split: Option<
             d.add_scaled(up.q[card], Ev::both(2.0 * extra));
         }
     }
-    let mut chosen = (Play::Stand, stand(up, hard, ace, 1.0));
-    let options = [
-        Some((Play::Hit, h)),
-        rules.may_double(a, b).then_some((Play::Double, d)),
-        rules.surrender.then_some((Play::Surrender, Ev::both(-0.5))),
-        split.map(|s| (Play::Split, s)),
-    ];
-    for (play, v) in options.into_iter().flatten() {
-        if v.weighed(p) > chosen.1.weighed(p) {
-            chosen = (play, v);
+    [
+        Some(stand(up, hard, ace, 1.0)),
+        Some(h),
+        rules.may_double(a, b).then_some(d),
+        rules.surrender.then_some(Ev::both(-0.5)),
+        split.filter(|_| a == b),
+    ]
+}
+
+/// The first decisions, in [`first_options`]' order.
+const PLAYS: [Play; 5] = [
+    Play::Stand,
+    Play::Hit,
+    Play::Double,
+    Play::Surrender,
+    Play::Split,
+];
+
+/// The best first decision on two cards `a <= b` (not a natural): each option's value at the
+/// upcard's composition, corrected for taking the two cards out by the change one card of each
+/// makes (the first-order effect of their removal on every later card).
+fn first_decision(
+    rules: &Rules,
+    base: &Upcard,
+    less: &[Option<Upcard>; 10],
+    a: usize,
+    b: usize,
+    split: Option<Ev>,
+) -> (Play, Ev) {
+    let mut values = first_options(rules, base, a, b, split);
+    let base_values = values;
+    for x in [a, b] {
+        let Some(up) = &less[x] else { continue };
+        let split_less = if a == b {
+            split_value(rules, up, a).map(|(v, _)| v)
+        } else {
+            None
+        };
+        let changed = first_options(rules, up, a, b, split_less);
+        for ((v, old), new) in values.iter_mut().zip(base_values).zip(changed) {
+            if let (Some(v), Some(old), Some(new)) = (v.as_mut(), old, new) {
+                v.clear += new.clear - old.clear;
+                v.natural += new.natural - old.natural;
+            }
+        }
+    }
+    let p = base.p_natural;
+    let mut chosen = (Play::Stand, values[0].unwrap_or(Ev::both(0.0)));
+    for (play, v) in PLAYS.into_iter().zip(values).skip(1) {
+        if let Some(v) = v {
+            if v.weighed(p) > chosen.1.weighed(p) {
+                chosen = (play, v);
+            }
         }
     }
     chosen
@@ -706,21 +789,16 @@ fn split_hand(rules: &Rules, up: &Upcard, x: usize, card: usize, first_hand: usi
 }
 
 /// Splitting a pair of `x` against upcard `u`: `None` when the book allows no split.
-fn split_value(
-    rules: &Rules,
-    up: &Upcard,
-    x: usize,
-    u: usize,
-    strategy: &mut Strategy,
-) -> Option<Ev> {
+fn split_value(rules: &Rules, up: &Upcard, x: usize) -> Option<(Ev, [[Play; 10]; 2])> {
     if rules.max_hands < 2 {
         return None;
     }
     let mut hands = [[Ev::both(0.0); 10]; 2];
+    let mut plays = [[Play::Stand; 10]; 2];
     for first_hand in 0..2 {
         for card in 0..10 {
             let (play, v) = split_hand(rules, up, x, card, first_hand);
-            strategy.split_hand[first_hand][x][card][u] = play;
+            plays[first_hand][card] = play;
             hands[first_hand][card] = v;
         }
     }
@@ -750,7 +828,7 @@ fn split_value(
     };
     let mut total = value(0);
     total.add_scaled(hands_expected - 1.0, value(1));
-    Some(total)
+    Some((total, plays))
 }
 
 /// Expected hands a split ends with (those that drew a card other than the pair's while they
@@ -763,7 +841,8 @@ fn resplits(hands: u8, pending: u8, max: u8, r: f64) -> (f64, f64) {
     if hands >= max {
         return (0.0, f64::from(pending));
     }
-    let (a1, b1) = resplits(hands + 1, pending, max, r);
+    // A pair card: the hand splits again, one more hand to draw to.
+    let (a1, b1) = resplits(hands + 1, pending + 1, max, r);
     let (a2, b2) = resplits(hands, pending - 1, max, r);
     (r * a1 + (1.0 - r) * (1.0 + a2), r * b1 + (1.0 - r) * b2)
 }
