@@ -208,13 +208,16 @@ pub struct Strategy {
     /// only when a dealer natural with no hole card takes the original wager only); `hard` the
     /// total with aces as one (up to 21), `ace` whether the hand holds one, `cards` the cards in
     /// the hand (capped at 7; always 0 when the book has no card-count bonus).
-    pub hit: Box<[[[[[bool; CARDS]; 2]; 22]; 10]; 2]>,
+    pub hit: Box<[[HandStates; 10]; 2]>,
     /// On a split hand's two cards (the pair's value `x`, the card drawn `c`), when it is not
     /// split again: `split_hand[first_hand][x][c][u]` (stand, hit or double).
     pub split_hand: Box<[[[[Play; 10]; 10]; 10]; 2]>,
     /// Whether the card-count index is used (a book with card-count bonuses paid at once).
     pub counts_cards: bool,
 }
+
+/// Hit (`true`) or stand in each hand state, `[hard][ace][cards]`.
+pub type HandStates = [[[bool; CARDS]; 2]; 22];
 
 /// Card-count slots of a hand state.
 pub const CARDS: usize = 8;
@@ -350,7 +353,7 @@ struct Upcard {
 }
 
 /// Hit-or-stand decisions of one upcard, `[first_hand][hard][ace][cards]`.
-type Hits = [[[[bool; CARDS]; 2]; 22]; 2];
+type Hits = [HandStates; 2];
 
 /// The expected return and the decisions under `book` on the next round from `left`; `None`
 /// with fewer than [`MIN_CARDS`] cards left.
@@ -815,10 +818,10 @@ fn split_value(rules: &Rules, up: &Upcard, x: usize) -> Option<(Ev, [[Play; 10];
     let value = |first_hand: usize| {
         let mut v_any = Ev::both(0.0);
         let mut v_not_x = Ev::both(0.0);
-        for card in 0..10 {
-            v_any.add_scaled(up.q[card], hands[first_hand][card]);
+        for (card, (&qc, &hand)) in up.q.iter().zip(&hands[first_hand]).enumerate() {
+            v_any.add_scaled(qc, hand);
             if card != x && r < 1.0 {
-                v_not_x.add_scaled(up.q[card] / (1.0 - r), hands[first_hand][card]);
+                v_not_x.add_scaled(qc / (1.0 - r), hand);
             }
         }
         let mut v = Ev::both(0.0);
