@@ -352,6 +352,18 @@ struct Upcard {
     hits: Hits,
 }
 
+impl Upcard {
+    fn empty() -> Upcard {
+        Upcard {
+            q: [0.0; 10],
+            p_natural: 0.0,
+            stands: [0.0; 22],
+            values: [[[[Ev::both(0.0); CARDS]; 2]; 22]; 2],
+            hits: [[[[false; CARDS]; 2]; 22]; 2],
+        }
+    }
+}
+
 /// Hit-or-stand decisions of one upcard, `[first_hand][hard][ace][cards]`.
 type Hits = [HandStates; 2];
 
@@ -372,6 +384,7 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
         split_hand: Box::new([[[[Play::Stand; 10]; 10]; 10]; 2]),
         counts_cards,
     };
+    let mut tables: Vec<Upcard> = (0..11).map(|_| Upcard::empty()).collect();
     let mut total = 0.0;
     for u in 0..10 {
         if left.counts[u] == 0 {
@@ -379,17 +392,23 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
         }
         // The later cards drawn from the cards left less the upcard, and (to correct the
         // values for the player's own two cards, to first order) less one card of each value.
-        let Some(base) = upcard(&rules, &c, nf, u, None) else {
+        // Eleven tables reused for every upcard (each is some 12 kB: filled in place).
+        if !upcard(&rules, &c, nf, u, None, &mut tables[0]) {
             continue;
-        };
+        }
+        let (base, rest) = tables.split_at_mut(1);
+        let base = &base[0];
         for (fh, hits) in base.hits.iter().enumerate() {
             strategy.hit[fh][u] = *hits;
         }
-        let less: [Option<Upcard>; 10] =
-            std::array::from_fn(|x| upcard(&rules, &c, nf, u, Some(x)));
+        let mut filled = [false; 10];
+        for (x, (table, filled)) in rest.iter_mut().zip(&mut filled).enumerate() {
+            *filled = upcard(&rules, &c, nf, u, Some(x), table);
+        }
+        let less: [Option<&Upcard>; 10] = std::array::from_fn(|x| filled[x].then(|| &rest[x]));
         let mut splits = [None; 10];
         for (x, split) in splits.iter_mut().enumerate() {
-            if let Some((v, plays)) = split_value(&rules, &base, x) {
+            if let Some((v, plays)) = split_value(&rules, base, x) {
                 for (fh, plays) in plays.iter().enumerate() {
                     for (card, play) in plays.iter().enumerate() {
                         strategy.split_hand[fh][x][card][u] = *play;
@@ -432,7 +451,7 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
                         }
                     }
                 } else {
-                    let (play, ev) = first_decision(&rules, &base, &less, a, b, splits[a]);
+                    let (play, ev) = first_decision(&rules, base, &less, a, b, splits[a]);
                     strategy.first[a][b][u] = play;
                     strategy.first[b][a][u] = play;
                     if rules.peek {
@@ -455,10 +474,17 @@ pub fn analyse(book: &Book, left: &RanksLeft) -> Option<Analysis> {
     })
 }
 
-/// The dealer's totals and the hit-or-stand values for upcard `u`, the later cards drawn from
-/// `c` (`n` cards) less the upcard and one card of value `less` if given; `None` when `c` holds
-/// no such cards.
-fn upcard(rules: &Rules, c: &[f64; 10], n: f64, u: usize, less: Option<usize>) -> Option<Upcard> {
+/// Fills `up` with the dealer's totals and the hit-or-stand values for upcard `u`, the later
+/// cards drawn from `c` (`n` cards) less the upcard and one card of value `less` if given;
+/// `false` when `c` holds no such cards.
+fn upcard(
+    rules: &Rules,
+    c: &[f64; 10],
+    n: f64,
+    u: usize,
+    less: Option<usize>,
+    up: &mut Upcard,
+) -> bool {
     let mut q = *c;
     q[u] -= 1.0;
     let mut left = n - 1.0;
@@ -467,13 +493,13 @@ fn upcard(rules: &Rules, c: &[f64; 10], n: f64, u: usize, less: Option<usize>) -
         left -= 1.0;
     }
     if q.iter().any(|&x| x < 0.0) || left <= 0.0 {
-        return None;
+        return false;
     }
     for x in &mut q {
         *x /= left;
     }
     let dealer = dealer_totals(rules, &q, u);
-    let p_natural = if rules.peek {
+    up.p_natural = if rules.peek {
         0.0
     } else {
         match u {
@@ -482,15 +508,11 @@ fn upcard(rules: &Rules, c: &[f64; 10], n: f64, u: usize, less: Option<usize>) -
             _ => 0.0,
         }
     };
-    let stands = std::array::from_fn(|total| stand_clear(&dealer, total));
-    let mut up = Upcard {
-        q,
-        p_natural,
-        stands,
-        values: [[[[Ev::both(0.0); CARDS]; 2]; 22]; 2],
-        hits: [[[[false; CARDS]; 2]; 22]; 2],
-    };
-    hit_or_stand(rules, &mut up, 0, 1.0);
+    up.q = q;
+    up.stands = std::array::from_fn(|total| stand_clear(&dealer, total));
+    // States no hand reaches keep what they held; their decisions are cleared.
+    up.hits = [[[[false; CARDS]; 2]; 22]; 2];
+    hit_or_stand(rules, up, 0, 1.0);
     if rules.peek || rules.all_stakes {
         // A dealer natural takes the same of every hand (or is known before play).
         up.values[1] = up.values[0];
@@ -498,9 +520,9 @@ fn upcard(rules: &Rules, c: &[f64; 10], n: f64, u: usize, less: Option<usize>) -
     } else {
         // The original wager only: a dealer natural takes nothing of a later split hand that
         // stands.
-        hit_or_stand(rules, &mut up, 1, 0.0);
+        hit_or_stand(rules, up, 1, 0.0);
     }
-    Some(up)
+    true
 }
 
 /// The dealer's final totals (17 to 21, bust) from upcard `u`, no natural, drawing at `q`.
@@ -603,6 +625,17 @@ fn hit_or_stand(rules: &Rules, up: &mut Upcard, first_hand: usize, lambda: f64) 
             let has = ace == 1;
             for k in card_range.clone() {
                 let cards = if counts_cards { k } else { 2 };
+                if has && hard >= 12 {
+                    // An ace that can no longer count eleven: the hard hand of that total.
+                    up.values[first_hand][hard][1][k] = up.values[first_hand][hard][0][k];
+                    up.hits[first_hand][hard][1][k] = up.hits[first_hand][hard][0][k];
+                    continue;
+                }
+                // No hand of `cards` cards has this total (every card counts one or more, and
+                // two or more without an ace): never reached, never read.
+                if hard < cards || (!has && hard < 2 * cards && hard < 12) {
+                    continue;
+                }
                 if let Some(v) = paid_at_once(rules, hard, has, cards) {
                     up.values[first_hand][hard][ace][k] = v;
                     continue;
@@ -717,7 +750,7 @@ const PLAYS: [Play; 5] = [
 fn first_decision(
     rules: &Rules,
     base: &Upcard,
-    less: &[Option<Upcard>; 10],
+    less: &[Option<&Upcard>; 10],
     a: usize,
     b: usize,
     split: Option<Ev>,
@@ -725,7 +758,7 @@ fn first_decision(
     let mut values = first_options(rules, base, a, b, split);
     let base_values = values;
     for x in [a, b] {
-        let Some(up) = &less[x] else { continue };
+        let Some(up) = less[x] else { continue };
         let split_less = if a == b {
             split_value(rules, up, a).map(|(v, _)| v)
         } else {
