@@ -16,7 +16,8 @@
 //! of each value, and a hand of `a` and `b` adds the change taking out an `a` makes and the
 //! change taking out a `b` makes (the first decision is chosen on the corrected values; later
 //! decisions are those at the upcard's composition). Without the correction the figure ran
-//! 0.06 points low on a whole six-deck shoe and 0.4 on a single deck.
+//! 0.07 to 0.10 points low on whole six-deck shoes and about 0.4 on a single deck
+//! (docs/exposure.md gives the runs).
 //!
 //! **The hole card.** With a peek (`american`) the player decides knowing the dealer has no
 //! natural, and a dealer natural takes one unit (a natural pushes). With no hole card the player
