@@ -1,6 +1,6 @@
 //! The house's exposure through a shoe, round by round, for any game that has one (issue 29):
 //! before each round, what every wager is worth from the cards left in the shoe, computed by the
-//! game's own code (Baccarat's exact enumeration, Blackjack's count and Super Sevens) from the
+//! game's own code (Baccarat's exact enumeration, Blackjack's count, main wager and Super Sevens) from the
 //! cards the shoe's events show.
 //!
 //! This is surveillance's view only: the application layer lets only the surveillance role and
@@ -296,6 +296,19 @@ fn figures_for(
                 wager: false,
                 cite: String::new(),
             });
+            if let Some(edge) = blackjack::player_edge(book, counter) {
+                figures.push(Figure {
+                    name: MAIN_WAGER.into(),
+                    value: -edge.percent,
+                    // Only when the player is ahead beyond the method's error bound.
+                    house_behind: edge.player_ahead(),
+                    wager: true,
+                    cite: format!(
+                        "the book's [play] rules; basic strategy, within ±{:.2} points",
+                        edge.error_bound
+                    ),
+                });
+            }
             if let Some(pays) = &book.super_sevens {
                 if let Some(worth) = blackjack::super_sevens(counter, pays) {
                     figures.push(Figure {
@@ -319,6 +332,11 @@ fn figures_for(
     })
 }
 
+/// The name of Blackjack's and Pontoon's main-wager figure: the house's edge over a
+/// basic-strategy player off the top of the cards left (`pitwatch-blackjack`'s
+/// `exposure::edge`).
+pub const MAIN_WAGER: &str = "Main wager, basic strategy";
+
 /// A Baccarat wager in words, with its pay.
 pub fn wager_name(wager: Wager) -> String {
     match wager {
@@ -339,7 +357,7 @@ pub fn wager_name(wager: Wager) -> String {
 mod tests {
     use super::*;
     use crate::TableEngine;
-    use pitwatch_model::{Card, Target};
+    use pitwatch_model::{Card, Rank, Suit, Target};
 
     #[test]
     fn a_baccarat_shoe_has_a_figure_before_every_round_and_a_whole_shoe_the_published_edges() {
@@ -480,6 +498,46 @@ mod tests {
             first.figures, whole[0].figures,
             "a 3 gone moves the figures"
         );
+    }
+
+    #[test]
+    fn a_blackjack_shoe_shows_the_main_wager_off_the_top_beside_the_count() {
+        for id in ["nz-blackjack", "nz-pontoon"] {
+            let book = GameBook::load(id).expect("a built-in book");
+            let GameBook::Blackjack(inner) = &book else {
+                panic!("{id} is a Blackjack book");
+            };
+            let mut counter = inner.shoe.composition.counter();
+            let whole = figures_for(&book, &counter, 1, (0, None)).expect("figures");
+            let main = whole
+                .figures
+                .iter()
+                .find(|f| f.name == MAIN_WAGER)
+                .expect("the main wager's figure");
+            let edge = blackjack::player_edge(inner, &counter).expect("a whole shoe");
+            assert!((main.value + edge.percent).abs() < 1e-12, "{main:?}");
+            assert!(main.wager && !main.house_behind, "{main:?}");
+            assert!(
+                main.value > 0.0,
+                "the house is ahead off a whole shoe: {main:?}"
+            );
+            assert!(main.cite.contains("[play]"), "{main:?}");
+            // Small cards gone: the player is ahead, beyond the bound.
+            for rank in [Rank::Three, Rank::Four, Rank::Five, Rank::Six] {
+                for suit in Suit::ALL {
+                    for _ in 0..4 {
+                        counter.see(Card::new(rank, suit));
+                    }
+                }
+            }
+            let rich = figures_for(&book, &counter, 9, (0, None)).expect("figures");
+            let main = rich
+                .figures
+                .iter()
+                .find(|f| f.name == MAIN_WAGER)
+                .expect("the main wager's figure");
+            assert!(main.house_behind && main.value < 0.0, "{main:?}");
+        }
     }
 
     #[test]

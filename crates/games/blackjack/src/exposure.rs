@@ -16,12 +16,19 @@
 //!
 //! Cards not seen (a burn dealt face down, a card the shoe could not read) stay in the count as
 //! unknown: they are a random part of what is left, which leaves every expectation unchanged.
+//!
+//! **The player's edge off the top** on the main wager, by a stated method with a tested error
+//! bound, is [`edge`]'s ([`player_edge`]).
 
 use pitwatch_model::deck::ShoeCounter;
 use pitwatch_model::{Card, Rank, Suit};
 use serde::Serialize;
 
 use crate::book::SuperSevensSection;
+
+pub mod edge;
+
+pub use edge::{player_edge, PlayerEdge};
 
 /// The Hi-Lo value of a card's rank.
 pub const fn hi_lo(rank: Rank) -> i32 {

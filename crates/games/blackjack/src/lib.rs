@@ -6,7 +6,8 @@
 //! A stream without box targets (a plain card-reading shoe) gets the shoe-level checks only: the
 //! engine never guesses hands it cannot place. [`natural`] computes the chance of a natural
 //! through the engine's own hand evaluation; [`exposure`] what surveillance watches from the cards
-//! dealt (the Hi-Lo count, penetration, Super Sevens' exact worth).
+//! dealt (the Hi-Lo count, penetration, Super Sevens' exact worth, and the main wager's edge off the
+//! top for a basic-strategy player, [`exposure::edge`]).
 //!
 //! The engine reads no clock, file, port or random source.
 
