@@ -213,5 +213,112 @@ impl Pace {
     }
 }
 
+/// Where a shoe came from, as its record says (issue 30's shoe provenance): the shuffle and the
+/// shuffler's deck check, the cut and the cutting card, and how long the shoe took to reach its
+/// first card. Who shuffled, cut and loaded it is not here yet: dealers are not signed in on the
+/// record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Provenance {
+    /// When the shuffle was reported.
+    pub shuffled_at: Option<Timestamp>,
+    /// Decks in the shuffled set, as the shuffle said.
+    pub decks: Option<u8>,
+    /// What shuffled them (`batch`, `continuous`, `hand`), as the shuffle said.
+    pub shuffler: Option<String>,
+    /// The shuffler's last deck check before the shoe's first card: cards counted, expected,
+    /// missing, extra and foreign.
+    pub deck_check: Option<DeckCheck>,
+    /// Cards in front of the player's cut, where recorded.
+    pub cut_position: Option<u32>,
+    /// Cards behind the cutting card when it was placed, where recorded.
+    pub cutting_card_from_back: Option<u32>,
+    /// Cards drawn before the cutting card came out, if it did.
+    pub cutting_card_out_after: Option<u32>,
+    /// The shoe's first card.
+    pub first_card_at: Option<Timestamp>,
+    /// Cards drawn from the shoe.
+    pub cards_drawn: u32,
+}
+
+/// A shuffler's deck check, as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DeckCheck {
+    /// Cards counted.
+    pub cards: u32,
+    /// Cards expected for the decks loaded.
+    pub expected: u32,
+    /// Cards of those decks not found.
+    pub missing: u32,
+    /// Cards found more often than the decks hold.
+    pub extra: u32,
+    /// Cards that belong to none of the decks.
+    pub foreign: u32,
+}
+
+impl DeckCheck {
+    /// Whether the check found the decks whole.
+    pub fn whole(&self) -> bool {
+        self.missing == 0 && self.extra == 0 && self.foreign == 0 && self.cards == self.expected
+    }
+}
+
+impl Provenance {
+    /// The provenance of one shoe from its events, in order (the shoe's steps as replay gives
+    /// them: from its shuffle, or its first event, to its last).
+    pub fn of<'a>(events: impl IntoIterator<Item = &'a TableEvent>) -> Provenance {
+        let mut provenance = Provenance::default();
+        for event in events {
+            let before_first = provenance.first_card_at.is_none() && provenance.cards_drawn == 0;
+            match &event.kind {
+                EventKind::Shuffled {
+                    decks, shuffler, ..
+                } if before_first => {
+                    provenance.shuffled_at = event.at;
+                    provenance.decks = *decks;
+                    provenance.shuffler = shuffler.map(|s| s.to_string());
+                }
+                EventKind::DeckChecked {
+                    cards,
+                    expected,
+                    missing,
+                    extra,
+                    foreign,
+                    ..
+                } if before_first => {
+                    provenance.deck_check = Some(DeckCheck {
+                        cards: *cards,
+                        expected: *expected,
+                        missing: *missing,
+                        extra: *extra,
+                        foreign: *foreign,
+                    });
+                }
+                EventKind::Cut { position } => provenance.cut_position = Some(*position),
+                EventKind::CuttingCardPlaced { from_back } => {
+                    provenance.cutting_card_from_back = Some(*from_back);
+                }
+                EventKind::CuttingCardDrawn => {
+                    provenance
+                        .cutting_card_out_after
+                        .get_or_insert(provenance.cards_drawn);
+                }
+                EventKind::CardDrawn { .. } => {
+                    if provenance.cards_drawn == 0 {
+                        provenance.first_card_at = event.at;
+                    }
+                    provenance.cards_drawn += 1;
+                }
+                _ => {}
+            }
+        }
+        provenance
+    }
+
+    /// Milliseconds from the shuffle to the shoe's first card.
+    pub fn shuffle_to_first_card_ms(&self) -> Option<i64> {
+        Some(self.first_card_at?.unix_millis() - self.shuffled_at?.unix_millis())
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -607,6 +607,7 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
         });
     }
     blocks.extend(shuffle_blocks(store, table, shoe)?);
+    blocks.extend(provenance_blocks(store, table_name, shoe)?);
     let row = store.tables()?.into_iter().find(|t| t.id == table);
     blocks.push(Block::Heading {
         text: "Rule book".into(),
@@ -637,6 +638,83 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
         created: None,
         blocks,
     })
+}
+
+/// The shoe report's "Provenance" section: where the shoe came from as its record says (the
+/// shuffle, the shuffler's deck check, the cut and the cutting card, the time from the shuffle to
+/// the first card; `pitwatch_games::pace::Provenance`).
+fn provenance_blocks(store: &Store, table: &str, shoe: u32) -> Result<Vec<Block>, StoreError> {
+    let run = match crate::replay::replay_shoe(store, table, shoe) {
+        Ok(run) => run,
+        // A shoe the record does not delimit (an old record): nothing to say of it.
+        Err(StoreError::NotFound(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let p = pitwatch_games::pace::Provenance::of(run.steps.iter().map(|s| &s.event));
+    let times = Times::of(store)?;
+    let unknown = || "not recorded".to_owned();
+    let fields = vec![
+        (
+            "Shuffled".to_owned(),
+            match (p.shuffled_at, &p.shuffler) {
+                (Some(at), Some(by)) => format!("{} ({by})", times.precise(at)),
+                (Some(at), None) => times.precise(at),
+                (None, _) => "no shuffle reported (the shoe began with its first card)".into(),
+            },
+        ),
+        (
+            "Decks".to_owned(),
+            p.decks.map_or_else(unknown, |d| d.to_string()),
+        ),
+        (
+            "Shuffler's deck check".to_owned(),
+            match p.deck_check {
+                Some(c) if c.whole() => {
+                    format!("{} of {} cards, the decks whole", c.cards, c.expected)
+                }
+                Some(c) => format!(
+                    "{} of {} cards: {} missing, {} extra, {} foreign",
+                    c.cards, c.expected, c.missing, c.extra, c.foreign
+                ),
+                None => unknown(),
+            },
+        ),
+        (
+            "Cut".to_owned(),
+            p.cut_position
+                .map_or_else(unknown, |n| format!("{n} cards in front of the cut")),
+        ),
+        (
+            "Cutting card".to_owned(),
+            match (p.cutting_card_from_back, p.cutting_card_out_after) {
+                (Some(back), Some(after)) => {
+                    format!("placed {back} cards from the back; out after {after} cards")
+                }
+                (Some(back), None) => format!("placed {back} cards from the back"),
+                (None, Some(after)) => format!("out after {after} cards"),
+                (None, None) => unknown(),
+            },
+        ),
+        (
+            "First card".to_owned(),
+            match (p.first_card_at, p.shuffle_to_first_card_ms()) {
+                (Some(at), Some(ms)) => format!(
+                    "{}, {:.0} s after the shuffle",
+                    times.precise(at),
+                    ms as f64 / 1000.0
+                ),
+                (Some(at), None) => times.precise(at),
+                (None, _) => "no card drawn".into(),
+            },
+        ),
+        ("Cards drawn".to_owned(), p.cards_drawn.to_string()),
+    ];
+    Ok(vec![
+        Block::Heading {
+            text: "Provenance".into(),
+        },
+        Block::Fields { fields },
+    ])
 }
 
 /// The shoe report's "Shuffle" section: the shoe's order against the shoes before it

@@ -337,6 +337,16 @@ fn the_shoe_report_reads_as_recorded() {
     let document = report::shoe_report(&store, "BAC-1", 1).expect("a report");
     let text = check("shoe-1", document);
     assert!(text.contains("Te Whare Petipeti · 澳門"), "{text}");
+    // Where the shoe came from, as its record says.
+    for expected in [
+        "Provenance",
+        "Shuffled",
+        "Shuffler's deck check",
+        "First card",
+        "Cards drawn",
+    ] {
+        assert!(text.contains(expected), "{expected} in {text}");
+    }
 }
 
 #[test]

@@ -145,3 +145,33 @@ fn events_without_times_give_rounds_without_timings() {
     assert_eq!(pace.rounds[0].deal_ms, None);
     assert_eq!(pace.rounds_per_hour(BREAK_AFTER_MS), None);
 }
+
+#[test]
+fn a_shoes_provenance_is_its_shuffle_deck_check_cut_and_cutting_card() {
+    let mut events = Vec::new();
+    shuffle(&mut events, 0.0);
+    let mut push = |at: f64, json: &str| {
+        let seq = events.len() as u64 + 1;
+        events.push(event(seq, at, json));
+    };
+    push(
+        1.0,
+        r#"{"event":"deck_checked","decks":8,"cards":415,"expected":416,"missing":1,"extra":0,"foreign":0}"#,
+    );
+    push(30.0, r#"{"event":"cut","position":212}"#);
+    push(35.0, r#"{"event":"cutting_card_placed","from_back":60}"#);
+    round(&mut events, 40.0, 2.0, 5.0); // first card at 42 s
+    let seq = events.len() as u64 + 1;
+    events.push(event(seq, 60.0, r#"{"event":"cutting_card_drawn"}"#));
+    let p = Provenance::of(&events);
+    assert_eq!(p.decks, Some(8));
+    assert_eq!(p.shuffled_at.map(|t| t.unix_millis() - T0), Some(0));
+    let check = p.deck_check.expect("the deck check");
+    assert!(!check.whole());
+    assert_eq!((check.cards, check.missing), (415, 1));
+    assert_eq!(p.cut_position, Some(212));
+    assert_eq!(p.cutting_card_from_back, Some(60));
+    assert_eq!(p.cutting_card_out_after, Some(4));
+    assert_eq!(p.cards_drawn, 4);
+    assert_eq!(p.shuffle_to_first_card_ms(), Some(42_000));
+}
