@@ -146,6 +146,11 @@ pub fn how_long(millis: i64) -> String {
     }
 }
 
+/// Since when a name's attempts count for [`gate`] at `now`.
+pub fn throttle_since(now: Timestamp) -> Timestamp {
+    since(now, WINDOW + LOCK_FOR)
+}
+
 fn since(now: Timestamp, window: Duration) -> Timestamp {
     let millis = i64::try_from(window.as_millis()).unwrap_or(i64::MAX);
     Timestamp::from_unix_millis(now.unix_millis().saturating_sub(millis)).unwrap_or(now)
@@ -213,10 +218,32 @@ pub fn login_under(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
+    begin_session(policy, store, name, password, workstation, now).map(|l| l.principal)
+}
+
+/// [`login_under`], answering the session it began (the id of its `session.login` row, which
+/// [`crate::sessions`] checks at every command of the desk that holds it).
+pub fn begin_session(
+    policy: &Policy,
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Login, ApiError> {
     let role = check_credentials(store, name, password, workstation, now)?;
     refuse_inactive(policy, store, name, role, workstation, now)?;
     refuse_expired(policy, store, name, workstation, now)?;
     logged_in(store, name, role, workstation, now)
+}
+
+/// A session begun: who, and the id of its `session.login` row in the audit log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Login {
+    /// Who logged in, and where.
+    pub principal: Principal,
+    /// The audit row of the login: the session's identity across processes.
+    pub session: i64,
 }
 
 /// Checks that `password` is `name`'s for a step that asks for it again (`purpose`: a shift's
@@ -287,6 +314,18 @@ pub fn change_own_password(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
+    change_own_password_session(store, name, old, new, workstation, now).map(|l| l.principal)
+}
+
+/// [`change_own_password`], answering the session it began.
+pub fn change_own_password_session(
+    store: &mut Store,
+    name: &str,
+    old: &str,
+    new: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Login, ApiError> {
     // The new password is judged before the old one is tried, so a weak choice costs no
     // attempt; the old one is checked before anything is changed.
     check_password(name, new)?;
@@ -382,20 +421,94 @@ fn logged_in(
     role: Role,
     workstation: &str,
     now: Timestamp,
-) -> Result<Principal, ApiError> {
-    audit(
-        store,
+) -> Result<Login, ApiError> {
+    // One write transaction: the session this login replaces is read and ended, and the new one
+    // begun, with no other login (in any process) in between.
+    let mut batch = store.batch(now)?;
+    if let Some(live) = batch.latest_audit(name, &SESSION_MARKS)? {
+        if live.action == LOGIN {
+            let ended = live.id.to_string();
+            let elsewhere = workstation_of(&live.detail);
+            batch.append_audit(
+                name,
+                SESSION_ENDED,
+                name,
+                &detail(
+                    workstation,
+                    &[("ended_session", &ended), ("ended_workstation", &elsewhere)],
+                ),
+                now,
+            )?;
+        }
+    }
+    let session = batch.append_audit(
         name,
         LOGIN,
         name,
         &detail(workstation, &[("role", role.as_str())]),
         now,
     )?;
-    Ok(Principal {
-        user: name.to_owned(),
-        role,
-        workstation: workstation.to_owned(),
+    batch.commit()?;
+    Ok(Login {
+        principal: Principal {
+            user: name.to_owned(),
+            role,
+            workstation: workstation.to_owned(),
+        },
+        session,
     })
+}
+
+/// The audit actions that begin or end a session: the newest of them about a user says whether
+/// they hold a live session (a `session.login`) or none.
+pub const SESSION_MARKS: [&str; 3] = [LOGIN, LOGOUT, SESSION_ENDED];
+
+/// The audit action of a logout (the user's own, or the window's lock after it sat idle).
+pub const LOGOUT: &str = "session.logout";
+
+/// The audit action of a session ended because its user logged in elsewhere: written in the
+/// same transaction as the new `session.login`, by the user, its detail naming the new
+/// workstation, the session ended (`ended_session`, its login's audit id) and where it was
+/// (`ended_workstation`).
+pub const SESSION_ENDED: &str = "session.ended";
+
+/// The workstation an audit row's detail names (`unknown` if none).
+pub(crate) fn workstation_of(detail: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(detail)
+        .ok()
+        .and_then(|d| d.get("workstation")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Whether session `session` of `user` (the id of its login's audit row) is still live: no login
+/// as `user` came after it. If another did, the error says where and when (`unauthorised`), so
+/// the desk that held it can tell its user why they must log in again.
+pub fn check_live(store: &Store, user: &str, session: i64) -> Result<(), ApiError> {
+    let Some(newest) = store.latest_audit(user, &[LOGIN])? else {
+        return Ok(());
+    };
+    if newest.id <= session {
+        return Ok(());
+    }
+    let ended_by = store
+        .audit_entries_about(SESSION_ENDED, user)?
+        .into_iter()
+        .find(|e| {
+            serde_json::from_str::<serde_json::Value>(&e.detail)
+                .ok()
+                .and_then(|d| d.get("ended_session")?.as_str()?.parse::<i64>().ok())
+                == Some(session)
+        })
+        .unwrap_or(newest);
+    Err(ApiError::new(
+        ErrorCode::Unauthorised,
+        format!(
+            "the session of {user:?} here was ended by a login as {user:?} at workstation {} at              {}: one user holds one session at a time; log in again to continue here (which \
+             ends that one)",
+            workstation_of(&ended_by.detail),
+            ended_by.at
+        ),
+    ))
 }
 
 /// Checks `name`'s `password` with the throttle (see the module's notes): the attempt, its
@@ -493,7 +606,7 @@ pub fn logout(store: &mut Store, who: &Principal, now: Timestamp) -> Result<(), 
     audit(
         store,
         &who.user,
-        "session.logout",
+        LOGOUT,
         &who.user,
         &detail(&who.workstation, &[]),
         now,
@@ -529,7 +642,7 @@ pub fn parse_role(role: &str) -> Result<Role, ApiError> {
     Role::parse(role.trim()).ok_or_else(|| {
         ApiError::new(
             ErrorCode::InvalidInput,
-            format!("no role {role:?} (supervisor, surveillance or admin)"),
+            format!("no role {role:?} (supervisor, surveillance, admin or inspector)"),
         )
     })
 }
@@ -550,8 +663,19 @@ pub fn create_first_admin(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
+    create_first_admin_session(store, name, password, workstation, now).map(|l| l.principal)
+}
+
+/// [`create_first_admin`], answering the session it began.
+pub fn create_first_admin_session(
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Login, ApiError> {
     let name = name.trim();
-    let refuse = |store: &mut Store, message: String| -> Result<Principal, ApiError> {
+    let refuse = |store: &mut Store, message: String| -> Result<Login, ApiError> {
         let detail = detail(workstation, &[("target", name)]);
         audit(
             store,
@@ -579,7 +703,7 @@ pub fn create_first_admin(
         }
         Err(other) => return Err(other.into()),
     }
-    login(store, name, password, workstation, now)
+    begin_session(&Policy::STANDARD, store, name, password, workstation, now)
 }
 
 /// A user as the window shows them (never the password hash), with when their password was set,
@@ -735,13 +859,14 @@ pub fn users(store: &mut Store, who: &Principal, now: Timestamp) -> Result<Vec<U
 }
 
 /// The audit actions of logging in and out, failed and refused logins, and refused commands.
-pub const ACCESS_ACTIONS: [&str; 7] = [
+pub const ACCESS_ACTIONS: [&str; 8] = [
     LOGIN,
     LOGIN_FAILED,
     LOGIN_REFUSED,
     LOGIN_THROTTLED,
     LOGIN_LOCKED,
-    "session.logout",
+    LOGOUT,
+    SESSION_ENDED,
     crate::access::FORBIDDEN,
 ];
 

@@ -878,7 +878,8 @@ fn verifying_after_marks_reads_only_new_rows_and_still_finds_a_rewritten_past() 
 }
 
 /// A record written before migration 4 (leases, grouped incidents): the same record with the
-/// tables that migration adds taken away and the schema version put back to 3.
+/// tables that migration adds taken away (and migration 5's index on the audit log, which the
+/// migration creates again) and the schema version put back to 3.
 #[test]
 fn a_record_from_before_migration_4_verifies_read_only_then_migrates_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
@@ -890,7 +891,8 @@ fn a_record_from_before_migration_4_verifies_read_only_then_migrates_and_verifie
     }
     let conn = Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE incident_groups; DROP TABLE table_leases; PRAGMA user_version = 3;",
+        "DROP TABLE incident_groups; DROP TABLE table_leases; DROP INDEX audit_log_by_subject; \
+         PRAGMA user_version = 3;",
     )
     .unwrap();
     drop(conn);
@@ -910,4 +912,75 @@ fn a_record_from_before_migration_4_verifies_read_only_then_migrates_and_verifie
     drop(store);
     let report = verify_read_only(&path);
     assert!(report.intact(), "{:#?}", report.problems);
+}
+
+/// A record written before migration 5, whose `users` table allows three roles: migrated, its
+/// accounts are kept as they were (each still matching its fact, so it verifies), and an
+/// inspector can be added.
+#[test]
+fn a_record_from_before_migration_5_keeps_its_users_and_takes_an_inspector() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    {
+        let mut store = open(&path).unwrap();
+        store
+            .add_user("admin", "ana", pitwatch_store::Role::Supervisor, "correct horse", t(1))
+            .unwrap();
+    }
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP INDEX audit_log_by_subject;
+         CREATE TABLE users_v4 (
+             id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+             role TEXT NOT NULL CHECK (role IN ('supervisor', 'surveillance', 'admin')),
+             password_hash TEXT NOT NULL, created_at TEXT NOT NULL,
+             active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)));
+         INSERT INTO users_v4 SELECT * FROM users; DROP TABLE users;
+         ALTER TABLE users_v4 RENAME TO users; PRAGMA user_version = 4;",
+    )
+    .unwrap();
+    let refused = conn.execute(
+        "INSERT INTO users (name, role, password_hash, created_at) VALUES ('x', 'inspector', '', '')",
+        [],
+    );
+    assert!(refused.is_err(), "the old table refuses an inspector");
+    drop(conn);
+    let mut store = open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), migrate::LATEST);
+    assert_eq!(store.authenticate("ana", "correct horse").unwrap(), pitwatch_store::Role::Supervisor);
+    store
+        .add_user("admin", "ivy", pitwatch_store::Role::Inspector, "an inspector's phrase", t(2))
+        .unwrap();
+    assert_eq!(
+        store.authenticate("ivy", "an inspector's phrase").unwrap(),
+        pitwatch_store::Role::Inspector
+    );
+    drop(store);
+    let report = verify_read_only(&path);
+    assert!(report.intact(), "{:#?}", report.problems);
+}
+
+#[test]
+fn the_audit_digest_of_a_period_covers_its_rows_and_changes_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pit.db");
+    let mut store = open(&path).unwrap();
+    for (n, action) in ["one", "two", "three"].iter().enumerate() {
+        let at = t(1000 * n as i64);
+        let mut batch = store.batch(at).unwrap();
+        batch.append_audit("ana", action, "x", "", at).unwrap();
+        batch.commit().unwrap();
+    }
+    let all = store.audit_digest(t(0), t(3000)).unwrap();
+    assert_eq!(all.rows, 3);
+    let two = store.audit_digest(t(1000), t(3000)).unwrap();
+    assert_eq!(two.rows, 2);
+    assert_eq!(two.last_id, all.last_id);
+    assert_ne!(two.digest, all.digest);
+    let none = store.audit_digest(t(5000), t(6000)).unwrap();
+    assert_eq!((none.rows, none.first_id), (0, None));
+    assert_eq!(store.audit_digest(t(0), t(3000)).unwrap(), all, "the same rows, the same digest");
+    let latest = store.latest_audit("x", &["one", "two"]).unwrap().unwrap();
+    assert_eq!(latest.action, "two");
+    assert_eq!(store.latest_audit("x", &[]).unwrap(), None);
 }
