@@ -280,7 +280,8 @@ mod tests {
                     "export_shift",
                     "audit",
                     "mute_alarm",
-                    "view_exposure"
+                    "view_exposure",
+                    "review_log"
                 ]
                 .map(String::from)
                 .to_vec(),
@@ -504,6 +505,64 @@ mod tests {
             .create_first_admin("mallory", BOB)
             .expect_err("never again");
         assert_eq!(again.code, ErrorCode::Forbidden);
+        desk.stop();
+    }
+
+    #[test]
+    fn a_login_as_the_same_user_elsewhere_ends_the_session_here_saying_where() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("one-session.db");
+        let desk = real_desk(&db);
+        desk.users().expect("alice is logged in here");
+        // The CLI, at another workstation, logs alice in on the same record.
+        let mut cli = test_store(&db);
+        crate::accounts::login(&mut cli, "alice", ALICE, "cli-ws", desk.clock.now())
+            .expect("the CLI's login");
+        let logouts = |store: &pitwatch_store::Store| {
+            store
+                .audit_entries(crate::accounts::LOGOUT)
+                .expect("audit")
+                .len()
+        };
+        let before = logouts(&cli);
+        let ended = desk.users().expect_err("the session here was ended");
+        assert_eq!(ended.code, ErrorCode::Unauthorised);
+        assert!(ended.message.contains("cli-ws"), "{}", ended.message);
+        assert_eq!(desk.overview().session, None, "the seat is cleared");
+        assert_eq!(
+            desk.users().expect_err("still logged out").message,
+            "log in first"
+        );
+        desk.logout().expect("a logout with nobody here");
+        assert_eq!(logouts(&cli), before, "the record already says how it ended");
+        // Logging in again here ends the CLI's session in turn.
+        desk.login("alice", ALICE).expect("alice again");
+        desk.users().expect("live here again");
+        let ended = cli
+            .audit_entries(crate::accounts::SESSION_ENDED)
+            .expect("audit");
+        let workstations: Vec<String> = ended
+            .iter()
+            .map(|e| {
+                let d: serde_json::Value = serde_json::from_str(&e.detail).expect("JSON");
+                d["ended_workstation"].as_str().unwrap_or_default().to_owned()
+            })
+            .collect();
+        assert_eq!(
+            workstations,
+            [crate::access::workstation(), "cli-ws".to_owned()]
+        );
+        // A logout frees it: the next login anywhere ends nothing.
+        desk.logout().expect("logout");
+        assert_eq!(logouts(&cli), before + 1);
+        crate::accounts::login(&mut cli, "alice", ALICE, "cli-ws", desk.clock.now())
+            .expect("the CLI's login");
+        assert_eq!(
+            cli.audit_entries(crate::accounts::SESSION_ENDED)
+                .expect("audit")
+                .len(),
+            2
+        );
         desk.stop();
     }
 
