@@ -6,9 +6,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::dto::{
-    AccessListing, AccessReviewRequest, LogReviewRequest, ReviewRow, ReviewStatus,
-};
+use crate::dto::{AccessListing, AccessReviewRequest, LogReviewRequest, ReviewRow, ReviewStatus};
 use crate::dto::{
     ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit,
     ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery,

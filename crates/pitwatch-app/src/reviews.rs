@@ -193,7 +193,9 @@ pub fn listing_document(listing: &AccessListing, site: &str) -> Document {
                             opt(&u.locked_until),
                             u.created_at.clone(),
                             opt(&u.password_set_at),
-                            u.password_age_days.map(|d| d.to_string()).unwrap_or_default(),
+                            u.password_age_days
+                                .map(|d| d.to_string())
+                                .unwrap_or_default(),
                             opt(&u.last_login_at),
                             opt(&u.session_at),
                             u.may.join(" "),
@@ -379,8 +381,9 @@ pub fn review_status(
     let access_due = due(&last_access, periods.access);
     let log_due = due(&last_log, periods.log);
     let mut alerts = Vec::new();
-    let mut overdue = |what: &str, who: &str, last: &Option<ReviewRow>, due: Option<Timestamp>| {
-        match (last, due) {
+    let mut overdue =
+        |what: &str, who: &str, last: &Option<ReviewRow>, due: Option<Timestamp>| match (last, due)
+        {
             (None, _) => alerts.push(format!(
                 "no {what} has been signed yet: {who} should sign one"
             )),
@@ -389,8 +392,7 @@ pub fn review_status(
                 last.reviewer, last.at
             )),
             _ => {}
-        }
-    };
+        };
     overdue(
         "access review",
         "an administrator or an inspector",

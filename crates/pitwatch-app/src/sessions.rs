@@ -534,7 +534,11 @@ mod tests {
             "log in first"
         );
         desk.logout().expect("a logout with nobody here");
-        assert_eq!(logouts(&cli), before, "the record already says how it ended");
+        assert_eq!(
+            logouts(&cli),
+            before,
+            "the record already says how it ended"
+        );
         // Logging in again here ends the CLI's session in turn.
         desk.login("alice", ALICE).expect("alice again");
         desk.users().expect("live here again");
@@ -545,7 +549,10 @@ mod tests {
             .iter()
             .map(|e| {
                 let d: serde_json::Value = serde_json::from_str(&e.detail).expect("JSON");
-                d["ended_workstation"].as_str().unwrap_or_default().to_owned()
+                d["ended_workstation"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned()
             })
             .collect();
         assert_eq!(

@@ -106,7 +106,13 @@ fn the_access_listing_comes_from_the_code_s_table_and_says_each_account_s_status
     let root = who("root", Role::Admin);
     // sam is locked by five failed logins, a user is deactivated, one has a formula for a name.
     for n in 0..5 {
-        let _ = accounts::login(&mut store, "sam", "not sams password", "ws", t(100 + n * 20));
+        let _ = accounts::login(
+            &mut store,
+            "sam",
+            "not sams password",
+            "ws",
+            t(100 + n * 20),
+        );
     }
     accounts::add_user(&mut store, &root, "=cmd|x", Role::Supervisor, STRONG, t(1)).unwrap();
     accounts::set_active(&mut store, &root, "=cmd|x", false, t(2)).unwrap();
@@ -186,7 +192,13 @@ fn an_access_review_signs_the_listing_as_read_and_is_due_again_after_its_period(
         digest: digest.into(),
         comment: comment.into(),
     };
-    let blank = reviews::sign_access_review(&mut store, &root, &policy, &request(&listing.digest, "  "), t(20));
+    let blank = reviews::sign_access_review(
+        &mut store,
+        &root,
+        &policy,
+        &request(&listing.digest, "  "),
+        t(20),
+    );
     assert_eq!(blank.unwrap_err().code, ErrorCode::InvalidInput);
     // The listing changes after it was read: the review of the old one is refused.
     accounts::set_active(&mut store, &root, "ana", false, t(15)).unwrap();
@@ -208,12 +220,19 @@ fn an_access_review_signs_the_listing_as_read_and_is_due_again_after_its_period(
     )
     .unwrap();
     assert_eq!(
-        (signed.kind.as_str(), signed.reviewer.as_str(), signed.digest.as_str()),
+        (
+            signed.kind.as_str(),
+            signed.reviewer.as_str(),
+            signed.digest.as_str()
+        ),
         ("access", "root", listing.digest.as_str())
     );
     let rows = audited(&store, ACCESS_REVIEW);
     assert_eq!(rows.len(), 1);
-    assert_eq!(detail(&rows[0])["comment"], "ana left; all others as expected");
+    assert_eq!(
+        detail(&rows[0])["comment"],
+        "ana left; all others as expected"
+    );
     assert_eq!(signed.id, rows[0].id);
 
     // A supervisor may not sign it.
@@ -248,7 +267,10 @@ fn an_access_review_signs_the_listing_as_read_and_is_due_again_after_its_period(
         ..periods
     };
     let due = reviews::review_status(&store, &monthly, t(30 + 31 * DAY)).unwrap();
-    assert!(due.alerts.iter().any(|a| a.contains("access review is overdue")));
+    assert!(due
+        .alerts
+        .iter()
+        .any(|a| a.contains("access review is overdue")));
 }
 
 #[test]
@@ -278,11 +300,19 @@ fn the_log_review_is_signed_by_a_reviewer_who_is_not_an_administrator() {
         let error = reviews::sign_log_review(&mut store, &sam, &bad, t(200)).unwrap_err();
         assert_eq!(error.code, ErrorCode::InvalidInput, "{error:?}");
     }
-    let signed = reviews::sign_log_review(&mut store, &sam, &request(t(0), t(150)), t(200)).unwrap();
+    let signed =
+        reviews::sign_log_review(&mut store, &sam, &request(t(0), t(150)), t(200)).unwrap();
     let digest = store.audit_digest(t(0), t(150)).unwrap();
-    assert!(digest.rows >= 5, "the users added and the refusal: {digest:?}");
+    assert!(
+        digest.rows >= 5,
+        "the users added and the refusal: {digest:?}"
+    );
     assert_eq!(
-        (signed.rows, signed.digest.as_str(), signed.reviewer.as_str()),
+        (
+            signed.rows,
+            signed.digest.as_str(),
+            signed.reviewer.as_str()
+        ),
         (Some(digest.rows), digest.digest.as_str(), "sam")
     );
     assert_eq!(audited(&store, LOG_REVIEW).len(), 1);
@@ -296,7 +326,10 @@ fn the_log_review_is_signed_by_a_reviewer_who_is_not_an_administrator() {
     .unwrap();
 
     let status = reviews::review_status(&store, &periods, t(210 + 6 * DAY)).unwrap();
-    assert_eq!(status.log_from.as_deref(), Some(t(150).to_string().as_str()));
+    assert_eq!(
+        status.log_from.as_deref(),
+        Some(t(150).to_string().as_str())
+    );
     assert!(!status.alerts.iter().any(|a| a.contains("audit log review")));
     let overdue = reviews::review_status(&store, &periods, t(210 + 8 * DAY)).unwrap();
     assert!(
@@ -329,8 +362,13 @@ fn an_inspector_reads_everything_changes_nothing_and_every_read_is_audited() {
         Command::MuteAlarm,
     ];
     for (n, command) in changes.into_iter().enumerate() {
-        let refused = pitwatch_app::access::require(&mut store, &ivy, command, "x", t(10 + n as i64));
-        assert_eq!(refused.unwrap_err().code, ErrorCode::Forbidden, "{command:?}");
+        let refused =
+            pitwatch_app::access::require(&mut store, &ivy, command, "x", t(10 + n as i64));
+        assert_eq!(
+            refused.unwrap_err().code,
+            ErrorCode::Forbidden,
+            "{command:?}"
+        );
     }
     assert_eq!(audited(&store, FORBIDDEN).len(), changes.len());
     let added = accounts::add_user(&mut store, &ivy, "eve", Role::Admin, STRONG, t(30));

@@ -6,10 +6,10 @@
 use std::sync::{Arc, Barrier};
 
 use pitwatch_api::dto::ResolutionKind::{self, Other};
+use pitwatch_api::dto::{AccessReviewRequest, LogReviewRequest};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_app::access::{self, Command, Principal, FORBIDDEN};
 use pitwatch_app::accounts::Policy;
-use pitwatch_api::dto::{AccessReviewRequest, LogReviewRequest};
 use pitwatch_app::{accounts, handover, incidents, reports, reviews};
 use pitwatch_model::Timestamp;
 use pitwatch_recording::record::Installation;

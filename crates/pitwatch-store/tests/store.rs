@@ -924,7 +924,13 @@ fn a_record_from_before_migration_5_keeps_its_users_and_takes_an_inspector() {
     {
         let mut store = open(&path).unwrap();
         store
-            .add_user("admin", "ana", pitwatch_store::Role::Supervisor, "correct horse", t(1))
+            .add_user(
+                "admin",
+                "ana",
+                pitwatch_store::Role::Supervisor,
+                "correct horse",
+                t(1),
+            )
             .unwrap();
     }
     let conn = Connection::open(&path).unwrap();
@@ -947,9 +953,18 @@ fn a_record_from_before_migration_5_keeps_its_users_and_takes_an_inspector() {
     drop(conn);
     let mut store = open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), migrate::LATEST);
-    assert_eq!(store.authenticate("ana", "correct horse").unwrap(), pitwatch_store::Role::Supervisor);
+    assert_eq!(
+        store.authenticate("ana", "correct horse").unwrap(),
+        pitwatch_store::Role::Supervisor
+    );
     store
-        .add_user("admin", "ivy", pitwatch_store::Role::Inspector, "an inspector's phrase", t(2))
+        .add_user(
+            "admin",
+            "ivy",
+            pitwatch_store::Role::Inspector,
+            "an inspector's phrase",
+            t(2),
+        )
         .unwrap();
     assert_eq!(
         store.authenticate("ivy", "an inspector's phrase").unwrap(),
@@ -979,7 +994,11 @@ fn the_audit_digest_of_a_period_covers_its_rows_and_changes_with_them() {
     assert_ne!(two.digest, all.digest);
     let none = store.audit_digest(t(5000), t(6000)).unwrap();
     assert_eq!((none.rows, none.first_id), (0, None));
-    assert_eq!(store.audit_digest(t(0), t(3000)).unwrap(), all, "the same rows, the same digest");
+    assert_eq!(
+        store.audit_digest(t(0), t(3000)).unwrap(),
+        all,
+        "the same rows, the same digest"
+    );
     let latest = store.latest_audit("x", &["one", "two"]).unwrap().unwrap();
     assert_eq!(latest.action, "two");
     assert_eq!(store.latest_audit("x", &[]).unwrap(), None);

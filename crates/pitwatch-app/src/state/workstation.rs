@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
-
 use super::lock;
 use crate::access::Principal;
 
