@@ -143,9 +143,25 @@ fn listing(store: &Store, policy: &Policy, now: Timestamp) -> Result<AccessListi
     })
 }
 
-/// SHA-256 (hex) over the listing's users and roles as JSON: what an access review signs.
+/// SHA-256 (hex) over what the listing grants, as JSON: each user's name, role, status, when
+/// added and when their password was set, and every role's commands. What an access review
+/// signs. Logins and sessions are left out: they say who used their access, not who has it, and
+/// the reviewer's own login (every CLI command is one) would otherwise change what they read.
 fn listing_digest(users: &[AccessUser], roles: &[RoleAccess]) -> String {
-    let body = serde_json::json!({ "users": users, "roles": roles }).to_string();
+    let granted: Vec<serde_json::Value> = users
+        .iter()
+        .map(|u| {
+            serde_json::json!([
+                u.name,
+                u.role,
+                u.status,
+                u.created_at,
+                u.password_set_at,
+                u.may
+            ])
+        })
+        .collect();
+    let body = serde_json::json!({ "users": granted, "roles": roles }).to_string();
     hex::encode(Sha256::digest(body.as_bytes()))
 }
 

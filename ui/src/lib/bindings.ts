@@ -266,7 +266,9 @@ users: Array<AccessUser>,
  */
 roles: Array<RoleAccess>, 
 /**
- * SHA-256 (hex) of the listing's users and roles: what an access review signs.
+ * SHA-256 (hex) of what the listing grants (each user's name, role, status, when added and
+ * when their password was set, and every role's commands; not logins or sessions): what
+ * an access review signs.
  */
 digest: string, };
 

@@ -52,7 +52,9 @@ pub struct AccessListing {
     pub users: Vec<AccessUser>,
     /// Every role, with what it allows.
     pub roles: Vec<RoleAccess>,
-    /// SHA-256 (hex) of the listing's users and roles: what an access review signs.
+    /// SHA-256 (hex) of what the listing grants (each user's name, role, status, when added and
+    /// when their password was set, and every role's commands; not logins or sessions): what
+    /// an access review signs.
     pub digest: String,
 }
 
