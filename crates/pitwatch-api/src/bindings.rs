@@ -26,6 +26,7 @@ pub fn typescript_bindings() -> String {
         AccessListing::decl(&cfg),
         ReviewRow::decl(&cfg),
         ReviewStatus::decl(&cfg),
+        ReviewAlert::decl(&cfg),
         AccessReviewRequest::decl(&cfg),
         LogReviewRequest::decl(&cfg),
         TableTile::decl(&cfg),

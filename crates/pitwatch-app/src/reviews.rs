@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use pitwatch_api::dto::{
     AccessListing, AccessReviewRequest, AccessUser, ApiError, ErrorCode, LogReviewRequest,
-    ReviewRow, ReviewStatus, RoleAccess,
+    ReviewAlert, ReviewRow, ReviewStatus, RoleAccess,
 };
 use pitwatch_model::Timestamp;
 use pitwatch_report::{Block, Document};
@@ -398,24 +398,29 @@ pub fn review_status(
     let log_due = due(&last_log, periods.log);
     let mut alerts = Vec::new();
     let mut overdue =
-        |what: &str, who: &str, last: &Option<ReviewRow>, due: Option<Timestamp>| match (last, due)
-        {
-            (None, _) => alerts.push(format!(
-                "no {what} has been signed yet: {who} should sign one"
-            )),
-            (Some(last), Some(due)) if due <= now => alerts.push(format!(
+        |kind: &str, what: &str, who: &str, last: &Option<ReviewRow>, due: Option<Timestamp>| {
+            let message = match (last, due) {
+                (None, _) => format!("no {what} has been signed yet: {who} should sign one"),
+                (Some(last), Some(due)) if due <= now => format!(
                 "the {what} is overdue: the last was signed by {} on {}, and one was due by {due}",
                 last.reviewer, last.at
-            )),
-            _ => {}
+            ),
+                _ => return,
+            };
+            alerts.push(ReviewAlert {
+                kind: kind.to_owned(),
+                message,
+            });
         };
     overdue(
+        "access",
         "access review",
         "an administrator or an inspector",
         &last_access,
         access_due,
     );
     overdue(
+        "log",
         "audit log review",
         "surveillance or an inspector (not an administrator)",
         &last_log,

@@ -183,7 +183,10 @@ fn an_access_review_signs_the_listing_as_read_and_is_due_again_after_its_period(
     let status = reviews::review_status(&store, &periods, t(10)).unwrap();
     assert!(status.last_access.is_none());
     assert!(
-        status.alerts.iter().any(|a| a.contains("no access review")),
+        status
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("no access review")),
         "{:?}",
         status.alerts
     );
@@ -247,7 +250,10 @@ fn an_access_review_signs_the_listing_as_read_and_is_due_again_after_its_period(
 
     let quiet = reviews::review_status(&store, &periods, t(30 + 89 * DAY)).unwrap();
     assert!(
-        !quiet.alerts.iter().any(|a| a.contains("access review")),
+        !quiet
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("access review")),
         "{:?}",
         quiet.alerts
     );
@@ -257,7 +263,9 @@ fn an_access_review_signs_the_listing_as_read_and_is_due_again_after_its_period(
         overdue
             .alerts
             .iter()
-            .any(|a| a.contains("access review is overdue") && a.contains("root")),
+            .any(|a| a.message.contains("access review is overdue")
+                && a.kind == "access"
+                && a.message.contains("root")),
         "{:?}",
         overdue.alerts
     );
@@ -270,7 +278,7 @@ fn an_access_review_signs_the_listing_as_read_and_is_due_again_after_its_period(
     assert!(due
         .alerts
         .iter()
-        .any(|a| a.contains("access review is overdue")));
+        .any(|a| a.message.contains("access review is overdue")));
 }
 
 #[test]
@@ -330,13 +338,18 @@ fn the_log_review_is_signed_by_a_reviewer_who_is_not_an_administrator() {
         status.log_from.as_deref(),
         Some(t(150).to_string().as_str())
     );
-    assert!(!status.alerts.iter().any(|a| a.contains("audit log review")));
+    assert!(!status
+        .alerts
+        .iter()
+        .any(|a| a.message.contains("audit log review")));
     let overdue = reviews::review_status(&store, &periods, t(210 + 8 * DAY)).unwrap();
     assert!(
         overdue
             .alerts
             .iter()
-            .any(|a| a.contains("audit log review is overdue") && a.contains("ivy")),
+            .any(|a| a.message.contains("audit log review is overdue")
+                && a.kind == "log"
+                && a.message.contains("ivy")),
         "{:?}",
         overdue.alerts
     );

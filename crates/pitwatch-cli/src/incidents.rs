@@ -455,7 +455,7 @@ pub fn run_user(command: UserCommand) -> anyhow::Result<ExitCode> {
                 status.log_due
             );
             for alert in &status.alerts {
-                outln!("ALERT: {alert}");
+                outln!("ALERT: {}", alert.message);
             }
         }
         UserCommand::ReviewAccess {

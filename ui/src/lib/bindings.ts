@@ -350,9 +350,19 @@ logDue: string,
  */
 logFrom: string | null, 
 /**
- * The reviews overdue, in words (empty when none is).
+ * The reviews overdue (empty when none is).
  */
-alerts: Array<string>, };
+alerts: Array<ReviewAlert>, };
+
+export type ReviewAlert = { 
+/**
+ * `access` (for administrators and inspectors) or `log` (for surveillance and inspectors).
+ */
+kind: string, 
+/**
+ * What is overdue since when, in words.
+ */
+message: string, };
 
 export type AccessReviewRequest = { 
 /**

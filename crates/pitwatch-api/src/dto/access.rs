@@ -107,8 +107,18 @@ pub struct ReviewStatus {
     /// Where the next log review should start: the end of the last one's period (RFC 3339), or
     /// null when there has been none.
     pub log_from: Option<String>,
-    /// The reviews overdue, in words (empty when none is).
-    pub alerts: Vec<String>,
+    /// The reviews overdue (empty when none is).
+    pub alerts: Vec<ReviewAlert>,
+}
+
+/// A review overdue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewAlert {
+    /// `access` (for administrators and inspectors) or `log` (for surveillance and inspectors).
+    pub kind: String,
+    /// What is overdue since when, in words.
+    pub message: String,
 }
 
 /// An access review to sign: the digest of the listing the reviewer read, and their comment.
