@@ -3,7 +3,8 @@
 // alerts (banner, flashing, sound) and the keys. Components render it and call its methods.
 import { setSiteZone } from "./time";
 import { tick } from "svelte";
-import type { ApiError, PitOverview, PitUpdate, RecordingStatus, RecordStatus, Session, TableTile } from "./bindings";
+import type { ApiError, PitOverview, PitUpdate, RecordingStatus, RecordStatus, ReviewStatus, Session, TableTile } from "./bindings";
+import { reviewAlertsFor } from "./reviews";
 import { startBlinking } from "./blink";
 import { Chime } from "./chime";
 import { IncidentLists } from "./incident-lists.svelte";
@@ -49,6 +50,12 @@ export class AppState {
   }
 
   readonly recordProblems = $derived(recordAlerts(this.record));
+  /** Where the periodic access reviews stand (crates/pitwatch-app/src/reviews.rs). */
+  reviews: ReviewStatus | null = $state(null);
+  /** The overdue reviews the logged-in user's role signs, shown on every screen. */
+  readonly reviewAlerts = $derived(reviewAlertsFor(this.user.session?.role, this.reviews));
+  /** Whose session the reviews were last read for. */
+  private reviewsFor: string | null = null;
   readonly recordingAlert = $derived(recordingBanner(this.recording?.status ?? null, this.recording?.receivedMs ?? 0, this.now));
   /** Open incidents, most severe first: the banner shows the focused one (else the first). */
   readonly alerts = $derived(alertList(withoutClearedLiveness(this.incidents.open.rows, this.tables)));
@@ -112,6 +119,9 @@ export class AppState {
       this.now = Date.now();
       if (++beat % 4 === 0 && !this.muted && this.alerts.length > 0) this.chime.ring();
       this.user.lockIfIdle(this.now, this.overview?.idleLockSeconds ?? 0);
+      // The reviews are read again when someone else logs in, and every ten minutes.
+      const who = this.user.session?.user ?? null;
+      if (who !== this.reviewsFor || beat % 600 === 0) void this.refreshReviews();
     }, 1000);
     window.addEventListener("keydown", this.onKey);
     for (const kind of INPUT_EVENTS) window.addEventListener(kind, this.noteInput, { passive: true });
@@ -119,6 +129,22 @@ export class AppState {
       document.documentElement,
       () => this.alerts.length > 0 || this.recordProblems.some((p) => p.severity === "critical"),
     );
+  }
+
+  /** Reads where the periodic reviews stand for whoever is logged in (nobody: none). */
+  async refreshReviews(): Promise<void> {
+    const who = this.user.session?.user ?? null;
+    this.reviewsFor = who;
+    if (who === null) {
+      this.reviews = null;
+      return;
+    }
+    try {
+      this.reviews = await ipc.reviewStatus();
+    } catch {
+      // A session ended elsewhere, or no record: the next beat or command says so.
+      this.reviews = null;
+    }
   }
 
   /** Stops the clock, the flashing and the subscription. */

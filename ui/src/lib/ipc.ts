@@ -4,6 +4,11 @@
 import * as commands from "./commands";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type {
+  AccessListing,
+  AccessReviewRequest,
+  LogReviewRequest,
+  ReviewRow,
+  ReviewStatus,
   ApiError,
   AuditRow,
   BookView,
@@ -205,6 +210,31 @@ export function users(): Promise<UserRow[]> {
 /** The newest `limit` audit rows (only logins and refusals when `accessOnly`); admins and surveillance. */
 export function audit(accessOnly: boolean, limit: number): Promise<AuditRow[]> {
   return wrap(commands.audit(accessOnly, limit));
+}
+
+/** The access listing: every user, their role and status, what each role may do (admins and inspectors). */
+export function accessListing(): Promise<AccessListing> {
+  return wrap(commands.accessListing());
+}
+
+/** Exports the access listing as CSV where the user chooses; null when they cancelled (audited). */
+export function exportAccessListing(): Promise<string | null> {
+  return wrap(commands.exportAccessListing());
+}
+
+/** Where the periodic reviews stand, with the alerts of those overdue. */
+export function reviewStatus(): Promise<ReviewStatus> {
+  return wrap(commands.reviewStatus());
+}
+
+/** Signs the access review of the listing read with `digest` (admins and inspectors). */
+export function signAccessReview(request: AccessReviewRequest): Promise<ReviewRow> {
+  return wrap(commands.signAccessReview(request));
+}
+
+/** Signs the audit log's review for a period (surveillance and inspectors, never an admin). */
+export function signLogReview(request: LogReviewRequest): Promise<ReviewRow> {
+  return wrap(commands.signLogReview(request));
 }
 
 /** Applies the pit definition's file again (administrators): what started, stopped or changed. */
