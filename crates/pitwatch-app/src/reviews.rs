@@ -509,3 +509,76 @@ impl Desk {
         sign_log_review(&mut self.record.store(), &who, request, self.clock.now())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitwatch_api::dto::{AccessReviewRequest, ErrorCode, IncidentQuery, LogReviewRequest};
+
+    use crate::testkit::*;
+
+    #[test]
+    fn at_the_desk_an_inspector_reads_exports_and_signs_and_every_read_is_audited() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("inspector.db");
+        let desk = real_desk(&db);
+        desk.add_user("ivy", "inspector", BOB)
+            .expect("an inspector");
+        // An administrator may not sign the log review, and reads the listing unaudited.
+        let refused = desk.sign_log_review(&LogReviewRequest {
+            from: "2000-01-01T00:00:00Z".into(),
+            to: "2001-01-01T00:00:00Z".into(),
+            comment: "mine".into(),
+        });
+        assert_eq!(refused.expect_err("an admin").code, ErrorCode::Forbidden);
+        let listing = desk.access_listing().expect("the admin's listing");
+        assert!(listing.users.iter().any(|u| u.role == "inspector"));
+
+        desk.login("ivy", BOB).expect("the inspector logs in");
+        desk.incidents(&IncidentQuery::default())
+            .expect("the incident list");
+        let listing = desk.access_listing().expect("the inspector's listing");
+        let csv = dir.path().join("access.csv");
+        desk.export_access_listing_to(&csv).expect("the export");
+        let written = std::fs::read_to_string(&csv).expect("the CSV");
+        assert!(written.contains(&listing.digest), "{written}");
+        assert!(written.contains("\"ivy\""), "{written}");
+        desk.sign_access_review(&AccessReviewRequest {
+            digest: listing.digest.clone(),
+            comment: "two accounts, both as expected".into(),
+        })
+        .expect("an inspector signs the access review");
+        let status = desk.review_status().expect("the status");
+        assert!(
+            status.alerts.iter().all(|a| a.kind == "log"),
+            "{:?}",
+            status.alerts
+        );
+        // Nothing that changes the record.
+        for refused in [
+            desk.add_user("eve", "admin", ALICE).map(|_| ()),
+            desk.set_active("alice", false).map(|_| ()),
+            desk.acknowledge(1).map(|_| ()),
+        ] {
+            assert_eq!(refused.expect_err("read only").code, ErrorCode::Forbidden);
+        }
+        desk.stop();
+        let store = test_store(&db);
+        let read = |action: &str| -> Vec<String> {
+            store
+                .audit_entries(action)
+                .expect("audit")
+                .into_iter()
+                .filter(|e| e.user == "ivy")
+                .map(|e| e.subject)
+                .collect()
+        };
+        assert_eq!(read(crate::viewed::INCIDENTS_READ), ["incidents"]);
+        assert_eq!(
+            read(crate::access::INSPECTED),
+            ["access_listing", "access_listing", "review_access"]
+        );
+        assert_eq!(read("access_listing.export"), ["access"]);
+        assert_eq!(read(super::ACCESS_REVIEW), ["access"]);
+        assert_eq!(read(crate::access::FORBIDDEN).len(), 3);
+    }
+}

@@ -63,6 +63,7 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ),
     ("access.forbidden", "Refused: not allowed"),
     ("access.inspected", "Read by an inspector"),
+    ("incidents.list", "Incident list read (inspector)"),
     ("access_listing.export", "Access listing exported"),
     ("review.access", "Access review signed"),
     ("review.log", "Audit log review signed"),
