@@ -32,6 +32,8 @@ use pitwatch_store::{
     LOGIN_REFUSED,
 };
 
+use crate::access::workstation_of;
+pub use crate::access::{check_live, LOGOUT, SESSION_ENDED, SESSION_MARKS};
 use crate::access::{detail, require, Command, Principal};
 
 /// The lowest zxcvbn score (0 to 4) a password may have: 3 is "safely unguessable: moderate
@@ -457,58 +459,6 @@ fn logged_in(
         },
         session,
     })
-}
-
-/// The audit actions that begin or end a session: the newest of them about a user says whether
-/// they hold a live session (a `session.login`) or none.
-pub const SESSION_MARKS: [&str; 3] = [LOGIN, LOGOUT, SESSION_ENDED];
-
-/// The audit action of a logout (the user's own, or the window's lock after it sat idle).
-pub const LOGOUT: &str = "session.logout";
-
-/// The audit action of a session ended because its user logged in elsewhere: written in the
-/// same transaction as the new `session.login`, by the user, its detail naming the new
-/// workstation, the session ended (`ended_session`, its login's audit id) and where it was
-/// (`ended_workstation`).
-pub const SESSION_ENDED: &str = "session.ended";
-
-/// The workstation an audit row's detail names (`unknown` if none).
-pub(crate) fn workstation_of(detail: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(detail)
-        .ok()
-        .and_then(|d| d.get("workstation")?.as_str().map(str::to_owned))
-        .unwrap_or_else(|| "unknown".into())
-}
-
-/// Whether session `session` of `user` (the id of its login's audit row) is still live: no login
-/// as `user` came after it. If another did, the error says where and when (`unauthorised`), so
-/// the desk that held it can tell its user why they must log in again.
-pub fn check_live(store: &Store, user: &str, session: i64) -> Result<(), ApiError> {
-    let Some(newest) = store.latest_audit(user, &[LOGIN])? else {
-        return Ok(());
-    };
-    if newest.id <= session {
-        return Ok(());
-    }
-    let ended_by = store
-        .audit_entries_about(SESSION_ENDED, user)?
-        .into_iter()
-        .find(|e| {
-            serde_json::from_str::<serde_json::Value>(&e.detail)
-                .ok()
-                .and_then(|d| d.get("ended_session")?.as_str()?.parse::<i64>().ok())
-                == Some(session)
-        })
-        .unwrap_or(newest);
-    Err(ApiError::new(
-        ErrorCode::Unauthorised,
-        format!(
-            "the session of {user:?} here was ended by a login as {user:?} at workstation {} at              {}: one user holds one session at a time; log in again to continue here (which \
-             ends that one)",
-            workstation_of(&ended_by.detail),
-            ended_by.at
-        ),
-    ))
 }
 
 /// Checks `name`'s `password` with the throttle (see the module's notes): the attempt, its

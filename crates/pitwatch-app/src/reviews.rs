@@ -118,7 +118,7 @@ fn listing(store: &Store, policy: &Policy, now: Timestamp) -> Result<AccessListi
         let session_at = store
             .latest_audit(&user.name, &SESSION_MARKS)?
             .filter(|e| e.action == LOGIN)
-            .map(|e| accounts::workstation_of(&e.detail));
+            .map(|e| crate::access::workstation_of(&e.detail));
         users.push(AccessUser {
             name: row.name,
             role: row.role,

@@ -2325,6 +2325,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "session.ended": "Session ended by the same user's login elsewhere",
   "access.forbidden": "Refused: not allowed",
   "access.inspected": "Read by an inspector",
+  "incidents.list": "Incident list read (inspector)",
   "access_listing.export": "Access listing exported",
   "review.access": "Access review signed",
   "review.log": "Audit log review signed",
