@@ -268,7 +268,14 @@ impl Desk {
     /// them elsewhere since (one session per user, see the sessions module's notes), which
     /// clears the seat and says where and when that login was.
     pub(crate) fn principal(&self) -> Result<Principal, ApiError> {
-        let mut seat = self.workstation.seat();
+        self.seated(&mut self.workstation.seat())
+    }
+
+    /// [`Desk::principal`] for a step that holds the seat already (the alarm's mute).
+    pub(crate) fn seated(
+        &self,
+        seat: &mut crate::state::workstation::Seat,
+    ) -> Result<Principal, ApiError> {
         let principal = seat
             .principal
             .clone()
@@ -279,7 +286,7 @@ impl Desk {
                 seat.principal = None;
                 seat.session = None;
                 // Their mute ends with their session, on record as any other's.
-                self.end_mute(&mut seat, &principal, "session_ended", self.clock.now())?;
+                self.end_mute(seat, &principal, "session_ended", self.clock.now())?;
                 return Err(ended);
             }
         }
