@@ -2,8 +2,8 @@
 // real pit of its own whose users are made with the CLI (an administrator, surveillance, an
 // inspector). Checked: the administrator's Access screen lists every user with their role and
 // status and exports it as CSV; the overdue access review is a banner until the administrator
-// signs it; a login as the same user from the CLI ends the window's session, which says where
-// that login came from; the inspector sees the Access screen but not Users, signs the audit
+// signs it; a login as the same user from the CLI ends the window's session, which locks saying
+// where that login came from; the inspector sees the Access screen but not Users, signs the audit
 // log's review (which no administrator may), and the CLI then shows it. Run by `make e2e`
 // (it needs the desktop build); screenshots go to artifacts/e2e/.
 import assert from "node:assert/strict";
@@ -129,14 +129,14 @@ test("a login as the same user from the CLI ends the window's session, which say
   });
   assert.equal(listing.code, 0, listing.out);
   assert.match(listing.out, /root\s+admin\s+active/);
-  // The window's next command is refused with where the other login was.
+  // The window's next command is refused, and the window locks saying where the other login was.
   await driver.clickCss('[data-testid="nav-users"]');
-  await driver.waitFor("the refusal", async () => {
-    const e = await driver.find('[data-testid="users-error"]');
+  await driver.waitFor("the lock screen", async () => {
+    const e = await driver.find('[data-testid="lock-screen"]');
     return e && (await driver.text(e)).includes("cli-ws-9");
   });
-  const refusal = await driver.text(await driver.find('[data-testid="users-error"]'));
-  assert.match(refusal, /ended by a login/);
+  assert.match(await driver.text(await driver.find('[data-testid="lock-screen"]')), /ended by a login/);
+  writeFileSync(join(shots, "access-session-ended.png"), await driver.screenshot());
 });
 
 test("the inspector sees Access but not Users and signs the audit log's review", async () => {

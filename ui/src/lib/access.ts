@@ -88,3 +88,12 @@ export function detailFields(detail: string): DetailField[] {
     // A field that says nothing ("-": no table added) is left out.
     .filter((field) => field.value.trim() !== "" && field.value.trim() !== "-");
 }
+
+/**
+ * Whether a refusal says this window's session was ended by a login as the same user elsewhere
+ * (one session per user, crates/pitwatch-app/src/sessions.rs): the window then locks, with it as
+ * the reason.
+ */
+export function sessionEnded(error: { code: string; message: string }): boolean {
+  return error.code === "unauthorised" && error.message.includes("was ended by a login");
+}

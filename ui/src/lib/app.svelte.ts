@@ -80,6 +80,7 @@ export class AppState {
   private unlisten: (() => void) | null = null;
   private stopBlinking: (() => void) | null = null;
   private ticker: ReturnType<typeof setInterval> | undefined;
+  private stopEnded: (() => void) | undefined;
 
   constructor() {
     window.__pitwatchLatency = this.latency;
@@ -99,6 +100,8 @@ export class AppState {
       this.failure = ipc.toApiError(error);
     }
     if (this.central || this.failure) return;
+    // A login as this window's user elsewhere ended the session here: lock, saying where.
+    this.stopEnded = ipc.onSessionEnded((error) => void this.user.lock(error.message, true));
     try {
       // Subscribe before the first snapshot so no change falls between the two.
       this.unlisten = await ipc.onPitUpdate((update) => this.apply(update));
@@ -149,6 +152,7 @@ export class AppState {
 
   /** Stops the clock, the flashing and the subscription. */
   stop(): void {
+    this.stopEnded?.();
     this.unlisten?.();
     this.stopBlinking?.();
     clearInterval(this.ticker);

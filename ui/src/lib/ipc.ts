@@ -3,6 +3,7 @@
 // turns failures into an ApiError, so views never see bare strings.
 import * as commands from "./commands";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { sessionEnded } from "./access";
 import type {
   AccessListing,
   AccessReviewRequest,
@@ -68,8 +69,22 @@ async function wrap<T>(answer: Promise<T>): Promise<T> {
   try {
     return await answer;
   } catch (error) {
-    throw toApiError(error);
+    const failure = toApiError(error);
+    if (sessionEnded(failure)) for (const listener of endedListeners) listener(failure);
+    throw failure;
   }
+}
+
+/** Who hears that this window's session was ended by a login as its user elsewhere. */
+const endedListeners = new Set<(error: ApiError) => void>();
+
+/**
+ * Calls `listener` whenever a command is refused because the session here was ended by a login
+ * as the same user elsewhere (one session per user); answers how to stop listening.
+ */
+export function onSessionEnded(listener: (error: ApiError) => void): () => void {
+  endedListeners.add(listener);
+  return () => endedListeners.delete(listener);
 }
 
 /** Why the pit could not start, or null when it is running. */
