@@ -11,6 +11,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 
 use pitwatch_api::dto::{
+    AccessListing, AccessReviewRequest, LogReviewRequest, ReviewRow, ReviewStatus,
+};
+use pitwatch_api::dto::{
     AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry,
     DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
     LinkTestRequest, LinkTestView, PitReload, PitUpdate, RecordStatus, ResolutionKind,
@@ -334,6 +337,53 @@ async fn audit(
     desk.audit(access_only, limit)
 }
 
+/// The access listing: every user, their role and status, and what each role may do
+/// (administrators and inspectors).
+#[tauri::command]
+async fn access_listing(desk: State<'_, Desk>) -> Result<AccessListing, ApiError> {
+    desk.access_listing()
+}
+
+/// Exports the access listing as CSV where the user chooses in the save dialog (administrators
+/// and inspectors; audited).
+#[tauri::command]
+async fn export_access_listing<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
+) -> Result<Option<String>, ApiError> {
+    let Some(path) = reports.choose(&app, "access-listing.csv", "Save the access listing") else {
+        return Ok(None);
+    };
+    let written = desk.export_access_listing_to(&path)?;
+    reports.remember(&written);
+    Ok(Some(written))
+}
+
+/// Where the periodic reviews stand, with alerts for those overdue (anyone logged in).
+#[tauri::command]
+async fn review_status(desk: State<'_, Desk>) -> Result<ReviewStatus, ApiError> {
+    desk.review_status()
+}
+
+/// Signs the access review of the listing read (administrators and inspectors).
+#[tauri::command]
+async fn sign_access_review(
+    desk: State<'_, Desk>,
+    request: AccessReviewRequest,
+) -> Result<ReviewRow, ApiError> {
+    desk.sign_access_review(&request)
+}
+
+/// Signs the independent review of the audit log (surveillance and inspectors, never an admin).
+#[tauri::command]
+async fn sign_log_review(
+    desk: State<'_, Desk>,
+    request: LogReviewRequest,
+) -> Result<ReviewRow, ApiError> {
+    desk.sign_log_review(&request)
+}
+
 /// Applies the pit definition's file again (administrators; audited).
 #[tauri::command]
 async fn reload_pit(desk: State<'_, Desk>) -> Result<PitReload, ApiError> {
@@ -581,6 +631,11 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         set_active,
         users,
         audit,
+        access_listing,
+        export_access_listing,
+        review_status,
+        sign_access_review,
+        sign_log_review,
         reload_pit,
         serial_ports,
         add_table,

@@ -6,6 +6,7 @@
 
 use ts_rs::{Config, TS};
 
+use crate::dto::{AccessListing, AccessReviewRequest, LogReviewRequest, ReviewRow, ReviewStatus};
 use crate::dto::{
     ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit,
     ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery,
@@ -112,8 +113,18 @@ declare! {
     set_active(name: String, active: bool) -> UserRow;
     #[doc = "Every user: name, role, when added, whether active (admins only)."]
     users() -> Vec<UserRow>;
-    #[doc = "The newest audit rows, only logins and refusals when `access_only` (admins and surveillance)."]
+    #[doc = "The newest audit rows, only logins and refusals when `access_only` (admins, surveillance and inspectors)."]
     audit(access_only: bool, limit: u32) -> Vec<AuditRow>;
+    #[doc = "The access listing: every user with their role, status, password age, last login and live session, and what each role may do (admins and inspectors; audited for inspectors)."]
+    access_listing() -> AccessListing;
+    #[doc = "Exports the access listing as CSV where the user chooses in the save dialog (admins and inspectors; audited); null when the user cancelled."]
+    export_access_listing() -> Option<String>;
+    #[doc = "Where the periodic reviews stand: the last access review and log review, when each is due, and alerts for those overdue (any logged-in user)."]
+    review_status() -> ReviewStatus;
+    #[doc = "Signs the periodic review of the access listing read with `digest` (admins and inspectors; audited, chained)."]
+    sign_access_review(request: AccessReviewRequest) -> ReviewRow;
+    #[doc = "Signs the independent review of the audit log for a period (surveillance and inspectors, never an admin; audited, chained)."]
+    sign_log_review(request: LogReviewRequest) -> ReviewRow;
     #[doc = "Applies the pit definition's file again: tables added, removed or changed are started and stopped, the others keep recording (admins only; audited)."]
     reload_pit() -> PitReload;
     #[doc = "The serial ports of this workstation, with their USB identity (administrators)."]

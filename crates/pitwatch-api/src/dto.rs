@@ -20,6 +20,8 @@ mod workflow;
 pub use workflow::*;
 mod exposure;
 pub use exposure::*;
+mod access;
+pub use access::*;
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -519,7 +521,7 @@ pub struct Session {
 pub struct UserRow {
     /// The user's name.
     pub name: String,
-    /// Their role (`supervisor`, `surveillance`, `admin`).
+    /// Their role (`supervisor`, `surveillance`, `admin`, `inspector`).
     pub role: String,
     /// When they were added (RFC 3339, as the record holds it).
     pub created_at: String,

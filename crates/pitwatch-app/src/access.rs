@@ -5,7 +5,17 @@
 //! |---|---|
 //! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off, mute the alarm |
 //! | surveillance | export, note, read the audit log, mute the alarm, read the house's exposure |
-//! | admin | what a supervisor does, users, the audit log, the house's exposure, and setting up the pit (tables, devices, the pit definition reloaded) |
+//! | admin | what a supervisor does, users, the audit log, the house's exposure, setting up the pit (tables, devices, the pit definition reloaded), the access listing and its periodic review; never the independent review of the audit log |
+//! | inspector | read only: export every report, read the audit log, the users and the access listing, read the house's exposure, sign the access review and the independent log review; every command that changes the record is refused, and every read is audited |
+//!
+//! The inspector (a regulator's or an internal auditor's account) reads the house's exposure
+//! because it is a read like any other, already audited for everyone, and the inspector is not
+//! the pit (the reason the pit may not see it). Signing a review is the one step an inspector
+//! writes: it changes nothing but says, on record, that they looked. An administrator may not
+//! sign the log review, which reviews what administrators did (`review_log` is the one command
+//! an administrator lacks). Every command an inspector runs is audited as [`INSPECTED`] besides
+//! what the command itself audits, and their looks at incidents and replays are audited every
+//! time, not once in ten minutes (`crate::viewed`).
 //!
 //! Watching needs no role: the pit, the incident list, one incident and a shoe's replay are
 //! reads, which the window shows to whoever stands at the workstation, as before.
@@ -14,13 +24,20 @@
 //! command is the error code `forbidden`, and the refusal is itself an audit row
 //! (`access.forbidden`: who, which command, with their role and workstation), so a curious
 //! employee trying buttons that are not theirs leaves a trace.
+//!
+//! Whether a session is still live ([`check_live`]) is read here too, from the record: one
+//! user holds one session at a time (see the sessions module's notes).
 
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_model::Timestamp;
-use pitwatch_store::{Role, Store};
+use pitwatch_store::{Role, Store, LOGIN};
 
 /// The audit action of a refused command (the subject is the command's name).
 pub const FORBIDDEN: &str = "access.forbidden";
+
+/// The audit action of a command an inspector ran (the subject is the command's name): every
+/// read of theirs is on record.
+pub const INSPECTED: &str = "access.inspected";
 
 /// Every command that changes the record or reveals what only some roles may see.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,11 +80,17 @@ pub enum Command {
     /// Read the house's exposure at a table (each wager's worth from the cards left): for
     /// surveillance and administrators only, never the pit (issue 29), every read audited.
     ViewExposure,
+    /// Read the access listing: every user, their role, status and what the role allows.
+    AccessListing,
+    /// Sign the periodic review of the access listing.
+    ReviewAccess,
+    /// Sign the independent review of the audit log (never an administrator).
+    ReviewLog,
 }
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 18] = [
+    pub const ALL: [Command; 21] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -86,6 +109,9 @@ impl Command {
         Command::ConfigurePit,
         Command::MuteAlarm,
         Command::ViewExposure,
+        Command::AccessListing,
+        Command::ReviewAccess,
+        Command::ReviewLog,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -109,6 +135,9 @@ impl Command {
             Command::ConfigurePit => "configure_pit",
             Command::MuteAlarm => "mute_alarm",
             Command::ViewExposure => "view_exposure",
+            Command::AccessListing => "access_listing",
+            Command::ReviewAccess => "review_access",
+            Command::ReviewLog => "review_log",
         }
     }
 
@@ -116,7 +145,20 @@ impl Command {
     pub const fn allowed(self, role: Role) -> bool {
         use Command as C;
         match role {
-            Role::Admin => true,
+            // The log review is independent of the administrators whose actions it reviews.
+            Role::Admin => !matches!(self, C::ReviewLog),
+            Role::Inspector => matches!(
+                self,
+                C::ExportIncident
+                    | C::ExportShoe
+                    | C::ExportShift
+                    | C::ListUsers
+                    | C::ViewAudit
+                    | C::ViewExposure
+                    | C::AccessListing
+                    | C::ReviewAccess
+                    | C::ReviewLog
+            ),
             Role::Supervisor => matches!(
                 self,
                 C::Acknowledge
@@ -139,6 +181,7 @@ impl Command {
                     | C::ViewAudit
                     | C::MuteAlarm
                     | C::ViewExposure
+                    | C::ReviewLog
             ),
         }
     }
@@ -186,6 +229,15 @@ pub fn require(
     now: Timestamp,
 ) -> Result<(), ApiError> {
     if command.allowed(who.role) {
+        if who.role == Role::Inspector {
+            let detail = detail(
+                &who.workstation,
+                &[("role", who.role.as_str()), ("target", target)],
+            );
+            let mut batch = store.batch(now)?;
+            batch.append_audit(&who.user, INSPECTED, command.name(), &detail, now)?;
+            batch.commit()?;
+        }
         return Ok(());
     }
     let detail = detail(
@@ -224,7 +276,64 @@ fn describe(command: Command) -> &'static str {
         Command::ConfigurePit => "set up the pit (its tables and devices)",
         Command::MuteAlarm => "mute the alarm",
         Command::ViewExposure => "read the house's exposure (surveillance only)",
+        Command::AccessListing => "read the access listing",
+        Command::ReviewAccess => "sign the access review",
+        Command::ReviewLog => {
+            "sign the audit log's review (an independent reviewer's: surveillance or an inspector)"
+        }
     }
+}
+
+/// The audit actions that begin or end a session: the newest of them about a user says whether
+/// they hold a live session (a `session.login`) or none.
+pub const SESSION_MARKS: [&str; 3] = [LOGIN, LOGOUT, SESSION_ENDED];
+
+/// The audit action of a logout (the user's own, or the window's lock after it sat idle).
+pub const LOGOUT: &str = "session.logout";
+
+/// The audit action of a session ended because its user logged in elsewhere: written in the
+/// same transaction as the new `session.login`, by the user, its detail naming the new
+/// workstation, the session ended (`ended_session`, its login's audit id) and where it was
+/// (`ended_workstation`).
+pub const SESSION_ENDED: &str = "session.ended";
+
+/// The workstation an audit row's detail names (`unknown` if none).
+pub(crate) fn workstation_of(detail: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(detail)
+        .ok()
+        .and_then(|d| d.get("workstation")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Whether session `session` of `user` (the id of its login's audit row) is still live: no login
+/// as `user` came after it. If another did, the error says where and when (`unauthorised`), so
+/// the desk that held it can tell its user why they must log in again.
+pub fn check_live(store: &Store, user: &str, session: i64) -> Result<(), ApiError> {
+    let Some(newest) = store.latest_audit(user, &[LOGIN])? else {
+        return Ok(());
+    };
+    if newest.id <= session {
+        return Ok(());
+    }
+    let ended_by = store
+        .audit_entries_about(SESSION_ENDED, user)?
+        .into_iter()
+        .find(|e| {
+            serde_json::from_str::<serde_json::Value>(&e.detail)
+                .ok()
+                .and_then(|d| d.get("ended_session")?.as_str()?.parse::<i64>().ok())
+                == Some(session)
+        })
+        .unwrap_or(newest);
+    Err(ApiError::new(
+        ErrorCode::Unauthorised,
+        format!(
+            "the session of {user:?} here was ended by a login as {user:?} at workstation {} at              {}: one user holds one session at a time; log in again to continue here (which \
+             ends that one)",
+            workstation_of(&ended_by.detail),
+            ended_by.at
+        ),
+    ))
 }
 
 /// This workstation's name: `PITWATCH_WORKSTATION`, else the host's name, else `unknown`.
@@ -265,9 +374,26 @@ mod tests {
                 "export_shift",
                 "audit",
                 "mute_alarm",
-                "view_exposure"
+                "view_exposure",
+                "review_log"
             ]
         );
+        assert_eq!(
+            may(Role::Inspector),
+            [
+                "export_incident",
+                "export_shoe",
+                "export_shift",
+                "users",
+                "audit",
+                "view_exposure",
+                "access_listing",
+                "review_access",
+                "review_log"
+            ]
+        );
+        // The log review is independent of the administrators.
+        assert!(!C::ReviewLog.allowed(Role::Admin));
         // The pit never sees the exposure (a count shown to the pit invites shuffling away
         // shoes that favour the players).
         assert!(!C::ViewExposure.allowed(Role::Supervisor));
@@ -281,11 +407,13 @@ mod tests {
             C::SetActive,
             C::ListUsers,
             C::ConfigurePit,
+            C::AccessListing,
+            C::ReviewAccess,
         ] {
             assert!(!admin_only.allowed(Role::Supervisor), "{admin_only:?}");
             assert!(!admin_only.allowed(Role::Surveillance), "{admin_only:?}");
         }
-        assert_eq!(may(Role::Admin).len(), Command::ALL.len());
+        assert_eq!(may(Role::Admin).len(), Command::ALL.len() - 1);
         for c in Command::ALL {
             if c.allowed(Role::Supervisor) {
                 assert!(

@@ -32,6 +32,8 @@ use pitwatch_store::{
     LOGIN_REFUSED,
 };
 
+use crate::access::workstation_of;
+pub use crate::access::{check_live, LOGOUT, SESSION_ENDED, SESSION_MARKS};
 use crate::access::{detail, require, Command, Principal};
 
 /// The lowest zxcvbn score (0 to 4) a password may have: 3 is "safely unguessable: moderate
@@ -146,6 +148,11 @@ pub fn how_long(millis: i64) -> String {
     }
 }
 
+/// Since when a name's attempts count for [`gate`] at `now`.
+pub fn throttle_since(now: Timestamp) -> Timestamp {
+    since(now, WINDOW + LOCK_FOR)
+}
+
 fn since(now: Timestamp, window: Duration) -> Timestamp {
     let millis = i64::try_from(window.as_millis()).unwrap_or(i64::MAX);
     Timestamp::from_unix_millis(now.unix_millis().saturating_sub(millis)).unwrap_or(now)
@@ -213,10 +220,32 @@ pub fn login_under(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
+    begin_session(policy, store, name, password, workstation, now).map(|l| l.principal)
+}
+
+/// [`login_under`], answering the session it began (the id of its `session.login` row, which
+/// [`crate::sessions`] checks at every command of the desk that holds it).
+pub fn begin_session(
+    policy: &Policy,
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Login, ApiError> {
     let role = check_credentials(store, name, password, workstation, now)?;
     refuse_inactive(policy, store, name, role, workstation, now)?;
     refuse_expired(policy, store, name, workstation, now)?;
     logged_in(store, name, role, workstation, now)
+}
+
+/// A session begun: who, and the id of its `session.login` row in the audit log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Login {
+    /// Who logged in, and where.
+    pub principal: Principal,
+    /// The audit row of the login: the session's identity across processes.
+    pub session: i64,
 }
 
 /// Checks that `password` is `name`'s for a step that asks for it again (`purpose`: a shift's
@@ -287,6 +316,18 @@ pub fn change_own_password(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
+    change_own_password_session(store, name, old, new, workstation, now).map(|l| l.principal)
+}
+
+/// [`change_own_password`], answering the session it began.
+pub fn change_own_password_session(
+    store: &mut Store,
+    name: &str,
+    old: &str,
+    new: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Login, ApiError> {
     // The new password is judged before the old one is tried, so a weak choice costs no
     // attempt; the old one is checked before anything is changed.
     check_password(name, new)?;
@@ -382,19 +423,41 @@ fn logged_in(
     role: Role,
     workstation: &str,
     now: Timestamp,
-) -> Result<Principal, ApiError> {
-    audit(
-        store,
+) -> Result<Login, ApiError> {
+    // One write transaction: the session this login replaces is read and ended, and the new one
+    // begun, with no other login (in any process) in between.
+    let mut batch = store.batch(now)?;
+    if let Some(live) = batch.latest_audit(name, &SESSION_MARKS)? {
+        if live.action == LOGIN {
+            let ended = live.id.to_string();
+            let elsewhere = workstation_of(&live.detail);
+            batch.append_audit(
+                name,
+                SESSION_ENDED,
+                name,
+                &detail(
+                    workstation,
+                    &[("ended_session", &ended), ("ended_workstation", &elsewhere)],
+                ),
+                now,
+            )?;
+        }
+    }
+    let session = batch.append_audit(
         name,
         LOGIN,
         name,
         &detail(workstation, &[("role", role.as_str())]),
         now,
     )?;
-    Ok(Principal {
-        user: name.to_owned(),
-        role,
-        workstation: workstation.to_owned(),
+    batch.commit()?;
+    Ok(Login {
+        principal: Principal {
+            user: name.to_owned(),
+            role,
+            workstation: workstation.to_owned(),
+        },
+        session,
     })
 }
 
@@ -493,7 +556,7 @@ pub fn logout(store: &mut Store, who: &Principal, now: Timestamp) -> Result<(), 
     audit(
         store,
         &who.user,
-        "session.logout",
+        LOGOUT,
         &who.user,
         &detail(&who.workstation, &[]),
         now,
@@ -529,7 +592,7 @@ pub fn parse_role(role: &str) -> Result<Role, ApiError> {
     Role::parse(role.trim()).ok_or_else(|| {
         ApiError::new(
             ErrorCode::InvalidInput,
-            format!("no role {role:?} (supervisor, surveillance or admin)"),
+            format!("no role {role:?} (supervisor, surveillance, admin or inspector)"),
         )
     })
 }
@@ -550,8 +613,19 @@ pub fn create_first_admin(
     workstation: &str,
     now: Timestamp,
 ) -> Result<Principal, ApiError> {
+    create_first_admin_session(store, name, password, workstation, now).map(|l| l.principal)
+}
+
+/// [`create_first_admin`], answering the session it began.
+pub fn create_first_admin_session(
+    store: &mut Store,
+    name: &str,
+    password: &str,
+    workstation: &str,
+    now: Timestamp,
+) -> Result<Login, ApiError> {
     let name = name.trim();
-    let refuse = |store: &mut Store, message: String| -> Result<Principal, ApiError> {
+    let refuse = |store: &mut Store, message: String| -> Result<Login, ApiError> {
         let detail = detail(workstation, &[("target", name)]);
         audit(
             store,
@@ -579,7 +653,7 @@ pub fn create_first_admin(
         }
         Err(other) => return Err(other.into()),
     }
-    login(store, name, password, workstation, now)
+    begin_session(&Policy::STANDARD, store, name, password, workstation, now)
 }
 
 /// A user as the window shows them (never the password hash), with when their password was set,
@@ -735,13 +809,14 @@ pub fn users(store: &mut Store, who: &Principal, now: Timestamp) -> Result<Vec<U
 }
 
 /// The audit actions of logging in and out, failed and refused logins, and refused commands.
-pub const ACCESS_ACTIONS: [&str; 7] = [
+pub const ACCESS_ACTIONS: [&str; 8] = [
     LOGIN,
     LOGIN_FAILED,
     LOGIN_REFUSED,
     LOGIN_THROTTLED,
     LOGIN_LOCKED,
-    "session.logout",
+    LOGOUT,
+    SESSION_ENDED,
     crate::access::FORBIDDEN,
 ];
 

@@ -4,7 +4,7 @@
 //! login and the window's lock (which logs out) end it, audited as an unmute with the reason.
 //! Nobody logged in (before a login, on the lock screen) cannot mute: the alarm sounds.
 
-use pitwatch_api::{ApiError, ErrorCode};
+use pitwatch_api::ApiError;
 use pitwatch_model::Timestamp;
 use pitwatch_store::Store;
 
@@ -46,10 +46,8 @@ impl Desk {
     /// logged in: `unauthorised`, and nothing changes.
     pub fn set_alarm_muted(&self, muted: bool) -> Result<bool, ApiError> {
         let mut seat = self.workstation.seat();
-        let who = seat
-            .principal
-            .clone()
-            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))?;
+        // Logged in here, and their session not ended by a login elsewhere.
+        let who = self.seated(&mut seat)?;
         if seat.alarm_muted != muted {
             record(
                 &mut self.record.store(),

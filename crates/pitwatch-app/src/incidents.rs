@@ -282,8 +282,10 @@ pub(crate) fn incident_detail(
 }
 
 impl Desk {
-    /// One page of the incidents matching `query` (see [`incident_page`]).
+    /// One page of the incidents matching `query` (see [`incident_page`]); an inspector's read
+    /// is audited (`incidents.list`).
     pub fn incidents(&self, query: &IncidentQuery) -> Result<IncidentPage, ApiError> {
+        self.audit_inspection(crate::viewed::INCIDENTS_READ, "incidents")?;
         incident_page(&self.record.store(), query)
     }
 

@@ -13,6 +13,8 @@
 //!   a list of resolutions once acknowledged, reopened with a reason);
 //! - [`console`]: what a supervisor records that no device sees;
 //! - [`replay`]: a table's shoes and a shoe replayed from the record;
+//! - [`reviews`]: the access listing (who may do what, from [`access`]'s own table), and the
+//!   periodic access review and independent log review signed in the app, overdue as alerts;
 //! - [`reports`]: exports; [`handover`]: the shift's handover summary, its sign-off with the
 //!   user's password and the incoming supervisor's acceptance, a period signed off once;
 //! - [`record`]: the record's verification, status and alerts;
@@ -46,6 +48,7 @@ pub mod record;
 pub mod reload;
 pub mod replay;
 pub mod reports;
+pub mod reviews;
 pub mod sessions;
 pub mod setup;
 pub mod state;

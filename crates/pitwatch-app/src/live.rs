@@ -55,6 +55,8 @@ pub struct Desk {
     pub(crate) pit_file: Option<PathBuf>,
     /// Seconds without input after which the window locks (0: never).
     pub(crate) idle_lock_seconds: u32,
+    /// How often the access and log reviews are due.
+    pub(crate) reviews: crate::setup::ReviewPeriods,
     pub(crate) clock: Arc<dyn Clock>,
     /// The record: the desk's own connection to the store (queries and the incident workflow,
     /// each action by the logged-in user and audited by the store), its verification and alerts.
@@ -226,6 +228,7 @@ impl Desk {
                 pit: options.pit,
                 pit_file: options.pit_file,
                 idle_lock_seconds: options.idle_lock_seconds,
+                reviews: options.reviews,
                 record,
                 workstation: Workstation::new(crate::access::workstation()),
                 clock,
@@ -261,9 +264,33 @@ impl Desk {
         self.record.db()
     }
 
-    /// Who is logged in, or `unauthorised`.
+    /// Who is logged in, or `unauthorised`: also when their session was ended by a login as
+    /// them elsewhere since (one session per user, see the sessions module's notes), which
+    /// clears the seat and says where and when that login was.
     pub(crate) fn principal(&self) -> Result<Principal, ApiError> {
-        self.workstation.principal()
+        self.seated(&mut self.workstation.seat())
+    }
+
+    /// [`Desk::principal`] for a step that holds the seat already (the alarm's mute).
+    pub(crate) fn seated(
+        &self,
+        seat: &mut crate::state::workstation::Seat,
+    ) -> Result<Principal, ApiError> {
+        let principal = seat
+            .principal
+            .clone()
+            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))?;
+        if let Some(session) = seat.session {
+            let live = crate::accounts::check_live(&self.record.store(), &principal.user, session);
+            if let Err(ended) = live {
+                seat.principal = None;
+                seat.session = None;
+                // Their mute ends with their session, on record as any other's.
+                self.end_mute(seat, &principal, "session_ended", self.clock.now())?;
+                return Err(ended);
+            }
+        }
+        Ok(principal)
     }
 
     /// Stops the simulated devices, the monitor (which records the ends of the sessions) and the

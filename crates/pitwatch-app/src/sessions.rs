@@ -1,6 +1,21 @@
 //! Sessions at the workstation: who is logged in (one person at a time; logging in as someone
 //! else is the shift change's "switch supervisor"), the first administrator of a new pit, and
 //! the administrator's user management, each a call into [`crate::accounts`].
+//!
+//! **One session per user.** A user holds one live session at a time across every workstation
+//! (the desktops and the CLI share the record). A login *ends* the session it replaces rather
+//! than being refused: the control a casino IT audit asks for is "concurrent sessions
+//! prevented", and both choices meet it, but refusing would let a session left open on an
+//! unattended workstation (or one whose process died, which never logs out) lock its user out
+//! until someone walks over to it, and an attacker holding a stolen session could keep the real
+//! user out. Ending the old one leaves the person who proves the password in control, and the
+//! handover is on record: the new `session.login` and a `session.ended` naming the session
+//! ended and its workstation are one write transaction ([`accounts::begin_session`]). The
+//! record is the truth shared across processes, as for throttling: every command of a desk
+//! checks that no login as its user came after its own ([`accounts::check_live`]); if one did,
+//! the seat is cleared and the command refused (`unauthorised`) with where and when the new
+//! login was. A logout, and the window's lock after it sat idle (which logs out), frees the
+//! session; a CLI command is a login of its own, so it ends its user's desktop session.
 
 use pitwatch_api::dto::{ApiError, AuditRow, ErrorCode, Session, UserRow};
 
@@ -23,9 +38,9 @@ impl Desk {
     /// supervisor at a shift change).
     pub fn login(&self, user: &str, password: &str) -> Result<Session, ApiError> {
         let now = self.clock.now();
-        let principal = {
+        let login = {
             let mut store = self.record.store();
-            accounts::login_under(
+            accounts::begin_session(
                 &self.policy(),
                 &mut store,
                 user,
@@ -34,7 +49,7 @@ impl Desk {
                 now,
             )?
         };
-        self.switch_to(principal, now)
+        self.switch_to(login, now)
     }
 
     /// Sets `user`'s own password (`old` checked as a login's is, `new` under the password
@@ -47,11 +62,18 @@ impl Desk {
         new: &str,
     ) -> Result<Session, ApiError> {
         let now = self.clock.now();
-        let principal = {
+        let login = {
             let mut store = self.record.store();
-            accounts::change_own_password(&mut store, user, old, new, self.workstation.name(), now)?
+            accounts::change_own_password_session(
+                &mut store,
+                user,
+                old,
+                new,
+                self.workstation.name(),
+                now,
+            )?
         };
-        self.switch_to(principal, now)
+        self.switch_to(login, now)
     }
 
     /// The access policy of this pit (the demo's supervisor is exempt, see
@@ -64,31 +86,49 @@ impl Desk {
         }
     }
 
-    /// Makes `principal` the session, logging out whoever it replaces.
+    /// Makes `login` the session, logging out whoever it replaces.
     fn switch_to(
         &self,
-        principal: crate::access::Principal,
+        login: accounts::Login,
         now: pitwatch_model::Timestamp,
     ) -> Result<Session, ApiError> {
+        let principal = login.principal;
         let mut seat = self.workstation.seat();
         let previous = seat.principal.replace(principal.clone());
+        let previous_session = seat.session.replace(login.session);
         if let Some(previous) = previous {
             // A new session starts with the sound on: the mute was the one before's.
             self.end_mute(&mut seat, &previous, "login", now)?;
-            if previous.user != principal.user {
+            // The one before is logged out unless it is the same user's (the new login ended it,
+            // on record) or a login elsewhere had already ended it.
+            let live = {
+                let store = self.record.store();
+                previous_session
+                    .is_none_or(|id| accounts::check_live(&store, &previous.user, id).is_ok())
+            };
+            if previous.user != principal.user && live {
                 accounts::logout(&mut self.record.store(), &previous, now)?;
             }
         }
         Ok(principal.session())
     }
 
-    /// Logs the current user out (audited).
+    /// Logs the current user out (audited), unless a login as them elsewhere has already ended
+    /// their session here (then the seat is only cleared: the record says how it ended).
     pub fn logout(&self) -> Result<(), ApiError> {
         let mut seat = self.workstation.seat();
-        if let Some(session) = seat.principal.take() {
+        let session = seat.session.take();
+        if let Some(principal) = seat.principal.take() {
             let now = self.clock.now();
-            self.end_mute(&mut seat, &session, "logout", now)?;
-            accounts::logout(&mut self.record.store(), &session, now)?;
+            let live = {
+                let store = self.record.store();
+                session.is_none_or(|id| accounts::check_live(&store, &principal.user, id).is_ok())
+            };
+            let reason = if live { "logout" } else { "session_ended" };
+            self.end_mute(&mut seat, &principal, reason, now)?;
+            if live {
+                accounts::logout(&mut self.record.store(), &principal, now)?;
+            }
         }
         Ok(())
     }
@@ -178,15 +218,17 @@ impl Desk {
                 "the demo pit has its own supervisor; no first administrator is needed",
             ));
         }
-        let principal = accounts::create_first_admin(
+        let login = accounts::create_first_admin_session(
             &mut self.record.store(),
             name,
             password,
             self.workstation.name(),
             self.clock.now(),
         )?;
-        self.workstation.seat().principal = Some(principal.clone());
-        Ok(principal.session())
+        let mut seat = self.workstation.seat();
+        seat.principal = Some(login.principal.clone());
+        seat.session = Some(login.session);
+        Ok(login.principal.session())
     }
 }
 
@@ -238,7 +280,8 @@ mod tests {
                     "export_shift",
                     "audit",
                     "mute_alarm",
-                    "view_exposure"
+                    "view_exposure",
+                    "review_log"
                 ]
                 .map(String::from)
                 .to_vec(),
@@ -462,6 +505,74 @@ mod tests {
             .create_first_admin("mallory", BOB)
             .expect_err("never again");
         assert_eq!(again.code, ErrorCode::Forbidden);
+        desk.stop();
+    }
+
+    #[test]
+    fn a_login_as_the_same_user_elsewhere_ends_the_session_here_saying_where() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("one-session.db");
+        let desk = real_desk(&db);
+        desk.users().expect("alice is logged in here");
+        // The CLI, at another workstation, logs alice in on the same record.
+        let mut cli = test_store(&db);
+        crate::accounts::login(&mut cli, "alice", ALICE, "cli-ws", desk.clock.now())
+            .expect("the CLI's login");
+        let logouts = |store: &pitwatch_store::Store| {
+            store
+                .audit_entries(crate::accounts::LOGOUT)
+                .expect("audit")
+                .len()
+        };
+        let before = logouts(&cli);
+        // Even muting the alarm (which holds the seat) finds the session ended.
+        let ended = desk
+            .set_alarm_muted(true)
+            .expect_err("the session here was ended");
+        assert_eq!(ended.code, ErrorCode::Unauthorised);
+        assert!(ended.message.contains("cli-ws"), "{}", ended.message);
+        assert_eq!(desk.overview().session, None, "the seat is cleared");
+        assert_eq!(
+            desk.users().expect_err("still logged out").message,
+            "log in first"
+        );
+        desk.logout().expect("a logout with nobody here");
+        assert_eq!(
+            logouts(&cli),
+            before,
+            "the record already says how it ended"
+        );
+        // Logging in again here ends the CLI's session in turn.
+        desk.login("alice", ALICE).expect("alice again");
+        desk.users().expect("live here again");
+        let ended = cli
+            .audit_entries(crate::accounts::SESSION_ENDED)
+            .expect("audit");
+        let workstations: Vec<String> = ended
+            .iter()
+            .map(|e| {
+                let d: serde_json::Value = serde_json::from_str(&e.detail).expect("JSON");
+                d["ended_workstation"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(
+            workstations,
+            [crate::access::workstation(), "cli-ws".to_owned()]
+        );
+        // A logout frees it: the next login anywhere ends nothing.
+        desk.logout().expect("logout");
+        assert_eq!(logouts(&cli), before + 1);
+        crate::accounts::login(&mut cli, "alice", ALICE, "cli-ws", desk.clock.now())
+            .expect("the CLI's login");
+        assert_eq!(
+            cli.audit_entries(crate::accounts::SESSION_ENDED)
+                .expect("audit")
+                .len(),
+            2
+        );
         desk.stop();
     }
 

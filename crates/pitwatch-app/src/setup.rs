@@ -3,6 +3,7 @@
 //! marked as the demo's, and a real pit never into that one.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use pitwatch_api::dto::{ApiError, ErrorCode};
 use pitwatch_model::Timestamp;
@@ -109,6 +110,8 @@ pub struct DeskOptions {
     pub host_clock: pitwatch_recording::clock::HostClock,
     /// Seconds without input after which the window locks (0: never).
     pub idle_lock_seconds: u32,
+    /// How often the access review and the log review are due (`crate::reviews`).
+    pub reviews: ReviewPeriods,
 }
 
 impl DeskOptions {
@@ -125,6 +128,7 @@ impl DeskOptions {
             installation,
             host_clock: pitwatch_recording::clock::HostClock::default(),
             idle_lock_seconds: pitwatch_api::dto::DEFAULT_IDLE_LOCK_SECONDS,
+            reviews: ReviewPeriods::default(),
         }
     }
 }
@@ -137,7 +141,8 @@ impl DeskOptions {
     /// dealers' pace (`real`, `fast`, `10x`), `PITWATCH_DEMO_FAULT_EVERY` the rounds between
     /// injected irregularities (0: none) and
     /// `PITWATCH_IDLE_LOCK_SECONDS` how long the window may be left alone before it locks
-    /// (default ten minutes; 0: never).
+    /// (default ten minutes; 0: never), `PITWATCH_ACCESS_REVIEW_DAYS` and
+    /// `PITWATCH_LOG_REVIEW_DAYS` how often the access and log reviews are due (90 and 7).
     /// `env` looks a variable up.
     pub fn from_env(
         env: impl Fn(&str) -> Option<String>,
@@ -199,6 +204,7 @@ impl DeskOptions {
                 ))
             })?;
         }
+        options.reviews = ReviewPeriods::from_env(&env)?;
         if let Some(every) = env("PITWATCH_DEMO_FAULT_EVERY") {
             options.fault_every = every.trim().parse().map_err(|_| {
                 invalid(format!(
@@ -207,6 +213,52 @@ impl DeskOptions {
             })?;
         }
         Ok(options)
+    }
+}
+
+/// How often each review is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReviewPeriods {
+    /// Between access reviews.
+    pub access: Duration,
+    /// Between log reviews.
+    pub log: Duration,
+}
+
+/// A day, in seconds.
+pub(crate) const DAY: u64 = 24 * 3600;
+
+impl Default for ReviewPeriods {
+    /// Ninety days between access reviews, a week between log reviews.
+    fn default() -> Self {
+        ReviewPeriods {
+            access: Duration::from_secs(90 * DAY),
+            log: Duration::from_secs(7 * DAY),
+        }
+    }
+}
+
+impl ReviewPeriods {
+    /// The periods from `PITWATCH_ACCESS_REVIEW_DAYS` and `PITWATCH_LOG_REVIEW_DAYS` (whole days,
+    /// at least 1), each defaulting as [`ReviewPeriods::default`]; `env` looks a variable up.
+    pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<ReviewPeriods, ApiError> {
+        let days = |name: &str, default: Duration| -> Result<Duration, ApiError> {
+            match env(name).filter(|v| !v.trim().is_empty()) {
+                None => Ok(default),
+                Some(text) => match text.trim().parse::<u32>() {
+                    Ok(n) if n >= 1 => Ok(Duration::from_secs(u64::from(n) * DAY)),
+                    _ => Err(ApiError::new(
+                        ErrorCode::InvalidInput,
+                        format!("{name}={text:?} is not a number of days (1 or more)"),
+                    )),
+                },
+            }
+        };
+        let default = ReviewPeriods::default();
+        Ok(ReviewPeriods {
+            access: days("PITWATCH_ACCESS_REVIEW_DAYS", default.access)?,
+            log: days("PITWATCH_LOG_REVIEW_DAYS", default.log)?,
+        })
     }
 }
 

@@ -106,11 +106,11 @@ impl Watch {
     }
 
     /// Whether someone of `role` whose account is workstation `home`'s may read workstation
-    /// `target` this way: surveillance and administrators every workstation, a supervisor their
-    /// own only.
+    /// `target` this way: surveillance, administrators and inspectors every workstation, a
+    /// supervisor their own only.
     pub fn allowed(self, role: Role, home: &Identity, target: &Identity) -> bool {
         match role {
-            Role::Surveillance | Role::Admin => true,
+            Role::Surveillance | Role::Admin | Role::Inspector => true,
             Role::Supervisor => home == target,
         }
     }

@@ -53,8 +53,29 @@ pub fn audit_read(
     batch.commit()?;
     Ok(())
 }
+/// The audit action of an inspector's read of the incident list (subject: `incidents`).
+pub const INCIDENTS_READ: &str = "incidents.list";
 
 impl Desk {
+    /// Audits a read by an inspector (every read of theirs is on record, see
+    /// [`crate::access`]), once per subject within [`AGAIN_AFTER_MS`] as any look: the window
+    /// reads the list again on every change. Nothing for other roles, whose list reads are the
+    /// pit's ordinary watching.
+    pub(crate) fn audit_inspection(
+        &self,
+        action: &'static str,
+        subject: &str,
+    ) -> Result<(), ApiError> {
+        let inspector = self
+            .workstation
+            .logged_in()
+            .is_some_and(|p| p.role == pitwatch_store::Role::Inspector);
+        if inspector {
+            self.audit_view(action, subject)?;
+        }
+        Ok(())
+    }
+
     /// Audits a look at `subject` (`action`: `incident.view`, `replay.view`) by the user logged
     /// in, or by nobody, unless the same look was audited within [`AGAIN_AFTER_MS`].
     pub(crate) fn audit_view(&self, action: &'static str, subject: &str) -> Result<(), ApiError> {

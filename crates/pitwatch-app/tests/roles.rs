@@ -6,10 +6,11 @@
 use std::sync::{Arc, Barrier};
 
 use pitwatch_api::dto::ResolutionKind::{self, Other};
+use pitwatch_api::dto::{AccessReviewRequest, LogReviewRequest};
 use pitwatch_api::{ApiError, ErrorCode};
 use pitwatch_app::access::{self, Command, Principal, FORBIDDEN};
 use pitwatch_app::accounts::Policy;
-use pitwatch_app::{accounts, handover, incidents, reports};
+use pitwatch_app::{accounts, handover, incidents, reports, reviews};
 use pitwatch_model::Timestamp;
 use pitwatch_recording::record::Installation;
 use pitwatch_store::{NewIncident, Role, Store, LOGIN_FAILED};
@@ -41,6 +42,7 @@ fn record() -> Store {
         ("ana", Role::Supervisor),
         ("sam", Role::Surveillance),
         ("target", Role::Supervisor),
+        ("ivy", Role::Inspector),
     ] {
         accounts::add_user(&mut store, &root, name, role, STRONG, t(1)).unwrap();
     }
@@ -142,6 +144,31 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         // The read itself, on a recorded shoe, is tested in tests/exposure.rs; the check is this
         // one.
         Command::ViewExposure => access::require(store, who, command, "table BAC-1 shoe 1", now),
+        Command::AccessListing => {
+            reviews::access_listing(store, who, &Policy::STANDARD, now).map(|_| ())
+        }
+        Command::ReviewAccess => {
+            // The listing as an administrator read it; the reviewer signs its digest.
+            let root = Principal {
+                user: "root".into(),
+                role: Role::Admin,
+                workstation: "pit-ws-3".into(),
+            };
+            let read = reviews::access_listing(store, &root, &Policy::STANDARD, now)?;
+            let request = AccessReviewRequest {
+                digest: read.digest,
+                comment: "roles as expected".into(),
+            };
+            reviews::sign_access_review(store, who, &Policy::STANDARD, &request, now).map(|_| ())
+        }
+        Command::ReviewLog => {
+            let request = LogReviewRequest {
+                from: t(0).to_string(),
+                to: t(5).to_string(),
+                comment: "nothing untoward".into(),
+            };
+            reviews::sign_log_review(store, who, &request, now).map(|_| ())
+        }
     }
 }
 
@@ -155,6 +182,7 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
         who("ana", Role::Supervisor),
         who("sam", Role::Surveillance),
         who("root", Role::Admin),
+        who("ivy", Role::Inspector),
     ];
     let mut refused = 0;
     for command in Command::ALL {
@@ -187,10 +215,13 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
             }
         }
     }
-    // Surveillance: acknowledge, resolve, reopen, console, sign-off, the five commands on users
-    // and reloading the pit definition; supervisors: those six admin commands, the audit log and
-    // the house's exposure.
-    assert_eq!(refused, 11 + 8);
+    // Surveillance: acknowledge, resolve, reopen, console, sign-off, the five commands on users,
+    // reloading the pit definition, the access listing and its review; supervisors: those six
+    // admin commands, the audit log, the house's exposure, the listing and both reviews;
+    // administrators: the log review (independent of them); inspectors: every command that
+    // changes the record (the incident workflow, console, sign-off, the four account changes,
+    // the pit's set-up and the alarm's mute).
+    assert_eq!(refused, 13 + 11 + 1 + 12);
 }
 
 #[test]

@@ -13,7 +13,8 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand, ValueEnum};
 use pitwatch_api::dto::ResolutionKind;
 use pitwatch_api::{ApiError, ErrorCode};
-use pitwatch_app::accounts;
+use pitwatch_app::accounts::{self, Policy};
+use pitwatch_app::reviews::{self, ReviewPeriods};
 use pitwatch_model::Timestamp;
 use pitwatch_recording::record::Installation;
 use pitwatch_store::{Incident, IncidentFilter, IncidentId, Role, Status, Store};
@@ -211,6 +212,66 @@ pub enum UserCommand {
         #[arg(long)]
         admin: String,
     },
+    /// The access listing for an access review (administrators and inspectors, the password
+    /// from PITWATCH_PASSWORD or standard input): every user's role, status (active, disabled,
+    /// locked, password expired), password age, last login and live session, what each role
+    /// may do, and the digest a review signs. `--csv FILE` writes it as CSV (no cell a formula).
+    Access {
+        /// The Pitwatch database.
+        #[arg(long)]
+        db: PathBuf,
+        /// Who asks (an administrator or an inspector).
+        #[arg(long = "as")]
+        user: String,
+        /// Write the listing as CSV to this file too.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
+    /// Where the periodic reviews stand: the last access and log reviews, when each is due,
+    /// and which are overdue (PITWATCH_ACCESS_REVIEW_DAYS, PITWATCH_LOG_REVIEW_DAYS).
+    Reviews {
+        /// The Pitwatch database.
+        #[arg(long)]
+        db: PathBuf,
+        /// Who asks (any user).
+        #[arg(long = "as")]
+        user: String,
+    },
+    /// Sign the access review of the listing whose digest `pitwatch user access` printed
+    /// (administrators and inspectors).
+    ReviewAccess {
+        /// The Pitwatch database.
+        #[arg(long)]
+        db: PathBuf,
+        /// The reviewer.
+        #[arg(long = "as")]
+        user: String,
+        /// The digest of the listing reviewed.
+        #[arg(long)]
+        digest: String,
+        /// What was found.
+        #[arg(long)]
+        comment: String,
+    },
+    /// Sign off the audit log from FROM to TO (RFC 3339; surveillance and inspectors, never an
+    /// administrator).
+    ReviewLog {
+        /// The Pitwatch database.
+        #[arg(long)]
+        db: PathBuf,
+        /// The reviewer.
+        #[arg(long = "as")]
+        user: String,
+        /// The period's start.
+        #[arg(long)]
+        from: String,
+        /// The period's end (exclusive).
+        #[arg(long)]
+        to: String,
+        /// What was found.
+        #[arg(long)]
+        comment: String,
+    },
 }
 
 /// An administrator acting on a user.
@@ -235,6 +296,8 @@ pub enum RoleArg {
     Surveillance,
     /// Administrator.
     Admin,
+    /// Inspector: reads and exports everything, changes nothing, every read audited.
+    Inspector,
 }
 
 impl From<RoleArg> for Role {
@@ -243,6 +306,7 @@ impl From<RoleArg> for Role {
             RoleArg::Supervisor => Role::Supervisor,
             RoleArg::Surveillance => Role::Surveillance,
             RoleArg::Admin => Role::Admin,
+            RoleArg::Inspector => Role::Inspector,
         }
     }
 }
@@ -361,8 +425,114 @@ pub fn run_user(command: UserCommand) -> anyhow::Result<ExitCode> {
                 );
             }
         }
+        UserCommand::Access { db, user, csv } => {
+            let mut store = open(&db)?;
+            let who = credentials::login(&mut store, &user, credentials::PASSWORD)?;
+            let listing = reviews::access_listing(&mut store, &who, &Policy::STANDARD, now)?;
+            print_listing(&listing);
+            if let Some(path) = csv {
+                let site = store.meta("site")?.unwrap_or_default();
+                std::fs::write(&path, reviews::listing_document(&listing, &site).to_csv())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                outln!("written to {}", path.display());
+            }
+        }
+        UserCommand::Reviews { db, user } => {
+            let mut store = open(&db)?;
+            credentials::login(&mut store, &user, credentials::PASSWORD)?;
+            let periods = ReviewPeriods::from_env(|v| std::env::var(v).ok())?;
+            let status = reviews::review_status(&store, &periods, now)?;
+            let last = |r: &Option<pitwatch_api::dto::ReviewRow>| {
+                r.as_ref().map_or("never".to_owned(), |r| {
+                    format!("{} by {} ({})", r.at, r.reviewer, r.role)
+                })
+            };
+            outln!(
+                "access review: last {}; every {} days; due {}",
+                last(&status.last_access),
+                status.access_every_days,
+                status.access_due
+            );
+            outln!(
+                "audit log review: last {}; every {} days; due {}",
+                last(&status.last_log),
+                status.log_every_days,
+                status.log_due
+            );
+            for alert in &status.alerts {
+                outln!("ALERT: {}", alert.message);
+            }
+        }
+        UserCommand::ReviewAccess {
+            db,
+            user,
+            digest,
+            comment,
+        } => {
+            let mut store = open(&db)?;
+            let who = credentials::login(&mut store, &user, credentials::PASSWORD)?;
+            let request = pitwatch_api::dto::AccessReviewRequest { digest, comment };
+            let signed =
+                reviews::sign_access_review(&mut store, &who, &Policy::STANDARD, &request, now)?;
+            outln!(
+                "access review signed by {} at {} (listing {})",
+                signed.reviewer,
+                signed.at,
+                signed.digest
+            );
+        }
+        UserCommand::ReviewLog {
+            db,
+            user,
+            from,
+            to,
+            comment,
+        } => {
+            let mut store = open(&db)?;
+            let who = credentials::login(&mut store, &user, credentials::PASSWORD)?;
+            let request = pitwatch_api::dto::LogReviewRequest { from, to, comment };
+            let signed = reviews::sign_log_review(&mut store, &who, &request, now)?;
+            outln!(
+                "audit log review signed by {} at {}: {} rows, digest {}",
+                signed.reviewer,
+                signed.at,
+                signed.rows.unwrap_or(0),
+                signed.digest
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the access listing: one line per user, then each role's commands and the digest.
+fn print_listing(listing: &pitwatch_api::dto::AccessListing) {
+    outln!(
+        "{:<24}  {:<12}  {:<16}  {:>8}  {:<24}  {:<16}  may",
+        "user",
+        "role",
+        "status",
+        "pw days",
+        "last login",
+        "session at"
+    );
+    for user in &listing.users {
+        outln!(
+            "{:<24}  {:<12}  {:<16}  {:>8}  {:<24}  {:<16}  {}",
+            user.name,
+            user.role,
+            user.status,
+            user.password_age_days
+                .map_or("-".to_owned(), |d| d.to_string()),
+            user.last_login_at.as_deref().unwrap_or("never"),
+            user.session_at.as_deref().unwrap_or("-"),
+            user.may.join(", ")
+        );
+    }
+    outln!("");
+    for role in &listing.roles {
+        outln!("{:<12}  may {}", role.role, role.may.join(", "));
+    }
+    outln!("digest {}", listing.digest);
 }
 
 fn as_admin(target: &AdminArgs) -> anyhow::Result<(Store, pitwatch_app::Principal)> {

@@ -6,6 +6,7 @@
 //! Writes go through a [`Batch`] (one transaction), which is how callers group-commit many frames
 //! at once; nothing in a batch is visible, or derived from, until it commits.
 
+pub mod audit;
 pub mod books;
 pub mod chain;
 pub mod classify;
@@ -36,6 +37,7 @@ mod upgrade;
 
 use std::collections::HashMap;
 
+pub use audit::AuditDigest;
 pub use batch::Batch;
 pub(crate) use batch::{append_row, Field, Head};
 pub use books::{book_from_key, BookFrom};

@@ -34,6 +34,11 @@ pub const MIGRATIONS: &[(u32, &str, &str)] = &[
         "leases",
         include_str!("../../../migrations/0004_leases.sql"),
     ),
+    (
+        5,
+        "access",
+        include_str!("../../../migrations/0005_access.sql"),
+    ),
 ];
 
 /// The first schema version with signed checkpoints, chained incidents and facts.

@@ -21,15 +21,27 @@ pub enum Role {
     Surveillance,
     /// Manages users and configuration.
     Admin,
+    /// An inspector (a regulator's, an internal auditor): reads and exports everything, changes
+    /// nothing, every read audited.
+    Inspector,
 }
 
 impl Role {
+    /// Every role, in the order people are shown them.
+    pub const ALL: [Role; 4] = [
+        Role::Supervisor,
+        Role::Surveillance,
+        Role::Admin,
+        Role::Inspector,
+    ];
+
     /// The role's name as stored.
     pub const fn as_str(self) -> &'static str {
         match self {
             Role::Supervisor => "supervisor",
             Role::Surveillance => "surveillance",
             Role::Admin => "admin",
+            Role::Inspector => "inspector",
         }
     }
 
@@ -39,6 +51,7 @@ impl Role {
             "supervisor" => Some(Role::Supervisor),
             "surveillance" => Some(Role::Surveillance),
             "admin" => Some(Role::Admin),
+            "inspector" => Some(Role::Inspector),
             _ => None,
         }
     }
@@ -572,7 +585,7 @@ impl Store {
             .prepare("SELECT name, role, created_at, active FROM users ORDER BY name")?;
         let rows = statement.query_map([], |r| {
             let role: String = r.get(1)?;
-            // The schema allows only the three roles; anything else means the row was altered.
+            // The schema allows only the four roles; anything else means the row was altered.
             let role = Role::parse(&role).ok_or_else(|| {
                 rusqlite::Error::FromSqlConversionFailure(
                     1,

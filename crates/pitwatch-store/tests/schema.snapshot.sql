@@ -1,3 +1,6 @@
+-- index audit_log_by_subject
+CREATE INDEX audit_log_by_subject ON audit_log (subject, action, id);
+
 -- index frames_by_session
 CREATE INDEX frames_by_session ON frames (session_id, id);
 
@@ -225,13 +228,14 @@ CREATE TABLE table_leases (
 );
 
 -- table users
-CREATE TABLE users (
+CREATE TABLE "users" (
     id              INTEGER PRIMARY KEY,
     name            TEXT NOT NULL UNIQUE,
-    role            TEXT NOT NULL CHECK (role IN ('supervisor', 'surveillance', 'admin')),
+    role            TEXT NOT NULL CHECK (role IN ('supervisor', 'surveillance', 'admin', 'inspector')),
     password_hash   TEXT NOT NULL,
-    created_at      TEXT NOT NULL
-, active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)));
+    created_at      TEXT NOT NULL,
+    active          INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1))
+);
 
 -- trigger audit_log_append_only_d
 CREATE TRIGGER audit_log_append_only_d BEFORE DELETE ON audit_log

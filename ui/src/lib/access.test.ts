@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionLabel, detailFields, idleExpired, may, workstationOf } from "./access";
+import { actionLabel, detailFields, idleExpired, may, sessionEnded, workstationOf } from "./access";
 
 describe("may", () => {
   it("gives each role what the application layer gives it", () => {
@@ -75,5 +75,14 @@ describe("detailFields", () => {
     expect(detailFields("")).toEqual([]);
     expect(detailFields("[1,2]")).toEqual([]);
     expect(detailFields('{"workstation":"pit-3"}')).toEqual([]);
+  });
+});
+
+describe("sessionEnded", () => {
+  it("knows a session ended by a login elsewhere from any other refusal", () => {
+    const ended = 'the session of "root" here was ended by a login as "root" at workstation cli-ws-9 at 2026-12-07T22:00:00Z';
+    expect(sessionEnded({ code: "unauthorised", message: ended })).toBe(true);
+    expect(sessionEnded({ code: "unauthorised", message: "log in first" })).toBe(false);
+    expect(sessionEnded({ code: "forbidden", message: ended })).toBe(false);
   });
 });

@@ -4,13 +4,31 @@
 import { AUDIT_ACTION_WORDS } from "./bindings";
 
 /** Something a user may be allowed to do. */
-export type Action = "acknowledge" | "resolve" | "reopen" | "note" | "console" | "export" | "sign_off" | "users" | "audit" | "configure_pit" | "mute" | "exposure";
+export type Action =
+  | "acknowledge"
+  | "resolve"
+  | "reopen"
+  | "note"
+  | "console"
+  | "export"
+  | "sign_off"
+  | "users"
+  | "audit"
+  | "configure_pit"
+  | "mute"
+  | "exposure"
+  | "access"
+  | "review_access"
+  | "review_log";
 
 const ALLOWED: Record<string, readonly Action[]> = {
   supervisor: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "mute"],
   // The house's exposure is surveillance's (and administrators'): never the pit's (issue 29).
-  surveillance: ["note", "export", "audit", "mute", "exposure"],
-  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit", "mute", "exposure"],
+  // The audit log's review is independent of the administrators: surveillance and inspectors.
+  surveillance: ["note", "export", "audit", "mute", "exposure", "review_log"],
+  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit", "mute", "exposure", "access", "review_access"],
+  // Read only: every report, the audit log, the exposure, the access listing; signs the reviews.
+  inspector: ["export", "audit", "exposure", "access", "review_access", "review_log"],
 };
 
 /** Whether a user of `role` (null: nobody logged in) may do `action`. */
@@ -69,4 +87,13 @@ export function detailFields(detail: string): DetailField[] {
     })
     // A field that says nothing ("-": no table added) is left out.
     .filter((field) => field.value.trim() !== "" && field.value.trim() !== "-");
+}
+
+/**
+ * Whether a refusal says this window's session was ended by a login as the same user elsewhere
+ * (one session per user, crates/pitwatch-app/src/sessions.rs): the window then locks, with it as
+ * the reason.
+ */
+export function sessionEnded(error: { code: string; message: string }): boolean {
+  return error.code === "unauthorised" && error.message.includes("was ended by a login");
 }

@@ -3,9 +3,10 @@
 // alerts (banner, flashing, sound) and the keys. Components render it and call its methods.
 import { setSiteZone } from "./time";
 import { tick } from "svelte";
-import type { ApiError, ExposureAlert, PitOverview, PitUpdate, RecordingStatus, RecordStatus, Session, TableTile } from "./bindings";
+import type { ApiError, ExposureAlert, PitOverview, PitUpdate, RecordingStatus, RecordStatus, ReviewStatus, Session, TableTile } from "./bindings";
 import { may } from "./access";
 import { ALERT_POLL_SECONDS, alertKey, unseenAlerts } from "./exposure";
+import { reviewAlertsFor } from "./reviews";
 import { startBlinking } from "./blink";
 import { Chime } from "./chime";
 import { IncidentLists } from "./incident-lists.svelte";
@@ -61,6 +62,12 @@ export class AppState {
   }
 
   readonly recordProblems = $derived(recordAlerts(this.record));
+  /** Where the periodic access reviews stand (crates/pitwatch-app/src/reviews.rs). */
+  reviews: ReviewStatus | null = $state(null);
+  /** The overdue reviews the logged-in user's role signs, shown on every screen. */
+  readonly reviewAlerts = $derived(reviewAlertsFor(this.user.session?.role, this.reviews));
+  /** Whose session the reviews were last read for. */
+  private reviewsFor: string | null = null;
   readonly recordingAlert = $derived(recordingBanner(this.recording?.status ?? null, this.recording?.receivedMs ?? 0, this.now));
   /** Open incidents, most severe first: the banner shows the focused one (else the first). */
   readonly alerts = $derived(alertList(withoutClearedLiveness(this.incidents.open.rows, this.tables)));
@@ -85,6 +92,7 @@ export class AppState {
   private unlisten: (() => void) | null = null;
   private stopBlinking: (() => void) | null = null;
   private ticker: ReturnType<typeof setInterval> | undefined;
+  private stopEnded: (() => void) | undefined;
 
   constructor() {
     window.__pitwatchLatency = this.latency;
@@ -104,6 +112,8 @@ export class AppState {
       this.failure = ipc.toApiError(error);
     }
     if (this.central || this.failure) return;
+    // A login as this window's user elsewhere ended the session here: lock, saying where.
+    this.stopEnded = ipc.onSessionEnded((error) => void this.user.lock(error.message, true));
     try {
       // Subscribe before the first snapshot so no change falls between the two.
       this.unlisten = await ipc.onPitUpdate((update) => this.apply(update));
@@ -125,6 +135,9 @@ export class AppState {
       if (++beat % 4 === 0 && !this.muted && this.alerts.length > 0) this.chime.ring();
       this.user.lockIfIdle(this.now, this.overview?.idleLockSeconds ?? 0);
       if (beat % ALERT_POLL_SECONDS === 1) void this.refreshExposureAlerts();
+      // The reviews are read again when someone else logs in, and every ten minutes.
+      const who = this.user.session?.user ?? null;
+      if (who !== this.reviewsFor || beat % 600 === 0) void this.refreshReviews();
     }, 1000);
     window.addEventListener("keydown", this.onKey);
     for (const kind of INPUT_EVENTS) window.addEventListener(kind, this.noteInput, { passive: true });
@@ -156,8 +169,25 @@ export class AppState {
     this.seenExposureAlerts = new Set([...this.seenExposureAlerts, alertKey(alert)]);
   }
 
+  /** Reads where the periodic reviews stand for whoever is logged in (nobody: none). */
+  async refreshReviews(): Promise<void> {
+    const who = this.user.session?.user ?? null;
+    this.reviewsFor = who;
+    if (who === null) {
+      this.reviews = null;
+      return;
+    }
+    try {
+      this.reviews = await ipc.reviewStatus();
+    } catch {
+      // A session ended elsewhere, or no record: the next beat or command says so.
+      this.reviews = null;
+    }
+  }
+
   /** Stops the clock, the flashing and the subscription. */
   stop(): void {
+    this.stopEnded?.();
     this.unlisten?.();
     this.stopBlinking?.();
     clearInterval(this.ticker);

@@ -148,7 +148,7 @@ export type UserRow = {
  */
 name: string, 
 /**
- * Their role (`supervisor`, `surveillance`, `admin`).
+ * Their role (`supervisor`, `surveillance`, `admin`, `inspector`).
  */
 role: string, 
 /**
@@ -198,6 +198,196 @@ subject: string,
  * The details as recorded (for logins and refusals: JSON with the workstation).
  */
 detail: string, };
+
+export type AccessUser = { 
+/**
+ * The user's name.
+ */
+name: string, 
+/**
+ * Their role (`supervisor`, `surveillance`, `admin`, `inspector`).
+ */
+role: string, 
+/**
+ * `active`, `disabled` (deactivated), `locked` (too many failed logins, until
+ * `locked_until`) or `password_expired` (must choose a new one before logging in).
+ */
+status: string, 
+/**
+ * When a lock ends (RFC 3339), if the account is locked.
+ */
+lockedUntil: string | null, 
+/**
+ * When they were added (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When their password was set (RFC 3339), if the audit log says.
+ */
+passwordSetAt: string | null, 
+/**
+ * Whole days since their password was set.
+ */
+passwordAgeDays: number | null, 
+/**
+ * When they last logged in (RFC 3339), if ever.
+ */
+lastLoginAt: string | null, 
+/**
+ * The workstation holding their live session, if they hold one (one at a time).
+ */
+sessionAt: string | null, 
+/**
+ * What their role may do (the commands' names, as audited).
+ */
+may: Array<string>, };
+
+export type RoleAccess = { 
+/**
+ * The role's name.
+ */
+role: string, 
+/**
+ * The commands it allows (names as audited).
+ */
+may: Array<string>, };
+
+export type AccessListing = { 
+/**
+ * When it was read (RFC 3339).
+ */
+at: string, 
+/**
+ * Every user, by name.
+ */
+users: Array<AccessUser>, 
+/**
+ * Every role, with what it allows.
+ */
+roles: Array<RoleAccess>, 
+/**
+ * SHA-256 (hex) of what the listing grants (each user's name, role, status, when added and
+ * when their password was set, and every role's commands; not logins or sessions): what
+ * an access review signs.
+ */
+digest: string, };
+
+export type ReviewRow = { 
+/**
+ * The audit row that holds it.
+ */
+id: number, 
+/**
+ * `access` or `log`.
+ */
+kind: string, 
+/**
+ * Who signed it.
+ */
+reviewer: string, 
+/**
+ * Their role when they signed.
+ */
+role: string, 
+/**
+ * Where.
+ */
+workstation: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * The period reviewed, from (RFC 3339; a log review's).
+ */
+from: string | null, 
+/**
+ * The period reviewed, to (RFC 3339, exclusive; a log review's).
+ */
+to: string | null, 
+/**
+ * The audit rows in the period (a log review's).
+ */
+rows: number | null, 
+/**
+ * The digest signed: the listing's, or that of the audit rows of the period.
+ */
+digest: string, 
+/**
+ * What the reviewer wrote.
+ */
+comment: string, };
+
+export type ReviewStatus = { 
+/**
+ * The last access review, if any.
+ */
+lastAccess: ReviewRow | null, 
+/**
+ * Days between access reviews.
+ */
+accessEveryDays: number, 
+/**
+ * When the next access review is due (RFC 3339): the last's time plus the period, or now
+ * when there has been none.
+ */
+accessDue: string, 
+/**
+ * The last log review, if any.
+ */
+lastLog: ReviewRow | null, 
+/**
+ * Days between log reviews.
+ */
+logEveryDays: number, 
+/**
+ * When the next log review is due (RFC 3339).
+ */
+logDue: string, 
+/**
+ * Where the next log review should start: the end of the last one's period (RFC 3339), or
+ * null when there has been none.
+ */
+logFrom: string | null, 
+/**
+ * The reviews overdue (empty when none is).
+ */
+alerts: Array<ReviewAlert>, };
+
+export type ReviewAlert = { 
+/**
+ * `access` (for administrators and inspectors) or `log` (for surveillance and inspectors).
+ */
+kind: string, 
+/**
+ * What is overdue since when, in words.
+ */
+message: string, };
+
+export type AccessReviewRequest = { 
+/**
+ * The digest of the listing as read ([`AccessListing::digest`]); refused when the listing
+ * has changed since.
+ */
+digest: string, 
+/**
+ * What the reviewer found (required).
+ */
+comment: string, };
+
+export type LogReviewRequest = { 
+/**
+ * The period's start (RFC 3339).
+ */
+from: string, 
+/**
+ * The period's end (RFC 3339, exclusive; not after now).
+ */
+to: string, 
+/**
+ * What the reviewer found (required).
+ */
+comment: string, };
 
 export type TableTile = { 
 /**
@@ -2132,7 +2322,13 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "login.confirmed": "Password confirmed",
   "session.login": "Logged in",
   "session.logout": "Logged out",
+  "session.ended": "Session ended by the same user's login elsewhere",
   "access.forbidden": "Refused: not allowed",
+  "access.inspected": "Read by an inspector",
+  "incidents.list": "Incident list read (inspector)",
+  "access_listing.export": "Access listing exported",
+  "review.access": "Access review signed",
+  "review.log": "Audit log review signed",
   "user.first_admin": "First administrator created",
   "user.add": "User added",
   "user.role": "Role changed",

@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, ExposureAlert, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { AccessListing, AccessReviewRequest, ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, ExposureAlert, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, LogReviewRequest, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, ReviewRow, ReviewStatus, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -143,9 +143,34 @@ export function users(): Promise<Array<UserRow>> {
   return invoke<Array<UserRow>>("users");
 }
 
-/** The newest audit rows, only logins and refusals when `access_only` (admins and surveillance). */
+/** The newest audit rows, only logins and refusals when `access_only` (admins, surveillance and inspectors). */
 export function audit(accessOnly: boolean, limit: number): Promise<Array<AuditRow>> {
   return invoke<Array<AuditRow>>("audit", { accessOnly, limit });
+}
+
+/** The access listing: every user with their role, status, password age, last login and live session, and what each role may do (admins and inspectors; audited for inspectors). */
+export function accessListing(): Promise<AccessListing> {
+  return invoke<AccessListing>("access_listing");
+}
+
+/** Exports the access listing as CSV where the user chooses in the save dialog (admins and inspectors; audited); null when the user cancelled. */
+export function exportAccessListing(): Promise<string | null> {
+  return invoke<string | null>("export_access_listing");
+}
+
+/** Where the periodic reviews stand: the last access review and log review, when each is due, and alerts for those overdue (any logged-in user). */
+export function reviewStatus(): Promise<ReviewStatus> {
+  return invoke<ReviewStatus>("review_status");
+}
+
+/** Signs the periodic review of the access listing read with `digest` (admins and inspectors; audited, chained). */
+export function signAccessReview(request: AccessReviewRequest): Promise<ReviewRow> {
+  return invoke<ReviewRow>("sign_access_review", { request });
+}
+
+/** Signs the independent review of the audit log for a period (surveillance and inspectors, never an admin; audited, chained). */
+export function signLogReview(request: LogReviewRequest): Promise<ReviewRow> {
+  return invoke<ReviewRow>("sign_log_review", { request });
 }
 
 /** Applies the pit definition's file again: tables added, removed or changed are started and stopped, the others keep recording (admins only; audited). */

@@ -3,7 +3,13 @@
 // turns failures into an ApiError, so views never see bare strings.
 import * as commands from "./commands";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { sessionEnded } from "./access";
 import type {
+  AccessListing,
+  AccessReviewRequest,
+  LogReviewRequest,
+  ReviewRow,
+  ReviewStatus,
   ApiError,
   AuditRow,
   BookView,
@@ -64,8 +70,22 @@ async function wrap<T>(answer: Promise<T>): Promise<T> {
   try {
     return await answer;
   } catch (error) {
-    throw toApiError(error);
+    const failure = toApiError(error);
+    if (sessionEnded(failure)) for (const listener of endedListeners) listener(failure);
+    throw failure;
   }
+}
+
+/** Who hears that this window's session was ended by a login as its user elsewhere. */
+const endedListeners = new Set<(error: ApiError) => void>();
+
+/**
+ * Calls `listener` whenever a command is refused because the session here was ended by a login
+ * as the same user elsewhere (one session per user); answers how to stop listening.
+ */
+export function onSessionEnded(listener: (error: ApiError) => void): () => void {
+  endedListeners.add(listener);
+  return () => endedListeners.delete(listener);
 }
 
 /** Why the pit could not start, or null when it is running. */
@@ -211,6 +231,31 @@ export function users(): Promise<UserRow[]> {
 /** The newest `limit` audit rows (only logins and refusals when `accessOnly`); admins and surveillance. */
 export function audit(accessOnly: boolean, limit: number): Promise<AuditRow[]> {
   return wrap(commands.audit(accessOnly, limit));
+}
+
+/** The access listing: every user, their role and status, what each role may do (admins and inspectors). */
+export function accessListing(): Promise<AccessListing> {
+  return wrap(commands.accessListing());
+}
+
+/** Exports the access listing as CSV where the user chooses; null when they cancelled (audited). */
+export function exportAccessListing(): Promise<string | null> {
+  return wrap(commands.exportAccessListing());
+}
+
+/** Where the periodic reviews stand, with the alerts of those overdue. */
+export function reviewStatus(): Promise<ReviewStatus> {
+  return wrap(commands.reviewStatus());
+}
+
+/** Signs the access review of the listing read with `digest` (admins and inspectors). */
+export function signAccessReview(request: AccessReviewRequest): Promise<ReviewRow> {
+  return wrap(commands.signAccessReview(request));
+}
+
+/** Signs the audit log's review for a period (surveillance and inspectors, never an admin). */
+export function signLogReview(request: LogReviewRequest): Promise<ReviewRow> {
+  return wrap(commands.signLogReview(request));
 }
 
 /** Applies the pit definition's file again (administrators): what started, stopped or changed. */

@@ -7,6 +7,7 @@ export const ROLES: { role: string; label: string }[] = [
   { role: "supervisor", label: "Supervisor — watches tables and works incidents" },
   { role: "surveillance", label: "Surveillance — works incidents and writes reports" },
   { role: "admin", label: "Admin — manages users" },
+  { role: "inspector", label: "Inspector — reads and exports everything, changes nothing" },
 ];
 
 /** What is wrong with a new user's details, or null when they can be sent. */
@@ -64,6 +65,9 @@ const COMMAND_WORDS: Record<string, string> = {
   configure_pit: "set up tables and devices",
   mute_alarm: "mute the alarm",
   view_exposure: "read the house's exposure",
+  access_listing: "read the access listing",
+  review_access: "sign the access review",
+  review_log: "sign the audit log's review",
 };
 
 /** What a user may do, in words, for the access listing (a command with no words is shown by its

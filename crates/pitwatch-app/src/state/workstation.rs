@@ -6,8 +6,6 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
-use pitwatch_api::dto::{ApiError, ErrorCode};
-
 use super::lock;
 use crate::access::Principal;
 
@@ -39,6 +37,9 @@ impl Viewed {
 pub(crate) struct Seat {
     /// Who is logged in.
     pub(crate) principal: Option<Principal>,
+    /// Their session: the audit id of its login, checked against the record at every command
+    /// (one session per user, see `crate::sessions`).
+    pub(crate) session: Option<i64>,
     /// Whether they muted the alarm's sound (a mute belongs to its session, see `crate::alarm`).
     pub(crate) alarm_muted: bool,
     /// The looks at incidents and replays audited lately (`crate::viewed`).
@@ -74,12 +75,6 @@ impl Workstation {
     /// Who is logged in, if anyone.
     pub(crate) fn logged_in(&self) -> Option<Principal> {
         self.seat().principal.clone()
-    }
-
-    /// Who is logged in, or `unauthorised`.
-    pub(crate) fn principal(&self) -> Result<Principal, ApiError> {
-        self.logged_in()
-            .ok_or_else(|| ApiError::new(ErrorCode::Unauthorised, "log in first"))
     }
 
     /// Whether the alarm is muted now.
