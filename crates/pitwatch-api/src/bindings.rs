@@ -82,6 +82,7 @@ pub fn typescript_bindings() -> String {
         ErrorCode::decl(&cfg),
         ShiftQuery::decl(&cfg),
         ShiftReportFile::decl(&cfg),
+        EvidencePackFile::decl(&cfg),
         SignedOff::decl(&cfg),
         ResolutionKind::decl(&cfg),
         DeviceDown::decl(&cfg),

@@ -8,10 +8,10 @@ use ts_rs::{Config, TS};
 
 use crate::dto::{
     ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit,
-    ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery,
-    IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus,
-    ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
-    SignOffRequest, SignedOff, TableDraft, UserRow,
+    ConsoleEntry, DeviceHealthBoard, EvidencePackFile, HandoverSummary, IncidentDetail,
+    IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview,
+    PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile,
+    ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
 };
 use crate::dto::{PitExposure, ReportFormat, ShoeExposure};
 
@@ -90,6 +90,8 @@ declare! {
     shoes(table: String, before: Option<u32>, limit: Option<u32>) -> ShoePage;
     #[doc = "Exports an incident's report as a PDF where the user chooses in the save dialog; answers where it was written, or null when the user cancelled."]
     export_incident_pdf(id: i64) -> Option<String>;
+    #[doc = "Exports an incident's evidence pack (its report, its rows and the signed checkpoints over them, checked offline by `pitwatch verify --pack`) where the user chooses in the save dialog; null when the user cancelled."]
+    export_evidence_pack(id: i64) -> Option<EvidencePackFile>;
     #[doc = "Exports the shift handover report as a PDF where the user chooses in the save dialog; null when the user cancelled."]
     export_shift_report(query: ShiftQuery) -> Option<ShiftReportFile>;
     #[doc = "Opens a report exported in this session with the workstation's PDF viewer."]

@@ -790,6 +790,19 @@ pub struct ShiftReportFile {
     pub pages: u32,
 }
 
+/// An incident's evidence pack written to a file (issue 32).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidencePackFile {
+    /// Where the pack was written.
+    pub path: String,
+    /// The fingerprint of the key that signed it, which `pitwatch verify --pack` checks it
+    /// against.
+    pub fingerprint: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
 /// A hand-over sign-off, once on record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]

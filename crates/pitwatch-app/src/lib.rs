@@ -13,7 +13,7 @@
 //!   a list of resolutions once acknowledged, reopened with a reason);
 //! - [`console`]: what a supervisor records that no device sees;
 //! - [`replay`]: a table's shoes and a shoe replayed from the record;
-//! - [`reports`]: exports; [`handover`]: the shift's handover summary, its sign-off with the
+//! - [`reports`]: exports; [`evidence`]: an incident's evidence pack, verified offline; [`handover`]: the shift's handover summary, its sign-off with the
 //!   user's password and the incoming supervisor's acceptance, a period signed off once;
 //! - [`record`]: the record's verification, status and alerts;
 //! - [`reload`]: the pit definition's file applied again while the pit runs (administrators);
@@ -35,6 +35,7 @@ pub mod access;
 pub mod accounts;
 pub mod alarm;
 pub mod console;
+pub mod evidence;
 pub mod exposure;
 pub mod handover;
 pub mod health;

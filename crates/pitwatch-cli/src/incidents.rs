@@ -1,4 +1,4 @@
-//! `pitwatch incidents`, `pitwatch incident ack|note|resolve|reopen`, `pitwatch user …`: working
+//! `pitwatch incidents`, `pitwatch incident ack|note|resolve|reopen|pack`, `pitwatch user …`: working
 //! incidents and accounts from the command line through the application layer
 //! (`pitwatch-app`), each step by a named, authenticated user whose role allows it, audited.
 //!
@@ -116,6 +116,16 @@ pub enum IncidentCommand {
         /// Why it is reopened.
         #[arg(long)]
         reason: String,
+    },
+    /// Write an incident's evidence pack: its report, its rows and the signed checkpoints over
+    /// them, in one file that `pitwatch verify --pack FILE --key KEY` checks on any machine
+    /// with no database (audited as `incident.export_pack`; every role may export).
+    Pack {
+        #[command(flatten)]
+        step: StepArgs,
+        /// Where to write the pack (`incident-N.pwpack`, say).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Show one incident with its history.
     Show {
@@ -511,6 +521,40 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
             let kind = ResolutionKind::from(outcome);
             pitwatch_app::incidents::resolve(&mut store, &who, step.id, kind, &resolution, now)?;
             outln!("incident {} resolved by {}", step.id, step.user);
+            Ok(ExitCode::SUCCESS)
+        }
+        IncidentCommand::Pack { step, out } => {
+            let (mut store, who) = authenticated(&step)?;
+            let subject = format!("incident {}", step.id);
+            pitwatch_app::reports::may_export(
+                &mut store,
+                &who,
+                pitwatch_app::Command::ExportIncident,
+                &subject,
+                now,
+            )?;
+            let reader = crate::export::open(&step.db)?;
+            let name = step.db.file_name().map_or_else(
+                || step.db.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let pdf = pitwatch_app::evidence::pack_report(&reader, &who, step.id, &name, now)?;
+            // A pack vouches only for what its report verified.
+            pitwatch_app::reports::vouch(&reader, &mut store)?;
+            drop(reader);
+            let written =
+                pitwatch_app::evidence::write_pack(&mut store, &who, step.id, &pdf, &out, now)?;
+            outln!(
+                "wrote {} ({} bytes), signed by key {}",
+                written.path,
+                written.bytes,
+                written.fingerprint
+            );
+            outln!(
+                "check it anywhere with: pitwatch verify --pack {} --key {}",
+                written.path,
+                written.fingerprint
+            );
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Reopen { step, reason } => {
