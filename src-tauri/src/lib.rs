@@ -17,7 +17,7 @@ use pitwatch_api::dto::{
     SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
     SignedOff, TableDraft, UserRow,
 };
-use pitwatch_api::dto::{PitExposure, ReportFormat, ShoeExposure};
+use pitwatch_api::dto::{EvidencePackFile, PitExposure, ReportFormat, ShoeExposure};
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};
@@ -143,6 +143,23 @@ async fn export_incident_pdf<R: tauri::Runtime>(
     let written = desk.export_incident_pdf_to(id, &path)?;
     reports.remember(&written);
     Ok(Some(written))
+}
+
+/// Exports an incident's evidence pack where the user chooses in the save dialog; returns where
+/// it went and the key that signed it, or `None` when the user cancelled. A pack is handed over,
+/// not opened or printed, so it is not remembered as a report.
+#[tauri::command]
+async fn export_evidence_pack<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
+    id: i64,
+) -> Result<Option<EvidencePackFile>, ApiError> {
+    let name = pitwatch_app::evidence::pack_file_name(id);
+    let Some(path) = reports.choose(&app, &name, "Save the evidence pack") else {
+        return Ok(None);
+    };
+    Ok(Some(desk.export_evidence_pack_to(id, &path)?))
 }
 
 /// Exports the shift handover report as a PDF where the user chooses in the save dialog.
@@ -562,6 +579,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         replay,
         shoes,
         export_incident_pdf,
+        export_evidence_pack,
         export_shift_report,
         open_report,
         print_report,

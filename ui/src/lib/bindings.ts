@@ -1694,6 +1694,21 @@ path: string,
  */
 pages: number, };
 
+export type EvidencePackFile = { 
+/**
+ * Where the pack was written.
+ */
+path: string, 
+/**
+ * The fingerprint of the key that signed it, which `pitwatch verify --pack` checks it
+ * against.
+ */
+fingerprint: string, 
+/**
+ * Its size in bytes.
+ */
+bytes: number, };
+
 export type SignedOff = { 
 /**
  * Who signed off.

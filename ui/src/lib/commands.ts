@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, EvidencePackFile, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -86,6 +86,11 @@ export function shoes(table: string, before: number | null, limit: number | null
 /** Exports an incident's report as a PDF where the user chooses in the save dialog; answers where it was written, or null when the user cancelled. */
 export function exportIncidentPdf(id: number): Promise<string | null> {
   return invoke<string | null>("export_incident_pdf", { id });
+}
+
+/** Exports an incident's evidence pack (its report, its rows and the signed checkpoints over them, checked offline by `pitwatch verify --pack`) where the user chooses in the save dialog; null when the user cancelled. */
+export function exportEvidencePack(id: number): Promise<EvidencePackFile | null> {
+  return invoke<EvidencePackFile | null>("export_evidence_pack", { id });
 }
 
 /** Exports the shift handover report as a PDF where the user chooses in the save dialog; null when the user cancelled. */

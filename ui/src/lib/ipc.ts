@@ -12,6 +12,7 @@ import type {
   CentralPit,
   ConsoleEntry,
   DeviceHealthBoard,
+  EvidencePackFile,
   HandoverSummary,
   IncidentDetail,
   IncidentPage,
@@ -165,6 +166,12 @@ export function exportExposureReport(table: string, shoe: number, format: Report
  * null when the user cancelled. */
 export function exportIncidentPdf(id: number): Promise<string | null> {
   return wrap(commands.exportIncidentPdf(id));
+}
+
+/** Writes the incident's evidence pack where the user chooses in the save dialog: where it went
+ * and the key that signed it, or null when the user cancelled. */
+export function exportEvidencePack(id: number): Promise<EvidencePackFile | null> {
+  return wrap(commands.exportEvidencePack(id));
 }
 
 /** Opens a report exported in this session with the workstation's PDF viewer. */
