@@ -83,6 +83,7 @@ pub fn typescript_bindings() -> String {
         ShiftQuery::decl(&cfg),
         ShiftReportFile::decl(&cfg),
         EvidencePackFile::decl(&cfg),
+        SurveillanceLog::decl(&cfg),
         SignedOff::decl(&cfg),
         ResolutionKind::decl(&cfg),
         DeviceDown::decl(&cfg),

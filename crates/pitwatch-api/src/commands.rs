@@ -13,7 +13,7 @@ use crate::dto::{
     PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile,
     ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
 };
-use crate::dto::{PitExposure, ReportFormat, ShoeExposure};
+use crate::dto::{PitExposure, ReportFormat, ShoeExposure, SurveillanceLog};
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
 #[derive(Debug, Clone, Copy)]
@@ -78,6 +78,8 @@ declare! {
     acknowledge(id: i64) -> IncidentRow;
     #[doc = "Adds a note to an incident (every role)."]
     add_note(id: i64, text: String) -> IncidentRow;
+    #[doc = "Enters an incident's surveillance log (camera or recording, time code, disposition, employees involved) as a note of its own form, audited (every role that may add notes)."]
+    add_surveillance_log(id: i64, log: SurveillanceLog) -> IncidentRow;
     #[doc = "Resolves an acknowledged incident (supervisors and admins): the resolution `kind` chosen, with `outcome` written beside it (required for `other`; null `kind`: `outcome` alone, as `other`)."]
     resolve(id: i64, outcome: String, kind: Option<ResolutionKind>) -> IncidentRow;
     #[doc = "Reopens a resolved incident, saying why (supervisors and admins)."]

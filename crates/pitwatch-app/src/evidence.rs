@@ -3,13 +3,15 @@
 //! `pitwatch_store::pack`, docs/evidence.md). The same role rule as the incident report (every
 //! role may export it; nobody logged in may not), the same vouching (a record that failed
 //! verification makes no pack), and an audit row, `incident.export_pack`, written *before* the
-//! pack is built so the pack holds its own export among the incident's audit rows.
+//! pack is built so the pack holds its own export among the incident's audit rows. The
+//! incident's surveillance log ([`crate::incidents::add_surveillance_log`]) is listed in the
+//! manifest.
 
 use std::path::Path;
 
 use pitwatch_api::dto::{ApiError, ErrorCode, EvidencePackFile};
 use pitwatch_model::Timestamp;
-use pitwatch_store::pack::PackRequest;
+use pitwatch_store::pack::{PackRequest, SurveillanceEntry};
 use pitwatch_store::{IncidentId, Store};
 
 use crate::access::{detail, Command, Principal};
@@ -69,6 +71,19 @@ pub fn write_pack(
         now,
     )?;
     batch.commit()?;
+    let surveillance = store
+        .incident_history(IncidentId(id))?
+        .into_iter()
+        .filter(|step| step.what == "note")
+        .filter_map(|step| {
+            let text = step.text?;
+            crate::incidents::is_surveillance_note(&text).then(|| SurveillanceEntry {
+                user: step.user.unwrap_or_default(),
+                at: step.at,
+                text,
+            })
+        })
+        .collect();
     let bytes = store.evidence_pack(&PackRequest {
         incident: IncidentId(id),
         created_at: &now.to_string(),
@@ -76,7 +91,7 @@ pub fn write_pack(
         created_by: &who.user,
         workstation: &who.workstation,
         report_pdf,
-        surveillance: Vec::new(),
+        surveillance,
     })?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     dir.map_or(Ok(()), std::fs::create_dir_all)

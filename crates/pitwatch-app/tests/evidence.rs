@@ -205,3 +205,74 @@ fn the_pack_follows_the_incident_report_s_role_rule_and_refuses_a_folder() {
     .unwrap_err();
     assert_eq!(missing.code, ErrorCode::NotFound, "{missing}");
 }
+
+#[test]
+fn the_surveillance_log_is_a_chained_note_listed_in_the_pack_and_checked_against_it() {
+    use pitwatch_api::dto::SurveillanceLog;
+    let dir = tempfile::tempdir().unwrap();
+    let (mut store, id) = record(dir.path());
+    let sam = at("sam", Role::Surveillance);
+    // Every field missing or unfit is named at once; nothing is written.
+    let bad = SurveillanceLog {
+        camera: " ".into(),
+        time_code: "21:14\n05".into(),
+        disposition: String::new(),
+        employees: vec![],
+    };
+    let refused = incidents::add_surveillance_log(&mut store, &sam, id, &bad, t(5)).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidInput);
+    for named in [
+        "camera or recording reference is missing",
+        "time code holds a line break",
+        "disposition is missing",
+    ] {
+        assert!(refused.message.contains(named), "{named}: {refused}");
+    }
+    let log = SurveillanceLog {
+        camera: "CAM-14 / REC-2026-12-07-A".into(),
+        time_code: "21:14:05".into(),
+        disposition: "Dealer burnt two cards; re-trained".into(),
+        employees: vec!["D. Smith (4411)".into(), " ".into(), "A. Jones".into()],
+    };
+    incidents::add_surveillance_log(&mut store, &sam, id, &log, t(5)).unwrap();
+    let history = store
+        .incident_history(pitwatch_store::IncidentId(id))
+        .unwrap();
+    let entered = history.last().unwrap();
+    assert_eq!(entered.what, "note");
+    assert_eq!(
+        entered.text.as_deref(),
+        Some(
+            "Surveillance log\nCamera or recording: CAM-14 / REC-2026-12-07-A\nTime code: 21:14:05\n\
+             Disposition: Dealer burnt two cards; re-trained\nEmployees involved: D. Smith (4411); A. Jones"
+        )
+    );
+    // A plain note cannot pass itself off as one.
+    let posing = incidents::add_note(
+        &mut store,
+        &sam,
+        id,
+        "Surveillance log\nCamera or recording: none",
+        t(6),
+    )
+    .unwrap_err();
+    assert_eq!(posing.code, ErrorCode::InvalidInput);
+
+    let out = dir.path().join("incident.pwpack");
+    export(dir.path(), &mut store, &sam, id, &out).unwrap();
+    let public = SigningKey::load(&dir.path().join("signing.key"))
+        .unwrap()
+        .public();
+    let bytes = std::fs::read(&out).unwrap();
+    let report = check_pack(&bytes, &Trust::Key(public));
+    assert!(report.verifies(), "{:#?}", report.problems);
+    let listed = &report.manifest.as_ref().unwrap().surveillance;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].user, "sam");
+    assert!(listed[0].text.contains("Time code: 21:14:05"));
+    assert_eq!(
+        report.evidence["incident_notes"].len(),
+        2,
+        "the plain note and the log"
+    );
+}

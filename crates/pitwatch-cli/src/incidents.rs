@@ -1,4 +1,4 @@
-//! `pitwatch incidents`, `pitwatch incident ack|note|resolve|reopen|pack`, `pitwatch user …`: working
+//! `pitwatch incidents`, `pitwatch incident ack|note|surveillance|resolve|reopen|pack`, `pitwatch user …`: working
 //! incidents and accounts from the command line through the application layer
 //! (`pitwatch-app`), each step by a named, authenticated user whose role allows it, audited.
 //!
@@ -116,6 +116,24 @@ pub enum IncidentCommand {
         /// Why it is reopened.
         #[arg(long)]
         reason: String,
+    },
+    /// Enter an incident's surveillance log: the camera or recording reviewed, its time code,
+    /// the disposition and the employees involved (a note of its own form, audited).
+    Surveillance {
+        #[command(flatten)]
+        step: StepArgs,
+        /// The camera or recording reviewed (its reference).
+        #[arg(long)]
+        camera: String,
+        /// The time code in that recording.
+        #[arg(long)]
+        time_code: String,
+        /// What the footage showed and what was decided.
+        #[arg(long)]
+        disposition: String,
+        /// An employee involved, by name or badge (repeatable).
+        #[arg(long = "employee")]
+        employees: Vec<String>,
     },
     /// Write an incident's evidence pack: its report, its rows and the signed checkpoints over
     /// them, in one file that `pitwatch verify --pack FILE --key KEY` checks on any machine
@@ -521,6 +539,28 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
             let kind = ResolutionKind::from(outcome);
             pitwatch_app::incidents::resolve(&mut store, &who, step.id, kind, &resolution, now)?;
             outln!("incident {} resolved by {}", step.id, step.user);
+            Ok(ExitCode::SUCCESS)
+        }
+        IncidentCommand::Surveillance {
+            step,
+            camera,
+            time_code,
+            disposition,
+            employees,
+        } => {
+            let (mut store, who) = authenticated(&step)?;
+            let log = pitwatch_api::dto::SurveillanceLog {
+                camera,
+                time_code,
+                disposition,
+                employees,
+            };
+            pitwatch_app::incidents::add_surveillance_log(&mut store, &who, step.id, &log, now)?;
+            outln!(
+                "surveillance log added to incident {} by {}",
+                step.id,
+                step.user
+            );
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Pack { step, out } => {

@@ -1709,6 +1709,24 @@ fingerprint: string,
  */
 bytes: number, };
 
+export type SurveillanceLog = { 
+/**
+ * The camera or the recording reviewed (its reference).
+ */
+camera: string, 
+/**
+ * The time code in that recording.
+ */
+timeCode: string, 
+/**
+ * The disposition: what the footage showed and what was decided.
+ */
+disposition: string, 
+/**
+ * The employees involved, by name or badge (may be empty).
+ */
+employees: Array<string>, };
+
 export type SignedOff = { 
 /**
  * Who signed off.

@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, EvidencePackFile, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, EvidencePackFile, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, SurveillanceLog, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -56,6 +56,11 @@ export function acknowledge(id: number): Promise<IncidentRow> {
 /** Adds a note to an incident (every role). */
 export function addNote(id: number, text: string): Promise<IncidentRow> {
   return invoke<IncidentRow>("add_note", { id, text });
+}
+
+/** Enters an incident's surveillance log (camera or recording, time code, disposition, employees involved) as a note of its own form, audited (every role that may add notes). */
+export function addSurveillanceLog(id: number, log: SurveillanceLog): Promise<IncidentRow> {
+  return invoke<IncidentRow>("add_surveillance_log", { id, log });
 }
 
 /** Resolves an acknowledged incident (supervisors and admins): the resolution `kind` chosen, with `outcome` written beside it (required for `other`; null `kind`: `outcome` alone, as `other`). */

@@ -47,6 +47,27 @@ fn a_pack_written_here_verifies_on_a_fresh_installation_with_the_fingerprint_alo
         ],
     );
     assert!(note.status.success(), "{}", text(&note.stderr));
+    let log = pitwatch_as(
+        STAFF_PW,
+        &[
+            "incident",
+            "surveillance",
+            "--db",
+            db_s,
+            "--user",
+            "sam",
+            "2",
+            "--camera",
+            "CAM-14",
+            "--time-code",
+            "21:14:05",
+            "--disposition",
+            "Result misdeclared by the dealer",
+            "--employee",
+            "D. Smith (4411)",
+        ],
+    );
+    assert!(log.status.success(), "{}", text(&log.stderr));
     let pack = dir.path().join("incident-2.pwpack");
     let out = pitwatch_as(
         STAFF_PW,
@@ -87,13 +108,34 @@ fn a_pack_written_here_verifies_on_a_fresh_installation_with_the_fingerprint_alo
         "incident 2 (RESULT_MISMATCH) at table BAC-1",
         "by sam",
         "evidence: incidents 1 row(s): 2",
-        "evidence: incident_notes 1 row(s)",
+        "evidence: incident_notes 2 row(s)",
+        "surveillance log, by sam",
+        "Time code: 21:14:05",
         "evidence: audit_log",
         "evidence: events",
         "checkpoint: pitwatch-checkpoint:1:",
         "verified",
     ] {
         assert!(shown.contains(expected), "{expected:?} in:\n{shown}");
+    }
+    // The report inside prints the surveillance log with the notes.
+    let members = pitwatch_store::pack::tar::read(&std::fs::read(&copy).unwrap()).unwrap();
+    let report = elsewhere.path().join("report.pdf");
+    std::fs::write(
+        &report,
+        &members
+            .iter()
+            .find(|m| m.name == "report.pdf")
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    let printed = pdftotext(&report);
+    for expected in [
+        "Camera or recording: CAM-14",
+        "Employees involved: D. Smith (4411)",
+    ] {
+        assert!(printed.contains(expected), "{expected:?} in:\n{printed}");
     }
     // The public key in a file, as `pitwatch verify --db` prints it, does as well.
     let public_key = shown

@@ -429,6 +429,32 @@ fn check_rows(rows: &Rows, manifest: &Manifest, key: Option<PublicKey>, report: 
             ));
         }
     }
+    // Each surveillance-log entry the manifest lists is one of the incident's notes, as chained.
+    let notes: Vec<(Option<&str>, Option<&str>, Option<&str>)> = rows
+        .chains
+        .iter()
+        .filter(|c| c.table == "incident_notes")
+        .flat_map(|c| &c.segments)
+        .flat_map(|s| &s.rows)
+        .filter(|r| r.evidence)
+        .map(|r| {
+            let text = |column: &str| r.columns.get(column).and_then(serde_json::Value::as_str);
+            (text("user_name"), text("text"), text("at"))
+        })
+        .collect();
+    for entry in &manifest.surveillance {
+        let held = (
+            Some(entry.user.as_str()),
+            Some(entry.text.as_str()),
+            Some(entry.at.as_str()),
+        );
+        if !notes.contains(&held) {
+            report.problems.push(format!(
+                "the manifest's surveillance log entry by {} at {} is not among the incident's notes",
+                entry.user, entry.at
+            ));
+        }
+    }
     for chain_rows in &rows.chains {
         for segment in &chain_rows.segments {
             for row in segment.rows.iter().filter(|r| r.evidence) {

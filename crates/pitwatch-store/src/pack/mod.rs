@@ -111,11 +111,10 @@ pub struct ChainCount {
     pub rows: u64,
 }
 
-/// One surveillance-log entry of an incident, as its note holds it.
+/// One surveillance-log entry of an incident, as its note holds it (the note itself is among the
+/// pack's `incident_notes` rows, where its hash is checked).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SurveillanceEntry {
-    /// The note's row in `incident_notes`.
-    pub note: i64,
     /// Who entered it.
     pub user: String,
     /// When.
