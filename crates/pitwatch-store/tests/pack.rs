@@ -300,3 +300,26 @@ fn a_read_only_store_or_an_unknown_incident_makes_no_pack() {
     assert!(reader.evidence_pack(&request(1)).is_err());
     assert!(pit.open().evidence_pack(&request(99)).is_err());
 }
+
+#[test]
+fn a_surveillance_entry_not_among_the_incident_s_notes_is_found() {
+    let (pit, bytes) = packed();
+    let mut changed = members(&bytes);
+    let mut manifest: Manifest =
+        serde_json::from_slice(member(&mut changed, pack::MANIFEST)).unwrap();
+    manifest.surveillance.push(pack::SurveillanceEntry {
+        user: "ana".into(),
+        at: "2026-12-01T09:00:00Z".into(),
+        text: "Surveillance log\nCamera or recording: CAM-1".into(),
+    });
+    *member(&mut changed, pack::MANIFEST) = serde_json::to_vec(&manifest).unwrap();
+    // Even signed by the installation's key, the entry must be a chained note of the incident.
+    let again = resigned(changed, &secret(&pit));
+    assert_fails(
+        &check_pack(&again, &trust(&pit)),
+        &[
+            "surveillance log entry by ana",
+            "not among the incident's notes",
+        ],
+    );
+}
