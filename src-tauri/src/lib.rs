@@ -17,7 +17,9 @@ use pitwatch_api::dto::{
     SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
     SignedOff, TableDraft, UserRow,
 };
-use pitwatch_api::dto::{EvidencePackFile, PitExposure, ReportFormat, ShoeExposure};
+use pitwatch_api::dto::{
+    EvidencePackFile, PitExposure, ReportFormat, ShoeExposure, SurveillanceLog,
+};
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};
@@ -109,6 +111,16 @@ async fn resolve(
     kind: Option<ResolutionKind>,
 ) -> Result<IncidentRow, ApiError> {
     desk.resolve(id, &outcome, kind)
+}
+
+/// Enters an incident's surveillance log as the logged-in user.
+#[tauri::command]
+async fn add_surveillance_log(
+    desk: State<'_, Desk>,
+    id: i64,
+    log: SurveillanceLog,
+) -> Result<IncidentRow, ApiError> {
+    desk.add_surveillance_log(id, &log)
 }
 
 /// Reopens a resolved incident as the logged-in user, saying why.
@@ -573,6 +585,7 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         incident,
         acknowledge,
         add_note,
+        add_surveillance_log,
         resolve,
         reopen,
         record_console,

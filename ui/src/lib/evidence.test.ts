@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { packLines } from "./evidence";
+import { packLines, surveillanceLog, surveillanceProblem } from "./evidence";
 
 describe("packLines", () => {
   it("says where the pack went, which key signed it and how to check it", () => {
@@ -14,5 +14,18 @@ describe("packLines", () => {
 
   it("counts a small pack in bytes", () => {
     expect(packLines({ path: "p.pwpack", fingerprint: "f", bytes: 900 })[0]).toBe("Saved evidence pack p.pwpack (900 bytes), signed by key f.");
+  });
+});
+
+describe("the surveillance log's draft", () => {
+  const draft = { camera: " CAM-14 ", timeCode: "21:14:05", disposition: "Re-trained", employees: "D. Smith (4411); A. Jones, ;" };
+
+  it("is trimmed and its employees split", () => {
+    expect(surveillanceLog(draft)).toEqual({ camera: "CAM-14", timeCode: "21:14:05", disposition: "Re-trained", employees: ["D. Smith (4411)", "A. Jones"] });
+    expect(surveillanceProblem(draft)).toBeNull();
+  });
+
+  it("names every field still missing", () => {
+    expect(surveillanceProblem({ camera: "", timeCode: " ", disposition: "x", employees: "" })).toBe("Give the camera or recording, the time code.");
   });
 });

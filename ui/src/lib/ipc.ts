@@ -29,6 +29,7 @@ import type {
   ResolutionKind,
   SerialPortView,
   Session,
+  SurveillanceLog,
   ShiftQuery,
   ShiftReportFile,
   ShoeExposure,
@@ -122,6 +123,11 @@ export function acknowledge(id: number): Promise<IncidentRow> {
 
 export function addNote(id: number, text: string): Promise<IncidentRow> {
   return wrap(commands.addNote(id, text));
+}
+
+/** Enters an incident's surveillance log (a note of its own form, audited). */
+export function addSurveillanceLog(id: number, log: SurveillanceLog): Promise<IncidentRow> {
+  return wrap(commands.addSurveillanceLog(id, log));
 }
 
 /** Resolves an acknowledged incident: the resolution `kind` chosen, `text` written beside it. */
