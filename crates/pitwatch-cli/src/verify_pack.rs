@@ -109,11 +109,14 @@ fn print_report(pack: &Path, report: &PackReport, whence: &str) {
         }
         for entry in &manifest.surveillance {
             outln!(
-                "  surveillance log, by {} at {}: {}",
+                "  surveillance log, by {} at {}:",
                 safe::text(&entry.user),
-                safe::text(&entry.at),
-                safe::continued(&entry.text, "    ")
+                safe::text(&entry.at)
             );
+            // Each line of the note on a line of its own; what else it holds written visibly.
+            for line in entry.text.lines().skip(1) {
+                outln!("    {}", safe::text(line));
+            }
         }
     }
     for (table, ids) in &report.evidence {
