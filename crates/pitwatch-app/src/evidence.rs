@@ -148,3 +148,38 @@ impl Desk {
         self.export_evidence_pack_to(id, &self.reports_dir().join(pack_file_name(id)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::{DeskOptions, DEMO_PASSWORD, DEMO_USER};
+
+    #[test]
+    fn the_desk_makes_no_pack_for_nobody_nor_of_an_incident_not_on_record() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let (desk, updates) =
+            Desk::start(DeskOptions::demo(dir.path().join("p.db"))).expect("the desk starts");
+        drop(updates);
+        let out = dir.path().join("incident-99.pwpack");
+        let nobody = desk
+            .export_evidence_pack_to(99, &out)
+            .expect_err("nobody is logged in");
+        assert_eq!(nobody.code, ErrorCode::Unauthorised);
+        desk.login(DEMO_USER, DEMO_PASSWORD).expect("logged in");
+        let missing = desk
+            .export_evidence_pack_to(99, &out)
+            .expect_err("no incident 99");
+        assert_eq!(missing.code, ErrorCode::NotFound, "{missing}");
+        assert!(!out.exists(), "no file written");
+        assert!(
+            desk.record
+                .store()
+                .audit_entries(EXPORT_PACK)
+                .expect("audit")
+                .is_empty(),
+            "nothing audited as exported"
+        );
+        assert_eq!(pack_file_name(7), "incident-7.pwpack");
+        desk.stop();
+    }
+}
