@@ -323,3 +323,45 @@ fn a_surveillance_entry_not_among_the_incident_s_notes_is_found() {
         ],
     );
 }
+
+#[test]
+fn a_segment_split_in_two_at_one_checkpoint_is_found() {
+    // Rows cut off from the head they were signed under, as a second segment claiming the same
+    // checkpoint, would otherwise be linked to nothing.
+    let (pit, bytes) = packed();
+    let mut changed = members(&bytes);
+    let mut rows: Rows = serde_json::from_slice(member(&mut changed, pack::ROWS)).unwrap();
+    let events = rows
+        .chains
+        .iter_mut()
+        .find(|c| c.table == "events")
+        .unwrap();
+    let index = events
+        .segments
+        .iter()
+        .position(|s| s.rows.len() > 2)
+        .unwrap();
+    let mut tail = events.segments[index].clone();
+    let mut head_rows: Vec<pack::PackRow> = tail.rows.drain(..1).collect();
+    // The tail starts from the first row's hash as the record holds it, so it still reaches the
+    // signed head; the first row, now in a segment of its own, is changed.
+    let first = head_rows[0].columns["id"].as_i64().unwrap();
+    let stored: Vec<u8> = pit
+        .sql()
+        .query_row("SELECT hash FROM events WHERE id = ?1", [first], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    tail.prev = hex::encode(stored);
+    head_rows[0]
+        .columns
+        .insert("body".into(), serde_json::Value::from("{\"forged\":true}"));
+    events.segments[index].rows = head_rows;
+    events.segments.insert(index + 1, tail);
+    *member(&mut changed, pack::ROWS) = serde_json::to_vec(&rows).unwrap();
+    let again = resigned(changed, &secret(&pit));
+    assert_fails(
+        &check_pack(&again, &trust(&pit)),
+        &["two segments of events end at checkpoint"],
+    );
+}

@@ -301,7 +301,16 @@ fn check_rows(rows: &Rows, manifest: &Manifest, key: Option<PublicKey>, report: 
                 }
             }
             if let Some(next) = expected_id {
-                reached.insert((segment.checkpoint, index), (next - 1, prev));
+                // One segment per chain and checkpoint: a second would not be linked to it.
+                if reached
+                    .insert((segment.checkpoint, index), (next - 1, prev))
+                    .is_some()
+                {
+                    report.problems.push(format!(
+                        "two segments of {} end at checkpoint {}: only one can reach its head",
+                        chain.table, segment.checkpoint
+                    ));
+                }
             }
         }
     }
