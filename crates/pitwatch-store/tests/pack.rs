@@ -365,3 +365,38 @@ fn a_segment_split_in_two_at_one_checkpoint_is_found() {
         &["two segments of events end at checkpoint"],
     );
 }
+
+#[test]
+fn an_audit_row_about_something_else_passed_off_as_evidence_is_found() {
+    // Incident 2's look is in the record, as a link at most; marked as incident 1's evidence
+    // (and the manifest's count raised to match, re-signed), it is refused.
+    let (pit, bytes) = packed();
+    let mut changed = members(&bytes);
+    let mut rows: Rows = serde_json::from_slice(member(&mut changed, pack::ROWS)).unwrap();
+    let audit = rows
+        .chains
+        .iter_mut()
+        .find(|c| c.table == "audit_log")
+        .unwrap();
+    let other = audit
+        .segments
+        .iter_mut()
+        .flat_map(|s| s.rows.iter_mut())
+        .find(|r| r.columns["subject"] == "incident 2")
+        .expect("incident 2's look is a link row of the same transaction");
+    other.evidence = true;
+    *member(&mut changed, pack::ROWS) = serde_json::to_vec(&rows).unwrap();
+    let mut manifest: Manifest =
+        serde_json::from_slice(member(&mut changed, pack::MANIFEST)).unwrap();
+    for count in &mut manifest.evidence {
+        if count.table == "audit_log" {
+            count.rows += 1;
+        }
+    }
+    *member(&mut changed, pack::MANIFEST) = serde_json::to_vec(&manifest).unwrap();
+    let again = resigned(changed, &secret(&pit));
+    assert_fails(
+        &check_pack(&again, &trust(&pit)),
+        &["an evidence row of audit_log is not about incident 1"],
+    );
+}

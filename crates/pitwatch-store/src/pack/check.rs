@@ -464,9 +464,43 @@ fn check_rows(rows: &Rows, manifest: &Manifest, key: Option<PublicKey>, report: 
             ));
         }
     }
+    // The incident's table, as its own chained row gives it: the shoe's events are that table's.
+    let incident_table = rows
+        .chains
+        .iter()
+        .filter(|c| c.table == "incidents")
+        .flat_map(|c| &c.segments)
+        .flat_map(|s| &s.rows)
+        .find(|r| r.evidence)
+        .and_then(|r| r.columns.get("table_id"))
+        .and_then(serde_json::Value::as_i64);
+    let subject = format!("incident {}", manifest.incident);
     for chain_rows in &rows.chains {
         for segment in &chain_rows.segments {
             for row in segment.rows.iter().filter(|r| r.evidence) {
+                let text =
+                    |column: &str| row.columns.get(column).and_then(serde_json::Value::as_str);
+                let about_it = match chain_rows.table.as_str() {
+                    "audit_log" => {
+                        text("subject") == Some(subject.as_str())
+                            || text("detail")
+                                .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+                                .is_some_and(|d| d["target"] == subject.as_str())
+                    }
+                    "events" => {
+                        row.columns
+                            .get("table_id")
+                            .and_then(serde_json::Value::as_i64)
+                            == incident_table
+                    }
+                    _ => true,
+                };
+                if !about_it {
+                    report.problems.push(format!(
+                        "an evidence row of {} is not about incident {} or its table",
+                        chain_rows.table, manifest.incident
+                    ));
+                }
                 let names_other = |column: &str| {
                     row.columns
                         .get(column)
