@@ -2176,6 +2176,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "incident.resolve": "Incident resolved",
   "incident.reopen": "Incident reopened",
   "incident.export": "Incident report exported",
+  "incident.export_pack": "Incident evidence pack exported",
   "incident.view": "Incident looked at",
   "replay.view": "Shoe replayed",
   "exposure.view": "House exposure looked at (surveillance)",
