@@ -400,3 +400,23 @@ fn an_audit_row_about_something_else_passed_off_as_evidence_is_found() {
         &["an evidence row of audit_log is not about incident 1"],
     );
 }
+
+#[test]
+fn extreme_ids_and_counts_are_refused_without_a_panic() {
+    // What a pack says is input: ids at the ends of the integers, re-signed, must be a verdict.
+    let (pit, bytes) = packed();
+    for id in [i64::MAX, i64::MIN, 0] {
+        let mut changed = members(&bytes);
+        let mut rows: Rows = serde_json::from_slice(member(&mut changed, pack::ROWS)).unwrap();
+        for chain in &mut rows.chains {
+            for segment in &mut chain.segments {
+                for row in &mut segment.rows {
+                    row.columns.insert("id".into(), serde_json::Value::from(id));
+                }
+            }
+        }
+        *member(&mut changed, pack::ROWS) = serde_json::to_vec(&rows).unwrap();
+        let again = resigned(changed, &secret(&pit));
+        assert_fails(&check_pack(&again, &trust(&pit)), &["does not follow"]);
+    }
+}

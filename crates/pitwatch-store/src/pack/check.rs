@@ -260,7 +260,9 @@ fn check_rows(rows: &Rows, manifest: &Manifest, key: Option<PublicKey>, report: 
                 ));
                 continue;
             };
-            let mut expected_id: Option<i64> = None;
+            // The last row of this segment so far (ids come from the pack: no arithmetic on them
+            // may overflow).
+            let mut last_here: Option<i64> = None;
             for row in &segment.rows {
                 let values = match row_values(chain, &row.columns) {
                     Ok(values) => values,
@@ -280,13 +282,13 @@ fn check_rows(rows: &Rows, manifest: &Manifest, key: Option<PublicKey>, report: 
                         break;
                     }
                 };
-                if id <= last_id || expected_id.is_some_and(|e| e != id) {
+                if id <= last_id || last_here.is_some_and(|l| l.checked_add(1) != Some(id)) {
                     report.problems.push(format!(
                         "{} row {id} does not follow the row before it in the pack (a row was removed or moved)",
                         chain.table
                     ));
                 }
-                expected_id = Some(id + 1);
+                last_here = Some(id);
                 last_id = id;
                 let refs: Vec<ValueRef<'_>> = values.iter().map(ValueRef::from).collect();
                 prev = chain::row_hash(chain, &prev, &refs);
@@ -300,10 +302,10 @@ fn check_rows(rows: &Rows, manifest: &Manifest, key: Option<PublicKey>, report: 
                     report.links += 1;
                 }
             }
-            if let Some(next) = expected_id {
+            if let Some(last) = last_here {
                 // One segment per chain and checkpoint: a second would not be linked to it.
                 if reached
-                    .insert((segment.checkpoint, index), (next - 1, prev))
+                    .insert((segment.checkpoint, index), (last, prev))
                     .is_some()
                 {
                     report.problems.push(format!(
