@@ -1,6 +1,8 @@
 //! The evidence pack's container: a plain POSIX `ustar` archive, so `tar xf` opens a pack on any
 //! machine without Pitwatch. Only what a pack needs is written and read: regular files with short
-//! names, no folders, links or extended headers. Reading refuses anything else, saying why.
+//! names, no folders, links or extended headers. Reading refuses anything else, saying why, and
+//! refuses padding that is not zeros, so every byte of a pack is either a member's, a header's
+//! (under its checksum) or a zero.
 
 /// One file in an archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +63,13 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Member>, String> {
             ));
         };
         if header.iter().all(|b| *b == 0) {
+            // The end: nothing after it but zeros (a tool may pad the archive to its record
+            // size), so no byte of the file goes unchecked.
+            if bytes[at..].iter().any(|b| *b != 0) {
+                return Err(format!(
+                    "the archive ends at byte {at}, but bytes that are not zeros follow"
+                ));
+            }
             return Ok(members);
         }
         let name_field = &header[..100];
@@ -98,11 +107,20 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Member>, String> {
             .ok_or_else(|| {
                 format!("member {name:?} says it holds {size} bytes, but the archive ends first")
             })?;
+        let next = start + size.div_ceil(BLOCK) * BLOCK;
+        if bytes
+            .get(start + size..next)
+            .is_some_and(|padding| padding.iter().any(|b| *b != 0))
+        {
+            return Err(format!(
+                "member {name:?} is followed by padding that is not zeros (the archive was changed)"
+            ));
+        }
         members.push(Member {
             name,
             bytes: data.to_vec(),
         });
-        at = start + size.div_ceil(BLOCK) * BLOCK;
+        at = next;
     }
 }
 
