@@ -171,13 +171,18 @@ pub fn check_pack(bytes: &[u8], trust: &Trust) -> PackReport {
             }
         }
     }
+    // Exactly as written (lowercase hex and a line break): the signature member is the one
+    // member no hash covers, so no other spelling of the same bytes is taken.
     let signature = by_name
         .get(SIGNATURE)
         .and_then(|s| std::str::from_utf8(s).ok())
-        .and_then(|s| hex::decode(s.trim()).ok());
+        .and_then(|s| {
+            let bytes = hex::decode(s.strip_suffix('\n')?).ok()?;
+            (format!("{}\n", hex::encode(&bytes)) == s).then_some(bytes)
+        });
     match (key, signature) {
         (_, None) => report.problems.push(format!(
-            "the pack holds no readable {SIGNATURE} (64 bytes, hex)"
+            "the pack holds no readable {SIGNATURE} (64 bytes in lowercase hex, then a line break, as written)"
         )),
         (Some(key), Some(signature)) => {
             if !key.verifies(&manifest_message(manifest_bytes), &signature) {

@@ -1,8 +1,9 @@
 //! The evidence pack's container: a plain POSIX `ustar` archive, so `tar xf` opens a pack on any
 //! machine without Pitwatch. Only what a pack needs is written and read: regular files with short
 //! names, no folders, links or extended headers. Reading refuses anything else, saying why, and
-//! refuses padding that is not zeros, so every byte of a pack is either a member's, a header's
-//! (under its checksum) or a zero.
+//! refuses any header not exactly as written here and padding that is not zeros, so no byte of a
+//! pack can change unseen (a pack re-archived by another tool is refused: it is not the file that
+//! was signed).
 
 /// One file in an archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +70,19 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Member>, String> {
                 return Err(format!(
                     "the archive ends at byte {at}, but bytes that are not zeros follow"
                 ));
+            }
+            // Every header exactly as this module writes it (a field's spelling, the file
+            // date, the mode): no byte of a pack may change, not even one that means nothing.
+            let mtime = bytes
+                .get(136..148)
+                .and_then(parse_octal)
+                .unwrap_or_default();
+            let canonical = write(&members, mtime)?;
+            if !bytes.starts_with(&canonical) {
+                return Err(
+                    "the archive's headers are not as Pitwatch writes them (a header was changed)"
+                        .to_owned(),
+                );
             }
             return Ok(members);
         }
