@@ -20,7 +20,9 @@ use pitwatch_api::dto::{
     SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
     SignedOff, TableDraft, UserRow,
 };
-use pitwatch_api::dto::{ExposureAlert, PitExposure, ReportFormat, ShoeExposure};
+use pitwatch_api::dto::{
+    EvidencePackFile, ExposureAlert, PitExposure, ReportFormat, ShoeExposure, SurveillanceLog,
+};
 use pitwatch_api::{ApiError, PitOverview};
 use pitwatch_app::surveillance::{self, Surveillance};
 use pitwatch_app::{Desk, DeskOptions};
@@ -114,6 +116,16 @@ async fn resolve(
     desk.resolve(id, &outcome, kind)
 }
 
+/// Enters an incident's surveillance log as the logged-in user.
+#[tauri::command]
+async fn add_surveillance_log(
+    desk: State<'_, Desk>,
+    id: i64,
+    log: SurveillanceLog,
+) -> Result<IncidentRow, ApiError> {
+    desk.add_surveillance_log(id, &log)
+}
+
 /// Reopens a resolved incident as the logged-in user, saying why.
 #[tauri::command]
 async fn reopen(desk: State<'_, Desk>, id: i64, reason: String) -> Result<IncidentRow, ApiError> {
@@ -146,6 +158,23 @@ async fn export_incident_pdf<R: tauri::Runtime>(
     let written = desk.export_incident_pdf_to(id, &path)?;
     reports.remember(&written);
     Ok(Some(written))
+}
+
+/// Exports an incident's evidence pack where the user chooses in the save dialog; returns where
+/// it went and the key that signed it, or `None` when the user cancelled. A pack is handed over,
+/// not opened or printed, so it is not remembered as a report.
+#[tauri::command]
+async fn export_evidence_pack<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
+    id: i64,
+) -> Result<Option<EvidencePackFile>, ApiError> {
+    let name = pitwatch_app::evidence::pack_file_name(id);
+    let Some(path) = reports.choose(&app, &name, "Save the evidence pack") else {
+        return Ok(None);
+    };
+    Ok(Some(desk.export_evidence_pack_to(id, &path)?))
 }
 
 /// Exports the shift handover report as a PDF where the user chooses in the save dialog.
@@ -613,12 +642,14 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         incident,
         acknowledge,
         add_note,
+        add_surveillance_log,
         resolve,
         reopen,
         record_console,
         replay,
         shoes,
         export_incident_pdf,
+        export_evidence_pack,
         export_shift_report,
         open_report,
         print_report,

@@ -112,6 +112,8 @@ impl Reports {
                 let mut dialog = app.dialog().file().set_title(title).set_file_name(name);
                 dialog = if name.ends_with(".csv") {
                     dialog.add_filter("CSV file", &["csv"])
+                } else if name.ends_with(".pwpack") {
+                    dialog.add_filter("Pitwatch evidence pack", &["pwpack"])
                 } else {
                     dialog.add_filter("PDF document", &["pdf"])
                 };

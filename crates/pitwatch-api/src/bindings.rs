@@ -90,6 +90,8 @@ pub fn typescript_bindings() -> String {
         ErrorCode::decl(&cfg),
         ShiftQuery::decl(&cfg),
         ShiftReportFile::decl(&cfg),
+        EvidencePackFile::decl(&cfg),
+        SurveillanceLog::decl(&cfg),
         SignedOff::decl(&cfg),
         ResolutionKind::decl(&cfg),
         DeviceDown::decl(&cfg),

@@ -9,12 +9,12 @@ use ts_rs::{Config, TS};
 use crate::dto::{AccessListing, AccessReviewRequest, LogReviewRequest, ReviewRow, ReviewStatus};
 use crate::dto::{
     ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit,
-    ConsoleEntry, DeviceHealthBoard, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery,
-    IncidentRow, LinkTestRequest, LinkTestView, PitOverview, PitReload, RecordStatus,
-    ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay,
-    SignOffRequest, SignedOff, TableDraft, UserRow,
+    ConsoleEntry, DeviceHealthBoard, EvidencePackFile, HandoverSummary, IncidentDetail,
+    IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, PitOverview,
+    PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile,
+    ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
 };
-use crate::dto::{ExposureAlert, PitExposure, ReportFormat, ShoeExposure};
+use crate::dto::{ExposureAlert, PitExposure, ReportFormat, ShoeExposure, SurveillanceLog};
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +79,8 @@ declare! {
     acknowledge(id: i64) -> IncidentRow;
     #[doc = "Adds a note to an incident (every role)."]
     add_note(id: i64, text: String) -> IncidentRow;
+    #[doc = "Enters an incident's surveillance log (camera or recording, time code, disposition, employees involved) as a note of its own form, audited (every role that may add notes)."]
+    add_surveillance_log(id: i64, log: SurveillanceLog) -> IncidentRow;
     #[doc = "Resolves an acknowledged incident (supervisors and admins): the resolution `kind` chosen, with `outcome` written beside it (required for `other`; null `kind`: `outcome` alone, as `other`)."]
     resolve(id: i64, outcome: String, kind: Option<ResolutionKind>) -> IncidentRow;
     #[doc = "Reopens a resolved incident, saying why (supervisors and admins)."]
@@ -91,6 +93,8 @@ declare! {
     shoes(table: String, before: Option<u32>, limit: Option<u32>) -> ShoePage;
     #[doc = "Exports an incident's report as a PDF where the user chooses in the save dialog; answers where it was written, or null when the user cancelled."]
     export_incident_pdf(id: i64) -> Option<String>;
+    #[doc = "Exports an incident's evidence pack (its report, its rows and the signed checkpoints over them, checked offline by `pitwatch verify --pack`) where the user chooses in the save dialog; null when the user cancelled."]
+    export_evidence_pack(id: i64) -> Option<EvidencePackFile>;
     #[doc = "Exports the shift handover report as a PDF where the user chooses in the save dialog; null when the user cancelled."]
     export_shift_report(query: ShiftQuery) -> Option<ShiftReportFile>;
     #[doc = "Opens a report exported in this session with the workstation's PDF viewer."]

@@ -792,6 +792,34 @@ pub struct ShiftReportFile {
     pub pages: u32,
 }
 
+/// What surveillance enters about an incident (issue 32): kept as a note of its own form,
+/// shown in the history and the report, listed in the evidence pack's manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SurveillanceLog {
+    /// The camera or the recording reviewed (its reference).
+    pub camera: String,
+    /// The time code in that recording.
+    pub time_code: String,
+    /// The disposition: what the footage showed and what was decided.
+    pub disposition: String,
+    /// The employees involved, by name or badge (may be empty).
+    pub employees: Vec<String>,
+}
+
+/// An incident's evidence pack written to a file (issue 32).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidencePackFile {
+    /// Where the pack was written.
+    pub path: String,
+    /// The fingerprint of the key that signed it, which `pitwatch verify --pack` checks it
+    /// against.
+    pub fingerprint: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
 /// A hand-over sign-off, once on record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]

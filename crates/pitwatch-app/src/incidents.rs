@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use pitwatch_api::convert::{describe, incident_row, printable, status_store};
 use pitwatch_api::dto::{
     ApiError, ErrorCode, HistoryEntry, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow,
-    PitUpdate, ResolutionKind, RuleText, TimelineEntry, DEFAULT_PAGE,
+    PitUpdate, ResolutionKind, RuleText, SurveillanceLog, TimelineEntry, DEFAULT_PAGE,
 };
 use pitwatch_api::games::stored_round;
 use pitwatch_games::GameBook;
@@ -65,8 +65,94 @@ pub fn add_note(
     if text.trim().is_empty() {
         return Err(ApiError::new(ErrorCode::InvalidInput, "a note needs text"));
     }
+    if text.trim_start().starts_with(SURVEILLANCE_HEADER) {
+        return Err(ApiError::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "a note may not begin \"{SURVEILLANCE_HEADER}\": enter the surveillance log with its own fields"
+            ),
+        ));
+    }
     store.add_note(IncidentId(id), who.actor(), text, now)?;
     Ok(())
+}
+
+/// The first line of a surveillance-log note: what marks a note as one.
+pub const SURVEILLANCE_HEADER: &str = "Surveillance log";
+
+/// The most characters one surveillance-log field may hold.
+pub const SURVEILLANCE_FIELD_MAX: usize = 200;
+
+/// `who` enters the surveillance log of incident `id` (issue 32): the camera or recording, its
+/// time code, the disposition and the employees involved. It is kept as a note of its own form
+/// ([`surveillance_note`]): chained, append-only and audited like every note, shown in the
+/// incident's history and report, and listed in its evidence pack's manifest. A later entry adds
+/// to the earlier ones; none replaces another. Every role that may add notes may enter it.
+pub fn add_surveillance_log(
+    store: &mut Store,
+    who: &Principal,
+    id: i64,
+    log: &SurveillanceLog,
+    now: Timestamp,
+) -> Result<(), ApiError> {
+    require(store, who, Command::AddNote, &format!("incident {id}"), now)?;
+    let text = surveillance_note(log)?;
+    store.add_note(IncidentId(id), who.actor(), &text, now)?;
+    Ok(())
+}
+
+/// The note that keeps `log`, or every field that is missing or unfit, at once.
+pub fn surveillance_note(log: &SurveillanceLog) -> Result<String, ApiError> {
+    let mut problems = Vec::new();
+    let mut field = |name: &str, value: &str, required: bool| -> String {
+        let value = value.trim();
+        if required && value.is_empty() {
+            problems.push(format!("the {name} is missing"));
+        }
+        if value.chars().count() > SURVEILLANCE_FIELD_MAX {
+            problems.push(format!(
+                "the {name} is longer than {SURVEILLANCE_FIELD_MAX} characters"
+            ));
+        }
+        if value.chars().any(char::is_control) {
+            problems.push(format!(
+                "the {name} holds a line break or control character"
+            ));
+        }
+        value.to_owned()
+    };
+    let camera = field("camera or recording reference", &log.camera, true);
+    let time_code = field("time code", &log.time_code, true);
+    let disposition = field("disposition", &log.disposition, true);
+    let employees: Vec<String> = log
+        .employees
+        .iter()
+        .map(|e| field("employee's name", e, false))
+        .filter(|e| !e.is_empty())
+        .collect();
+    if !problems.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "the surveillance log is not complete: {}",
+                problems.join("; ")
+            ),
+        ));
+    }
+    Ok(format!(
+        "{SURVEILLANCE_HEADER}\nCamera or recording: {camera}\nTime code: {time_code}\n\
+         Disposition: {disposition}\nEmployees involved: {}",
+        if employees.is_empty() {
+            "none named".to_owned()
+        } else {
+            employees.join("; ")
+        }
+    ))
+}
+
+/// Whether a note's text is a surveillance log's ([`surveillance_note`]).
+pub fn is_surveillance_note(text: &str) -> bool {
+    text.starts_with(&format!("{SURVEILLANCE_HEADER}\n"))
 }
 
 /// Whether an incident must be acknowledged before it is resolved: the default policy of every
@@ -340,6 +426,17 @@ impl Desk {
     pub fn add_note(&self, id: i64, text: &str) -> Result<IncidentRow, ApiError> {
         let who = self.principal()?;
         add_note(&mut self.record.store(), &who, id, text, self.clock.now())?;
+        self.changed(id)
+    }
+
+    /// The logged-in user enters incident `id`'s surveillance log ([`add_surveillance_log`]).
+    pub fn add_surveillance_log(
+        &self,
+        id: i64,
+        log: &SurveillanceLog,
+    ) -> Result<IncidentRow, ApiError> {
+        let who = self.principal()?;
+        add_surveillance_log(&mut self.record.store(), &who, id, log, self.clock.now())?;
         self.changed(id)
     }
 

@@ -15,7 +15,8 @@
 //! - [`replay`]: a table's shoes and a shoe replayed from the record;
 //! - [`reviews`]: the access listing (who may do what, from [`access`]'s own table), and the
 //!   periodic access review and independent log review signed in the app, overdue as alerts;
-//! - [`reports`]: exports; [`handover`]: the shift's handover summary, its sign-off with the
+//! - [`reports`]: exports; [`evidence`]: an incident's evidence pack, verified offline;
+//!   [`handover`]: the shift's handover summary, its sign-off with the
 //!   user's password and the incoming supervisor's acceptance, a period signed off once;
 //! - [`record`]: the record's verification, status and alerts;
 //! - [`reload`]: the pit definition's file applied again while the pit runs (administrators);
@@ -37,6 +38,7 @@ pub mod access;
 pub mod accounts;
 pub mod alarm;
 pub mod console;
+pub mod evidence;
 pub mod exposure;
 pub mod handover;
 pub mod health;

@@ -94,7 +94,8 @@ impl Desk {
         Ok(written)
     }
 
-    fn db_name(&self) -> String {
+    /// The database file's name, as reports print it.
+    pub(crate) fn db_name(&self) -> String {
         self.record
             .db()
             .file_name()
@@ -103,7 +104,7 @@ impl Desk {
     }
 
     /// `reports/` next to the database: where a report goes when no path is given.
-    fn reports_dir(&self) -> PathBuf {
+    pub(crate) fn reports_dir(&self) -> PathBuf {
         self.record
             .db()
             .parent()

@@ -213,7 +213,8 @@ fn write_all(out: &Outputs, document: &Document) -> anyhow::Result<Vec<String>> 
     Ok(written)
 }
 
-fn open(db: &Path) -> anyhow::Result<Store> {
+/// `db` opened read-only, as the reports read it.
+pub(crate) fn open(db: &Path) -> anyhow::Result<Store> {
     if !db.exists() {
         bail!("{} does not exist", db.display());
     }

@@ -1,4 +1,4 @@
-//! `pitwatch incidents`, `pitwatch incident ack|note|resolve|reopen`, `pitwatch user …`: working
+//! `pitwatch incidents`, `pitwatch incident ack|note|surveillance|resolve|reopen|pack`, `pitwatch user …`: working
 //! incidents and accounts from the command line through the application layer
 //! (`pitwatch-app`), each step by a named, authenticated user whose role allows it, audited.
 //!
@@ -117,6 +117,34 @@ pub enum IncidentCommand {
         /// Why it is reopened.
         #[arg(long)]
         reason: String,
+    },
+    /// Enter an incident's surveillance log: the camera or recording reviewed, its time code,
+    /// the disposition and the employees involved (a note of its own form, audited).
+    Surveillance {
+        #[command(flatten)]
+        step: StepArgs,
+        /// The camera or recording reviewed (its reference).
+        #[arg(long)]
+        camera: String,
+        /// The time code in that recording.
+        #[arg(long)]
+        time_code: String,
+        /// What the footage showed and what was decided.
+        #[arg(long)]
+        disposition: String,
+        /// An employee involved, by name or badge (repeatable).
+        #[arg(long = "employee")]
+        employees: Vec<String>,
+    },
+    /// Write an incident's evidence pack: its report, its rows and the signed checkpoints over
+    /// them, in one file that `pitwatch verify --pack FILE --key KEY` checks on any machine
+    /// with no database (audited as `incident.export_pack`; every role may export).
+    Pack {
+        #[command(flatten)]
+        step: StepArgs,
+        /// Where to write the pack (`incident-N.pwpack`, say).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Show one incident with its history.
     Show {
@@ -716,6 +744,62 @@ pub fn run_step(command: IncidentCommand) -> anyhow::Result<ExitCode> {
             let kind = ResolutionKind::from(outcome);
             pitwatch_app::incidents::resolve(&mut store, &who, step.id, kind, &resolution, now)?;
             outln!("incident {} resolved by {}", step.id, step.user);
+            Ok(ExitCode::SUCCESS)
+        }
+        IncidentCommand::Surveillance {
+            step,
+            camera,
+            time_code,
+            disposition,
+            employees,
+        } => {
+            let (mut store, who) = authenticated(&step)?;
+            let log = pitwatch_api::dto::SurveillanceLog {
+                camera,
+                time_code,
+                disposition,
+                employees,
+            };
+            pitwatch_app::incidents::add_surveillance_log(&mut store, &who, step.id, &log, now)?;
+            outln!(
+                "surveillance log added to incident {} by {}",
+                step.id,
+                step.user
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        IncidentCommand::Pack { step, out } => {
+            let (mut store, who) = authenticated(&step)?;
+            let subject = format!("incident {}", step.id);
+            pitwatch_app::reports::may_export(
+                &mut store,
+                &who,
+                pitwatch_app::Command::ExportIncident,
+                &subject,
+                now,
+            )?;
+            let reader = crate::export::open(&step.db)?;
+            let name = step.db.file_name().map_or_else(
+                || step.db.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let pdf = pitwatch_app::evidence::pack_report(&reader, &who, step.id, &name, now)?;
+            // A pack vouches only for what its report verified.
+            pitwatch_app::reports::vouch(&reader, &mut store)?;
+            drop(reader);
+            let written =
+                pitwatch_app::evidence::write_pack(&mut store, &who, step.id, &pdf, &out, now)?;
+            outln!(
+                "wrote {} ({} bytes), signed by key {}",
+                written.path,
+                written.bytes,
+                written.fingerprint
+            );
+            outln!(
+                "check it anywhere with: pitwatch verify --pack {} --key {}",
+                written.path,
+                written.fingerprint
+            );
             Ok(ExitCode::SUCCESS)
         }
         IncidentCommand::Reopen { step, reason } => {

@@ -42,6 +42,7 @@ mod safe;
 #[cfg(feature = "demo")]
 mod sim;
 mod verify;
+mod verify_pack;
 
 use std::process::ExitCode;
 

@@ -1,4 +1,5 @@
-//! `pitwatch verify --db FILE`: does the record prove itself? Recomputes every hash chain and
+//! `pitwatch verify --db FILE`: does the record prove itself? (`--pack FILE`, an incident's
+//! evidence pack, is [`crate::verify_pack`]'s.) Recomputes every hash chain and
 //! SQLite's integrity check, compares the derived tables and the schema with the chained record,
 //! checks that the latest checkpoint is a valid signature by a trusted key covering every row,
 //! and that no witness (the journal beside the record, `--witness` journals or folders, a
@@ -19,8 +20,16 @@ use pitwatch_store::{CheckpointText, Depth, PublicKey, VerifyReport};
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The Pitwatch database file.
-    #[arg(long, required_unless_present = "central")]
+    #[arg(long, required_unless_present_any = ["central", "pack"])]
     db: Option<PathBuf>,
+    /// Check an incident's evidence pack instead of a record, with no database (see
+    /// docs/evidence.md).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["db", "central", "witness", "checkpoint", "public_key", "quick"])]
+    pack: Option<PathBuf>,
+    /// With --pack: the key the pack must be signed by: its 64 hexadecimal digits, its
+    /// fingerprint, or a file holding either (default: this machine's installation key).
+    #[arg(long, value_name = "KEY", requires = "pack")]
+    key: Option<String>,
     #[command(flatten)]
     source: crate::central::CentralSource,
     /// Another witness: a checkpoint journal, a folder holding `<record id>.checkpoints`, or
@@ -44,6 +53,9 @@ pub struct VerifyArgs {
 
 /// Runs `pitwatch verify`.
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    if let Some(pack) = &args.pack {
+        return crate::verify_pack::run(pack, args.key.as_deref());
+    }
     let source = args.source.resolve(args.db.as_deref())?;
     let db = &source.db;
     if !db.exists() {

@@ -77,6 +77,7 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
     ("incident.resolve", "Incident resolved"),
     ("incident.reopen", "Incident reopened"),
     ("incident.export", "Incident report exported"),
+    ("incident.export_pack", "Incident evidence pack exported"),
     ("incident.view", "Incident looked at"),
     ("replay.view", "Shoe replayed"),
     ("exposure.view", "House exposure looked at (surveillance)"),

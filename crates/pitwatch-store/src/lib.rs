@@ -19,6 +19,7 @@ pub mod incidents;
 pub mod lease;
 pub mod migrate;
 pub mod outbox;
+pub mod pack;
 pub mod rawsink;
 pub mod seal;
 pub mod shift;

@@ -1884,6 +1884,39 @@ path: string,
  */
 pages: number, };
 
+export type EvidencePackFile = { 
+/**
+ * Where the pack was written.
+ */
+path: string, 
+/**
+ * The fingerprint of the key that signed it, which `pitwatch verify --pack` checks it
+ * against.
+ */
+fingerprint: string, 
+/**
+ * Its size in bytes.
+ */
+bytes: number, };
+
+export type SurveillanceLog = { 
+/**
+ * The camera or the recording reviewed (its reference).
+ */
+camera: string, 
+/**
+ * The time code in that recording.
+ */
+timeCode: string, 
+/**
+ * The disposition: what the footage showed and what was decided.
+ */
+disposition: string, 
+/**
+ * The employees involved, by name or badge (may be empty).
+ */
+employees: Array<string>, };
+
 export type SignedOff = { 
 /**
  * Who signed off.
@@ -2339,6 +2372,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "incident.resolve": "Incident resolved",
   "incident.reopen": "Incident reopened",
   "incident.export": "Incident report exported",
+  "incident.export_pack": "Incident evidence pack exported",
   "incident.view": "Incident looked at",
   "replay.view": "Shoe replayed",
   "exposure.view": "House exposure looked at (surveillance)",

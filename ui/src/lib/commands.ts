@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { AccessListing, AccessReviewRequest, ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, ExposureAlert, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, LogReviewRequest, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, ReviewRow, ReviewStatus, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow } from "./bindings";
+import type { AccessListing, AccessReviewRequest, ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, EvidencePackFile, ExposureAlert, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, LogReviewRequest, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, ReviewRow, ReviewStatus, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, SurveillanceLog, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -58,6 +58,11 @@ export function addNote(id: number, text: string): Promise<IncidentRow> {
   return invoke<IncidentRow>("add_note", { id, text });
 }
 
+/** Enters an incident's surveillance log (camera or recording, time code, disposition, employees involved) as a note of its own form, audited (every role that may add notes). */
+export function addSurveillanceLog(id: number, log: SurveillanceLog): Promise<IncidentRow> {
+  return invoke<IncidentRow>("add_surveillance_log", { id, log });
+}
+
 /** Resolves an acknowledged incident (supervisors and admins): the resolution `kind` chosen, with `outcome` written beside it (required for `other`; null `kind`: `outcome` alone, as `other`). */
 export function resolve(id: number, outcome: string, kind: ResolutionKind | null): Promise<IncidentRow> {
   return invoke<IncidentRow>("resolve", { id, outcome, kind });
@@ -86,6 +91,11 @@ export function shoes(table: string, before: number | null, limit: number | null
 /** Exports an incident's report as a PDF where the user chooses in the save dialog; answers where it was written, or null when the user cancelled. */
 export function exportIncidentPdf(id: number): Promise<string | null> {
   return invoke<string | null>("export_incident_pdf", { id });
+}
+
+/** Exports an incident's evidence pack (its report, its rows and the signed checkpoints over them, checked offline by `pitwatch verify --pack`) where the user chooses in the save dialog; null when the user cancelled. */
+export function exportEvidencePack(id: number): Promise<EvidencePackFile | null> {
+  return invoke<EvidencePackFile | null>("export_evidence_pack", { id });
 }
 
 /** Exports the shift handover report as a PDF where the user chooses in the save dialog; null when the user cancelled. */

@@ -18,6 +18,7 @@ import type {
   CentralPit,
   ConsoleEntry,
   DeviceHealthBoard,
+  EvidencePackFile,
   HandoverSummary,
   IncidentDetail,
   IncidentPage,
@@ -35,6 +36,7 @@ import type {
   ResolutionKind,
   SerialPortView,
   Session,
+  SurveillanceLog,
   ShiftQuery,
   ShiftReportFile,
   ShoeExposure,
@@ -144,6 +146,11 @@ export function addNote(id: number, text: string): Promise<IncidentRow> {
   return wrap(commands.addNote(id, text));
 }
 
+/** Enters an incident's surveillance log (a note of its own form, audited). */
+export function addSurveillanceLog(id: number, log: SurveillanceLog): Promise<IncidentRow> {
+  return wrap(commands.addSurveillanceLog(id, log));
+}
+
 /** Resolves an acknowledged incident: the resolution `kind` chosen, `text` written beside it. */
 export function resolve(id: number, kind: ResolutionKind, text: string): Promise<IncidentRow> {
   return wrap(commands.resolve(id, text, kind));
@@ -191,6 +198,12 @@ export function exportExposureReport(table: string, shoe: number, format: Report
  * null when the user cancelled. */
 export function exportIncidentPdf(id: number): Promise<string | null> {
   return wrap(commands.exportIncidentPdf(id));
+}
+
+/** Writes the incident's evidence pack where the user chooses in the save dialog: where it went
+ * and the key that signed it, or null when the user cancelled. */
+export function exportEvidencePack(id: number): Promise<EvidencePackFile | null> {
+  return wrap(commands.exportEvidencePack(id));
 }
 
 /** Opens a report exported in this session with the workstation's PDF viewer. */

@@ -868,4 +868,5 @@ fn replay_from_the_record_prints_the_shoe_and_its_steps() {
 }
 
 mod export;
+mod pack;
 mod refusals;
