@@ -12,6 +12,9 @@ use pitwatch_blackjack::exposure as blackjack;
 use pitwatch_model::deck::ShoeCounter;
 use pitwatch_model::{EventKind, ShoeComposition, ShufflerKind, TableEvent, Target, Timestamp};
 use pitwatch_rules::TableOutput;
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::{GameBook, GameOutput};
@@ -20,7 +23,7 @@ use crate::{GameBook, GameOutput};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Figure {
     /// What it is, in words ("Dragon 7 (40 to 1)", "true count").
-    pub name: String,
+    pub name: Arc<str>,
     /// The house's edge on a wager, in percent (negative: the house is behind); for a count, the
     /// count itself.
     pub value: f64,
@@ -30,7 +33,7 @@ pub struct Figure {
     pub wager: bool,
     /// Where a wager's pay comes from: the rule or pay table its rule book cites (empty for a
     /// count).
-    pub cite: String,
+    pub cite: Arc<str>,
 }
 
 /// What the house is exposed to on one round, before it is dealt.
@@ -88,6 +91,9 @@ pub struct ShoeWatch {
     /// back, so none is taken out of the count (each round is figured off the top).
     continuous: bool,
     book_continuous: bool,
+    /// The figures' names and citations, made once and shared by every round's figures (a pit's
+    /// live watch holds every round of every table's shoe).
+    labels: Labels,
 }
 
 impl ShoeWatch {
@@ -105,6 +111,7 @@ impl ShoeWatch {
             first_due: None,
             continuous: continuous(book),
             book_continuous: continuous(book),
+            labels: Labels::of(book),
         })
     }
 
@@ -189,7 +196,13 @@ impl ShoeWatch {
     fn give_first(&mut self, after: Option<(u64, Option<Timestamp>)>) -> Option<RoundExposure> {
         let due = self.first_due.take()?;
         let counter = self.counter.as_ref()?;
-        figures_for(&self.book, counter, self.round, after.unwrap_or(due))
+        figures_for(
+            &self.book,
+            &mut self.labels,
+            counter,
+            self.round,
+            after.unwrap_or(due),
+        )
     }
 
     /// Takes in one output of the event `seq`; a round's end gives the next round's figures.
@@ -208,7 +221,13 @@ impl ShoeWatch {
         let counter = self
             .counter
             .get_or_insert_with(|| self.composition.counter());
-        figures_for(&self.book, counter, self.round, (seq, self.last_at))
+        figures_for(
+            &self.book,
+            &mut self.labels,
+            counter,
+            self.round,
+            (seq, self.last_at),
+        )
     }
 
     /// The figures of the round about to be dealt, from what has been seen (computed afresh).
@@ -223,10 +242,53 @@ impl ShoeWatch {
         };
         figures_for(
             &self.book,
+            &mut self.labels.clone(),
             counter,
             self.round,
             (self.last_seq, self.last_at),
         )
+    }
+}
+
+/// The words of a book's figures, each made once: the names and citations of its wagers and
+/// counts, and the main wager's citation for each error bound met so far.
+#[derive(Debug, Clone, Default)]
+struct Labels {
+    /// Baccarat: each wager the book lists, its name and citation, in the book's order.
+    wagers: Vec<(Arc<str>, Arc<str>)>,
+    /// Any other word, by its text.
+    words: HashMap<String, Arc<str>>,
+}
+
+impl Labels {
+    fn of(book: &GameBook) -> Labels {
+        let wagers = match book {
+            GameBook::Baccarat(book) => book
+                .wagers()
+                .iter()
+                .map(|offered| {
+                    (
+                        Arc::from(wager_name(offered.wager)),
+                        Arc::from(offered.cite.as_str()),
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Labels {
+            wagers,
+            words: HashMap::new(),
+        }
+    }
+
+    /// `text`, shared with every figure that says it.
+    fn word(&mut self, text: &str) -> Arc<str> {
+        if let Some(word) = self.words.get(text) {
+            return Arc::clone(word);
+        }
+        let word: Arc<str> = Arc::from(text);
+        self.words.insert(text.to_owned(), Arc::clone(&word));
+        word
     }
 }
 
@@ -249,6 +311,7 @@ fn composition_of(book: &GameBook) -> Option<ShoeComposition> {
 
 fn figures_for(
     book: &GameBook,
+    labels: &mut Labels,
     counter: &ShoeCounter,
     round: u32,
     (after_seq, at): (u64, Option<Timestamp>),
@@ -259,64 +322,64 @@ fn figures_for(
         GameBook::Baccarat(book) => {
             let left = CardsLeft::after(counter);
             let outcomes = baccarat::outcomes(book.drawing(), &left)?;
-            for offered in book.wagers() {
+            for (offered, (name, cite)) in book.wagers().iter().zip(&labels.wagers) {
                 let worth = baccarat::worth(offered.wager, &outcomes, &left);
                 figures.push(Figure {
-                    name: wager_name(offered.wager),
+                    name: Arc::clone(name),
                     value: worth.house_edge_percent(),
                     house_behind: worth.favours_the_player(),
                     wager: true,
-                    cite: offered.cite.clone(),
+                    cite: Arc::clone(cite),
                 });
             }
         }
         GameBook::Blackjack(book) => {
             let count = blackjack::Count::of(counter);
             figures.push(Figure {
-                name: "Hi-Lo running count".into(),
+                name: labels.word("Hi-Lo running count"),
                 value: f64::from(count.running),
                 house_behind: false,
                 wager: false,
-                cite: String::new(),
+                cite: labels.word(""),
             });
             if let Some(true_count) = count.true_count() {
                 figures.push(Figure {
-                    name: "Hi-Lo true count".into(),
+                    name: labels.word("Hi-Lo true count"),
                     value: true_count,
                     // At +2 or more a basic-strategy player is commonly reckoned ahead.
                     house_behind: true_count >= 2.0,
                     wager: false,
-                    cite: String::new(),
+                    cite: labels.word(""),
                 });
             }
             figures.push(Figure {
-                name: "penetration (%)".into(),
+                name: labels.word("penetration (%)"),
                 value: 100.0 * count.penetration(),
                 house_behind: false,
                 wager: false,
-                cite: String::new(),
+                cite: labels.word(""),
             });
             if let Some(edge) = blackjack::player_edge(book, counter) {
                 figures.push(Figure {
-                    name: MAIN_WAGER.into(),
+                    name: labels.word(MAIN_WAGER),
                     value: -edge.percent,
                     // Only when the player is ahead beyond the method's error bound.
                     house_behind: edge.player_ahead(),
                     wager: true,
-                    cite: format!(
+                    cite: labels.word(&format!(
                         "the book's [play] rules; basic strategy, within ±{:.2} points",
                         edge.error_bound
-                    ),
+                    )),
                 });
             }
             if let Some(pays) = &book.super_sevens {
                 if let Some(worth) = blackjack::super_sevens(counter, pays) {
                     figures.push(Figure {
-                        name: "Super Sevens, third card dealt on 7-7".into(),
+                        name: labels.word("Super Sevens, third card dealt on 7-7"),
                         value: worth.house_edge_percent(),
                         house_behind: worth.with_third > 0,
                         wager: true,
-                        cite: "the book's [super_sevens] pay table".into(),
+                        cite: labels.word("the book's [super_sevens] pay table"),
                     });
                 }
             }
@@ -508,11 +571,12 @@ mod tests {
                 panic!("{id} is a Blackjack book");
             };
             let mut counter = inner.shoe.composition.counter();
-            let whole = figures_for(&book, &counter, 1, (0, None)).expect("figures");
+            let whole = figures_for(&book, &mut Labels::of(&book), &counter, 1, (0, None))
+                .expect("figures");
             let main = whole
                 .figures
                 .iter()
-                .find(|f| f.name == MAIN_WAGER)
+                .find(|f| &*f.name == MAIN_WAGER)
                 .expect("the main wager's figure");
             let edge = blackjack::player_edge(inner, &counter).expect("a whole shoe");
             assert!((main.value + edge.percent).abs() < 1e-12, "{main:?}");
@@ -530,11 +594,12 @@ mod tests {
                     }
                 }
             }
-            let rich = figures_for(&book, &counter, 9, (0, None)).expect("figures");
+            let rich = figures_for(&book, &mut Labels::of(&book), &counter, 9, (0, None))
+                .expect("figures");
             let main = rich
                 .figures
                 .iter()
-                .find(|f| f.name == MAIN_WAGER)
+                .find(|f| &*f.name == MAIN_WAGER)
                 .expect("the main wager's figure");
             assert!(main.house_behind && main.value < 0.0, "{main:?}");
         }
@@ -563,8 +628,8 @@ mod tests {
         let whole = shoe_exposure(&house, Vec::new()).expect("Baccarat has exposure");
         let figures = &whole[0].figures;
         assert_eq!(figures.len(), 1, "{figures:?}");
-        assert_eq!(figures[0].name, "Dragon 7 (30 to 1)");
-        assert_eq!(figures[0].cite, "house table 3");
+        assert_eq!(&*figures[0].name, "Dragon 7 (30 to 1)");
+        assert_eq!(&*figures[0].cite, "house table 3");
         // At 30 to 1 the house keeps far more than at 40: 1 - 31 × 112,633,011,329,024 /
         // 4,998,398,275,503,360 of each unit.
         let edge = 100.0 * (1.0 - 31.0 * 112_633_011_329_024.0 / 4_998_398_275_503_360.0);
@@ -572,12 +637,12 @@ mod tests {
 
         let older = nz_with_wagers("");
         let whole = shoe_exposure(&older, Vec::new()).expect("Baccarat has exposure");
-        let names: Vec<&str> = whole[0].figures.iter().map(|f| f.name.as_str()).collect();
+        let names: Vec<&str> = whole[0].figures.iter().map(|f| &*f.name).collect();
         assert_eq!(names, ["Player", "Banker (5% commission)", "Tie (8 to 1)"]);
         assert!(whole[0]
             .figures
             .iter()
-            .all(|f| f.cite == pitwatch_baccarat::book::DEFAULT_CITE));
+            .all(|f| &*f.cite == pitwatch_baccarat::book::DEFAULT_CITE));
     }
 
     #[test]

@@ -29,11 +29,11 @@ pub struct ExposureFigure {
 impl From<&Figure> for ExposureFigure {
     fn from(figure: &Figure) -> ExposureFigure {
         ExposureFigure {
-            name: figure.name.clone(),
+            name: figure.name.to_string(),
             value: figure.value,
             wager: figure.wager,
             house_behind: figure.house_behind,
-            cite: figure.cite.clone(),
+            cite: figure.cite.to_string(),
         }
     }
 }

@@ -340,7 +340,7 @@ impl Worker {
                 return;
             };
             for figure in figures.figures.iter().filter(|f| f.wager && f.house_behind) {
-                let count = t.behind.entry(figure.name.clone()).or_insert(0);
+                let count = t.behind.entry(figure.name.to_string()).or_insert(0);
                 *count += 1;
                 if *count == self.alert_rounds {
                     raised.push((figure.name.clone(), *count, figure.value));
@@ -358,12 +358,12 @@ impl Worker {
                 table: table.to_owned(),
                 shoe,
                 round: figures.round,
-                wager: wager.clone(),
+                wager: wager.to_string(),
                 rounds_behind,
                 house_edge,
                 at: now,
             };
-            if self.on_record.insert((subject.clone(), wager.clone())) {
+            if self.on_record.insert((subject.clone(), wager.to_string())) {
                 let detail = serde_json::json!({
                     "wager": wager,
                     "round": figures.round,

@@ -78,7 +78,7 @@ pub fn exposure_report(
             text: "Round by round".into(),
         });
         let mut columns = vec!["Round".into(), times.head("Before"), "Cards left".into()];
-        columns.extend(first.figures.iter().map(|f| f.name.clone()));
+        columns.extend(first.figures.iter().map(|f| f.name.to_string()));
         let mut widths = vec![1, 3, 1];
         widths.extend(first.figures.iter().map(|_| 2));
         let rows = rounds
@@ -113,7 +113,7 @@ pub fn exposure_report(
             .figures
             .iter()
             .filter(|f| !f.cite.is_empty())
-            .map(|f| (f.name.clone(), f.cite.clone()))
+            .map(|f| (f.name.to_string(), f.cite.to_string()))
             .collect();
         if !cites.is_empty() {
             blocks.push(Block::Heading {
@@ -179,7 +179,7 @@ pub fn wagers_behind(rounds: &[RoundExposure]) -> Vec<(String, (u32, f64))> {
         .filter(|f| f.wager && f.house_behind)
     {
         let entry = by_wager
-            .entry(figure.name.clone())
+            .entry(figure.name.to_string())
             .or_insert((0, f64::INFINITY));
         entry.0 += 1;
         entry.1 = entry.1.min(figure.value);
