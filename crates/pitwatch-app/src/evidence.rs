@@ -16,7 +16,6 @@ use pitwatch_store::{IncidentId, Store};
 
 use crate::access::{detail, Command, Principal};
 use crate::live::{internal, Desk};
-use crate::reports::{may_export, vouch};
 
 /// The audit action of a pack's export.
 pub const EXPORT_PACK: &str = "incident.export_pack";
@@ -116,23 +115,11 @@ impl Desk {
         id: i64,
         path: &Path,
     ) -> Result<EvidencePackFile, ApiError> {
-        let who = self.principal()?;
-        let subject = format!("incident {id}");
-        may_export(
-            &mut self.record.store(),
-            &who,
-            Command::ExportIncident,
-            &subject,
-            self.clock.now(),
-        )?;
+        let who = self.exporter(Command::ExportIncident, &format!("incident {id}"))?;
         // The report verifies every chain, on a connection of its own (as the report's export).
-        let reader = self
-            .record
-            .installation()
-            .open_read_only(self.record.db())?;
-        let pdf = pack_report(&reader, &who, id, &self.db_name(), self.clock.now())?;
-        vouch(&reader, &mut self.record.store())?;
-        drop(reader);
+        let pdf = self.read_verified(|reader| {
+            pack_report(reader, &who, id, &self.db_name(), self.clock.now())
+        })?;
         write_pack(
             &mut self.record.store(),
             &who,

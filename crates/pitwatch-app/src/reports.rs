@@ -70,28 +70,49 @@ impl Desk {
     /// As [`Desk::export_incident_pdf`], written to `path` (a file the user chose; an existing
     /// one is replaced). Returns the path written.
     pub fn export_incident_pdf_to(&self, id: i64, path: &Path) -> Result<String, ApiError> {
-        let who = self.principal()?;
         let subject = format!("incident {id}");
+        let who = self.exporter(Command::ExportIncident, &subject)?;
+        let document = self.read_verified(|reader| {
+            Ok(pitwatch_recording::report::incident_report(
+                reader,
+                IncidentId(id),
+                &self.db_name(),
+            )?)
+        })?;
+        let (written, _) =
+            self.write_report(&who, path, document, Command::ExportIncident, &subject)?;
+        Ok(written)
+    }
+
+    /// Whoever is logged in, if they may run the export `command` of `subject` (a refusal is
+    /// audited, see [`may_export`]).
+    pub(crate) fn exporter(&self, command: Command, subject: &str) -> Result<Principal, ApiError> {
+        let who = self.principal()?;
         may_export(
             &mut self.record.store(),
             &who,
-            Command::ExportIncident,
-            &subject,
+            command,
+            subject,
             self.clock.now(),
         )?;
-        // The report verifies every chain (it states so): on a connection of its own, so the
-        // incident list and the workflow are not held up meanwhile.
+        Ok(who)
+    }
+
+    /// What `build` makes of the record read on a connection of its own (a report verifies
+    /// every chain, and says so: the incident list and the workflow are not held up meanwhile),
+    /// once the record it read is vouched for ([`vouch`]: a record that failed verification
+    /// refuses writes and makes nothing).
+    pub(crate) fn read_verified<T>(
+        &self,
+        build: impl FnOnce(&Store) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         let reader = self
             .record
             .installation()
             .open_read_only(self.record.db())?;
-        let document =
-            pitwatch_recording::report::incident_report(&reader, IncidentId(id), &self.db_name())?;
+        let made = build(&reader)?;
         vouch(&reader, &mut self.record.store())?;
-        drop(reader);
-        let (written, _) =
-            self.write_report(&who, path, document, Command::ExportIncident, &subject)?;
-        Ok(written)
+        Ok(made)
     }
 
     /// The database file's name, as reports print it.
@@ -198,24 +219,16 @@ impl Desk {
         query: &ShiftQuery,
         path: &Path,
     ) -> Result<ShiftReportFile, ApiError> {
-        let who = self.principal()?;
         let shift = Desk::shift(query)?;
         let subject = format!("shift {} to {}", shift.from, shift.to);
-        may_export(
-            &mut self.record.store(),
-            &who,
-            Command::ExportShift,
-            &subject,
-            self.clock.now(),
-        )?;
-        // Its own read-only connection, like the incident report: the pit goes on meanwhile.
-        let reader = self
-            .record
-            .installation()
-            .open_read_only(self.record.db())?;
-        let document = pitwatch_recording::report::shift_report(&reader, &shift, &self.db_name())?;
-        vouch(&reader, &mut self.record.store())?;
-        drop(reader);
+        let who = self.exporter(Command::ExportShift, &subject)?;
+        let document = self.read_verified(|reader| {
+            Ok(pitwatch_recording::report::shift_report(
+                reader,
+                &shift,
+                &self.db_name(),
+            )?)
+        })?;
         let (written, pages) =
             self.write_report(&who, path, document, Command::ExportShift, &subject)?;
         Ok(ShiftReportFile {
