@@ -172,6 +172,7 @@ impl Store {
             checkpoints: Vec::new(),
             marks: None,
             threads: 0,
+            archive: false,
         }
     }
 

@@ -6,6 +6,7 @@
 //! Writes go through a [`Batch`] (one transaction), which is how callers group-commit many frames
 //! at once; nothing in a batch is visible, or derived from, until it commits.
 
+pub mod archive;
 pub mod audit;
 pub mod books;
 pub mod chain;

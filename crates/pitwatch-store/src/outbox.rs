@@ -191,6 +191,39 @@ impl Rebuild {
         Ok(Rebuild { conn })
     }
 
+    /// Creates a new archive file at `path` (see [`crate::archive`]): readable by its owner
+    /// only, marked as an archive, with the latest schema, in one transaction.
+    pub(crate) fn create_archive(path: &Path) -> Result<Rebuild, StoreError> {
+        if path.exists() {
+            return Err(StoreError::Invalid(format!(
+                "{} exists; an archive is written into a new file",
+                path.display()
+            )));
+        }
+        crate::files::create_private(path)
+            .map_err(|e| StoreError::Invalid(format!("cannot create {}: {e}", path.display())))?;
+        let mut conn = Connection::open(path)?;
+        conn.pragma_update(None, "application_id", crate::archive::APPLICATION_ID)?;
+        migrate::migrate(&mut conn)?;
+        conn.pragma_update(None, "foreign_keys", false)?;
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(Rebuild { conn })
+    }
+
+    /// Puts a round the engine recorded live (derived data, as the record holds it).
+    pub(crate) fn put_round(
+        &mut self,
+        table_id: i64,
+        (shoe, round, first_seq, last_seq, body): (i64, i64, i64, i64, String),
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO rounds (table_id, shoe, round, first_seq, last_seq, body) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            rusqlite::params![table_id, shoe, round, first_seq, last_seq, body],
+        )?;
+        Ok(())
+    }
+
     /// Appends `row` to `chain` as it is; a fact is also applied to its derived table. Rows of
     /// one chain must come in order.
     pub fn append(&mut self, chain: &Chain, row: &ChainRow) -> Result<(), StoreError> {

@@ -53,6 +53,10 @@ pub struct VerifyOptions {
     /// rows to hash, 1 for none besides the caller's. The report is the same whatever the
     /// number.
     pub threads: usize,
+    /// The record is an archive ([`crate::archive`]): its device chains may begin after row 1,
+    /// where a checkpoint it holds signed the heads they carry on from. Off, rows missing from
+    /// the start of a chain are missing, unless the record itself says they were archived.
+    pub archive: bool,
 }
 
 impl VerifyOptions {
@@ -65,6 +69,7 @@ impl VerifyOptions {
             checkpoints: Vec::new(),
             marks: None,
             threads: 0,
+            archive: false,
         }
     }
 }
@@ -150,6 +155,18 @@ impl std::fmt::Display for RowRange {
     }
 }
 
+/// Rows at the start of the device chains that are not in this file: archived (a live record
+/// names its archives) or in an earlier archive (an archive's own file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchivedRows {
+    /// The checkpoint whose signed heads the chains carry on from.
+    pub checkpoint: i64,
+    /// The rows not here, chain by chain.
+    pub rows: Vec<RowRange>,
+    /// Whether that checkpoint is a trusted key's valid signature of those heads.
+    pub authentic: bool,
+}
+
 /// What a journal said about the record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JournalReport {
@@ -189,6 +206,9 @@ pub struct VerifyReport {
     pub predating: Vec<RowRange>,
     /// The journals checked.
     pub journals: Vec<JournalReport>,
+    /// The device record's rows kept elsewhere (archived, see [`crate::archive`]): the chains
+    /// carry on from heads a signed checkpoint holds.
+    pub archived: Option<ArchivedRows>,
     /// Every problem found, in plain words, most fundamental first. Empty when intact.
     pub problems: Vec<String>,
 }
@@ -287,6 +307,22 @@ pub(crate) fn stored_hash(
     Ok(hash.and_then(|h| h.try_into().ok()))
 }
 
+/// The hash of row `id` of `chain`: stored, or, for the last row an anchor holds (archived),
+/// the anchor's.
+pub(crate) fn head_at(
+    conn: &Connection,
+    chain: &Chain,
+    id: i64,
+    anchor: Option<&crate::archive::anchor::Anchor>,
+) -> Result<Option<Hash>, StoreError> {
+    if let Some(end) = anchor.and_then(|a| a.ends.iter().find(|m| m.table == chain.table)) {
+        if id == end.last_id {
+            return Ok(Some(end.hash));
+        }
+    }
+    stored_hash(conn, chain, id)
+}
+
 /// The record's id and the rows that predate signing, as the (derived, checked) meta says.
 pub(crate) fn record_meta(
     conn: &Connection,
@@ -313,11 +349,47 @@ pub(crate) struct CheckpointRow {
 }
 
 pub(crate) fn latest_checkpoint(conn: &Connection) -> Result<Option<CheckpointRow>, StoreError> {
+    checkpoint_where(conn, "ORDER BY id DESC LIMIT 1", [])
+}
+
+/// Checkpoint `id`, if the record holds it.
+pub(crate) fn checkpoint_row(
+    conn: &Connection,
+    id: i64,
+) -> Result<Option<CheckpointRow>, StoreError> {
+    checkpoint_where(conn, "WHERE id = ?1", [id])
+}
+
+impl CheckpointRow {
+    /// Whether this checkpoint is a valid signature, by the key it names, of the record `record`
+    /// (its id's bytes) with these `heads` (each signed chain's count and head hash).
+    pub(crate) fn signs(&self, record: &[u8], heads: &[(i64, Hash)]) -> bool {
+        PublicKey::from_bytes(&self.public_key).is_some_and(|key| {
+            let prev: Hash = self.prev_hash.clone().try_into().unwrap_or(GENESIS);
+            let signed = Signed {
+                record,
+                id: self.id,
+                at: &self.at,
+                heads,
+                prev: &prev,
+            };
+            key.verifies(&signed.message(), &self.signature)
+        })
+    }
+}
+
+fn checkpoint_where<P: rusqlite::Params>(
+    conn: &Connection,
+    clause: &str,
+    params: P,
+) -> Result<Option<CheckpointRow>, StoreError> {
     Ok(conn
         .query_row(
-            "SELECT id, at, counts, public_key, signature, prev_hash, hash FROM checkpoints \
-             ORDER BY id DESC LIMIT 1",
-            [],
+            &format!(
+                "SELECT id, at, counts, public_key, signature, prev_hash, hash FROM checkpoints \
+                 {clause}"
+            ),
+            params,
             |r| {
                 Ok(CheckpointRow {
                     id: r.get(0)?,
@@ -384,6 +456,7 @@ pub(crate) fn gate_check(
         checkpoints: Vec::new(),
         marks,
         threads: 1,
+        archive: false,
     };
     Ok((verify_snapshot(conn, &options, read, false)?, vouchable))
 }
@@ -414,7 +487,20 @@ fn verify_snapshot(
         latest: None,
         predating: Vec::new(),
         journals: Vec::new(),
+        archived: None,
         problems: Vec::new(),
+    };
+    // Rows archived from the start of the device chains: where those chains carry on from.
+    let anchor = if sealed {
+        match crate::archive::anchor::find(conn, options.archive)? {
+            Ok(anchor) => anchor,
+            Err(problem) => {
+                report.problems.push(problem);
+                None
+            }
+        }
+    } else {
+        None
     };
     // What the chains need hashed: every row (from the marks, if any), or, quick, only the rows
     // after the latest checkpoint (which the signature does not cover and must not exist).
@@ -442,11 +528,20 @@ fn verify_snapshot(
             }
             (Depth::Full, None) => (0, GENESIS),
         };
+        // Rows up to an anchor are not here to hash: the chain carries on from its signed head.
+        let end = anchor
+            .as_ref()
+            .and_then(|a| a.ends.iter().find(|m| m.table == chain.table));
+        let (after, hash, anchored) = match end {
+            Some(end) if after <= end.last_id => (end.last_id, end.hash, true),
+            _ => (after, hash, false),
+        };
         plans.push(Plan {
             chain,
             after,
             hash,
             length,
+            anchored,
         });
     }
     let integrity_wanted = options.marks.is_none() && options.depth == Depth::Full;
@@ -483,14 +578,7 @@ fn verify_snapshot(
         }
     }
     for (plan, segments) in plans.iter().zip(&segments) {
-        let outcome = verify_chain(
-            conn,
-            plan.chain,
-            plan.after,
-            plan.hash,
-            plan.length,
-            segments,
-        )?;
+        let outcome = verify_chain(conn, plan, segments)?;
         if report.first_problem.is_none() {
             report.first_problem = outcome.problem.clone();
         }
@@ -498,6 +586,32 @@ fn verify_snapshot(
     }
     if let Some(problem) = &report.first_problem {
         report.problems.push(problem.to_string());
+    }
+    // Rows not hashed here (quick, or verified before) must still begin where the chain begins:
+    // rows removed from its start are missing, not merely unread.
+    for plan in &plans {
+        let first_expected = anchor
+            .as_ref()
+            .and_then(|a| a.ends.iter().find(|m| m.table == plan.chain.table))
+            .map_or(1, |m| m.last_id + 1);
+        if plan.length == 0 || plan.after < first_expected {
+            continue;
+        }
+        let first: i64 = conn.query_row(
+            &format!("SELECT COALESCE(MIN(id), 0) FROM {}", plan.chain.table),
+            [],
+            |r| r.get(0),
+        )?;
+        if first > first_expected {
+            report.problems.push(format!(
+                "{} are missing: removed from the start of the chain",
+                RowRange {
+                    table: plan.chain.table,
+                    first: first_expected,
+                    last: first - 1,
+                }
+            ));
+        }
     }
     if !sealed {
         report.predating = chains
@@ -512,6 +626,27 @@ fn verify_snapshot(
             .collect();
         check_journals(conn, options, journals, None, &mut report)?;
         return Ok(report);
+    }
+
+    // The anchor: the heads the device chains carry on from must be what a checkpoint signed.
+    if let Some(anchor) = &anchor {
+        let (authentic, problems) =
+            crate::archive::anchor::authenticate(conn, anchor, &options.trusted)?;
+        report.problems.extend(problems);
+        report.archived = Some(ArchivedRows {
+            checkpoint: anchor.checkpoint,
+            rows: anchor
+                .ends
+                .iter()
+                .filter(|m| m.last_id >= 1)
+                .map(|m| RowRange {
+                    table: m.table,
+                    first: 1,
+                    last: m.last_id,
+                })
+                .collect(),
+            authentic,
+        });
     }
 
     // The derived tables.
@@ -586,7 +721,7 @@ fn verify_snapshot(
                         chain.table, row.id
                     ));
                 }
-                match stored_hash(conn, chain, count)? {
+                match head_at(conn, chain, count, anchor.as_ref())? {
                     Some(hash) => heads.push((count, hash)),
                     None => heads_found = false,
                 }
@@ -595,18 +730,9 @@ fn verify_snapshot(
             let key_fingerprint = seal::fingerprint(&row.public_key);
             let trusted = public_key.is_some_and(|k| options.trusted.contains(&k));
             let signature_valid = heads_found
-                && record_bytes.as_deref().is_some()
-                && public_key.is_some_and(|key| {
-                    let prev: Hash = row.prev_hash.clone().try_into().unwrap_or(GENESIS);
-                    let signed = Signed {
-                        record: record_bytes.as_deref().unwrap_or_default(),
-                        id: row.id,
-                        at: &row.at,
-                        heads: &heads,
-                        prev: &prev,
-                    };
-                    key.verifies(&signed.message(), &row.signature)
-                });
+                && record_bytes
+                    .as_deref()
+                    .is_some_and(|record| row.signs(record, &heads));
             if !signature_valid {
                 report.problems.push(format!(
                     "checkpoint {} (the latest) is not a valid signature of the record as it \
@@ -757,7 +883,14 @@ pub(crate) fn rehash_from(
     after_hash: Hash,
     length: i64,
 ) -> Result<Option<ChainProblem>, StoreError> {
-    Ok(verify_chain(conn, chain, after, after_hash, length, &[])?.problem)
+    let plan = Plan {
+        chain,
+        after,
+        hash: after_hash,
+        length,
+        anchored: false,
+    };
+    Ok(verify_chain(conn, &plan, &[])?.problem)
 }
 
 /// One chain's share of a verification: rows `after + 1` to `length`, after a row whose hash is
@@ -768,6 +901,8 @@ struct Plan {
     after: i64,
     hash: Hash,
     length: i64,
+    /// Row `after` is not in the record (archived): `hash` is the head a checkpoint signed.
+    anchored: bool,
 }
 
 /// Rows `after + 1` to `last` of a chain hashed again on another connection.
@@ -889,12 +1024,16 @@ fn hash_rows(
 /// hashed here, so what is reported is what hashing every row here gives.
 fn verify_chain(
     conn: &Connection,
-    chain: &'static Chain,
-    after: i64,
-    after_hash: Hash,
-    length: i64,
+    plan: &Plan,
     segments: &[Segment],
 ) -> Result<ChainReport, StoreError> {
+    let Plan {
+        chain,
+        after,
+        hash: after_hash,
+        length,
+        anchored,
+    } = *plan;
     let report = |rows: u64, head: Option<Hash>, last_id: i64, problem: Option<ChainProblem>| {
         let mark = match (&problem, head) {
             (None, Some(hash)) => Some(ChainMark {
@@ -919,7 +1058,7 @@ fn verify_chain(
             mark,
         }
     };
-    if after > 0 {
+    if after > 0 && !anchored {
         // The row verified last must still be there with the hash it had then.
         let stored = stored_hash(conn, chain, after)?;
         if stored != Some(after_hash) {
