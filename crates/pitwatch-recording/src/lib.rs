@@ -22,6 +22,7 @@
 //! registry, `pitwatch-games`. Nothing here knows the window: the DTOs, their conversions and the error codes the window
 //! sees are `pitwatch-api`'s, above this crate, and the use cases are `pitwatch-app`'s.
 
+pub mod archived;
 pub mod clock;
 pub mod lease;
 pub mod liveness;

@@ -254,6 +254,14 @@ impl Store {
         Ok(out)
     }
 
+    /// Whether the record holds `table`'s event `seq` (not, where it was archived).
+    pub fn has_event(&self, table: TableId, seq: u64) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT 1 FROM events WHERE table_id = ?1 AND seq = ?2")?
+            .exists(params![table.0, seq_i64(seq)])?)
+    }
+
     /// The starts of `table`'s shoes numbered `first` to `last` (inclusive) that are recorded, as
     /// (shoe, first `seq`), ascending.
     pub fn shoe_starts(

@@ -180,24 +180,6 @@ impl ArchiveEntry {
     pub fn rows(&self) -> i64 {
         self.chains.iter().map(|c| c.held_to - c.first + 1).sum()
     }
-
-    /// Whether the archive holds the whole of shoe events from `first_seq` at table `table_id`
-    /// (a shoe that began before the device record left the live record).
-    pub fn holds_shoe(
-        &self,
-        table_id: i64,
-        first_seq: i64,
-        previous: Option<&ArchiveEntry>,
-    ) -> bool {
-        let began_here = |entry: &ArchiveEntry| {
-            entry
-                .tables
-                .iter()
-                .find(|t| t.table_id == table_id)
-                .is_some_and(|t| first_seq <= t.last_seq)
-        };
-        began_here(self) && !previous.is_some_and(began_here)
-    }
 }
 
 /// What an archive step would do: chosen by [`Store::plan_archive`].
@@ -248,6 +230,59 @@ impl Store {
         Ok(entries)
     }
 
+    /// Opens the archive `entry` names, read-only, trusting this record's keys: refused unless
+    /// it is an archive of this record ending at the checkpoint the entry names, hash for hash
+    /// (what `pitwatch archive check` does in full: its SHA-256 and a full verification).
+    pub fn open_archive(&self, entry: &ArchiveEntry) -> Result<Store, StoreError> {
+        let path = entry.path();
+        let unlike = |what: &str| {
+            StoreError::Invalid(format!(
+                "{} is not archive {} of this record: {what}",
+                path.display(),
+                entry.number
+            ))
+        };
+        if !path.exists() {
+            return Err(StoreError::NotFound(format!(
+                "archive {} of this record, {}, is not there: put it back from where the archives \
+                 are kept",
+                entry.number,
+                path.display()
+            )));
+        }
+        let mut archive = Store::open_read_only(&path)?;
+        if !archive.is_archive()? {
+            return Err(unlike("it is not an archive"));
+        }
+        if archive.record_id()? != self.record_id()? {
+            return Err(unlike("it is another record's"));
+        }
+        match verify::latest_checkpoint(&archive.conn)? {
+            Some(latest)
+                if latest.id == entry.end_checkpoint
+                    && hex::encode(&latest.hash) == entry.end_hash => {}
+            _ => return Err(unlike("it does not end at the checkpoint the record names")),
+        }
+        archive.trust(self.trusted_keys());
+        Ok(archive)
+    }
+
+    /// The archive that holds `table`'s events from `seq` on (with the shoe they begin, whole),
+    /// if they left this record: the first whose events of the table reach `seq`.
+    pub fn archive_holding(
+        &self,
+        table: crate::TableId,
+        seq: u64,
+    ) -> Result<Option<ArchiveEntry>, StoreError> {
+        let seq = i64::try_from(seq).unwrap_or(i64::MAX);
+        Ok(self.archives()?.into_iter().find(|entry| {
+            entry
+                .tables
+                .iter()
+                .any(|t| t.table_id == table.0 && seq <= t.last_seq)
+        }))
+    }
+
     /// Whether this record is an archive file (see the module's documentation).
     pub fn is_archive(&self) -> Result<bool, StoreError> {
         let id: i32 = self
@@ -256,10 +291,17 @@ impl Store {
         Ok(id == APPLICATION_ID)
     }
 
-    /// What archiving the device record before `before` would move: the latest checkpoint made
-    /// before then that leaves at least one row of each device chain in the live record and
-    /// takes at least one since the previous archive, with the shoes in progress there held
-    /// whole. `Ok(Err(why))` when there is nothing to archive.
+    /// What archiving the device record before `before` would move (see the module's
+    /// documentation): `Ok(Err(why))` when there is nothing to archive.
+    ///
+    /// The *cut-off checkpoint* `C` is the latest made before `before`. The shoe in progress at
+    /// `C` at each table stays whole in the live record, so the device record leaves it only up
+    /// to the latest checkpoint `A` (also before `before`) before the first of those shoes
+    /// began, and only if that takes at least one row of each device chain since the previous
+    /// archive and leaves at least one. The archive holds everything from the previous archive's
+    /// end to the checkpoint `C'` that counts the first event of the shoe after each shoe in
+    /// progress at `C`: so for every shoe, one file holds it and the shoe before it whole (what
+    /// a shoe's replay runs through), the live record for the shoes after `A`'s.
     pub fn plan_archive(
         &self,
         before: Timestamp,
@@ -278,99 +320,120 @@ impl Store {
             .iter()
             .map(|c| verify::chain_length(&self.conn, c))
             .collect::<Result<_, _>>()?;
-        let index = |c: &Chain| chain::SIGNED.iter().position(|s| s.table == c.table);
-        // The latest checkpoint before the cut-off that moves something and keeps something.
-        let mut chosen = None;
-        {
-            let mut statement = self
-                .conn
-                .prepare("SELECT id, at, counts FROM checkpoints ORDER BY id DESC")?;
-            let mut rows = statement.query([])?;
-            while let Some(row) = rows.next()? {
-                let at: String = row.get(1)?;
-                let Ok(at) = at.parse::<Timestamp>() else {
-                    continue;
-                };
-                if at >= before {
-                    continue;
-                }
-                let counts =
-                    crate::seal::parse_counts(&row.get::<_, String>(2)?).unwrap_or_default();
-                let device: Vec<i64> = DEVICE
-                    .iter()
-                    .map(|c| index(c).and_then(|i| counts.get(i).copied()).unwrap_or(0))
-                    .collect();
-                let moves = device.iter().zip(&done).all(|(n, d)| n > d);
-                let keeps = device.iter().zip(&lengths).all(|(n, l)| n < l);
-                if moves && keeps {
-                    chosen = Some((row.get::<_, i64>(0)?, at, device));
-                    break;
-                }
-                if device.iter().zip(&done).any(|(n, d)| n <= d) {
-                    // Earlier checkpoints move even less.
-                    break;
-                }
-            }
-        }
-        let Some((checkpoint, checkpoint_at, device)) = chosen else {
-            return Ok(Err(NothingToArchive(format!(
-                "no device record made before {before} is left to archive (an archive moves rows \
-                 up to a checkpoint before the cut-off, takes at least one row of each device \
-                 chain since the previous archive, and leaves at least one in the live record)"
-            ))));
+        let nothing = |why: &str| {
+            Ok(Err(NothingToArchive(format!(
+                "nothing made before {before} can be archived: {why}"
+            ))))
         };
-        // Each table's last event that leaves, and the end of the shoe it is in.
-        let events_through = device[2];
-        let mut tables = Vec::new();
-        let mut held_events = events_through;
+        // The cut-off checkpoint: the latest before `before` with events since the last archive.
+        let Some((_, _, cut)) =
+            self.latest_checkpoint_where(|at, device| at < before && device[2] > done[2])?
+        else {
+            return nothing("no checkpoint before then counts events since the last archive");
+        };
+        // Each table's shoe in progress at the cut-off: where it began, and where the shoe after
+        // it begins (or the table's last event, if none has yet).
+        let (mut limit, mut frame_limit, mut chunk_limit) = (i64::MAX, i64::MAX, i64::MAX);
+        let mut held_events = cut[2];
         {
             let mut statement = self.conn.prepare(
                 "SELECT table_id, MAX(seq) FROM events WHERE id > ?1 AND id <= ?2 GROUP BY table_id",
             )?;
             let spans: Vec<(i64, i64)> = statement
-                .query_map([done[2], events_through], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .query_map([done[2], cut[2]], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
             for (table_id, last_seq) in spans {
-                // The shoe in progress at the checkpoint ends before the next shoe's first event,
-                // or with the table's last event.
-                let next_shoe: Option<i64> = self
+                let shoe_start: Option<i64> = self.conn.query_row(
+                    "SELECT MAX(first_seq) FROM shoes WHERE table_id = ?1 AND first_seq <= ?2",
+                    [table_id, last_seq],
+                    |r| r.get(0),
+                )?;
+                let started = match shoe_start {
+                    Some(seq) => self.event_id(table_id, seq)?.unwrap_or(0),
+                    // No shoe started yet: the table's events are kept whole too.
+                    None => self
+                        .conn
+                        .query_row(
+                            "SELECT MIN(id) FROM events WHERE table_id = ?1",
+                            [table_id],
+                            |r| r.get::<_, Option<i64>>(0),
+                        )?
+                        .unwrap_or(0),
+                };
+                limit = limit.min(started);
+                // The bytes of the frame that event came from stay too, all of them: they begin
+                // at the earliest after the chunk that completed the session's frame before it.
+                let frame: Option<(i64, i64)> = self
                     .conn
                     .query_row(
-                        "SELECT MIN(first_seq) FROM shoes WHERE table_id = ?1 AND first_seq > ?2",
-                        [table_id, last_seq],
-                        |r| r.get(0),
+                        "SELECT frame_id, session_id FROM events WHERE id = ?1 \
+                         AND frame_id IS NOT NULL AND session_id IS NOT NULL",
+                        [started],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
                     )
-                    .optional()?
-                    .flatten();
-                let shoe_end: i64 = match next_shoe {
-                    Some(first) => first - 1,
+                    .optional()?;
+                if let Some((frame, session)) = frame {
+                    frame_limit = frame_limit.min(frame);
+                    let before: Option<i64> = self
+                        .conn
+                        .query_row(
+                            "SELECT chunk_id FROM frames WHERE session_id = ?1 AND id < ?2 \
+                         ORDER BY id DESC LIMIT 1",
+                            [session, frame],
+                            |r| r.get(0),
+                        )
+                        .optional()?;
+                    let from = match before {
+                        Some(chunk) => Some(chunk),
+                        None => self.conn.query_row(
+                            "SELECT MIN(id) FROM raw_chunks WHERE session_id = ?1",
+                            [session],
+                            |r| r.get(0),
+                        )?,
+                    };
+                    chunk_limit = chunk_limit.min(from.unwrap_or(0));
+                }
+                let next_shoe: Option<i64> = self.conn.query_row(
+                    "SELECT MIN(first_seq) FROM shoes WHERE table_id = ?1 AND first_seq > ?2",
+                    [table_id, last_seq],
+                    |r| r.get(0),
+                )?;
+                let held = match next_shoe {
+                    Some(seq) => self.event_id(table_id, seq)?,
+                    None => None,
+                };
+                let held = match held {
+                    Some(id) => id,
                     None => self.conn.query_row(
-                        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?1",
+                        "SELECT COALESCE(MAX(id), 0) FROM events WHERE table_id = ?1",
                         [table_id],
                         |r| r.get(0),
                     )?,
                 };
-                let shoe_end = shoe_end.max(last_seq);
-                let id: Option<i64> = self
-                    .conn
-                    .query_row(
-                        "SELECT id FROM events WHERE table_id = ?1 AND seq = ?2",
-                        [table_id, shoe_end],
-                        |r| r.get(0),
-                    )
-                    .optional()?;
-                held_events = held_events.max(id.unwrap_or(events_through));
-                tables.push(TableSpan {
-                    table_id,
-                    last_seq,
-                    held_to_seq: shoe_end,
-                });
+                held_events = held_events.max(held);
             }
         }
-        // The first checkpoint at or after `checkpoint` that counts every event held.
-        let events_index = index(&chain::EVENTS).unwrap_or(usize::MAX);
+        // The anchor: the latest checkpoint before every one of those shoes began that moves
+        // something and keeps something.
+        let Some((checkpoint, checkpoint_at, device)) =
+            self.latest_checkpoint_where(|at, device| {
+                at < before
+                    && device[0] < chunk_limit
+                    && device[1] < frame_limit
+                    && device[2] < limit
+                    && device.iter().zip(&done).all(|(n, d)| n > d)
+                    && device.iter().zip(&lengths).all(|(n, l)| n < l)
+            })?
+        else {
+            return nothing(
+                "no checkpoint before the shoes then in progress began takes at least one row \
+                 of each device chain since the last archive and leaves one in the live record",
+            );
+        };
+        // The archive's end: the first checkpoint from the anchor on that counts every event held.
         let mut end = None;
         {
+            let events_index = index_of(&chain::EVENTS);
             let mut statement = self
                 .conn
                 .prepare("SELECT id, counts FROM checkpoints WHERE id >= ?1 ORDER BY id")?;
@@ -385,43 +448,43 @@ impl Store {
             }
         }
         let Some((end_checkpoint, end_counts)) = end else {
-            return Ok(Err(NothingToArchive(
-                "the shoes in progress at the cut-off are not yet covered by a checkpoint".into(),
-            )));
+            return nothing("the shoes in progress then are not yet covered by a checkpoint");
         };
-        // What the archive holds of each table: everything up to its last checkpoint.
-        let held_events = index(&chain::EVENTS)
-            .and_then(|i| end_counts.get(i).copied())
-            .unwrap_or(held_events);
-        for table in &mut tables {
-            table.held_to_seq = self.conn.query_row(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?1 AND id <= ?2",
-                [table.table_id, held_events],
-                |r| r.get(0),
+        let count_at = |counts: &[i64], c: &Chain| counts.get(index_of(c)).copied().unwrap_or(0);
+        let held_events = count_at(&end_counts, &chain::EVENTS);
+        // Each table's events that leave, and what the archive holds of it.
+        let mut tables = Vec::new();
+        {
+            let mut statement = self.conn.prepare(
+                "SELECT table_id, MAX(seq) FROM events WHERE id > ?1 AND id <= ?2 GROUP BY table_id \
+                 ORDER BY table_id",
             )?;
+            let spans: Vec<(i64, i64)> = statement
+                .query_map([done[2], device[2]], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            for (table_id, last_seq) in spans {
+                let held_to_seq = self.conn.query_row(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?1 AND id <= ?2",
+                    [table_id, held_events],
+                    |r| r.get(0),
+                )?;
+                tables.push(TableSpan {
+                    table_id,
+                    last_seq,
+                    held_to_seq,
+                });
+            }
         }
         let chains = DEVICE
             .iter()
             .zip(&done)
             .zip(&device)
-            .map(|((c, d), n)| {
-                let held = index(c)
-                    .and_then(|i| end_counts.get(i).copied())
-                    .unwrap_or(*n);
-                (*c, d + 1, *n, held.max(*n))
-            })
+            .map(|((c, d), n)| (*c, d + 1, *n, count_at(&end_counts, c).max(*n)))
             .collect();
         let others = chain::SIGNED
             .iter()
             .filter(|c| !DEVICE.iter().any(|d| d.table == c.table))
-            .map(|c| {
-                (
-                    *c,
-                    index(c)
-                        .and_then(|i| end_counts.get(i).copied())
-                        .unwrap_or(0),
-                )
-            })
+            .map(|c| (*c, count_at(&end_counts, c)))
             .collect();
         Ok(Ok(ArchivePlan {
             number: u32::try_from(previous.len())
@@ -435,6 +498,44 @@ impl Store {
             tables,
             leaving: device.iter().zip(&done).map(|(n, d)| n - d).sum(),
         }))
+    }
+
+    /// The id of `table_id`'s event `seq`, if the record holds it.
+    fn event_id(&self, table_id: i64, seq: i64) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id FROM events WHERE table_id = ?1 AND seq = ?2",
+                [table_id, seq],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The latest checkpoint whose time and device counts ([`DEVICE`] order) satisfy `wanted`:
+    /// its id, time and those counts.
+    fn latest_checkpoint_where(
+        &self,
+        wanted: impl Fn(Timestamp, &[i64]) -> bool,
+    ) -> Result<Option<(i64, Timestamp, Vec<i64>)>, StoreError> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT id, at, counts FROM checkpoints ORDER BY id DESC")?;
+        let mut rows = statement.query([])?;
+        while let Some(row) = rows.next()? {
+            let Ok(at) = row.get::<_, String>(1)?.parse::<Timestamp>() else {
+                continue;
+            };
+            let counts = crate::seal::parse_counts(&row.get::<_, String>(2)?).unwrap_or_default();
+            let device: Vec<i64> = DEVICE
+                .iter()
+                .map(|c| counts.get(index_of(c)).copied().unwrap_or(0))
+                .collect();
+            if wanted(at, &device) {
+                return Ok(Some((row.get(0)?, at, device)));
+            }
+        }
+        Ok(None)
     }
 
     /// Takes the archive step `plan` (see the module's documentation): writes and verifies the
@@ -719,6 +820,14 @@ impl Store {
         self.conn.pragma_update(None, "foreign_keys", true)?;
         result
     }
+}
+
+/// Where `chain` is among the signed chains (a checkpoint's counts are in that order).
+fn index_of(chain: &Chain) -> usize {
+    chain::SIGNED
+        .iter()
+        .position(|c| c.table == chain.table)
+        .unwrap_or(usize::MAX)
 }
 
 /// The day `years` after `from` (29 February becoming 28 February), as `YYYY-MM-DD`.
