@@ -86,11 +86,13 @@ pub enum Command {
     ReviewAccess,
     /// Sign the independent review of the audit log (never an administrator).
     ReviewLog,
+    /// Archive old device records to the site's archive folder (administrators only).
+    ArchiveRecord,
 }
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 21] = [
+    pub const ALL: [Command; 22] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -112,6 +114,7 @@ impl Command {
         Command::AccessListing,
         Command::ReviewAccess,
         Command::ReviewLog,
+        Command::ArchiveRecord,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -138,6 +141,7 @@ impl Command {
             Command::AccessListing => "access_listing",
             Command::ReviewAccess => "review_access",
             Command::ReviewLog => "review_log",
+            Command::ArchiveRecord => "archive_record",
         }
     }
 
@@ -281,6 +285,7 @@ fn describe(command: Command) -> &'static str {
         Command::ReviewLog => {
             "sign the audit log's review (an independent reviewer's: surveillance or an inspector)"
         }
+        Command::ArchiveRecord => "archive the record (administrators only)",
     }
 }
 

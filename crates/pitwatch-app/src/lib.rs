@@ -37,6 +37,7 @@
 pub mod access;
 pub mod accounts;
 pub mod alarm;
+pub mod archive;
 pub mod console;
 pub mod evidence;
 pub mod exposure;

@@ -249,6 +249,17 @@ pub fn open_for_recording(installation: &Installation, db: &Path) -> Result<Open
         // Not a file at all (a folder): SQLite says why it cannot be opened.
         installation.open(db)?;
     }
+    if db.is_file() {
+        if let Ok(store) = Store::open_read_only(db) {
+            if store.is_archive()? {
+                return Err(StoreError::Invalid(format!(
+                    "{} is an archive (`pitwatch archive`): nothing is recorded into it; open the \
+                     live record",
+                    db.display()
+                )));
+            }
+        }
+    }
     let existing = segments(db);
     // A record that was signed and whose key is gone is refused: a new key (for it, or for a new
     // segment beside it) would vouch for anything.
@@ -313,5 +324,11 @@ pub fn verify(
     options.trusted.extend(trusted.iter().copied());
     options.journals.extend(journals.iter().cloned());
     options.checkpoints = checkpoints.to_vec();
+    if store.is_archive()? {
+        // An archive ends at a checkpoint the journals carry on past: it is checked against
+        // its own signatures (and the live record's entry for it: `pitwatch archive check`).
+        options.archive = true;
+        options.journals.clear();
+    }
     store.verify_with(&options)
 }
