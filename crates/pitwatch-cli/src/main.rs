@@ -23,6 +23,7 @@ macro_rules! errln {
 }
 
 #[cfg(feature = "demo")]
+mod archive;
 mod bench;
 mod capture;
 mod central;
@@ -104,6 +105,10 @@ enum Command {
     /// The house's exposure before each round of a shoe (surveillance and administrators only;
     /// every read audited).
     Exposure(exposure::ExposureArgs),
+    /// Retention and the archive step: move old device records to archive files the record
+    /// names and keeps verifying; list and check them.
+    #[command(subcommand)]
+    Archive(archive::ArchiveCommand),
     /// A table's pace from the record: every round timed, each shoe change's downtime, the
     /// rounds per hour of dealing time.
     Pace(pace::PaceArgs),
@@ -140,6 +145,7 @@ fn main() -> ExitCode {
         Command::Sync(args) => central::run_sync(args),
         Command::Exposure(args) => exposure::run(args),
         Command::Pace(args) => pace::run(args),
+        Command::Archive(command) => archive::run(command),
     };
     match outcome {
         Ok(code) => code,

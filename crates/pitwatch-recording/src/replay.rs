@@ -151,6 +151,47 @@ impl Replay {
     }
 }
 
+/// How many of a session's first recorded `frames` and of the first `outputs` its bytes decode
+/// to (from the first chunk the record keeps) to pass over so that the two line up: none when
+/// they line up from the start, as they do whenever the session's bytes are all in the record.
+/// Where the session's first chunks are archived (`pitwatch_store::archive`), a frame begun in
+/// them is cut short here (decoded as garbage, or recorded but not decoded again): the first
+/// pair of equal bytes among the first few of each is where they line up.
+fn line_up(
+    store: &Store,
+    frames: &[FrameId],
+    outputs: &[DecodeOutput],
+) -> Result<(usize, usize), StoreError> {
+    const WINDOW: usize = 8;
+    let bytes_of = |output: &DecodeOutput| -> Vec<u8> {
+        match output {
+            DecodeOutput::Accepted(accepted) => accepted.frame.to_vec(),
+            DecodeOutput::Rejected(rejection) => rejection.bytes.clone(),
+        }
+    };
+    let (Some(first_frame), Some(first_output)) = (frames.first(), outputs.first()) else {
+        return Ok((0, 0));
+    };
+    if store.frame(*first_frame)?.bytes == bytes_of(first_output) {
+        return Ok((0, 0));
+    }
+    let recorded: Vec<Vec<u8>> = frames
+        .iter()
+        .take(WINDOW)
+        .map(|f| store.frame(*f).map(|row| row.bytes))
+        .collect::<Result<_, _>>()?;
+    let decoded: Vec<Vec<u8>> = outputs.iter().take(WINDOW).map(bytes_of).collect();
+    for total in 1..2 * WINDOW {
+        for i in 0..=total.min(recorded.len().saturating_sub(1)) {
+            let k = total - i;
+            if k < decoded.len() && recorded[i] == decoded[k] {
+                return Ok((i, k));
+            }
+        }
+    }
+    Ok((0, 0))
+}
+
 /// The event to replay where the record has `recorded` from `session`: the one its bytes decode
 /// to again (`again`, given the recorded `seq`), with a divergence noted when the two differ or
 /// the bytes hold none (then the recorded event stands).
@@ -200,6 +241,8 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
     let book = books.at(0).0.clone();
 
     // Re-decode every session's bytes.
+    let archived = !store.archives()?.is_empty();
+    let mut not_decoded: std::collections::HashSet<FrameId> = Default::default();
     let mut decoded: HashMap<SessionId, VecDeque<TableEvent>> = HashMap::new();
     let mut rejected = Vec::new();
     let mut divergences = Vec::new();
@@ -235,6 +278,17 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
         {
             decoder.finish(ended, &mut outputs);
         }
+        if archived {
+            // Its first chunks may be archived: decoded from the first kept, lined up with the
+            // frames kept; the events of frames not decoded again stand as recorded.
+            let frames = match store.last_frame(session.id)? {
+                Some(last) => store.frame_ids_until(session.id, last)?,
+                None => Vec::new(),
+            };
+            let (skip_frames, skip_outputs) = line_up(store, &frames, &outputs)?;
+            not_decoded.extend(frames.into_iter().take(skip_frames));
+            outputs.drain(..skip_outputs);
+        }
         let queue = decoded.entry(session.id).or_default();
         for output in outputs {
             match output {
@@ -250,8 +304,13 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
 
     // The stream: re-decoded device events in the places the record gives them.
     let mut stream = Vec::new();
+    let mut undecoded = Vec::new();
     for row in store.event_rows(table)? {
         match (row.session, row.frame) {
+            (Some(_), Some(frame)) if not_decoded.contains(&frame) => {
+                undecoded.push(row.event.seq);
+                stream.push(row.event)
+            }
             (Some(session), Some(_)) => {
                 let again = decoded.get_mut(&session).and_then(VecDeque::pop_front);
                 stream.push(placed(row.event, again, session, &mut divergences));
@@ -275,9 +334,44 @@ pub fn rebuild(store: &Store, name: &str) -> Result<Replay, StoreError> {
     let mut watch = crate::shuffle::shuffle_book(&book).map(ShuffleWatch::new);
     let mut shuffles = Vec::new();
     let mut engine = TableEngine::new(book);
+    // A record whose first events are archived (`pitwatch_store::archive`) begins inside a
+    // shoe: the table is replayed from its first shoe whole here, resumed with what the recorder
+    // carried into it (the shoes before replay from their archive).
+    let mut from_seq = 0;
+    if stream.first().is_some_and(|e| e.seq > 1) && !store.archives()?.is_empty() {
+        let first = stream.first().map_or(0, |e| e.seq);
+        let whole = store
+            .shoe_starts(table, 1, u32::MAX)?
+            .into_iter()
+            .find(|(_, seq)| *seq >= first);
+        if let Some((shoe, seq)) = whole {
+            let start = store.shoe_start(table, shoe)?.ok_or_else(|| {
+                StoreError::NotFound(format!("no shoe {shoe} of {name} on record"))
+            })?;
+            let book = books.at(seq).0;
+            engine = TableEngine::resume(book, &start.carry).ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "table {name}: the start of shoe {shoe} is stored unreadably"
+                ))
+            })?;
+            watch = match crate::shuffle::shuffle_book(book) {
+                Some(judged_by) => Some(crate::shuffle::resumed_watch(
+                    store, table, judged_by, shoe,
+                )?),
+                None => None,
+            };
+            from_seq = seq;
+        }
+    }
+    for seq in undecoded.into_iter().filter(|seq| *seq >= from_seq) {
+        divergences.push(format!(
+            "seq {seq}: its frame began in the archived part of the record, so its bytes are \
+             not all here to decode again; the recorded event stands"
+        ));
+    }
     let mut steps = Vec::with_capacity(stream.len());
     let mut interrupted = Vec::new();
-    for event in stream {
+    for event in stream.into_iter().filter(|e| e.seq >= from_seq) {
         if let Some(book) = books.changed_at(event.seq) {
             // Resumed here under another book: the engine as the recorder rebuilt it then.
             let rebuilt = crate::recorder::rebuild::rebuild(store, table, name, book, event.seq)?;
@@ -485,7 +579,11 @@ pub fn replay_shoe(store: &Store, name: &str, shoe: u32) -> Result<ShoeRun, Stor
                 decoder.finish(ended, &mut outputs);
             }
         }
-        let frames = store.frame_ids_until(session_id, last_frame)?;
+        let mut frames = store.frame_ids_until(session_id, last_frame)?;
+        // A session whose first bytes are archived decodes from the first chunk kept.
+        let (skip_frames, skip_outputs) = line_up(store, &frames, &outputs)?;
+        frames.drain(..skip_frames);
+        outputs.drain(..skip_outputs);
         if outputs.len() < frames.len() {
             divergences.push(format!(
                 "session {}: its bytes decode to {} frame(s) where the record has {}",

@@ -139,6 +139,33 @@ fn archive_and_replay(protocol: &str, every: usize) {
     }
     assert_eq!(places.first().unwrap(), "archive 1");
     assert_eq!(places.last().unwrap(), "live record");
+    // The live record's table replayed whole begins at its first shoe held whole, numbered as
+    // before, every shoe step for step as before.
+    let live = replay::rebuild(&store, "BAC-1").unwrap();
+    assert_eq!(live.divergences, Vec::<String>::new(), "{protocol}");
+    let live_shoes: Vec<u32> = live.shoes().iter().map(|s| s.shoe).collect();
+    assert_eq!(live_shoes.first(), Some(&3), "{protocol}: {live_shoes:?}");
+    assert_eq!(live_shoes.last(), shoes.last());
+    for &shoe in &live_shoes {
+        let (now, was) = (live.shoe_steps(shoe).unwrap(), &before[shoe as usize - 1]);
+        if shoe == 3 {
+            // The first shoe held whole begins the replay, resumed with what the recorder
+            // carried into it: everything as before but the shoe before's closing summary,
+            // which its shuffle gave (the shoe before replays from the archive, with it).
+            assert_eq!(now.len(), was.len());
+            assert!(
+                now[1..] == was[1..],
+                "{protocol}: shoe 3 of the live record"
+            );
+            assert_eq!(now[0].view, was[0].view);
+            assert!(now[0].outputs.iter().all(|o| was[0].outputs.contains(o)));
+        } else {
+            assert!(
+                now == was.as_slice(),
+                "{protocol}: shoe {shoe} of the live record replayed whole"
+            );
+        }
+    }
     // The archive on its own replays every shoe it holds whole, as before.
     for (&shoe, steps) in shoes.iter().zip(&before).take(2) {
         let again = replay::replay_shoe(&archived, "BAC-1", shoe).unwrap();

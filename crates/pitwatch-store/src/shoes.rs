@@ -302,6 +302,16 @@ impl Store {
         Ok(id.map(ChunkId))
     }
 
+    /// A session's last frame, if it has any in the record.
+    pub fn last_frame(&self, session: SessionId) -> Result<Option<FrameId>, StoreError> {
+        let id: Option<i64> = self.conn.query_row(
+            "SELECT MAX(id) FROM frames WHERE session_id = ?1",
+            [session.0],
+            |r| r.get(0),
+        )?;
+        Ok(id.map(FrameId))
+    }
+
     /// A session's chunks up to and including `last`: (host receive time in ms, bytes), in order.
     pub fn chunks_until(
         &self,
