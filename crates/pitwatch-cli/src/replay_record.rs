@@ -29,10 +29,50 @@ pub fn run(
     if !db.exists() {
         bail!("{} does not exist", db.display());
     }
-    let store = Installation::from_env()
+    let live = Installation::from_env()
         .open_read_only(db)
         .with_context(|| format!("cannot open {}", db.display()))?;
-    let verified = store.verify().context("cannot check the record")?;
+    if live.is_archive()? {
+        bail!(
+            "{} is an archive: replay through the live record (pitwatch replay --db LIVE \
+             --table {table} --shoe N), which finds the archive that holds the shoe, checks it is \
+             the one it names, and audits the look",
+            db.display()
+        );
+    }
+    // A shoe asked for by number may be in an archive: replayed from there, which must be the
+    // file the record names and verify on its own too.
+    let archived = match (shoe, live.table_id(table)?) {
+        (Some(n), Some(id)) => pitwatch_recording::archived::archive_for_shoe(&live, id, n)?,
+        _ => None,
+    };
+    let mut verified = live.verify().context("cannot check the record")?;
+    let (store, source) = match archived {
+        Some((archive, entry)) => {
+            let mut options = archive.verify_options(pitwatch_store::Depth::Full);
+            options.trusted = live.trusted_keys();
+            options.journals.clear();
+            options.archive = true;
+            let report = archive
+                .verify_with(&options)
+                .context("cannot check the archive")?;
+            verified.problems.extend(
+                report
+                    .problems
+                    .into_iter()
+                    .map(|p| format!("archive {}: {p}", entry.number)),
+            );
+            (archive, Some(entry))
+        }
+        None => (live, None),
+    };
+    if let Some(entry) = &source {
+        errln!(
+            "note: this shoe is in archive {} of the record ({})",
+            entry.number,
+            entry.path().display()
+        );
+    }
     let replayed = replay::rebuild(&store, table)?;
     let shoes = replayed.shoes();
     let Some(last) = shoes.last().copied() else {
@@ -42,13 +82,14 @@ pub fn run(
         (Some(shoe), _) => shoe,
         (None, Some(at)) => match replayed.shoe_at(at) {
             Some(shoe) => shoe,
-            None => bail!("no shoe of table {table} had started by {at}"),
+            None => bail!("no shoe of table {table} had started by {at} (give its number with --shoe to replay one that was archived)"),
         },
         (None, None) => last.shoe,
     };
     let Some(steps_of_shoe) = replayed.shoe_steps(shoe) else {
         bail!(
-            "table {table} has shoes 1 to {} on record, not shoe {shoe}",
+            "table {table} has shoes {} to {} on record, not shoe {shoe}",
+            shoes.first().map_or(1, |s| s.shoe),
             last.shoe
         );
     };

@@ -137,6 +137,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         .and_then(|(_, json)| {
             serde_json::from_str::<pitwatch_recording::clock::ClockSample>(&json).ok()
         });
+    let is_archive = store.is_archive().unwrap_or(false);
     drop(store);
     let depth = if args.quick {
         Depth::Quick
@@ -159,6 +160,12 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         }
     } else {
         print_report(db, &report, Some(&installation));
+    }
+    if is_archive {
+        outln!(
+            "  an archive of the record (`pitwatch archive`): checked against its own signatures; \
+             `pitwatch archive check` on the live record also checks it is the file it names"
+        );
     }
     match &clock {
         Some(sample) => outln!(
@@ -221,6 +228,23 @@ fn print_report(db: &std::path::Path, report: &VerifyReport, installation: Optio
             "  {:<17} {:>9} rows  {state:<6}  head {head}",
             chain.table,
             chain.length
+        );
+    }
+    if let Some(archived) = &report.archived {
+        let rows = archived
+            .rows
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        outln!(
+            "  not in this file: {rows}, up to checkpoint {}{} (`pitwatch archive list`)",
+            archived.checkpoint,
+            if archived.authentic {
+                ", whose signature covers where the chains here carry on from"
+            } else {
+                ""
+            }
         );
     }
     match &report.latest {

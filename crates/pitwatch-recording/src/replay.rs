@@ -182,9 +182,9 @@ fn line_up(
         .collect::<Result<_, _>>()?;
     let decoded: Vec<Vec<u8>> = outputs.iter().take(WINDOW).map(bytes_of).collect();
     for total in 1..2 * WINDOW {
-        for i in 0..=total.min(recorded.len().saturating_sub(1)) {
+        for (i, bytes) in recorded.iter().enumerate().take(total + 1) {
             let k = total - i;
-            if k < decoded.len() && recorded[i] == decoded[k] {
+            if decoded.get(k) == Some(bytes) {
                 return Ok((i, k));
             }
         }

@@ -95,6 +95,14 @@ impl Store {
             })?;
         }
         let conn = Connection::open(path)?;
+        let application: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        if application == crate::archive::APPLICATION_ID {
+            return Err(StoreError::Invalid(format!(
+                "{} is an archive (`pitwatch archive`): nothing is written to it; work through \
+                 the live record, which names its archives",
+                path.display()
+            )));
+        }
         Store::setup(conn, sealing, Some(path))
     }
 

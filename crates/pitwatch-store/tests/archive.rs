@@ -163,6 +163,11 @@ fn an_archived_record_and_its_archives_verify_and_every_shoe_reads_whole_in_one_
     );
     assert_eq!(archive::file_digest(&first.path()).unwrap().0, first.sha256);
     assert_eq!(report.latest.unwrap().text.id, first.end_checkpoint);
+    // Nothing is ever written to it.
+    let Err(refused) = Store::open(first.path(), &floor.pit.sealing()) else {
+        panic!("an archive opened for writing");
+    };
+    assert!(refused.to_string().contains("is an archive"), "{refused}");
 
     // Recording goes on, through the same store and a new one.
     drop(store);

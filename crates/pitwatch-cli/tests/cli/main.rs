@@ -867,6 +867,7 @@ fn replay_from_the_record_prints_the_shoe_and_its_steps() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+mod archive;
 mod export;
 mod pack;
 mod refusals;
