@@ -35,6 +35,10 @@ impl Desk {
             .record
             .installation()
             .open_read_only(self.record.db())?;
+        let live_store = self
+            .record
+            .installation()
+            .open_read_only(self.record.db())?;
         // The table as it runs now, or as the desk started with it (a table a reload removed
         // still has its shoes on record).
         let config = self
@@ -45,11 +49,48 @@ impl Desk {
             .chain(&self.pit.tables)
             .find(|t| t.name == table)
             .cloned();
+        // A shoe whose device record was archived replays from the archive that holds it (the
+        // file the record names, checked as it opens), the verdict the live record's and the
+        // archive's own.
+        let archived = match (shoe, store.table_id(table)?) {
+            (Some(n), Some(id)) => pitwatch_recording::archived::archive_for_shoe(&store, id, n)?,
+            _ => None,
+        };
+        let (source, archive) = match archived {
+            Some((file, entry)) => (file, Some(entry)),
+            None => (store, None),
+        };
         let replay = shoe_replay(
-            &store,
+            &source,
             table,
             shoe,
-            |store| self.verify(store),
+            |file| match &archive {
+                None => self.verify(file),
+                Some(entry) => {
+                    let (live_intact, live_verdict) = self.verify(&live_store)?;
+                    // Its signatures and structure (quick): re-hashing every row of an archive
+                    // is `pitwatch archive check`'s, not every replay's.
+                    let mut options = file.verify_options(pitwatch_store::Depth::Quick);
+                    options.journals.clear();
+                    options.archive = true;
+                    let report = file.verify_with(&options)?;
+                    let verdict = if report.intact() {
+                        format!(
+                            "{live_verdict}; the shoe is in archive {} ({}), whose signature \
+                             covers it",
+                            entry.number,
+                            entry.path().display()
+                        )
+                    } else {
+                        format!(
+                            "{live_verdict}; archive {} does NOT verify: {}",
+                            entry.number,
+                            report.problems.join("; ")
+                        )
+                    };
+                    Ok((live_intact && report.intact(), verdict))
+                }
+            },
             || {
                 config
                     .as_ref()
@@ -342,5 +383,129 @@ mod tests {
             assert!(!expected.is_empty());
             assert_eq!(completed, expected, "shoe {}", summary.shoe);
         }
+    }
+
+    /// A shoe whose device record was archived replays at the workstation as it did before: from
+    /// the archive the record names, the look audited in the live record, the verdict saying
+    /// where the shoe is.
+    #[test]
+    fn an_archived_shoe_replays_at_the_desk_as_before() {
+        use crate::access::Principal;
+        use crate::setup::DeskOptions;
+        use crate::testkit::{test_store, ALICE};
+
+        let book = Book::builtin("nz-blackjack").unwrap();
+        let dealt = deal(
+            &book,
+            &Config {
+                seed: 5,
+                shoes: 4,
+                ..Config::default()
+            },
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("pit.db");
+        let mut store = test_store(&db);
+        crate::accounts::create_first_admin(
+            &mut store,
+            "alice",
+            ALICE,
+            "ws",
+            Timestamp::from_unix_millis(1_796_025_600_000).unwrap(),
+        )
+        .unwrap();
+        let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
+        let mut encoder = protocol.encoder();
+        let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+        let mut recorder = TableRecorder::resume(
+            &mut store,
+            "BJ-2",
+            "blackjack",
+            book.clone(),
+            None,
+            Some(protocol),
+            start,
+        )
+        .unwrap();
+        recorder
+            .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
+            .unwrap();
+        let mut derived = Vec::new();
+        let mut batch = store.batch(start).unwrap();
+        let mut at = start;
+        for (i, event) in dealt.events.iter().enumerate() {
+            at = Timestamp::from_unix_millis(start.unix_millis() + i as i64 * 1000).unwrap();
+            if let Some(bytes) = encoder.encode(event) {
+                recorder
+                    .ingest(&mut batch, at, &bytes, &mut derived)
+                    .unwrap();
+            }
+            if i % 5 == 4 {
+                batch.commit().unwrap();
+                batch = store.batch(at).unwrap();
+            }
+        }
+        batch.commit().unwrap();
+        let table = store.table_id("BJ-2").unwrap().unwrap();
+        let pit = PitConfig::load(
+            "[site]\nname = \"Replay\"\n\n[[table]]\nname = \"BJ-2\"\ngame = \"blackjack\"\nrules = \"nz-blackjack\"\n\
+             device = { protocol = \"pitwatch\" }\nlink = { kind = \"tcp\", address = \"127.0.0.1:9\" }\n",
+        )
+        .unwrap();
+        let tile = || Ok(TableTile::from(&pit.tables[0]));
+        let before =
+            super::shoe_replay(&store, "BJ-2", Some(1), |_| Ok((true, String::new())), tile)
+                .unwrap();
+
+        // Archived up to the middle of shoe 3, at a "now" a hundred days on.
+        let third = store.shoe_start(table, 3).unwrap().unwrap().first_seq;
+        let cut = Timestamp::from_unix_millis(start.unix_millis() + third as i64 * 1000 + 20_000)
+            .unwrap();
+        let admin = Principal {
+            user: "alice".into(),
+            role: pitwatch_store::Role::Admin,
+            workstation: "ws".into(),
+        };
+        let later = Timestamp::from_unix_millis(cut.unix_millis() + 100 * 86_400_000).unwrap();
+        let entry = crate::archive::archive(
+            &mut store,
+            &admin,
+            &Default::default(),
+            &db,
+            Some(cut),
+            later,
+        )
+        .unwrap();
+        assert!(
+            !store.has_event(table, 1).unwrap(),
+            "shoe 1 left the live record"
+        );
+        drop(store);
+
+        let (desk, updates) = crate::live::Desk::start(DeskOptions {
+            pit: pit.clone(),
+            ..DeskOptions::demo(db.clone())
+        })
+        .unwrap();
+        drop(updates);
+        desk.login("alice", ALICE).unwrap();
+        let again = desk.replay("BJ-2", Some(1)).unwrap();
+        assert!(again.verified, "{}", again.verify_detail);
+        assert!(
+            again
+                .verify_detail
+                .contains(&format!("archive {}", entry.number)),
+            "{}",
+            again.verify_detail
+        );
+        assert_eq!(again.divergences, Vec::<String>::new());
+        assert_eq!(again.steps, before.steps);
+        let looks = desk
+            .record
+            .store()
+            .audit_details(crate::viewed::REPLAY_VIEWED, "BJ-2 shoe 1")
+            .unwrap();
+        assert_eq!(looks.len(), 1);
+        let _ = at;
     }
 }

@@ -230,12 +230,13 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
         }
     }
     // Surveillance: acknowledge, resolve, reopen, console, sign-off, the five commands on users,
-    // reloading the pit definition, the access listing and its review; supervisors: those six
-    // admin commands, the audit log, the house's exposure, the listing and both reviews;
-    // administrators: the log review (independent of them); inspectors: every command that
-    // changes the record (the incident workflow, console, sign-off, the four account changes,
-    // the pit's set-up and the alarm's mute).
-    assert_eq!(refused, 13 + 11 + 1 + 12);
+    // reloading the pit definition, the access listing and its review, the archive step;
+    // supervisors: those six admin commands, the audit log, the house's exposure, the listing,
+    // both reviews and the archive step; administrators: the log review (independent of them);
+    // inspectors: every command that changes the record (the incident workflow, console,
+    // sign-off, the four account changes, the pit's set-up, the alarm's mute and the archive
+    // step).
+    assert_eq!(refused, 14 + 12 + 1 + 13);
 }
 
 #[test]
