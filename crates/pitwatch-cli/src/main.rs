@@ -27,6 +27,7 @@ mod bench;
 mod capture;
 mod central;
 mod credentials;
+mod dealer;
 mod events;
 mod export;
 mod exposure;
@@ -107,6 +108,10 @@ enum Command {
     /// A table's pace from the record: every round timed, each shoe change's downtime, the
     /// rounds per hour of dealing time.
     Pace(pace::PaceArgs),
+    /// Dealers on the table: a dealer signed in at a table or out of it (supervisors and
+    /// administrators; audited).
+    #[command(subcommand)]
+    Dealer(dealer::DealerCommand),
 }
 
 /// The host's current time: the CLI is an edge of the system, where the clock may be read.
@@ -140,6 +145,7 @@ fn main() -> ExitCode {
         Command::Sync(args) => central::run_sync(args),
         Command::Exposure(args) => exposure::run(args),
         Command::Pace(args) => pace::run(args),
+        Command::Dealer(command) => dealer::run(command),
     };
     match outcome {
         Ok(code) => code,

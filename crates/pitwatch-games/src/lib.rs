@@ -11,6 +11,8 @@
 //! - [`report`]: what a report shows of each game's rounds and rule book;
 //! - [`exposure`]: the house's exposure round by round through a shoe, by each game's own code
 //!   (surveillance's view only);
+//! - [`pace`]: a table's pace from its record; [`dealers`]: who dealt each round, shoe and
+//!   irregularity, and each dealer's figures (issue 30);
 //! - [`sim`]: which dealer deals a simulated table of each game ([`GameBook::dealing`]), so the
 //!   simulator frames what it deals without naming a game.
 //!
@@ -18,6 +20,7 @@
 //! over engines, every game an arm, none special.
 
 pub mod book;
+pub mod dealers;
 pub mod exposure;
 pub mod kind;
 pub mod pace;
