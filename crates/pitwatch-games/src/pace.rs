@@ -25,6 +25,8 @@ use serde::Serialize;
 
 use crate::GameOutput;
 
+pub mod targets;
+
 /// One round, timed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RoundPace {
