@@ -8,15 +8,26 @@
 //! recording is refused, naming the monitor (sign in at its window, or at the dealer console).
 //! Either way the caller's role is checked first (`record_console`, a supervisor's or an
 //! administrator's) and the entry is audited (`console.event`, with the event as recorded).
+//!
+//! A dealer's figures ([`shift`]: the dealers' report of a table) are for supervisors and
+//! administrators only (`view_dealers`), and every look is its own audit row ([`VIEWED`]).
 
 use pitwatch_api::dto::{ApiError, ErrorCode};
 use pitwatch_model::{EventKind, Timestamp};
 use pitwatch_recording::lease::Holder;
 use pitwatch_recording::record::recorded_book;
 use pitwatch_recording::recorder::TableRecorder;
+use pitwatch_recording::report::{DealerQuery, DealerShift};
 use pitwatch_store::Store;
 
-use crate::access::{self, Command, Principal};
+use crate::access::{self, detail, Command, Principal};
+
+/// The audit action of a look at a table's dealers (the subject names the table, and the dealer
+/// and period when the look named them).
+pub const VIEWED: &str = "dealers.view";
+
+/// The audit action of the dealers' report written to a file.
+pub const EXPORTED: &str = "dealers.export";
 
 /// A dealer's name as typed, checked by the event's own rule (`pitwatch_model::check_dealer_name`:
 /// not blank, at most 80 characters) and kept exactly as given, as untrusted text is.
@@ -81,4 +92,39 @@ pub fn sign(
     let _ = store.release_leases(&holder.process);
     holder.retire();
     Ok(outcome?)
+}
+
+/// The dealers of `query.table` (one dealer's, over a period, when the query names them) as the
+/// record gives them, held to the built-in targets, for `who` (a supervisor or an
+/// administrator), read from `store` and audited there: every look is its own row.
+pub fn shift(
+    store: &mut Store,
+    who: &Principal,
+    query: DealerQuery<'_>,
+    now: Timestamp,
+) -> Result<DealerShift, ApiError> {
+    let subject = subject(query);
+    access::require(store, who, Command::ViewDealers, &subject, now)?;
+    let shift = DealerShift::of(
+        store,
+        query,
+        &pitwatch_games::pace::targets::PaceTargets::defaults(),
+    )?;
+    let detail = detail(&who.workstation, &[("role", who.role.as_str())]);
+    let mut batch = store.batch(now)?;
+    batch.append_audit(&who.user, VIEWED, &subject, &detail, now)?;
+    batch.commit()?;
+    Ok(shift)
+}
+
+/// What a look at the dealers is audited as: `table BAC-1`, `table BAC-1 dealer Mere from … to …`.
+pub fn subject(query: DealerQuery<'_>) -> String {
+    let mut subject = format!("table {}", query.table);
+    if let Some(dealer) = query.dealer {
+        subject.push_str(&format!(" dealer {dealer}"));
+    }
+    if let Some((from, to)) = query.period {
+        subject.push_str(&format!(" from {from} to {to}"));
+    }
+    subject
 }

@@ -144,6 +144,9 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         // The read itself, on a recorded shoe, is tested in tests/exposure.rs; the check is this
         // one.
         Command::ViewExposure => access::require(store, who, command, "table BAC-1 shoe 1", now),
+        // The read itself, on a recorded table, is tested in the CLI's tests/dealers.rs; the
+        // check is this one.
+        Command::ViewDealers => access::require(store, who, command, "table BAC-1", now),
         Command::AccessListing => {
             reviews::access_listing(store, who, &Policy::STANDARD, now).map(|_| ())
         }
@@ -216,12 +219,12 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
         }
     }
     // Surveillance: acknowledge, resolve, reopen, console, sign-off, the five commands on users,
-    // reloading the pit definition, the access listing and its review; supervisors: those six
-    // admin commands, the audit log, the house's exposure, the listing and both reviews;
-    // administrators: the log review (independent of them); inspectors: every command that
-    // changes the record (the incident workflow, console, sign-off, the four account changes,
-    // the pit's set-up and the alarm's mute).
-    assert_eq!(refused, 13 + 11 + 1 + 12);
+    // reloading the pit definition, the access listing and its review, the dealers' figures;
+    // supervisors: those six admin commands, the audit log, the house's exposure, the listing
+    // and both reviews; administrators: the log review (independent of them); inspectors: every
+    // command that changes the record (the incident workflow, console, sign-off, the four
+    // account changes, the pit's set-up and the alarm's mute) and the dealers' figures.
+    assert_eq!(refused, 14 + 11 + 1 + 13);
 }
 
 #[test]

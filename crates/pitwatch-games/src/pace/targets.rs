@@ -117,6 +117,14 @@ impl AlertKind {
             AlertKind::ErrorBurst => "ERROR_BURST",
         }
     }
+
+    /// The alert in words, for people.
+    pub const fn words(self) -> &'static str {
+        match self {
+            AlertKind::PaceBelowTarget => "Pace below target",
+            AlertKind::ErrorBurst => "Error burst",
+        }
+    }
 }
 
 /// An alert raised at a round.
@@ -192,7 +200,7 @@ pub fn alerts(pace: &Pace, attribution: &Attribution, target: &PaceTarget) -> Ve
                         measured: per_hour,
                         threshold: line,
                         message: format!(
-                            "The last {window} rounds were dealt at {per_hour:.0} an hour, under {line:.0} ({}% of the target of {:.0})",
+                            "The last {window} rounds were dealt at {per_hour:.1} an hour, under {line:.1} ({}% of the target of {:.0})",
                             target.below_target_percent, target.target_rounds_per_hour
                         ),
                     });

@@ -112,7 +112,7 @@ fn a_slow_stretch_is_one_alert_and_another_only_after_the_pace_recovered() {
     assert_eq!(first.dealer.as_deref(), Some("Mere"));
     assert!((first.measured - 4.0 * 3600.0 / 190.0).abs() < 1e-9);
     assert!((first.threshold - 90.0).abs() < 1e-9);
-    assert!(first.message.contains("under 90"), "{}", first.message);
+    assert!(first.message.contains("under 90.0"), "{}", first.message);
 }
 
 #[test]
