@@ -108,7 +108,7 @@ pub fn shift(
     let shift = DealerShift::of(
         store,
         query,
-        &pitwatch_games::pace::targets::PaceTargets::defaults(),
+        &pitwatch_games::targets::PaceTargets::defaults(),
     )?;
     let detail = detail(&who.workstation, &[("role", who.role.as_str())]);
     let mut batch = store.batch(now)?;

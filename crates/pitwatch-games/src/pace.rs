@@ -25,8 +25,6 @@ use serde::Serialize;
 
 use crate::GameOutput;
 
-pub mod targets;
-
 /// One round, timed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RoundPace {

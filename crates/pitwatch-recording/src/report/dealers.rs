@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 
 use pitwatch_games::dealers::{figures, Attribution, DealerFigures};
-use pitwatch_games::pace::targets::{alerts, PaceAlert, PaceTarget, PaceTargets};
 use pitwatch_games::pace::{Pace, BREAK_AFTER_MS};
+use pitwatch_games::targets::{alerts, PaceAlert, PaceTarget, PaceTargets};
 use pitwatch_games::GameKind;
 use pitwatch_model::Timestamp;
 use pitwatch_report::untrusted::spreadsheet_cell;
@@ -63,7 +63,8 @@ impl DealerShift {
             .tables()?
             .into_iter()
             .find(|t| t.name == query.table)
-            .map_or(GameKind::Baccarat, |t| GameKind::recorded(&t.game));
+            .map(|t| GameKind::recorded(&t.game))
+            .ok_or_else(|| StoreError::NotFound(format!("no table named {:?}", query.table)))?;
         let steps = || {
             replayed
                 .steps
@@ -525,10 +526,11 @@ mod tests {
 
     #[test]
     fn a_dealer_s_name_is_never_a_formula_in_the_csv() {
+        let game = GameKind::ALL[0];
         let shift = DealerShift {
-            table: "BAC-1".into(),
-            game: GameKind::Baccarat,
-            target: PaceTargets::defaults().of(GameKind::Baccarat).copied(),
+            table: "T-1".into(),
+            game,
+            target: PaceTargets::defaults().of(game).copied(),
             pace: Pace::default(),
             attribution: Attribution::default(),
             figures: vec![figure("=HYPERLINK(\"x\")", Some(20.0))],
@@ -536,9 +538,13 @@ mod tests {
         };
         let csv = dealer_csv(&shift);
         let row = csv.lines().nth(1).expect("a row");
+        let target = shift.target.expect("a target").target_rounds_per_hour;
         assert_eq!(
             row,
-            "\"BAC-1\",baccarat,\"'=HYPERLINK(\"\"x\"\")\",10,1,61.500,70.000,20.000,\"RESULT_MISMATCH 2\""
+            format!(
+                "\"T-1\",{},\"'=HYPERLINK(\"\"x\"\")\",10,1,61.500,{target:.3},20.000,\"RESULT_MISMATCH 2\"",
+                game.as_str()
+            )
         );
     }
 }

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 use pitwatch_model::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use super::{Pace, RoundPace, BREAK_AFTER_MS};
 use crate::dealers::Attribution;
+use crate::pace::{Pace, RoundPace, BREAK_AFTER_MS};
 use crate::GameKind;
 
 /// What a table is held to.

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::dealers::{DealtIrregularity, DealtRound};
+use crate::pace::RoundPace;
 
 const T0: i64 = 1_796_000_000_000;
 
