@@ -607,6 +607,16 @@ pub enum ConsoleEntry {
         /// `misdeal`, `dead_hand`, `void_hand` or `played_out`.
         ruling: String,
     },
+    /// A dealer signed in at the table: what follows is attributed to them (issue 30).
+    DealerSignedIn {
+        /// The dealer's name, as the pit writes it (not blank, at most 80 characters).
+        dealer: String,
+    },
+    /// A dealer signed out of the table.
+    DealerSignedOut {
+        /// The dealer's name.
+        dealer: String,
+    },
 }
 
 /// A shoe as recorded, step by step, for the replay screen.

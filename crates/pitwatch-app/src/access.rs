@@ -3,7 +3,7 @@
 //!
 //! | role | may |
 //! |---|---|
-//! | supervisor | export, note, acknowledge, resolve, console entries, shift sign-off, mute the alarm |
+//! | supervisor | export, note, acknowledge, resolve, console entries (a dealer signed in or out among them), shift sign-off, mute the alarm, read the dealers' figures |
 //! | surveillance | export, note, read the audit log, mute the alarm, read the house's exposure |
 //! | admin | what a supervisor does, users, the audit log, the house's exposure, setting up the pit (tables, devices, the pit definition reloaded), the access listing and its periodic review; never the independent review of the audit log |
 //! | inspector | read only: export every report, read the audit log, the users and the access listing, read the house's exposure, sign the access review and the independent log review; every command that changes the record is refused, and every read is audited |
@@ -88,11 +88,14 @@ pub enum Command {
     ReviewLog,
     /// Archive old device records to the site's archive folder (administrators only).
     ArchiveRecord,
+    /// Read the dealers' figures at a table (each dealer's rounds, pace and errors; issue 30):
+    /// for supervisors and administrators only, every look audited.
+    ViewDealers,
 }
 
 impl Command {
     /// Every command, for tests and documentation.
-    pub const ALL: [Command; 22] = [
+    pub const ALL: [Command; 23] = [
         Command::Acknowledge,
         Command::AddNote,
         Command::Resolve,
@@ -115,6 +118,7 @@ impl Command {
         Command::ReviewAccess,
         Command::ReviewLog,
         Command::ArchiveRecord,
+        Command::ViewDealers,
     ];
 
     /// The command's name, as audited and as the desktop's command list names it.
@@ -142,6 +146,7 @@ impl Command {
             Command::ReviewAccess => "review_access",
             Command::ReviewLog => "review_log",
             Command::ArchiveRecord => "archive_record",
+            Command::ViewDealers => "view_dealers",
         }
     }
 
@@ -175,6 +180,7 @@ impl Command {
                     | C::ExportShift
                     | C::SignOffShift
                     | C::MuteAlarm
+                    | C::ViewDealers
             ),
             Role::Surveillance => matches!(
                 self,
@@ -286,6 +292,7 @@ fn describe(command: Command) -> &'static str {
             "sign the audit log's review (an independent reviewer's: surveillance or an inspector)"
         }
         Command::ArchiveRecord => "archive the record (administrators only)",
+        Command::ViewDealers => "read the dealers' figures (supervisors and administrators only)",
     }
 }
 
@@ -402,6 +409,10 @@ mod tests {
         // The pit never sees the exposure (a count shown to the pit invites shuffling away
         // shoes that favour the players).
         assert!(!C::ViewExposure.allowed(Role::Supervisor));
+        // A dealer's figures are the pit's supervisors' and administrators' only (issue 30).
+        assert!(C::ViewDealers.allowed(Role::Supervisor) && C::ViewDealers.allowed(Role::Admin));
+        assert!(!C::ViewDealers.allowed(Role::Surveillance));
+        assert!(!C::ViewDealers.allowed(Role::Inspector));
         for cannot in [C::Acknowledge, C::Resolve, C::Reopen, C::RecordConsole] {
             assert!(!cannot.allowed(Role::Surveillance), "{cannot:?}");
         }

@@ -1,6 +1,6 @@
 //! Console entries: what a supervisor records that no device can see (an exposed card, a cut,
 //! cards replaced, a vacant table, a step of preparing the cards before loading, a declared
-//! misdeal at a poker table), checked, then recorded like any event.
+//! misdeal at a poker table, a dealer signed in or out), checked, then recorded like any event.
 
 use pitwatch_api::dto::{ApiError, ConsoleEntry, ErrorCode};
 use pitwatch_model::{
@@ -93,6 +93,12 @@ impl Desk {
                 step: step
                     .parse::<ShuffleStep>()
                     .map_err(|e| invalid(format!("{step:?}: {e}")))?,
+            },
+            ConsoleEntry::DealerSignedIn { dealer } => EventKind::DealerSignedIn {
+                dealer: crate::dealers::checked_name(dealer)?,
+            },
+            ConsoleEntry::DealerSignedOut { dealer } => EventKind::DealerSignedOut {
+                dealer: crate::dealers::checked_name(dealer)?,
             },
         };
         self.live

@@ -11,7 +11,8 @@
 //!   the alarm's sound muted and unmuted by someone logged in, audited;
 //! - [`incidents`]: the incident list, one incident's evidence, and its workflow (resolved from
 //!   a list of resolutions once acknowledged, reopened with a reason);
-//! - [`console`]: what a supervisor records that no device sees;
+//! - [`console`]: what a supervisor records that no device sees; [`dealers`]: a dealer signed
+//!   in at a table or out of it, from the command line (from the window it is a console entry);
 //! - [`replay`]: a table's shoes and a shoe replayed from the record;
 //! - [`reviews`]: the access listing (who may do what, from [`access`]'s own table), and the
 //!   periodic access review and independent log review signed in the app, overdue as alerts;
@@ -39,6 +40,7 @@ pub mod accounts;
 pub mod alarm;
 pub mod archive;
 pub mod console;
+pub mod dealers;
 pub mod evidence;
 pub mod exposure;
 pub mod handover;

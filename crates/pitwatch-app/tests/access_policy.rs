@@ -218,7 +218,8 @@ fn the_access_listing_says_who_may_do_what_and_when_each_password_was_set() {
             "export_shoe",
             "export_shift",
             "sign_off_shift",
-            "mute_alarm"
+            "mute_alarm",
+            "view_dealers"
         ]
     );
     let root = users.iter().find(|u| u.name == "root").unwrap();

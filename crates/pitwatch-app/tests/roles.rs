@@ -144,6 +144,9 @@ fn run(store: &mut Store, who: &Principal, command: Command) -> Result<(), ApiEr
         // The read itself, on a recorded shoe, is tested in tests/exposure.rs; the check is this
         // one.
         Command::ViewExposure => access::require(store, who, command, "table BAC-1 shoe 1", now),
+        // The read itself, on a recorded table, is tested in the CLI's tests/dealers.rs; the
+        // check is this one.
+        Command::ViewDealers => access::require(store, who, command, "table BAC-1", now),
         Command::AccessListing => {
             reviews::access_listing(store, who, &Policy::STANDARD, now).map(|_| ())
         }
@@ -230,13 +233,13 @@ fn every_command_for_every_role_is_allowed_or_forbidden_and_audited() {
         }
     }
     // Surveillance: acknowledge, resolve, reopen, console, sign-off, the five commands on users,
-    // reloading the pit definition, the access listing and its review, the archive step;
-    // supervisors: those six admin commands, the audit log, the house's exposure, the listing,
-    // both reviews and the archive step; administrators: the log review (independent of them);
-    // inspectors: every command that changes the record (the incident workflow, console,
-    // sign-off, the four account changes, the pit's set-up, the alarm's mute and the archive
-    // step).
-    assert_eq!(refused, 14 + 12 + 1 + 13);
+    // reloading the pit definition, the access listing and its review, the archive step, the
+    // dealers' figures; supervisors: those six admin commands, the audit log, the house's
+    // exposure, the listing, both reviews and the archive step; administrators: the log review
+    // (independent of them); inspectors: every command that changes the record (the incident
+    // workflow, console, sign-off, the four account changes, the pit's set-up, the alarm's mute
+    // and the archive step) and the dealers' figures.
+    assert_eq!(refused, 15 + 12 + 1 + 14);
 }
 
 #[test]

@@ -28,6 +28,7 @@ mod bench;
 mod capture;
 mod central;
 mod credentials;
+mod dealer;
 mod events;
 mod export;
 mod exposure;
@@ -112,6 +113,10 @@ enum Command {
     /// A table's pace from the record: every round timed, each shoe change's downtime, the
     /// rounds per hour of dealing time.
     Pace(pace::PaceArgs),
+    /// Dealers on the table: a dealer signed in at a table or out of it (supervisors and
+    /// administrators; audited).
+    #[command(subcommand)]
+    Dealer(dealer::DealerCommand),
 }
 
 /// The host's current time: the CLI is an edge of the system, where the clock may be read.
@@ -146,6 +151,7 @@ fn main() -> ExitCode {
         Command::Exposure(args) => exposure::run(args),
         Command::Pace(args) => pace::run(args),
         Command::Archive(command) => archive::run(command),
+        Command::Dealer(command) => dealer::run(command),
     };
     match outcome {
         Ok(code) => code,

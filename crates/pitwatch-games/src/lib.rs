@@ -11,6 +11,9 @@
 //! - [`report`]: what a report shows of each game's rounds and rule book;
 //! - [`exposure`]: the house's exposure round by round through a shoe, by each game's own code
 //!   (surveillance's view only);
+//! - [`pace`]: a table's pace from its record; [`dealers`]: who dealt each round, shoe and
+//!   irregularity, and each dealer's figures; [`targets`]: the pace each game is held to and
+//!   its alerts, as data (issue 30);
 //! - [`sim`]: which dealer deals a simulated table of each game ([`GameBook::dealing`]), so the
 //!   simulator frames what it deals without naming a game.
 //!
@@ -18,6 +21,7 @@
 //! over engines, every game an arm, none special.
 
 pub mod book;
+pub mod dealers;
 pub mod exposure;
 pub mod kind;
 pub mod pace;
@@ -25,6 +29,7 @@ pub mod parameters;
 pub mod report;
 pub mod sim;
 pub mod table;
+pub mod targets;
 
 pub use book::{
     blackjack_file_book, book_text, file_book, load_baccarat, load_game_book, load_rule_book,

@@ -180,7 +180,22 @@ pub enum EventKind {
         /// Which step.
         step: ShuffleStep,
     },
+    /// A dealer signed in at the table (at a dealer console, or entered by a supervisor): the
+    /// rounds, shoes and irregularities from here on are attributed to them until they sign out
+    /// or another dealer signs in. Not a card: the rules engines accept it and judge nothing.
+    DealerSignedIn {
+        /// The dealer's name (untrusted text, recorded exactly as given; never blank).
+        dealer: String,
+    },
+    /// A dealer signed out of the table.
+    DealerSignedOut {
+        /// The dealer's name (untrusted text, recorded exactly as given; never blank).
+        dealer: String,
+    },
 }
+
+/// The longest dealer name an event may carry, in characters: a name, not a note.
+pub const MAX_DEALER_NAME: usize = 80;
 
 impl EventKind {
     /// Every event name, in documentation order.
@@ -206,6 +221,8 @@ impl EventKind {
         "shuffle_started",
         "shuffler_counters",
         "shuffle_step",
+        "dealer_signed_in",
+        "dealer_signed_out",
     ];
 
     /// The event's name (the `event` field).
@@ -232,6 +249,8 @@ impl EventKind {
             EventKind::ShuffleStarted { .. } => "shuffle_started",
             EventKind::ShufflerCounters { .. } => "shuffler_counters",
             EventKind::ShuffleStep { .. } => "shuffle_step",
+            EventKind::DealerSignedIn { .. } => "dealer_signed_in",
+            EventKind::DealerSignedOut { .. } => "dealer_signed_out",
         }
     }
 
@@ -398,6 +417,12 @@ impl TableEvent {
             "shuffle_step" => EventKind::ShuffleStep {
                 step: fields.required("step", parsed)?,
             },
+            "dealer_signed_in" => EventKind::DealerSignedIn {
+                dealer: fields.required("dealer", dealer_name)?,
+            },
+            "dealer_signed_out" => EventKind::DealerSignedOut {
+                dealer: fields.required("dealer", dealer_name)?,
+            },
             _ => unreachable!("every name in EventKind::NAMES is matched above"),
         };
         Ok(TableEvent {
@@ -538,6 +563,9 @@ impl TableEvent {
                 maybe("malfunctions", opt(*malfunctions));
             }
             EventKind::ShuffleStep { step } => maybe("step", Some(text(step))),
+            EventKind::DealerSignedIn { dealer } | EventKind::DealerSignedOut { dealer } => {
+                maybe("dealer", Some(text(dealer)));
+            }
         }
         for (key, value) in &self.extra {
             map.entry(key.clone()).or_insert_with(|| value.clone());
@@ -700,6 +728,30 @@ fn text(value: Value) -> Result<String, String> {
     }
 }
 
+/// A dealer's name: any text, kept exactly as given (`docs/untrusted-text.md`), but not blank and
+/// not longer than [`MAX_DEALER_NAME`] characters.
+fn dealer_name(value: Value) -> Result<String, String> {
+    let name = text(value)?;
+    check_dealer_name(&name)?;
+    Ok(name)
+}
+
+/// Why `name` cannot name a dealer, if it cannot: blank, or longer than [`MAX_DEALER_NAME`]
+/// characters. The one check every way in (an event file, the Pitwatch protocol, the console)
+/// applies.
+pub fn check_dealer_name(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("a dealer's name cannot be blank".into());
+    }
+    let chars = name.chars().count();
+    if chars > MAX_DEALER_NAME {
+        return Err(format!(
+            "a dealer's name is at most {MAX_DEALER_NAME} characters, not {chars}"
+        ));
+    }
+    Ok(())
+}
+
 /// Device error codes are numbers on some devices and names on others; both are kept as text.
 fn code(value: Value) -> Result<String, String> {
     match value {
@@ -753,6 +805,8 @@ mod tests {
             json!({"event":"shuffle_started","seq":20,"decks":8,"cycle":1041}),
             json!({"event":"shuffler_counters","seq":21,"cycles":1041,"recognition_errors":3,"malfunctions":1}),
             json!({"event":"shuffle_step","seq":22,"step":"stacking"}),
+            json!({"event":"dealer_signed_in","seq":23,"dealer":"Mere Te Whatu"}),
+            json!({"event":"dealer_signed_out","seq":24,"dealer":"Mere Te Whatu"}),
         ];
         let mut names = Vec::new();
         for line in lines {
@@ -815,6 +869,22 @@ mod tests {
                 "unknown outcome \"draw\"",
             ),
             (json!({"event":"cut","seq":"7","position":3}), "bad \"seq\""),
+            (
+                json!({"event":"dealer_signed_in"}),
+                "dealer_signed_in: missing \"dealer\"",
+            ),
+            (
+                json!({"event":"dealer_signed_in","dealer":" \t"}),
+                "dealer_signed_in: bad \"dealer\": a dealer's name cannot be blank",
+            ),
+            (
+                json!({"event":"dealer_signed_out","dealer":"x".repeat(81)}),
+                "at most 80 characters, not 81",
+            ),
+            (
+                json!({"event":"dealer_signed_out","dealer":7}),
+                "7 is not a string",
+            ),
             (
                 json!({"event":"cut","position":3,"at":"yesterday"}),
                 "not an RFC 3339 time",

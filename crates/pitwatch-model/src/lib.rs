@@ -13,8 +13,8 @@ pub mod jsonl;
 pub use card::{Card, CardParseError, Rank, Suit};
 pub use deck::{DeckKind, ShoeComposition};
 pub use event::{
-    Action, EventKind, EventLineError, ExposedDuring, MisdealReason, MisdealRuling, Outcome,
-    PlayerAction, ShuffleStep, ShufflerKind, TableEvent, TableState, Target, Timestamp,
-    WITHHELD_ERROR_CODE,
+    check_dealer_name, Action, EventKind, EventLineError, ExposedDuring, MisdealReason,
+    MisdealRuling, Outcome, PlayerAction, ShuffleStep, ShufflerKind, TableEvent, TableState,
+    Target, Timestamp, MAX_DEALER_NAME, WITHHELD_ERROR_CODE,
 };
 pub use jsonl::{read_events, write_events, EventFileError, EventReader};

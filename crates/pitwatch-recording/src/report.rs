@@ -791,10 +791,12 @@ fn shuffle_blocks(store: &Store, table: TableId, shoe: u32) -> Result<Vec<Block>
     Ok(blocks)
 }
 
+mod dealers;
 mod events;
 mod exposure;
 mod shift;
 mod times;
+pub use dealers::{dealer_csv, dealer_report, DealerQuery, DealerShift};
 pub use events::describe;
 pub use exposure::{exposure_csv, exposure_report, wagers_behind};
 pub use shift::{

@@ -218,7 +218,7 @@ fn the_list_of_devices_is_checked_like_one_device() {
     let encoded = serde_json::to_string(&table.devices[1].protocol).unwrap();
     assert_eq!(
         encoded,
-        r#"{"protocol":"pitwatch","role":"shuffler","beside_shoe":true,"revision":3}"#
+        r#"{"protocol":"pitwatch","role":"shuffler","beside_shoe":true,"revision":4}"#
     );
     let alone = pit(&two.replace(
         "protocol = \"angel-eye\"",
@@ -227,7 +227,7 @@ fn the_list_of_devices_is_checked_like_one_device() {
     .expect("a console and a shuffler");
     let encoded = serde_json::to_string(&alone.tables[0].devices[1].protocol).unwrap();
     assert_eq!(
-        encoded, r#"{"protocol":"pitwatch","role":"shuffler","revision":3}"#,
+        encoded, r#"{"protocol":"pitwatch","role":"shuffler","revision":4}"#,
         "no shoe: its shuffles are the shoes"
     );
     // Written back and read again, the same table.

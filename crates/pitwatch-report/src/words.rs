@@ -90,6 +90,11 @@ pub const AUDIT_ACTIONS: &[(&str, &str)] = &[
         "A wager in the players' favour round after round (surveillance's alert)",
     ),
     ("console.event", "Console entry recorded"),
+    (
+        "dealers.view",
+        "A dealer's figures looked at (supervisors and administrators)",
+    ),
+    ("dealers.export", "Dealers' report exported"),
     ("shoe.export", "Shoe report exported"),
     ("shift.export", "Shift report exported"),
     ("report.print", "Report sent to a printer"),

@@ -148,6 +148,14 @@ impl ProtoEncoder {
                 malfunctions: *malfunctions,
             },
             EventKind::ShuffleStep { step } => Message::ShuffleStep { step: *step },
+            EventKind::DealerSignedIn { dealer } => Message::Dealer {
+                signed_in: true,
+                name: dealer.clone(),
+            },
+            EventKind::DealerSignedOut { dealer } => Message::Dealer {
+                signed_in: false,
+                name: dealer.clone(),
+            },
         })
     }
 }

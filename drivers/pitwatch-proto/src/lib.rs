@@ -76,8 +76,9 @@ pub struct ProtoConfig {
     /// What the host makes of the lines added within version 1 (`PROTOCOL.md` section 9), so a
     /// stream recorded before them decodes exactly as it did: 1, `SHUFFLE_START` is a notice
     /// only and `STATUS` and `SHUFFLE_STEP` are unknown types; 2, they are the events
-    /// `shuffle_started`, `shuffler_counters` and `shuffle_step`; 3 ([`REVISION`]), a target may
-    /// name the hand within a box (`box:N.H`), malformed before. Settings recorded
+    /// `shuffle_started`, `shuffler_counters` and `shuffle_step`; 3, a target may name the hand
+    /// within a box (`box:N.H`), malformed before; 4 ([`REVISION`]), `DEALER` is known (the
+    /// events `dealer_signed_in` and `dealer_signed_out`), an unknown type before. Settings recorded
     /// without it are revision 1; new settings ([`ProtoConfig::default`], a pit definition) are
     /// the current one.
     #[serde(default = "first_revision")]
@@ -85,7 +86,7 @@ pub struct ProtoConfig {
 }
 
 /// The host's current revision of version 1 ([`ProtoConfig::revision`]).
-pub const REVISION: u8 = 3;
+pub const REVISION: u8 = 4;
 
 fn first_revision() -> u8 {
     1
@@ -457,6 +458,13 @@ impl ProtoDecoder {
                 format!("unknown message type {kind}"),
             ));
         }
+        if self.config.revision < 4 && kind == "DEALER" {
+            // Unknown to the host this stream was recorded by: rejected as it was then.
+            return Err((
+                RejectKind::Unsupported,
+                format!("unknown message type {kind}"),
+            ));
+        }
         let message = Message::from_parts(kind, &fields).map_err(|e| match e {
             MessageError::Malformed(reason) => (RejectKind::Malformed, format!("{kind}: {reason}")),
             MessageError::Unsupported(reason) => (RejectKind::Unsupported, reason),
@@ -533,6 +541,11 @@ fn events_of(
             malfunctions,
         }),
         Message::ShuffleStep { step } => one(EventKind::ShuffleStep { step }),
+        Message::Dealer { signed_in, name } => one(if signed_in {
+            EventKind::DealerSignedIn { dealer: name }
+        } else {
+            EventKind::DealerSignedOut { dealer: name }
+        }),
         Message::Card {
             card,
             target,

@@ -215,6 +215,14 @@ pub enum Message {
         /// The ruling.
         ruling: MisdealRuling,
     },
+    /// `DEALER`: a dealer signed in at the table or out of it, from a dealer console (protocol
+    /// revision 4).
+    Dealer {
+        /// Signed in (`state=in`) or out (`state=out`).
+        signed_in: bool,
+        /// The dealer's name, as the console sent it.
+        name: String,
+    },
     /// `WITHHELD`: written by the host's screen (never by a device) in place of a line that must
     /// not be kept, such as a shuffler's card order; see [`crate::ProtoScreen`].
     Withheld {
@@ -270,6 +278,7 @@ impl Message {
             Message::Decision { .. } => "DECISION",
             Message::PlayerActed { .. } => "ACTION",
             Message::Misdeal { .. } => "MISDEAL",
+            Message::Dealer { .. } => "DEALER",
             Message::Withheld { .. } => "WITHHELD",
         }
     }
@@ -419,6 +428,10 @@ impl Message {
                 f.push(("during", during.to_string()));
             }
             Message::Table { state } => f.push(("state", state.to_string())),
+            Message::Dealer { signed_in, name } => {
+                f.push(("state", if *signed_in { "in" } else { "out" }.to_owned()));
+                f.push(("name", name.clone()));
+            }
         }
         f
     }
@@ -552,6 +565,19 @@ impl Message {
             "ACTION" => Message::PlayerActed {
                 target: fields.parsed("target")?,
                 action: fields.parsed("action")?,
+            },
+            "DEALER" => Message::Dealer {
+                signed_in: match fields.required("state")?.as_ref() {
+                    "in" => true,
+                    "out" => false,
+                    other => return Err(m(format!("DEALER state={other:?} is not in or out"))),
+                },
+                name: {
+                    let name = fields.required("name")?.into_owned();
+                    pitwatch_model::check_dealer_name(&name)
+                        .map_err(|e| m(format!("DEALER name: {e}")))?;
+                    name
+                },
             },
             "MISDEAL" => Message::Misdeal {
                 reason: fields.parsed("reason")?,

@@ -77,7 +77,7 @@ fn protocol_md_examples_decode_as_documented() {
     let blocks = spec_examples();
     let streams: Vec<&(String, Vec<Vec<u8>>)> =
         blocks.iter().filter(|(i, _)| i == "pw-stream").collect();
-    assert_eq!(streams.len(), 6, "six example streams in PROTOCOL.md");
+    assert_eq!(streams.len(), 7, "seven example streams in PROTOCOL.md");
     let mut event_counts = Vec::new();
     for (_, lines) in &streams {
         let bytes: Vec<u8> = lines.concat();
@@ -89,8 +89,9 @@ fn protocol_md_examples_decode_as_documented() {
     // Shuffler: a start, two shuffles (the failed check is the engine's to judge: no device
     // error besides), jam, clear, door open/closed, error; the counters and an interrupted
     // shuffle: two counters, two starts, a jam and its clearing, the shuffle; the Pontoon steps;
-    // the poker console: three actions and two misdeals.
-    assert_eq!(event_counts, [8, 7, 3, 8, 7, 5]);
+    // the poker console: three actions and two misdeals; the dealer console: two sign-ins and a
+    // sign-out.
+    assert_eq!(event_counts, [8, 7, 3, 8, 7, 5, 3]);
 
     let shuffler = streams[0].1.concat();
     let rejected = blocks.iter().find(|(i, _)| i == "pw-rejected").unwrap();
@@ -195,7 +196,7 @@ fn settings_recorded_before_revision_2_decode_as_they_did() {
     assert_eq!(legacy.revision, 1);
     assert_eq!(ProtoConfig::default().revision, REVISION);
     let current = serde_json::to_string(&ProtoConfig::default()).unwrap();
-    assert!(current.contains(r#""revision":3"#), "{current}");
+    assert!(current.contains(r#""revision":4"#), "{current}");
     let blocks = spec_examples();
     let outputs = decode_with(legacy, &blocks[0].1.concat());
     assert_eq!(kinds(&outputs).len(), 8);
@@ -230,6 +231,65 @@ fn settings_recorded_before_revision_2_decode_as_they_did() {
         ]
         .map(|step| EventKind::ShuffleStep { step })
     );
+}
+
+/// `DEALER` is revision 4's: a stream recorded by a host of revision 3 rejected it as an unknown
+/// type, and replays so; the current revision reads the dealer console's example as sign-ins and
+/// a sign-out with the names exactly as sent (a macron included), and refuses a blank name.
+#[test]
+fn dealer_lines_are_revision_4_and_keep_the_name_exactly() {
+    let blocks = spec_examples();
+    let console = &blocks
+        .iter()
+        .filter(|(i, _)| i == "pw-stream")
+        .nth(6)
+        .expect("the dealer console's example")
+        .1;
+    let outputs = decode(&console.concat());
+    assert_eq!(
+        kinds(&outputs),
+        [
+            EventKind::DealerSignedIn {
+                dealer: "Mere Te Whatu".into()
+            },
+            EventKind::DealerSignedOut {
+                dealer: "Mere Te Whatu".into()
+            },
+            EventKind::DealerSignedIn {
+                dealer: "Hoani Pāora".into()
+            },
+        ]
+    );
+    let revision_3 = ProtoConfig {
+        revision: 3,
+        ..ProtoConfig::default()
+    };
+    let outputs = decode_with(revision_3, &console.concat());
+    assert_eq!(rejections(&outputs), [RejectKind::Unsupported; 3]);
+    assert!(kinds(&outputs).is_empty());
+
+    let mut encoder = MessageEncoder::new();
+    for (name, reason) in [
+        (" ", "a dealer's name cannot be blank"),
+        (&"x".repeat(81)[..], "at most 80 characters, not 81"),
+    ] {
+        let line = encoder.encode(&Message::Dealer {
+            signed_in: true,
+            name: name.to_owned(),
+        });
+        let mut out = Vec::new();
+        ProtoDecoder::default().push(&line, t(0), &mut out);
+        let rejection = out[0].rejection().expect("refused");
+        assert_eq!(rejection.kind, RejectKind::Malformed);
+        assert!(rejection.reason.contains(reason), "{}", rejection.reason);
+    }
+    let line = encoder.encode(&Message::Dealer {
+        signed_in: true,
+        name: "x".repeat(20),
+    });
+    let mut out = Vec::new();
+    ProtoDecoder::default().push(&line, t(0), &mut out);
+    assert!(out[0].rejection().is_none(), "{:?}", out[0]);
 }
 
 #[test]
@@ -336,6 +396,14 @@ fn every_message_round_trips() {
             target: Target::Box(1),
             hand: None,
             action: Action::InPlay,
+        },
+        Message::Dealer {
+            signed_in: true,
+            name: "Mere Te Whatu = 50% *".into(),
+        },
+        Message::Dealer {
+            signed_in: false,
+            name: "王 芳".into(),
         },
     ];
     let mut encoder = MessageEncoder::new();

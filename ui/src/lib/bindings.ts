@@ -1300,7 +1300,15 @@ seats: Array<number>,
 /**
  * `misdeal`, `dead_hand`, `void_hand` or `played_out`.
  */
-ruling: string, };
+ruling: string, } | { "kind": "dealer_signed_in", 
+/**
+ * The dealer's name, as the pit writes it (not blank, at most 80 characters).
+ */
+dealer: string, } | { "kind": "dealer_signed_out", 
+/**
+ * The dealer's name.
+ */
+dealer: string, };
 
 export type PitUpdate = { "type": "table", 
 /**
@@ -2379,6 +2387,8 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   "exposure.export": "House exposure report exported (surveillance)",
   "exposure.alert": "A wager in the players' favour round after round (surveillance's alert)",
   "console.event": "Console entry recorded",
+  "dealers.view": "A dealer's figures looked at (supervisors and administrators)",
+  "dealers.export": "Dealers' report exported",
   "shoe.export": "Shoe report exported",
   "shift.export": "Shift report exported",
   "report.print": "Report sent to a printer",

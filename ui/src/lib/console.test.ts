@@ -19,6 +19,13 @@ describe("the console form", () => {
     expect(consoleEntry({ ...form, kind: "shuffle_step", step: "riffle" }, null)).toEqual({ entry: { kind: "shuffle_step", step: "riffle" } });
   });
 
+  it("signs a dealer in or out by their name as typed, and refuses a blank one", () => {
+    const form = { ...newConsoleForm(false), dealer: " Mere Te Whatu" };
+    expect(consoleEntry({ ...form, kind: "dealer_signed_in" }, null)).toEqual({ entry: { kind: "dealer_signed_in", dealer: " Mere Te Whatu" } });
+    expect(consoleEntry({ ...form, kind: "dealer_signed_out" }, null)).toEqual({ entry: { kind: "dealer_signed_out", dealer: " Mere Te Whatu" } });
+    expect(consoleEntry({ ...form, kind: "dealer_signed_in", dealer: "  " }, null)).toEqual({ error: { code: "invalid_input", message: "Type the dealer's name." } });
+  });
+
   it("declares a misdeal with its seats, and refuses seats that are not numbers", () => {
     const form = { ...newConsoleForm(true), reason: "d", seats: "2, 4" };
     expect(consoleEntry(form, seats)).toEqual({ entry: { kind: "misdeal", reason: "d", seats: [2, 4], ruling: "misdeal" } });

@@ -16,11 +16,13 @@ export type ConsoleForm = {
   reason: string;
   seats: string;
   ruling: string;
+  /** A dealer signing in or out: their name as typed (kept exactly; the desk refuses a blank). */
+  dealer: string;
 };
 
 /** A fresh form; where the game has misdeals, the first entry offered is a declared misdeal. */
 export function newConsoleForm(misdeals: boolean): ConsoleForm {
-  return { kind: misdeals ? "misdeal" : "card_exposed", card: "", during: "cutting", position: 0, step: "chemmy", reason: "a", seats: "", ruling: "misdeal" };
+  return { kind: misdeals ? "misdeal" : "card_exposed", card: "", during: "cutting", position: 0, step: "chemmy", reason: "a", seats: "", ruling: "misdeal", dealer: "" };
 }
 
 /**
@@ -44,5 +46,9 @@ export function consoleEntry(form: ConsoleForm, parseSeats: ((text: string) => n
     }
     case "shuffle_step":
       return { entry: { kind: "shuffle_step", step: form.step } };
+    case "dealer_signed_in":
+    case "dealer_signed_out":
+      if (form.dealer.trim() === "") return { error: { code: "invalid_input", message: "Type the dealer's name." } };
+      return { entry: { kind: form.kind, dealer: form.dealer } };
   }
 }

@@ -69,6 +69,7 @@ const COMMAND_WORDS: Record<string, string> = {
   review_access: "sign the access review",
   review_log: "sign the audit log's review",
   archive_record: "archive old device records",
+  view_dealers: "read the dealers' figures",
 };
 
 /** What a user may do, in words, for the access listing (a command with no words is shown by its

@@ -140,6 +140,8 @@ pub fn describe(kind: &EventKind) -> String {
                 pitwatch_model::ShuffleStep::Riffle => "riffle shuffled",
             }
         ),
+        EventKind::DealerSignedIn { dealer } => format!("Dealer {dealer} signed in"),
+        EventKind::DealerSignedOut { dealer } => format!("Dealer {dealer} signed out"),
         EventKind::Decision {
             target,
             hand,

@@ -414,6 +414,10 @@ impl<G: RoundGame> Table<G> {
                 retransmit,
                 ..
             } => self.card_event(event, *card, *target, *retransmit == Some(true)),
+            // A dealer signing in or out is not a card and ends nothing: the table does not see
+            // it at all, so a stream judges the same with or without them (who dealt what is
+            // the record's, `pitwatch_games::dealers`).
+            EventKind::DealerSignedIn { .. } | EventKind::DealerSignedOut { .. } => {}
             _ => self.other_event(event),
         }
     }
@@ -628,6 +632,8 @@ impl<G: RoundGame> Table<G> {
             EventKind::LockChanged { .. }
             | EventKind::TableStateChanged { .. }
             | EventKind::ShufflerCounters { .. } => {}
+            // Never reach here (`handle_event` passes them by).
+            EventKind::DealerSignedIn { .. } | EventKind::DealerSignedOut { .. } => {}
         }
         if self.shoe_open {
             self.shoe.last_seq = seq;

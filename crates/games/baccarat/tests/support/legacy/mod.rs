@@ -618,7 +618,9 @@ impl Engine {
             | EventKind::PlayerActed { .. }
             | EventKind::MisdealDeclared { .. }
             | EventKind::ShufflerCounters { .. }
-            | EventKind::ShuffleStep { .. } => {}
+            | EventKind::ShuffleStep { .. }
+            | EventKind::DealerSignedIn { .. }
+            | EventKind::DealerSignedOut { .. } => {}
         }
         if self.shoe_open {
             self.shoe.last_seq = seq;

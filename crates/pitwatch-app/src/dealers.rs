@@ -1,0 +1,130 @@
+//! Dealers on the table (issue 30): a supervisor signs a dealer in at a table or out of it, and
+//! the sign-in is an event of the table's own stream (`dealer_signed_in`, `dealer_signed_out`),
+//! so who dealt each round is read from the record alone (`pitwatch_games::dealers`).
+//!
+//! From the window, a sign-in is a console entry (`console.rs`: the desk's monitor records it
+//! beside the devices' events); from the command line, [`sign`] records it the same way through a
+//! table's recorder, holding the table's lease for the moment it writes, so a table a monitor is
+//! recording is refused, naming the monitor (sign in at its window, or at the dealer console).
+//! Either way the caller's role is checked first (`record_console`, a supervisor's or an
+//! administrator's) and the entry is audited (`console.event`, with the event as recorded).
+//!
+//! A dealer's figures ([`shift`]: the dealers' report of a table) are for supervisors and
+//! administrators only (`view_dealers`), and every look is its own audit row ([`VIEWED`]).
+
+use pitwatch_api::dto::{ApiError, ErrorCode};
+use pitwatch_model::{EventKind, Timestamp};
+use pitwatch_recording::lease::Holder;
+use pitwatch_recording::record::recorded_book;
+use pitwatch_recording::recorder::TableRecorder;
+use pitwatch_recording::report::{DealerQuery, DealerShift};
+use pitwatch_store::Store;
+
+use crate::access::{self, detail, Command, Principal};
+
+/// The audit action of a look at a table's dealers (the subject names the table, and the dealer
+/// and period when the look named them).
+pub const VIEWED: &str = "dealers.view";
+
+/// The audit action of the dealers' report written to a file.
+pub const EXPORTED: &str = "dealers.export";
+
+/// A dealer's name as typed, checked by the event's own rule (`pitwatch_model::check_dealer_name`:
+/// not blank, at most 80 characters) and kept exactly as given, as untrusted text is.
+pub fn checked_name(dealer: &str) -> Result<String, ApiError> {
+    pitwatch_model::check_dealer_name(dealer)
+        .map_err(|reason| ApiError::new(ErrorCode::InvalidInput, reason))?;
+    Ok(dealer.to_owned())
+}
+
+/// `who` signs `dealer` in at `table` (`signed_in`) or out of it, from the command line. Returns
+/// the event's `seq` once it is on record. Refused: a role other than a supervisor's or an
+/// administrator's (audited), a name that is blank or too long, a table not in the record, a
+/// table another process records (its lease, named).
+pub fn sign(
+    store: &mut Store,
+    who: &Principal,
+    table: &str,
+    dealer: &str,
+    signed_in: bool,
+    now: Timestamp,
+) -> Result<u64, ApiError> {
+    access::require(
+        store,
+        who,
+        Command::RecordConsole,
+        &format!("table {table}"),
+        now,
+    )?;
+    let dealer = checked_name(dealer)?;
+    let Some(row) = store.tables()?.into_iter().find(|t| t.name == table) else {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            format!("no table {table} in the record"),
+        ));
+    };
+    let book = recorded_book(store, row.id, &row.rule_book)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("table {table}: {e}")))?;
+    let text = store.table_book(row.id)?;
+    let kind = if signed_in {
+        EventKind::DealerSignedIn { dealer }
+    } else {
+        EventKind::DealerSignedOut { dealer }
+    };
+    // One writer per table: while a monitor records the table, it is refused here, naming it.
+    let holder = Holder::this_process("pitwatch dealer");
+    holder.acquire(store, std::slice::from_ref(&row.name), now)?;
+    let outcome = (|| {
+        let mut recorder = TableRecorder::resume(
+            store,
+            &row.name,
+            &row.game,
+            book,
+            text.as_deref(),
+            None,
+            now,
+        )?;
+        let mut batch = store.batch(now)?;
+        let seq = recorder.console(&mut batch, kind, who.actor(), now, &mut Vec::new())?;
+        batch.commit()?;
+        Ok::<u64, pitwatch_store::StoreError>(seq)
+    })();
+    let _ = store.release_leases(&holder.process);
+    holder.retire();
+    Ok(outcome?)
+}
+
+/// The dealers of `query.table` (one dealer's, over a period, when the query names them) as the
+/// record gives them, held to the built-in targets, for `who` (a supervisor or an
+/// administrator), read from `store` and audited there: every look is its own row.
+pub fn shift(
+    store: &mut Store,
+    who: &Principal,
+    query: DealerQuery<'_>,
+    now: Timestamp,
+) -> Result<DealerShift, ApiError> {
+    let subject = subject(query);
+    access::require(store, who, Command::ViewDealers, &subject, now)?;
+    let shift = DealerShift::of(
+        store,
+        query,
+        &pitwatch_games::targets::PaceTargets::defaults(),
+    )?;
+    let detail = detail(&who.workstation, &[("role", who.role.as_str())]);
+    let mut batch = store.batch(now)?;
+    batch.append_audit(&who.user, VIEWED, &subject, &detail, now)?;
+    batch.commit()?;
+    Ok(shift)
+}
+
+/// What a look at the dealers is audited as: `table BAC-1`, `table BAC-1 dealer Mere from … to …`.
+pub fn subject(query: DealerQuery<'_>) -> String {
+    let mut subject = format!("table {}", query.table);
+    if let Some(dealer) = query.dealer {
+        subject.push_str(&format!(" dealer {dealer}"));
+    }
+    if let Some((from, to)) = query.period {
+        subject.push_str(&format!(" from {from} to {to}"));
+    }
+    subject
+}
