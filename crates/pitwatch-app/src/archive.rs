@@ -67,7 +67,7 @@ pub fn archive(
             "this is an archive: archive from the live record",
         ));
     }
-    let plan = match store.plan_archive(before)? {
+    let plan = match store.plan_archive(before, pitwatch_store::archive::SHOES_BEFORE)? {
         Ok(plan) => plan,
         Err(nothing) => return Err(ApiError::new(ErrorCode::NotFound, nothing.0)),
     };

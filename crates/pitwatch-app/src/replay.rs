@@ -399,7 +399,7 @@ mod tests {
             &book,
             &Config {
                 seed: 5,
-                shoes: 4,
+                shoes: 6,
                 ..Config::default()
             },
         );
@@ -457,8 +457,9 @@ mod tests {
             super::shoe_replay(&store, "BJ-2", Some(1), |_| Ok((true, String::new())), tile)
                 .unwrap();
 
-        // Archived up to the middle of shoe 3, at a "now" a hundred days on.
-        let third = store.shoe_start(table, 3).unwrap().unwrap().first_seq;
+        // Archived up to the middle of shoe 5 (it and the two shoes before it stay whole in the
+        // live record), at a "now" a hundred days on.
+        let third = store.shoe_start(table, 5).unwrap().unwrap().first_seq;
         let cut = Timestamp::from_unix_millis(start.unix_millis() + third as i64 * 1000 + 20_000)
             .unwrap();
         let admin = Principal {

@@ -1,10 +1,11 @@
 //! Shoes whose device record was archived (issue 32, [`pitwatch_store::archive`]): where each
-//! shoe replays. A shoe's replay runs through the shoe before it (see
-//! [`crate::replay::replay_shoe`]), so it replays from the file that holds both whole: the live
-//! record when it still holds the shoe before's first event, else the archive holding it (which
-//! holds the shoe after it whole too, by how archives are cut).
+//! shoe is read. A shoe's replay runs through the shoe before it (see
+//! [`crate::replay::replay_shoe`]) and its shuffle is compared with the shoes before it, so it is
+//! read from the file that holds it and those shoes ([`SHOES_BEFORE`]) whole: the live record
+//! when it still holds the first of them, else the archive holding that (which holds the shoes
+//! after it whole too, by how archives are cut).
 
-use pitwatch_store::archive::ArchiveEntry;
+use pitwatch_store::archive::{ArchiveEntry, SHOES_BEFORE};
 use pitwatch_store::{Store, StoreError, TableId};
 
 /// The archive shoe `shoe` of `table` replays from, opened (checked to be the one the record
@@ -17,14 +18,14 @@ pub fn archive_for_shoe(
     if store.archives()?.is_empty() {
         return Ok(None);
     }
-    // The first event the replay needs: the shoe before's, or the shoe's own for the first.
-    let start = match shoe {
-        0 | 1 => store.shoe_start(table, shoe)?,
-        _ => match store.shoe_start(table, shoe - 1)? {
-            Some(before) => Some(before),
-            None => store.shoe_start(table, shoe)?,
-        },
-    };
+    // The first event reading the shoe needs: the first of the shoes before it that its replay
+    // and its shuffle analysis read (`SHOES_BEFORE`), or of the first shoe on record.
+    let first = shoe.saturating_sub(SHOES_BEFORE).max(1);
+    let start = store
+        .shoe_starts(table, first, shoe)?
+        .first()
+        .and_then(|&(number, _)| store.shoe_start(table, number).transpose())
+        .transpose()?;
     let Some(start) = start else {
         return Ok(None);
     };

@@ -70,6 +70,12 @@ fn hex(bytes: &[u8], limit: usize) -> String {
 /// are chained and the carry into the shoe is checked against its chained fact; the derived
 /// `rounds` table is never printed unchecked). Without a shoe start on record, the whole table.
 fn replayed_rounds(store: &Store, name: &str, shoe: u32) -> Result<Vec<GameRound>, StoreError> {
+    // A shoe whose device record was archived is replayed from the archive that holds it.
+    if let Some(table) = store.table_id(name)? {
+        if let Some((archive, _)) = crate::archived::archive_for_shoe(store, table, shoe)? {
+            return replayed_rounds(&archive, name, shoe);
+        }
+    }
     let rounds_of = |run: crate::replay::ShoeRun| -> Vec<GameRound> {
         run.steps
             .iter()
@@ -606,8 +612,12 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
                 .collect(),
         });
     }
-    blocks.extend(shuffle_blocks(store, table, shoe)?);
-    blocks.extend(provenance_blocks(store, table_name, shoe)?);
+    // What is read off the shoe's device record comes from the archive that holds it, if the
+    // shoe was archived (the incidents above are the live record's, with their current status).
+    let archived = crate::archived::archive_for_shoe(store, table, shoe)?;
+    let source = archived.as_ref().map_or(store, |(archive, _)| archive);
+    blocks.extend(shuffle_blocks(source, table, shoe)?);
+    blocks.extend(provenance_blocks(source, table_name, shoe)?);
     let row = store.tables()?.into_iter().find(|t| t.id == table);
     blocks.push(Block::Heading {
         text: "Rule book".into(),
@@ -625,6 +635,17 @@ pub fn shoe_report(store: &Store, table_name: &str, shoe: u32) -> Result<Documen
         &db_name,
         pitwatch_store::Depth::Full,
     )?);
+    if let Some((_, entry)) = &archived {
+        blocks.push(Block::Fields {
+            fields: vec![(
+                "Device record".into(),
+                format!(
+                    "archive {} of this record ({}), SHA-256 {}; kept until {} ({})",
+                    entry.number, entry.file, entry.sha256, entry.keep_until, entry.retention.cite
+                ),
+            )],
+        });
+    }
     Ok(Document {
         title: format!("Shoe {shoe} at {table_name}"),
         subtitle: format!(

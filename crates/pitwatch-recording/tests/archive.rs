@@ -8,7 +8,7 @@ use pitwatch_dealer::{deal, DealerConfig};
 use pitwatch_model::Timestamp;
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_recording::recorder::TableRecorder;
-use pitwatch_recording::{archived, replay};
+use pitwatch_recording::{archived, replay, report};
 use pitwatch_store::archive::Retention;
 use pitwatch_store::{Actor, Depth, Sealing, Store, VerifyOptions};
 
@@ -86,16 +86,24 @@ fn archive_and_replay(protocol: &str, every: usize) {
         .map(|&shoe| replay::replay_shoe(&store, "BAC-1", shoe).unwrap().steps)
         .collect();
 
-    // The cut-off in the middle of the third shoe.
+    let reports: Vec<String> = shoes
+        .iter()
+        .map(|&shoe| format!("{:?}", report::shoe_report(&store, "BAC-1", shoe).unwrap()))
+        .collect();
+    // The cut-off in the middle of the fifth shoe: it and the two shoes before it stay whole in
+    // the live record.
     let table = store.table_id("BAC-1").unwrap().unwrap();
     let third = store.shoe_start(table, 3).unwrap().unwrap();
     let middle = whole
-        .shoe_steps(3)
+        .shoe_steps(5)
         .unwrap()
         .get(20)
         .and_then(|s| s.event.at)
         .unwrap();
-    let plan = store.plan_archive(middle).unwrap().unwrap();
+    let plan = store
+        .plan_archive(middle, pitwatch_store::archive::SHOES_BEFORE)
+        .unwrap()
+        .unwrap();
     let folder = dir.path().join("archive");
     let now = Timestamp::from_unix_millis(1_900_000_000_000).unwrap();
     let entry = store
@@ -139,6 +147,26 @@ fn archive_and_replay(protocol: &str, every: usize) {
     }
     assert_eq!(places.first().unwrap(), "archive 1");
     assert_eq!(places.last().unwrap(), "live record");
+    // Every shoe's report, read through the live record, says what it said before, up to the
+    // record's integrity (the record has moved on: the archive step is a transaction); an
+    // archived shoe's report names its archive.
+    let upto =
+        |text: &str| text[..text.find("Heading { text: \"Integrity\" }").unwrap()].to_owned();
+    for (&shoe, was) in shoes.iter().zip(&reports) {
+        let now = format!("{:?}", report::shoe_report(&store, "BAC-1", shoe).unwrap());
+        assert!(
+            upto(&now) == upto(was),
+            "{protocol}: shoe {shoe}'s report differs"
+        );
+        let in_archive = archived::archive_for_shoe(&store, table, shoe)
+            .unwrap()
+            .is_some();
+        assert_eq!(
+            now.contains("archive 1 of this record"),
+            in_archive,
+            "{protocol}: shoe {shoe}"
+        );
+    }
     // The live record's table replayed whole begins at its first shoe held whole, numbered as
     // before, every shoe step for step as before.
     let live = replay::rebuild(&store, "BAC-1").unwrap();

@@ -99,9 +99,17 @@ impl Floor {
         }
     }
 
-    fn archive_before(&self, store: &mut Store, day: i64, folder: &Path) -> ArchiveEntry {
+    /// Archives what was made before day `day`, keeping `before` shoes before each shoe then in
+    /// progress in the live record.
+    fn archive_before(
+        &self,
+        store: &mut Store,
+        day: i64,
+        before: u32,
+        folder: &Path,
+    ) -> ArchiveEntry {
         let plan = store
-            .plan_archive(t(day * DAY))
+            .plan_archive(t(day * DAY), before)
             .unwrap()
             .expect("something to archive");
         store
@@ -135,7 +143,7 @@ fn an_archived_record_and_its_archives_verify_and_every_shoe_reads_whole_in_one_
     let size_before: i64 = store.chain_length(&chain::EVENTS).unwrap();
 
     // The first archive: everything before day 4.
-    let first = floor.archive_before(&mut store, 4, &folder);
+    let first = floor.archive_before(&mut store, 4, archive::SHOES_BEFORE, &folder);
     assert_eq!(first.number, 1);
     assert_eq!(first.retention.years, 7);
     assert!(first.keep_until.starts_with("2033-") || first.keep_until.starts_with("2034-"));
@@ -214,7 +222,7 @@ fn an_archived_record_and_its_archives_verify_and_every_shoe_reads_whole_in_one_
     }
 
     // A second archive carries on where the first ended.
-    let second = floor.archive_before(&mut store, 8, &folder);
+    let second = floor.archive_before(&mut store, 8, archive::SHOES_BEFORE, &folder);
     assert_eq!(second.number, 2);
     for span in &second.chains {
         let previous = first.chains.iter().find(|c| c.chain == span.chain).unwrap();
@@ -249,9 +257,12 @@ fn nothing_recent_is_archived_and_an_archive_is_never_overwritten() {
     }
     let mut store = floor.pit.open();
     // Before the first checkpoint: nothing.
-    assert!(store.plan_archive(t(-DAY)).unwrap().is_err());
+    assert!(store
+        .plan_archive(t(-DAY), archive::SHOES_BEFORE)
+        .unwrap()
+        .is_err());
     // Everything up to now would leave the live record no device row: the plan keeps one.
-    let plan = store.plan_archive(t(100 * DAY)).unwrap().unwrap();
+    let plan = store.plan_archive(t(100 * DAY), 0).unwrap().unwrap();
     let events = plan.chains.iter().find(|c| c.0.table == "events").unwrap();
     assert!(events.2 < store.chain_length(&chain::EVENTS).unwrap());
     let folder = floor.pit.db.parent().unwrap().join("archive");
@@ -288,7 +299,7 @@ fn a_record_that_does_not_verify_is_not_archived() {
     }
     drop(conn);
     let mut store = Store::open(&floor.pit.db, &floor.pit.sealing()).unwrap();
-    let plan = store.plan_archive(t(2 * DAY)).unwrap().unwrap();
+    let plan = store.plan_archive(t(2 * DAY), 0).unwrap().unwrap();
     let folder = floor.pit.db.parent().unwrap().join("archive");
     let refused = store
         .archive(&plan, &folder, &nz(), &admin(), t(400 * DAY))
@@ -305,7 +316,7 @@ fn archived_floor() -> (Floor, ArchiveEntry) {
     }
     let folder = floor.pit.db.parent().unwrap().join("archive");
     let mut store = floor.pit.open();
-    let entry = floor.archive_before(&mut store, 3, &folder);
+    let entry = floor.archive_before(&mut store, 3, 0, &folder);
     drop(store);
     assert!(floor.pit.verify(Depth::Full).intact());
     (floor, entry)

@@ -52,6 +52,11 @@ pub const APPLICATION_ID: i32 = 0x5057_4152;
 /// The prefix of the `meta` keys of archive entries (`archive.1`, `archive.2`, …).
 pub const ENTRY_PREFIX: &str = "archive.";
 
+/// The shoes before a shoe that its reading needs whole in the same file: the shoe before (its
+/// replay runs through it) and the shoes its shuffle is compared with (two, the shuffle
+/// analysis's `previous_shoes` by default).
+pub const SHOES_BEFORE: u32 = 2;
+
 /// The audit action of the archive step.
 pub const ARCHIVED: &str = "record.archive";
 
@@ -295,9 +300,10 @@ impl Store {
     /// documentation): `Ok(Err(why))` when there is nothing to archive.
     ///
     /// The *cut-off checkpoint* `C` is the latest made before `before`. The shoe in progress at
-    /// `C` at each table stays whole in the live record, so the device record leaves it only up
-    /// to the latest checkpoint `A` (also before `before`) before the first of those shoes
-    /// began, and only if that takes at least one row of each device chain since the previous
+    /// `C` at each table, and the `shoes_before` shoes before it, stay whole in the live record
+    /// (a shoe's replay runs through the shoe before it; its shuffle analysis compares it with
+    /// the shoes before it: [`SHOES_BEFORE`]), so the device record leaves it only up to the
+    /// latest checkpoint `A` (also before `before`) before the first of those shoes began, and only if that takes at least one row of each device chain since the previous
     /// archive and leaves at least one. The archive holds everything from the previous archive's
     /// end to the checkpoint `C'` that counts the first event of the shoe after each shoe in
     /// progress at `C`: so for every shoe, one file holds it and the shoe before it whole (what
@@ -305,6 +311,7 @@ impl Store {
     pub fn plan_archive(
         &self,
         before: Timestamp,
+        shoes_before: u32,
     ) -> Result<Result<ArchivePlan, NothingToArchive>, StoreError> {
         let previous = self.archives()?;
         let done: Vec<i64> = DEVICE
@@ -343,11 +350,20 @@ impl Store {
                 .query_map([done[2], cut[2]], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
             for (table_id, last_seq) in spans {
-                let shoe_start: Option<i64> = self.conn.query_row(
-                    "SELECT MAX(first_seq) FROM shoes WHERE table_id = ?1 AND first_seq <= ?2",
+                // The shoe in progress, and the `shoes_before` shoes before it, stay whole.
+                let in_progress: Option<i64> = self.conn.query_row(
+                    "SELECT MAX(shoe) FROM shoes WHERE table_id = ?1 AND first_seq <= ?2",
                     [table_id, last_seq],
                     |r| r.get(0),
                 )?;
+                let shoe_start: Option<i64> = match in_progress {
+                    Some(shoe) => self.conn.query_row(
+                        "SELECT MIN(first_seq) FROM shoes WHERE table_id = ?1 AND shoe >= ?2",
+                        [table_id, shoe - i64::from(shoes_before)],
+                        |r| r.get(0),
+                    )?,
+                    None => None,
+                };
                 let started = match shoe_start {
                     Some(seq) => self.event_id(table_id, seq)?.unwrap_or(0),
                     // No shoe started yet: the table's events are kept whole too.
