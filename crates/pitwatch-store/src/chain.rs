@@ -38,6 +38,9 @@ pub const CHAINS: &[Chain] = &[
     CHECKPOINTS,
 ];
 
+/// The device record's chains: what an archive moves out of the live record (the archive step).
+pub const DEVICE: [Chain; 3] = [RAW_CHUNKS, FRAMES, EVENTS];
+
 /// The chains a checkpoint signs (every chain but its own), in the order its counts list them.
 pub const SIGNED: &[Chain] = CHAINS.split_at(CHAINS.len() - 1).0;
 

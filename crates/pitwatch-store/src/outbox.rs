@@ -191,9 +191,9 @@ impl Rebuild {
         Ok(Rebuild { conn })
     }
 
-    /// Creates a new archive file at `path` (see [`crate::archive`]): readable by its owner
-    /// only, marked as an archive, with the latest schema, in one transaction.
-    pub(crate) fn create_archive(path: &Path) -> Result<Rebuild, StoreError> {
+    /// Creates a new record file at `path` readable by its owner only, marked with SQLite's
+    /// `application_id` (an archive's), with the latest schema, in one transaction.
+    pub(crate) fn create_marked(path: &Path, application_id: i32) -> Result<Rebuild, StoreError> {
         if path.exists() {
             return Err(StoreError::Invalid(format!(
                 "{} exists; an archive is written into a new file",
@@ -203,7 +203,7 @@ impl Rebuild {
         crate::files::create_private(path)
             .map_err(|e| StoreError::Invalid(format!("cannot create {}: {e}", path.display())))?;
         let mut conn = Connection::open(path)?;
-        conn.pragma_update(None, "application_id", crate::archive::APPLICATION_ID)?;
+        conn.pragma_update(None, "application_id", application_id)?;
         migrate::migrate(&mut conn)?;
         conn.pragma_update(None, "foreign_keys", false)?;
         conn.execute_batch("BEGIN IMMEDIATE")?;

@@ -16,13 +16,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use sha2::Digest;
 
 use crate::chain::{self, Chain, Hash, GENESIS};
 use crate::facts::{self, DerivedProblem};
-use crate::seal::{self, CheckpointText, PublicKey, Signed};
+use crate::seal::{self, CheckpointText, PublicKey};
 use crate::witness::{self, JournalSummary, Vouchable};
 use crate::{migrate, StoreError};
 
@@ -53,7 +53,7 @@ pub struct VerifyOptions {
     /// rows to hash, 1 for none besides the caller's. The report is the same whatever the
     /// number.
     pub threads: usize,
-    /// The record is an archive ([`crate::archive`]): its device chains may begin after row 1,
+    /// The record is an archive (the archive step's file): its device chains may begin after row 1,
     /// where a checkpoint it holds signed the heads they carry on from. Off, rows missing from
     /// the start of a chain are missing, unless the record itself says they were archived.
     pub archive: bool,
@@ -206,7 +206,7 @@ pub struct VerifyReport {
     pub predating: Vec<RowRange>,
     /// The journals checked.
     pub journals: Vec<JournalReport>,
-    /// The device record's rows kept elsewhere (archived, see [`crate::archive`]): the chains
+    /// The device record's rows kept elsewhere (archived by the archive step): the chains
     /// carry on from heads a signed checkpoint holds.
     pub archived: Option<ArchivedRows>,
     /// Every problem found, in plain words, most fundamental first. Empty when intact.
@@ -278,131 +278,6 @@ pub fn schema_problems(conn: &Connection) -> Result<Vec<String>, StoreError> {
         }
     }
     Ok(problems)
-}
-
-pub(crate) fn chain_length(conn: &Connection, chain: &Chain) -> Result<i64, StoreError> {
-    Ok(conn.query_row(
-        &format!("SELECT COALESCE(MAX(id), 0) FROM {}", chain.table),
-        [],
-        |r| r.get(0),
-    )?)
-}
-
-/// The stored hash of row `id` of `chain` (the genesis for row 0), if the row exists.
-pub(crate) fn stored_hash(
-    conn: &Connection,
-    chain: &Chain,
-    id: i64,
-) -> Result<Option<Hash>, StoreError> {
-    if id == 0 {
-        return Ok(Some(GENESIS));
-    }
-    let hash: Option<Vec<u8>> = conn
-        .query_row(
-            &format!("SELECT hash FROM {} WHERE id = ?1", chain.table),
-            [id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    Ok(hash.and_then(|h| h.try_into().ok()))
-}
-
-/// The hash of row `id` of `chain`: stored, or, for the last row an anchor holds (archived),
-/// the anchor's.
-pub(crate) fn head_at(
-    conn: &Connection,
-    chain: &Chain,
-    id: i64,
-    anchor: Option<&crate::archive::anchor::Anchor>,
-) -> Result<Option<Hash>, StoreError> {
-    if let Some(end) = anchor.and_then(|a| a.ends.iter().find(|m| m.table == chain.table)) {
-        if id == end.last_id {
-            return Ok(Some(end.hash));
-        }
-    }
-    stored_hash(conn, chain, id)
-}
-
-/// The record's id and the rows that predate signing, as the (derived, checked) meta says.
-pub(crate) fn record_meta(
-    conn: &Connection,
-) -> Result<(Option<String>, Option<Vec<i64>>), StoreError> {
-    let get = |key: &str| -> Result<Option<String>, StoreError> {
-        Ok(conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()?)
-    };
-    let record = get(crate::RECORD_ID)?;
-    let unsigned = get(crate::UNSIGNED_BEFORE)?.and_then(|t| seal::parse_counts(&t));
-    Ok((record, unsigned))
-}
-
-/// A stored checkpoint row.
-pub(crate) struct CheckpointRow {
-    pub id: i64,
-    pub at: String,
-    pub counts: Vec<i64>,
-    pub public_key: Vec<u8>,
-    pub signature: Vec<u8>,
-    pub prev_hash: Vec<u8>,
-    pub hash: Vec<u8>,
-}
-
-pub(crate) fn latest_checkpoint(conn: &Connection) -> Result<Option<CheckpointRow>, StoreError> {
-    checkpoint_where(conn, "ORDER BY id DESC LIMIT 1", [])
-}
-
-/// Checkpoint `id`, if the record holds it.
-pub(crate) fn checkpoint_row(
-    conn: &Connection,
-    id: i64,
-) -> Result<Option<CheckpointRow>, StoreError> {
-    checkpoint_where(conn, "WHERE id = ?1", [id])
-}
-
-impl CheckpointRow {
-    /// Whether this checkpoint is a valid signature, by the key it names, of the record `record`
-    /// (its id's bytes) with these `heads` (each signed chain's count and head hash).
-    pub(crate) fn signs(&self, record: &[u8], heads: &[(i64, Hash)]) -> bool {
-        PublicKey::from_bytes(&self.public_key).is_some_and(|key| {
-            let prev: Hash = self.prev_hash.clone().try_into().unwrap_or(GENESIS);
-            let signed = Signed {
-                record,
-                id: self.id,
-                at: &self.at,
-                heads,
-                prev: &prev,
-            };
-            key.verifies(&signed.message(), &self.signature)
-        })
-    }
-}
-
-fn checkpoint_where<P: rusqlite::Params>(
-    conn: &Connection,
-    clause: &str,
-    params: P,
-) -> Result<Option<CheckpointRow>, StoreError> {
-    Ok(conn
-        .query_row(
-            &format!(
-                "SELECT id, at, counts, public_key, signature, prev_hash, hash FROM checkpoints \
-                 {clause}"
-            ),
-            params,
-            |r| {
-                Ok(CheckpointRow {
-                    id: r.get(0)?,
-                    at: r.get(1)?,
-                    counts: seal::parse_counts(&r.get::<_, String>(2)?).unwrap_or_default(),
-                    public_key: r.get(3)?,
-                    signature: r.get(4)?,
-                    prev_hash: r.get(5)?,
-                    hash: r.get(6)?,
-                })
-            },
-        )
-        .optional()?)
 }
 
 /// Verifies the record on `conn` (see the module's documentation), as of one moment: every
@@ -492,7 +367,7 @@ fn verify_snapshot(
     };
     // Rows archived from the start of the device chains: where those chains carry on from.
     let anchor = if sealed {
-        match crate::archive::anchor::find(conn, options.archive)? {
+        match anchor::find(conn, options.archive)? {
             Ok(anchor) => anchor,
             Err(problem) => {
                 report.problems.push(problem);
@@ -630,8 +505,7 @@ fn verify_snapshot(
 
     // The anchor: the heads the device chains carry on from must be what a checkpoint signed.
     if let Some(anchor) = &anchor {
-        let (authentic, problems) =
-            crate::archive::anchor::authenticate(conn, anchor, &options.trusted)?;
+        let (authentic, problems) = anchor::authenticate(conn, anchor, &options.trusted)?;
         report.problems.extend(problems);
         report.archived = Some(ArchivedRows {
             checkpoint: anchor.checkpoint,
@@ -1097,4 +971,9 @@ fn verify_chain(
     Ok(report(count, head, next_id - 1, problem))
 }
 
+pub(crate) mod anchor;
 mod parallel;
+mod read;
+pub(crate) use read::{
+    chain_length, checkpoint_row, head_at, latest_checkpoint, record_meta, stored_hash,
+};

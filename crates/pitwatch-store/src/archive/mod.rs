@@ -22,12 +22,10 @@
 //! it holds and the heads at `C` is added as a chained fact ([`ENTRY_PREFIX`]), the step is
 //! audited, and the device rows up to `C` are deleted. From then on verification carries the
 //! device chains on from the heads the entry names, which `C`'s signature must cover
-//! ([`anchor`]). Rows missing from the start of a chain that no entry names are missing.
+//! (`verify::anchor`). Rows missing from the start of a chain that no entry names are missing.
 //!
 //! **Retention.** Each entry carries the site's retention terms ([`Retention`]) and the date the
 //! archive must be kept until. Nothing here deletes an archive, or anything else.
-
-pub mod anchor;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -36,21 +34,18 @@ use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::chain::{self, Chain, Hash};
+use crate::chain::{self, Chain};
 use crate::facts::{self, FactValue};
 use crate::outbox::Rebuild;
-use crate::verify::{self, ChainMark, Depth};
+use crate::verify::{self, Depth};
 use crate::{Actor, Store, StoreError};
 use pitwatch_model::Timestamp;
 
-/// The chains an archive moves out of the live record: the device record.
-pub const DEVICE: [Chain; 3] = [chain::RAW_CHUNKS, chain::FRAMES, chain::EVENTS];
+pub use crate::chain::DEVICE;
+pub use crate::verify::anchor::ENTRY_PREFIX;
 
 /// SQLite's application id of an archive file ("PWAR").
 pub const APPLICATION_ID: i32 = 0x5057_4152;
-
-/// The prefix of the `meta` keys of archive entries (`archive.1`, `archive.2`, …).
-pub const ENTRY_PREFIX: &str = "archive.";
 
 /// The shoes before a shoe that its reading needs whole in the same file: the shoe before (its
 /// replay runs through it) and the shoes its shuffle is compared with (two, the shuffle
@@ -139,43 +134,6 @@ pub struct ArchiveEntry {
 }
 
 impl ArchiveEntry {
-    /// The entry a `meta` fact's body holds (`{"key": "archive.N", "value": "<entry JSON>"}`).
-    pub(crate) fn from_fact_body(body: &str) -> Result<ArchiveEntry, String> {
-        let json: serde_json::Value = serde_json::from_str(body)
-            .map_err(|e| format!("an archive entry cannot be read: {e}"))?;
-        let value = json
-            .get("value")
-            .and_then(|v| v.as_str())
-            .ok_or("an archive entry has no value")?;
-        serde_json::from_str(value).map_err(|e| format!("an archive entry cannot be read: {e}"))
-    }
-
-    /// The heads the live record's device chains carry on from.
-    pub(crate) fn anchor(&self) -> Result<anchor::Anchor, String> {
-        let mut ends = Vec::with_capacity(DEVICE.len());
-        for span in &self.chains {
-            let chain = DEVICE
-                .iter()
-                .find(|c| c.table == span.chain)
-                .ok_or_else(|| format!("archive {} names a chain {:?}", self.number, span.chain))?;
-            let hash: Hash = hex::decode(&span.hash)
-                .ok()
-                .and_then(|h| h.try_into().ok())
-                .ok_or_else(|| {
-                    format!("archive {} names a head that is not a hash", self.number)
-                })?;
-            ends.push(ChainMark {
-                table: chain.table,
-                last_id: span.last,
-                hash,
-            });
-        }
-        Ok(anchor::Anchor {
-            checkpoint: self.checkpoint,
-            ends,
-        })
-    }
-
     /// The archive's path.
     pub fn path(&self) -> PathBuf {
         Path::new(&self.folder).join(&self.file)
@@ -684,7 +642,7 @@ impl Store {
 
     /// Writes the archive file of `plan` at `path` from this record's rows, as they are.
     fn write_archive_file(&self, plan: &ArchivePlan, path: &Path) -> Result<(), StoreError> {
-        let mut rebuild = Rebuild::create_archive(path)?;
+        let mut rebuild = Rebuild::create_marked(path, APPLICATION_ID)?;
         const PAGE: usize = 20_000;
         let mut copy = |chain: &Chain, first: i64, last: i64| -> Result<(), StoreError> {
             let mut after = first - 1;

@@ -2,9 +2,9 @@
 //! (a checkpoint, and for each device chain the last row not here and its hash).
 //!
 //! A live record learns its anchor from itself: the newest archive entry among its chained facts
-//! ([`super::ENTRY_PREFIX`]), signed like every fact. Rows missing from the start of a chain that
+//! ([`ENTRY_PREFIX`]), signed like every fact. Rows missing from the start of a chain that
 //! no entry names are missing, not archived. An archive's own file (verified with
-//! [`crate::verify::VerifyOptions::archive`]) begins where the archive before it ended: its anchor
+//! [`super::VerifyOptions::archive`]) begins where the archive before it ended: its anchor
 //! is read off its first rows, and the checkpoint that counted exactly the rows before them.
 //!
 //! Either way the anchor proves itself only by a signature: the checkpoint it names must be a
@@ -14,11 +14,13 @@
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::{ArchiveEntry, DEVICE, ENTRY_PREFIX};
-use crate::chain::{self, Hash};
+use crate::chain::{self, Hash, DEVICE};
 use crate::seal::{self, PublicKey};
 use crate::verify::{self, ChainMark};
 use crate::StoreError;
+
+/// The prefix of the `meta` keys of archive entries (`archive.1`, `archive.2`, …).
+pub const ENTRY_PREFIX: &str = "archive.";
 
 /// The heads the device chains carry on from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,16 +43,13 @@ pub(crate) fn find(
     }
     Ok(match newest_entry(conn)? {
         None => Ok(None),
-        Some(Err(problem)) => Err(problem),
-        Some(Ok(entry)) => entry.anchor().map(Some),
+        Some(value) => anchor_of_entry(&value).map(Some),
     })
 }
 
-/// The newest archive entry among the record's chained facts (read from the chain itself, not
-/// the derived table, so that only what is signed counts).
-pub(crate) fn newest_entry(
-    conn: &Connection,
-) -> Result<Option<Result<ArchiveEntry, String>>, StoreError> {
+/// The newest archive entry among the record's chained facts, as the JSON text of its value
+/// (read from the chain itself, not the derived table, so that only what is signed counts).
+fn newest_entry(conn: &Connection) -> Result<Option<String>, StoreError> {
     let body: Option<String> = conn
         .query_row(
             "SELECT body FROM facts WHERE kind = 'meta' AND subject LIKE ?1 ORDER BY id DESC \
@@ -59,7 +58,48 @@ pub(crate) fn newest_entry(
             |r| r.get(0),
         )
         .optional()?;
-    Ok(body.map(|body| ArchiveEntry::from_fact_body(&body)))
+    Ok(body.map(|body| {
+        serde_json::from_str::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|b| b.get("value").and_then(|v| v.as_str()).map(str::to_owned))
+            .unwrap_or_default()
+    }))
+}
+
+/// The anchor an archive entry (its JSON) names: its checkpoint, and each device chain's last
+/// row that left the record with that row's hash.
+fn anchor_of_entry(value: &str) -> Result<Anchor, String> {
+    let unreadable = |why: &str| format!("an archive entry cannot be read: {why}");
+    let entry: serde_json::Value =
+        serde_json::from_str(value).map_err(|e| unreadable(&e.to_string()))?;
+    let checkpoint = entry["checkpoint"]
+        .as_i64()
+        .ok_or_else(|| unreadable("no checkpoint"))?;
+    let spans = entry["chains"]
+        .as_array()
+        .ok_or_else(|| unreadable("no chains"))?;
+    let mut ends = Vec::with_capacity(spans.len());
+    for span in spans {
+        let name = span["chain"].as_str().unwrap_or_default();
+        let chain = DEVICE
+            .iter()
+            .find(|c| c.table == name)
+            .ok_or_else(|| unreadable(&format!("it names a chain {name:?}")))?;
+        let last_id = span["last"]
+            .as_i64()
+            .ok_or_else(|| unreadable("a chain without its last row"))?;
+        let hash: Hash = span["hash"]
+            .as_str()
+            .and_then(|h| hex::decode(h).ok())
+            .and_then(|h| h.try_into().ok())
+            .ok_or_else(|| unreadable("a head that is not a hash"))?;
+        ends.push(ChainMark {
+            table: chain.table,
+            last_id,
+            hash,
+        });
+    }
+    Ok(Anchor { checkpoint, ends })
 }
 
 /// An archive's anchor, from the first rows of its device chains.
