@@ -13,9 +13,14 @@
 //! what decoding, judging, chaining and publishing cost.
 //!
 //! With `--json` the last line is one JSON object (see [`Report`]).
+//!
+//! Ctrl-C ends the run early as if its time were up: what was sent is drained, the
+//! monitor stopped and the figures so far printed (no baseline then); a second Ctrl-C leaves at
+//! once.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -194,6 +199,25 @@ impl RunFigures {
     }
 }
 
+/// How many times Ctrl-C was pressed during the bench.
+static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
+
+/// Whether the run was asked to end early.
+fn interrupted() -> bool {
+    INTERRUPTS.load(Ordering::SeqCst) > 0
+}
+
+/// Ctrl-C ends the run early; a second one leaves at once (exit status 130).
+fn on_interrupt() -> anyhow::Result<()> {
+    ctrlc::set_handler(|| {
+        if INTERRUPTS.fetch_add(1, Ordering::SeqCst) > 0 {
+            std::process::exit(130);
+        }
+        errln!("interrupted: ending the run now and printing what was measured (Ctrl-C again to leave at once)");
+    })
+    .context("cannot install the Ctrl-C handler")
+}
+
 fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
     if args.tables == 0 {
         return Err(anyhow!("--tables must be at least 1"));
@@ -201,6 +225,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(anyhow!("--seconds must be a positive number"));
     }
+    on_interrupt()?;
     let mut temp = None;
     let dir: &Path = match &args.keep {
         Some(dir) => {
@@ -221,12 +246,18 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         dir.display()
     );
     let monitor = monitor_run(&args, dir)?;
-    let baseline = if args.no_baseline {
+    let baseline = if args.no_baseline || interrupted() {
         None
     } else {
         Some(baseline_run(&args, dir)?)
     };
     let load_end = load_average();
+    if interrupted() {
+        outln!(
+            "interrupted after {:.1} s of the monitor's run: the figures are for that time",
+            monitor.seconds
+        );
+    }
     outln!(
         "monitor:  {} events in {:.0} s ({:.0}/s), {} rounds, {} incidents",
         monitor.count,
@@ -300,6 +331,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "tables": args.tables,
             "pace": pace_text(args.pace),
             "seconds": args.seconds,
+            "run_s": round1(monitor.seconds),
             "events": monitor.count,
             "events_per_s": (monitor.count as f64 / monitor.seconds).round(),
             "rounds": monitor.rounds,
@@ -327,6 +359,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "baseline_lost_bytes": baseline.as_ref().map(|b| b.lost),
             "baseline_duplicated_bytes": baseline.as_ref().map(|b| b.duplicated),
             "baseline_rss_end_mb": baseline.as_ref().map(|b| round1(b.rss_end_mb)),
+            "interrupted": interrupted(),
             "load_average_start": load_start,
             "load_average_end": load_end,
         });
@@ -466,7 +499,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     figures.measuring = true;
     let mut next_progress = args.progress;
     let run_for = Duration::from_secs_f64(args.seconds);
-    while started.elapsed() < run_for {
+    while started.elapsed() < run_for && !interrupted() {
         match events.recv_timeout(Duration::from_millis(100)) {
             Ok(event) => {
                 feed(&event);
@@ -494,12 +527,11 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     }
     // Lags are measured within the run only.
     figures.measuring = false;
-    // The simulators stop; what they sent and the monitor has not read yet waits in the
+    // The simulators deal no more; what they sent and the monitor has not read yet waits in the
     // terminals and is still recorded: the monitor runs on until the record holds every byte
-    // the captures hold (or nothing more arrives for a while).
-    for sim in sims {
-        let _ = sim.stop();
-    }
+    // the captures hold (or nothing more arrives for a while). The terminals stay open until
+    // then, since closing one hangs it up and throws away what it holds.
+    stop_dealing(&sims);
     // Each table's own count: a simulator stopped in the middle of a write leaves bytes on
     // record that its capture does not hold, which must not stand in for another table's bytes
     // still waiting in its terminal.
@@ -521,6 +553,9 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let stopping = Instant::now();
     monitor.stop()?;
     figures.stop_seconds = stopping.elapsed().as_secs_f64();
+    for sim in sims {
+        let _ = sim.stop();
+    }
     for event in events.try_iter() {
         count(&mut figures, &event, clock.as_ref());
     }
@@ -539,6 +574,18 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         figures.duplicated += duplicated;
     }
     Ok(figures)
+}
+
+/// Asks every simulator to deal no more, then waits (up to 10 s) until each has finished the
+/// frame it was sending, so its capture holds all it will send.
+fn stop_dealing(sims: &[SimDevice]) {
+    for sim in sims {
+        sim.stop_dealing();
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for sim in sims {
+        sim.wait_finished(deadline.saturating_duration_since(Instant::now()));
+    }
 }
 
 /// Takes the monitor's events until `done` says everything sent is on record, or nothing has come
@@ -744,7 +791,6 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     figures.measuring = true;
     let run_for = Duration::from_secs_f64(args.seconds);
     let mut stopped_at: Option<Instant> = None;
-    let mut sims = Some(sims);
     loop {
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(item) => Some(item),
@@ -780,11 +826,8 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         if stopped_at.is_none() && started.elapsed() >= run_for {
             figures.seconds = started.elapsed().as_secs_f64();
             figures.rss_end_mb = rss_mb();
-            if let Some(sims) = sims.take() {
-                for sim in sims {
-                    let _ = sim.stop();
-                }
-            }
+            // As in the monitor's run: the terminals stay open until what they hold is read.
+            stop_dealing(&sims);
             stopped_at = Some(Instant::now());
         }
         if let Some(at) = stopped_at {
@@ -794,8 +837,15 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
             }
         }
     }
+    // Every reader is asked first, so their read timeouts run at once, not one after another.
+    for reader in &readers {
+        reader.request_stop();
+    }
     for reader in readers {
         reader.stop();
+    }
+    for sim in sims {
+        let _ = sim.stop();
     }
     for item in rx.try_iter() {
         if let (device, TransportEvent::Chunk { received_at, bytes }) = item {
