@@ -116,6 +116,10 @@ struct RunFigures {
     drain_seconds: f64,
     /// Seconds the monitor took to stop (its readers and writer), what Ctrl-C waits for.
     stop_seconds: f64,
+    /// Seconds `Monitor::start` took (the record opened, every table's reader started).
+    start_seconds: f64,
+    /// The process's threads at the end of the run (simulators included: one per table).
+    threads: u64,
 }
 
 /// The start of a run that the steady-state figures leave out (the tables connecting, the
@@ -285,6 +289,12 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         monitor.rss_end_mb
     );
     outln!(
+        "          starting: the monitor started in {:.2} s; {} threads in this process at the end ({} simulators, one per table, among them)",
+        monitor.start_seconds,
+        monitor.threads,
+        args.tables
+    );
+    outln!(
         "          stopping: {:.1} s to drain what was sent, then the monitor stopped in {:.2} s",
         monitor.drain_seconds,
         monitor.stop_seconds
@@ -351,6 +361,8 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "exposure_rounds": monitor.exposure_rounds,
             "drain_s": (monitor.drain_seconds * 10.0).round() / 10.0,
             "stop_s": (monitor.stop_seconds * 100.0).round() / 100.0,
+            "start_s": (monitor.start_seconds * 100.0).round() / 100.0,
+            "threads": monitor.threads,
             "baseline_chunks": baseline.as_ref().map(|b| b.count),
             "baseline_p50_ms": baseline.as_ref().map(|b| b.pick(0.5)),
             "baseline_p99_ms": baseline.as_ref().map(|b| b.pick(0.99)),
@@ -472,7 +484,9 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let store =
         Store::open(&db, &sealing).with_context(|| format!("cannot open {}", db.display()))?;
     let names: Vec<String> = (0..args.tables).map(table_name).collect();
+    let starting = Instant::now();
     let (monitor, events) = Monitor::start(store, tables, Arc::clone(&clock))?;
+    let start_seconds = starting.elapsed().as_secs_f64();
     let exposure = if args.exposure {
         let store =
             Store::open(&db, &sealing).with_context(|| format!("cannot open {}", db.display()))?;
@@ -492,6 +506,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     };
     let mut figures = RunFigures {
         rss_start_mb: rss_mb(),
+        start_seconds,
         ..RunFigures::default()
     };
     let started = Instant::now();
@@ -521,6 +536,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     }
     figures.seconds = started.elapsed().as_secs_f64();
     figures.rss_end_mb = rss_mb();
+    figures.threads = threads();
     if let Some(watch) = exposure {
         watch.stop();
         figures.exposure_rounds = Some(watch.with(|w| w.computed));
@@ -866,6 +882,19 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         figures.duplicated += (recorded.len() - common) as u64;
     }
     Ok(figures)
+}
+
+/// This process's threads (from `/proc/self/status`; 0 where there is none).
+fn threads() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .unwrap_or(0)
 }
 
 /// This process's resident memory, in MB (from `/proc/self/status`; 0 where there is none).
