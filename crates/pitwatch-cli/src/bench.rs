@@ -13,9 +13,14 @@
 //! what decoding, judging, chaining and publishing cost.
 //!
 //! With `--json` the last line is one JSON object (see [`Report`]).
+//!
+//! Ctrl-C ends the run early as if its time were up: what was sent is drained, the
+//! monitor stopped and the figures so far printed (no baseline then); a second Ctrl-C leaves at
+//! once.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -111,6 +116,10 @@ struct RunFigures {
     drain_seconds: f64,
     /// Seconds the monitor took to stop (its readers and writer), what Ctrl-C waits for.
     stop_seconds: f64,
+    /// Seconds `Monitor::start` took (the record opened, every table's reader started).
+    start_seconds: f64,
+    /// The process's threads at the end of the run (simulators included: one per table).
+    threads: u64,
 }
 
 /// The start of a run that the steady-state figures leave out (the tables connecting, the
@@ -194,6 +203,25 @@ impl RunFigures {
     }
 }
 
+/// How many times Ctrl-C was pressed during the bench.
+static INTERRUPTS: AtomicU32 = AtomicU32::new(0);
+
+/// Whether the run was asked to end early.
+fn interrupted() -> bool {
+    INTERRUPTS.load(Ordering::SeqCst) > 0
+}
+
+/// Ctrl-C ends the run early; a second one leaves at once (exit status 130).
+fn on_interrupt() -> anyhow::Result<()> {
+    ctrlc::set_handler(|| {
+        if INTERRUPTS.fetch_add(1, Ordering::SeqCst) > 0 {
+            std::process::exit(130);
+        }
+        errln!("interrupted: ending the run now and printing what was measured (Ctrl-C again to leave at once)");
+    })
+    .context("cannot install the Ctrl-C handler")
+}
+
 fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
     if args.tables == 0 {
         return Err(anyhow!("--tables must be at least 1"));
@@ -201,6 +229,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(anyhow!("--seconds must be a positive number"));
     }
+    on_interrupt()?;
     let mut temp = None;
     let dir: &Path = match &args.keep {
         Some(dir) => {
@@ -221,12 +250,18 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         dir.display()
     );
     let monitor = monitor_run(&args, dir)?;
-    let baseline = if args.no_baseline {
+    let baseline = if args.no_baseline || interrupted() {
         None
     } else {
         Some(baseline_run(&args, dir)?)
     };
     let load_end = load_average();
+    if interrupted() {
+        outln!(
+            "interrupted after {:.1} s of the monitor's run: the figures are for that time",
+            monitor.seconds
+        );
+    }
     outln!(
         "monitor:  {} events in {:.0} s ({:.0}/s), {} rounds, {} incidents",
         monitor.count,
@@ -252,6 +287,12 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
         monitor.duplicated,
         monitor.rss_start_mb,
         monitor.rss_end_mb
+    );
+    outln!(
+        "          starting: the monitor started in {:.2} s; {} threads in this process at the end ({} simulators, one per table, among them)",
+        monitor.start_seconds,
+        monitor.threads,
+        args.tables
     );
     outln!(
         "          stopping: {:.1} s to drain what was sent, then the monitor stopped in {:.2} s",
@@ -300,6 +341,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "tables": args.tables,
             "pace": pace_text(args.pace),
             "seconds": args.seconds,
+            "run_s": round1(monitor.seconds),
             "events": monitor.count,
             "events_per_s": (monitor.count as f64 / monitor.seconds).round(),
             "rounds": monitor.rounds,
@@ -319,6 +361,8 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "exposure_rounds": monitor.exposure_rounds,
             "drain_s": (monitor.drain_seconds * 10.0).round() / 10.0,
             "stop_s": (monitor.stop_seconds * 100.0).round() / 100.0,
+            "start_s": (monitor.start_seconds * 100.0).round() / 100.0,
+            "threads": monitor.threads,
             "baseline_chunks": baseline.as_ref().map(|b| b.count),
             "baseline_p50_ms": baseline.as_ref().map(|b| b.pick(0.5)),
             "baseline_p99_ms": baseline.as_ref().map(|b| b.pick(0.99)),
@@ -327,6 +371,7 @@ fn pit(args: PitArgs) -> anyhow::Result<ExitCode> {
             "baseline_lost_bytes": baseline.as_ref().map(|b| b.lost),
             "baseline_duplicated_bytes": baseline.as_ref().map(|b| b.duplicated),
             "baseline_rss_end_mb": baseline.as_ref().map(|b| round1(b.rss_end_mb)),
+            "interrupted": interrupted(),
             "load_average_start": load_start,
             "load_average_end": load_end,
         });
@@ -439,7 +484,9 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let store =
         Store::open(&db, &sealing).with_context(|| format!("cannot open {}", db.display()))?;
     let names: Vec<String> = (0..args.tables).map(table_name).collect();
+    let starting = Instant::now();
     let (monitor, events) = Monitor::start(store, tables, Arc::clone(&clock))?;
+    let start_seconds = starting.elapsed().as_secs_f64();
     let exposure = if args.exposure {
         let store =
             Store::open(&db, &sealing).with_context(|| format!("cannot open {}", db.display()))?;
@@ -459,6 +506,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     };
     let mut figures = RunFigures {
         rss_start_mb: rss_mb(),
+        start_seconds,
         ..RunFigures::default()
     };
     let started = Instant::now();
@@ -466,7 +514,7 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     figures.measuring = true;
     let mut next_progress = args.progress;
     let run_for = Duration::from_secs_f64(args.seconds);
-    while started.elapsed() < run_for {
+    while started.elapsed() < run_for && !interrupted() {
         match events.recv_timeout(Duration::from_millis(100)) {
             Ok(event) => {
                 feed(&event);
@@ -488,18 +536,18 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     }
     figures.seconds = started.elapsed().as_secs_f64();
     figures.rss_end_mb = rss_mb();
+    figures.threads = threads();
     if let Some(watch) = exposure {
         watch.stop();
         figures.exposure_rounds = Some(watch.with(|w| w.computed));
     }
     // Lags are measured within the run only.
     figures.measuring = false;
-    // The simulators stop; what they sent and the monitor has not read yet waits in the
+    // The simulators deal no more; what they sent and the monitor has not read yet waits in the
     // terminals and is still recorded: the monitor runs on until the record holds every byte
-    // the captures hold (or nothing more arrives for a while).
-    for sim in sims {
-        let _ = sim.stop();
-    }
+    // the captures hold (or nothing more arrives for a while). The terminals stay open until
+    // then, since closing one hangs it up and throws away what it holds.
+    stop_dealing(&sims);
     // Each table's own count: a simulator stopped in the middle of a write leaves bytes on
     // record that its capture does not hold, which must not stand in for another table's bytes
     // still waiting in its terminal.
@@ -521,6 +569,9 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     let stopping = Instant::now();
     monitor.stop()?;
     figures.stop_seconds = stopping.elapsed().as_secs_f64();
+    for sim in sims {
+        let _ = sim.stop();
+    }
     for event in events.try_iter() {
         count(&mut figures, &event, clock.as_ref());
     }
@@ -539,6 +590,18 @@ fn monitor_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         figures.duplicated += duplicated;
     }
     Ok(figures)
+}
+
+/// Asks every simulator to deal no more, then waits (up to 10 s) until each has finished the
+/// frame it was sending, so its capture holds all it will send.
+fn stop_dealing(sims: &[SimDevice]) {
+    for sim in sims {
+        sim.stop_dealing();
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for sim in sims {
+        sim.wait_finished(deadline.saturating_duration_since(Instant::now()));
+    }
 }
 
 /// Takes the monitor's events until `done` says everything sent is on record, or nothing has come
@@ -744,7 +807,6 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
     figures.measuring = true;
     let run_for = Duration::from_secs_f64(args.seconds);
     let mut stopped_at: Option<Instant> = None;
-    let mut sims = Some(sims);
     loop {
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(item) => Some(item),
@@ -780,11 +842,8 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         if stopped_at.is_none() && started.elapsed() >= run_for {
             figures.seconds = started.elapsed().as_secs_f64();
             figures.rss_end_mb = rss_mb();
-            if let Some(sims) = sims.take() {
-                for sim in sims {
-                    let _ = sim.stop();
-                }
-            }
+            // As in the monitor's run: the terminals stay open until what they hold is read.
+            stop_dealing(&sims);
             stopped_at = Some(Instant::now());
         }
         if let Some(at) = stopped_at {
@@ -794,8 +853,15 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
             }
         }
     }
+    // Every reader is asked first, so their read timeouts run at once, not one after another.
+    for reader in &readers {
+        reader.request_stop();
+    }
     for reader in readers {
         reader.stop();
+    }
+    for sim in sims {
+        let _ = sim.stop();
     }
     for item in rx.try_iter() {
         if let (device, TransportEvent::Chunk { received_at, bytes }) = item {
@@ -816,6 +882,19 @@ fn baseline_run(args: &PitArgs, dir: &Path) -> anyhow::Result<RunFigures> {
         figures.duplicated += (recorded.len() - common) as u64;
     }
     Ok(figures)
+}
+
+/// This process's threads (from `/proc/self/status`; 0 where there is none).
+fn threads() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .unwrap_or(0)
 }
 
 /// This process's resident memory, in MB (from `/proc/self/status`; 0 where there is none).

@@ -5,12 +5,38 @@
 //! s = ♦ 1, ♣ 2, ♥ 3, ♠ 4; code `511` is the shuffle (new shoe) card and becomes `shuffled`.
 //! The shoe knows no hands, so cards carry no target: the rules engine assigns them.
 //!
-//! Scanners repeat a code when a card is rescanned. The same code arriving again within the
-//! repeat window (300 ms by default, measured by host receive time from the last time the code was
-//! seen) is the same card: it is reported as a [`RejectKind::Duplicate`] and produces no event.
-//! Measuring from the last sighting rather than the first keeps a card resting on the scanner
-//! from turning into a second card after the window; two identical cards in a row from a
-//! multi-deck shoe are still two cards, because no dealer draws twice within 300 ms.
+//! Scanners repeat a code when a card is rescanned. The same code again within the repeat window
+//! (300 ms by default) of its last sighting is the same card: it is reported as a
+//! [`RejectKind::Duplicate`] and produces no event. Measuring from the last sighting rather than
+//! the first keeps a card resting on the scanner from turning into a second card after the window;
+//! two identical cards in a row from a multi-deck shoe are still two cards, because no dealer
+//! draws twice within 300 ms.
+//!
+//! The scanner sends no time, so the window can only be judged by when the host *read* the codes,
+//! and a read time is only an upper bound of when a code arrived: a code that waited in a buffer
+//! (a reader that connected late, a host that stalled, a serial server releasing a backlog) was
+//! read later than it came. So a repeat is judged a rescan only when the **longest** the two
+//! sightings can have been apart is within the window: from the earliest the first can have
+//! arrived to the time the second was read. The earliest a code can have arrived is
+//!
+//! - the time its chunk was read, when that chunk completed that one line and was not the first of
+//!   the stream: a host that is watching the port reads a code as it comes, one line at a time at
+//!   a dealer's pace (the one assumption: see below);
+//! - otherwise the time the *previous* chunk was read (the earlier read took everything waiting,
+//!   so this chunk's bytes came after it): several lines in one chunk waited in a buffer, each for
+//!   an unknown time within that span;
+//! - unknown for the first chunk of a stream (it may hold whatever the device sent before the host
+//!   connected): a repeat of such a code is never a rescan.
+//!
+//! When the longest possible gap exceeds the window, or is unknown, the repeat is a second card:
+//! a backlog can never merge two real cards. A rescan that arrives in a backlog is then taken for
+//! a second card too, which the rules engine sees as an extra card; nothing is dropped unseen.
+//!
+//! What remains rests on the host reading a lone code promptly: a host stalled for longer than
+//! the time between two identical cards minus the window, during which just that one code arrived,
+//! reads it late, and the next (read at once) looks like its rescan. The read times on record
+//! cannot show such a stall; only a device time, or the record keeping when the reader began
+//! waiting for each chunk, could.
 //!
 //! Anything else on a line (letters, a wrong number of digits, codes outside the table) rejects
 //! that line with the reason; framing restarts at the next line end, so garbage never costs more
@@ -122,8 +148,48 @@ pub struct BarcodeDecoder {
     /// The current line already overflowed (its first pieces were rejected).
     overlong: bool,
     numbering: EventNumbering,
-    /// The last code seen and when (Unix milliseconds), for repeat suppression.
-    last: Option<(u16, i64)>,
+    /// The last code seen, for judging repeats.
+    last: Option<Sighting>,
+    /// When the previous chunk was read (Unix milliseconds); `None` before the stream's first.
+    previous_read_ms: Option<i64>,
+    /// The chunk being decoded: its number in the stream, the earliest its bytes can have
+    /// arrived, and the non-empty lines it has completed so far.
+    chunk: ChunkTiming,
+}
+
+/// One sighting of a code: the earliest it can have arrived (Unix milliseconds; `None`: unknown,
+/// it may have waited since before the stream began) and the chunk that completed it.
+#[derive(Debug, Clone, Copy)]
+struct Sighting {
+    code: u16,
+    earliest_ms: Option<i64>,
+    chunk: u64,
+}
+
+/// What the decoder knows about the chunk it is decoding.
+#[derive(Debug, Clone, Copy, Default)]
+struct ChunkTiming {
+    /// The chunk's number in the stream, from 1.
+    number: u64,
+    /// When the previous chunk was read: the chunk's bytes all came after it.
+    after_ms: Option<i64>,
+    /// Non-empty lines (codes or not) completed in this chunk so far.
+    lines: u32,
+}
+
+impl ChunkTiming {
+    /// The earliest a line completed in this chunk can have arrived, once `self.lines` lines
+    /// have been completed in it and the chunk was read at `now_ms`.
+    fn earliest_ms(&self, now_ms: i64) -> Option<i64> {
+        if self.lines <= 1 && self.after_ms.is_some() {
+            // A watching host reads a lone code as it arrives.
+            Some(now_ms)
+        } else {
+            // Waited in a buffer for some time since the previous read (or since before the
+            // stream began).
+            self.after_ms
+        }
+    }
 }
 
 impl Default for BarcodeDecoder {
@@ -146,6 +212,29 @@ impl BarcodeDecoder {
             overlong: false,
             numbering: EventNumbering::starting_at(first_seq),
             last: None,
+            previous_read_ms: None,
+            chunk: ChunkTiming::default(),
+        }
+    }
+
+    /// Counts a non-empty line completed in the current chunk. A second one shows the chunk
+    /// held a backlog, so a code seen earlier in it may have arrived any time since the previous
+    /// read.
+    fn line_in_chunk(&mut self) {
+        self.chunk.lines = self.chunk.lines.saturating_add(1);
+        if self.chunk.lines == 2 {
+            if let Some(last) = self.last.as_mut().filter(|l| l.chunk == self.chunk.number) {
+                last.earliest_ms = self.chunk.after_ms;
+            }
+        }
+    }
+
+    /// A sighting of `code` completed in the current chunk, read at `now_ms`.
+    fn sighting(&self, code: u16, now_ms: i64) -> Sighting {
+        Sighting {
+            code,
+            earliest_ms: self.chunk.earliest_ms(now_ms),
+            chunk: self.chunk.number,
         }
     }
 
@@ -176,6 +265,9 @@ impl BarcodeDecoder {
         out: &mut Vec<DecodeOutput>,
     ) {
         let text = &frame[..frame.len() - 1];
+        if !text.is_empty() {
+            self.line_in_chunk();
+        }
         if self.overlong {
             self.overlong = false;
             self.reject(
@@ -225,27 +317,28 @@ impl BarcodeDecoder {
                 frame,
             );
         };
-        if let Some((last_code, seen)) = self.last {
-            let elapsed = now_ms.saturating_sub(seen);
-            if last_code == code
-                && self.config.repeat_window_ms > 0
-                && elapsed >= 0
-                && elapsed.unsigned_abs() <= self.config.repeat_window_ms
-            {
-                self.last = Some((code, now_ms));
+        if let Some(last) = self.last.filter(|last| last.code == code) {
+            let window = self.config.repeat_window_ms;
+            // The longest the two sightings can have been apart; a clock that stepped back
+            // makes it unknowable too.
+            let longest = last
+                .earliest_ms
+                .map(|earliest| now_ms.saturating_sub(earliest))
+                .filter(|longest| *longest >= 0);
+            if let Some(longest) = longest.filter(|l| window > 0 && l.unsigned_abs() <= window) {
+                self.last = Some(self.sighting(code, now_ms));
                 return self.reject(
                     out,
                     now,
                     RejectKind::Duplicate,
                     format!(
-                        "code {code:03} repeated after {elapsed} ms, within the {} ms repeat window: one card",
-                        self.config.repeat_window_ms
+                        "code {code:03} repeated at most {longest} ms after it was last seen, within the {window} ms repeat window: one card"
                     ),
                     frame,
                 );
             }
         }
-        self.last = Some((code, now_ms));
+        self.last = Some(self.sighting(code, now_ms));
         let event = self.numbering.event(kind, now);
         out.push(DecodeOutput::Accepted(Accepted {
             at: now,
@@ -264,11 +357,17 @@ impl Decoder for BarcodeDecoder {
 
     fn push(&mut self, bytes: &[u8], now: Timestamp, out: &mut Vec<DecodeOutput>) {
         let now_ms = now.unix_millis();
+        self.chunk = ChunkTiming {
+            number: self.chunk.number.wrapping_add(1),
+            after_ms: self.previous_read_ms,
+            lines: 0,
+        };
         // The framer is taken out while its pieces go to this decoder's own methods.
         let mut framer = std::mem::take(&mut self.framer);
         framer.push(bytes, |piece| match piece {
             LinePiece::Line(line) => self.line_done(line, now, now_ms, out),
             LinePiece::TooLong(line) => {
+                self.line_in_chunk();
                 self.overlong = true;
                 self.reject(
                     out,
@@ -280,6 +379,8 @@ impl Decoder for BarcodeDecoder {
             }
         });
         self.framer = framer;
+        // This read took everything that had arrived: the next chunk's bytes come after it.
+        self.previous_read_ms = Some(now_ms);
     }
 
     fn finish(&mut self, now: Timestamp, out: &mut Vec<DecodeOutput>) {
@@ -293,6 +394,8 @@ impl Decoder for BarcodeDecoder {
             );
         }
         self.overlong = false;
+        // Whatever arrives after a break may have waited (a device server's buffer).
+        self.previous_read_ms = None;
     }
 
     fn next_event_seq(&self) -> u64 {
@@ -375,7 +478,9 @@ mod tests {
     #[test]
     fn a_repeat_within_the_window_is_one_card() {
         let mut decoder = BarcodeDecoder::default();
-        let mut out = run(&mut decoder, b"023\r", 0);
+        // A card before, so the codes below are not the stream's first chunk.
+        let mut out = run(&mut decoder, b"010\r", -2_000);
+        out.extend(run(&mut decoder, b"023\r", 0));
         out.extend(run(&mut decoder, b"023\r", 250));
         out.extend(run(&mut decoder, b"023\r", 500)); // 250 ms after the last sighting
         out.extend(run(&mut decoder, b"023\r", 900)); // 400 ms later: a second card
@@ -384,17 +489,106 @@ mod tests {
             rejections(&out),
             [RejectKind::Duplicate, RejectKind::Duplicate]
         );
-        assert_eq!(kinds(&out).len(), 3);
-        assert!(out[1]
-            .rejection()
-            .unwrap()
-            .reason
-            .contains("within the 300 ms"));
+        assert_eq!(kinds(&out).len(), 4);
+        assert_eq!(
+            out[2].rejection().unwrap().reason,
+            "code 023 repeated at most 250 ms after it was last seen, within the 300 ms repeat window: one card"
+        );
         let mut off = BarcodeDecoder::new(BarcodeConfig {
             repeat_window_ms: 0,
         });
-        let out = run(&mut off, b"023\r023\r", 0);
-        assert_eq!(kinds(&out).len(), 2);
+        let mut out = run(&mut off, b"010\r", -2_000);
+        out.extend(run(&mut off, b"023\r", 0));
+        out.extend(run(&mut off, b"023\r", 1));
+        assert_eq!(kinds(&out).len(), 3);
+    }
+
+    #[test]
+    fn repeats_that_waited_in_a_backlog_are_two_cards() {
+        // The bench's thousand tables: the reader connected after the shoe had dealt, and the
+        // waiting codes came in one chunk with one read time.
+        let mut decoder = BarcodeDecoder::default();
+        let out = run(&mut decoder, b"511\r018\r018\r031\r031\r", 0);
+        assert!(rejections(&out).is_empty(), "{out:?}");
+        assert_eq!(kinds(&out).len(), 5);
+        // The last code of that backlog, and the same code read 100 ms later: the first may
+        // have waited since before the reader connected, so they may be far apart.
+        let out = run(&mut decoder, b"031\r", 100);
+        assert!(rejections(&out).is_empty(), "{out:?}");
+        // A stall mid-stream: a code read alone, then two more in one chunk 2 s later; the first
+        // of those repeats the lone code but can have arrived any time in those 2 s.
+        let mut out = run(&mut decoder, b"044\r", 5_000);
+        out.extend(run(&mut decoder, b"044\r044\r", 7_000));
+        // The next read 100 ms later repeats the backlog's last code, which may have come
+        // right after the read at 5,000 ms.
+        out.extend(run(&mut decoder, b"044\r", 7_100));
+        assert!(rejections(&out).is_empty(), "{out:?}");
+        assert_eq!(kinds(&out).len(), 4);
+    }
+
+    #[test]
+    fn a_backlog_read_within_the_window_of_the_read_before_is_judged_by_that_span() {
+        // Two codes in one chunk that came within 200 ms of the previous read: however they
+        // were spread over those 200 ms, they were within the window of each other.
+        let mut decoder = BarcodeDecoder::default();
+        let mut out = run(&mut decoder, b"010\r", 0);
+        out.extend(run(&mut decoder, b"023\r023\r", 200));
+        assert_eq!(rejections(&out), [RejectKind::Duplicate]);
+        assert!(out[2]
+            .rejection()
+            .unwrap()
+            .reason
+            .contains("at most 200 ms"));
+        // Read 150 ms after that chunk, a repeat can be 350 ms after the backlog's codes: a
+        // second card.
+        let out = run(&mut decoder, b"023\r", 350);
+        assert!(rejections(&out).is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn the_first_chunk_of_a_stream_and_after_a_break_may_hold_old_codes() {
+        let mut decoder = BarcodeDecoder::default();
+        let mut out = run(&mut decoder, b"023\r", 0);
+        out.extend(run(&mut decoder, b"023\r", 10));
+        assert!(rejections(&out).is_empty(), "{out:?}");
+        // After the stream broke, the first chunk again.
+        decoder.finish(t(20), &mut out);
+        let mut out = run(&mut decoder, b"023\r", 30);
+        out.extend(run(&mut decoder, b"023\r", 40));
+        assert_eq!(rejections(&out), [RejectKind::Duplicate]);
+        // Across a break, a repeat read within the window of a code read alone is still one.
+        let mut out = Vec::new();
+        decoder.finish(t(50), &mut out);
+        out.extend(run(&mut decoder, b"023\r", 60));
+        assert_eq!(rejections(&out), [RejectKind::Duplicate]);
+        let mut out = Vec::new();
+        decoder.finish(t(70), &mut out);
+        out.extend(run(&mut decoder, b"045\r", 80));
+        out.extend(run(&mut decoder, b"045\r", 90));
+        assert!(rejections(&out).is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn garbage_in_the_same_chunk_shows_a_backlog_too() {
+        // Any second line, even one rejected, shows the chunk held more than one arrival.
+        let mut decoder = BarcodeDecoder::default();
+        let mut out = run(&mut decoder, b"010\r", 0);
+        out.extend(run(&mut decoder, b"023\rxx\r", 2_000));
+        out.extend(run(&mut decoder, b"023\r", 2_100));
+        assert_eq!(rejections(&out), [RejectKind::Malformed]);
+        assert_eq!(kinds(&out).len(), 3);
+    }
+
+    #[test]
+    fn a_lone_code_read_late_by_a_stalled_host_is_still_taken_for_a_rescan() {
+        // The limit of judging by read times (see the module's doc): two real cards 1 s apart,
+        // the first read 800 ms late while nothing else arrived, the second at once. Nothing
+        // the decoder is given tells this from a rescan 200 ms apart.
+        let mut decoder = BarcodeDecoder::default();
+        let mut out = run(&mut decoder, b"010\r", -5_000);
+        out.extend(run(&mut decoder, b"023\r", 800));
+        out.extend(run(&mut decoder, b"023\r", 1_000));
+        assert_eq!(rejections(&out), [RejectKind::Duplicate]);
     }
 
     #[test]
@@ -499,20 +693,38 @@ mod tests {
         }
 
         #[test]
-        fn chunking_does_not_change_the_outputs(
+        fn chunking_does_not_change_the_framing(
             bytes in proptest::collection::vec(
                 prop_oneof![any::<u8>(), Just(b'\r'), Just(b'\n'), Just(b'0'), Just(b'1')], 0..300),
             chunk in 1usize..20,
         ) {
-            let mut whole = BarcodeDecoder::default();
-            let expected = pitwatch_codec::decode_all(&mut whole, &bytes, t(0));
-            let mut decoder = BarcodeDecoder::default();
-            let mut out = Vec::new();
-            for piece in bytes.chunks(chunk) {
-                decoder.push(piece, t(0), &mut out);
+            // With no repeat window the outputs are the same whatever the chunking; with one,
+            // only the verdict on a repeated code may differ (the chunking says how long codes
+            // may have waited), never what the bytes were cut into or why garbage was refused.
+            let shape = |outputs: &[DecodeOutput]| -> Vec<(Vec<u8>, Option<RejectKind>)> {
+                outputs
+                    .iter()
+                    .map(|o| {
+                        let kind = o.rejection().map(|r| r.kind).filter(|k| *k != RejectKind::Duplicate);
+                        (o.bytes().to_vec(), kind)
+                    })
+                    .collect()
+            };
+            for window in [0, 300] {
+                let config = BarcodeConfig { repeat_window_ms: window };
+                let mut whole = BarcodeDecoder::new(config);
+                let expected = pitwatch_codec::decode_all(&mut whole, &bytes, t(0));
+                let mut decoder = BarcodeDecoder::new(config);
+                let mut out = Vec::new();
+                for piece in bytes.chunks(chunk) {
+                    decoder.push(piece, t(0), &mut out);
+                }
+                decoder.finish(t(0), &mut out);
+                if window == 0 {
+                    prop_assert_eq!(&out, &expected);
+                }
+                prop_assert_eq!(shape(&out), shape(&expected));
             }
-            decoder.finish(t(0), &mut out);
-            prop_assert_eq!(out, expected);
         }
 
         #[test]

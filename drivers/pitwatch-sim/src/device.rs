@@ -40,6 +40,8 @@ pub struct SimDevice {
     more_paths: Vec<String>,
     address: Option<SocketAddr>,
     stop: Arc<AtomicBool>,
+    /// Asked to deal no more (the link stays open).
+    done_dealing: Arc<AtomicBool>,
     shoes_done: Arc<AtomicU32>,
     finished: Arc<AtomicBool>,
     thread: Option<JoinHandle<Result<SimSummary, SimError>>>,
@@ -99,6 +101,7 @@ impl SimDevice {
         let capture = create(&config.capture, "capture")?;
         let log = create(&config.injected_log, "injected-faults")?;
         let stop = Arc::new(AtomicBool::new(false));
+        let done_dealing = Arc::new(AtomicBool::new(false));
         let shoes_done = Arc::new(AtomicU32::new(0));
         let finished = Arc::new(AtomicBool::new(false));
         let runner = Runner {
@@ -110,6 +113,7 @@ impl SimDevice {
             capture,
             log,
             stop: Arc::clone(&stop),
+            done_dealing: Arc::clone(&done_dealing),
             shoes_done: Arc::clone(&shoes_done),
             finished: Arc::clone(&finished),
             summary: SimSummary::default(),
@@ -126,6 +130,7 @@ impl SimDevice {
             more_paths,
             address,
             stop,
+            done_dealing,
             shoes_done,
             finished,
             thread: Some(thread),
@@ -153,8 +158,9 @@ impl SimDevice {
         self.shoes_done.load(Ordering::SeqCst)
     }
 
-    /// Whether every configured shoe has been sent (or the device failed). The link stays open
-    /// until [`SimDevice::stop`], so a host can read what is still queued.
+    /// Whether the device sends no more: every configured shoe has been sent, it was asked to
+    /// [`SimDevice::stop_dealing`], or it failed. The link stays open until [`SimDevice::stop`],
+    /// so a host can read what is still queued.
     pub fn is_finished(&self) -> bool {
         self.finished.load(Ordering::SeqCst)
     }
@@ -171,6 +177,23 @@ impl SimDevice {
         true
     }
 
+    /// Deals no more once the frame being sent is complete, and keeps the link open so a host can
+    /// read what is still queued; [`SimDevice::is_finished`] says when nothing more will come.
+    /// Closing a pseudo-terminal hangs it up, which throws away what the host has not read yet,
+    /// so a harness that compares what was sent with what was read stops dealing first, lets the
+    /// host read the rest, and only then calls [`SimDevice::stop`].
+    pub fn stop_dealing(&self) {
+        self.done_dealing.store(true, Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// Wakes the device's thread from its wait between steps, to see what it was asked.
+    fn wake(&self) {
+        if let Some(thread) = &self.thread {
+            thread.thread().unpark();
+        }
+    }
+
     /// Stops dealing, closes the link and the files, and says what was done.
     pub fn stop(mut self) -> Result<SimSummary, SimError> {
         self.halt()
@@ -178,6 +201,7 @@ impl SimDevice {
 
     fn halt(&mut self) -> Result<SimSummary, SimError> {
         self.stop.store(true, Ordering::SeqCst);
+        self.wake();
         match self.thread.take() {
             Some(thread) => thread.join().map_err(|_| SimError::Panicked)?,
             None => Ok(SimSummary::default()),
@@ -335,12 +359,13 @@ struct Runner {
     capture: Option<BufWriter<File>>,
     log: Option<BufWriter<File>>,
     stop: Arc<AtomicBool>,
+    done_dealing: Arc<AtomicBool>,
     shoes_done: Arc<AtomicU32>,
     finished: Arc<AtomicBool>,
     summary: SimSummary,
 }
 
-/// The thread was told to stop.
+/// The thread was told to stop, or to deal no more.
 struct Stopped;
 
 impl Runner {
@@ -348,14 +373,14 @@ impl Runner {
         let outcome = self.deal();
         self.finished.store(true, Ordering::SeqCst);
         match outcome {
-            Ok(()) => {
-                // Keep the link open so the host can read what is queued.
+            // Dealt to the end or asked to deal no more: keep the link open so the host can
+            // read what is queued (when asked to stop, this ends at once).
+            Ok(()) | Err(Ok(Stopped)) => {
                 while !self.stopped() {
-                    std::thread::sleep(Duration::from_millis(20));
+                    std::thread::park();
                 }
                 Ok(self.summary)
             }
-            Err(Ok(Stopped)) => Ok(self.summary),
             Err(Err(error)) => Err(error),
         }
     }
@@ -415,17 +440,20 @@ impl Runner {
         Ok(())
     }
 
+    /// Waits `duration` between steps; ends dealing when asked to stop or to deal no more. The
+    /// thread is parked for the whole wait and woken when asked (not woken every few
+    /// milliseconds to look): a bench runs a thousand of these beside the monitor it measures.
     fn sleep(&self, duration: Duration) -> Result<(), Result<Stopped, SimError>> {
         let deadline = Instant::now() + duration;
         loop {
-            if self.stopped() {
+            if self.stopped() || self.done_dealing.load(Ordering::SeqCst) {
                 return Err(Ok(Stopped));
             }
             let now = Instant::now();
             if now >= deadline {
                 return Ok(());
             }
-            std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
+            std::thread::park_timeout(deadline - now);
         }
     }
 

@@ -247,3 +247,51 @@ fn forever_mode_keeps_dealing_new_shoes() {
     assert!(summary.rounds >= 3 * 60, "{summary:?}");
     reader.join().unwrap();
 }
+
+#[test]
+fn a_device_asked_to_deal_no_more_keeps_its_link_open_until_the_host_has_read_everything() {
+    // Closing a pseudo-terminal hangs it up and throws away what the host has not read: a
+    // harness stops the dealing first, lets the host read the rest, then closes.
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("capture.bin");
+    let config = SimConfig {
+        shoes: None,
+        pace: Pace::Times(50.0),
+        capture: Some(capture.clone()),
+        ..SimConfig::new(
+            ProtocolConfig::by_name("barcode").unwrap(),
+            RuleBook::nz_baccarat(),
+        )
+    };
+    let device = SimDevice::start(config).unwrap();
+    let path = device.path().unwrap().to_owned();
+    let mut got = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    // A host that has not opened the port yet: what is dealt meanwhile waits in the terminal.
+    while std::fs::metadata(&capture).map_or(0, |m| m.len()) < 40 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    device.stop_dealing();
+    assert!(device.wait_finished(Duration::from_secs(10)));
+    let sent = std::fs::read(&capture).unwrap();
+    assert!(sent.len() >= 40, "{} bytes", sent.len());
+    let (handle, events) = spawn_device(
+        &DeviceConfig::new(TransportConfig::Serial(SerialConfig::new(&path, 9600))),
+        Arc::new(SystemClock),
+    )
+    .unwrap();
+    while got.len() < sent.len() && Instant::now() < deadline {
+        if let Ok(TransportEvent::Chunk { bytes, .. }) =
+            events.recv_timeout(Duration::from_millis(50))
+        {
+            got.extend(bytes);
+        }
+    }
+    assert_eq!(got, sent, "everything dealt is read, nothing more comes");
+    // Nothing more is dealt while the link stays open.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(std::fs::read(&capture).unwrap(), sent);
+    let summary = device.stop().unwrap();
+    assert_eq!(summary.bytes, sent.len() as u64);
+    handle.stop();
+}

@@ -40,6 +40,14 @@ impl From<&DeviceConfig> for ReaderOptions {
     }
 }
 
+/// What a handle asks of its reader.
+enum Request {
+    /// Write a host command, and say how it went.
+    Write(Write),
+    /// Look at the stop flag now (the reader may be waiting out a reconnect delay).
+    Wake,
+}
+
 /// A request to write a host command, with where to report the outcome.
 struct Write {
     bytes: Vec<u8>,
@@ -49,7 +57,7 @@ struct Write {
 /// Controls a running reader: send commands, stop it. Dropping the handle stops the reader and
 /// waits for its thread.
 pub struct DeviceHandle {
-    writes: Sender<Write>,
+    writes: Sender<Request>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -60,10 +68,10 @@ impl DeviceHandle {
     pub fn send(&self, bytes: &[u8], timeout: Duration) -> Result<(), TransportError> {
         let (done, result) = mpsc::sync_channel(1);
         self.writes
-            .send(Write {
+            .send(Request::Write(Write {
                 bytes: bytes.to_vec(),
                 done,
-            })
+            }))
             .map_err(|_| TransportError::Stopped)?;
         result
             .recv_timeout(timeout)
@@ -76,14 +84,17 @@ impl DeviceHandle {
     }
 
     /// Asks the reader to stop without waiting for it: it stops at its next read timeout or
-    /// delivery. Stopping many readers, ask them all first and then [`DeviceHandle::stop`] each,
-    /// so their timeouts run at once rather than one after another.
+    /// delivery, or at once while it waits to reconnect. Stopping many readers, ask them all
+    /// first and then [`DeviceHandle::stop`] each, so their timeouts run at once rather than one
+    /// after another.
     pub fn request_stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        // A reader gone already has nobody to wake.
+        let _ = self.writes.send(Request::Wake);
     }
 
     fn shutdown(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.request_stop();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -187,7 +198,7 @@ struct Reader {
     options: ReaderOptions,
     clock: Arc<dyn Clock>,
     events: Box<dyn EventSink>,
-    writes: Receiver<Write>,
+    writes: Receiver<Request>,
     stop: Arc<AtomicBool>,
 }
 
@@ -262,7 +273,10 @@ impl Reader {
                 });
                 return End::Stop;
             }
-            while let Ok(write) = self.writes.try_recv() {
+            while let Ok(request) = self.writes.try_recv() {
+                let Request::Write(write) = request else {
+                    continue;
+                };
                 let result = connection.write_all(&write.bytes);
                 let failed = result.as_ref().err().map(ToString::to_string);
                 let _ = write.done.send(result);
@@ -310,7 +324,10 @@ impl Reader {
         }
     }
 
-    /// Sleeps `delay` while answering writes with "not connected"; false when stopping.
+    /// Sleeps `delay` while answering writes with "not connected"; false when stopping. The
+    /// thread sleeps until the delay is over or a handle asks something (a stop wakes it), not
+    /// waking every few milliseconds to look: a pit of a thousand devices that are all away
+    /// must not keep the host busy.
     fn wait(&self, delay: Duration) -> bool {
         let until = Instant::now() + delay;
         loop {
@@ -321,13 +338,11 @@ impl Reader {
             if now >= until {
                 return true;
             }
-            // Wake at least every 20 ms to notice a stop request.
-            let slice = (until - now).min(Duration::from_millis(20));
-            match self.writes.recv_timeout(slice) {
-                Ok(write) => {
+            match self.writes.recv_timeout(until - now) {
+                Ok(Request::Write(write)) => {
                     let _ = write.done.send(Err(TransportError::NotConnected));
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Ok(Request::Wake) | Err(RecvTimeoutError::Timeout) => {}
                 // The handle is gone: nobody can stop us any more, so stop now.
                 Err(RecvTimeoutError::Disconnected) => return false,
             }

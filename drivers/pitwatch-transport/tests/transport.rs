@@ -211,6 +211,41 @@ fn serial_port_that_does_not_exist_is_retried_with_growing_delays() {
 }
 
 #[test]
+fn a_reader_waiting_to_reconnect_sleeps_until_asked_and_a_stop_wakes_it() {
+    // An hour's reconnect delay: the reader sleeps it out (it does not wake every few
+    // milliseconds to look, which a thousand readers of devices that are away would pay for),
+    // answers a command at once, and a stop ends the wait.
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = serial_config(&dir.path().join("missing"));
+    config.backoff = Backoff {
+        initial_ms: 3_600_000,
+        max_ms: 3_600_000,
+        factor: 2,
+    };
+    let (handle, events) = spawn_device(&config, Arc::new(SystemClock)).unwrap();
+    match events.recv_timeout(WAIT).unwrap() {
+        TransportEvent::ConnectFailed { retry_in, .. } => {
+            assert_eq!(retry_in, Duration::from_secs(3600));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert_eq!(
+        handle.send(b"x", Duration::from_secs(2)),
+        Err(TransportError::NotConnected)
+    );
+    handle.request_stop();
+    let (stopped_tx, stopped) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        handle.stop();
+        let _ = stopped_tx.send(());
+    });
+    // Far less than the hour: the stop woke it.
+    stopped
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the stop ended the reconnect wait");
+}
+
+#[test]
 fn bad_serial_settings_are_reported() {
     let mut config = serial_config(Path::new("/dev/null"));
     if let TransportConfig::Serial(serial) = &mut config.transport {
