@@ -21,6 +21,14 @@ use crate::fault::{Expected, FaultSpec, Injected, Level, SimFault};
 /// is used).
 pub const REPEAT_MARGIN_MS: u64 = 1000;
 
+/// How long after a card a barcode scanner's rescan of it comes (a [`SimFault::DuplicateFrame`]):
+/// a scanner reads a card again a decode cycle later, well within the host's repeat window, and
+/// a host watching the port reads the two apart. The card itself also comes this long after the
+/// frame before it, so that it too is read alone at any pace. (The same line twice at the line's
+/// own rate is not what a scanner sends, and codes read together in one chunk may have waited
+/// there for any time, so the host takes them for two cards.)
+pub const RESCAN_AFTER_MS: u64 = 100;
+
 /// One thing the simulated device does: wait, then send bytes or drop the link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -509,7 +517,19 @@ impl Planner {
                     expected: Expected::Rejection("duplicate".into()),
                 };
                 injected.push(r.clone());
+                if let Wire::Barcode(_) = self.wire {
+                    // The card comes on its own, and its rescan a moment later: a host watching
+                    // the port reads each alone, even at a pace faster than a dealer's.
+                    let card = steps.last_mut().expect("a step was just pushed");
+                    card.min_delay_ms = card.min_delay_ms.max(RESCAN_AFTER_MS);
+                }
                 self.push_send(&mut steps, frame, 0, vec![r]);
+                if let Wire::Barcode(_) = self.wire {
+                    steps
+                        .last_mut()
+                        .expect("a step was just pushed")
+                        .min_delay_ms = RESCAN_AFTER_MS;
+                }
             }
         }
         let rounds = session
