@@ -381,6 +381,10 @@ pub struct TableConfig {
     /// The table's device liveness thresholds over the protocols' defaults
     /// (`liveness = { offline_s = 30 }`; [`crate::liveness`]).
     pub liveness: LivenessOverride,
+    /// The rounds an hour of dealing this table is held to (`pace_target = 60`), over its
+    /// game's default in `pitwatch_games::targets` (docs/pace.md); the alert thresholds stay
+    /// the game's.
+    pub pace_target: Option<u32>,
 }
 
 /// One device of a table.
@@ -452,6 +456,8 @@ struct RawTable {
     simulated: bool,
     #[serde(default, skip_serializing_if = "is_default")]
     liveness: LivenessOverride,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pace_target: Option<u32>,
 }
 
 fn is_default(o: &LivenessOverride) -> bool {
@@ -520,6 +526,7 @@ impl TryFrom<RawTable> for TableConfig {
             devices,
             simulated: raw.simulated,
             liveness: raw.liveness,
+            pace_target: raw.pace_target,
         })
     }
 }
@@ -605,6 +612,7 @@ impl From<TableConfig> for RawTable {
             link,
             simulated: table.simulated,
             liveness: table.liveness,
+            pace_target: table.pace_target,
         }
     }
 }
@@ -633,6 +641,7 @@ impl TableConfig {
             }],
             simulated: false,
             liveness: LivenessOverride::default(),
+            pace_target: None,
         }
     }
 
@@ -898,6 +907,11 @@ impl PitConfig {
         }
         for p in table.liveness.problems() {
             problems.push(format!("{label}: {p}"));
+        }
+        if table.pace_target == Some(0) {
+            problems.push(format!(
+                "{label}: pace_target must be 1 or more rounds an hour"
+            ));
         }
         let several = table.devices.len() > 1;
         for (k, device) in table.devices.iter().enumerate() {
