@@ -58,6 +58,17 @@ impl DealerShift {
         query: DealerQuery<'_>,
         targets: &PaceTargets,
     ) -> Result<DealerShift, StoreError> {
+        DealerShift::held_to(store, query, targets, None)
+    }
+
+    /// [`DealerShift::of`], the table held to its own rounds an hour (`pace_target`, the pit
+    /// definition's) over its game's where given.
+    pub fn held_to(
+        store: &Store,
+        query: DealerQuery<'_>,
+        targets: &PaceTargets,
+        own: Option<u32>,
+    ) -> Result<DealerShift, StoreError> {
         let replayed = replay::rebuild(store, query.table)?;
         let game = store
             .tables()?
@@ -73,7 +84,7 @@ impl DealerShift {
         };
         let pace = Pace::of(steps());
         let attribution = Attribution::of(steps());
-        let target = targets.of(game).copied();
+        let target = targets.for_table(game, own);
         let within = |at: Option<Timestamp>| match (query.period, at) {
             (None, _) => true,
             (Some((from, to)), Some(at)) => at >= from && at < to,
