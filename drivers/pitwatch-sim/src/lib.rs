@@ -165,7 +165,12 @@ impl SimConfig {
                     self.book.game()
                 )));
             }
-            if rota.dealers.is_empty() || rota.dealers.iter().any(|d| !(d.slowness > 0.0)) {
+            if rota.dealers.is_empty()
+                || rota
+                    .dealers
+                    .iter()
+                    .any(|d| d.slowness.is_nan() || d.slowness <= 0.0)
+            {
                 return Err(SimError::Config(
                     "a rota names at least one dealer, each dealing at a pace above 0".into(),
                 ));
