@@ -20,6 +20,7 @@ use pitwatch_api::dto::{
     SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoePage, ShoeReplay, SignOffRequest,
     SignedOff, TableDraft, UserRow,
 };
+use pitwatch_api::dto::{DealersView, PaceAlertView};
 use pitwatch_api::dto::{
     EvidencePackFile, ExposureAlert, PitExposure, ReportFormat, ShoeExposure, SurveillanceLog,
 };
@@ -260,6 +261,41 @@ async fn pit_exposure(desk: State<'_, Desk>) -> Result<PitExposure, ApiError> {
 #[tauri::command]
 async fn exposure_alerts(desk: State<'_, Desk>) -> Result<Vec<ExposureAlert>, ApiError> {
     desk.exposure_alerts()
+}
+
+/// The pace alerts that hold now at the tables running (supervisors and administrators; a look
+/// that shows alerts audited).
+#[tauri::command]
+async fn pace_alerts(desk: State<'_, Desk>) -> Result<Vec<PaceAlertView>, ApiError> {
+    desk.pace_alerts()
+}
+
+/// A table's dealers over its record (supervisors and administrators; the look audited).
+#[tauri::command]
+async fn table_dealers(desk: State<'_, Desk>, table: String) -> Result<DealersView, ApiError> {
+    desk.table_dealers(&table)
+}
+
+/// Exports a table's dealers' report as PDF or CSV where the user chooses in the save dialog.
+#[tauri::command]
+async fn export_dealers_report<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    desk: State<'_, Desk>,
+    reports: State<'_, Reports>,
+    table: String,
+    format: ReportFormat,
+) -> Result<Option<String>, ApiError> {
+    let extension = match format {
+        ReportFormat::Pdf => "pdf",
+        ReportFormat::Csv => "csv",
+    };
+    let name = format!("dealers-{table}.{extension}");
+    let Some(path) = reports.choose(&app, &name, "Save the dealers' report") else {
+        return Ok(None);
+    };
+    let written = desk.export_dealers_report_to(&table, format, &path)?;
+    reports.remember(&written);
+    Ok(Some(written))
 }
 
 /// A shoe's exposure round by round (surveillance and administrators; the look audited).
@@ -678,6 +714,9 @@ fn commands<R: tauri::Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> 
         exposure_alerts,
         shoe_exposure,
         export_exposure_report,
+        pace_alerts,
+        table_dealers,
+        export_dealers_report,
         needs_first_admin,
         create_first_admin,
         central_view,

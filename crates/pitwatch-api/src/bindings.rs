@@ -111,6 +111,12 @@ pub fn typescript_bindings() -> String {
         TableExposure::decl(&cfg),
         PitExposure::decl(&cfg),
         ReportFormat::decl(&cfg),
+        PaceAlertView::decl(&cfg),
+        PaceTargetView::decl(&cfg),
+        StintView::decl(&cfg),
+        CodeCount::decl(&cfg),
+        DealerFiguresView::decl(&cfg),
+        DealersView::decl(&cfg),
     ]);
     let mut out = String::from(
         "// Generated from the Rust DTOs in crates/pitwatch-api (src/dto.rs and src/games/).\n\

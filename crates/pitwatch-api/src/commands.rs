@@ -14,6 +14,7 @@ use crate::dto::{
     PitReload, RecordStatus, ResolutionKind, SerialPortView, Session, ShiftQuery, ShiftReportFile,
     ShoePage, ShoeReplay, SignOffRequest, SignedOff, TableDraft, UserRow,
 };
+use crate::dto::{DealersView, PaceAlertView};
 use crate::dto::{ExposureAlert, PitExposure, ReportFormat, ShoeExposure, SurveillanceLog};
 
 /// One argument: its name as the Rust handler has it, and its TypeScript type.
@@ -147,6 +148,12 @@ declare! {
     pit_exposure() -> PitExposure;
     #[doc = "The exposure alerts of the shoes being dealt now, the newest first, for the banner every screen shows surveillance (surveillance and admins only; a look that shows alerts audited)."]
     exposure_alerts() -> Vec<ExposureAlert>;
+    #[doc = "The pace alerts that hold now at the tables running ('pace below target', 'error burst'), the newest first, for the banner every screen shows supervisors (supervisors and admins only; a look that shows alerts audited)."]
+    pace_alerts() -> Vec<PaceAlertView>;
+    #[doc = "A table's dealers over its record: the rota, each dealer's figures against the table's target, the alerts (supervisors and admins only; the look audited)."]
+    table_dealers(table: String) -> DealersView;
+    #[doc = "Exports a table's dealers' report as PDF or CSV where the user chooses in the save dialog (supervisors and admins only; audited); null when the user cancelled."]
+    export_dealers_report(table: String, format: ReportFormat) -> Option<String>;
     #[doc = "A shoe's exposure round by round from the record (the table's last shoe when `shoe` is null; surveillance and admins only; the look audited)."]
     shoe_exposure(table: String, shoe: Option<u32>) -> ShoeExposure;
     #[doc = "Exports a shoe's exposure report as PDF or CSV where the user chooses in the save dialog (surveillance and admins only; audited); null when the user cancelled."]

@@ -22,6 +22,8 @@ mod exposure;
 pub use exposure::*;
 mod access;
 pub use access::*;
+mod dealers;
+pub use dealers::*;
 
 /// The pit at a glance: one tile per table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

@@ -30,6 +30,7 @@ use crate::access::Principal;
 use crate::pit_model::PitModel;
 use crate::setup::{keep_the_demo_apart, DeskOptions};
 use crate::state::exposure::ExposureWatch;
+use crate::state::pace::PaceWatch;
 use crate::state::pit::{Devices, LivePit};
 use crate::state::record::{replicate, Record, RecordAlerts, RecordWatch};
 use crate::state::workstation::Workstation;
@@ -67,6 +68,8 @@ pub struct Desk {
     pub(crate) live: LivePit,
     /// Every table's exposure, followed live for surveillance ([`crate::state::exposure`]).
     pub(crate) exposure: Arc<ExposureWatch>,
+    /// Every table's pace alerts, followed live for the supervisors ([`crate::state::pace`]).
+    pub(crate) pace: Arc<PaceWatch>,
 }
 
 impl Desk {
@@ -193,8 +196,22 @@ impl Desk {
             )
             .map_err(|e| internal(format!("cannot start the exposure thread: {e}")))?,
         );
+        // The pace alerts (the supervisors'): on a connection of their own, fed by the fold.
+        let pace = Arc::new(
+            PaceWatch::start(
+                options.installation.open(&db)?,
+                options
+                    .pit
+                    .tables
+                    .iter()
+                    .map(|t| (t.name.clone(), t.pace_target))
+                    .collect(),
+            )
+            .map_err(|e| internal(format!("cannot start the pace thread: {e}")))?,
+        );
         let fold = {
             let exposure = Arc::clone(&exposure);
+            let pace = Arc::clone(&pace);
             let watch = record.watch();
             let model = Arc::clone(&model);
             let updates = updates.clone();
@@ -202,7 +219,11 @@ impl Desk {
             std::thread::Builder::new()
                 .name("pitwatch-fold".into())
                 .spawn(move || {
-                    fold_loop(events, &model, &updates, clock.as_ref(), &watch, &exposure)
+                    let watches = Watches {
+                        exposure: &exposure,
+                        pace: &pace,
+                    };
+                    fold_loop(events, &model, &updates, clock.as_ref(), &watch, watches)
                 })
                 .map_err(|e| internal(format!("cannot start the fold thread: {e}")))?
         };
@@ -233,6 +254,7 @@ impl Desk {
                 workstation: Workstation::new(crate::access::workstation()),
                 clock,
                 exposure,
+                pace,
             },
             received,
         ))
@@ -298,6 +320,7 @@ impl Desk {
     pub fn stop(&self) {
         self.live.stop();
         self.exposure.stop();
+        self.pace.stop();
     }
 }
 
@@ -307,13 +330,19 @@ impl Drop for Desk {
     }
 }
 
+/// The watches beside the pit the fold feeds.
+struct Watches<'a> {
+    exposure: &'a ExposureWatch,
+    pace: &'a PaceWatch,
+}
+
 fn fold_loop(
     events: Receiver<MonitorEvent>,
     model: &Mutex<PitModel>,
     updates: &Sender<PitUpdate>,
     clock: &dyn Clock,
     record: &RecordWatch,
-    exposure: &ExposureWatch,
+    watches: Watches<'_>,
 ) {
     let mut dirty: Vec<String> = Vec::new();
     let mut last_flush = Instant::now();
@@ -347,7 +376,8 @@ fn fold_loop(
             });
         }
         if let Ok(event) = received {
-            exposure.feed(&event);
+            watches.exposure.feed(&event);
+            watches.pace.feed(&event);
             let (table, raised) = lock(model).apply(&event, clock.now());
             if let Some(table) = table {
                 if !dirty.contains(&table) {

@@ -222,11 +222,22 @@ impl Desk {
         let shift = Desk::shift(query)?;
         let subject = format!("shift {} to {}", shift.from, shift.to);
         let who = self.exporter(Command::ExportShift, &subject)?;
+        // The dealers' section is for those who may read the dealers' figures, each table held
+        // to the pit definition's target where it gives one.
+        let own: std::collections::BTreeMap<String, u32> = self
+            .live
+            .running()
+            .tables
+            .iter()
+            .filter_map(|t| Some((t.name.clone(), t.pace_target?)))
+            .collect();
+        let dealers = Command::ViewDealers.allowed(who.role).then_some(&own);
         let document = self.read_verified(|reader| {
-            Ok(pitwatch_recording::report::shift_report(
+            Ok(pitwatch_recording::report::shift_report_with(
                 reader,
                 &shift,
                 &self.db_name(),
+                dealers,
             )?)
         })?;
         let (written, pages) =

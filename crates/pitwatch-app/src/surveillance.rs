@@ -623,6 +623,7 @@ fn tile_of(row: &pitwatch_store::TableRow) -> Result<TableTile, ApiError> {
         devices: Vec::new(),
         simulated: false,
         liveness: Default::default(),
+        pace_target: None,
     }))
 }
 

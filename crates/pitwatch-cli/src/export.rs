@@ -126,7 +126,9 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
     let who = credentials::login(&mut audit, &out.user, credentials::PASSWORD)?;
     reports::may_export(&mut audit, &who, what, &subject, crate::now())?;
     let store = open(db)?;
-    let document = report(&command, &store, &name)?;
+    // The shift's dealers' section only for a role that may read the dealers' figures.
+    let dealers = Command::ViewDealers.allowed(who.role);
+    let document = report(&command, &store, &name, dealers)?;
     // A report vouches only for what it verified; a record that failed is not extended by the
     // export's audit row, and no report is written.
     reports::vouch(&store, &mut audit)?;
@@ -145,7 +147,12 @@ pub fn run(command: ExportCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// The report `command` asks for, from `store` (named `name` in it).
-fn report(command: &ExportCommand, store: &Store, name: &str) -> anyhow::Result<Document> {
+fn report(
+    command: &ExportCommand,
+    store: &Store,
+    name: &str,
+    dealers: bool,
+) -> anyhow::Result<Document> {
     Ok(match command {
         ExportCommand::Incident { id, .. } => {
             pitwatch_recording::report::incident_report(store, IncidentId(*id), name)?
@@ -154,7 +161,13 @@ fn report(command: &ExportCommand, store: &Store, name: &str) -> anyhow::Result<
             from, to, table, ..
         } => {
             let shift = pitwatch_recording::report::Shift::new(*from, *to, table.clone())?;
-            pitwatch_recording::report::shift_report(store, &shift, name)?
+            let own = std::collections::BTreeMap::new();
+            pitwatch_recording::report::shift_report_with(
+                store,
+                &shift,
+                name,
+                dealers.then_some(&own),
+            )?
         }
         ExportCommand::Shoe { table, shoe, .. } => {
             pitwatch_recording::report::shoe_report(store, table, *shoe)?
@@ -178,7 +191,12 @@ fn run_central(command: &ExportCommand, what: Command, out: &Outputs) -> anyhow:
         .describe
         .clone()
         .unwrap_or_else(|| "the central copy".to_owned());
-    let document = report(command, &store, &copy)?;
+    let document = report(
+        command,
+        &store,
+        &copy,
+        Command::ViewDealers.allowed(who.role),
+    )?;
     let author = out.author.clone().unwrap_or_else(|| who.user.clone());
     let mut document = document.stamped(&author, crate::now().as_datetime());
     document.blocks.push(pitwatch_report::Block::Heading {

@@ -200,6 +200,8 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         // A table's shuffler and dealer console together are the desk's demo; the CLI
         // simulates a shuffler on its own (`--role shuffler`).
         console: None,
+        // Dealers taking turns are the desk's demo's (docs/pace.md).
+        rota: None,
         book,
     };
     if args.role == SimRole::Shoe && !args.shuffler_faults.is_empty() {

@@ -380,4 +380,4 @@ pub fn figures(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -6,7 +6,8 @@
 //! The alerts are computed from a table's pace and attribution alone ([`alerts`]), so a replayed
 //! record raises the same alerts at the same rounds. Each is raised when its condition becomes
 //! true and not again until the condition has cleared: a table dealing slowly for an hour is one
-//! alert, not one a round.
+//! alert, not one a round. [`watch::TargetWatch`] raises the same alerts live, event by event,
+//! judging only the last few rounds each time one is settled.
 
 use std::collections::BTreeMap;
 
@@ -97,6 +98,17 @@ impl PaceTargets {
     pub fn of(&self, game: GameKind) -> Option<&PaceTarget> {
         self.0.get(game.as_str())
     }
+
+    /// The target of one table of `game`: the game's, its rounds an hour replaced by the
+    /// table's own `rounds_per_hour` where the pit definition gives one (the thresholds stay
+    /// the game's).
+    pub fn for_table(&self, game: GameKind, rounds_per_hour: Option<u32>) -> Option<PaceTarget> {
+        let mut target = *self.of(game)?;
+        if let Some(rounds) = rounds_per_hour.filter(|&r| r > 0) {
+            target.target_rounds_per_hour = f64::from(rounds);
+        }
+        Some(target)
+    }
 }
 
 /// What an alert is about.
@@ -152,6 +164,21 @@ pub struct PaceAlert {
 /// Rounds a device fault interrupted count in neither alert, and an irregularity outside any
 /// round (a cut, a shoe's load) in no burst.
 pub fn alerts(pace: &Pace, attribution: &Attribution, target: &PaceTarget) -> Vec<PaceAlert> {
+    judge(pace, attribution, target).alerts
+}
+
+/// The alerts over some rounds, and whether each condition still held at the last of them.
+pub(crate) struct Judged {
+    /// The alerts raised, in order.
+    pub(crate) alerts: Vec<PaceAlert>,
+    /// The last window judged was under the alert line.
+    pub(crate) slow: bool,
+    /// The last rounds judged held a burst.
+    pub(crate) bursting: bool,
+}
+
+/// [`alerts`], with the state of each condition at the end.
+pub(crate) fn judge(pace: &Pace, attribution: &Attribution, target: &PaceTarget) -> Judged {
     let dealt: BTreeMap<(u32, u32), &crate::dealers::DealtRound> = attribution
         .rounds
         .iter()
@@ -233,8 +260,14 @@ pub fn alerts(pace: &Pace, attribution: &Attribution, target: &PaceTarget) -> Ve
         }
         bursting = burst;
     }
-    out
+    Judged {
+        alerts: out,
+        slow,
+        bursting,
+    }
 }
+
+pub mod watch;
 
 #[cfg(test)]
 mod tests;

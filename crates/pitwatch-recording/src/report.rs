@@ -821,6 +821,7 @@ pub use dealers::{dealer_csv, dealer_report, DealerQuery, DealerShift};
 pub use events::describe;
 pub use exposure::{exposure_csv, exposure_report, wagers_behind};
 pub use shift::{
-    record_sign_off, shift_report, Acceptance, Shift, SignOff, SHIFT_ACCEPT, SHIFT_SIGN_OFF,
+    record_sign_off, shift_report, shift_report_with, Acceptance, Shift, SignOff, SHIFT_ACCEPT,
+    SHIFT_SIGN_OFF,
 };
 use times::Times;

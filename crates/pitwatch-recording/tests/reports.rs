@@ -1,8 +1,8 @@
 //! Golden tests of the reports as a reader gets them: each report of a small, fixed record is
 //! rendered to PDF, its text extracted with poppler's `pdftotext -layout`, and compared with
 //! `tests/golden/*.txt`. The record has names and notes in te reo Māori and Chinese, a device
-//! error, a link outage, a recording gap and a hand-over sign-off, so every section of the shift
-//! report has something to show. `UPDATE_GOLDEN=1 cargo test -p pitwatch-recording --test reports`
+//! error, a link outage, a recording gap, two dealers (a hand-over) and a hand-over sign-off, so
+//! every section of the shift report has something to show. `UPDATE_GOLDEN=1 cargo test -p pitwatch-recording --test reports`
 //! rewrites the golden files (then read the diff). Needs poppler-utils
 //! (`scripts/install-system-deps.sh`); a missing `pdftotext` fails the test.
 
@@ -60,6 +60,14 @@ fn script(start: i64) -> Vec<TableEvent> {
             event
         })
         .collect()
+}
+
+/// `name` signs in at the table at `ms` (a hand-over when someone else is signed in).
+fn dealer(name: &str, ms: i64) -> TableEvent {
+    let value = serde_json::json!({"event": "dealer_signed_in", "dealer": name});
+    let mut event = TableEvent::from_json(value, Some(1)).expect("an event");
+    event.at = Some(at(ms));
+    event
 }
 
 fn feed(store: &mut Store, recorder: &mut TableRecorder, events: Vec<TableEvent>) {
@@ -120,6 +128,11 @@ fn record(dir: &Path) -> PathBuf {
     recorder
         .connect(&mut store, "/dev/ttyUSB0", Default::default(), at(T0 + MIN))
         .expect("connected");
+    feed(
+        &mut store,
+        &mut recorder,
+        vec![dealer("Aroha Ngāti", T0 + 9 * MIN)],
+    );
     feed(&mut store, &mut recorder, script(T0 + 10 * MIN));
     let mut batch = store.batch(at(T0 + 120 * MIN)).expect("a batch");
     let session = recorder
@@ -139,6 +152,11 @@ fn record(dir: &Path) -> PathBuf {
             at(T0 + 130 * MIN),
         )
         .expect("reconnected");
+    feed(
+        &mut store,
+        &mut recorder,
+        vec![dealer("李明", T0 + 139 * MIN)],
+    );
     feed(&mut store, &mut recorder, script(T0 + 140 * MIN));
     let mut batch = store.batch(at(T0 + 180 * MIN)).expect("a batch");
     let session = recorder
@@ -489,4 +507,28 @@ fn in_the_site_s_time_zone_every_time_is_local_and_says_its_zone() {
         .to_json();
     assert!(json.contains("times in UTC"), "{json}");
     assert!(json.contains("Opened (UTC)"), "{json}");
+}
+
+/// The dealers' section is the supervisors' and administrators': a copy for anyone else leaves
+/// it out and says so; a table's own target (the pit definition's) replaces its game's.
+#[test]
+fn a_shift_report_s_dealers_are_left_out_of_a_copy_for_others_and_held_to_the_table_s_target() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let db = record(dir.path());
+    let store = read_only(&db);
+    let shift = Shift::new(at(T0), at(T0 + 720 * MIN), None).expect("a shift");
+    let withheld = report::shift_report_with(&store, &shift, "pit.db", None)
+        .expect("a report")
+        .to_json();
+    assert!(withheld.contains("Not in this copy"), "{withheld}");
+    assert!(!withheld.contains("Aroha"), "{withheld}");
+    let own = [("BAC-1".to_owned(), 24)].into();
+    let held = report::shift_report_with(&store, &shift, "pit.db", Some(&own))
+        .expect("a report")
+        .to_json();
+    assert!(held.contains("100% of 24"), "{held}");
+    assert!(
+        held.contains("Aroha Ngāti") && held.contains("李明"),
+        "{held}"
+    );
 }

@@ -6,8 +6,8 @@
 //! findings and the injected-faults records and true rounds.
 
 use pitwatch_codec::{DecodeOutput, Decoder, Notice};
-use pitwatch_games::{GameBook, GameRound, TableEngine};
-use pitwatch_model::Timestamp;
+use pitwatch_games::{GameBook, GameOutput, GameRound, TableEngine};
+use pitwatch_model::{TableEvent, Timestamp};
 use pitwatch_protocols::ProtocolConfig;
 use pitwatch_rules::{Irregularity, TableOutput};
 
@@ -26,6 +26,9 @@ pub struct HostView {
     pub notices: Vec<String>,
     /// Rounds the engine followed.
     pub rounds: Vec<GameRound>,
+    /// Every event decoded with what the engine output on it, in order (a table's steps, as
+    /// replay gives them).
+    pub steps: Vec<(TableEvent, Vec<GameOutput>)>,
 }
 
 impl HostView {
@@ -39,6 +42,7 @@ impl HostView {
             rejections: Vec::new(),
             notices: Vec::new(),
             rounds: Vec::new(),
+            steps: Vec::new(),
         }
     }
 
@@ -78,6 +82,7 @@ impl HostView {
                     }
                     for event in &accepted.events {
                         self.engine.handle_event(event);
+                        self.steps.push((event.clone(), Vec::new()));
                         self.drain();
                     }
                 }
@@ -90,6 +95,9 @@ impl HostView {
 
     fn drain(&mut self) {
         while let Some(output) = self.engine.poll_output() {
+            if let Some((_, outputs)) = self.steps.last_mut() {
+                outputs.push(output.clone());
+            }
             match output {
                 TableOutput::Irregularity(i) => self.irregularities.push(i),
                 TableOutput::Round(r) => self.rounds.push(r),

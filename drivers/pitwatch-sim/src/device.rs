@@ -275,7 +275,8 @@ impl Plan {
                     config.faults.clone(),
                     config.endpoint == Endpoint::Pty,
                 )
-                .with_shuffle(config.shuffle),
+                .with_shuffle(config.shuffle)
+                .with_rota(config.rota.clone()),
             ),
             (None, None, Dealing::Hands(_)) => {
                 return Err(SimError::Config(

@@ -45,7 +45,7 @@ pub use pitwatch_games::sim::GameFault;
 use pitwatch_games::sim::{Dealing, DealtAs};
 use pitwatch_games::GameBook;
 use pitwatch_protocols::ProtocolConfig;
-pub use script::{Action, Planner, ShoeScript, Step};
+pub use script::{Action, Planner, Rota, RotaDealer, ShoeScript, Step};
 pub use shuffler::{
     ShufflerFault, ShufflerFaultKind, ShufflerInjected, ShufflerSim, SHUFFLE_INTERVAL_MS,
 };
@@ -121,6 +121,9 @@ pub struct SimConfig {
     /// and its dealer console on a second pseudo-terminal ([`SimDevice::more_paths`]), each
     /// "shoe" one hand; only on pseudo-terminals. The capture holds the shuffler's bytes.
     pub console: Option<ConsoleSim>,
+    /// Dealers taking turns at a shoe of cards alone, each at their own pace, with slow rounds
+    /// (issue 30); only the Pitwatch protocol says who signed in.
+    pub rota: Option<Rota>,
 }
 
 impl SimConfig {
@@ -141,6 +144,7 @@ impl SimConfig {
             shuffle: ShuffleModel::Random,
             shuffler: None,
             console: None,
+            rota: None,
         }
     }
 
@@ -149,6 +153,29 @@ impl SimConfig {
     pub fn check(&self) -> Result<(), SimError> {
         let protocol = self.protocol.name();
         let dealing = self.book.dealing();
+        if let Some(rota) = &self.rota {
+            if !matches!(self.protocol, ProtocolConfig::Pitwatch(_))
+                || dealing.dealt_as() != DealtAs::Cards
+                || self.shuffler.is_some()
+                || self.console.is_some()
+            {
+                return Err(SimError::Config(format!(
+                    "dealers sign in over the pitwatch protocol at a shoe of cards alone, not \
+                     over {protocol} at a {} table",
+                    self.book.game()
+                )));
+            }
+            if rota.dealers.is_empty()
+                || rota
+                    .dealers
+                    .iter()
+                    .any(|d| d.slowness.is_nan() || d.slowness <= 0.0)
+            {
+                return Err(SimError::Config(
+                    "a rota names at least one dealer, each dealing at a pace above 0".into(),
+                ));
+            }
+        }
         if let Dealing::Boxes(dealer) = &dealing {
             // Only the Pitwatch protocol carries box targets and decisions.
             if !matches!(self.protocol, ProtocolConfig::Pitwatch(_)) {

@@ -224,6 +224,50 @@ pub struct Planner {
     shuffle: ShuffleModel,
     /// The previous shoe's stack and how many of its cards were dealt.
     last_stack: Option<(Vec<Card>, usize)>,
+    /// The dealers taking turns at the table, if any sign in.
+    rota: Option<Rota>,
+}
+
+/// Dealers taking turns at a simulated table (issue 30): each signs in over the wire (the
+/// Pitwatch protocol's `DEALER` line) for `rounds_each` rounds, then the next takes over, each
+/// at their own pace; every `slow_every`-th round of the run is slow (its first card waits
+/// `slow_round_ms` more), as when a dealer is held up. So a pit's pace figures and alerts can be
+/// checked against paces known in advance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rota {
+    /// The dealers, in turn.
+    pub dealers: Vec<RotaDealer>,
+    /// Rounds each deals before handing over (at least 1).
+    pub rounds_each: u32,
+    /// Every this many rounds of the run, a slow round (0: none).
+    pub slow_every: u32,
+    /// How much longer a slow round's first card waits, at a real dealer's pace.
+    pub slow_round_ms: u64,
+}
+
+/// One dealer of a [`Rota`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct RotaDealer {
+    /// Their name, as they sign in.
+    pub name: String,
+    /// How slowly they deal: every wait in their rounds scaled by this (1.0 is the simulator's
+    /// own dealer; 2.0 half the rounds an hour).
+    pub slowness: f64,
+}
+
+impl Rota {
+    /// The dealer of round `round` of the run (1-based), and whether they sign in at it.
+    fn at(&self, round: u32) -> Option<(&RotaDealer, bool)> {
+        let each = self.rounds_each.max(1);
+        let turn = (round.saturating_sub(1) / each) as usize;
+        let dealer = self.dealers.get(turn % self.dealers.len().max(1))?;
+        Some((dealer, (round.saturating_sub(1)) % each == 0))
+    }
+
+    /// Whether round `round` of the run is a slow one.
+    fn slow(&self, round: u32) -> bool {
+        self.slow_every > 0 && round % self.slow_every == 0
+    }
 }
 
 /// The dealer's settings for a device speaking `protocol`.
@@ -262,7 +306,15 @@ impl Planner {
             last_barcode: None,
             shuffle: ShuffleModel::Random,
             last_stack: None,
+            rota: None,
         }
+    }
+
+    /// The same planner with dealers taking turns by `rota` (only a protocol that can say a
+    /// dealer signed in carries them: the Pitwatch protocol).
+    pub fn with_rota(mut self, rota: Option<Rota>) -> Planner {
+        self.rota = rota.filter(|r| !r.dealers.is_empty());
+        self
     }
 
     /// The same planner making each shoe from the one before by `model` (the default is a uniform
@@ -363,16 +415,46 @@ impl Planner {
                 self.push_send(&mut steps, frame, 0, Vec::new());
             }
         }
+        // The dealer dealing now: how slowly.
+        let mut slowness = self
+            .rota
+            .as_ref()
+            .and_then(|r| r.at(self.rounds_before + 1))
+            .map_or(1.0, |(d, _)| d.slowness);
         for event in &session.events {
             if let Some(round) = round_of_first.get(&event.seq) {
                 round_started = Some(*round);
             }
-            carry_ms += self.real_delay(
+            let delay = self.real_delay(
                 event,
                 shoe,
                 round_of_first.contains_key(&event.seq),
                 &mut pace,
             );
+            let mut extra = 0;
+            if let Some((rota, round)) = self.rota.clone().zip(round_of_first.get(&event.seq)) {
+                let in_run = self.rounds_before + round;
+                if let Some((dealer, signs_in)) = rota.at(in_run) {
+                    slowness = dealer.slowness;
+                    let signed_in = TableEvent::new(
+                        0,
+                        EventKind::DealerSignedIn {
+                            dealer: dealer.name.clone(),
+                        },
+                    );
+                    if signs_in && self.wire.can_encode(&signed_in) {
+                        if let Some(frame) = self.wire.encode(&signed_in) {
+                            self.next_host_seq += 1;
+                            let delay = std::mem::take(&mut carry_ms);
+                            self.push_send(&mut steps, frame, delay, Vec::new());
+                        }
+                    }
+                }
+                if rota.slow(in_run) {
+                    extra = rota.slow_round_ms;
+                }
+            }
+            carry_ms += ((delay + extra) as f64 * slowness).round() as u64;
             if !self.wire.can_encode(event) {
                 // The protocol cannot say this; a fault it carried cannot be seen (faults the
                 // protocol cannot carry are refused before a run starts).

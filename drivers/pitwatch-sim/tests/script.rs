@@ -340,3 +340,78 @@ fn an_angel_eye_shoe_configured_for_the_other_bcc_rule_is_read_by_a_host_configu
     assert!(wrong.rounds.is_empty());
     assert!(wrong.rejections.len() > 300);
 }
+
+/// Dealers taking turns at set paces (issue 30): Mere at the simulator's pace, Hoani twice as
+/// slow, five rounds each, every sixth round held up a minute. A host sees every round right and
+/// nothing flagged but the shoes' own faults, each round given to the dealer whose turn it was,
+/// Hoani's pace about half Mere's, and each slow round's gap a minute longer.
+#[test]
+fn a_rota_deals_at_each_dealer_s_pace_with_slow_rounds_injected() {
+    use pitwatch_games::dealers::{figures, Attribution};
+    use pitwatch_games::pace::{Pace, BREAK_AFTER_MS};
+    use pitwatch_sim::{Rota, RotaDealer};
+
+    let config = ProtocolConfig::by_name("pitwatch").unwrap();
+    let book = RuleBook::nz_baccarat();
+    let dealer = |name: &str, slowness: f64| RotaDealer {
+        name: name.into(),
+        slowness,
+    };
+    let rota = Rota {
+        dealers: vec![dealer("Mere", 1.0), dealer("Hoani", 2.0)],
+        rounds_each: 5,
+        slow_every: 6,
+        slow_round_ms: 60_000,
+    };
+    let mut planner =
+        Planner::new(&config, book.clone(), 5, Vec::new(), true).with_rota(Some(rota));
+    let mut host = HostView::new(&config, book);
+    let mut truth: Vec<GameRound> = Vec::new();
+    let mut ms: i64 = 1_796_025_600_000;
+    for _ in 0..2 {
+        let script = planner.next_shoe();
+        for step in &script.steps {
+            ms += step.delay_ms.max(step.min_delay_ms) as i64;
+            if let Action::Send(bytes) = &step.action {
+                host.push(bytes, Timestamp::from_unix_millis(ms).unwrap());
+            }
+        }
+        truth.extend(script.rounds);
+    }
+    host.finish(Timestamp::from_unix_millis(ms).unwrap(), true);
+    assert_eq!(compare(&host, &[], &truth), Vec::<String>::new());
+
+    let steps = || host.steps.iter().map(|(e, o)| (e, o.as_slice()));
+    let attribution = Attribution::of(steps());
+    let pace = Pace::of(steps());
+    assert_eq!(attribution.rounds.len(), truth.len());
+    for (i, round) in attribution.rounds.iter().enumerate() {
+        let turn = ["Mere", "Hoani"][(i / 5) % 2];
+        assert_eq!(round.dealer.as_deref(), Some(turn), "round {i}");
+    }
+    assert_eq!(attribution.stints.len(), truth.len().div_ceil(5));
+    let f = figures(&pace, &attribution, BREAK_AFTER_MS, None);
+    let (mere, hoani) = (&f[0], &f[1]);
+    assert_eq!(
+        (mere.dealer.as_str(), hoani.dealer.as_str()),
+        ("Mere", "Hoani")
+    );
+    let ratio = mere.rounds_per_hour.unwrap() / hoani.rounds_per_hour.unwrap();
+    assert!(
+        (1.7..=2.3).contains(&ratio),
+        "Mere {mere:?}, Hoani {hoani:?}"
+    );
+    // Each slow round waited a minute more (two for Hoani) before its first card.
+    let slow: Vec<usize> = pace
+        .rounds
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.gap_before_ms.is_some_and(|g| g >= 60_000))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let expected: Vec<usize> = (1..=truth.len())
+        .filter(|n| n % 6 == 0 && pace.rounds[n - 1].gap_before_ms.is_some())
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(slow, expected);
+}

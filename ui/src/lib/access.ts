@@ -19,14 +19,16 @@ export type Action =
   | "exposure"
   | "access"
   | "review_access"
-  | "review_log";
+  | "review_log"
+  | "dealers";
 
 const ALLOWED: Record<string, readonly Action[]> = {
-  supervisor: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "mute"],
+  // Dealers' figures and the pace alerts are the pit's managers' (issue 30): never surveillance's.
+  supervisor: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "mute", "dealers"],
   // The house's exposure is surveillance's (and administrators'): never the pit's (issue 29).
   // The audit log's review is independent of the administrators: surveillance and inspectors.
   surveillance: ["note", "export", "audit", "mute", "exposure", "review_log"],
-  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit", "mute", "exposure", "access", "review_access"],
+  admin: ["acknowledge", "resolve", "reopen", "note", "console", "export", "sign_off", "users", "audit", "configure_pit", "mute", "exposure", "access", "review_access", "dealers"],
   // Read only: every report, the audit log, the exposure, the access listing; signs the reviews.
   inspector: ["export", "audit", "exposure", "access", "review_access", "review_log"],
 };

@@ -3,9 +3,10 @@
 // alerts (banner, flashing, sound) and the keys. Components render it and call its methods.
 import { setSiteZone } from "./time";
 import { tick } from "svelte";
-import type { ApiError, ExposureAlert, PitOverview, PitUpdate, RecordingStatus, RecordStatus, ReviewStatus, Session, TableTile } from "./bindings";
+import type { ApiError, ExposureAlert, PaceAlertView, PitOverview, PitUpdate, RecordingStatus, RecordStatus, ReviewStatus, Session, TableTile } from "./bindings";
 import { may } from "./access";
 import { ALERT_POLL_SECONDS, alertKey, unseenAlerts } from "./exposure";
+import { PACE_POLL_SECONDS, paceAlertKey, unseenPaceAlerts } from "./pace";
 import { reviewAlertsFor } from "./reviews";
 import { startBlinking } from "./blink";
 import { Chime } from "./chime";
@@ -52,6 +53,16 @@ export class AppState {
   /** Alerts whoever is logged in said they have seen (this window, this session). */
   seenExposureAlerts: Set<string> = $state(new Set());
   readonly unseenExposureAlerts = $derived(unseenAlerts(this.exposureAlerts, this.seenExposureAlerts));
+
+  /**
+   * The pace alerts that hold now at the tables running ("pace below target", "error burst"), for
+   * supervisors and administrators only: asked for every few seconds while one of them is logged
+   * in (the desk refuses anyone else), empty otherwise.
+   */
+  paceAlerts: PaceAlertView[] = $state([]);
+  /** Pace alerts whoever is logged in said they have seen (this window, this session). */
+  seenPaceAlerts: Set<string> = $state(new Set());
+  readonly unseenPaceAlerts = $derived(unseenPaceAlerts(this.paceAlerts, this.seenPaceAlerts));
 
   readonly incidents = new IncidentLists(ipc.incidents);
   readonly user = new SessionState({ login: ipc.login, logout: ipc.logout, setAlarmMuted: ipc.setAlarmMuted });
@@ -135,6 +146,7 @@ export class AppState {
       if (++beat % 4 === 0 && !this.muted && this.alerts.length > 0) this.chime.ring();
       this.user.lockIfIdle(this.now, this.overview?.idleLockSeconds ?? 0);
       if (beat % ALERT_POLL_SECONDS === 1) void this.refreshExposureAlerts();
+      if (beat % PACE_POLL_SECONDS === 2) void this.refreshPaceAlerts();
       // The reviews are read again when someone else logs in, and every ten minutes.
       const who = this.user.session?.user ?? null;
       if (who !== this.reviewsFor || beat % 600 === 0) void this.refreshReviews();
@@ -167,6 +179,28 @@ export class AppState {
   /** Whoever is logged in has seen this alert: its banner goes (it stays on the Exposure screen). */
   exposureAlertSeen(alert: ExposureAlert): void {
     this.seenExposureAlerts = new Set([...this.seenExposureAlerts, alertKey(alert)]);
+  }
+
+  /** Asks the desk for the pace alerts when whoever is logged in may see them; forgets them otherwise. */
+  async refreshPaceAlerts(): Promise<void> {
+    const session = this.user.session;
+    if (!session || this.user.locked || !may(session.role, "dealers")) {
+      this.paceAlerts = [];
+      this.seenPaceAlerts = new Set();
+      return;
+    }
+    try {
+      const alerts = await ipc.paceAlerts();
+      // Whoever asked may have logged out meanwhile.
+      if (this.user.session?.user === session.user) this.paceAlerts = alerts;
+    } catch {
+      this.paceAlerts = [];
+    }
+  }
+
+  /** Whoever is logged in has seen this pace alert: its banner goes (the count and the dealers' screen keep it). */
+  paceAlertSeen(alert: PaceAlertView): void {
+    this.seenPaceAlerts = new Set([...this.seenPaceAlerts, paceAlertKey(alert)]);
   }
 
   /** Reads where the periodic reviews stand for whoever is logged in (nobody: none). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ExposureAlert, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, TableTile } from "./bindings";
+import type { ExposureAlert, PaceAlertView, IncidentPage, IncidentQuery, IncidentRow, PitOverview, RecordStatus, Session, TableTile } from "./bindings";
 
 // The window's globals, as far as the app's state uses them: events on `window`, the root
 // element's class for the flash.
@@ -21,6 +21,9 @@ const desk = {
   /** The exposure alerts the desk holds, and how often the window asked for them. */
   exposure: [] as ExposureAlert[],
   exposureAsked: 0,
+  /** The pace alerts the desk holds, and how often the window asked for them. */
+  pace: [] as PaceAlertView[],
+  paceAsked: 0,
 };
 function row(id: number, extra: Partial<IncidentRow> = {}): IncidentRow {
   return { id, table: "BAC-1", code: "NOT_SHUFFLED", severity: "high", rule: "3.1", shoe: 1, round: 2, seq: id * 10, message: "m", openedAt: "2026-11-30T09:00:00Z", status: "open", ...extra };
@@ -68,6 +71,11 @@ vi.mock("./ipc", async (actual) => ({
     if (desk.session === null || desk.session.role === "supervisor") throw { code: "forbidden", message: "may not" };
     return desk.exposure;
   },
+  paceAlerts: async () => {
+    desk.paceAsked += 1;
+    if (desk.session === null || desk.session.role === "surveillance") throw { code: "forbidden", message: "may not" };
+    return desk.pace;
+  },
 }));
 const { AppState } = await import("./app.svelte");
 
@@ -77,7 +85,7 @@ const settle = () => new Promise((done) => setTimeout(done, 0));
 describe("the window's state", () => {
   let app: InstanceType<typeof AppState>;
   beforeEach(() => {
-    Object.assign(desk, { session: null, rows: [], acknowledged: [], logouts: 0, muted: false, mutes: [], exposure: [], exposureAsked: 0 });
+    Object.assign(desk, { session: null, rows: [], acknowledged: [], logouts: 0, muted: false, mutes: [], exposure: [], exposureAsked: 0, pace: [], paceAsked: 0 });
   });
   afterEach(() => app.stop());
 
@@ -142,6 +150,33 @@ describe("the window's state", () => {
     await app.refreshExposureAlerts();
     expect(app.exposureAlerts).toEqual([]);
     expect(app.seenExposureAlerts.size).toBe(0);
+  });
+
+  it("asks for pace alerts only for supervisors and admins; a seen alert leaves the banner, not the count", async () => {
+    const slow: PaceAlertView = { table: "BAC-1", code: "PACE_BELOW_TARGET", words: "Pace below target", shoe: 2, round: 31, dealer: "Mere", measured: 41, threshold: 56, message: "slow", atMs: 2 };
+    const burst: PaceAlertView = { ...slow, code: "ERROR_BURST", words: "Error burst", atMs: 1 };
+    desk.pace = [slow, burst];
+    app = new AppState();
+    await app.start();
+    // Nobody, then surveillance: the desk is never asked, nothing is shown.
+    await app.refreshPaceAlerts();
+    desk.session = app.user.session = { user: "sam", role: "surveillance" };
+    await app.refreshPaceAlerts();
+    expect(desk.paceAsked).toBe(0);
+    expect(app.paceAlerts).toEqual([]);
+    // A supervisor: both, in the desk's order.
+    desk.session = app.user.session = { user: "ana", role: "supervisor" };
+    await app.refreshPaceAlerts();
+    expect(desk.paceAsked).toBe(1);
+    expect(app.unseenPaceAlerts).toEqual([slow, burst]);
+    app.paceAlertSeen(slow);
+    expect(app.unseenPaceAlerts).toEqual([burst]);
+    expect(app.paceAlerts).toHaveLength(2);
+    // Logged out: forgotten, seen ones too.
+    app.user.session = null;
+    await app.refreshPaceAlerts();
+    expect(app.paceAlerts).toEqual([]);
+    expect(app.seenPaceAlerts.size).toBe(0);
   });
 
   it("acknowledges the banner's alert only for someone logged in", async () => {

@@ -2315,6 +2315,154 @@ alertAfterRounds: number, };
 
 export type ReportFormat = "pdf" | "csv";
 
+export type PaceAlertView = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The alert's code: `PACE_BELOW_TARGET` or `ERROR_BURST`.
+ */
+code: string, 
+/**
+ * The alert in words.
+ */
+words: string, 
+/**
+ * The shoe of the round it was raised at.
+ */
+shoe: number, 
+/**
+ * The round it was raised at.
+ */
+round: number, 
+/**
+ * The dealer of that round, as recorded (untrusted text).
+ */
+dealer: string | null, 
+/**
+ * What was measured: rounds an hour over the window, or the irregularities in the burst.
+ */
+measured: number, 
+/**
+ * What it was held to: the alert line in rounds an hour, or the burst's count.
+ */
+threshold: number, 
+/**
+ * What happened, in words for a supervisor.
+ */
+message: string, 
+/**
+ * When that round closed (ms since the epoch).
+ */
+atMs: number | null, };
+
+export type PaceTargetView = { 
+/**
+ * Rounds an hour of dealing expected.
+ */
+roundsPerHour: number, 
+/**
+ * "Pace below target" under this many rounds an hour ...
+ */
+alertBelow: number, 
+/**
+ * ... over this many rounds.
+ */
+windowRounds: number, 
+/**
+ * "Error burst": this many irregularities against dealers ...
+ */
+burstErrors: number, 
+/**
+ * ... within this many rounds.
+ */
+burstRounds: number, };
+
+export type StintView = { 
+/**
+ * The dealer, as recorded (untrusted text).
+ */
+dealer: string, 
+/**
+ * When they signed in (ms since the epoch).
+ */
+fromMs: number | null, 
+/**
+ * When the stint ended (null while still signed in, or without a time).
+ */
+toMs: number | null, 
+/**
+ * Still signed in at the end of the record.
+ */
+signedIn: boolean, };
+
+export type CodeCount = { 
+/**
+ * The irregularity's code.
+ */
+code: string, 
+/**
+ * How many.
+ */
+count: number, };
+
+export type DealerFiguresView = { 
+/**
+ * The dealer, as recorded (untrusted text).
+ */
+dealer: string, 
+/**
+ * Rounds counted (not interrupted by a device fault).
+ */
+rounds: number, 
+/**
+ * Their rounds a device fault interrupted, not counted against them.
+ */
+roundsExcused: number, 
+/**
+ * Rounds an hour of their dealing.
+ */
+roundsPerHour: number | null, 
+/**
+ * Irregularities counted against them per 100 rounds.
+ */
+errorsPer100Rounds: number | null, 
+/**
+ * Irregularities counted against them, by code.
+ */
+irregularities: Array<CodeCount>, };
+
+export type DealersView = { 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * Its game.
+ */
+game: Game, 
+/**
+ * What it is held to (null: its game has no target).
+ */
+target: PaceTargetView | null, 
+/**
+ * The table's rounds an hour of dealing over the record.
+ */
+roundsPerHour: number | null, 
+/**
+ * Who was signed in, from when to when, in order.
+ */
+rota: Array<StintView>, 
+/**
+ * Each dealer's figures, in the order they first signed in.
+ */
+figures: Array<DealerFiguresView>, 
+/**
+ * The alerts raised, in order.
+ */
+alerts: Array<PaceAlertView>, };
+
 /**
  * Every irregularity code's words (pitwatch-report's `words.rs`, the reports' too).
  */

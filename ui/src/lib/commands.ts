@@ -1,7 +1,7 @@
 // Generated from the command list in crates/pitwatch-api/src/commands.rs. Do not edit:
 // run `make bindings` after changing it. `ipc.ts` wraps these (errors as ApiError).
 import { invoke } from "@tauri-apps/api/core";
-import type { AccessListing, AccessReviewRequest, ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DeviceHealthBoard, EvidencePackFile, ExposureAlert, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, LogReviewRequest, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, ReviewRow, ReviewStatus, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, SurveillanceLog, TableDraft, UserRow } from "./bindings";
+import type { AccessListing, AccessReviewRequest, ApiError, AuditRow, BookView, CentralIncidentDetail, CentralIncidents, CentralPit, ConsoleEntry, DealersView, DeviceHealthBoard, EvidencePackFile, ExposureAlert, HandoverSummary, IncidentDetail, IncidentPage, IncidentQuery, IncidentRow, LinkTestRequest, LinkTestView, LogReviewRequest, PaceAlertView, PitExposure, PitOverview, PitReload, RecordStatus, ReportFormat, ResolutionKind, ReviewRow, ReviewStatus, SerialPortView, Session, ShiftQuery, ShiftReportFile, ShoeExposure, ShoePage, ShoeReplay, SignOffRequest, SignedOff, SurveillanceLog, TableDraft, UserRow } from "./bindings";
 
 /** Why the pit could not start, or null when it is running. */
 export function startupError(): Promise<ApiError | null> {
@@ -226,6 +226,21 @@ export function pitExposure(): Promise<PitExposure> {
 /** The exposure alerts of the shoes being dealt now, the newest first, for the banner every screen shows surveillance (surveillance and admins only; a look that shows alerts audited). */
 export function exposureAlerts(): Promise<Array<ExposureAlert>> {
   return invoke<Array<ExposureAlert>>("exposure_alerts");
+}
+
+/** The pace alerts that hold now at the tables running ('pace below target', 'error burst'), the newest first, for the banner every screen shows supervisors (supervisors and admins only; a look that shows alerts audited). */
+export function paceAlerts(): Promise<Array<PaceAlertView>> {
+  return invoke<Array<PaceAlertView>>("pace_alerts");
+}
+
+/** A table's dealers over its record: the rota, each dealer's figures against the table's target, the alerts (supervisors and admins only; the look audited). */
+export function tableDealers(table: string): Promise<DealersView> {
+  return invoke<DealersView>("table_dealers", { table });
+}
+
+/** Exports a table's dealers' report as PDF or CSV where the user chooses in the save dialog (supervisors and admins only; audited); null when the user cancelled. */
+export function exportDealersReport(table: string, format: ReportFormat): Promise<string | null> {
+  return invoke<string | null>("export_dealers_report", { table, format });
 }
 
 /** A shoe's exposure round by round from the record (the table's last shoe when `shoe` is null; surveillance and admins only; the look audited). */

@@ -25,7 +25,9 @@ import type {
   IncidentQuery,
   IncidentRow,
   PitExposure,
+  DealersView,
   ExposureAlert,
+  PaceAlertView,
   PitOverview,
   PitReload,
   ReportFormat,
@@ -182,6 +184,21 @@ export function pitExposure(): Promise<PitExposure> {
 /** The exposure alerts of the shoes being dealt, the newest first (surveillance and admins; a look that shows alerts audited). */
 export function exposureAlerts(): Promise<ExposureAlert[]> {
   return wrap(commands.exposureAlerts());
+}
+
+/** The pace alerts that hold now at the tables running, the newest first (supervisors and admins; a look that shows alerts audited). */
+export function paceAlerts(): Promise<PaceAlertView[]> {
+  return wrap(commands.paceAlerts());
+}
+
+/** A table's dealers over its record: the rota, each dealer's figures, the alerts (supervisors and admins; audited). */
+export function tableDealers(table: string): Promise<DealersView> {
+  return wrap(commands.tableDealers(table));
+}
+
+/** Writes a table's dealers' report (PDF or CSV) where the user chooses: its path, or null when cancelled. */
+export function exportDealersReport(table: string, format: ReportFormat): Promise<string | null> {
+  return wrap(commands.exportDealersReport(table, format));
 }
 
 /** A shoe's exposure round by round (the last shoe when `shoe` is null; surveillance and admins; audited). */

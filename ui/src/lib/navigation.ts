@@ -12,6 +12,7 @@ export type View =
   | { name: "shift" }
   | { name: "audit" }
   | { name: "exposure" }
+  | { name: "dealers"; table: string | null }
   | { name: "access" }
   | { name: "replay"; table: string; shoe: number | null; seq: number | null };
 

@@ -10,7 +10,9 @@ use pitwatch_api::dto::{ApiError, ErrorCode};
 use pitwatch_games::sim::{BoxDealer, Dealing, DealtAs, HandDealer};
 use pitwatch_games::GameBook;
 use pitwatch_recording::pit::{LinkConfig, TableConfig};
-use pitwatch_sim::{Endpoint, FaultSpec, GameFault, SimConfig, SimDevice, SimFault};
+use pitwatch_sim::{
+    Endpoint, FaultSpec, GameFault, Rota, RotaDealer, SimConfig, SimDevice, SimFault,
+};
 use pitwatch_transport::{SerialConfig, TransportConfig};
 
 use crate::live::internal;
@@ -87,6 +89,7 @@ pub(super) fn start_table(
     config.pace = options.pace.into();
     config.shoes = None;
     config.endpoint = Endpoint::Pty;
+    config.rota = demo_rota(table);
     if options.fault_every > 0 && !faults.is_empty() {
         if sims.is_empty() {
             // A newcomer sees the workflow within a minute: an early irregularity
@@ -306,4 +309,28 @@ fn demo_game_faults(dealer: &BoxDealer, every: u32, first: bool) -> Vec<GameFaul
         dealt += every;
     }
     faults
+}
+
+/// The dealers of a simulated shoe that can say who signed in (the Pitwatch protocol): three
+/// dealers taking turns every twelve rounds, one of them much slower, and a round held up now and
+/// then, so the demo shows the rota, each dealer's pace and, at a real pace, "pace below target"
+/// (the demo pit holds such a table to its own target).
+fn demo_rota(table: &TableConfig) -> Option<Rota> {
+    if table.device().name() != "pitwatch" {
+        return None;
+    }
+    let dealer = |name: &str, slowness: f64| RotaDealer {
+        name: name.to_owned(),
+        slowness,
+    };
+    Some(Rota {
+        dealers: vec![
+            dealer("Aroha Ngata", 1.0),
+            dealer("Wei Ling", 1.8),
+            dealer("Tama Rewi", 1.2),
+        ],
+        rounds_each: 12,
+        slow_every: 9,
+        slow_round_ms: 45_000,
+    })
 }

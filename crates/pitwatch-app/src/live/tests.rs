@@ -153,6 +153,14 @@ fn the_demo_pit_runs_live_rounds_and_the_workflow_persists() {
     std::thread::sleep(Duration::from_millis(1100));
     desk.login(DEMO_USER, DEMO_PASSWORD)
         .expect("the demo user logs in");
+    // The demo's dealers sign in at the simulated shoe that can say so, which is held to its
+    // own pace target.
+    let dealers = desk.table_dealers("MINI-2").expect("the supervisor's");
+    assert_eq!(
+        dealers.rota.first().map(|s| s.dealer.as_str()),
+        Some("Aroha Ngata")
+    );
+    assert_eq!(dealers.target.map(|t| t.rounds_per_hour), Some(300.0));
     assert_eq!(
         desk.acknowledge(raised.id).expect("ack").status,
         IncidentStatus::Acknowledged

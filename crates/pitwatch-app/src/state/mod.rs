@@ -5,8 +5,9 @@
 //! window, the monitor and the threads beside it). [`crate::live::Desk`] holds one of each; the
 //! use cases (`impl Desk` blocks in the modules above `live`) go through these parts and never
 //! the other way: nothing here names the desk or a use case. Beside them, [`exposure`]: every
-//! table's exposure followed live for surveillance, on a thread and connection of its own (its
-//! one lock is taken alone).
+//! table's exposure followed live for surveillance, and [`pace`]: every table's pace alerts
+//! followed live for the supervisors, each on a thread and connection of its own (each one's
+//! lock is taken alone).
 //!
 //! Lock order. Where two locks are held together they are taken in this order, never the
 //! reverse: the pit's change lock (`pit::LivePit::one_change_at_a_time`), the pit's devices
@@ -21,6 +22,7 @@ use std::sync::{Mutex, MutexGuard};
 use pitwatch_api::dto::{ApiError, ErrorCode};
 
 pub mod exposure;
+pub mod pace;
 pub mod pit;
 pub mod record;
 pub mod workstation;

@@ -13,10 +13,10 @@ const T0: i64 = 1_796_000_000_000;
 
 /// A stream being written: each event at `T0 + seconds`.
 #[derive(Default)]
-struct Stream(Vec<TableEvent>);
+pub(crate) struct Stream(pub(crate) Vec<TableEvent>);
 
 impl Stream {
-    fn push(&mut self, seconds: f64, json: &str) {
+    pub(crate) fn push(&mut self, seconds: f64, json: &str) {
         let mut value: serde_json::Value = serde_json::from_str(json).expect("JSON");
         value["seq"] = (self.0.len() as u64 + 1).into();
         let mut event: TableEvent = serde_json::from_value(value).expect("an event");
@@ -24,18 +24,18 @@ impl Stream {
         self.0.push(event);
     }
 
-    fn shuffle(&mut self, at: f64) {
+    pub(crate) fn shuffle(&mut self, at: f64) {
         self.push(at, r#"{"event":"shuffled","decks":8}"#);
     }
 
-    fn sign_in(&mut self, at: f64, dealer: &str) {
+    pub(crate) fn sign_in(&mut self, at: f64, dealer: &str) {
         self.push(
             at,
             &serde_json::json!({"event": "dealer_signed_in", "dealer": dealer}).to_string(),
         );
     }
 
-    fn sign_out(&mut self, at: f64, dealer: &str) {
+    pub(crate) fn sign_out(&mut self, at: f64, dealer: &str) {
         self.push(
             at,
             &serde_json::json!({"event": "dealer_signed_out", "dealer": dealer}).to_string(),
@@ -45,7 +45,7 @@ impl Stream {
     /// A round of four cards a second apart from `start` (P 9, B 8: Player wins; the suits
     /// turn from round to round, so an eight-deck shoe holds them), bets closed just before, the
     /// result `declared` two seconds after the last card: the round lasts 5 s.
-    fn round(&mut self, start: f64, declared: &str) {
+    pub(crate) fn round(&mut self, start: f64, declared: &str) {
         self.push(start - 1.0, r#"{"event":"bets_closed"}"#);
         let turn = self.0.len() / 7;
         let suit = |i: usize| ["S", "H", "D", "C"][(turn + i) % 4];
@@ -73,7 +73,7 @@ impl Stream {
     }
 }
 
-fn steps_of(book: &str, events: &[TableEvent]) -> Vec<(TableEvent, Vec<GameOutput>)> {
+pub(crate) fn steps_of(book: &str, events: &[TableEvent]) -> Vec<(TableEvent, Vec<GameOutput>)> {
     let mut engine = TableEngine::new(GameBook::load(book).expect("a built-in book"));
     events
         .iter()

@@ -143,3 +143,20 @@ fn an_error_burst_is_raised_once_and_a_device_fault_counts_in_neither_alert() {
     attribution.rounds[4].device_fault = true;
     assert!(alerts(&pace, &attribution, &target()).is_empty());
 }
+
+#[test]
+fn a_table_s_own_target_replaces_the_game_s_rounds_an_hour_only() {
+    let defaults = PaceTargets::defaults();
+    let game = *defaults.of(GameKind::Baccarat).expect("Baccarat's");
+    let table = defaults
+        .for_table(GameKind::Baccarat, Some(50))
+        .expect("a target");
+    assert_eq!(table.target_rounds_per_hour, 50.0);
+    assert_eq!(table.window_rounds, game.window_rounds);
+    assert_eq!(
+        table.alert_below(),
+        50.0 * game.below_target_percent / 100.0
+    );
+    assert_eq!(defaults.for_table(GameKind::Baccarat, None), Some(game));
+    assert_eq!(defaults.for_table(GameKind::Baccarat, Some(0)), Some(game));
+}

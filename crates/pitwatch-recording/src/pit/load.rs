@@ -47,6 +47,7 @@ impl DisabledTable {
             devices: Vec::new(),
             simulated: false,
             liveness: Default::default(),
+            pace_target: None,
         })
     }
 }

@@ -496,6 +496,28 @@ fn line_settings_and_liveness_thresholds_are_checked_against_what_is_accepted() 
     assert_eq!(again, pit);
 }
 
+#[test]
+fn a_table_s_pace_target_is_read_written_back_and_never_zero() {
+    let text = |target: u32| {
+        format!(
+            "[site]\nname = \"S\"\n[[table]]\nname = \"BAC-1\"\ngame = \"baccarat\"\n\
+             rules = \"nz-baccarat\"\ndevice = {{ protocol = \"angel-eye\" }}\n\
+             link = {{ kind = \"tcp\", address = \"127.0.0.1:4001\" }}\npace_target = {target}\n"
+        )
+    };
+    let pit = PitConfig::from_toml(&text(55)).unwrap();
+    assert_eq!(pit.tables[0].pace_target, Some(55));
+    let again: PitConfig = toml::from_str(&toml::to_string(&pit).unwrap()).unwrap();
+    assert_eq!(again, pit);
+    let PitConfigError::Invalid(problems) = PitConfig::from_toml(&text(0)).unwrap_err() else {
+        panic!("expected a list of problems");
+    };
+    assert_eq!(
+        problems,
+        ["table 1 (\"BAC-1\"): pace_target must be 1 or more rounds an hour"]
+    );
+}
+
 // ---- read table by table (load.rs) ----
 
 const PIT: &str = r#"[site]

@@ -58,6 +58,17 @@ impl DealerShift {
         query: DealerQuery<'_>,
         targets: &PaceTargets,
     ) -> Result<DealerShift, StoreError> {
+        DealerShift::held_to(store, query, targets, None)
+    }
+
+    /// [`DealerShift::of`], the table held to its own rounds an hour (`pace_target`, the pit
+    /// definition's) over its game's where given.
+    pub fn held_to(
+        store: &Store,
+        query: DealerQuery<'_>,
+        targets: &PaceTargets,
+        own: Option<u32>,
+    ) -> Result<DealerShift, StoreError> {
         let replayed = replay::rebuild(store, query.table)?;
         let game = store
             .tables()?
@@ -73,7 +84,7 @@ impl DealerShift {
         };
         let pace = Pace::of(steps());
         let attribution = Attribution::of(steps());
-        let target = targets.of(game).copied();
+        let target = targets.for_table(game, own);
         let within = |at: Option<Timestamp>| match (query.period, at) {
             (None, _) => true,
             (Some((from, to)), Some(at)) => at >= from && at < to,
@@ -463,6 +474,128 @@ fn error_plot(figures: &[DealerFigures]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The dealers' section of a shift handover report over `[from, to)`: for each of `tables`
+/// with a dealer signed in during the shift, each dealer's rounds, pace against the table's
+/// target (its game's, or `own`'s rounds an hour for the table) and irregularities counted
+/// against them in the shift, then the pace alerts the record raised in it. Each table is
+/// replayed whole (attribution needs the sign-ins before the shift).
+pub(super) fn shift_section(
+    store: &Store,
+    tables: &[pitwatch_store::TableRow],
+    (from, to): (Timestamp, Timestamp),
+    own: &BTreeMap<String, u32>,
+    times: &Times,
+) -> Result<Vec<Block>, StoreError> {
+    let targets = PaceTargets::defaults();
+    let mut rows = Vec::new();
+    let mut raised = Vec::new();
+    for table in tables {
+        let query = DealerQuery {
+            table: &table.name,
+            dealer: None,
+            period: Some((from, to)),
+        };
+        let shift = DealerShift::held_to(store, query, &targets, own.get(&table.name).copied())?;
+        let on_shift: Vec<&str> = shift
+            .attribution
+            .rota(Some((from, to)))
+            .into_iter()
+            .map(|s| s.dealer.as_str())
+            .collect();
+        for f in shift
+            .figures
+            .iter()
+            .filter(|f| on_shift.contains(&f.dealer.as_str()))
+        {
+            let errors: Vec<String> = f
+                .irregularities
+                .iter()
+                .map(|(code, n)| format!("{n} × {}", words::irregularity_label(code)))
+                .collect();
+            rows.push(vec![
+                table.name.clone(),
+                f.dealer.clone(),
+                f.rounds.to_string(),
+                f.rounds_per_hour
+                    .map_or_else(|| "-".to_owned(), |v| format!("{v:.1}")),
+                match shift.target {
+                    Some(t) => format!(
+                        "{} of {:.0}",
+                        of_target(f.rounds_per_hour, Some(&t)),
+                        t.target_rounds_per_hour
+                    ),
+                    None => "-".to_owned(),
+                },
+                if errors.is_empty() {
+                    "none".to_owned()
+                } else {
+                    errors.join("; ")
+                },
+                f.rounds_excused.to_string(),
+            ]);
+        }
+        for alert in &shift.alerts {
+            raised.push(vec![
+                table.name.clone(),
+                alert.at.map(|at| times.cell(at)).unwrap_or_default(),
+                format!("{} ({})", alert.kind.words(), alert.kind.code()),
+                alert.dealer.clone().unwrap_or_else(|| "no one".to_owned()),
+                alert.message.clone(),
+            ]);
+        }
+    }
+    let mut blocks = vec![Block::Heading {
+        text: "Dealers".into(),
+    }];
+    if rows.is_empty() {
+        blocks.push(Block::Paragraph {
+            text: "No dealer was signed in at these tables during the shift.".into(),
+        });
+        return Ok(blocks);
+    }
+    blocks.push(Block::Paragraph {
+        text: "Each dealer signed in during the shift, with the rounds they dealt in it: a round \
+               a device fault interrupted is not counted against its dealer (the last column), \
+               and rounds an hour count only dealing time. The dealers' report of a table \
+               (pitwatch dealer report) gives the rota and the plots."
+            .into(),
+    });
+    blocks.push(Block::Table {
+        columns: vec![
+            "Table".into(),
+            "Dealer".into(),
+            "Rounds".into(),
+            "Rounds an hour".into(),
+            "Of target".into(),
+            "Irregularities counted".into(),
+            "Device faults".into(),
+        ],
+        widths: vec![2, 4, 2, 2, 3, 9, 2],
+        rows,
+    });
+    blocks.push(Block::Heading {
+        text: "Pace alerts".into(),
+    });
+    if raised.is_empty() {
+        blocks.push(Block::Paragraph {
+            text: "None raised during the shift.".into(),
+        });
+    } else {
+        blocks.push(Block::Table {
+            columns: vec![
+                "Table".into(),
+                times.head("Raised"),
+                "Alert".into(),
+                "Dealer".into(),
+                "What".into(),
+            ],
+            widths: vec![2, 3, 3, 3, 8],
+            rows: raised,
+        });
+    }
+    Ok(blocks)
 }
 
 /// The figures of `shift` as CSV: a header, then one row per dealer.

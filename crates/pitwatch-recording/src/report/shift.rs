@@ -1,7 +1,10 @@
 //! The shift handover report (the shift, its tables, the incidents opened, acknowledged,
 //! resolved, reopened and still open, device errors, device links and gaps in the recording, the
-//! hand-over sign-offs and their acceptance by the incoming supervisor) and a supervisor's sign-off
-//! of it, recorded as an audited act.
+//! hand-over sign-offs and their acceptance by the incoming supervisor, each dealer's rounds,
+//! pace and errors and the pace alerts of the shift) and a supervisor's sign-off of it,
+//! recorded as an audited act.
+
+use std::collections::BTreeMap;
 
 use super::*;
 
@@ -231,6 +234,19 @@ fn heads(times: &Times, columns: &[&str]) -> Vec<String> {
 /// the incoming supervisor's acceptance of each, and the chain heads the
 /// next shift checks the record against. `db_name` names the record in the checking instructions.
 pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Document, StoreError> {
+    shift_report_with(store, shift, db_name, Some(&BTreeMap::new()))
+}
+
+/// [`shift_report`] with its dealers' section as asked: with `Some(own)` each table held to its
+/// game's pace target, or to `own`'s rounds an hour for the tables it names (the pit
+/// definition's `pace_target`); with `None` the section is left out, saying so (the dealers'
+/// figures are for supervisors and administrators only).
+pub fn shift_report_with(
+    store: &Store,
+    shift: &Shift,
+    db_name: &str,
+    dealers: Option<&BTreeMap<String, u32>>,
+) -> Result<Document, StoreError> {
     let site = site(store)?;
     let times = Times::of(store)?;
     let tables: Vec<_> = store
@@ -449,6 +465,26 @@ pub fn shift_report(store: &Store, shift: &Shift, db_name: &str) -> Result<Docum
             })
             .collect(),
     });
+
+    match dealers {
+        Some(own) => blocks.extend(super::dealers::shift_section(
+            store,
+            &tables,
+            (shift.from, shift.to),
+            own,
+            &times,
+        )?),
+        None => blocks.extend([
+            Block::Heading {
+                text: "Dealers".into(),
+            },
+            Block::Paragraph {
+                text: "Not in this copy: the dealers' figures are for supervisors and \
+                       administrators only."
+                    .into(),
+            },
+        ]),
+    }
 
     blocks.push(Block::Heading {
         text: "Incidents opened".into(),
