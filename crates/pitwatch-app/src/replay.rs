@@ -298,6 +298,56 @@ mod tests {
     use pitwatch_recording::recorder::TableRecorder;
     use pitwatch_store::{Sealing, Store};
 
+    /// Records `events` dealt at table BJ-2 into `store` as Pitwatch-protocol bytes through the
+    /// live recorder, event `i` received `step_ms` × `i` after the start, a transaction committed
+    /// every `every` events, the session ended after the last; the start.
+    fn record_bj2(
+        store: &mut Store,
+        book: &Book,
+        events: &[pitwatch_model::TableEvent],
+        step_ms: i64,
+        every: usize,
+    ) -> Timestamp {
+        let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
+        let mut encoder = protocol.encoder();
+        let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
+        let mut recorder = TableRecorder::resume(
+            store,
+            "BJ-2",
+            "blackjack",
+            book.clone(),
+            None,
+            Some(protocol),
+            start,
+        )
+        .unwrap();
+        recorder
+            .connect(store, "/dev/ttyUSB0", Default::default(), start)
+            .unwrap();
+        let mut derived = Vec::new();
+        let mut batch = store.batch(start).unwrap();
+        let mut at = start;
+        for (i, event) in events.iter().enumerate() {
+            at = Timestamp::from_unix_millis(start.unix_millis() + i as i64 * step_ms).unwrap();
+            if let Some(bytes) = encoder.encode(event) {
+                recorder
+                    .ingest(&mut batch, at, &bytes, &mut derived)
+                    .unwrap();
+            }
+            if i % every == every - 1 {
+                batch.commit().unwrap();
+                batch = store.batch(at).unwrap();
+            }
+        }
+        let session = recorder
+            .disconnect(&mut batch, at, &mut derived)
+            .unwrap()
+            .unwrap();
+        batch.commit().unwrap();
+        store.end_session(session, at, "end of test").unwrap();
+        start
+    }
+
     /// Every round of a shoe completes in that shoe's own replay, the last one too (which the
     /// next shoe's shuffle closes: a step of its own at the end), and no shoe's replay completes
     /// a round of another. (The last shoe on record is the table's current one: its last round
@@ -316,37 +366,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sealing = Sealing::key_file(dir.path().join("signing.key"));
         let mut store = Store::open(dir.path().join("pit.db"), &sealing).unwrap();
-        let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
-        let mut encoder = protocol.encoder();
-        let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
-        let mut recorder = TableRecorder::resume(
-            &mut store,
-            "BJ-2",
-            "blackjack",
-            book.clone(),
-            None,
-            Some(protocol),
-            start,
-        )
-        .unwrap();
-        recorder
-            .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
-            .unwrap();
-        let mut derived = Vec::new();
-        let mut batch = store.batch(start).unwrap();
-        for event in &dealt.events {
-            if let Some(bytes) = encoder.encode(event) {
-                recorder
-                    .ingest(&mut batch, start, &bytes, &mut derived)
-                    .unwrap();
-            }
-        }
-        let session = recorder
-            .disconnect(&mut batch, start, &mut derived)
-            .unwrap()
-            .unwrap();
-        batch.commit().unwrap();
-        store.end_session(session, start, "end of test").unwrap();
+        record_bj2(&mut store, &book, &dealt.events, 0, usize::MAX);
 
         let pit = PitConfig::load(
             "[site]\nname = \"Replay\"\n\n[[table]]\nname = \"BJ-2\"\ngame = \"blackjack\"\nrules = \"nz-blackjack\"\n\
@@ -414,38 +434,7 @@ mod tests {
             Timestamp::from_unix_millis(1_796_025_600_000).unwrap(),
         )
         .unwrap();
-        let protocol = ProtocolConfig::by_name("pitwatch").unwrap();
-        let mut encoder = protocol.encoder();
-        let start = Timestamp::from_unix_millis(1_796_025_600_000).unwrap();
-        let mut recorder = TableRecorder::resume(
-            &mut store,
-            "BJ-2",
-            "blackjack",
-            book.clone(),
-            None,
-            Some(protocol),
-            start,
-        )
-        .unwrap();
-        recorder
-            .connect(&mut store, "/dev/ttyUSB0", Default::default(), start)
-            .unwrap();
-        let mut derived = Vec::new();
-        let mut batch = store.batch(start).unwrap();
-        let mut at = start;
-        for (i, event) in dealt.events.iter().enumerate() {
-            at = Timestamp::from_unix_millis(start.unix_millis() + i as i64 * 1000).unwrap();
-            if let Some(bytes) = encoder.encode(event) {
-                recorder
-                    .ingest(&mut batch, at, &bytes, &mut derived)
-                    .unwrap();
-            }
-            if i % 5 == 4 {
-                batch.commit().unwrap();
-                batch = store.batch(at).unwrap();
-            }
-        }
-        batch.commit().unwrap();
+        let start = record_bj2(&mut store, &book, &dealt.events, 1000, 5);
         let table = store.table_id("BJ-2").unwrap().unwrap();
         let pit = PitConfig::load(
             "[site]\nname = \"Replay\"\n\n[[table]]\nname = \"BJ-2\"\ngame = \"blackjack\"\nrules = \"nz-blackjack\"\n\
@@ -507,6 +496,5 @@ mod tests {
             .audit_details(crate::viewed::REPLAY_VIEWED, "BJ-2 shoe 1")
             .unwrap();
         assert_eq!(looks.len(), 1);
-        let _ = at;
     }
 }
